@@ -1,0 +1,70 @@
+/**
+ * Shared pieces of the benchmarks: every figure is printed as a ratio against a baseline
+ * measured in the same run, because absolute times on a shared 2-core machine mean little.
+ */
+
+export interface Figure {
+  /** What was measured, e.g. `engine: pre_tool_call over 10 plugins`. */
+  name: string;
+  /** What it is compared with, e.g. `hand-written loop`. */
+  baseline: string;
+  unit: string;
+  value: number;
+  baselineValue: number;
+  /** `lower` when smaller is better (time), `higher` when larger is better (throughput). */
+  better: 'lower' | 'higher';
+  /** Any extra facts worth printing (p50/p99…). */
+  notes?: string;
+}
+
+/** A bench file's default export. */
+export type Bench = () => Promise<Figure[]>;
+
+export interface Samples {
+  p50: number;
+  p99: number;
+  mean: number;
+  n: number;
+}
+
+export function summarise(samples: number[]): Samples {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  const mean = sorted.reduce((s, x) => s + x, 0) / Math.max(1, sorted.length);
+  return { p50: at(0.5), p99: at(0.99), mean, n: sorted.length };
+}
+
+/** Times `iterations` sequential calls of `fn`, in milliseconds each. */
+export async function sample(iterations: number, fn: () => unknown): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const t0 = performance.now();
+    await fn();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+/**
+ * Runs baseline and candidate in alternating rounds so that machine noise hits both alike;
+ * returns all samples of each.
+ */
+export async function interleave(
+  rounds: number,
+  perRound: number,
+  baseline: () => unknown,
+  candidate: () => unknown,
+): Promise<{ baseline: number[]; candidate: number[] }> {
+  const b: number[] = [];
+  const c: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    b.push(...(await sample(perRound, baseline)));
+    c.push(...(await sample(perRound, candidate)));
+  }
+  return { baseline: b, candidate: c };
+}
+
+/** candidate / baseline, oriented so that < 1 is better for `lower` and > 1 for `higher`. */
+export function ratioOf(figure: Figure): number {
+  return figure.value / figure.baselineValue;
+}

@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// Runs the TypeScript sources through tsx, so `npx hookgate` works without a build step
+// (hook authors' .ts plugins and handlers load through the same loader).
+import { register } from 'tsx/esm/api';
+
+register();
+const { runCli } = await import('../src/cli/main.ts');
+process.exitCode = await runCli(process.argv.slice(2));

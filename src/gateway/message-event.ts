@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/**
+ * Where and how to answer a message. Platform adapters fill `extra` with what their reply
+ * API needs (Slack `thread_ts`, Discord interaction token, Teams serviceUrl and ids…).
+ */
+export const ReplyTargetSchema = z.object({
+  platform: z.string(),
+  chat_id: z.string(),
+  thread_id: z.string().default(''),
+  extra: z.record(z.string(), z.string()).default({}),
+});
+export type ReplyTarget = z.infer<typeof ReplyTargetSchema>;
+
+export const MessageSourceSchema = z.object({
+  platform: z.string(),
+  chat_id: z.string(),
+  user_id: z.string().nullable(),
+  user_name: z.string().default(''),
+  /** `dm`, `group`, `forum`, `channel`, or `''`. */
+  chat_type: z.string().default(''),
+  thread_id: z.string().default(''),
+});
+export type MessageSource = z.infer<typeof MessageSourceSchema>;
+
+/** One normalised inbound message (the `event` kwarg of pre_gateway_dispatch, §1.12). */
+export const MessageEventSchema = z.object({
+  text: z.string(),
+  message_id: z.string(),
+  /** System-generated events bypass pre_gateway_dispatch. */
+  internal: z.boolean().default(false),
+  source: MessageSourceSchema,
+  reply: ReplyTargetSchema,
+});
+export type MessageEvent = z.infer<typeof MessageEventSchema>;
+
+/** `<platform>:<chat_id>[:<thread_id>]` — one conversation, one FIFO group. */
+export function sessionKeyOf(source: Pick<MessageSource, 'platform' | 'chat_id' | 'thread_id'>): string {
+  return source.thread_id
+    ? `${source.platform}:${source.chat_id}:${source.thread_id}`
+    : `${source.platform}:${source.chat_id}`;
+}

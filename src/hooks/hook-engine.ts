@@ -1,0 +1,64 @@
+import type { HookLogger } from './hook-logger.ts';
+import type { ObserverSink } from './observer-sink.ts';
+import type { AllowlistStore } from './shell/allowlist-store.ts';
+
+export type Kwargs = Record<string, unknown>;
+
+/** One callback or gateway handler run, reported for traces (`hookgate trace`). */
+export interface HookRunRecord {
+  /** Plugin-hook name or gateway event type. */
+  readonly hook: string;
+  readonly source: 'plugin' | 'shell' | 'gateway';
+  /** Callback name, `shell_hook[<event>:<command>]`, or the gateway hook's name. */
+  readonly callback: string;
+  readonly durationMs: number;
+  /** The raw return value (`undefined` when it threw). */
+  readonly result?: unknown;
+  readonly error?: string;
+}
+
+export interface HookEngineOptions {
+  /** The hooks home (§0.1); defaults to HOOKGATE_HOME, HERMES_HOME, ~/.hermes. */
+  home?: string;
+  /** The `--accept-hooks` flag (§3.8). */
+  acceptHooks?: boolean;
+  /** Load `hooks/*` gateway event hooks (the gateway does; the CLI never does, §2.1). */
+  gatewayHooks?: boolean;
+  /** Where observer events go; default: run in-process at once. */
+  observerSink?: ObserverSink;
+  /** Consent records; default: the allowlist file in the hooks home. */
+  allowlist?: AllowlistStore;
+  /** Defaults to a stderr logger at HOOKGATE_LOG_LEVEL (info). */
+  logger?: HookLogger;
+  /** Called after every callback or handler run, for traces. Must not throw. */
+  onRun?: (record: HookRunRecord) => void;
+}
+
+/**
+ * The hook engine: Hermes-compatible plugin hooks, shell hooks and gateway event hooks
+ * for one hooks home. It knows nothing of AWS.
+ */
+export interface HookEngine {
+  /**
+   * Runs one hook and answers its aggregated decision — exactly what
+   * `POST /v1/hooks/{hook}` answers (architecture §4). Observer hooks go through the
+   * observer sink and answer `{}`.
+   */
+  invoke(hook: string, kwargs: Kwargs): Promise<Record<string, unknown>>;
+  /** Runs every callback inline and returns the raw results, null/undefined dropped (§1.3). */
+  invokeAll(hook: string, kwargs: Kwargs): Promise<unknown[]>;
+  /** Runs gateway event hooks for `event` inline (§2.3). */
+  emit(event: string, context?: Kwargs | null): Promise<void>;
+  /** Like `emit`, resolving to the handlers' non-null return values (§2.3). */
+  emitCollect(event: string, context?: Kwargs | null): Promise<unknown[]>;
+  /** True iff a callback (plugin or shell) is registered for `hook` (§1.3). */
+  hasHook(hook: string): boolean;
+  /**
+   * Fires an observer plugin hook or gateway event through the observer sink. Plugin-hook
+   * kwargs get the telemetry tag here, so the published payload carries it.
+   */
+  observe(type: string, payload: Kwargs, meta?: { id?: string; session_id?: string; turn_id?: string }): Promise<void>;
+  /** Runs the hooks of one observer event here and now (the consumer side of `observe`). */
+  runObservers(type: string, payload: Kwargs): Promise<void>;
+  close(): Promise<void>;
+}

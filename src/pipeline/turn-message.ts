@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { MessageEventSchema } from '../gateway/message-event.ts';
+
+/**
+ * The body of one message on the FIFO turns queue (group = session key, dedup id =
+ * delivery id). The gateway writes it; the turn λ reads it.
+ */
+export const TurnMessageSchema = z.discriminatedUnion('kind', [
+  /** A user message that starts a turn. */
+  z.object({
+    v: z.literal(1),
+    kind: z.literal('message'),
+    delivery_id: z.string(),
+    session_key: z.string(),
+    received_at: z.string(),
+    event: MessageEventSchema,
+  }),
+  /** The answer to a pending approval (/approve, /deny) or its timeout: resumes a suspended turn. */
+  z.object({
+    v: z.literal(1),
+    kind: z.literal('approval'),
+    delivery_id: z.string(),
+    session_key: z.string(),
+    received_at: z.string(),
+    approval_id: z.string(),
+    choice: z.enum(['once', 'session', 'always', 'deny', 'timeout']),
+  }),
+]);
+export type TurnMessage = z.infer<typeof TurnMessageSchema>;

@@ -1,0 +1,41 @@
+/** The current session of one conversation (session key = platform + chat + thread). */
+export interface SessionRecord {
+  readonly session_key: string;
+  readonly session_id: string;
+  readonly platform: string;
+  readonly chat_id: string;
+  readonly thread_id: string;
+  readonly user_id: string | null;
+  readonly chat_type: string;
+  /** ISO-8601. */
+  readonly created_at: string;
+  readonly updated_at: string;
+  /** Turns run in this session so far (0 = brand new). */
+  readonly turn_count: number;
+  /** Set by a reset (/new, idle expiry) and consumed by the next turn's session:start (§2.4). */
+  readonly fresh: boolean;
+}
+
+export type SessionMeta = Pick<SessionRecord, 'platform' | 'chat_id' | 'thread_id' | 'user_id' | 'chat_type'>;
+
+export interface SessionStore {
+  current(sessionKey: string): Promise<SessionRecord | undefined>;
+  /**
+   * The session a new turn runs in: the current one, or a new one when there is none or the
+   * current one has been idle longer than `idleSeconds` (then `expired` is the old one, for
+   * on_session_finalize with reason `session_expired`).
+   */
+  resolve(
+    sessionKey: string,
+    meta: SessionMeta,
+    options?: { idleSeconds?: number; now?: Date },
+  ): Promise<{ session: SessionRecord; created: boolean; expired?: SessionRecord }>;
+  /** /new and /reset: swaps in a new session (§1.13.1 step 2); first writer wins. */
+  rotate(sessionKey: string, meta: SessionMeta): Promise<{ old?: SessionRecord; current: SessionRecord }>;
+  /** After a turn: bump turn_count and updated_at, clear `fresh`. */
+  recordTurn(sessionKey: string, sessionId: string, now?: Date): Promise<void>;
+  /** /stop: ask the running turn of this conversation to stop between iterations. */
+  requestStop(sessionKey: string, now?: Date): Promise<void>;
+  /** True iff a stop was requested at or after `since` (the turn's start). */
+  stopRequested(sessionKey: string, since: Date): Promise<boolean>;
+}

@@ -1,0 +1,17 @@
+/** One message in OpenAI chat-completions form, as the model sees it. */
+export interface TranscriptMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+  name?: string;
+}
+
+/**
+ * Messages of a session, stored so that long conversations never hit DynamoDB's 400 KB
+ * item limit (one item per message or chunk, never one item per session).
+ */
+export interface TranscriptStore {
+  load(sessionId: string): Promise<TranscriptMessage[]>;
+  append(sessionId: string, messages: readonly TranscriptMessage[]): Promise<void>;
+}

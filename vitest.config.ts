@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Two cores: child processes and emulators in every file; keep the pool small.
+    maxWorkers: 2,
+    env: { AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1' },
+  },
+});

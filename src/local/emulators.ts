@@ -29,6 +29,7 @@ export interface LocalAws {
   turnsDlqUrl: string;
   eventsQueueUrl: string;
   eventsDlqUrl: string;
+  timersQueueUrl: string;
   eventsTopicArn: string;
   payloadBucket: string;
 }
@@ -106,6 +107,9 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
     ),
     RedrivePolicy: redrive(eventsDlq.arn),
   });
+  const timers = await createQueue(QUEUES.timers.name, {
+    VisibilityTimeout: String(visibilityTimeoutFor(FUNCTION_TIMEOUT_SECONDS.turn)),
+  });
   const { TopicArn } = await sns.send(new CreateTopicCommand({ Name: TOPIC.events.name }));
   await sns.send(
     new SubscribeCommand({
@@ -144,6 +148,7 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
     turnsDlqUrl: turnsDlq.url,
     eventsQueueUrl: events.url,
     eventsDlqUrl: eventsDlq.url,
+    timersQueueUrl: timers.url,
     eventsTopicArn: TopicArn!,
     payloadBucket: PAYLOAD_BUCKET.name,
     async stop() {

@@ -32,6 +32,12 @@ export const QUEUES = {
   /** Observer events for the observer λ (subscribed to the events topic, raw delivery). */
   events: { name: 'hookgate-events', fifo: false, consumer: 'observer' },
   eventsDlq: { name: 'hookgate-events-dlq', fifo: false },
+  /**
+   * Delayed turn messages (approval timeouts). FIFO queues have no per-message delay, so a
+   * timer waits here (DelaySeconds ≤ 900, re-delayed for longer waits) and is then forwarded
+   * to the turns queue in its session's group.
+   */
+  timers: { name: 'hookgate-timers', fifo: false, consumer: 'turn' },
 } as const;
 
 export const TOPIC = {

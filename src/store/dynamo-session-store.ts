@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SessionMeta, SessionRecord, SessionStore } from './session-store.ts';
+import { isConditionFailed, type DynamoTable } from './dynamo-table.ts';
+
+/**
+ * Key design — per conversation (session key = platform + chat + thread):
+ *   PK = `SESSION#<session key>`, SK = `CURRENT`: the current session, every `SessionRecord`
+ *     field as a top-level attribute (session_id, platform, chat_id, thread_id, user_id,
+ *     chat_type, created_at, updated_at, turn_count, fresh).
+ *   PK = `SESSION#<session key>`, SK = `STOP`: stop_requested_at (ISO-8601) from /stop.
+ * No TTL: a session outlives any idle window; idle expiry is decided from `updated_at`.
+ *
+ * Every swap of the current session is a conditional put on the session id it replaces
+ * (or on absence), so concurrent turns, /new and idle expiry agree on one winner.
+ *
+ * @example
+ * const sessions = new DynamoSessionStore(table);
+ * const { session, created, expired } = await sessions.resolve(key, meta, { idleSeconds: 86_400 });
+ */
+export class DynamoSessionStore implements SessionStore {
+  constructor(private readonly table: DynamoTable) {}
+
+  private key(sessionKey: string, sk: 'CURRENT' | 'STOP') {
+    return { PK: `SESSION#${sessionKey}`, SK: sk };
+  }
+
+  async current(sessionKey: string): Promise<SessionRecord | undefined> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.tableName, Key: this.key(sessionKey, 'CURRENT'), ConsistentRead: true }),
+    );
+    return Item ? toRecord(Item) : undefined;
+  }
+
+  async resolve(
+    sessionKey: string,
+    meta: SessionMeta,
+    options: { idleSeconds?: number; now?: Date } = {},
+  ): Promise<{ session: SessionRecord; created: boolean; expired?: SessionRecord }> {
+    const now = options.now ?? new Date();
+    for (let attempt = 0; ; attempt++) {
+      const existing = await this.current(sessionKey);
+      const idle =
+        existing !== undefined &&
+        options.idleSeconds !== undefined &&
+        now.getTime() - Date.parse(existing.updated_at) > options.idleSeconds * 1000;
+      if (existing && !idle) return { session: existing, created: false };
+      const session = newSession(sessionKey, meta, now, idle);
+      if (await this.swap(sessionKey, existing, session)) {
+        return existing ? { session, created: true, expired: existing } : { session, created: true };
+      }
+      // Another writer swapped first: take what it stored (retrying on a vanishing race).
+      if (attempt >= 2) throw new Error(`session ${sessionKey}: could not resolve after concurrent updates`);
+    }
+  }
+
+  async rotate(sessionKey: string, meta: SessionMeta): Promise<{ old?: SessionRecord; current: SessionRecord }> {
+    const old = await this.current(sessionKey);
+    const next = newSession(sessionKey, meta, new Date(), true);
+    if (await this.swap(sessionKey, old, next)) return old ? { old, current: next } : { current: next };
+    // First writer wins: a concurrent rotation already replaced `old`; report its result.
+    const winner = await this.current(sessionKey);
+    if (!winner) throw new Error(`session ${sessionKey}: vanished during rotation`);
+    return old ? { old, current: winner } : { current: winner };
+  }
+
+  async recordTurn(sessionKey: string, sessionId: string, now: Date = new Date()): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: this.key(sessionKey, 'CURRENT'),
+          UpdateExpression: 'SET turn_count = turn_count + :one, updated_at = :now, fresh = :false',
+          ConditionExpression: 'session_id = :sid',
+          ExpressionAttributeValues: { ':one': 1, ':now': now.toISOString(), ':false': false, ':sid': sessionId },
+        }),
+      );
+    } catch (error) {
+      // The session was rotated while the turn ran: the new one has not had a turn yet.
+      if (!isConditionFailed(error)) throw error;
+    }
+  }
+
+  async requestStop(sessionKey: string, now: Date = new Date()): Promise<void> {
+    await this.table.doc.send(
+      new PutCommand({
+        TableName: this.table.tableName,
+        Item: { ...this.key(sessionKey, 'STOP'), stop_requested_at: now.toISOString() },
+      }),
+    );
+  }
+
+  async stopRequested(sessionKey: string, since: Date): Promise<boolean> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.tableName, Key: this.key(sessionKey, 'STOP'), ConsistentRead: true }),
+    );
+    const at = typeof Item?.stop_requested_at === 'string' ? Date.parse(Item.stop_requested_at) : NaN;
+    return Number.isFinite(at) && at >= since.getTime();
+  }
+
+  /** Conditional put: replaces exactly `expected` (or nothing). False when another writer won. */
+  private async swap(sessionKey: string, expected: SessionRecord | undefined, next: SessionRecord): Promise<boolean> {
+    try {
+      await this.table.doc.send(
+        new PutCommand({
+          TableName: this.table.tableName,
+          Item: { ...this.key(sessionKey, 'CURRENT'), ...next },
+          ...(expected
+            ? { ConditionExpression: 'session_id = :old', ExpressionAttributeValues: { ':old': expected.session_id } }
+            : { ConditionExpression: 'attribute_not_exists(PK)' }),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      throw error;
+    }
+  }
+}
+
+/** Hermes-style session id: `YYYYMMDD_HHMMSS_<8 hex>` (sortable, unique). */
+function newSessionId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
+  return `${stamp}_${randomBytes(4).toString('hex')}`;
+}
+
+function newSession(sessionKey: string, meta: SessionMeta, now: Date, fresh: boolean): SessionRecord {
+  const at = now.toISOString();
+  return {
+    session_key: sessionKey,
+    session_id: newSessionId(now),
+    platform: meta.platform,
+    chat_id: meta.chat_id,
+    thread_id: meta.thread_id,
+    user_id: meta.user_id,
+    chat_type: meta.chat_type,
+    created_at: at,
+    updated_at: at,
+    turn_count: 0,
+    fresh,
+  };
+}
+
+function toRecord(item: Record<string, unknown>): SessionRecord {
+  return {
+    session_key: String(item.session_key),
+    session_id: String(item.session_id),
+    platform: String(item.platform),
+    chat_id: String(item.chat_id),
+    thread_id: String(item.thread_id ?? ''),
+    user_id: item.user_id === undefined || item.user_id === null ? null : String(item.user_id),
+    chat_type: String(item.chat_type),
+    created_at: String(item.created_at),
+    updated_at: String(item.updated_at),
+    turn_count: Number(item.turn_count ?? 0),
+    fresh: item.fresh === true,
+  };
+}

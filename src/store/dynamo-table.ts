@@ -1,0 +1,49 @@
+import { ConditionalCheckFailedException, DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/**
+ * The single table every DynamoDB store shares (topology `TABLE`: `PK`/`SK` strings, TTL
+ * attribute `expires_at` in epoch seconds). Each store documents its own key patterns
+ * beside its code; the prefixes below keep them apart:
+ *
+ * | PK                              | SK                          | store        |
+ * |---------------------------------|-----------------------------|--------------|
+ * | `DEDUP#<key>`                   | `DEDUP`                     | dedup        |
+ * | `SESSION#<session key>`         | `CURRENT` / `STOP` / `PENDING_APPROVAL` | sessions, approvals |
+ * | `TRANSCRIPT#<session id>`       | `META` / `MSG#<seq>#<chunk>`| transcripts  |
+ * | `APPROVAL#<approval id>`        | `APPROVAL`                  | approvals    |
+ * | `GRANT#always` / `GRANT#session#<session id>` | `PATTERN#<key>` | approvals |
+ * | `ALLOWLIST`                     | `SEQ` / `ENTRY#<event,command>` | allowlist |
+ * | `IDEMPOTENCY#<function>#<hash>` | `IDEMPOTENCY`               | Powertools idempotency (observer consumer) |
+ */
+export interface DynamoTable {
+  readonly doc: DynamoDBDocumentClient;
+  readonly tableName: string;
+}
+
+/**
+ * A document client for the table, with `undefined` values dropped (optional fields) so
+ * records can be written as they are.
+ *
+ * @example
+ * const table = createDynamoTable({ tableName: aws.tableName, client: { endpoint: aws.dynamodbEndpoint, region: aws.region } });
+ * const dedup = new DynamoDeliveryDedupStore(table);
+ */
+export function createDynamoTable(options: { tableName: string; client?: DynamoDBClientConfig | DynamoDBClient }): DynamoTable {
+  const raw = options.client instanceof DynamoDBClient ? options.client : new DynamoDBClient(options.client ?? {});
+  const doc = DynamoDBDocumentClient.from(raw, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
+  });
+  return { doc, tableName: options.tableName };
+}
+
+/** True for the error DynamoDB answers when a condition expression does not hold. */
+export function isConditionFailed(error: unknown): boolean {
+  return (
+    error instanceof ConditionalCheckFailedException ||
+    (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException'
+  );
+}
+
+/** Epoch seconds, the unit of the TTL attribute. */
+export const epochSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);

@@ -1,0 +1,126 @@
+import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { TranscriptMessage, TranscriptStore } from './transcript-store.ts';
+import type { DynamoTable } from './dynamo-table.ts';
+
+/**
+ * Key design — one item per message (or per chunk of a huge one), never one per session:
+ *   PK = `TRANSCRIPT#<session id>`, SK = `META`: next_seq (atomic counter, ADD).
+ *   PK = `TRANSCRIPT#<session id>`, SK = `MSG#<seq, 10 digits>#<chunk, 5 digits>`:
+ *     seq, chunk, chunks (how many chunks the message has), data (a slice of the message's JSON).
+ * A message's JSON is cut into slices of at most CHUNK_CHARS UTF-16 units (≤ 4 bytes each
+ * in UTF-8, so every item stays far below DynamoDB's 400 KB limit). `load` reassembles
+ * messages in seq order and drops a message whose chunks are not all there (an append that
+ * died half-way), instead of returning a corrupt message. No TTL.
+ *
+ * @example
+ * const transcripts = new DynamoTranscriptStore(table);
+ * await transcripts.append(sessionId, [{ role: 'user', content: 'hi' }]);
+ * const history = await transcripts.load(sessionId);
+ */
+export class DynamoTranscriptStore implements TranscriptStore {
+  /** 64 Ki UTF-16 units: at most 256 KB of UTF-8 per item. */
+  static readonly CHUNK_CHARS = 65_536;
+
+  constructor(private readonly table: DynamoTable) {}
+
+  async load(sessionId: string): Promise<TranscriptMessage[]> {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.doc.send(
+        new QueryCommand({
+          TableName: this.table.tableName,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :msg)',
+          ExpressionAttributeValues: { ':pk': `TRANSCRIPT#${sessionId}`, ':msg': 'MSG#' },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+
+    const messages: TranscriptMessage[] = [];
+    let i = 0;
+    while (i < items.length) {
+      const seq = items[i]!.seq;
+      const group: Record<string, unknown>[] = [];
+      while (i < items.length && items[i]!.seq === seq) group.push(items[i++]!);
+      const chunks = Number(group[0]!.chunks);
+      if (group.length !== chunks || group.some((item, n) => item.chunk !== n)) continue;
+      messages.push(JSON.parse(group.map((item) => String(item.data)).join('')) as TranscriptMessage);
+    }
+    return messages;
+  }
+
+  async append(sessionId: string, messages: readonly TranscriptMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const pk = `TRANSCRIPT#${sessionId}`;
+    // Reserve a block of sequence numbers atomically, so concurrent appends never collide.
+    const { Attributes } = await this.table.doc.send(
+      new UpdateCommand({
+        TableName: this.table.tableName,
+        Key: { PK: pk, SK: 'META' },
+        UpdateExpression: 'ADD next_seq :n',
+        ExpressionAttributeValues: { ':n': messages.length },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    const first = Number(Attributes?.next_seq) - messages.length;
+    const items = messages.flatMap((message, n) => {
+      const json = JSON.stringify(message);
+      const slices = sliceJson(json, DynamoTranscriptStore.CHUNK_CHARS);
+      const seq = first + n;
+      return slices.map((data, chunk) => ({
+        PK: pk,
+        SK: `MSG#${String(seq).padStart(10, '0')}#${String(chunk).padStart(5, '0')}`,
+        seq,
+        chunk,
+        chunks: slices.length,
+        data,
+      }));
+    });
+    await this.batchPut(items);
+  }
+
+  /** BatchWriteItem in 25s (and ≤ 16 MB), resending unprocessed items with backoff. */
+  private async batchPut(items: Record<string, unknown>[]): Promise<void> {
+    const MAX_BATCH_BYTES = 12 * 1024 * 1024;
+    let batch: Record<string, unknown>[] = [];
+    let bytes = 0;
+    const flush = async () => {
+      let requests = batch.map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 0; requests.length > 0; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+        if (attempt > 8) throw new Error(`transcript: ${requests.length} items still unprocessed after retries`);
+        const { UnprocessedItems } = await this.table.doc.send(
+          new BatchWriteCommand({ RequestItems: { [this.table.tableName]: requests } }),
+        );
+        requests = (UnprocessedItems?.[this.table.tableName] ?? []) as typeof requests;
+      }
+      batch = [];
+      bytes = 0;
+    };
+    for (const item of items) {
+      const size = String(item.data).length * 4 + 200;
+      if (batch.length === 25 || bytes + size > MAX_BATCH_BYTES) await flush();
+      batch.push(item);
+      bytes += size;
+    }
+    if (batch.length > 0) await flush();
+  }
+}
+
+/** Cuts `json` into slices of at most `size` units, never between the halves of a surrogate pair. */
+function sliceJson(json: string, size: number): string[] {
+  const slices: string[] = [];
+  let at = 0;
+  do {
+    let end = Math.min(json.length, at + size);
+    const last = json.charCodeAt(end - 1);
+    if (end < json.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+    slices.push(json.slice(at, end));
+    at = end;
+  } while (at < json.length);
+  return slices;
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { DynamoApprovalStore } from '../../src/store/dynamo-approval-store.ts';
+import type { PendingApproval } from '../../src/store/approval-store.ts';
+import { withTable } from './with-table.ts';
+
+const pending = (id: string, sessionKey = 'telegram:1:'): PendingApproval => ({
+  approval_id: id,
+  session_key: sessionKey,
+  session_id: 'sess-1',
+  turn_id: 'turn-1',
+  command: 'rm -rf /tmp/x',
+  description: 'recursive delete',
+  pattern_key: 'rm_rf',
+  pattern_keys: ['rm_rf'],
+  created_at: '2026-01-01T00:00:00.000Z',
+  expires_at: '2026-01-01T00:05:00.000Z',
+  state: { messages: [{ role: 'user', content: 'x' }], iteration: 2, nested: { empty: '', list: [] } },
+});
+
+describe('DynamoApprovalStore', () => {
+  const { table } = withTable();
+
+  it('stores a pending approval with its opaque state and finds it per conversation', async () => {
+    const approvals = new DynamoApprovalStore(table());
+    await approvals.putPending(pending('a1'));
+    expect(await approvals.pending('telegram:1:')).toEqual(pending('a1'));
+    expect(await approvals.get('a1')).toEqual(pending('a1'));
+    expect(await approvals.pending('telegram:other:')).toBeUndefined();
+  });
+
+  it('lets the first of concurrent answers win, then is no longer pending', async () => {
+    const approvals = new DynamoApprovalStore(table());
+    await approvals.putPending(pending('a2', 'slack:2:'));
+    const choices = ['once', 'deny', 'session', 'always', 'timeout'] as const;
+    const results = await Promise.all(choices.map((c) => approvals.answer('a2', c)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = choices[results.indexOf(true)];
+    expect((await approvals.get('a2'))?.choice).toBe(winner);
+    expect(await approvals.pending('slack:2:')).toBeUndefined();
+    expect(await approvals.answer('a2', 'once')).toBe(false);
+    expect(await approvals.answer('missing', 'once')).toBe(false);
+  });
+
+  it('keeps session grants per session id and always grants everywhere, and clears a session', async () => {
+    const approvals = new DynamoApprovalStore(table());
+    await approvals.grant('session', 'rm_rf', 'sess-A');
+    await approvals.grant('always', 'curl_pipe_sh', 'sess-A');
+    expect(await approvals.isGranted('rm_rf', 'sess-A')).toBe(true);
+    expect(await approvals.isGranted('rm_rf', 'sess-B')).toBe(false);
+    expect(await approvals.isGranted('curl_pipe_sh', 'sess-B')).toBe(true);
+    await approvals.putPending({ ...pending('a3', 'wa:3:'), session_id: 'sess-A' });
+    await approvals.clearSession('wa:3:', 'sess-A');
+    expect(await approvals.isGranted('rm_rf', 'sess-A')).toBe(false);
+    expect(await approvals.isGranted('curl_pipe_sh', 'sess-A')).toBe(true);
+    expect(await approvals.pending('wa:3:')).toBeUndefined();
+  });
+});

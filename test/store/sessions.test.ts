@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { DynamoSessionStore } from '../../src/store/dynamo-session-store.ts';
+import type { SessionMeta } from '../../src/store/session-store.ts';
+import { withTable } from './with-table.ts';
+
+const meta: SessionMeta = { platform: 'telegram', chat_id: '42', thread_id: '', user_id: '7', chat_type: 'dm' };
+
+describe('DynamoSessionStore', () => {
+  const { table } = withTable();
+
+  it('creates a session once and returns it to later turns', async () => {
+    const sessions = new DynamoSessionStore(table());
+    const first = await sessions.resolve('telegram:42:', meta);
+    expect(first.created).toBe(true);
+    expect(first.session).toMatchObject({ platform: 'telegram', chat_id: '42', thread_id: '', user_id: '7', turn_count: 0 });
+    const again = await sessions.resolve('telegram:42:', meta);
+    expect(again.created).toBe(false);
+    expect(again.session.session_id).toBe(first.session.session_id);
+  });
+
+  it('agrees on one new session when turns race to create it', async () => {
+    const sessions = new DynamoSessionStore(table());
+    const results = await Promise.all(Array.from({ length: 10 }, () => sessions.resolve('slack:C1:', meta)));
+    expect(new Set(results.map((r) => r.session.session_id)).size).toBe(1);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+  });
+
+  it('expires an idle session and reports the old one', async () => {
+    const sessions = new DynamoSessionStore(table());
+    const t0 = new Date('2026-01-01T00:00:00Z');
+    const { session: old } = await sessions.resolve('wa:1:', meta, { now: t0 });
+    const later = await sessions.resolve('wa:1:', meta, { idleSeconds: 60, now: new Date(t0.getTime() + 61_000) });
+    expect(later.created).toBe(true);
+    expect(later.expired?.session_id).toBe(old.session_id);
+    expect(later.session.session_id).not.toBe(old.session_id);
+    expect(later.session.fresh).toBe(true);
+  });
+
+  it('records turns and rotates on /new', async () => {
+    const sessions = new DynamoSessionStore(table());
+    const { session } = await sessions.resolve('discord:5:', meta);
+    await sessions.recordTurn('discord:5:', session.session_id);
+    await sessions.recordTurn('discord:5:', session.session_id);
+    expect((await sessions.current('discord:5:'))?.turn_count).toBe(2);
+    const { old, current } = await sessions.rotate('discord:5:', meta);
+    expect(old?.session_id).toBe(session.session_id);
+    expect(current).toMatchObject({ turn_count: 0, fresh: true });
+    // A late recordTurn for the old session does not touch the new one.
+    await sessions.recordTurn('discord:5:', session.session_id);
+    expect((await sessions.current('discord:5:'))?.turn_count).toBe(0);
+  });
+
+  it('lets only one of two concurrent rotations replace the session', async () => {
+    const sessions = new DynamoSessionStore(table());
+    await sessions.resolve('teams:9:', meta);
+    const [a, b] = await Promise.all([sessions.rotate('teams:9:', meta), sessions.rotate('teams:9:', meta)]);
+    expect(a.current.session_id).toBe(b.current.session_id);
+  });
+
+  it('answers stop requests made since a turn started', async () => {
+    const sessions = new DynamoSessionStore(table());
+    const start = new Date('2026-01-01T00:00:00Z');
+    expect(await sessions.stopRequested('local:1:', start)).toBe(false);
+    await sessions.requestStop('local:1:', new Date(start.getTime() + 1000));
+    expect(await sessions.stopRequested('local:1:', start)).toBe(true);
+    expect(await sessions.stopRequested('local:1:', new Date(start.getTime() + 2000))).toBe(false);
+  });
+});

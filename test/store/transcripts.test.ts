@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoTranscriptStore } from '../../src/store/dynamo-transcript-store.ts';
+import type { TranscriptMessage } from '../../src/store/transcript-store.ts';
+import { withTable } from './with-table.ts';
+
+describe('DynamoTranscriptStore', () => {
+  const { table } = withTable();
+
+  it('appends and loads messages in order, tool calls included', async () => {
+    const transcripts = new DynamoTranscriptStore(table());
+    const first: TranscriptMessage[] = [
+      { role: 'user', content: 'run: ls' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'terminal', arguments: '{"command":"ls"}' } }],
+      },
+    ];
+    await transcripts.append('s1', first);
+    await transcripts.append('s1', [{ role: 'tool', content: '{"output":"a"}', tool_call_id: 'c1', name: 'terminal' }]);
+    expect(await transcripts.load('s1')).toEqual([...first, { role: 'tool', content: '{"output":"a"}', tool_call_id: 'c1', name: 'terminal' }]);
+    expect(await transcripts.load('nobody')).toEqual([]);
+  });
+
+  it('stores a conversation far beyond 400 KB, with one message bigger than an item', async () => {
+    const transcripts = new DynamoTranscriptStore(table());
+    const huge = '😀x'.repeat(300_000); // ~1.5 MB of UTF-8, surrogate pairs across chunk edges
+    const many = Array.from({ length: 60 }, (_, i): TranscriptMessage => ({ role: 'user', content: `${i} ${'y'.repeat(10_000)}` }));
+    await transcripts.append('big', many);
+    await transcripts.append('big', [{ role: 'tool', content: huge, tool_call_id: 't' }]);
+    const loaded = await transcripts.load('big');
+    expect(loaded).toHaveLength(61);
+    expect(loaded.slice(0, 60)).toEqual(many);
+    expect(loaded[60]?.content).toBe(huge);
+  });
+
+  it('keeps concurrent appends apart', async () => {
+    const transcripts = new DynamoTranscriptStore(table());
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => transcripts.append('race', [{ role: 'user', content: String(i) }])),
+    );
+    const contents = (await transcripts.load('race')).map((m) => m.content).sort();
+    expect(contents).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+  });
+
+  it('drops a message whose chunks are incomplete rather than returning it corrupt', async () => {
+    const transcripts = new DynamoTranscriptStore(table());
+    await transcripts.append('torn', [{ role: 'user', content: 'z'.repeat(200_000) }, { role: 'user', content: 'ok' }]);
+    await table().doc.send(
+      new DeleteCommand({ TableName: table().tableName, Key: { PK: 'TRANSCRIPT#torn', SK: 'MSG#0000000000#00001' } }),
+    );
+    expect(await transcripts.load('torn')).toEqual([{ role: 'user', content: 'ok' }]);
+  });
+});

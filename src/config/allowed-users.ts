@@ -1,0 +1,50 @@
+import { ConfigError } from './config-error.ts';
+
+/**
+ * Who may talk to the bot (`HOOKGATE_ALLOWED_USERS`, e.g. `telegram:123,slack:U1`).
+ * `*` allows everyone and `<platform>:*` everyone on one platform. `undefined` means the
+ * variable is unset: everyone in local runs, no one in AWS.
+ */
+export interface AllowedUsers {
+  readonly everyone: boolean;
+  readonly platforms: ReadonlySet<string>;
+  readonly users: ReadonlySet<string>;
+}
+
+/**
+ * @example
+ * const allowed = parseAllowedUsers('telegram:123,slack:*');
+ * isAllowed(allowed, 'slack', 'U9', 'aws'); // true
+ */
+export function parseAllowedUsers(raw: string | undefined): AllowedUsers | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  let everyone = false;
+  const platforms = new Set<string>();
+  const users = new Set<string>();
+  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    if (part === '*') {
+      everyone = true;
+      continue;
+    }
+    const colon = part.indexOf(':');
+    if (colon <= 0 || colon === part.length - 1) {
+      throw new ConfigError('HOOKGATE_ALLOWED_USERS', `has an entry that is not <platform>:<user id> (got ${JSON.stringify(part)})`);
+    }
+    const platform = part.slice(0, colon);
+    const user = part.slice(colon + 1);
+    if (user === '*') platforms.add(platform);
+    else users.add(`${platform}:${user}`);
+  }
+  return { everyone, platforms, users };
+}
+
+export function isAllowed(
+  allowed: AllowedUsers | undefined,
+  platform: string,
+  userId: string | null,
+  runtime: 'local' | 'aws',
+): boolean {
+  if (allowed === undefined) return runtime === 'local';
+  if (allowed.everyone || allowed.platforms.has(platform)) return true;
+  return userId !== null && allowed.users.has(`${platform}:${userId}`);
+}

@@ -1,0 +1,236 @@
+import { z } from 'zod';
+import { RESOURCE_ENV } from '../pipeline/resource-env.ts';
+import { parseAllowedUsers, type AllowedUsers } from './allowed-users.ts';
+import { ConfigError } from './config-error.ts';
+
+/** The chat platforms the gateway serves (architecture §4), `local` included. */
+export const PLATFORM_NAMES = ['telegram', 'slack', 'discord', 'whatsapp', 'teams', 'local'] as const;
+export type PlatformName = (typeof PLATFORM_NAMES)[number];
+
+export interface TelegramConfig {
+  botToken: string;
+  secretToken: string;
+  apiBaseUrl: string;
+}
+export interface SlackConfig {
+  signingSecret: string;
+  botToken: string;
+  apiBaseUrl: string;
+}
+export interface DiscordConfig {
+  publicKey: string;
+  applicationId: string;
+  /** Not needed for interaction follow-ups (the interaction token authorises them). */
+  botToken?: string;
+  apiBaseUrl: string;
+}
+export interface WhatsAppConfig {
+  appSecret: string;
+  verifyToken: string;
+  accessToken: string;
+  phoneNumberId: string;
+  apiBaseUrl: string;
+}
+export interface TeamsConfig {
+  appId: string;
+  appPassword: string;
+  openIdMetadataUrl: string;
+  tokenUrl: string;
+}
+
+/** The deployment's configuration, validated once at start-up. */
+export interface GatewayConfig {
+  /** `local` under `hookgate dev` (and outside Lambda), `aws` in a deployed function. */
+  runtime: 'local' | 'aws';
+  /** Bearer token for `/v1/*`; unset = the `/v1` API is closed. */
+  apiToken?: string;
+  /** Unset = everyone in local runs, no one in AWS. */
+  allowedUsers?: AllowedUsers;
+  /** What a sender who is not allowed gets: a clear refusal, or nothing. */
+  unauthorisedReply: 'refuse' | 'silent';
+  platforms: {
+    telegram?: TelegramConfig;
+    slack?: SlackConfig;
+    discord?: DiscordConfig;
+    whatsapp?: WhatsAppConfig;
+    teams?: TeamsConfig;
+    local?: Record<string, never>;
+  };
+  /** Platforms left off, and which variables they lack (for the start-up log). */
+  disabled: { platform: PlatformName; missing: string[] }[];
+  model: { name?: string; baseUrl?: string; apiKey?: string };
+  /** Where this function's AWS resources are (set by the stack, or by `hookgate dev`). */
+  resources: {
+    tableName?: string;
+    turnsQueueUrl?: string;
+    timersQueueUrl?: string;
+    eventsTopicArn?: string;
+    payloadBucket?: string;
+    deploymentVersion: string;
+  };
+}
+
+export const DEFAULT_BASE_URLS = {
+  TELEGRAM_API_BASE_URL: 'https://api.telegram.org',
+  SLACK_API_BASE_URL: 'https://slack.com/api',
+  DISCORD_API_BASE_URL: 'https://discord.com/api/v10',
+  WHATSAPP_API_BASE_URL: 'https://graph.facebook.com/v21.0',
+  TEAMS_OPENID_METADATA_URL: 'https://login.botframework.com/v1/.well-known/openidconfiguration',
+  TEAMS_TOKEN_URL: 'https://login.microsoftonline.com/botframework.com/oauth2/v2.0/token',
+} as const;
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .transform((url) => url.replace(/\/+$/, ''));
+const token = z.string().regex(/^\S+$/, { error: 'must not contain spaces' });
+const FORMATS: Record<string, z.ZodType<string>> = {
+  HOOKGATE_API_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).pipe(token),
+  TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[A-Za-z0-9_-]+$/, { error: 'must look like <bot id>:<secret>' }),
+  // Telegram allows 1-256 of A-Z a-z 0-9 _ - in setWebhook's secret_token.
+  TELEGRAM_SECRET_TOKEN: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, { error: 'must be 1-256 of A-Z a-z 0-9 _ -' }),
+  SLACK_SIGNING_SECRET: token,
+  SLACK_BOT_TOKEN: token,
+  DISCORD_PUBLIC_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: 'must be 64 hex digits (an Ed25519 public key)' }),
+  DISCORD_APPLICATION_ID: z.string().regex(/^\d+$/, { error: 'must be a numeric snowflake id' }),
+  DISCORD_BOT_TOKEN: token,
+  WHATSAPP_APP_SECRET: token,
+  WHATSAPP_VERIFY_TOKEN: token,
+  WHATSAPP_ACCESS_TOKEN: token,
+  WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d+$/, { error: 'must be numeric' }),
+  TEAMS_APP_ID: token,
+  TEAMS_APP_PASSWORD: z.string().min(1),
+  HOOKGATE_MODEL: z.string().min(1),
+  HOOKGATE_MODEL_BASE_URL: httpUrl,
+  HOOKGATE_MODEL_API_KEY: z.string().min(1),
+  HOOKGATE_UNAUTHORISED_REPLY: z.enum(['refuse', 'silent'], { error: 'must be refuse or silent' }),
+  HOOKGATE_LOCAL_ADAPTER: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }),
+  ...Object.fromEntries(Object.keys(DEFAULT_BASE_URLS).map((name) => [name, httpUrl])),
+};
+
+/** Reads one variable: `undefined` when unset or empty, the validated value otherwise. */
+function read(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const format = FORMATS[name] ?? z.string();
+  const parsed = format.safeParse(raw.trim());
+  if (!parsed.success) throw new ConfigError(name, parsed.error.issues[0]?.message ?? 'is malformed');
+  return parsed.data;
+}
+
+export interface LoadGatewayConfigOptions {
+  /** Default: `aws` inside Lambda (AWS_LAMBDA_FUNCTION_NAME set), `local` elsewhere. */
+  runtime?: 'local' | 'aws';
+}
+
+/**
+ * Validates every variable of architecture §4. A platform whose variables are missing is
+ * disabled (listed in `disabled`, for a clear log line); a malformed variable throws a
+ * `ConfigError` naming it.
+ *
+ * @example
+ * const config = loadGatewayConfig(process.env, { runtime: 'local' });
+ * for (const { platform, missing } of config.disabled) log.info(`${platform} off: set ${missing.join(', ')}`);
+ */
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env, options: LoadGatewayConfigOptions = {}): GatewayConfig {
+  const runtime = options.runtime ?? (env.AWS_LAMBDA_FUNCTION_NAME ? 'aws' : 'local');
+  const disabled: GatewayConfig['disabled'] = [];
+  const platforms: GatewayConfig['platforms'] = {};
+
+  /** All `names` or nothing: with some missing, the platform is off. */
+  const group = <K extends string>(platform: PlatformName, names: readonly K[], optional: readonly string[] = []) => {
+    const values = Object.fromEntries(names.map((name) => [name, read(env, name)])) as Record<K, string | undefined>;
+    for (const name of optional) read(env, name); // validated even when the platform is off
+    const missing = names.filter((name) => values[name] === undefined);
+    if (missing.length > 0) {
+      disabled.push({ platform, missing });
+      return undefined;
+    }
+    return values as Record<K, string>;
+  };
+  const base = (name: keyof typeof DEFAULT_BASE_URLS) => read(env, name) ?? DEFAULT_BASE_URLS[name];
+
+  const telegram = group('telegram', ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_SECRET_TOKEN'], ['TELEGRAM_API_BASE_URL']);
+  if (telegram) {
+    platforms.telegram = {
+      botToken: telegram.TELEGRAM_BOT_TOKEN,
+      secretToken: telegram.TELEGRAM_SECRET_TOKEN,
+      apiBaseUrl: base('TELEGRAM_API_BASE_URL'),
+    };
+  }
+  const slack = group('slack', ['SLACK_SIGNING_SECRET', 'SLACK_BOT_TOKEN'], ['SLACK_API_BASE_URL']);
+  if (slack) {
+    platforms.slack = {
+      signingSecret: slack.SLACK_SIGNING_SECRET,
+      botToken: slack.SLACK_BOT_TOKEN,
+      apiBaseUrl: base('SLACK_API_BASE_URL'),
+    };
+  }
+  const discord = group('discord', ['DISCORD_PUBLIC_KEY', 'DISCORD_APPLICATION_ID'], ['DISCORD_BOT_TOKEN', 'DISCORD_API_BASE_URL']);
+  if (discord) {
+    const botToken = read(env, 'DISCORD_BOT_TOKEN');
+    platforms.discord = {
+      publicKey: discord.DISCORD_PUBLIC_KEY.toLowerCase(),
+      applicationId: discord.DISCORD_APPLICATION_ID,
+      ...(botToken ? { botToken } : {}),
+      apiBaseUrl: base('DISCORD_API_BASE_URL'),
+    };
+  }
+  const whatsapp = group(
+    'whatsapp',
+    ['WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID'],
+    ['WHATSAPP_API_BASE_URL'],
+  );
+  if (whatsapp) {
+    platforms.whatsapp = {
+      appSecret: whatsapp.WHATSAPP_APP_SECRET,
+      verifyToken: whatsapp.WHATSAPP_VERIFY_TOKEN,
+      accessToken: whatsapp.WHATSAPP_ACCESS_TOKEN,
+      phoneNumberId: whatsapp.WHATSAPP_PHONE_NUMBER_ID,
+      apiBaseUrl: base('WHATSAPP_API_BASE_URL'),
+    };
+  }
+  const teams = group('teams', ['TEAMS_APP_ID', 'TEAMS_APP_PASSWORD'], ['TEAMS_OPENID_METADATA_URL', 'TEAMS_TOKEN_URL']);
+  if (teams) {
+    platforms.teams = {
+      appId: teams.TEAMS_APP_ID,
+      appPassword: teams.TEAMS_APP_PASSWORD,
+      openIdMetadataUrl: base('TEAMS_OPENID_METADATA_URL'),
+      tokenUrl: base('TEAMS_TOKEN_URL'),
+    };
+  }
+  const localFlag = read(env, 'HOOKGATE_LOCAL_ADAPTER');
+  const localOn = localFlag === undefined ? runtime === 'local' : localFlag === 'true' || localFlag === '1';
+  if (localOn) platforms.local = {};
+  else disabled.push({ platform: 'local', missing: ['HOOKGATE_LOCAL_ADAPTER=true (or a local run)'] });
+
+  const apiToken = read(env, 'HOOKGATE_API_TOKEN');
+  const allowedUsers = parseAllowedUsers(env.HOOKGATE_ALLOWED_USERS);
+  const model = {
+    name: read(env, 'HOOKGATE_MODEL'),
+    baseUrl: read(env, 'HOOKGATE_MODEL_BASE_URL'),
+    apiKey: read(env, 'HOOKGATE_MODEL_API_KEY'),
+  };
+  const resource = (name: string) => (env[name]?.trim() ? env[name]!.trim() : undefined);
+  return {
+    runtime,
+    ...(apiToken ? { apiToken } : {}),
+    ...(allowedUsers ? { allowedUsers } : {}),
+    unauthorisedReply: (read(env, 'HOOKGATE_UNAUTHORISED_REPLY') as 'refuse' | 'silent' | undefined) ?? 'refuse',
+    platforms,
+    disabled,
+    model: Object.fromEntries(Object.entries(model).filter(([, v]) => v !== undefined)) as GatewayConfig['model'],
+    resources: {
+      tableName: resource(RESOURCE_ENV.tableName),
+      turnsQueueUrl: resource(RESOURCE_ENV.turnsQueueUrl),
+      timersQueueUrl: resource(RESOURCE_ENV.timersQueueUrl),
+      eventsTopicArn: resource(RESOURCE_ENV.eventsTopicArn),
+      payloadBucket: resource(RESOURCE_ENV.payloadBucket),
+      deploymentVersion: resource(RESOURCE_ENV.deploymentVersion) ?? 'local',
+    },
+  };
+}
+
+/** The enabled platforms, in the fixed order (the `platforms` context of gateway:startup). */
+export function enabledPlatforms(config: GatewayConfig): PlatformName[] {
+  return PLATFORM_NAMES.filter((name) => config.platforms[name] !== undefined);
+}

@@ -1,0 +1,69 @@
+import type { GatewayConfig } from '../config/gateway-config.ts';
+import { createDynamoTable } from '../store/dynamo-table.ts';
+import { DynamoLocalOutboxStore, type LocalOutboxStore } from '../store/local-outbox-store.ts';
+import type { ReplyTarget } from './message-event.ts';
+import { sendDiscordReply } from './platforms/discord/discord-reply.ts';
+import { sendSlackReply } from './platforms/slack/slack-reply.ts';
+import { sendTeamsReply } from './platforms/teams/teams-reply.ts';
+import { TeamsTokenSource } from './platforms/teams/teams-token-source.ts';
+import { sendTelegramReply } from './platforms/telegram/telegram-reply.ts';
+import { sendWhatsAppReply } from './platforms/whatsapp/whatsapp-reply.ts';
+import { ReplyError } from './reply-error.ts';
+import type { Replier } from './replier.ts';
+
+export interface CreateReplierOptions {
+  /**
+   * Where `local` replies go. Default: the table of `config.resources.tableName`, with the
+   * SDK's default client (endpoint from `AWS_ENDPOINT_URL_DYNAMODB` when set).
+   */
+  outbox?: LocalOutboxStore;
+}
+
+/**
+ * The `Replier` for every enabled platform, chosen by `target.platform`: Telegram
+ * `sendMessage`, Slack `chat.postMessage`, Discord interaction follow-up, WhatsApp messages
+ * endpoint, Teams reply-to-activity (bot token from `TEAMS_TOKEN_URL`), local → outbox.
+ * A failed send rejects with `ReplyError` (`retryable` for network errors, 429 and 5xx).
+ *
+ * @example
+ * const replier = createReplier(loadGatewayConfig(process.env));
+ * await replier.send(event.reply, 'You said: hi');
+ */
+export function createReplier(config: GatewayConfig, options: CreateReplierOptions = {}): Replier {
+  const { telegram, slack, discord, whatsapp, teams, local } = config.platforms;
+  const teamsTokens = teams ? new TeamsTokenSource(teams) : undefined;
+  let outbox = options.outbox;
+  const localOutbox = (): LocalOutboxStore => {
+    if (outbox) return outbox;
+    const tableName = config.resources.tableName;
+    if (!tableName) throw new ReplyError('local', 'no table configured for the local outbox', 500);
+    outbox = new DynamoLocalOutboxStore(createDynamoTable({ tableName }));
+    return outbox;
+  };
+
+  return {
+    async send(target: ReplyTarget, text: string): Promise<void> {
+      switch (target.platform) {
+        case 'telegram':
+          if (telegram) return sendTelegramReply(telegram, target, text);
+          break;
+        case 'slack':
+          if (slack) return sendSlackReply(slack, target, text);
+          break;
+        case 'discord':
+          if (discord) return sendDiscordReply(discord, target, text);
+          break;
+        case 'whatsapp':
+          if (whatsapp) return sendWhatsAppReply(whatsapp, target, text);
+          break;
+        case 'teams':
+          if (teamsTokens) return sendTeamsReply(teamsTokens, target, text);
+          break;
+        case 'local':
+          if (local) return localOutbox().append(target.chat_id, text);
+          break;
+      }
+      throw new ReplyError(target.platform, 'platform is not enabled in this deployment', 400);
+    },
+  };
+}

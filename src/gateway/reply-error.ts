@@ -1,0 +1,22 @@
+/**
+ * A platform's API refused or failed to take the bot's message. `retryable` is true for
+ * network failures, 429 and 5xx (the caller may try again), false for 4xx.
+ *
+ * @example
+ * try { await replier.send(target, text) } catch (e) { if (e instanceof ReplyError && e.retryable) … }
+ */
+export class ReplyError extends Error {
+  override readonly name = 'ReplyError';
+
+  constructor(
+    readonly platform: string,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(`${platform} reply failed: ${message}`);
+  }
+
+  get retryable(): boolean {
+    return this.status === undefined || this.status === 429 || this.status >= 500;
+  }
+}

@@ -1,0 +1,123 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { SNSClient } from '@aws-sdk/client-sns';
+import { S3Client } from '@aws-sdk/client-s3';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { z } from 'zod';
+import type { LocalAws } from '../local/emulators.ts';
+import { createDynamoTable, type DynamoTable } from '../store/dynamo-table.ts';
+import { DynamoDeliveryDedupStore } from '../store/dynamo-delivery-dedup-store.ts';
+import { DynamoSessionStore } from '../store/dynamo-session-store.ts';
+import { DynamoTranscriptStore } from '../store/dynamo-transcript-store.ts';
+import { DynamoApprovalStore } from '../store/dynamo-approval-store.ts';
+import { DynamoAllowlistStore } from '../store/dynamo-allowlist-store.ts';
+import { RESOURCE_ENV } from './resource-env.ts';
+import { SnsObserverSink } from './sns-observer-sink.ts';
+import { S3PayloadStore } from './payload-store.ts';
+import { SqsTurnQueue } from './turn-queue-sender.ts';
+import { SqsTimerQueue } from './timer-queue-sender.ts';
+
+/** Where the data plane's resources are; endpoints only for emulators (else the SDK's defaults). */
+export interface DataPlaneResources {
+  region?: string;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  endpoints?: { sqs?: string; sns?: string; s3?: string; dynamodb?: string };
+  tableName: string;
+  turnsQueueUrl: string;
+  timersQueueUrl: string;
+  eventsTopicArn: string;
+  payloadBucket: string;
+}
+
+/** Everything the gateway and the turn runtime need from DynamoDB, SNS, SQS and S3. */
+export interface DataPlane {
+  readonly table: DynamoTable;
+  readonly dedup: DynamoDeliveryDedupStore;
+  readonly sessions: DynamoSessionStore;
+  readonly transcripts: DynamoTranscriptStore;
+  readonly approvals: DynamoApprovalStore;
+  readonly allowlist: DynamoAllowlistStore;
+  readonly payloads: S3PayloadStore;
+  readonly observerSink: SnsObserverSink;
+  readonly turnQueue: SqsTurnQueue;
+  readonly timerQueue: SqsTimerQueue;
+  readonly clients: { sqs: SQSClient; sns: SNSClient; s3: S3Client; dynamodb: DynamoDBClient };
+  /** Closes the SDK clients' sockets. */
+  destroy(): void;
+}
+
+/** The resources of running emulators (`startEmulators()` or a `hookgate dev`'s endpoints file). */
+export function dataPlaneFromLocalAws(aws: LocalAws): DataPlaneResources {
+  return {
+    region: aws.region,
+    credentials: aws.credentials,
+    endpoints: { sqs: aws.sqsEndpoint, sns: aws.snsEndpoint, s3: aws.s3Endpoint, dynamodb: aws.dynamodbEndpoint },
+    tableName: aws.tableName,
+    turnsQueueUrl: aws.turnsQueueUrl,
+    timersQueueUrl: aws.timersQueueUrl,
+    eventsTopicArn: aws.eventsTopicArn,
+    payloadBucket: aws.payloadBucket,
+  };
+}
+
+export class DataPlaneEnvError extends Error {
+  override readonly name = 'DataPlaneEnvError';
+}
+
+/**
+ * The resources of a deployed function, from the variables the stack sets (RESOURCE_ENV);
+ * a missing or empty one is a `DataPlaneEnvError` naming it. `AWS_ENDPOINT_URL_*` are
+ * honoured by the SDK itself.
+ */
+export function dataPlaneFromEnv(env: NodeJS.ProcessEnv = process.env): DataPlaneResources {
+  const read = (name: string) => {
+    const value = z.string().min(1).safeParse(env[name]);
+    if (!value.success) throw new DataPlaneEnvError(`environment variable ${name} is missing or empty`);
+    return value.data;
+  };
+  return {
+    tableName: read(RESOURCE_ENV.tableName),
+    turnsQueueUrl: read(RESOURCE_ENV.turnsQueueUrl),
+    timersQueueUrl: read(RESOURCE_ENV.timersQueueUrl),
+    eventsTopicArn: read(RESOURCE_ENV.eventsTopicArn),
+    payloadBucket: read(RESOURCE_ENV.payloadBucket),
+  };
+}
+
+/**
+ * Builds the stores, the observer sink and the queue senders over one set of SDK clients.
+ *
+ * @example
+ * const plane = createDataPlane(dataPlaneFromLocalAws(aws));
+ * const engine = createHookEngine({ home, observerSink: plane.observerSink, allowlist: plane.allowlist });
+ * // …
+ * plane.destroy();
+ */
+export function createDataPlane(resources: DataPlaneResources): DataPlane {
+  const base = {
+    ...(resources.region ? { region: resources.region } : {}),
+    ...(resources.credentials ? { credentials: resources.credentials } : {}),
+  };
+  const at = (endpoint: string | undefined) => (endpoint ? { endpoint } : {});
+  const sqs = new SQSClient({ ...base, ...at(resources.endpoints?.sqs) });
+  const sns = new SNSClient({ ...base, ...at(resources.endpoints?.sns) });
+  const s3 = new S3Client({ ...base, ...at(resources.endpoints?.s3), ...(resources.endpoints?.s3 ? { forcePathStyle: true } : {}) });
+  const dynamodb = new DynamoDBClient({ ...base, ...at(resources.endpoints?.dynamodb) });
+  const table = createDynamoTable({ tableName: resources.tableName, client: dynamodb });
+  const payloads = new S3PayloadStore(s3, resources.payloadBucket);
+  return {
+    table,
+    dedup: new DynamoDeliveryDedupStore(table),
+    sessions: new DynamoSessionStore(table),
+    transcripts: new DynamoTranscriptStore(table),
+    approvals: new DynamoApprovalStore(table),
+    allowlist: new DynamoAllowlistStore(table),
+    payloads,
+    observerSink: new SnsObserverSink({ sns, topicArn: resources.eventsTopicArn, payloads }),
+    turnQueue: new SqsTurnQueue(sqs, resources.turnsQueueUrl),
+    timerQueue: new SqsTimerQueue(sqs, resources.timersQueueUrl),
+    clients: { sqs, sns, s3, dynamodb },
+    destroy() {
+      for (const client of [sqs, sns, s3, dynamodb]) client.destroy();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+/**
+ * Observer event envelope, version 1 — the public contract for every consumer of the
+ * events topic (the observer λ and telemetry subscribers; docs/envelope.schema.json is
+ * generated from this schema, docs/data-plane.md explains it).
+ *
+ * An envelope is either inline (`payload` is the object) or offloaded: when the envelope
+ * would not fit in one SNS/SQS message, `payload` is `null` and `payload_ref` points to the
+ * full payload in S3, with its size and SHA-256 so a consumer can check what it fetched.
+ * Nothing is ever truncated.
+ */
+const EnvelopeBase = z.object({
+  v: z.literal(1).describe('Envelope version; a consumer rejects versions it does not know.'),
+  id: z.string().min(1).max(200).describe('Unique per event; the dedup key of every consumer.'),
+  type: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe('An observer plugin-hook name (post_tool_call) or a gateway event name (agent:step).'),
+  occurred_at: z.iso.datetime({ offset: true }).describe('When the event was emitted (ISO-8601).'),
+  session_id: z.string().nullable().describe('The agent session the event belongs to, if any.'),
+  turn_id: z.string().nullable().describe('The turn the event belongs to, if any.'),
+});
+
+export const PayloadRefSchema = z
+  .object({
+    store: z.literal('s3'),
+    bucket: z.string().min(1),
+    key: z.string().min(1),
+    bytes: z.number().int().nonnegative().describe('UTF-8 size of the payload JSON.'),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/).describe('Hex SHA-256 of the payload JSON.'),
+  })
+  .describe('Where an oversized payload lives.');
+export type PayloadRef = z.infer<typeof PayloadRefSchema>;
+
+export const InlineEnvelopeSchema = EnvelopeBase.extend({
+  payload: z
+    .record(z.string(), z.unknown())
+    .describe('The kwargs (plugin hooks, telemetry tag included) or the context (gateway events).'),
+});
+
+export const OffloadedEnvelopeSchema = EnvelopeBase.extend({
+  payload: z.null().describe('Null: the payload is out of line, see payload_ref.'),
+  payload_ref: PayloadRefSchema,
+});
+
+export const EnvelopeSchema = z.union([InlineEnvelopeSchema, OffloadedEnvelopeSchema]).meta({
+  $id: 'https://hookgate.dev/schemas/envelope-v1.json',
+  title: 'hookgate observer event envelope v1',
+});
+
+export type InlineEnvelope = z.infer<typeof InlineEnvelopeSchema>;
+export type OffloadedEnvelope = z.infer<typeof OffloadedEnvelopeSchema>;
+export type Envelope = z.infer<typeof EnvelopeSchema>;
+
+/** The envelope's JSON Schema (draft 2020-12), as written to docs/envelope.schema.json. */
+export function envelopeJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(EnvelopeSchema, { target: 'draft-2020-12' }) as Record<string, unknown>;
+}
+
+export class EnvelopeParseError extends Error {
+  override readonly name = 'EnvelopeParseError';
+}
+
+/**
+ * Parses one message body into an envelope; a clear `EnvelopeParseError` when it is not one.
+ *
+ * @example
+ * const envelope = parseEnvelope(record.body);
+ */
+export function parseEnvelope(body: string): Envelope {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new EnvelopeParseError(`not JSON: ${body.slice(0, 80)}`);
+  }
+  const parsed = EnvelopeSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new EnvelopeParseError(`not an envelope v1: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  }
+  return parsed.data;
+}

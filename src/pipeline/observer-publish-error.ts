@@ -1,0 +1,17 @@
+/** Some observer events could not be handed to the events topic, even after retries. */
+export class ObserverPublishError extends Error {
+  override readonly name = 'ObserverPublishError';
+  constructor(
+    message: string,
+    /** Ids of the events that were not published (the caller's retry may resend all). */
+    readonly failedIds: readonly string[],
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** An observer event cannot be turned into an envelope (bad type, unserialisable payload). */
+export class InvalidObserverEventError extends Error {
+  override readonly name = 'InvalidObserverEventError';
+}

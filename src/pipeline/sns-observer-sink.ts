@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { PublishBatchCommand, type PublishBatchRequestEntry, type SNSClient } from '@aws-sdk/client-sns';
+import type { ObserverEvent, ObserverSink } from '../hooks/observer-sink.ts';
+import { EVENT_TYPE_ATTRIBUTE } from './topology.ts';
+import type { S3PayloadStore } from './payload-store.ts';
+import { InvalidObserverEventError, ObserverPublishError } from './observer-publish-error.ts';
+
+/** SNS: 256 KiB per message and per PublishBatch request (body + attribute names, types, values). */
+export const SNS_MAX_BYTES = 262_144;
+const MAX_BATCH_ENTRIES = 10;
+
+export interface SnsObserverSinkOptions {
+  sns: SNSClient;
+  topicArn: string;
+  /** Where payloads of envelopes over `maxMessageBytes` go. */
+  payloads: S3PayloadStore;
+  /** Tries per batch before giving up (partial failures and whole-request errors alike). */
+  maxAttempts?: number;
+  /** First backoff delay; doubles per attempt, with jitter. */
+  baseDelayMs?: number;
+  /** Largest envelope sent inline; bigger ones are offloaded. Defaults to the SNS limit. */
+  maxMessageBytes?: number;
+  now?: () => Date;
+  newId?: () => string;
+}
+
+interface Prepared {
+  id: string;
+  body: string;
+  type: string;
+  bytes: number;
+}
+
+/**
+ * The pipeline's `ObserverSink`: wraps each event in envelope v1 and publishes it to the
+ * events topic with PublishBatch (≤ 10 entries and ≤ 256 KiB per request), message
+ * attribute `event_type` = the envelope's type (for subscription filter policies). An
+ * envelope too large for one message has its payload stored in S3 and carries a pointer.
+ * Entries that fail are retried with backoff; when they still fail the promise rejects with
+ * `ObserverPublishError`, so the caller can answer 5xx upstream.
+ *
+ * @example
+ * const sink = new SnsObserverSink({ sns, topicArn: aws.eventsTopicArn, payloads: new S3PayloadStore(s3, aws.payloadBucket) });
+ * const engine = createHookEngine({ home, observerSink: sink });
+ */
+export class SnsObserverSink implements ObserverSink {
+  private readonly maxAttempts: number;
+  private readonly baseDelayMs: number;
+  private readonly maxMessageBytes: number;
+  private readonly now: () => Date;
+  private readonly newId: () => string;
+
+  constructor(private readonly options: SnsObserverSinkOptions) {
+    this.maxAttempts = options.maxAttempts ?? 5;
+    this.baseDelayMs = options.baseDelayMs ?? 50;
+    this.maxMessageBytes = Math.min(options.maxMessageBytes ?? SNS_MAX_BYTES, SNS_MAX_BYTES);
+    this.now = options.now ?? (() => new Date());
+    this.newId = options.newId ?? randomUUID;
+  }
+
+  async publish(events: readonly ObserverEvent[]): Promise<string[]> {
+    const prepared: Prepared[] = [];
+    for (const event of events) prepared.push(await this.prepare(event));
+    // Batches go out one after the other so emission order is kept as far as SNS keeps it.
+    for (const batch of packBatches(prepared)) await this.sendBatch(batch);
+    return prepared.map((p) => p.id);
+  }
+
+  private async prepare(event: ObserverEvent): Promise<Prepared> {
+    if (typeof event.type !== 'string' || event.type.length === 0 || event.type.length > 200) {
+      throw new InvalidObserverEventError(`observer event type must be a non-empty string, got ${JSON.stringify(event.type)}`);
+    }
+    if (event.payload === null || typeof event.payload !== 'object' || Array.isArray(event.payload)) {
+      throw new InvalidObserverEventError(`observer event ${event.type}: payload must be an object`);
+    }
+    const id = event.id ?? this.newId();
+    let payloadJson: string;
+    try {
+      payloadJson = toJson(event.payload);
+    } catch (error) {
+      throw new InvalidObserverEventError(`observer event ${event.type} (${id}): payload is not serialisable: ${(error as Error).message}`);
+    }
+    const head =
+      `{"v":1,"id":${JSON.stringify(id)},"type":${JSON.stringify(event.type)},` +
+      `"occurred_at":${JSON.stringify(this.now().toISOString())},` +
+      `"session_id":${JSON.stringify(event.session_id ?? null)},"turn_id":${JSON.stringify(event.turn_id ?? null)},`;
+    let body = `${head}"payload":${payloadJson}}`;
+    let bytes = entryBytes(body, event.type);
+    if (bytes > this.maxMessageBytes) {
+      const ref = await this.options.payloads.put(id, payloadJson);
+      body = `${head}"payload":null,"payload_ref":${JSON.stringify(ref)}}`;
+      bytes = entryBytes(body, event.type);
+    }
+    return { id, body, type: event.type, bytes };
+  }
+
+  private async sendBatch(batch: Prepared[]): Promise<void> {
+    let pending = batch.map((p, i): [string, Prepared] => [String(i), p]);
+    let lastReason = '';
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > this.maxAttempts) {
+        throw new ObserverPublishError(
+          `could not publish ${pending.length} observer event(s) to ${this.options.topicArn} after ${this.maxAttempts} attempts: ${lastReason}`,
+          pending.map(([, p]) => p.id),
+        );
+      }
+      if (attempt > 1) await sleep(this.baseDelayMs * 2 ** (attempt - 2) * (0.5 + Math.random()));
+      const entries: PublishBatchRequestEntry[] = pending.map(([entryId, p]) => ({
+        Id: entryId,
+        Message: p.body,
+        MessageAttributes: { [EVENT_TYPE_ATTRIBUTE]: { DataType: 'String', StringValue: p.type } },
+      }));
+      let failed: { Id?: string; Code?: string; Message?: string; SenderFault?: boolean }[];
+      try {
+        const out = await this.options.sns.send(
+          new PublishBatchCommand({ TopicArn: this.options.topicArn, PublishBatchRequestEntries: entries }),
+        );
+        failed = out.Failed ?? [];
+      } catch (error) {
+        lastReason = (error as Error).message ?? String(error);
+        continue; // the whole request failed: retry all of it
+      }
+      const byId = new Map(pending);
+      const permanent = failed.filter((f) => f.SenderFault);
+      if (permanent.length > 0) {
+        throw new ObserverPublishError(
+          `SNS rejected observer event(s): ${permanent.map((f) => `${byId.get(f.Id ?? '')?.id}: ${f.Code} ${f.Message}`).join('; ')}`,
+          permanent.map((f) => byId.get(f.Id ?? '')?.id ?? '?'),
+        );
+      }
+      lastReason = failed.map((f) => `${f.Code} ${f.Message}`).join('; ');
+      const retry = new Set(failed.map((f) => f.Id));
+      pending = pending.filter(([entryId]) => retry.has(entryId));
+    }
+  }
+}
+
+/** SNS counts the body plus each attribute's name, type and value. */
+function entryBytes(body: string, type: string): number {
+  return Buffer.byteLength(body, 'utf8') + EVENT_TYPE_ATTRIBUTE.length + 'String'.length + Buffer.byteLength(type, 'utf8');
+}
+
+/** Greedy, order-keeping packing into PublishBatch requests. */
+function packBatches(items: Prepared[]): Prepared[][] {
+  const batches: Prepared[][] = [];
+  let current: Prepared[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    if (current.length === MAX_BATCH_ENTRIES || (current.length > 0 && bytes + item.bytes > SNS_MAX_BYTES)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += item.bytes;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+/**
+ * JSON for a payload: values JSON has no form for (bigint, Map, Set, class instances,
+ * functions, symbols) become `String(value)`, as in wire JSON (hook-semantics §0.4).
+ */
+function toJson(payload: Record<string, unknown>): string {
+  return JSON.stringify(payload, function (this: unknown, _key, value: unknown) {
+    switch (typeof value) {
+      case 'bigint':
+      case 'function':
+      case 'symbol':
+        return String(value);
+      case 'number':
+        return Number.isFinite(value) ? value : null;
+      case 'object': {
+        if (value === null || Array.isArray(value)) return value;
+        const proto = Object.getPrototypeOf(value);
+        return proto === Object.prototype || proto === null ? value : String(value);
+      }
+      default:
+        return value;
+    }
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import type { RunningEmulators } from '../../src/local/emulators.ts';
+import { createDataPlane, dataPlaneFromEnv, dataPlaneFromLocalAws, DataPlaneEnvError, type DataPlane } from '../../src/pipeline/data-plane.ts';
+import { parseEnvelope } from '../../src/pipeline/envelope.ts';
+import { startTestAws } from '../support/local-aws.ts';
+
+describe('createDataPlane', () => {
+  let aws: RunningEmulators;
+  let plane: DataPlane;
+  beforeAll(async () => {
+    aws = await startTestAws();
+    plane = createDataPlane(dataPlaneFromLocalAws(aws));
+  });
+  afterAll(async () => {
+    plane?.destroy();
+    await aws?.stop();
+  });
+
+  it('wires stores and the observer sink to the emulators', async () => {
+    expect(await plane.dedup.claim('k', 60)).toBe(true);
+    const [id] = await plane.observerSink.publish([{ type: 'agent:step', payload: { a: 1 } }]);
+    const { Messages = [] } = await plane.clients.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: aws.eventsQueueUrl, WaitTimeSeconds: 1 }),
+    );
+    expect(parseEnvelope(Messages[0]!.Body!).id).toBe(id);
+  });
+
+  it('reads a deployed function\'s resources from the environment, naming a missing variable', () => {
+    const env = {
+      HOOKGATE_TABLE_NAME: 't',
+      HOOKGATE_TURNS_QUEUE_URL: 'q1',
+      HOOKGATE_TIMERS_QUEUE_URL: 'q2',
+      HOOKGATE_EVENTS_TOPIC_ARN: 'arn',
+      HOOKGATE_PAYLOAD_BUCKET: 'b',
+    };
+    expect(dataPlaneFromEnv(env)).toMatchObject({ tableName: 't', payloadBucket: 'b' });
+    expect(() => dataPlaneFromEnv({ ...env, HOOKGATE_EVENTS_TOPIC_ARN: '' })).toThrow(DataPlaneEnvError);
+    expect(() => dataPlaneFromEnv({ ...env, HOOKGATE_EVENTS_TOPIC_ARN: '' })).toThrow(/HOOKGATE_EVENTS_TOPIC_ARN/);
+  });
+});

@@ -1,0 +1,93 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { HookEngine } from '../hooks/hook-engine.ts';
+import { createStderrLogger, type HookLogger } from '../hooks/hook-logger.ts';
+import { parseEnvelope, type Envelope } from './envelope.ts';
+import type { S3PayloadStore } from './payload-store.ts';
+import { SingleTableIdempotencyStore } from './idempotency-store.ts';
+import { FUNCTION_TIMEOUT_SECONDS } from './topology.ts';
+
+export interface ObserverConsumerOptions {
+  /** Runs the hooks of one observer event (plugin observers, gateway event hooks, shell observers). */
+  engine: Pick<HookEngine, 'runObservers'>;
+  /** The single table and a client for it: idempotency records live there. */
+  table: { tableName: string; client: DynamoDBClient };
+  /** Resolves offloaded payloads. */
+  payloads: S3PayloadStore;
+  /** How long an envelope id is remembered as done (default 4 days, the events queue's retention). */
+  idempotencySeconds?: number;
+  logger?: HookLogger;
+}
+
+export type ObserverHandler = (event: SQSEvent, context?: Context) => Promise<SQSBatchResponse>;
+
+/**
+ * The observer λ's logic: for each SQS record (an envelope v1 from the events topic) run
+ * the matching observers through the engine, at most once per envelope id — Powertools
+ * idempotency on the single table makes SQS's at-least-once delivery run observers once.
+ * Powertools `BatchProcessor` reports only the failed records (`batchItemFailures`), so
+ * they alone come back; after MAX_RECEIVE_COUNT receives SQS moves them to the DLQ. A
+ * record that is not an envelope, whose payload cannot be fetched or whose engine run
+ * throws counts as failed.
+ *
+ * @example
+ * const handler = createObserverConsumer({ engine, table: { tableName, client: ddb }, payloads });
+ * export const lambdaHandler = handler; // or: startSqsPoller({ …, handler })
+ */
+export function createObserverConsumer(options: ObserverConsumerOptions): ObserverHandler {
+  const logger = options.logger ?? createStderrLogger();
+  const persistenceStore = new SingleTableIdempotencyStore(options.table);
+  const config = new IdempotencyConfig({
+    eventKeyJmesPath: 'id',
+    expiresAfterSeconds: options.idempotencySeconds ?? 4 * 86_400,
+  });
+  const runOnce = makeIdempotent(
+    async (envelope: Envelope & { payload: Record<string, unknown> }) => {
+      await options.engine.runObservers(envelope.type, envelope.payload);
+      return { ran: true };
+    },
+    { persistenceStore, config, keyPrefix: SingleTableIdempotencyStore.KEY_PREFIX },
+  );
+
+  const resolvePayload = async (envelope: Envelope): Promise<Record<string, unknown>> => {
+    if (!('payload_ref' in envelope)) return envelope.payload;
+    const payload: unknown = JSON.parse(await options.payloads.get(envelope.payload_ref));
+    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
+      throw new Error(`envelope ${envelope.id}: offloaded payload is not an object`);
+    }
+    return payload as Record<string, unknown>;
+  };
+
+  const handleRecord = async (record: SQSRecord): Promise<void> => {
+    let envelope: Envelope | undefined;
+    try {
+      envelope = parseEnvelope(record.body);
+      await runOnce({ ...envelope, payload: await resolvePayload(envelope) });
+    } catch (error) {
+      const what = envelope ? `observer event ${envelope.id} (${envelope.type})` : `SQS message ${record.messageId}`;
+      logger.error(
+        `${what} failed on receive ${record.attributes.ApproximateReceiveCount}: ${(error as Error).message ?? String(error)}`,
+      );
+      throw error;
+    }
+  };
+
+  return async (event, context) => {
+    // The in-progress lock lapses with the invocation's time budget (a crash mid-run must not
+    // hold the event until the record expires). Locally there is no Lambda context: use the
+    // function's timeout.
+    const started = Date.now();
+    config.registerLambdaContext(
+      context ??
+        ({ getRemainingTimeInMillis: () => FUNCTION_TIMEOUT_SECONDS.observer * 1000 - (Date.now() - started) } as Context),
+    );
+    // One processor per invocation: its state is per batch, and local pollers may overlap.
+    const processor = new BatchProcessor(EventType.SQS);
+    return processPartialResponse(event, handleRecord, processor, {
+      ...(context ? { context } : {}),
+      throwOnFullBatchFailure: false,
+    });
+  };
+}

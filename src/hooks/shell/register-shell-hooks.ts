@@ -1,6 +1,12 @@
 import type { CallbackRegistry } from '../callback-registry.ts';
+import { hookKind } from '../catalogue.ts';
 import type { HookLogger } from '../hook-logger.ts';
+import { isPlainObject } from '../python-truthiness.ts';
 import type { AllowlistStore } from './allowlist-store.ts';
+import { effectiveAccept, obtainConsent, type ConsentIO } from './consent.ts';
+import { parseShellHooks, registrationKey } from './parse-config.ts';
+import { warmShellRunner } from './run-shell-command.ts';
+import { shellCallbackName, shellHookCallback } from './shell-hook-callback.ts';
 import type { ShellHookEntry } from './shell-hook-entry.ts';
 
 export type { ShellHookEntry } from './shell-hook-entry.ts';
@@ -16,13 +22,69 @@ export interface RegisterShellHooksOptions {
   seen: Set<string>;
   logger: HookLogger;
   env?: NodeJS.ProcessEnv;
+  /** Where the consent prompt talks (default: this process's stdin/stdout). */
+  io?: ConsentIO;
 }
 
 /**
- * Registers the configured shell hooks into `registry` (hook-semantics §3.4), after plugins.
- * (First version: registers nothing; the real one follows.)
+ * Registers the configured shell hooks into `registry` (hook-semantics §3.4), after plugins:
+ * parse, skip disabled and already-registered entries, obtain consent for un-allowlisted
+ * (event, command) pairs, register `shell_hook[<event>:<command>]` callbacks (observer events
+ * `parallelSafe`). Returns the entries registered by this call. Never throws.
+ *
+ * @example
+ * const seen = new Set<string>();
+ * await registerShellHooks({ config, registry, allowlist, acceptHooks: false, seen, logger });
  */
 export async function registerShellHooks(options: RegisterShellHooksOptions): Promise<ShellHookEntry[]> {
-  void options;
-  return [];
+  const { config, registry, allowlist, seen, logger } = options;
+  if (!isPlainObject(config)) return [];
+  const env = options.env ?? process.env;
+  const accept = effectiveAccept(options.acceptHooks, env, config);
+  const registered: ShellHookEntry[] = [];
+  for (const entry of parseShellHooks(config, logger)) {
+    if (!entry.enabled) continue;
+    const key = registrationKey(entry);
+    if (seen.has(key)) continue;
+    try {
+      const approved = await allowlist.find(entry.event, entry.command);
+      if (!approved) {
+        const granted = await obtainConsent({
+          event: entry.event,
+          command: entry.command,
+          accept,
+          allowlist,
+          logger,
+          env,
+          ...(options.io ? { io: options.io } : {}),
+        });
+        if (!granted) {
+          logger.warn(
+            `shell hook not allowlisted, skipping it: event=${entry.event} command=${entry.command}. ` +
+              'To allow it: pass --accept-hooks, set HOOKGATE_ACCEPT_HOOKS=1 (or HERMES_ACCEPT_HOOKS=1), ' +
+              'set hooks_auto_accept: true in config.yaml, approve it at the TTY prompt on the next run, ' +
+              'or run `hookgate hooks approve <event> <command>`.',
+          );
+          continue;
+        }
+      }
+      registry.register({
+        hook: entry.event,
+        name: shellCallbackName(entry),
+        source: 'shell',
+        parallelSafe: hookKind(entry.event) === 'observer',
+        fn: shellHookCallback(entry, logger),
+      });
+      seen.add(key);
+      registered.push(entry);
+      logger.info(
+        `registered shell hook: event=${entry.event} command=${entry.command} ` +
+          `matcher=${entry.matcher === null ? 'none' : `'${entry.matcher}'`} timeout=${entry.timeout}s`,
+      );
+    } catch (error) {
+      logger.debug(`shell hook registration failed for ${entry.event}:${entry.command}: ${(error as Error).message}`);
+    }
+  }
+  if (registered.length > 0) warmShellRunner();
+  return registered;
 }

@@ -1,0 +1,104 @@
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { CAPTURE_LIMIT_BYTES, errorRecord, roundSeconds, type ShellRunRecord } from './run-record.ts';
+import { CommandNotExecutableError, CommandNotFoundError } from './shell-errors.ts';
+
+/**
+ * Runs argv with Node's own `spawn`, in a new process group, stdin = `input`, bounded
+ * capture, SIGKILL of the whole group on timeout. The exact path: used for the CLI, and as
+ * the fallback whenever the fast spawner cannot take a run (see `shell-driver-pool.ts`).
+ *
+ * @example
+ * const record = await spawnDirect(['/bin/echo', 'hi'], '', 60);
+ * record.stdout // 'hi\n'
+ */
+export function spawnDirect(argv: readonly string[], input: string, timeoutSeconds: number): Promise<ShellRunRecord> {
+  const start = performance.now();
+  return new Promise((resolve) => {
+    let child;
+    try {
+      child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: 'pipe', windowsHide: true });
+    } catch (error) {
+      resolve(errorRecord(spawnErrorText(error), start));
+      return;
+    }
+    const out = new BoundedCapture();
+    const err = new BoundedCapture();
+    let timedOut = false;
+    let failed: string | null = null;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, timeoutSeconds * 1000);
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    // A hook that exits without reading stdin is not an error (§3.5 step 3).
+    child.stdin.on('error', () => {});
+    child.on('error', (error) => {
+      failed = spawnErrorText(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (failed !== null && child.pid === undefined) {
+        resolve(errorRecord(failed, start));
+        return;
+      }
+      resolve({
+        returncode: timedOut ? null : code ?? (signal ? -(constants.signals[signal] ?? 0) : null),
+        stdout: out.text(),
+        stderr: err.text(),
+        timed_out: timedOut,
+        elapsed_seconds: roundSeconds(performance.now() - start),
+        error: timedOut ? null : failed,
+        stdout_truncated: out.truncated,
+        stderr_truncated: err.truncated,
+      });
+    });
+    if (child.pid !== undefined) child.stdin.end(input);
+  });
+}
+
+/** SIGKILL a whole process group (the child is its leader), falling back to the child. */
+export function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Maps spawn failures to the §3.5 step 4 classes. */
+export function spawnErrorText(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOENT') return new CommandNotFoundError().message;
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EISDIR') return new CommandNotExecutableError().message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Keeps the first {@link CAPTURE_LIMIT_BYTES} bytes of a stream, drops the rest. */
+class BoundedCapture {
+  readonly #chunks: Buffer[] = [];
+  #size = 0;
+  truncated = false;
+
+  push(chunk: Buffer): void {
+    const room = CAPTURE_LIMIT_BYTES - this.#size;
+    if (room <= 0) {
+      this.truncated = true;
+      return;
+    }
+    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (kept !== chunk) this.truncated = true;
+    this.#chunks.push(kept);
+    this.#size += kept.length;
+  }
+
+  text(): string {
+    return Buffer.concat(this.#chunks).toString('utf8');
+  }
+}

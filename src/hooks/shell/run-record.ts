@@ -1,0 +1,37 @@
+/** What one run of a shell hook yields (hook-semantics §3.5 step 6). */
+export interface ShellRunRecord {
+  /** Exit code; minus the signal number when killed by a signal; `null` on error or timeout. */
+  returncode: number | null;
+  stdout: string;
+  stderr: string;
+  timed_out: boolean;
+  /** Monotonic, rounded to 3 decimals. */
+  elapsed_seconds: number;
+  /** The spawn error string (§3.5 step 4), or `null`. */
+  error: string | null;
+  /** Output beyond the capture cap was dropped (a runaway hook must not exhaust memory). */
+  stdout_truncated: boolean;
+  stderr_truncated: boolean;
+}
+
+/** Each of stdout and stderr keeps at most this many bytes; the rest is dropped and noted. */
+export const CAPTURE_LIMIT_BYTES = 1024 * 1024;
+
+
+export function errorRecord(error: string, startMs: number): ShellRunRecord {
+  return {
+    returncode: null,
+    stdout: '',
+    stderr: '',
+    timed_out: false,
+    elapsed_seconds: roundSeconds(performance.now() - startMs),
+    error,
+    stdout_truncated: false,
+    stderr_truncated: false,
+  };
+}
+
+/** Milliseconds → seconds rounded to 3 decimals. */
+export function roundSeconds(ms: number): number {
+  return Math.round(ms) / 1000;
+}

@@ -1,0 +1,49 @@
+import { spawnDirect } from './direct-spawn.ts';
+import { errorRecord, type ShellRunRecord } from './run-record.ts';
+import { EmptyCommandError, ShellHookSpawnError } from './shell-errors.ts';
+import { shellDriverPool } from './shell-driver-pool.ts';
+import { findPlainExecutable } from './resolve-program.ts';
+import { expandLeadingTilde, splitShellWords } from './shell-words.ts';
+
+export interface RunShellCommandOptions {
+  /**
+   * `fast` (default): the `/bin/sh` driver pool when it can take the run, else Node's spawn.
+   * `exact`: always Node's spawn (exact signal statuses; the CLI uses it).
+   */
+  path?: 'fast' | 'exact';
+}
+
+/**
+ * Runs one shell-hook command (hook-semantics §3.5 steps 2–6): leading-`~` expansion, POSIX
+ * word splitting, no shell, inherited env and cwd, `input` on stdin, SIGKILL of the whole
+ * process group after `timeoutSeconds`. Never throws: failures are the record's `error`.
+ *
+ * @example
+ * const record = await runShellCommand('~/.hermes/agent-hooks/guard.sh', payload, 60);
+ * if (record.error === null && !record.timed_out) console.log(record.returncode, record.stdout);
+ */
+export async function runShellCommand(
+  command: string,
+  input: string,
+  timeoutSeconds: number,
+  options: RunShellCommandOptions = {},
+): Promise<ShellRunRecord> {
+  const start = performance.now();
+  let argv: string[];
+  try {
+    argv = splitShellWords(expandLeadingTilde(command));
+    if (argv.length === 0) throw new EmptyCommandError();
+  } catch (error) {
+    return errorRecord(error instanceof ShellHookSpawnError ? error.message : String(error), start);
+  }
+  if (options.path !== 'exact' && findPlainExecutable(argv[0]!, process.env.PATH, process.cwd()) !== undefined) {
+    const record = await shellDriverPool().run(argv, input, timeoutSeconds);
+    if (record) return record;
+  }
+  return spawnDirect(argv, input, timeoutSeconds);
+}
+
+/** Starts the fast spawner ahead of the first hook (called once hooks are registered). */
+export function warmShellRunner(): void {
+  shellDriverPool().warm();
+}

@@ -1,0 +1,55 @@
+import type { HookLogger } from '../hook-logger.ts';
+import { evaluateRun, type EvaluatedRun } from './evaluate-run.ts';
+import type { ShellRunRecord } from './run-record.ts';
+import { runShellCommand, type RunShellCommandOptions } from './run-shell-command.ts';
+import { ShellHookSpawnError } from './shell-errors.ts';
+import type { ShellHookEntry } from './shell-hook-entry.ts';
+import { renderShellPayload } from './shell-payload.ts';
+import { errorRecord } from './run-record.ts';
+
+export interface FiredShellHook extends EvaluatedRun {
+  run: ShellRunRecord;
+}
+
+/**
+ * Runs one entry on `kwargs` without the matcher gate: payload, spawn, evaluation. The
+ * live callback and `hookgate hooks test`/`doctor` share it, so they decide alike.
+ *
+ * @example
+ * const { result, run } = await fireShellHook(entry, { tool_name: 'terminal', args: {} }, logger);
+ */
+export async function fireShellHook(
+  entry: ShellHookEntry,
+  kwargs: Record<string, unknown>,
+  logger: HookLogger,
+  options: RunShellCommandOptions = {},
+): Promise<FiredShellHook> {
+  let run: ShellRunRecord;
+  try {
+    run = await runShellCommand(entry.command, renderShellPayload(entry.event, kwargs), entry.timeout, options);
+  } catch (error) {
+    // Payload serialisation (§3.5 step 1) is a spawn error too.
+    run = errorRecord(error instanceof ShellHookSpawnError ? error.message : String(error), performance.now());
+  }
+  return { ...evaluateRun(entry, run, logger), run };
+}
+
+/**
+ * The dispatcher callback of one entry (§3.3 runtime gate, §3.5): no match → "no value"
+ * without spawning anything. Never throws.
+ *
+ * @example
+ * registry.register({ hook: entry.event, name: shellCallbackName(entry), source: 'shell', fn: shellHookCallback(entry, logger) });
+ */
+export function shellHookCallback(entry: ShellHookEntry, logger: HookLogger): (kwargs: Record<string, unknown>) => Promise<unknown> {
+  const gated = entry.event === 'pre_tool_call' || entry.event === 'post_tool_call';
+  return async (kwargs) => {
+    if (gated && !entry.matches(kwargs.tool_name)) return undefined;
+    return (await fireShellHook(entry, kwargs, logger)).result;
+  };
+}
+
+/** `shell_hook[<event>:<command>]` (§1.3). */
+export function shellCallbackName(entry: Pick<ShellHookEntry, 'event' | 'command'>): string {
+  return `shell_hook[${entry.event}:${entry.command}]`;
+}

@@ -1,0 +1,46 @@
+import { renderWireJson, WireJsonError } from '../wire-json.ts';
+import { isPlainObject, isTruthy } from '../python-truthiness.ts';
+import { PayloadSerialisationError } from './shell-errors.ts';
+
+const NOT_EXTRA = new Set(['tool_name', 'args', 'session_id', 'parent_session_id']);
+
+/**
+ * The stdin payload of a shell hook (hook-semantics §3.6), rendered as wire JSON: the exact
+ * bytes Hermes writes, key order included. Throws {@link PayloadSerialisationError} when the
+ * kwargs cannot be rendered (e.g. a cycle).
+ *
+ * @example
+ * renderShellPayload('pre_tool_call', { tool_name: 'terminal', args: { command: 'ls' }, session_id: 's-1' }, '/proj')
+ * // '{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "ls"}, "session_id": "s-1", "cwd": "/proj", "extra": {}}'
+ */
+export function renderShellPayload(event: string, kwargs: Record<string, unknown>, cwd: string = currentDirectory()): string {
+  const extra: Record<string, unknown> = {};
+  for (const key of Object.keys(kwargs)) if (!NOT_EXTRA.has(key)) extra[key] = kwargs[key];
+  const sessionId = isTruthy(kwargs.session_id)
+    ? kwargs.session_id
+    : isTruthy(kwargs.parent_session_id)
+      ? kwargs.parent_session_id
+      : '';
+  const payload = {
+    hook_event_name: event,
+    tool_name: kwargs.tool_name ?? null,
+    tool_input: isPlainObject(kwargs.args) ? kwargs.args : null,
+    session_id: sessionId,
+    cwd,
+    extra,
+  };
+  try {
+    return renderWireJson(payload);
+  } catch (error) {
+    throw new PayloadSerialisationError(error instanceof WireJsonError ? error.message : String(error));
+  }
+}
+
+/** The process's working directory at firing time, `""` when it cannot be determined. */
+export function currentDirectory(): string {
+  try {
+    return process.cwd();
+  } catch {
+    return '';
+  }
+}

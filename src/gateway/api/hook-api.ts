@@ -1,0 +1,85 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { HOOK_NAMES, TELEMETRY_SCHEMA_VERSION, VALID_HOOK_NAMES_TEXT, isHookName } from '../../hooks/catalogue.ts';
+import type { ObserverEvent } from '../../hooks/observer-sink.ts';
+import type { GatewayDeps } from '../gateway-deps.ts';
+import { isObserverEventType, isPluginHookType, OBSERVER_PLUGIN_HOOKS, GATEWAY_EVENT_NAMES } from './observer-event-types.ts';
+
+const Kwargs = z.record(z.string(), z.unknown(), { error: 'the body must be a JSON object (the hook kwargs)' });
+
+const EventInput = z.object({
+  type: z.string().refine(isObserverEventType, {
+    error: `type must be an observer plugin hook (${OBSERVER_PLUGIN_HOOKS.join(', ')}) or a gateway event (${GATEWAY_EVENT_NAMES.join(', ')})`,
+  }),
+  payload: z.record(z.string(), z.unknown(), { error: 'payload must be a JSON object' }),
+  id: z.string().min(1).max(256).optional(),
+  session_id: z.string().optional(),
+  turn_id: z.string().optional(),
+});
+const MAX_EVENTS = 500;
+const EventsBody = z.union([
+  z.object({ events: z.array(EventInput).min(1).max(MAX_EVENTS, { error: `at most ${MAX_EVENTS} events per request` }) }),
+  EventInput,
+]);
+
+type Problem = { error: string };
+const describe = (error: z.ZodError) => z.prettifyError(error).replace(/\n/g, '; ');
+
+async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; problem: Problem }> {
+  const text = await request.text();
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, problem: { error: 'the body is not JSON' } };
+  }
+}
+
+/**
+ * The hook API (architecture §4), mounted under `/v1` behind the bearer check:
+ * `POST /hooks/{hook}` runs one hook with the body as kwargs and answers the aggregated
+ * decision (`engine.invoke`); `POST /events` queues observer events through the sink and
+ * answers 202 with their ids once durable (503 if publishing failed).
+ *
+ * @example
+ * app.route('/v1', hookApi(deps));
+ */
+export function hookApi(deps: Pick<GatewayDeps, 'engine' | 'observerSink' | 'logger'>): Hono {
+  const api = new Hono();
+
+  api.post('/hooks/:hook', async (c) => {
+    const hook = c.req.param('hook');
+    if (!isHookName(hook)) {
+      return c.json({ error: `unknown hook ${JSON.stringify(hook)}; valid: ${VALID_HOOK_NAMES_TEXT}`, valid: HOOK_NAMES }, 404);
+    }
+    const body = await readJson(c.req.raw);
+    if (!body.ok) return c.json(body.problem, 400);
+    const kwargs = Kwargs.safeParse(body.value);
+    if (!kwargs.success) return c.json({ error: describe(kwargs.error) }, 400);
+    return c.json(await deps.engine.invoke(hook, kwargs.data));
+  });
+
+  api.post('/events', async (c) => {
+    const body = await readJson(c.req.raw);
+    if (!body.ok) return c.json(body.problem, 400);
+    const parsed = EventsBody.safeParse(body.value);
+    if (!parsed.success) return c.json({ error: describe(parsed.error) }, 400);
+    const inputs = 'events' in parsed.data ? parsed.data.events : [parsed.data];
+    const events: ObserverEvent[] = inputs.map((input) => ({
+      ...input,
+      // Plugin-hook kwargs carry the telemetry tag as their last key, as engine.observe adds it (§1.3).
+      payload:
+        isPluginHookType(input.type) && !('telemetry_schema_version' in input.payload)
+          ? { ...input.payload, telemetry_schema_version: TELEMETRY_SCHEMA_VERSION }
+          : input.payload,
+    }));
+    try {
+      const ids = await deps.observerSink.publish(events);
+      return c.json({ ids }, 202);
+    } catch (error) {
+      deps.logger.error('observer events could not be queued', { error: String(error), count: events.length });
+      return c.json({ error: 'the events could not all be queued; retry (events with an id are deduplicated by consumers)' }, 503);
+    }
+  });
+
+  return api;
+}

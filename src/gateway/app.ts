@@ -1,0 +1,100 @@
+import { Hono } from 'hono';
+import { bearerAuth } from 'hono/bearer-auth';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { enabledPlatforms, PLATFORM_NAMES, type PlatformName } from '../config/gateway-config.ts';
+import { hookApi } from './api/hook-api.ts';
+import { createDispatcher } from './dispatch/dispatch-message.ts';
+import type { DispatchOutcome } from './dispatch/dispatch-outcome.ts';
+import { createAdapters } from './gateway-adapters.ts';
+import type { GatewayDeps } from './gateway-deps.ts';
+import { PlatformDisabledError, WebhookError } from './webhook-errors.ts';
+
+/** Larger bodies than any platform sends are refused before they are read into memory. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The gateway as a Hono app: `/webhooks/{platform}` (+ `GET /webhooks/whatsapp`,
+ * `GET /webhooks/local/messages`), `/v1/hooks/{hook}`, `/v1/events`, `/healthz`.
+ * Refused requests get a 4xx with a clear message; when the work could not be made durable
+ * the answer is 503 so the platform retries. No stack trace ever reaches the caller.
+ *
+ * @example
+ * const app = createGatewayApp(deps);
+ * serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 8787 });
+ */
+export function createGatewayApp(deps: GatewayDeps): Hono {
+  const { config, logger, replier } = deps;
+  const adapters = createAdapters(config);
+  const dispatch = createDispatcher(deps);
+  const app = new Hono();
+
+  app.onError((error, c) => {
+    if (error instanceof WebhookError) {
+      logger.info('webhook refused', { status: error.status, reason: error.message, path: c.req.path });
+      return c.json({ error: error.message }, error.status);
+    }
+    if (error instanceof HTTPException) return error.getResponse();
+    logger.error('request failed; answering 503 so the sender retries', { path: c.req.path, error: (error as Error).stack ?? String(error) });
+    return c.json({ error: 'temporarily unable to accept this request; retry' }, 503);
+  });
+  app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
+
+  app.get('/healthz', (c) => c.json({ status: 'ok', platforms: enabledPlatforms(config) }));
+
+  app.get('/webhooks/local/messages', async (c) => {
+    if (!adapters.has('local') || !deps.outbox) throw new PlatformDisabledError('the local platform is not enabled');
+    const chatId = c.req.query('chat_id');
+    if (!chatId) return c.json({ error: 'chat_id query parameter is required' }, 400);
+    return c.json(await deps.outbox.list(chatId));
+  });
+
+  app.use('/webhooks/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: 'body too large' }, 413) }));
+  app.on(['POST', 'GET'], '/webhooks/:platform', async (c) => {
+    const name = c.req.param('platform');
+    const adapter = (PLATFORM_NAMES as readonly string[]).includes(name) ? adapters.get(name as PlatformName) : undefined;
+    if (!adapter) throw new PlatformDisabledError(`platform ${JSON.stringify(name)} is not enabled in this deployment`);
+    if (c.req.method === 'GET' && name !== 'whatsapp') return c.json({ error: 'use POST' }, 405);
+    const verdict = await adapter.handle({
+      method: c.req.method,
+      url: new URL(c.req.url),
+      headers: c.req.raw.headers,
+      rawBody: c.req.method === 'POST' ? await c.req.text() : '',
+    });
+    if (verdict.kind === 'respond') return verdict.response;
+
+    const outcomes: DispatchOutcome[] = [];
+    for (const delivery of verdict.deliveries) {
+      const outcome = await dispatch(delivery);
+      outcomes.push(outcome);
+      if (outcome.reply !== undefined && !adapter.repliesInline) {
+        // The gateway's own answer (command, refusal): the turn is not involved, and a failed
+        // send must not make the platform redeliver an already-handled message.
+        await replier.send(delivery.event.reply, outcome.reply).catch((error: unknown) =>
+          logger.warn('gateway reply could not be sent', {
+            platform: adapter.platform,
+            delivery_id: delivery.deliveryId,
+            error: String(error),
+          }),
+        );
+      }
+    }
+    return verdict.acknowledge(outcomes);
+  });
+
+  app.use('/v1/*', bodyLimit({ maxSize: 8 * MAX_BODY_BYTES, onError: (c) => c.json({ error: 'body too large' }, 413) }));
+  app.use(
+    '/v1/*',
+    config.apiToken
+      ? bearerAuth({
+          token: config.apiToken,
+          noAuthenticationHeader: { message: { error: 'Authorization: Bearer <HOOKGATE_API_TOKEN> is required' } },
+          invalidAuthenticationHeader: { message: { error: 'Authorization must be Bearer <token>' } },
+          invalidToken: { message: { error: 'invalid bearer token' } },
+        })
+      : async (c) => c.json({ error: 'the /v1 API is disabled: HOOKGATE_API_TOKEN is not configured' }, 401),
+  );
+  app.route('/v1', hookApi(deps));
+
+  return app;
+}

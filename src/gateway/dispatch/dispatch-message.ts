@@ -1,0 +1,124 @@
+import { isAllowed } from '../../config/allowed-users.ts';
+import { enabledPlatforms } from '../../config/gateway-config.ts';
+import { runBuiltinCommand } from '../commands/builtin-commands.ts';
+import { decideCommand } from '../commands/command-decision.ts';
+import { parseSlashCommand, type SlashCommand } from '../commands/slash-command.ts';
+import type { GatewayDeps } from '../gateway-deps.ts';
+import { sessionKeyOf, type MessageEvent } from '../message-event.ts';
+import type { Delivery } from '../platform-adapter.ts';
+import type { DispatchOutcome } from './dispatch-outcome.ts';
+import { preGatewayDispatch } from './pre-gateway-dispatch.ts';
+
+const DEFAULT_DEDUP_TTL_SECONDS = 2 * 86_400;
+
+/**
+ * The dispatch pipeline for one delivery (architecture §1): dedup claim →
+ * `pre_gateway_dispatch` → authorisation → slash commands with `command:<name>` hooks →
+ * enqueue the turn. It rejects only when the work could not be made durable (dedup store
+ * or queue unreachable); the claim is then released so the platform's retry is taken, and
+ * the caller answers 5xx.
+ *
+ * @example
+ * const dispatch = createDispatcher(deps);
+ * const outcome = await dispatch({ deliveryId: 'telegram:42', event });
+ */
+export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Promise<DispatchOutcome> {
+  const { config, engine, dedup, sessions, approvals, turnQueue, replier, logger } = deps;
+  const now = deps.now ?? (() => new Date());
+  const ttl = deps.dedupTtlSeconds ?? DEFAULT_DEDUP_TTL_SECONDS;
+  // Handed to pre_gateway_dispatch plugins (§1.12); shell hooks see their String() form.
+  const gatewayHandle = {
+    platforms: enabledPlatforms(config),
+    send: (target: MessageEvent['reply'], text: string) => replier.send(target, text),
+    toString: () => '<hookgate gateway>',
+  };
+  const sessionStoreHandle = {
+    current: (sessionKey: string) => sessions.current(sessionKey),
+    toString: () => '<hookgate session store>',
+  };
+
+  return async function dispatch({ deliveryId, event: inbound }: Delivery): Promise<DispatchOutcome> {
+    const sessionKey = sessionKeyOf(inbound.source);
+    const keys = { platform: inbound.source.platform, delivery_id: deliveryId, session_key: sessionKey };
+    const warn = (message: string) => logger.warn(message, keys);
+
+    if (!(await dedup.claim(deliveryId, ttl, now()))) {
+      logger.info('duplicate delivery ignored', keys);
+      return { kind: 'duplicate', deliveryId };
+    }
+    try {
+      const decision = await preGatewayDispatch(engine, inbound, { gateway: gatewayHandle, session_store: sessionStoreHandle }, warn);
+      if (decision.action === 'skip') {
+        logger.info(`pre_gateway_dispatch skipped the message: ${decision.reason}`, { ...keys, chat_id: inbound.source.chat_id });
+        return { kind: 'skipped', deliveryId, reason: decision.reason };
+      }
+      const event: MessageEvent = decision.action === 'rewrite' ? { ...inbound, text: decision.text } : inbound;
+
+      if (!isAllowed(config.allowedUsers, event.source.platform, event.source.user_id, config.runtime)) {
+        logger.info('sender is not in HOOKGATE_ALLOWED_USERS', { ...keys, user_id: event.source.user_id });
+        return config.unauthorisedReply === 'silent'
+          ? { kind: 'refused', deliveryId }
+          : {
+              kind: 'refused',
+              deliveryId,
+              reply: `⛔ You are not allowed to use this bot (${event.source.platform}:${event.source.user_id ?? 'unknown'}).`,
+            };
+      }
+
+      const received = now();
+      const ctx = { engine, sessions, approvals, turnQueue, warn, event, sessionKey, deliveryId, now: received };
+      let command = parseSlashCommand(event.text);
+      let text = event.text;
+      if (command) {
+        const decided = decideCommand(await collectCommandHooks(command, event), command.rawCommand);
+        if (decided.kind === 'deny') return { kind: 'command', deliveryId, command: command.command, reply: decided.reply };
+        if (decided.kind === 'handled') {
+          return { kind: 'command', deliveryId, command: command.command, ...(decided.reply ? { reply: decided.reply } : {}) };
+        }
+        if (decided.kind === 'rewrite') {
+          // Re-resolved once; hooks and the access check are not repeated (§2.5 step 6).
+          text = decided.text;
+          command = parseSlashCommand(text);
+        }
+      }
+      if (command) {
+        const reply = await runBuiltinCommand(command, { ...ctx, event: { ...event, text } });
+        logger.info(`command /${command.command} handled`, keys);
+        return { kind: 'command', deliveryId, command: command.command, ...(reply ? { reply } : {}) };
+      }
+
+      await turnQueue.send({
+        v: 1,
+        kind: 'message',
+        delivery_id: deliveryId,
+        session_key: sessionKey,
+        received_at: received.toISOString(),
+        event: text === event.text ? event : { ...event, text },
+      });
+      logger.info('turn enqueued', keys);
+      return { kind: 'enqueued', deliveryId, sessionKey };
+    } catch (error) {
+      // Not durable: forget the claim so the platform's retry is processed, then 5xx.
+      await dedup.release(deliveryId).catch((releaseError: unknown) =>
+        logger.error('could not release the dedup claim', { ...keys, error: String(releaseError) }),
+      );
+      throw error;
+    }
+  };
+
+  async function collectCommandHooks(command: SlashCommand, event: MessageEvent): Promise<unknown[]> {
+    try {
+      return await engine.emitCollect(`command:${command.command}`, {
+        platform: event.source.platform,
+        user_id: event.source.user_id,
+        command: command.command,
+        raw_command: command.rawCommand,
+        args: command.args,
+        raw_args: command.args,
+      });
+    } catch (error) {
+      logger.debug(`command:${command.command} hooks failed: ${(error as Error).message ?? String(error)}`);
+      return [];
+    }
+  }
+}

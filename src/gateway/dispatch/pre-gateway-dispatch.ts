@@ -1,0 +1,37 @@
+import type { HookEngine } from '../../hooks/hook-engine.ts';
+import type { MessageEvent } from '../message-event.ts';
+
+export type DispatchDecision =
+  | { action: 'skip'; reason: string }
+  | { action: 'rewrite'; text: string }
+  | { action: 'allow' };
+
+/**
+ * Runs `pre_gateway_dispatch` (hook-semantics §1.12) for one event; the engine answers the
+ * aggregated first-recognised action. Internal events bypass the hook; a failing
+ * invocation is a warning and counts as allow.
+ *
+ * @example
+ * const decision = await preGatewayDispatch(engine, event, { gateway, session_store }, log.warn);
+ */
+export async function preGatewayDispatch(
+  engine: HookEngine,
+  event: MessageEvent,
+  handles: { gateway: object; session_store: object },
+  warn: (message: string) => void,
+): Promise<DispatchDecision> {
+  if (event.internal) return { action: 'allow' };
+  try {
+    const answer = await engine.invoke('pre_gateway_dispatch', {
+      event: structuredClone(event),
+      gateway: handles.gateway,
+      session_store: handles.session_store,
+    });
+    if (answer.action === 'skip') return { action: 'skip', reason: typeof answer.reason === 'string' ? answer.reason : '' };
+    if (answer.action === 'rewrite' && typeof answer.text === 'string') return { action: 'rewrite', text: answer.text };
+    return { action: 'allow' };
+  } catch (error) {
+    warn(`pre_gateway_dispatch failed, continuing as allow: ${(error as Error).message ?? String(error)}`);
+    return { action: 'allow' };
+  }
+}

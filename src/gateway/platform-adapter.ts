@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import type { PlatformName } from '../config/gateway-config.ts';
+import type { DispatchOutcome } from './dispatch/dispatch-outcome.ts';
+import type { MessageEvent } from './message-event.ts';
+import { MalformedPayloadError } from './webhook-errors.ts';
+
+/** What an adapter sees of the HTTP request: the raw body, as signatures need it. */
+export interface InboundRequest {
+  readonly method: string;
+  readonly url: URL;
+  readonly headers: Headers;
+  readonly rawBody: string;
+}
+
+/** One platform message to dispatch; `deliveryId` is also its dedup key (`<platform>:<id>`). */
+export interface Delivery {
+  readonly deliveryId: string;
+  readonly event: MessageEvent;
+}
+
+export type AdapterVerdict =
+  /** Answered by the adapter alone: handshakes (challenge, PING) and updates that start no turn. */
+  | { readonly kind: 'respond'; readonly response: Response }
+  /** Messages to dispatch; `acknowledge` builds the platform's answer once they are durable. */
+  | {
+      readonly kind: 'deliver';
+      readonly deliveries: readonly Delivery[];
+      readonly acknowledge: (outcomes: readonly DispatchOutcome[]) => Response;
+    };
+
+/**
+ * One chat platform: verify, handshake, normalise to `MessageEvent`, name the dedup key.
+ * It throws a `WebhookError` for requests it refuses. Replies live beside it (`*-reply.ts`).
+ */
+export interface PlatformAdapter {
+  readonly platform: PlatformName;
+  /**
+   * True when the platform's HTTP answer itself carries an inline reply (Discord's
+   * interaction response), so the gateway must not also send it through the Replier.
+   */
+  readonly repliesInline?: boolean;
+  handle(request: InboundRequest): Promise<AdapterVerdict>;
+}
+
+/** A JSON response (the adapters are framework-free; Hono passes Responses through). */
+export function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+}
+
+/**
+ * Parses a verified body as JSON and validates it, or throws `MalformedPayloadError` (400)
+ * saying what is wrong.
+ */
+export function parsePayload<T>(raw: string, schema: z.ZodType<T>, what: string): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new MalformedPayloadError(`${what}: the body is not JSON`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new MalformedPayloadError(`${what}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
+  return parsed.data;
+}

@@ -1,0 +1,134 @@
+import { InteractionResponseFlags, InteractionResponseType, InteractionType, verifyKey } from 'discord-interactions';
+import { z } from 'zod';
+import type { DiscordConfig } from '../../../config/gateway-config.ts';
+import type { MessageEvent } from '../../message-event.ts';
+import { jsonResponse, parsePayload, type PlatformAdapter } from '../../platform-adapter.ts';
+import { splitText } from '../../split-text.ts';
+import { InvalidSignatureError, MalformedPayloadError } from '../../webhook-errors.ts';
+
+interface CommandOption {
+  name: string;
+  type: number;
+  value?: string | number | boolean | undefined;
+  options?: CommandOption[] | undefined;
+}
+const CommandOptionSchema: z.ZodType<CommandOption> = z.lazy(() =>
+  z.looseObject({
+    name: z.string(),
+    type: z.number().int(),
+    value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+    options: z.array(CommandOptionSchema).optional(),
+  }),
+);
+const DiscordUser = z.looseObject({ id: z.string(), username: z.string().optional(), global_name: z.string().nullish() });
+
+const Interaction = z.looseObject({
+  id: z.string(),
+  application_id: z.string(),
+  type: z.number().int(),
+  token: z.string(),
+  guild_id: z.string().optional(),
+  channel_id: z.string().optional(),
+  channel: z.looseObject({ id: z.string() }).optional(),
+  member: z.looseObject({ user: DiscordUser }).optional(),
+  user: DiscordUser.optional(),
+  data: z.looseObject({ name: z.string(), options: z.array(CommandOptionSchema).optional() }).optional(),
+});
+
+/** Option types that are sub-commands (1) or groups (2): their name is a word of the text. */
+const SUB_COMMAND_TYPES = new Set([1, 2]);
+
+/** `/<name>` then each option's value (sub-command names included), separated by spaces. */
+export function discordCommandText(name: string, options: readonly CommandOption[] = []): string {
+  const words = [`/${name}`];
+  const walk = (list: readonly CommandOption[]) => {
+    for (const option of list) {
+      if (SUB_COMMAND_TYPES.has(option.type)) words.push(option.name);
+      else if (option.value !== undefined) words.push(String(option.value));
+      if (option.options) walk(option.options);
+    }
+  };
+  walk(options);
+  return words.join(' ');
+}
+
+const MAX_INLINE_CHARS = 2000;
+
+/**
+ * Discord interactions: Ed25519 over timestamp + raw body (`verifyKey`; 401 on failure,
+ * which Discord's endpoint probes check), PING → PONG, an application command → its text
+ * is dispatched and answered with a deferred response (type 5) that the turn completes by
+ * follow-up through the interaction token. A gateway-made reply (a command's answer, a
+ * refusal) goes straight into the interaction response (type 4) instead.
+ *
+ * @example
+ * const adapter = discordAdapter({ publicKey, applicationId, apiBaseUrl });
+ */
+export function discordAdapter(config: DiscordConfig): PlatformAdapter {
+  return {
+    platform: 'discord',
+    repliesInline: true,
+    async handle(request) {
+      const signature = request.headers.get('x-signature-ed25519') ?? '';
+      const timestamp = request.headers.get('x-signature-timestamp') ?? '';
+      let valid = false;
+      try {
+        valid = signature !== '' && timestamp !== '' && (await verifyKey(request.rawBody, signature, timestamp, config.publicKey));
+      } catch {
+        valid = false;
+      }
+      if (!valid) throw new InvalidSignatureError('discord: invalid request signature');
+      const interaction = parsePayload(request.rawBody, Interaction, 'discord interaction');
+      if (interaction.type === InteractionType.PING) {
+        return { kind: 'respond', response: jsonResponse({ type: InteractionResponseType.PONG }) };
+      }
+      if (interaction.type !== InteractionType.APPLICATION_COMMAND || !interaction.data) {
+        throw new MalformedPayloadError(`discord: interaction type ${interaction.type} is not supported`);
+      }
+      const user = interaction.member?.user ?? interaction.user;
+      const chatId = interaction.channel_id ?? interaction.channel?.id;
+      if (!chatId) throw new MalformedPayloadError('discord interaction: channel_id is missing');
+      const source = {
+        platform: 'discord',
+        chat_id: chatId,
+        user_id: user?.id ?? null,
+        user_name: user?.global_name ?? user?.username ?? '',
+        chat_type: interaction.guild_id ? 'group' : 'dm',
+        thread_id: '',
+      };
+      const event: MessageEvent = {
+        text: discordCommandText(interaction.data.name, interaction.data.options),
+        message_id: interaction.id,
+        internal: false,
+        source,
+        reply: {
+          platform: 'discord',
+          chat_id: chatId,
+          thread_id: '',
+          extra: { interaction_token: interaction.token, application_id: interaction.application_id },
+        },
+      };
+      return {
+        kind: 'deliver',
+        deliveries: [{ deliveryId: `discord:${interaction.id}`, event }],
+        acknowledge: (outcomes) => {
+          const reply = outcomes.map((o) => o.reply).find((r) => r !== undefined && r !== '');
+          if (reply !== undefined) {
+            return jsonResponse({
+              type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE,
+              data: { content: splitText(reply, MAX_INLINE_CHARS)[0] },
+            });
+          }
+          if (outcomes.some((o) => o.kind === 'enqueued')) {
+            return jsonResponse({ type: InteractionResponseType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE });
+          }
+          // Nothing will follow (skipped, silent refusal): an ephemeral deferral others never see.
+          return jsonResponse({
+            type: InteractionResponseType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
+            data: { flags: InteractionResponseFlags.EPHEMERAL },
+          });
+        },
+      };
+    },
+  };
+}

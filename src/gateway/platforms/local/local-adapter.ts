@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { MessageEvent } from '../../message-event.ts';
+import { jsonResponse, parsePayload, type PlatformAdapter } from '../../platform-adapter.ts';
+
+const id = z.union([z.string().min(1), z.number()]).transform(String);
+const LocalMessage = z.object({ chat_id: id, user_id: id, text: z.string() });
+
+/**
+ * The unsigned `local` platform (local runs, or when explicitly enabled):
+ * `{"chat_id","user_id","text"}` → 202 `{"delivery_id"}`. Every post is a new delivery.
+ *
+ * @example
+ * await fetch(`${url}/webhooks/local`, { method: 'POST', body: JSON.stringify({ chat_id: 'c1', user_id: 'u1', text: 'hi' }) });
+ */
+export function localAdapter(newId: () => string = randomUUID): PlatformAdapter {
+  return {
+    platform: 'local',
+    async handle(request) {
+      const message = parsePayload(request.rawBody, LocalMessage, 'local message');
+      const deliveryId = `local:${newId()}`;
+      const source = { platform: 'local', chat_id: message.chat_id, user_id: message.user_id, user_name: '', chat_type: 'dm', thread_id: '' };
+      const event: MessageEvent = {
+        text: message.text,
+        message_id: deliveryId,
+        internal: false,
+        source,
+        reply: { platform: 'local', chat_id: message.chat_id, thread_id: '', extra: {} },
+      };
+      return {
+        kind: 'deliver',
+        deliveries: [{ deliveryId, event }],
+        acknowledge: () => jsonResponse({ delivery_id: deliveryId }, 202),
+      };
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { TeamsConfig } from '../../../config/gateway-config.ts';
+import type { MessageEvent } from '../../message-event.ts';
+import { jsonResponse, parsePayload, type PlatformAdapter } from '../../platform-adapter.ts';
+import { InvalidSignatureError } from '../../webhook-errors.ts';
+import { TeamsJwtVerifier } from './teams-jwt-verifier.ts';
+
+const Activity = z.looseObject({
+  type: z.string(),
+  id: z.string().min(1),
+  serviceUrl: z.url(),
+  channelId: z.string().optional(),
+  from: z.looseObject({ id: z.string(), name: z.string().optional() }),
+  conversation: z.looseObject({ id: z.string().min(1), conversationType: z.string().optional(), isGroup: z.boolean().optional() }),
+  recipient: z.looseObject({ id: z.string() }).optional(),
+  text: z.string().optional(),
+  replyToId: z.string().optional(),
+});
+
+const CHAT_TYPES: Record<string, string> = { personal: 'dm', groupChat: 'group', channel: 'channel' };
+const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+
+/** `<at>Bot</at> hello` → `hello`: mentions of the bot are markup, not words. */
+const stripMentions = (text: string) => text.replace(/<at>[^<]*<\/at>/g, '').replace(/\s+/g, ' ').trim();
+
+/**
+ * Microsoft Teams (Bot Framework): the bearer JWT must verify against the OpenID metadata
+ * and its JWKS, with audience = the app id, and its `serviceUrl` claim must equal the
+ * activity's (that is why replies may go to that serviceUrl). `message` activities with
+ * text start a turn (dedup key = conversation + activity id); every other activity
+ * (conversationUpdate, typing, …) is acknowledged.
+ *
+ * @example
+ * const adapter = teamsAdapter({ appId, appPassword, openIdMetadataUrl, tokenUrl });
+ */
+export function teamsAdapter(config: TeamsConfig): PlatformAdapter {
+  const verifier = new TeamsJwtVerifier(config.openIdMetadataUrl, config.appId);
+  return {
+    platform: 'teams',
+    async handle(request) {
+      const claims = await verifier.verify(request.headers.get('authorization'));
+      const activity = parsePayload(request.rawBody, Activity, 'teams activity');
+      if (typeof claims.serviceUrl !== 'string' || !sameUrl(claims.serviceUrl, activity.serviceUrl)) {
+        throw new InvalidSignatureError('teams: the token serviceUrl claim does not match the activity');
+      }
+      if (activity.type !== 'message' || activity.text === undefined) {
+        return { kind: 'respond', response: jsonResponse({}) };
+      }
+      const conversationType = activity.conversation.conversationType ?? (activity.conversation.isGroup ? 'groupChat' : 'personal');
+      const source = {
+        platform: 'teams',
+        chat_id: activity.conversation.id,
+        user_id: activity.from.id,
+        user_name: activity.from.name ?? '',
+        chat_type: CHAT_TYPES[conversationType] ?? '',
+        thread_id: '',
+      };
+      const event: MessageEvent = {
+        text: stripMentions(activity.text),
+        message_id: activity.id,
+        internal: false,
+        source,
+        reply: {
+          platform: 'teams',
+          chat_id: activity.conversation.id,
+          thread_id: '',
+          extra: { service_url: activity.serviceUrl, activity_id: activity.id },
+        },
+      };
+      return {
+        kind: 'deliver',
+        deliveries: [{ deliveryId: `teams:${activity.conversation.id}:${activity.id}`, event }],
+        acknowledge: () => jsonResponse({}),
+      };
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import type { WhatsAppConfig } from '../../../config/gateway-config.ts';
+import { constantTimeEqual } from '../../constant-time-equal.ts';
+import type { MessageEvent } from '../../message-event.ts';
+import { jsonResponse, parsePayload, type Delivery, type PlatformAdapter } from '../../platform-adapter.ts';
+import { ForbiddenHandshakeError, MalformedPayloadError } from '../../webhook-errors.ts';
+import { verifyWhatsAppSignature } from './whatsapp-signature.ts';
+
+const WhatsAppMessage = z.looseObject({
+  from: z.string(),
+  id: z.string().min(1),
+  timestamp: z.string().optional(),
+  type: z.string(),
+  text: z.looseObject({ body: z.string() }).optional(),
+});
+const ChangeValue = z.looseObject({
+  messaging_product: z.string().optional(),
+  metadata: z.looseObject({ phone_number_id: z.string().optional() }).optional(),
+  contacts: z.array(z.looseObject({ wa_id: z.string().optional(), profile: z.looseObject({ name: z.string().optional() }).optional() })).optional(),
+  messages: z.array(WhatsAppMessage).optional(),
+  statuses: z.array(z.unknown()).optional(),
+});
+const Notification = z.looseObject({
+  object: z.string(),
+  entry: z.array(
+    z.looseObject({ id: z.string().optional(), changes: z.array(z.looseObject({ field: z.string(), value: ChangeValue })) }),
+  ),
+});
+
+/**
+ * WhatsApp Cloud API: `GET` answers `hub.challenge` when `hub.verify_token` matches (else
+ * 403); `POST` checks `X-Hub-Signature-256`, then every text message of every
+ * entry/change is one delivery (dedup key = message id). `statuses` and non-text messages
+ * are acknowledged and start no turn.
+ *
+ * @example
+ * const adapter = whatsAppAdapter({ appSecret, verifyToken, accessToken, phoneNumberId, apiBaseUrl });
+ */
+export function whatsAppAdapter(config: WhatsAppConfig): PlatformAdapter {
+  return {
+    platform: 'whatsapp',
+    async handle(request) {
+      if (request.method === 'GET') {
+        const params = request.url.searchParams;
+        const mode = params.get('hub.mode');
+        const token = params.get('hub.verify_token') ?? '';
+        const challenge = params.get('hub.challenge');
+        if (mode !== 'subscribe' || challenge === null) {
+          throw new MalformedPayloadError('whatsapp: expected hub.mode=subscribe with hub.challenge and hub.verify_token');
+        }
+        if (!constantTimeEqual(token, config.verifyToken)) throw new ForbiddenHandshakeError('whatsapp: hub.verify_token does not match');
+        return { kind: 'respond', response: new Response(challenge, { status: 200, headers: { 'content-type': 'text/plain' } }) };
+      }
+      verifyWhatsAppSignature(request.headers, request.rawBody, config.appSecret);
+      const notification = parsePayload(request.rawBody, Notification, 'whatsapp notification');
+      const deliveries: Delivery[] = [];
+      for (const entry of notification.entry) {
+        for (const change of entry.changes) {
+          if (change.field !== 'messages') continue;
+          const value = change.value;
+          const phoneNumberId = value.metadata?.phone_number_id ?? config.phoneNumberId;
+          for (const message of value.messages ?? []) {
+            if (message.type !== 'text' || message.text === undefined) continue;
+            const contact = value.contacts?.find((c) => c.wa_id === message.from);
+            const source = {
+              platform: 'whatsapp',
+              chat_id: message.from,
+              user_id: message.from,
+              user_name: contact?.profile?.name ?? '',
+              chat_type: 'dm',
+              thread_id: '',
+            };
+            const event: MessageEvent = {
+              text: message.text.body,
+              message_id: message.id,
+              internal: false,
+              source,
+              reply: { platform: 'whatsapp', chat_id: message.from, thread_id: '', extra: { phone_number_id: phoneNumberId } },
+            };
+            deliveries.push({ deliveryId: `whatsapp:${message.id}`, event });
+          }
+        }
+      }
+      if (deliveries.length === 0) return { kind: 'respond', response: jsonResponse({ ok: true }) };
+      return { kind: 'deliver', deliveries, acknowledge: () => jsonResponse({ ok: true }) };
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Why a webhook request is refused before any dispatch, one class per failure mode (each
+ * knows its HTTP status). The message is safe to show the caller: no secrets, no stack.
+ */
+export abstract class WebhookError extends Error {
+  abstract readonly status: 400 | 401 | 403 | 404 | 413 | 503;
+}
+
+/** The request's signature, secret token or JWT does not verify (Discord wants 401). */
+export class InvalidSignatureError extends WebhookError {
+  override readonly name = 'InvalidSignatureError';
+  readonly status = 401;
+}
+
+/** A handshake secret (WhatsApp's verify token) does not match. */
+export class ForbiddenHandshakeError extends WebhookError {
+  override readonly name = 'ForbiddenHandshakeError';
+  readonly status = 403;
+}
+
+/** Signed correctly, but the body is not what the platform documents. */
+export class MalformedPayloadError extends WebhookError {
+  override readonly name = 'MalformedPayloadError';
+  readonly status = 400;
+}
+
+/** The platform is not configured in this deployment. */
+export class PlatformDisabledError extends WebhookError {
+  override readonly name = 'PlatformDisabledError';
+  readonly status = 404;
+}
+
+/** Verification needs something that is unreachable right now (Teams OpenID metadata): retry later. */
+export class VerificationUnavailableError extends WebhookError {
+  override readonly name = 'VerificationUnavailableError';
+  readonly status = 503;
+}

@@ -1,0 +1,77 @@
+import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { Hono } from 'hono';
+import { loadGatewayConfig, type GatewayConfig } from '../../../src/config/gateway-config.ts';
+import { createGatewayApp } from '../../../src/gateway/app.ts';
+import { createReplier } from '../../../src/gateway/create-replier.ts';
+import type { GatewayDeps } from '../../../src/gateway/gateway-deps.ts';
+import type { HookEngine } from '../../../src/hooks/hook-engine.ts';
+import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../../src/pipeline/data-plane.ts';
+import { TurnMessageSchema, type TurnMessage } from '../../../src/pipeline/turn-message.ts';
+import type { RunningEmulators } from '../../../src/local/emulators.ts';
+import { DynamoLocalOutboxStore } from '../../../src/store/local-outbox-store.ts';
+
+export interface GatewayHarness {
+  app: Hono;
+  config: GatewayConfig;
+  plane: DataPlane;
+  deps: GatewayDeps;
+  request(path: string, init?: { method?: string; body?: string; headers?: Record<string, string> }): Promise<Response>;
+  /** Every turn message now on the turns queue (received and deleted). */
+  drainTurns(): Promise<TurnMessage[]>;
+}
+
+/**
+ * The real gateway app over the real stores and queues of one emulator set, with the
+ * engine the test chooses. Requests go through Hono's full stack in-process.
+ */
+export function gatewayHarness(aws: RunningEmulators, env: NodeJS.ProcessEnv, engine: HookEngine, overrides: Partial<GatewayDeps> = {}): GatewayHarness {
+  const config = loadGatewayConfig(env, { runtime: 'local' });
+  const plane = createDataPlane(dataPlaneFromLocalAws(aws));
+  const outbox = new DynamoLocalOutboxStore(plane.table);
+  const deps: GatewayDeps = {
+    config,
+    engine,
+    dedup: plane.dedup,
+    sessions: plane.sessions,
+    approvals: plane.approvals,
+    turnQueue: plane.turnQueue,
+    observerSink: plane.observerSink,
+    replier: createReplier(config, { outbox }),
+    outbox,
+    logger: new Logger({ serviceName: 'hookgate-test', logLevel: 'SILENT' }),
+    ...overrides,
+  };
+  const app = createGatewayApp(deps);
+  return {
+    app,
+    config,
+    plane,
+    deps,
+    request: (path, init = {}) =>
+      Promise.resolve(
+        app.request(`http://gateway.test${path}`, {
+          method: init.method ?? 'POST',
+          ...(init.body !== undefined ? { body: init.body } : {}),
+          headers: init.headers ?? { 'content-type': 'application/json' },
+        }),
+      ),
+    async drainTurns() {
+      const out: TurnMessage[] = [];
+      for (let empty = 0; empty < 2; ) {
+        const { Messages } = await plane.clients.sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: aws.turnsQueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
+        );
+        if (!Messages?.length) {
+          empty++;
+          continue;
+        }
+        for (const m of Messages) {
+          out.push(TurnMessageSchema.parse(JSON.parse(m.Body!)));
+          await plane.clients.sqs.send(new DeleteMessageCommand({ QueueUrl: aws.turnsQueueUrl, ReceiptHandle: m.ReceiptHandle! }));
+        }
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { HookEngine, Kwargs } from '../../../src/hooks/hook-engine.ts';
+
+/**
+ * An in-memory HookEngine for gateway unit tests (pure dispatch logic): answers come
+ * from the test, every call is recorded in order.
+ */
+export interface RecordingEngine extends HookEngine {
+  calls: { op: 'invoke' | 'emitCollect' | 'observe'; name: string; payload: Kwargs; meta?: unknown }[];
+  answers: Record<string, (kwargs: Kwargs) => Record<string, unknown> | Promise<Record<string, unknown>>>;
+  collect: Record<string, (context: Kwargs) => unknown[] | Promise<unknown[]>>;
+  failObserve?: boolean;
+}
+
+export function recordingEngine(): RecordingEngine {
+  const engine: RecordingEngine = {
+    calls: [],
+    answers: {},
+    collect: {},
+    async invoke(hook, kwargs) {
+      engine.calls.push({ op: 'invoke', name: hook, payload: kwargs });
+      return (await engine.answers[hook]?.(kwargs)) ?? {};
+    },
+    async invokeAll() {
+      return [];
+    },
+    async emit() {},
+    async emitCollect(event, context) {
+      engine.calls.push({ op: 'emitCollect', name: event, payload: context ?? {} });
+      return (await engine.collect[event]?.(context ?? {})) ?? [];
+    },
+    hasHook: () => false,
+    async observe(type, payload, meta) {
+      engine.calls.push({ op: 'observe', name: type, payload, meta });
+      if (engine.failObserve) throw new Error('sink down');
+    },
+    async runObservers() {},
+    async close() {},
+  };
+  return engine;
+}

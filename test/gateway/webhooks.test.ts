@@ -1,0 +1,326 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestAws } from '../support/local-aws.ts';
+import { startFakePlatforms, type FakePlatforms } from '../support/fake-platforms/fake-platform-server.ts';
+import { discordHeaders, discordKeys, slackHeaders, whatsAppHeaders } from '../support/fake-platforms/signed-requests.ts';
+import type { RunningEmulators } from '../../src/local/emulators.ts';
+import { gatewayHarness, type GatewayHarness } from './support/gateway-harness.ts';
+import { recordingEngine, type RecordingEngine } from './support/recording-engine.ts';
+
+const keys = discordKeys();
+let aws: RunningEmulators;
+let fake: FakePlatforms;
+let engine: RecordingEngine;
+let gw: GatewayHarness;
+
+const env = (fakeUrl: string): NodeJS.ProcessEnv => ({
+  TELEGRAM_BOT_TOKEN: '123:abc',
+  TELEGRAM_SECRET_TOKEN: 'tg-secret',
+  TELEGRAM_API_BASE_URL: `${fakeUrl}/telegram`,
+  SLACK_SIGNING_SECRET: 'slack-secret',
+  SLACK_BOT_TOKEN: 'xoxb-1',
+  SLACK_API_BASE_URL: `${fakeUrl}/slack`,
+  DISCORD_PUBLIC_KEY: keys.publicKeyHex,
+  DISCORD_APPLICATION_ID: '999',
+  DISCORD_API_BASE_URL: `${fakeUrl}/discord`,
+  WHATSAPP_APP_SECRET: 'wa-secret',
+  WHATSAPP_VERIFY_TOKEN: 'wa-verify',
+  WHATSAPP_ACCESS_TOKEN: 'wa-access',
+  WHATSAPP_PHONE_NUMBER_ID: '555',
+  WHATSAPP_API_BASE_URL: `${fakeUrl}/whatsapp`,
+  TEAMS_APP_ID: 'teams-app-id',
+  TEAMS_APP_PASSWORD: 'pw',
+  TEAMS_OPENID_METADATA_URL: `${fakeUrl}/teams/openid`,
+  TEAMS_TOKEN_URL: `${fakeUrl}/teams/token`,
+});
+
+beforeAll(async () => {
+  [aws, fake] = await Promise.all([startTestAws(), startFakePlatforms()]);
+});
+afterAll(async () => {
+  gw?.plane.destroy();
+  await Promise.all([aws?.stop(), fake?.close()]);
+});
+beforeEach(async () => {
+  gw?.plane.destroy();
+  engine = recordingEngine();
+  gw = gatewayHarness(aws, env(fake.url), engine);
+  await gw.drainTurns();
+});
+
+let seq = Date.now();
+const telegramUpdate = (text: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    update_id: ++seq,
+    message: { message_id: seq, from: { id: 42, is_bot: false, first_name: 'Ann' }, chat: { id: -100, type: 'group' }, text, ...extra },
+  });
+const tgHeaders = { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'tg-secret' };
+
+describe('telegram', () => {
+  it('enqueues a text message as one turn in the chat’s FIFO group', async () => {
+    const res = await gw.request('/webhooks/telegram', { body: telegramUpdate('hello'), headers: tgHeaders });
+    expect(res.status).toBe(200);
+    const [turn, ...rest] = await gw.drainTurns();
+    expect(rest).toEqual([]);
+    expect(turn).toMatchObject({
+      kind: 'message',
+      session_key: 'telegram:-100',
+      event: { text: 'hello', source: { platform: 'telegram', chat_id: '-100', user_id: '42', chat_type: 'group' } },
+    });
+    expect(turn!.delivery_id).toBe(`telegram:${seq}`);
+  });
+
+  it('refuses a wrong secret token with 401 and enqueues nothing', async () => {
+    const res = await gw.request('/webhooks/telegram', { body: telegramUpdate('x'), headers: { ...tgHeaders, 'x-telegram-bot-api-secret-token': 'nope' } });
+    expect(res.status).toBe(401);
+    expect(await gw.drainTurns()).toEqual([]);
+  });
+
+  it('acknowledges edited messages and non-message updates without a turn', async () => {
+    const edited = JSON.stringify({ update_id: ++seq, edited_message: { message_id: 1, chat: { id: 1, type: 'private' }, text: 'x' } });
+    const callback = JSON.stringify({ update_id: ++seq, callback_query: { id: 'q' } });
+    for (const body of [edited, callback]) expect((await gw.request('/webhooks/telegram', { body, headers: tgHeaders })).status).toBe(200);
+    expect(await gw.drainTurns()).toEqual([]);
+  });
+
+  it('enqueues one turn when the same update arrives 5 times concurrently', async () => {
+    const body = telegramUpdate('once');
+    const answers = await Promise.all(Array.from({ length: 5 }, () => gw.request('/webhooks/telegram', { body, headers: tgHeaders })));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(await gw.drainTurns()).toHaveLength(1);
+  });
+
+  it.each([
+    ['not JSON', '{nope'],
+    ['no update_id', JSON.stringify({ message: {} })],
+    ['wrong types', JSON.stringify({ update_id: 'x' })],
+    ['an array', '[]'],
+  ])('answers 400 to a malformed body (%s) with a message, not a stack', async (_label, body) => {
+    const res = await gw.request('/webhooks/telegram', { body, headers: tgHeaders });
+    expect(res.status).toBe(400);
+    const json = (await res.json()) as { error: string };
+    expect(json.error).toMatch(/telegram update/);
+    expect(json.error).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
+
+describe('slack', () => {
+  const slackEvent = (eventId: string, event: Record<string, unknown>) =>
+    JSON.stringify({ type: 'event_callback', event_id: eventId, event: { type: 'message', channel: 'C1', channel_type: 'channel', ts: '1700000000.1', ...event } });
+
+  it('answers url_verification with the challenge', async () => {
+    const body = JSON.stringify({ type: 'url_verification', token: 't', challenge: 'abc123' });
+    const res = await gw.request('/webhooks/slack', { body, headers: slackHeaders('slack-secret', body) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ challenge: 'abc123' });
+  });
+
+  it('enqueues a user message once even when Slack retries it', async () => {
+    const body = slackEvent('Ev1', { user: 'U1', text: 'hi there', thread_ts: '1699.5' });
+    const first = await gw.request('/webhooks/slack', { body, headers: slackHeaders('slack-secret', body) });
+    const retry = await gw.request('/webhooks/slack', { body, headers: { ...slackHeaders('slack-secret', body), 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' } });
+    expect([first.status, retry.status]).toEqual([200, 200]);
+    const turns = await gw.drainTurns();
+    expect(turns).toHaveLength(1);
+    expect(turns[0]).toMatchObject({ session_key: 'slack:C1:1699.5', event: { text: 'hi there', reply: { chat_id: 'C1', thread_id: '1699.5' } } });
+  });
+
+  it('ignores messages from bots, its own included, and edits', async () => {
+    for (const [id, event] of [
+      ['Ev2', { bot_id: 'B1', text: 'from a bot', user: 'U2' }],
+      ['Ev3', { subtype: 'bot_message', text: 'bot', bot_id: 'B9' }],
+      ['Ev4', { subtype: 'message_changed', message: {} }],
+    ] as const) {
+      const body = slackEvent(id, event);
+      expect((await gw.request('/webhooks/slack', { body, headers: slackHeaders('slack-secret', body) })).status).toBe(200);
+    }
+    expect(await gw.drainTurns()).toEqual([]);
+  });
+
+  it('refuses a wrong signature and a stale timestamp with 401', async () => {
+    const body = slackEvent('Ev5', { user: 'U1', text: 'x' });
+    const wrong = await gw.request('/webhooks/slack', { body, headers: slackHeaders('other-secret', body) });
+    const stale = await gw.request('/webhooks/slack', { body, headers: slackHeaders('slack-secret', body, Math.floor(Date.now() / 1000) - 301) });
+    expect([wrong.status, stale.status]).toEqual([401, 401]);
+    expect(((await stale.json()) as { error: string }).error).toMatch(/5 minutes/);
+    expect(await gw.drainTurns()).toEqual([]);
+  });
+});
+
+describe('discord', () => {
+  const interaction = (id: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      id,
+      application_id: '999',
+      type: 2,
+      token: `tok-${id}`,
+      guild_id: 'G1',
+      channel_id: 'CH1',
+      member: { user: { id: 'U7', username: 'ann' } },
+      data: { name: 'ask', options: [{ name: 'question', type: 3, value: 'why is the sky blue' }, { name: 'n', type: 4, value: 3 }] },
+      ...extra,
+    });
+
+  it('answers a signed PING with PONG', async () => {
+    const body = JSON.stringify({ id: 'p', application_id: '999', type: 1, token: 't' });
+    const res = await gw.request('/webhooks/discord', { body, headers: discordHeaders(keys, body) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ type: 1 });
+  });
+
+  it('refuses a bad signature with 401 (Discord probes this)', async () => {
+    const body = JSON.stringify({ id: 'p', application_id: '999', type: 1, token: 't' });
+    const other = discordKeys();
+    expect((await gw.request('/webhooks/discord', { body, headers: discordHeaders(other, body) })).status).toBe(401);
+    expect((await gw.request('/webhooks/discord', { body, headers: { 'content-type': 'application/json' } })).status).toBe(401);
+  });
+
+  it('defers a slash command and enqueues "/<name> <values…>" with the interaction token', async () => {
+    const body = interaction('I1');
+    const res = await gw.request('/webhooks/discord', { body, headers: discordHeaders(keys, body) });
+    expect(await res.json()).toEqual({ type: 5 });
+    const [turn] = await gw.drainTurns();
+    expect(turn).toMatchObject({
+      delivery_id: 'discord:I1',
+      event: { text: '/ask why is the sky blue 3', source: { user_id: 'U7', chat_id: 'CH1', chat_type: 'group' }, reply: { extra: { interaction_token: 'tok-I1' } } },
+    });
+  });
+
+  it('answers a gateway command inline (type 4) instead of deferring', async () => {
+    const body = interaction('I2', { data: { name: 'help' } });
+    const res = await gw.request('/webhooks/discord', { body, headers: discordHeaders(keys, body) });
+    const json = (await res.json()) as { type: number; data: { content: string } };
+    expect(json.type).toBe(4);
+    expect(json.data.content).toMatch(/\/new/);
+    expect(fake.received('/discord/')).toEqual([]);
+  });
+});
+
+describe('whatsapp', () => {
+  it('answers the verification challenge only with the right verify token', async () => {
+    const ok = await gw.request('/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=wa-verify&hub.challenge=1158201444', { method: 'GET' });
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toBe('1158201444');
+    const bad = await gw.request('/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=wrong&hub.challenge=1', { method: 'GET' });
+    expect(bad.status).toBe(403);
+  });
+
+  it('enqueues every text message of a batched notification, acks statuses, dedups by message id', async () => {
+    const change = (messages: unknown[], statuses: unknown[] = []) => ({
+      field: 'messages',
+      value: { messaging_product: 'whatsapp', metadata: { phone_number_id: '555' }, contacts: [{ wa_id: '4917', profile: { name: 'Bo' } }], messages, statuses },
+    });
+    const body = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        { id: 'E1', changes: [change([{ from: '4917', id: 'wamid.A', type: 'text', text: { body: 'one' } }, { from: '4917', id: 'wamid.B', type: 'image', image: {} }])] },
+        { id: 'E2', changes: [change([{ from: '4918', id: 'wamid.C', type: 'text', text: { body: 'two' } }], [{ id: 'wamid.X', status: 'read' }])] },
+      ],
+    });
+    const res = await gw.request('/webhooks/whatsapp', { body, headers: whatsAppHeaders('wa-secret', body) });
+    expect(res.status).toBe(200);
+    const again = await gw.request('/webhooks/whatsapp', { body, headers: whatsAppHeaders('wa-secret', body) });
+    expect(again.status).toBe(200);
+    const turns = await gw.drainTurns();
+    expect(turns.map((t) => t.kind === 'message' && [t.delivery_id, t.event.text, t.event.source.user_name])).toEqual([
+      ['whatsapp:wamid.A', 'one', 'Bo'],
+      ['whatsapp:wamid.C', 'two', ''],
+    ]);
+  });
+
+  it('acks a statuses-only notification with no turn; refuses a bad signature with 401', async () => {
+    const body = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'messages', value: { statuses: [{ id: 'x' }] } }] }] });
+    expect((await gw.request('/webhooks/whatsapp', { body, headers: whatsAppHeaders('wa-secret', body) })).status).toBe(200);
+    expect((await gw.request('/webhooks/whatsapp', { body, headers: whatsAppHeaders('nope', body) })).status).toBe(401);
+    expect(await gw.drainTurns()).toEqual([]);
+  });
+});
+
+describe('teams', () => {
+  const serviceUrl = () => `${fake.url}/teams-service/`;
+  const activity = (id: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      type: 'message',
+      id,
+      serviceUrl: serviceUrl(),
+      channelId: 'msteams',
+      from: { id: '29:user', name: 'Cy' },
+      conversation: { id: 'a:conv1', conversationType: 'personal' },
+      recipient: { id: '28:bot' },
+      text: '<at>Bot</at> hello teams',
+      ...extra,
+    });
+
+  it('enqueues a message whose JWT verifies against the JWKS', async () => {
+    const token = await fake.teamsToken({ serviceUrl: serviceUrl() });
+    const res = await gw.request('/webhooks/teams', { body: activity('A1'), headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    const [turn] = await gw.drainTurns();
+    expect(turn).toMatchObject({ delivery_id: 'teams:a:conv1:A1', event: { text: 'hello teams', source: { chat_type: 'dm', user_id: '29:user' }, reply: { extra: { activity_id: 'A1' } } } });
+  });
+
+  it.each([
+    ['wrong audience', { audience: 'someone-else' }, {}],
+    ['wrong issuer', { issuer: 'https://evil.example' }, {}],
+    ['expired beyond the 5-minute skew', { expiresIn: Math.floor(Date.now() / 1000) - 400 }, {}],
+    ['serviceUrl claim differs', {}, { serviceUrl: 'https://evil.example/' }],
+  ])('refuses a token with %s (401)', async (_label, options, claims) => {
+    const token = await fake.teamsToken({ serviceUrl: serviceUrl(), ...claims }, options);
+    const res = await gw.request('/webhooks/teams', { body: activity('A2'), headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(401);
+  });
+
+  it('accepts a token expired less than 5 minutes ago (clock skew)', async () => {
+    const token = await fake.teamsToken({ serviceUrl: serviceUrl() }, { expiresIn: Math.floor(Date.now() / 1000) - 120 });
+    const res = await gw.request('/webhooks/teams', { body: activity('A3'), headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses a missing token with 401', async () => {
+    expect((await gw.request('/webhooks/teams', { body: activity('A4') })).status).toBe(401);
+  });
+});
+
+describe('local', () => {
+  it('answers 202 with the delivery id and enqueues the turn', async () => {
+    const res = await gw.request('/webhooks/local', { body: JSON.stringify({ chat_id: 'c1', user_id: 'u1', text: 'yo' }) });
+    expect(res.status).toBe(202);
+    const { delivery_id } = (await res.json()) as { delivery_id: string };
+    const [turn] = await gw.drainTurns();
+    expect(turn).toMatchObject({ delivery_id, session_key: 'local:c1', event: { text: 'yo' } });
+  });
+
+  it('answers 400 for a body without text', async () => {
+    const res = await gw.request('/webhooks/local', { body: JSON.stringify({ chat_id: 'c1', user_id: 'u1' }) });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toMatch(/text/);
+  });
+});
+
+describe('durability', () => {
+  it('answers 503 when the queue is unreachable and takes the platform’s retry afterwards', async () => {
+    let failing = true;
+    const real = gw.plane.turnQueue;
+    gw = gatewayHarness(aws, env(fake.url), engine, {
+      turnQueue: { send: async (m) => (failing ? Promise.reject(new Error('queue down')) : real.send(m)) },
+    });
+    const body = telegramUpdate('retry me');
+    const first = await gw.request('/webhooks/telegram', { body, headers: tgHeaders });
+    expect(first.status).toBe(503);
+    expect(await first.text()).not.toMatch(/queue down|\.ts:/);
+    failing = false;
+    expect((await gw.request('/webhooks/telegram', { body, headers: tgHeaders })).status).toBe(200);
+    expect(await gw.drainTurns()).toHaveLength(1);
+  });
+
+  it('answers 503 when the dedup store is unreachable', async () => {
+    gw = gatewayHarness(aws, env(fake.url), engine, {
+      dedup: { claim: () => Promise.reject(new Error('table down')), release: async () => {} },
+    });
+    expect((await gw.request('/webhooks/telegram', { body: telegramUpdate('x'), headers: tgHeaders })).status).toBe(503);
+  });
+
+  it('answers 404 for a platform that is not enabled', async () => {
+    const res = await gw.request('/webhooks/myspace', { body: '{}' });
+    expect(res.status).toBe(404);
+  });
+});

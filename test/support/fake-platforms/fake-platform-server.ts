@@ -1,0 +1,105 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+
+/** One request a fake platform API received, as sent on the wire. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  json?: unknown;
+}
+
+export interface FakePlatforms {
+  url: string;
+  requests: RecordedRequest[];
+  /** The requests whose path starts with `prefix`. */
+  received(prefix: string): RecordedRequest[];
+  /** Makes the next `count` requests to paths starting with `prefix` answer `status`. */
+  failNext(prefix: string, status: number, count?: number): void;
+  /** Teams: a Bot Framework token signed by the fake's JWKS key. */
+  teamsToken(claims: Record<string, unknown>, options?: { expiresIn?: string | number; issuer?: string; audience?: string }): Promise<string>;
+  teamsIssuer: string;
+  close(): Promise<void>;
+}
+
+/**
+ * One HTTP server that speaks the wire format of every platform API the gateway calls:
+ * Telegram `/bot<token>/sendMessage`, Slack `/chat.postMessage`, Discord
+ * `/webhooks/<app>/<token>`, WhatsApp `/<phone id>/messages`, Teams token endpoint,
+ * OpenID metadata + JWKS, and `/v3/conversations/...` (the Teams serviceUrl). It records
+ * every request for the test to inspect.
+ *
+ * @example
+ * const fake = await startFakePlatforms();
+ * env.TELEGRAM_API_BASE_URL = `${fake.url}/telegram`;
+ */
+export async function startFakePlatforms(): Promise<FakePlatforms> {
+  const { publicKey, privateKey } = await generateKeyPair('RS256');
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'fake-key', use: 'sig', alg: 'RS256' };
+  const requests: RecordedRequest[] = [];
+  const failures: { prefix: string; status: number; count: number }[] = [];
+  let url = '';
+  const teamsIssuer = 'https://api.botframework.com';
+
+  const answer = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const path = req.url ?? '/';
+      let json: unknown;
+      try {
+        json = body ? JSON.parse(body) : undefined;
+      } catch {
+        json = undefined;
+      }
+      requests.push({ method: req.method ?? '', path, headers: req.headers, body, json });
+      const failure = failures.find((f) => path.startsWith(f.prefix) && f.count > 0);
+      if (failure) {
+        failure.count--;
+        return answer(res, failure.status, { ok: false, error: 'injected failure' });
+      }
+      if (path === '/teams/openid') return answer(res, 200, { issuer: teamsIssuer, jwks_uri: `${url}/teams/jwks` });
+      if (path === '/teams/jwks') return answer(res, 200, { keys: [jwk] });
+      if (path === '/teams/token') return answer(res, 200, { token_type: 'Bearer', expires_in: 3600, access_token: 'fake-bot-token' });
+      if (path.startsWith('/telegram/')) return answer(res, 200, { ok: true, result: { message_id: requests.length } });
+      if (path.startsWith('/slack/')) return answer(res, 200, { ok: true, ts: '1.2' });
+      if (path.startsWith('/discord/')) return answer(res, 200, { id: String(requests.length) });
+      if (path.startsWith('/whatsapp/')) return answer(res, 200, { messaging_product: 'whatsapp', messages: [{ id: 'wamid.out' }] });
+      if (path.includes('/v3/conversations/')) return answer(res, 200, { id: 'reply-1' });
+      return answer(res, 404, { error: 'not found' });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    requests,
+    teamsIssuer,
+    received: (prefix) => requests.filter((r) => r.path.startsWith(prefix)),
+    failNext(prefix, status, count = 1) {
+      failures.push({ prefix, status, count });
+    },
+    async teamsToken(claims, options = {}) {
+      return new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: 'fake-key' })
+        .setIssuer(options.issuer ?? teamsIssuer)
+        .setAudience(options.audience ?? 'teams-app-id')
+        .setIssuedAt()
+        .setExpirationTime(options.expiresIn ?? '10m')
+        .sign(privateKey);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

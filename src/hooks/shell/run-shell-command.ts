@@ -1,6 +1,6 @@
 import { spawnDirect } from './direct-spawn.ts';
 import { errorRecord, type ShellRunRecord } from './run-record.ts';
-import { EmptyCommandError, ShellHookSpawnError } from './shell-errors.ts';
+import { CommandNotFoundError, EmptyCommandError, ShellHookSpawnError } from './shell-errors.ts';
 import { shellDriverPool } from './shell-driver-pool.ts';
 import { findPlainExecutable } from './resolve-program.ts';
 import { expandLeadingTilde, splitShellWords } from './shell-words.ts';
@@ -33,6 +33,8 @@ export async function runShellCommand(
   try {
     argv = splitShellWords(expandLeadingTilde(command));
     if (argv.length === 0) throw new EmptyCommandError();
+    // execvp('') is ENOENT; Node refuses an empty file name before trying.
+    if (argv[0] === '') throw new CommandNotFoundError();
   } catch (error) {
     return errorRecord(error instanceof ShellHookSpawnError ? error.message : String(error), start);
   }

@@ -1,0 +1,120 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runShellCommand } from '../../src/hooks/shell/run-shell-command.ts';
+import { CAPTURE_LIMIT_BYTES } from '../../src/hooks/shell/run-record.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'hookgate-run-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function script(name: string, body: string, mode = 0o755): string {
+  const path = join(dir, name);
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, mode);
+  return path;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.each(['fast', 'exact'] as const)('runShellCommand (%s path, §3.5)', (path) => {
+  it('writes the payload to stdin byte for byte and captures stdout/stderr/exit', async () => {
+    const out = join(dir, `stdin-${path}.bin`);
+    const hook = script(`echo-${path}.sh`, `cat > '${out}'\necho '{"ok": 1}'\necho oops >&2\nexit 3`);
+    const payload = '{"k": "é ✓ \\n"}';
+    const record = await runShellCommand(hook, payload, 10, { path });
+    expect(record).toMatchObject({ returncode: 3, stdout: '{"ok": 1}\n', stderr: 'oops\n', timed_out: false, error: null });
+    expect(readFileSync(out)).toEqual(Buffer.from(payload, 'utf8')); // no trailing newline added
+  });
+
+  it('inherits env and cwd; no $ expansion, # is ordinary, leading ~ expanded', async () => {
+    process.env.HOOKGATE_TEST_VAR = `v-${path}`;
+    const record = await runShellCommand(`/bin/sh -c 'echo "$HOOKGATE_TEST_VAR $(pwd) $0 $1"' '$HOME' '#x'`, '', 10, { path });
+    expect(record.stdout).toBe(`v-${path} ${process.cwd()} $HOME #x\n`);
+    const home = mkdtempSync(join(dir, 'home-'));
+    script(`home-${path}.sh`, 'echo tilde');
+    writeFileSync(join(home, 'hook.sh'), '#!/bin/sh\necho tilde-home\n', { mode: 0o755 });
+    const oldHome = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      expect((await runShellCommand('~/hook.sh', '', 10, { path })).stdout).toBe('tilde-home\n');
+      expect((await runShellCommand('/bin/echo ~/x', '', 10, { path })).stdout).toBe('~/x\n');
+    } finally {
+      process.env.HOME = oldHome;
+      delete process.env.HOOKGATE_TEST_VAR;
+    }
+  });
+
+  it('a hook that never reads stdin is fine', async () => {
+    const big = 'x'.repeat(256 * 1024);
+    expect(await runShellCommand('/bin/true', big, 10, { path })).toMatchObject({ returncode: 0, error: null });
+  });
+
+  it('reports the spawn error classes', async () => {
+    expect((await runShellCommand(join(dir, 'missing.sh'), '', 5, { path })).error).toBe('command not found');
+    expect((await runShellCommand('no-such-program-hookgate', '', 5, { path })).error).toBe('command not found');
+    const noExec = script(`noexec-${path}.sh`, 'echo hi', 0o644);
+    expect((await runShellCommand(noExec, '', 5, { path })).error).toBe('command not executable');
+    expect((await runShellCommand(dir, '', 5, { path })).error).toBe('command not executable');
+    expect((await runShellCommand("''", '', 5, { path })).error).toBe('command not found');
+    const unparseable = await runShellCommand(`${noExec} 'open`, '', 5, { path });
+    expect(unparseable.error).toContain('cannot parse command');
+    expect(unparseable.returncode).toBeNull();
+  });
+
+  it('kills the whole process group on timeout', async () => {
+    const marker = join(dir, `grandchild-${path}`);
+    const hook = script(`slow-${path}.sh`, `(sleep 2; touch '${marker}') &\nsleep 30`);
+    const record = await runShellCommand(hook, '', 1, { path });
+    expect(record).toMatchObject({ timed_out: true, returncode: null, error: null });
+    expect(record.elapsed_seconds).toBeGreaterThanOrEqual(1);
+    await sleep(1500);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('caps captured output and says so', async () => {
+    const hook = script(`flood-${path}.sh`, `head -c ${3 * CAPTURE_LIMIT_BYTES} /dev/zero | tr '\\0' a\necho done >&2`);
+    const record = await runShellCommand(hook, '', 20, { path });
+    expect(record.returncode).toBe(0);
+    expect(record.stdout.length).toBe(CAPTURE_LIMIT_BYTES);
+    expect(record.stdout_truncated).toBe(true);
+    expect(record.stderr).toBe('done\n');
+    expect(record.stderr_truncated).toBe(false);
+  });
+
+  it('runs hooks side by side', async () => {
+    const hook = script(`par-${path}.sh`, 'sleep 0.3; echo "{}"');
+    const records = await Promise.all([1, 2, 3, 4].map(() => runShellCommand(hook, '', 10, { path })));
+    expect(records.map((r) => r.stdout)).toEqual(['{}\n', '{}\n', '{}\n', '{}\n']);
+  });
+});
+
+describe('exact path', () => {
+  it('reports minus the signal number for a signal death', async () => {
+    expect((await runShellCommand(`/bin/sh -c 'kill -9 $$'`, '', 5, { path: 'exact' })).returncode).toBe(-9);
+  });
+});
+
+describe('fast path', () => {
+  it('picks up environment changes made after the driver started', async () => {
+    await runShellCommand('/bin/true', '', 5);
+    process.env.HOOKGATE_LATE_VAR = 'late';
+    try {
+      expect((await runShellCommand(`/bin/sh -c 'echo $HOOKGATE_LATE_VAR'`, '', 5)).stdout).toBe('late\n');
+    } finally {
+      delete process.env.HOOKGATE_LATE_VAR;
+    }
+  });
+
+  it('follows the current directory at firing time', async () => {
+    const sub = join(dir, 'cwd-here');
+    mkdirSync(sub, { recursive: true });
+    const old = process.cwd();
+    process.chdir(sub);
+    try {
+      expect((await runShellCommand('/bin/pwd', '', 5)).stdout).toBe(`${sub}\n`);
+    } finally {
+      process.chdir(old);
+    }
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { expandLeadingTilde, splitShellWords } from '../../src/hooks/shell/shell-words.ts';
+import { UnparseableCommandError } from '../../src/hooks/shell/shell-errors.ts';
+
+describe('splitShellWords (§3.5 step 2)', () => {
+  it.each([
+    ['/path/hook.sh', ['/path/hook.sh']],
+    ['  a   b\tc  ', ['a', 'b', 'c']],
+    [`python3 -c 'print(1)'`, ['python3', '-c', 'print(1)']],
+    [`'a b'"c d"e`, ['a bc de']],
+    [`x '' y`, ['x', '', 'y']],
+    [`""`, ['']],
+    [`a\\ b`, ['a b']],
+    [`"a\\"b\\\\c\\d"`, ['a"b\\c\\d']],
+    [`'a\\b'`, ['a\\b']],
+    ['echo $HOME #not-a-comment x#y', ['echo', '$HOME', '#not-a-comment', 'x#y']],
+    ['a|b > c && d; e', ['a|b', '>', 'c', '&&', 'd;', 'e']],
+    ['~/hook.sh ~/x', ['~/hook.sh', '~/x']],
+    ['', []],
+    ['   ', []],
+  ])('%j → %j', (command, words) => {
+    expect(splitShellWords(command)).toEqual(words);
+  });
+
+  it.each([`python3 'unterminated`, `say "hi`, 'trailing\\'])('%j is a parse error naming the command', (command) => {
+    expect(() => splitShellWords(command)).toThrow(UnparseableCommandError);
+    try {
+      splitShellWords(command);
+    } catch (error) {
+      expect((error as Error).message).toContain('cannot parse command');
+      expect((error as Error).message).toContain(JSON.stringify(command));
+    }
+  });
+});
+
+describe('expandLeadingTilde', () => {
+  const env = { HOME: '/home/u' };
+  it('expands only a leading ~', () => {
+    expect(expandLeadingTilde('~/hook.sh', env)).toBe('/home/u/hook.sh');
+    expect(expandLeadingTilde('~', env)).toBe('/home/u');
+    expect(expandLeadingTilde('bash ~/hook.sh', env)).toBe('bash ~/hook.sh');
+    expect(expandLeadingTilde('~no-such-user-xyz/hook.sh', env)).toBe('~no-such-user-xyz/hook.sh');
+    expect(expandLeadingTilde('~/a', { HOME: '/' })).toBe('/a');
+  });
+});

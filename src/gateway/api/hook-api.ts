@@ -17,10 +17,14 @@ const EventInput = z.object({
   turn_id: z.string().optional(),
 });
 const MAX_EVENTS = 500;
-const EventsBody = z.union([
-  z.object({ events: z.array(EventInput).min(1).max(MAX_EVENTS, { error: `at most ${MAX_EVENTS} events per request` }) }),
-  EventInput,
-]);
+const EventsBatch = z.object({
+  events: z
+    .array(EventInput)
+    .min(1, { error: 'events must hold at least one event' })
+    .max(MAX_EVENTS, { error: `at most ${MAX_EVENTS} events per request` }),
+});
+/** A batch when the body has `events`, else one event (so errors speak of the shape meant). */
+const isBatch = (value: unknown) => typeof value === 'object' && value !== null && 'events' in value;
 
 type Problem = { error: string };
 const describe = (error: z.ZodError) => z.prettifyError(error).replace(/\n/g, '; ');
@@ -61,9 +65,16 @@ export function hookApi(deps: Pick<GatewayDeps, 'engine' | 'observerSink' | 'log
   api.post('/events', async (c) => {
     const body = await readJson(c.req.raw);
     if (!body.ok) return c.json(body.problem, 400);
-    const parsed = EventsBody.safeParse(body.value);
-    if (!parsed.success) return c.json({ error: describe(parsed.error) }, 400);
-    const inputs = 'events' in parsed.data ? parsed.data.events : [parsed.data];
+    let inputs: z.infer<typeof EventInput>[];
+    if (isBatch(body.value)) {
+      const parsed = EventsBatch.safeParse(body.value);
+      if (!parsed.success) return c.json({ error: describe(parsed.error) }, 400);
+      inputs = parsed.data.events;
+    } else {
+      const parsed = EventInput.safeParse(body.value);
+      if (!parsed.success) return c.json({ error: describe(parsed.error) }, 400);
+      inputs = [parsed.data];
+    }
     const events: ObserverEvent[] = inputs.map((input) => ({
       ...input,
       // Plugin-hook kwargs carry the telemetry tag as their last key, as engine.observe adds it (§1.3).

@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestAws } from '../support/local-aws.ts';
+import type { RunningEmulators } from '../../src/local/emulators.ts';
+import { gatewayHarness, type GatewayHarness } from './support/gateway-harness.ts';
+import { recordingEngine, type RecordingEngine } from './support/recording-engine.ts';
+
+let aws: RunningEmulators;
+let engine: RecordingEngine;
+let gw: GatewayHarness;
+let chat = 0;
+let chatId = '';
+
+beforeAll(async () => {
+  aws = await startTestAws();
+});
+afterAll(async () => {
+  gw?.plane.destroy();
+  await aws?.stop();
+});
+const setup = async (env: NodeJS.ProcessEnv = {}) => {
+  gw?.plane.destroy();
+  engine = recordingEngine();
+  gw = gatewayHarness(aws, env, engine);
+  await gw.drainTurns();
+};
+beforeEach(async () => {
+  chatId = `chat-${++chat}`;
+  await setup();
+});
+
+const say = async (text: string, userId = 'u1') => {
+  const res = await gw.request('/webhooks/local', { body: JSON.stringify({ chat_id: chatId, user_id: userId, text }) });
+  expect(res.status).toBe(202);
+  return ((await res.json()) as { delivery_id: string }).delivery_id;
+};
+const replies = async () => {
+  const res = await gw.request(`/webhooks/local/messages?chat_id=${chatId}`, { method: 'GET' });
+  return ((await res.json()) as { text: string; at: string }[]).map((m) => m.text);
+};
+const observed = () => engine.calls.filter((c) => c.op === 'observe');
+
+describe('pre_gateway_dispatch', () => {
+  it('is invoked with event, gateway and session_store', async () => {
+    await say('hello');
+    const call = engine.calls.find((c) => c.name === 'pre_gateway_dispatch')!;
+    expect(Object.keys(call.payload)).toEqual(['event', 'gateway', 'session_store']);
+    expect(call.payload.event).toMatchObject({ text: 'hello', internal: false, source: { platform: 'local', chat_id: chatId, user_id: 'u1' } });
+    expect(String(call.payload.gateway)).toBe('<hookgate gateway>');
+  });
+
+  it('skip: no turn, no reply', async () => {
+    engine.answers.pre_gateway_dispatch = () => ({ action: 'skip', reason: 'quiet hours' });
+    await say('hello');
+    expect(await gw.drainTurns()).toEqual([]);
+    expect(await replies()).toEqual([]);
+  });
+
+  it('rewrite: the turn gets the new text; allow: unchanged', async () => {
+    engine.answers.pre_gateway_dispatch = () => ({ action: 'rewrite', text: 'rewritten' });
+    await say('original');
+    engine.answers.pre_gateway_dispatch = () => ({ action: 'allow' });
+    await say('as is');
+    const turns = await gw.drainTurns();
+    expect(turns.map((t) => t.kind === 'message' && t.event.text)).toEqual(['rewritten', 'as is']);
+  });
+
+  it('a rewrite into a slash command runs that command', async () => {
+    engine.answers.pre_gateway_dispatch = () => ({ action: 'rewrite', text: '/help' });
+    await say('what can you do');
+    expect(await gw.drainTurns()).toEqual([]);
+    expect((await replies())[0]).toMatch(/^Commands:/);
+  });
+
+  it('a failing invocation is a warning and processing goes on', async () => {
+    engine.answers.pre_gateway_dispatch = () => {
+      throw new Error('plugin exploded');
+    };
+    await say('still works');
+    expect(await gw.drainTurns()).toHaveLength(1);
+  });
+});
+
+describe('authorisation', () => {
+  it('refuses senders not in HOOKGATE_ALLOWED_USERS with a clear reply, lets listed ones through', async () => {
+    await setup({ HOOKGATE_ALLOWED_USERS: 'local:u1' });
+    await say('from u2', 'u2');
+    await say('from u1', 'u1');
+    const turns = await gw.drainTurns();
+    expect(turns.map((t) => t.kind === 'message' && t.event.source.user_id)).toEqual(['u1']);
+    expect(await replies()).toEqual(['⛔ You are not allowed to use this bot (local:u2).']);
+  });
+
+  it('stays silent when configured so', async () => {
+    await setup({ HOOKGATE_ALLOWED_USERS: 'telegram:1', HOOKGATE_UNAUTHORISED_REPLY: 'silent' });
+    await say('anyone?');
+    expect(await gw.drainTurns()).toEqual([]);
+    expect(await replies()).toEqual([]);
+  });
+
+  it('runs pre_gateway_dispatch before the check (a skip wins even for strangers)', async () => {
+    await setup({ HOOKGATE_ALLOWED_USERS: 'local:u1' });
+    engine.answers.pre_gateway_dispatch = () => ({ action: 'skip' });
+    await say('stranger', 'u9');
+    expect(await replies()).toEqual([]);
+  });
+});
+
+describe('slash commands', () => {
+  it('/new fires finalize, session:end, session:reset, on_session_reset in order, then replies', async () => {
+    await say('first message'); // no session yet: the turn runtime creates it; make one here
+    const key = `local:${chatId}`;
+    const before = await gw.plane.sessions.resolve(key, { platform: 'local', chat_id: chatId, thread_id: '', user_id: 'u1', chat_type: 'dm' });
+    await say('/new');
+    const after = await gw.plane.sessions.current(key);
+    expect(after!.session_id).not.toBe(before.session.session_id);
+    expect(observed().map((c) => c.name)).toEqual(['on_session_finalize', 'session:end', 'session:reset', 'on_session_reset']);
+    const [finalize, end, reset, onReset] = observed().map((c) => c.payload);
+    const oldId = before.session.session_id;
+    const newId = after!.session_id;
+    expect(finalize).toEqual({ session_id: oldId, platform: 'local', reason: 'new_session', old_session_id: oldId, new_session_id: newId });
+    expect(end).toEqual({ platform: 'local', user_id: 'u1', session_key: key });
+    expect(reset).toEqual({ platform: 'local', user_id: 'u1', session_key: key });
+    expect(onReset).toEqual({ session_id: newId, platform: 'local', reason: 'new_session', old_session_id: oldId, new_session_id: newId });
+    expect(await replies()).toEqual(['✨ New session started.']);
+    expect((await gw.drainTurns()).map((t) => t.kind === 'message' && t.event.text)).toEqual(['first message']);
+  });
+
+  it('/reset and /clear are aliases; command hooks see canonical and raw names', async () => {
+    await say('/reset  now please ');
+    await say('/CLEAR');
+    const hooks = engine.calls.filter((c) => c.op === 'emitCollect');
+    expect(hooks.map((c) => c.name)).toEqual(['command:new', 'command:new']);
+    expect(hooks[0]!.payload).toEqual({ platform: 'local', user_id: 'u1', command: 'new', raw_command: 'reset', args: 'now please', raw_args: 'now please' });
+    expect(hooks[1]!.payload.raw_command).toBe('CLEAR');
+    expect(await replies()).toEqual(['✨ New session started.', '✨ New session started.']);
+  });
+
+  it('the reset still replies when the hooks cannot be emitted', async () => {
+    engine.failObserve = true;
+    await say('/new');
+    expect(await replies()).toEqual(['✨ New session started.']);
+  });
+
+  it('deny with the default message; allow does not end the scan', async () => {
+    engine.collect['command:status'] = () => [{ decision: 'allow' }, 'ignored', { decision: ' DENY ' }];
+    await say('/status');
+    expect(await replies()).toEqual(['Command `/status` was blocked by a hook.']);
+  });
+
+  it('handled with and without a message', async () => {
+    engine.collect['command:help'] = () => [{ decision: 'handled', message: 'custom help' }];
+    await say('/help');
+    engine.collect['command:help'] = () => [{ decision: 'handled' }];
+    await say('/help');
+    expect(await replies()).toEqual(['custom help']);
+  });
+
+  it('rewrite re-resolves the command once, without firing hooks again', async () => {
+    engine.collect['command:status'] = () => [{ decision: 'rewrite', command_name: '//help', raw_args: '' }];
+    engine.collect['command:help'] = () => [{ decision: 'deny' }];
+    await say('/status');
+    expect((await replies())[0]).toMatch(/^Commands:/);
+    expect(engine.calls.filter((c) => c.op === 'emitCollect').map((c) => c.name)).toEqual(['command:status']);
+  });
+
+  it('rewrite to a command the gateway does not know sends the text to the agent', async () => {
+    engine.collect['command:help'] = () => [{ decision: 'rewrite', command_name: 'summarise', raw_args: ' last week ' }];
+    await say('/help');
+    const turns = await gw.drainTurns();
+    expect(turns.map((t) => t.kind === 'message' && t.event.text)).toEqual(['/summarise last week']);
+  });
+
+  it('unknown slash commands go to the agent without command hooks', async () => {
+    await say('/model gpt');
+    expect(engine.calls.some((c) => c.op === 'emitCollect')).toBe(false);
+    expect(await gw.drainTurns()).toHaveLength(1);
+  });
+
+  it('/stop asks the running turn to stop', async () => {
+    const started = new Date(Date.now() - 1000);
+    await say('/stop');
+    expect(await gw.plane.sessions.stopRequested(`local:${chatId}`, started)).toBe(true);
+    expect(await replies()).toEqual(['⏹ Stopping the current turn.']);
+  });
+
+  it('/status reports the session', async () => {
+    await say('/status');
+    const key = `local:${chatId}`;
+    const { session } = await gw.plane.sessions.resolve(key, { platform: 'local', chat_id: chatId, thread_id: '', user_id: 'u1', chat_type: 'dm' });
+    await say('/status');
+    const [none, some] = await replies();
+    expect(none).toMatch(/No session yet/);
+    expect(some).toContain(`Session: ${session.session_id}`);
+  });
+
+  it('/approve session answers the pending approval and enqueues the resume; a second answer is refused', async () => {
+    const key = `local:${chatId}`;
+    const now = new Date();
+    await gw.plane.approvals.putPending({
+      approval_id: `ap-${chatId}`,
+      session_key: key,
+      session_id: 's1',
+      turn_id: 't1',
+      command: 'rm -rf build',
+      description: 'recursive delete',
+      pattern_key: 'rm',
+      pattern_keys: ['rm'],
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + 60_000).toISOString(),
+      state: { any: 'thing' },
+    });
+    await say('/approve session');
+    await say('/deny');
+    expect(await replies()).toEqual(['✅ Approved for this session.', 'There is no pending approval in this conversation.']);
+    const turns = await gw.drainTurns();
+    expect(turns).toHaveLength(1);
+    expect(turns[0]).toMatchObject({ kind: 'approval', approval_id: `ap-${chatId}`, choice: 'session', session_key: key });
+    expect((await gw.plane.approvals.get(`ap-${chatId}`))?.choice).toBe('session');
+  });
+
+  it('/approve with a bad scope explains the usage', async () => {
+    await say('/approve forever');
+    expect(await replies()).toEqual(['Usage: /approve [session|always]']);
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { isAllowed, parseAllowedUsers } from '../../src/config/allowed-users.ts';
+import { ConfigError } from '../../src/config/config-error.ts';
+import { enabledPlatforms, loadGatewayConfig } from '../../src/config/gateway-config.ts';
+
+describe('loadGatewayConfig', () => {
+  it('disables a platform whose variables are missing and says which', () => {
+    const config = loadGatewayConfig({ TELEGRAM_BOT_TOKEN: '1:a', SLACK_SIGNING_SECRET: 's', SLACK_BOT_TOKEN: 'b' }, { runtime: 'aws' });
+    expect(enabledPlatforms(config)).toEqual(['slack']);
+    expect(config.disabled.find((d) => d.platform === 'telegram')?.missing).toEqual(['TELEGRAM_SECRET_TOKEN']);
+    expect(config.platforms.slack?.apiBaseUrl).toBe('https://slack.com/api');
+  });
+
+  it('enables local only in local runs or when explicitly enabled', () => {
+    expect(enabledPlatforms(loadGatewayConfig({}, { runtime: 'local' }))).toEqual(['local']);
+    expect(enabledPlatforms(loadGatewayConfig({}, { runtime: 'aws' }))).toEqual([]);
+    expect(enabledPlatforms(loadGatewayConfig({ HOOKGATE_LOCAL_ADAPTER: 'true' }, { runtime: 'aws' }))).toEqual(['local']);
+    expect(enabledPlatforms(loadGatewayConfig({ HOOKGATE_LOCAL_ADAPTER: '0' }, { runtime: 'local' }))).toEqual([]);
+  });
+
+  it.each([
+    ['DISCORD_PUBLIC_KEY', 'xyz', /64 hex/],
+    ['TELEGRAM_API_BASE_URL', 'ftp://x', /http\(s\) URL/],
+    ['HOOKGATE_MODEL_BASE_URL', 'not a url', /http\(s\) URL/],
+    ['HOOKGATE_API_TOKEN', 'short', /16 characters/],
+    ['HOOKGATE_ALLOWED_USERS', 'telegram', /platform/],
+    ['HOOKGATE_UNAUTHORISED_REPLY', 'shout', /refuse or silent/],
+  ])('a malformed %s is a ConfigError naming it', (name, value, problem) => {
+    let error: unknown;
+    try {
+      loadGatewayConfig({ [name]: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe(name);
+    expect((error as ConfigError).message).toMatch(new RegExp(`^${name} `));
+    expect((error as ConfigError).message).toMatch(problem);
+  });
+
+  it('never puts a secret value in the error', () => {
+    expect(() => loadGatewayConfig({ TELEGRAM_SECRET_TOKEN: 'has spaces!! secret' })).toThrow(/^TELEGRAM_SECRET_TOKEN must be/);
+    try {
+      loadGatewayConfig({ TELEGRAM_SECRET_TOKEN: 'has spaces!! secret' });
+    } catch (e) {
+      expect((e as Error).message).not.toContain('secret');
+    }
+  });
+
+  it('strips trailing slashes of base URLs', () => {
+    const config = loadGatewayConfig({ TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_SECRET_TOKEN: 's', TELEGRAM_API_BASE_URL: 'http://127.0.0.1:9/tg/' });
+    expect(config.platforms.telegram?.apiBaseUrl).toBe('http://127.0.0.1:9/tg');
+  });
+});
+
+describe('allowed users', () => {
+  it('unset: everyone locally, no one in AWS', () => {
+    expect(isAllowed(undefined, 'telegram', '1', 'local')).toBe(true);
+    expect(isAllowed(undefined, 'telegram', '1', 'aws')).toBe(false);
+  });
+
+  it('matches platform:user, platform:* and *', () => {
+    const allowed = parseAllowedUsers('telegram:123, slack:*');
+    expect(isAllowed(allowed, 'telegram', '123', 'aws')).toBe(true);
+    expect(isAllowed(allowed, 'telegram', '124', 'aws')).toBe(false);
+    expect(isAllowed(allowed, 'slack', 'U9', 'aws')).toBe(true);
+    expect(isAllowed(allowed, 'discord', null, 'aws')).toBe(false);
+    expect(isAllowed(parseAllowedUsers('*'), 'teams', 'x', 'aws')).toBe(true);
+  });
+});

@@ -1,0 +1,218 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CallbackRegistry } from '../../src/hooks/callback-registry.ts';
+import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
+import { createFileAllowlistStore } from '../../src/hooks/shell/file-allowlist-store.ts';
+import { registerShellHooks } from '../../src/hooks/shell/register-shell-hooks.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'hookgate-reg-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function setup(hooks: (dir: string) => Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const home = mkdtempSync(join(root, 'home-'));
+  const logger = createMemoryLogger();
+  return {
+    home,
+    logger,
+    registry: new CallbackRegistry(),
+    allowlist: createFileAllowlistStore(home, logger),
+    config: { hooks: hooks(home), ...extra },
+    seen: new Set<string>(),
+  };
+}
+
+function script(dir: string, name: string, body: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+const notTTY = () => ({ input: Object.assign(new PassThrough(), { isTTY: false }), output: new PassThrough() });
+
+describe('registerShellHooks (§3.4, §3.8)', () => {
+  it('an unapproved hook never executes: no TTY, no accept → skipped with the remedies, nothing written', async () => {
+    const s = setup((dir) => ({ on_session_start: [{ command: script(dir, 'marker.sh', `touch '${dir}/ran'`) }] }));
+    const registered = await registerShellHooks({ ...s, acceptHooks: false, env: {}, io: notTTY() });
+    expect(registered).toEqual([]);
+    expect(s.registry.has('on_session_start')).toBe(false);
+    for (const cb of s.registry.callbacks('on_session_start')) await cb.fn({});
+    expect(existsSync(join(s.home, 'ran'))).toBe(false);
+    expect(existsSync(join(s.home, 'shell-hooks-allowlist.json'))).toBe(false);
+    const warning = s.logger.lines.find((l) => l.level === 'warn')!.message;
+    for (const fragment of ['on_session_start', 'marker.sh', '--accept-hooks', 'HOOKGATE_ACCEPT_HOOKS=1', 'HERMES_ACCEPT_HOOKS=1', 'hooks_auto_accept: true', 'TTY prompt']) {
+      expect(warning).toContain(fragment);
+    }
+  });
+
+  it('--accept-hooks records the approval (mtime, sha256) and registers a named shell callback', async () => {
+    let path = '';
+    const s = setup((dir) => {
+      path = script(dir, 'observe.sh', `cat > '${dir}/stdin.json'`);
+      return { on_session_start: [{ command: path, timeout: 9 }], pre_tool_call: [{ command: path, matcher: 'terminal' }] };
+    });
+    const registered = await registerShellHooks({ ...s, acceptHooks: true, env: {}, io: notTTY() });
+    expect(registered.map((e) => e.event)).toEqual(['on_session_start', 'pre_tool_call']);
+    const [observer] = s.registry.callbacks('on_session_start');
+    expect(observer).toMatchObject({ name: `shell_hook[on_session_start:${path}]`, source: 'shell', parallelSafe: true });
+    expect(s.registry.callbacks('pre_tool_call')[0]).toMatchObject({ source: 'shell', parallelSafe: false });
+    const approvals = (await s.allowlist.list()).map((e) => [e.event, e.command, e.script_sha256_at_approval]);
+    const sha = createHash('sha256').update(readFileSync(path)).digest('hex');
+    expect(approvals).toEqual([
+      ['on_session_start', path, sha],
+      ['pre_tool_call', path, sha],
+    ]);
+    expect((await s.allowlist.find('pre_tool_call', path))!.script_mtime_at_approval).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z$/);
+    expect(s.logger.lines.some((l) => l.level === 'info' && l.message.includes('auto-approved'))).toBe(true);
+    expect(s.logger.lines.some((l) => l.level === 'info' && l.message.includes('registered shell hook') && l.message.includes('timeout=9s'))).toBe(true);
+    await observer!.fn({ session_id: 's-9', telemetry_schema_version: 'hermes.observer.v1' });
+    expect(readFileSync(join(s.home, 'stdin.json'), 'utf8')).toBe(
+      `{"hook_event_name": "on_session_start", "tool_name": null, "tool_input": null, "session_id": "s-9", "cwd": "${process.cwd()}", "extra": {"telemetry_schema_version": "hermes.observer.v1"}}`,
+    );
+  });
+
+  it.each([
+    [{ HOOKGATE_ACCEPT_HOOKS: '1' }, {}, true],
+    [{ HERMES_ACCEPT_HOOKS: ' Yes ' }, {}, true],
+    [{ HOOKGATE_ACCEPT_HOOKS: 'no' }, {}, false],
+    [{}, { hooks_auto_accept: true }, true],
+    [{}, { hooks_auto_accept: '  TRUE  ' }, true],
+    [{}, { hooks_auto_accept: 'on' }, true],
+    [{}, { hooks_auto_accept: 1 }, false],
+    [{}, { hooks_auto_accept: 'false' }, false],
+    [{}, { hooks_auto_accept: null }, false],
+  ])('env %j / config %j → accept %s', async (env, extra, accepted) => {
+    const s = setup((dir) => ({ post_llm_call: [{ command: script(dir, 'x.sh', 'true') }] }), extra);
+    const registered = await registerShellHooks({ ...s, acceptHooks: false, env, io: notTTY() });
+    expect(registered.length).toBe(accepted ? 1 : 0);
+    expect((await s.allowlist.list()).length).toBe(accepted ? 1 : 0);
+  });
+
+  it('the CLI flag wins over hooks_auto_accept: "false"', async () => {
+    const s = setup((dir) => ({ post_llm_call: [{ command: script(dir, 'x.sh', 'true') }] }), { hooks_auto_accept: 'false' });
+    expect(await registerShellHooks({ ...s, acceptHooks: true, env: {}, io: notTTY() })).toHaveLength(1);
+  });
+
+  it('is idempotent per engine; same command with two matchers registers twice under one approval', async () => {
+    const s = setup((dir) => {
+      const p = script(dir, 'g.sh', 'true');
+      return { pre_tool_call: [{ command: p, matcher: 'terminal' }, { command: p, matcher: 'web' }, { command: ` ${p} `, matcher: 'terminal', timeout: 3 }] };
+    });
+    expect(await registerShellHooks({ ...s, acceptHooks: true, env: {}, io: notTTY() })).toHaveLength(2);
+    expect(await registerShellHooks({ ...s, acceptHooks: true, env: {}, io: notTTY() })).toEqual([]);
+    expect(s.registry.callbacks('pre_tool_call')).toHaveLength(2);
+    expect(await s.allowlist.list()).toHaveLength(1);
+    // a fresh engine (fresh set) registers again, without prompting: already allowlisted
+    const again = new CallbackRegistry();
+    expect(await registerShellHooks({ ...s, registry: again, seen: new Set(), acceptHooks: false, env: {}, io: notTTY() })).toHaveLength(2);
+  });
+
+  it('enabled: false is never registered, never recorded, never run (§5.4)', async () => {
+    const s = setup((dir) => ({ on_session_end: [{ command: script(dir, 'off.sh', `touch '${dir}/ran'`), enabled: false }] }));
+    expect(await registerShellHooks({ ...s, acceptHooks: true, env: {}, io: notTTY() })).toEqual([]);
+    expect(s.seen.size).toBe(0);
+    expect(await s.allowlist.list()).toEqual([]);
+  });
+
+  it('the matcher gate answers "no value" without spawning', async () => {
+    const s = setup((dir) => ({ post_tool_call: [{ command: script(dir, 'm.sh', `touch '${dir}/ran'`), matcher: 'write_file|patch' }] }));
+    await registerShellHooks({ ...s, acceptHooks: true, env: {}, io: notTTY() });
+    const [cb] = s.registry.callbacks('post_tool_call');
+    expect(await cb!.fn({ tool_name: 'terminal', args: {} })).toBeUndefined();
+    expect(await cb!.fn({ args: {} })).toBeUndefined();
+    expect(existsSync(join(s.home, 'ran'))).toBe(false);
+    await cb!.fn({ tool_name: 'patch', args: {} });
+    expect(existsSync(join(s.home, 'ran'))).toBe(true);
+  });
+
+  it('Claude-Code-style scripts block unchanged: exit 2 + stderr, and permissionDecision deny', async () => {
+    const s = setup((dir) => ({
+      pre_tool_call: [
+        { command: script(dir, 'cc-exit2.sh', 'cat >/dev/null\necho "Dangerous command blocked" >&2\nexit 2'), matcher: 'terminal' },
+        {
+          command: script(
+            dir,
+            'cc-deny.sh',
+            `cat >/dev/null\necho '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "writes outside the repo"}}'`,
+          ),
+          matcher: 'write_file',
+        },
+        { command: script(dir, 'cc-allow.sh', `cat >/dev/null\necho '{"hookSpecificOutput": {"permissionDecision": "allow"}}'`) },
+      ],
+    }));
+    await registerShellHooks({ ...s, acceptHooks: true, env: {}, io: notTTY() });
+    const run = async (tool: string) => {
+      const results = [];
+      for (const cb of s.registry.callbacks('pre_tool_call')) results.push(await cb.fn({ tool_name: tool, args: { command: 'rm -rf /' } }));
+      return results.filter((r) => r !== undefined);
+    };
+    expect(await run('terminal')).toEqual([{ action: 'block', message: 'Dangerous command blocked' }]);
+    expect(await run('write_file')).toEqual([{ action: 'block', message: 'writes outside the repo' }]);
+    expect(await run('read_file')).toEqual([]);
+  });
+
+  it('fail_closed blocks when the script is missing; otherwise a missing script fails open', async () => {
+    const s = setup((dir) => ({
+      pre_tool_call: [
+        { command: join(dir, 'gone.sh'), fail_closed: true },
+        { command: join(dir, 'gone2.sh') },
+      ],
+    }));
+    await registerShellHooks({ ...s, acceptHooks: true, env: {}, io: notTTY() });
+    const [closed, open] = s.registry.callbacks('pre_tool_call');
+    expect(await closed!.fn({ tool_name: 'terminal', args: {} })).toEqual({
+      action: 'block',
+      message: `hook ${join(s.home, 'gone.sh')} failed closed: command not found`,
+    });
+    expect(await open!.fn({ tool_name: 'terminal', args: {} })).toBeUndefined();
+  });
+
+  it('a non-mapping config registers nothing', async () => {
+    const s = setup(() => ({}));
+    expect(await registerShellHooks({ ...s, config: [] as unknown as Record<string, unknown>, acceptHooks: true, env: {} })).toEqual([]);
+  });
+});
+
+const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;
+describe.runIf(hasScript)('the TTY consent prompt (§3.8), through a real pty', () => {
+  const fixture = join(import.meta.dirname, 'fixtures', 'register-on-tty.mts');
+  function onTty(home: string, answer: string) {
+    const cmd = `${process.execPath} --import tsx ${JSON.stringify(fixture)} ${JSON.stringify(home)}`;
+    const result = spawnSync('script', ['-qfec', cmd, '/dev/null'], { input: answer, encoding: 'utf8', timeout: 20_000 });
+    return result.stdout.replace(/\r/g, '');
+  }
+  function home() {
+    const dir = mkdtempSync(join(root, 'tty-'));
+    const hook = script(dir, 'tty.sh', `touch '${dir}/ran'`);
+    writeFileSync(join(dir, 'config.yaml'), `hooks:\n  on_session_start:\n    - command: ${hook}\n`);
+    return { dir, hook };
+  }
+
+  it('prints the prompt; "y" records and runs the hook', () => {
+    const { dir, hook } = home();
+    const out = onTty(dir, 'y\n');
+    expect(out).toContain('⚠');
+    expect(out).toContain('about to register a shell hook that will run a command on your behalf');
+    expect(out).toContain('    Event:   on_session_start\n');
+    expect(out).toContain(`    Command: ${hook}\n`);
+    expect(out).toContain('full user credentials');
+    expect(out).toContain('Allow this hook to run? [y/N]: ');
+    expect(out).toContain('REGISTERED 1');
+    expect(existsSync(join(dir, 'ran'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'shell-hooks-allowlist.json'), 'utf8')).approvals).toHaveLength(1);
+  });
+
+  it.each([['n\n'], ['\n'], ['maybe\n']])('answer %j: not granted, nothing written, never run', (answer) => {
+    const { dir } = home();
+    const out = onTty(dir, answer);
+    expect(out).toContain('Allow this hook to run? [y/N]: ');
+    expect(out).toContain('REGISTERED 0');
+    expect(existsSync(join(dir, 'ran'))).toBe(false);
+    expect(existsSync(join(dir, 'shell-hooks-allowlist.json'))).toBe(false);
+  });
+});

@@ -5,8 +5,9 @@ import { isConditionFailed, type DynamoTable } from './dynamo-table.ts';
 
 /**
  * Key design — the shell-hook consent records of a deployed stack (hook-semantics §3.9):
- *   PK = `ALLOWLIST`, SK = `SEQ`: next_seq, an atomic counter (ADD) giving stored order.
- *   PK = `ALLOWLIST`, SK = `ENTRY#<JSON [event, command]>`: one item per (event, command):
+ *   PK = `ALLOWLIST` (or `ALLOWLIST#<scope>`), SK = `SEQ`: next_seq, an atomic counter (ADD)
+ *     giving stored order.
+ *   PK = same, SK = `ENTRY#<JSON [event, command]>`: one item per (event, command):
  *     event, command, approved_at, script_mtime_at_approval, script_sha256_at_approval, seq.
  * One partition, read with one Query (a handful of entries). Re-approval puts the same key
  * with a newer seq, so the entry moves to the end of `list()`; the put is conditioned on
@@ -19,17 +20,22 @@ import { isConditionFailed, type DynamoTable } from './dynamo-table.ts';
  */
 export class DynamoAllowlistStore implements AllowlistStore {
   readonly location: string;
+  private readonly logger: HookLogger;
+  private readonly pk: string;
 
+  /** `scope` keeps several independent allowlists in one table (tests; one table, many homes). */
   constructor(
     private readonly table: DynamoTable,
-    private readonly logger: HookLogger = createStderrLogger(),
+    options: { logger?: HookLogger; scope?: string } = {},
   ) {
-    this.location = `dynamodb://${table.tableName}`;
+    this.logger = options.logger ?? createStderrLogger();
+    this.pk = options.scope ? `ALLOWLIST#${options.scope}` : 'ALLOWLIST';
+    this.location = `dynamodb://${table.tableName}${options.scope ? `#${options.scope}` : ''}`;
   }
 
   async find(event: string, command: string): Promise<AllowlistEntry | undefined> {
     const { Item } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.tableName, Key: entryKey(event, command), ConsistentRead: true }),
+      new GetCommand({ TableName: this.table.tableName, Key: this.entryKey(event, command), ConsistentRead: true }),
     );
     return Item ? toEntry(Item) : undefined;
   }
@@ -47,7 +53,7 @@ export class DynamoAllowlistStore implements AllowlistStore {
       const { Attributes } = await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.tableName,
-          Key: { PK: 'ALLOWLIST', SK: 'SEQ' },
+          Key: { PK: this.pk, SK: 'SEQ' },
           UpdateExpression: 'ADD next_seq :one',
           ExpressionAttributeValues: { ':one': 1 },
           ReturnValues: 'UPDATED_NEW',
@@ -58,7 +64,7 @@ export class DynamoAllowlistStore implements AllowlistStore {
         new PutCommand({
           TableName: this.table.tableName,
           Item: {
-            ...entryKey(entry.event, entry.command),
+            ...this.entryKey(entry.event, entry.command),
             event: entry.event,
             command: entry.command,
             approved_at: entry.approved_at,
@@ -102,7 +108,7 @@ export class DynamoAllowlistStore implements AllowlistStore {
         new QueryCommand({
           TableName: this.table.tableName,
           KeyConditionExpression: 'PK = :pk AND begins_with(SK, :entry)',
-          ExpressionAttributeValues: { ':pk': 'ALLOWLIST', ':entry': 'ENTRY#' },
+          ExpressionAttributeValues: { ':pk': this.pk, ':entry': 'ENTRY#' },
           ConsistentRead: true,
           ExclusiveStartKey: start,
         }),
@@ -112,9 +118,11 @@ export class DynamoAllowlistStore implements AllowlistStore {
     } while (start);
     return items;
   }
-}
 
-const entryKey = (event: string, command: string) => ({ PK: 'ALLOWLIST', SK: `ENTRY#${JSON.stringify([event, command])}` });
+  private entryKey(event: string, command: string) {
+    return { PK: this.pk, SK: `ENTRY#${JSON.stringify([event, command])}` };
+  }
+}
 
 function toEntry(item: Record<string, unknown>): AllowlistEntry | undefined {
   if (typeof item.event !== 'string' || typeof item.command !== 'string' || typeof item.approved_at !== 'string') {

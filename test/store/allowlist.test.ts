@@ -4,6 +4,7 @@ import { createDynamoTable } from '../../src/store/dynamo-table.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import type { AllowlistEntry } from '../../src/hooks/shell/allowlist-store.ts';
 import { withTable } from './with-table.ts';
+import { describeAllowlistContract } from '../support/allowlist-contract.ts';
 
 const entry = (event: string, command: string, approved_at = '2026-01-01T00:00:00Z'): AllowlistEntry => ({
   event,
@@ -12,13 +13,17 @@ const entry = (event: string, command: string, approved_at = '2026-01-01T00:00:0
   script_mtime_at_approval: null,
 });
 
-// Replace with describeAllowlistContract(...) from test/support/allowlist-contract.ts once it lands.
-describe('DynamoAllowlistStore', () => {
-  const { table, aws } = withTable();
+let scopes = 0;
+const { table, aws } = withTable();
 
+// The same contract the file store passes (helper B's suite), each store in a fresh scope.
+describeAllowlistContract('DynamoDB store', async () => new DynamoAllowlistStore(table(), { scope: `contract-${scopes++}` }));
+
+describe('DynamoAllowlistStore', () => {
   it('keeps one entry per (event, command), re-approval replacing and moving it to the end', async () => {
     const store = new DynamoAllowlistStore(table());
     expect(store.location).toBe(`dynamodb://${table().tableName}`);
+    expect(new DynamoAllowlistStore(table(), { scope: 'x' }).location).toBe(`dynamodb://${table().tableName}#x`);
     expect(await store.record(entry('pre_tool_call', '/h/a.sh'))).toBe(true);
     expect(await store.record(entry('post_tool_call', '/h/a.sh'))).toBe(true);
     expect(await store.record({ ...entry('pre_tool_call', '/h/b#x.sh'), script_sha256_at_approval: 'ab' })).toBe(true);
@@ -50,7 +55,7 @@ describe('DynamoAllowlistStore', () => {
       tableName: 'no-such-table',
       client: { endpoint: aws().dynamodbEndpoint, region: aws().region, credentials: aws().credentials, maxAttempts: 1 },
     });
-    const store = new DynamoAllowlistStore(broken, logger);
+    const store = new DynamoAllowlistStore(broken, { logger });
     expect(await store.record(entry('pre_tool_call', '/h/a.sh'))).toBe(false);
     expect(logger.lines.some((l) => l.level === 'warn' && l.message.includes('dynamodb://no-such-table'))).toBe(true);
     broken.doc.destroy();

@@ -56,7 +56,8 @@ export type Envelope = z.infer<typeof EnvelopeSchema>;
 
 /** The envelope's JSON Schema (draft 2020-12), as written to docs/envelope.schema.json. */
 export function envelopeJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(EnvelopeSchema, { target: 'draft-2020-12' }) as Record<string, unknown>;
+  // Input side: a consumer must accept keys a later v1 may add (additive changes keep v = 1).
+  return z.toJSONSchema(EnvelopeSchema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
 }
 
 export class EnvelopeParseError extends Error {

@@ -17,16 +17,20 @@ export async function announceGatewayStartup(
   options: { once: boolean },
 ): Promise<boolean> {
   const platforms = enabledPlatforms(deps.config);
+  const key = `gateway-startup#${deps.config.resources.deploymentVersion}`;
+  let claimed = false;
   try {
     if (options.once) {
-      const key = `gateway-startup#${deps.config.resources.deploymentVersion}`;
       if (!(await deps.dedup.claim(key, STARTUP_CLAIM_SECONDS))) return false;
+      claimed = true;
     }
     await deps.engine.observe('gateway:startup', { platforms });
     deps.logger.info('gateway:startup emitted', { platforms });
     return true;
   } catch (error) {
     deps.logger.warn('gateway:startup could not be emitted', { error: String(error) });
+    // Let a later cold start of this version try again.
+    if (claimed) await deps.dedup.release(key).catch(() => undefined);
     return false;
   }
 }

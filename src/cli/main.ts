@@ -1,11 +1,13 @@
 import { Command, CommanderError } from 'commander';
 import { extractGlobalFlags, type GlobalFlags } from './global-flags.ts';
+import { installHooksCommand } from './commands/hooks.ts';
 
 /** Each sub-command file exports one of these; main only assembles them. */
 export type CommandInstaller = (program: Command, flags: GlobalFlags) => void;
 
 const installers: CommandInstaller[] = [
   // Sub-commands add themselves here, one line each.
+  installHooksCommand,
 ];
 
 /**

@@ -1,0 +1,24 @@
+import type { HookLogger } from '../hooks/hook-logger.ts';
+import type { AllowlistStore } from '../hooks/shell/allowlist-store.ts';
+import { createFileAllowlistStore } from '../hooks/shell/file-allowlist-store.ts';
+
+export interface AllowlistTargetOptions {
+  /** The hooks home; its `shell-hooks-allowlist.json` is the default store. */
+  home: string;
+  logger: HookLogger;
+  /** A deployed stack's DynamoDB table (added by the data-plane work). */
+  table?: string;
+  /** A deployed stack whose table to use (added by the data-plane work). */
+  stack?: string;
+}
+
+/**
+ * The allowlist the `hookgate hooks` commands read and write. One function, so that the
+ * DynamoDB targets (`--table` / `--stack`) slot in here.
+ *
+ * @example
+ * const allowlist = await resolveAllowlistStore({ home: resolveHooksHome(), logger });
+ */
+export async function resolveAllowlistStore(options: AllowlistTargetOptions): Promise<AllowlistStore> {
+  return createFileAllowlistStore(options.home, options.logger);
+}

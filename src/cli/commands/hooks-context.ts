@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import { readHooksConfig } from '../../hooks/config-file.ts';
+import { createStderrLogger, type HookLogger } from '../../hooks/hook-logger.ts';
+import { resolveHooksHome } from '../../hooks/hooks-home.ts';
+import type { AllowlistStore } from '../../hooks/shell/allowlist-store.ts';
+import { parseShellHooks } from '../../hooks/shell/parse-config.ts';
+import type { ShellHookEntry } from '../../hooks/shell/shell-hook-entry.ts';
+import { resolveAllowlistStore } from '../allowlist-target.ts';
+
+/** What every `hookgate hooks` sub-command starts from: the home, its entries, its allowlist. */
+export interface HooksContext {
+  home: string;
+  configPath: string;
+  entries: ShellHookEntry[];
+  allowlist: AllowlistStore;
+  logger: HookLogger;
+}
+
+/** Reads `<home>/config.yaml` with the §3.2 rules (warnings go to stderr, as at startup). */
+export async function loadHooksContext(command: Command): Promise<HooksContext> {
+  const opts = command.optsWithGlobals() as { home?: string; table?: string; stack?: string };
+  const home = opts.home ?? resolveHooksHome();
+  const logger = createStderrLogger();
+  const file = await readHooksConfig(home);
+  if (file.warning) logger.warn(file.warning);
+  return {
+    home,
+    configPath: file.path,
+    entries: parseShellHooks(file.config, logger),
+    allowlist: await resolveAllowlistStore({
+      home,
+      logger,
+      ...(opts.table ? { table: opts.table } : {}),
+      ...(opts.stack ? { stack: opts.stack } : {}),
+    }),
+    logger,
+  };
+}

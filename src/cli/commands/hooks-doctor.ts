@@ -1,0 +1,115 @@
+import { isRunnableAsConfigured } from '../../hooks/shell/script-path.ts';
+import { scriptDrift } from '../../hooks/shell/script-drift.ts';
+import { runShellCommand } from '../../hooks/shell/run-shell-command.ts';
+import { renderShellPayload } from '../../hooks/shell/shell-payload.ts';
+import { ShellHookSpawnError } from '../../hooks/shell/shell-errors.ts';
+import type { HooksContext } from './hooks-context.ts';
+import { doctorPayload } from './hooks-payloads.ts';
+import { BAD, clip, green, INFO, OK, say, seconds, WARN, yellow } from './hooks-output.ts';
+
+/**
+ * `hookgate hooks doctor` (hook-semantics §4.4, §5.4, §5.5): per entry — executable,
+ * allowlisted, drift, and a JSON smoke test that never runs an un-approved script.
+ * Always exits 0.
+ */
+export async function doctorHooks(ctx: HooksContext): Promise<number> {
+  if (ctx.entries.length === 0) {
+    say('No shell hooks configured — nothing to check.');
+    return 0;
+  }
+  say(`Checking ${ctx.entries.length} configured shell hook(s)...`);
+  say();
+  let problems = 0;
+  for (const entry of ctx.entries) {
+    say(`[${entry.event}] ${entry.command}`);
+    if (!entry.enabled) {
+      say(`  ${INFO()} disabled (enabled: false) — not checked`);
+      say();
+      continue;
+    }
+    const runnable = isRunnableAsConfigured(entry.command);
+    if (runnable) say(`  ${OK()} script exists and is executable`);
+    else {
+      say(`  ${BAD()} script missing or not executable (chmod +x the file, or fix the path)`);
+      problems++;
+    }
+    const approval = await ctx.allowlist.find(entry.event, entry.command);
+    if (approval) say(`  ${OK()} allowlisted (approved ${approval.approved_at || '?'})`);
+    else {
+      say(
+        `  ${BAD()} not allowlisted — this hook will NOT fire at runtime; run once with --accept-hooks, ` +
+          'confirm it at the TTY prompt, or `hookgate hooks approve <event> <command>`',
+      );
+      problems++;
+    }
+    if (approval) {
+      const drift = scriptDrift(approval, entry.command);
+      if (drift.kind === 'content-changed') {
+        say(
+          `  ${WARN()} script content changed since approval (sha256 ${drift.recorded.slice(0, 12)}… → ${drift.current.slice(0, 12)}…); ` +
+            'review the changes, then revoke and re-approve',
+        );
+        problems++;
+      } else if (drift.kind === 'content-same') {
+        say(`  ${OK()} script unchanged since approval`);
+        if (drift.mtimeMoved) {
+          say(`  ${INFO()} script timestamp changed (${drift.recordedMtime} → ${drift.currentMtime}) but the content is identical`);
+        }
+      } else if (approval.script_mtime_at_approval != null) {
+        if (drift.kind === 'mtime-later') {
+          say(
+            `  ${WARN()} script modified since approval (approved mtime ${drift.recorded}, now ${drift.current}); ` +
+              'review the changes, then revoke and re-approve to refresh',
+          );
+          problems++;
+        } else if (drift.kind === 'mtime-same') say(`  ${OK()} script unchanged since approval`);
+      }
+    }
+    if (!approval) {
+      say(`  ${INFO()} skipped JSON smoke test — not allowlisted yet (approve it first, then re-run doctor)`);
+    } else if (runnable) {
+      problems += await smokeTest(ctx, entry);
+    }
+    say();
+  }
+  say(
+    problems > 0
+      ? yellow(`${problems} issue(s) found.  Fix before relying on these hooks.`)
+      : green('All shell hooks look healthy.'),
+  );
+  return 0;
+}
+
+async function smokeTest(ctx: HooksContext, entry: HooksContext['entries'][number]): Promise<number> {
+  let payload: string;
+  try {
+    payload = renderShellPayload(entry.event, doctorPayload(entry.event));
+  } catch (error) {
+    say(`  ${BAD()} execution error: ${error instanceof ShellHookSpawnError ? error.message : String(error)}`);
+    return 1;
+  }
+  const run = await runShellCommand(entry.command, payload, entry.timeout, { path: 'exact' });
+  const took = `exit=${run.returncode}, ${seconds(run.elapsed_seconds)}s`;
+  if (run.timed_out) {
+    say(`  ${BAD()} timed out after ${seconds(run.elapsed_seconds)}s on synthetic payload (timeout=${entry.timeout}s)`);
+    return 1;
+  }
+  if (run.error !== null) {
+    say(`  ${BAD()} execution error: ${run.error}`);
+    return 1;
+  }
+  const stdout = run.stdout.trim();
+  if (stdout === '') {
+    say(`  ${OK()} ran clean with empty stdout (${took}) — hook is observer-only`);
+    return 0;
+  }
+  try {
+    JSON.parse(stdout);
+  } catch {
+    say(`  ${BAD()} stdout was not valid JSON (${took}): ${clip(stdout, 120)}`);
+    return 1;
+  }
+  say(`  ${OK()} produced valid JSON on synthetic payload (${took})`);
+  void ctx;
+  return 0;
+}

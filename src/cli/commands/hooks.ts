@@ -1,0 +1,91 @@
+import type { Command } from 'commander';
+import type { CommandInstaller } from '../main.ts';
+import { approveHook } from './hooks-approve.ts';
+import { loadHooksContext } from './hooks-context.ts';
+import { doctorHooks } from './hooks-doctor.ts';
+import { listHooks } from './hooks-list.ts';
+import { revokeHook } from './hooks-revoke.ts';
+import { testHooks } from './hooks-test.ts';
+
+const EXIT_CODES = `
+Exit status:
+  0  success, including informational outcomes (unknown event, no hooks, problems found by doctor)
+  1  test --expect: the expectation was not met (also: no hook selected, or a hook failed open);
+     approve: not confirmed
+  2  invalid input: test --expect with an unknown event, a bad --expect value or an unreadable
+     --payload-file; approve with an unknown event
+  non-zero (commander's) for usage errors: a missing argument, an unknown sub-command or option`;
+
+/** Sets the exit status the way `runCli` reads it. */
+function exitWith(code: number): void {
+  if (code !== 0 || process.exitCode === undefined) process.exitCode = code;
+}
+
+async function withContext(command: Command, fn: (ctx: Awaited<ReturnType<typeof loadHooksContext>>) => Promise<number>) {
+  exitWith(await fn(await loadHooksContext(command)));
+}
+
+/**
+ * `hookgate hooks list|test|approve|revoke|doctor` (hook-semantics §4, §5.6).
+ *
+ * @example
+ * const installers: CommandInstaller[] = [installHooksCommand];
+ */
+export const installHooksCommand: CommandInstaller = (program) => {
+  const hooks = program
+    .command('hooks')
+    .description('inspect, test, approve and revoke the shell hooks of a hooks home')
+    .option('--home <dir>', 'hooks home (default: $HOOKGATE_HOME, $HERMES_HOME, ~/.hermes)')
+    .argument('[subcommand]')
+    .addHelpText('after', EXIT_CODES)
+    .action((subcommand: string | undefined) => {
+      if (subcommand !== undefined) {
+        process.stderr.write(`error: unknown hooks sub-command '${subcommand}'\n`);
+        process.stdout.write('usage: hookgate hooks {list|test|approve|revoke|doctor} ...\n');
+        exitWith(2);
+        return;
+      }
+      process.stdout.write('usage: hookgate hooks {list|test|approve|revoke|doctor} ...\n');
+      process.stdout.write('Run `hookgate hooks --help` for details.\n');
+    });
+
+  hooks
+    .command('list')
+    .alias('ls')
+    .description('show every configured shell hook, its consent status and drift')
+    .action((_opts, command: Command) => withContext(command, listHooks));
+
+  hooks
+    .command('test')
+    .description('fire the hooks of one event on a synthetic payload (un-approved ones too)')
+    .argument('<event>', 'a hook event name, e.g. pre_tool_call')
+    .option('--for-tool <tool>', 'set tool_name and keep only tool hooks whose matcher matches it')
+    .option('--payload-file <file>', 'a JSON object merged over the synthetic payload')
+    .option('--expect <outcome>', 'block | allow | context: set the exit status from the outcome')
+    .addHelpText('after', EXIT_CODES)
+    .action((event: string, opts: { forTool?: string; payloadFile?: string; expect?: string }, command: Command) =>
+      withContext(command, (ctx) => testHooks(ctx, event, opts)),
+    );
+
+  hooks
+    .command('approve')
+    .description('record consent for one (event, command) pair — for runs without a TTY')
+    .argument('<event>')
+    .argument('<command>')
+    .option('--yes', 'approve without asking')
+    .action((event: string, shellCommand: string, opts: { yes?: boolean }, command: Command) =>
+      withContext(command, (ctx) => approveHook(ctx, event, shellCommand, opts.yes === true)),
+    );
+
+  hooks
+    .command('revoke')
+    .aliases(['remove', 'rm'])
+    .description('remove every allowlist entry whose command is exactly <command>')
+    .argument('<command>')
+    .action((shellCommand: string, _opts, command: Command) => withContext(command, (ctx) => revokeHook(ctx, shellCommand)));
+
+  hooks
+    .command('doctor')
+    .description('check every configured shell hook: executable, allowlisted, unchanged, valid JSON')
+    .action((_opts, command: Command) => withContext(command, doctorHooks));
+};

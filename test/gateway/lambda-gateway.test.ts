@@ -1,0 +1,69 @@
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { handle } from 'hono/aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLambdaGateway } from '../../src/gateway/lambda-gateway.ts';
+import type { RunningEmulators } from '../../src/local/emulators.ts';
+import { dataPlaneFromLocalAws } from '../../src/pipeline/data-plane.ts';
+import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
+import { startTestAws } from '../support/local-aws.ts';
+import { recordingEngine } from './support/recording-engine.ts';
+
+let aws: RunningEmulators;
+
+beforeAll(async () => {
+  aws = await startTestAws();
+});
+afterAll(async () => {
+  await aws?.stop();
+});
+
+const functionUrlEvent = (path: string, body: string, headers: Record<string, string>): APIGatewayProxyEventV2 => ({
+  version: '2.0',
+  routeKey: '$default',
+  rawPath: path,
+  rawQueryString: '',
+  headers: { host: 'abc.lambda-url.us-east-1.on.aws', ...headers },
+  requestContext: {
+    accountId: 'anonymous',
+    apiId: 'abc',
+    domainName: 'abc.lambda-url.us-east-1.on.aws',
+    domainPrefix: 'abc',
+    http: { method: 'POST', path, protocol: 'HTTP/1.1', sourceIp: '149.154.167.1', userAgent: 'TelegramBot' },
+    requestId: 'req-1',
+    routeKey: '$default',
+    stage: '$default',
+    time: '02/Dec/2026:12:00:00 +0000',
+    timeEpoch: Date.now(),
+  },
+  body: Buffer.from(body).toString('base64'),
+  isBase64Encoded: true,
+});
+
+describe('the gateway λ (hono/aws-lambda over a Function URL event)', () => {
+  it('verifies, enqueues and acknowledges; fires gateway:startup once for the version', async () => {
+    const engine = recordingEngine();
+    const env = {
+      AWS_LAMBDA_FUNCTION_NAME: 'gateway',
+      [RESOURCE_ENV.deploymentVersion]: 'abc123',
+      TELEGRAM_BOT_TOKEN: '1:x',
+      TELEGRAM_SECRET_TOKEN: 'sekret',
+      HOOKGATE_ALLOWED_USERS: 'telegram:5',
+      HOOKGATE_LOG_LEVEL: 'silent',
+    };
+    // The emulators' endpoints stand in for the stack's resource variables (dataPlaneFromEnv).
+    const resources = dataPlaneFromLocalAws(aws);
+    const { app, deps } = await createLambdaGateway({ env, resources, createEngine: () => engine });
+    await createLambdaGateway({ env, resources, createEngine: () => engine }); // a second cold start of the same version
+    expect(engine.calls.filter((c) => c.name === 'gateway:startup').map((c) => c.payload)).toEqual([{ platforms: ['telegram'] }]);
+    expect(deps.config.platforms.local).toBeUndefined(); // unsigned local adapter is off in AWS
+
+    const handler = handle(app);
+    const body = JSON.stringify({ update_id: 77, message: { message_id: 1, from: { id: 5 }, chat: { id: 5, type: 'private' }, text: 'hi λ' } });
+    const ok = await handler(functionUrlEvent('/webhooks/telegram', body, { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'sekret' }), {} as Context);
+    expect(ok.statusCode).toBe(200);
+    const bad = await handler(functionUrlEvent('/webhooks/telegram', body, { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'nope' }), {} as Context);
+    expect(bad.statusCode).toBe(401);
+    const local = await handler(functionUrlEvent('/webhooks/local', '{"chat_id":"c","user_id":"u","text":"x"}', {}), {} as Context);
+    expect(local.statusCode).toBe(404);
+  });
+});

@@ -106,7 +106,7 @@ async function smokeTest(ctx: HooksContext, entry: HooksContext['entries'][numbe
   try {
     JSON.parse(stdout);
   } catch {
-    say(`  ${BAD()} stdout was not valid JSON (${took}): ${clip(stdout, 120)}`);
+    say(`  ${BAD()} stdout was not valid JSON (${took}): ${stdout.slice(0, 120)}`);
     return 1;
   }
   say(`  ${OK()} produced valid JSON on synthetic payload (${took})`);

@@ -1,0 +1,377 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { VALID_HOOK_NAMES_TEXT } from '../../src/hooks/catalogue.ts';
+import { runCli } from '../../src/cli/main.ts';
+
+const BIN = resolve(import.meta.dirname, '../../bin/hookgate.js');
+const root = mkdtempSync(join(tmpdir(), 'hookgate-cli-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const cleanEnv = () => {
+  const env = { ...process.env, NO_COLOR: '' };
+  for (const k of ['HOOKGATE_ACCEPT_HOOKS', 'HERMES_ACCEPT_HOOKS', 'HOOKGATE_HOME', 'HERMES_HOME']) delete env[k];
+  return env;
+};
+
+type Result = { code: number; stdout: string; stderr: string };
+
+/** Runs `hookgate` in-process through `runCli` (output captured), from `root` as cwd. */
+async function hookgate(args: string[]): Promise<Result> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const stdoutWrite = process.stdout.write;
+  const stderrWrite = process.stderr.write;
+  process.stdout.write = ((chunk: unknown) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: unknown) => err.push(String(chunk)) > 0) as typeof process.stderr.write;
+  const cwd = process.cwd();
+  process.chdir(root);
+  try {
+    process.exitCode = undefined;
+    const code = await runCli(args);
+    return { code, stdout: out.join(''), stderr: err.join('') };
+  } finally {
+    process.stdout.write = stdoutWrite;
+    process.stderr.write = stderrWrite;
+    process.exitCode = undefined;
+    process.chdir(cwd);
+  }
+}
+
+/** Runs the real binary (`node bin/hookgate.js …`) in a child process. */
+function hookgateBin(args: string[], cwd = root): Promise<Result> {
+  return new Promise((done) => {
+    execFile(process.execPath, [BIN, ...args], { cwd, env: cleanEnv(), timeout: 30_000 }, (error, stdout, stderr) => {
+      const code = error ? ((error as { code?: number }).code ?? 1) : 0;
+      done({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+    });
+  });
+}
+
+/** A fresh hooks home with scripts and a config.yaml whose text can use `$H` for the home. */
+function home(scripts: Record<string, string>, config: string): string {
+  const dir = mkdtempSync(join(root, 'home-'));
+  for (const [name, body] of Object.entries(scripts)) {
+    const path = join(dir, name);
+    writeFileSync(path, `#!/bin/sh\n${body.replaceAll('$H', dir)}\n`);
+    chmodSync(path, 0o755);
+  }
+  writeFileSync(join(dir, 'config.yaml'), config.replaceAll('$H', dir));
+  return dir;
+}
+
+describe.concurrent('hookgate hooks: the real binary', () => {
+  it('usage: no sub-command prints a usage line; unknown sub-command and missing args fail', async () => {
+    const h = home({}, '');
+    const bare = await hookgateBin(['hooks', '--home', h]);
+    expect(bare.code).toBe(0);
+    expect(bare.stdout).toContain('list|test|approve|revoke|doctor');
+    expect(bare.stdout).toContain('hookgate hooks --help');
+    const unknown = await hookgateBin(['hooks', 'frobnicate', '--home', h]);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain("'frobnicate'");
+    expect((await hookgateBin(['hooks', 'test', '--home', h])).code).not.toBe(0);
+    expect((await hookgateBin(['hooks', 'revoke', '--home', h])).code).not.toBe(0);
+    const help = await hookgateBin(['hooks', '--help']);
+    expect(help.stdout).toContain('Exit status:');
+    expect(help.stdout).toContain('--home <dir>');
+  });
+
+  it('list: no entries names the config file; --accept-hooks is accepted at any position', async () => {
+    const h = home({}, 'hooks: {}\n');
+    for (const args of [['hooks', 'list', '--home', h], ['--accept-hooks', 'hooks', 'ls', '--home', h], ['hooks', '--accept-hooks', 'list', '--home', h, '--accept-hooks']]) {
+      const r = await hookgateBin(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`No shell hooks configured in ${join(h, 'config.yaml')}.`);
+      expect(r.stdout).toContain('hookgate hooks --help');
+    }
+  });
+
+  it('test --expect sets the process exit status: 0 met, 1 not met, 2 invalid', async () => {
+    const h = home({ 'b.sh': 'cat >/dev/null; echo "{\\"action\\": \\"block\\", \\"message\\": \\"nope\\"}"' }, 'hooks:\n  pre_tool_call:\n    - command: $H/b.sh\n');
+    const met = await hookgateBin(['hooks', 'test', 'pre_tool_call', '--expect', 'block', '--home', h]);
+    expect(met.stdout).toContain('parsed (Hermes wire shape): {"action": "block", "message": "nope"}');
+    expect(met.code).toBe(0);
+    expect((await hookgateBin(['hooks', 'test', 'pre_tool_call', '--expect', 'allow', '--home', h])).code).toBe(1);
+    expect((await hookgateBin(['hooks', 'test', 'no_such_event', '--expect', 'allow', '--home', h])).code).toBe(2);
+  });
+});
+
+describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
+
+  it('list: grouped by sorted event, config order within, matcher, timeout, consent, approval, drift; warnings on stderr', async () => {
+    const h = home(
+      { 'a.sh': 'echo a', 'b.sh': 'echo b', 'c.sh': 'echo c' },
+      `hooks:
+  pre_tool_call:
+    - {command: $H/b.sh, matcher: "terminal|file", timeout: 30}
+    - {command: $H/a.sh}
+  on_session_start:
+    - {command: $H/c.sh, enabled: false}
+  post_llm_call:
+    - {command: $H/a.sh}
+  pre_tools_call:
+    - {command: $H/a.sh}
+`,
+    );
+    expect((await hookgate(['hooks', 'approve', 'pre_tool_call', `${h}/b.sh`, '--yes', '--home', h])).code).toBe(0);
+    expect((await hookgate(['hooks', 'approve', 'post_llm_call', `${h}/a.sh`, '--yes', '--home', h])).code).toBe(0);
+    writeFileSync(join(h, 'a.sh'), '#!/bin/sh\necho changed\n');
+    const r = await hookgate(['hooks', 'list', '--home', h]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("did you mean 'pre_tool_call'?");
+    expect(r.stdout).not.toContain('\x1b[');
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toContain('4 shell hook(s)');
+    expect(lines[1]).toBe('');
+    const groups = lines.filter((l) => l.startsWith('['));
+    expect(groups).toEqual(['[on_session_start]', '[post_llm_call]', '[pre_tool_call]']);
+    const pre = lines.slice(lines.indexOf('[pre_tool_call]'));
+    expect(pre[1]).toBe(`  ${h}/b.sh  matcher='terminal|file'  timeout=30s  ✓ allowed`);
+    expect(pre[2]).toMatch(/^ {6}approved_at: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z$/);
+    expect(pre[3]).toBe(`  ${h}/a.sh  timeout=60s  ✗ not allowlisted`);
+    const post = lines.slice(lines.indexOf('[post_llm_call]'));
+    expect(post[1]).toContain('✓ allowed');
+    expect(post[3]).toContain('⚠ script content changed since approval');
+    expect(post[3]).toContain('doctor');
+    expect(lines[lines.indexOf('[on_session_start]') + 1]).toContain('disabled');
+  });
+
+  it('list: mtime drift when no fingerprint was recorded (instants, not strings)', async () => {
+    const h = home({ 'm.sh': 'echo m' }, 'hooks:\n  post_llm_call:\n    - command: $H/m.sh\n');
+    const t = new Date('2026-03-01T11:58:40Z');
+    utimesSync(join(h, 'm.sh'), t, t);
+    const entry = (mtime: string) =>
+      JSON.stringify({ approvals: [{ approved_at: '2026-03-01T12:00:00Z', command: `${h}/m.sh`, event: 'post_llm_call', script_mtime_at_approval: mtime }] });
+    writeFileSync(join(h, 'shell-hooks-allowlist.json'), entry('2026-03-01T11:58:40.000000Z'));
+    expect((await hookgate(['hooks', 'list', '--home', h])).stdout).not.toContain('⚠');
+    writeFileSync(join(h, 'shell-hooks-allowlist.json'), entry('2026-03-01T11:58:39.5Z'));
+    const r = await hookgate(['hooks', 'list', '--home', h]);
+    expect(r.stdout).toContain('⚠ script modified since approval');
+    expect(r.stdout).toContain('2026-03-01T11:58:39.5Z');
+    expect(r.stdout).toContain('2026-03-01T11:58:40Z');
+    expect(r.stdout).toContain('hookgate hooks doctor');
+  });
+
+  it('test: unknown event, bad --expect, unreadable payload file (exit 0, or 2 with --expect)', async () => {
+    const h = home({}, '');
+    const unknown = await hookgate(['hooks', 'test', 'pre_tools_call', '--home', h]);
+    expect(unknown.code).toBe(0);
+    expect(unknown.stdout).toContain("Unknown event: 'pre_tools_call'");
+    expect(unknown.stdout).toContain(VALID_HOOK_NAMES_TEXT);
+    expect((await hookgate(['hooks', 'test', 'pre_tools_call', '--expect', 'block', '--home', h])).code).toBe(2);
+    expect((await hookgate(['hooks', 'test', 'pre_tool_call', '--expect', 'deny', '--home', h])).code).toBe(2);
+    const missing = await hookgate(['hooks', 'test', 'pre_tool_call', '--payload-file', join(h, 'nope.json'), '--home', h]);
+    expect(missing.code).toBe(0);
+    expect(missing.stdout).toContain('Error reading payload file: ');
+    expect((await hookgate(['hooks', 'test', 'pre_tool_call', '--payload-file', join(h, 'nope.json'), '--expect', 'allow', '--home', h])).code).toBe(2);
+    const none = await hookgate(['hooks', 'test', 'pre_llm_call', '--for-tool', 'terminal', '--home', h]);
+    expect(none.stdout).toContain('No shell hooks configured for event: pre_llm_call\n(with matcher filter --for-tool=terminal)');
+    expect((await hookgate(['hooks', 'test', 'pre_llm_call', '--expect', 'allow', '--home', h])).code).toBe(1);
+  });
+
+  it('test: runs un-allowlisted hooks with the exact synthetic stdin; matcher filter only with --for-tool', async () => {
+    const h = home(
+      { 'cap.sh': 'cat > "$H/stdin-$1.json"', 'web.sh': 'cat >/dev/null; touch "$H/web-ran"' },
+      `hooks:
+  subagent_stop:
+    - {command: $H/cap.sh stop}
+  pre_tool_call:
+    - {command: $H/cap.sh pre, matcher: terminal}
+    - {command: $H/web.sh, matcher: web_search}
+`,
+    );
+    const stop = await hookgate(['hooks', 'test', 'subagent_stop', '--home', h]);
+    expect(stop.stdout).toContain("Firing 1 hook(s) for event 'subagent_stop':\n\n→ ");
+    expect(stop.stdout).toContain('parsed: <none — hook contributed nothing to the dispatcher>');
+    expect(readFileSync(join(h, 'stdin-stop.json'), 'utf8')).toBe(
+      `{"hook_event_name": "subagent_stop", "tool_name": null, "tool_input": null, "session_id": "parent-sess", "cwd": "${root}", "extra": {"child_role": null, "child_summary": "Synthetic summary for hooks test", "child_status": "completed", "duration_ms": 1234}}`,
+    );
+    const pre = await hookgate(['hooks', 'test', 'pre_tool_call', '--for-tool', 'terminal', '--home', h]);
+    expect(pre.stdout).toContain('Firing 1 hook(s)');
+    expect(existsSync(join(h, 'web-ran'))).toBe(false);
+    expect(readFileSync(join(h, 'stdin-pre.json'), 'utf8')).toBe(
+      `{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "echo hello"}, "session_id": "test-session", "cwd": "${root}", "extra": {"task_id": "test-task", "tool_call_id": "test-call"}}`,
+    );
+    writeFileSync(join(h, 'p.json'), JSON.stringify({ tool_name: 'from-file', args: { command: 'ls' }, extra_key: 'é' }));
+    const merged = await hookgate(['hooks', 'test', 'pre_tool_call', '--for-tool', 'terminal', '--payload-file', join(h, 'p.json'), '--home', h]);
+    expect(merged.stdout).toContain('Firing 1 hook(s)');
+    expect(readFileSync(join(h, 'stdin-pre.json'), 'utf8')).toBe(
+      `{"hook_event_name": "pre_tool_call", "tool_name": "from-file", "tool_input": {"command": "ls"}, "session_id": "test-session", "cwd": "${root}", "extra": {"task_id": "test-task", "tool_call_id": "test-call", "extra_key": "é"}}`,
+    );
+    writeFileSync(join(h, 'list.json'), '[1]');
+    const nonObject = await hookgate(['hooks', 'test', 'pre_tool_call', '--payload-file', join(h, 'list.json'), '--home', h]);
+    expect(nonObject.stdout).toContain(`Warning: ${join(h, 'list.json')} is not a JSON object; ignoring`);
+    expect(nonObject.stdout).toContain('Firing 2 hook(s)'); // no --for-tool: matchers not applied
+    expect(existsSync(join(h, 'web-ran'))).toBe(true);
+  });
+
+  it('test --expect: exit 2 + stderr blocks, hookSpecificOutput deny blocks, context, fail-open and fail-closed', async () => {
+    const h = home(
+      {
+        'exit2.sh': 'cat >/dev/null; echo "{\\"decision\\": \\"allow\\"}"; echo "rm -rf refused" >&2; exit 2',
+        'deny.sh': `cat >/dev/null; echo '{"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "nein ✓"}}'`,
+        'ctx.sh': `cat >/dev/null; echo '{"context": "branch: main"}'`,
+        'long.sh': `cat >/dev/null; printf '%0500d' 0`,
+      },
+      `hooks:
+  pre_tool_call:
+    - {command: $H/exit2.sh, matcher: terminal}
+    - {command: $H/deny.sh, matcher: write_file}
+    - {command: $H/missing.sh, matcher: read_file}
+    - {command: $H/missing2.sh, matcher: patch, fail_closed: true}
+    - {command: $H/long.sh, matcher: web}
+    - {command: $H/ctx.sh, matcher: web, enabled: false}
+  pre_llm_call:
+    - {command: $H/ctx.sh}
+`,
+    );
+    const t = (...args: string[]) => hookgate(['hooks', 'test', ...args, '--home', h]);
+    const exit2 = await t('pre_tool_call', '--for-tool', 'terminal', '--expect', 'block');
+    expect(exit2.code).toBe(0);
+    expect(exit2.stdout).toMatch(/exit=2 {2}elapsed=\d+(\.\d+)?s/);
+    expect(exit2.stdout).toContain('stderr: rm -rf refused');
+    expect(exit2.stdout).toContain('parsed (Hermes wire shape): {"action": "block", "message": "rm -rf refused"}');
+    expect(exit2.stdout.trimEnd().split('\n').at(-1)).toContain("Expectation 'block' met");
+    expect((await t('pre_tool_call', '--for-tool', 'terminal', '--expect', 'allow')).code).toBe(1);
+    const deny = await t('pre_tool_call', '--for-tool', 'write_file', '--expect', 'block');
+    expect(deny.code).toBe(0);
+    expect(deny.stdout).toContain('{"action": "block", "message": "nein \\u2713"}');
+    const missing = await t('pre_tool_call', '--for-tool', 'read_file', '--expect', 'allow');
+    expect(missing.stdout).toContain('✗ error: command not found');
+    expect(missing.code).toBe(1); // it only "allowed" by failing open
+    const closed = await t('pre_tool_call', '--for-tool', 'patch', '--expect', 'block');
+    expect(closed.stdout).toContain('✗ error: command not found');
+    expect(closed.stdout).toContain(`parsed (Hermes wire shape): {"action": "block", "message": "hook ${h}/missing2.sh failed closed: command not found"}`);
+    expect(closed.code).toBe(0);
+    const long = await t('pre_tool_call', '--for-tool', 'web', '--expect', 'allow');
+    expect(long.stdout).toContain(`stdout: ${'0'.repeat(397)}...\n`);
+    expect(long.stdout).toContain('Skipping 1 disabled hook(s)');
+    expect(long.code).toBe(0);
+    const ctx = await t('pre_llm_call', '--expect', 'context');
+    expect(ctx.stdout).toContain('parsed (Hermes wire shape): {"context": "branch: main"}');
+    expect(ctx.code).toBe(0);
+    expect((await t('pre_llm_call', '--expect', 'block')).code).toBe(1);
+    expect((await t('pre_llm_call')).code).toBe(0);
+  });
+
+  it('approve and revoke: --yes records (with sha256), no TTY without --yes refuses, revoke is exact', async () => {
+    const h = home({ 'g.sh': 'echo g' }, 'hooks:\n  pre_tool_call:\n    - command: $H/g.sh\n');
+    const cmd = `${h}/g.sh`;
+    const refused = await hookgate(['hooks', 'approve', 'pre_tool_call', cmd, '--home', h]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('--yes');
+    expect(existsSync(join(h, 'shell-hooks-allowlist.json'))).toBe(false);
+    expect((await hookgate(['hooks', 'approve', 'pre_tools_call', cmd, '--yes', '--home', h])).code).toBe(2);
+    expect((await hookgate(['hooks', 'approve', 'pre_tool_call', cmd, '--yes', '--home', h])).code).toBe(0);
+    expect((await hookgate(['hooks', 'approve', 'post_tool_call', cmd, '--yes', '--home', h])).code).toBe(0);
+    const file = JSON.parse(readFileSync(join(h, 'shell-hooks-allowlist.json'), 'utf8'));
+    expect(file.approvals.map((e: { event: string }) => e.event)).toEqual(['pre_tool_call', 'post_tool_call']);
+    expect(file.approvals[0].script_sha256_at_approval).toMatch(/^[0-9a-f]{64}$/);
+    const none = await hookgate(['hooks', 'revoke', `${cmd} `, '--home', h]);
+    expect(none.stdout).toBe(`No allowlist entry found for command: ${cmd} \n`);
+    const removed = await hookgate(['hooks', 'rm', cmd, '--home', h]);
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain(`Removed 2 allowlist entries for: ${cmd}\n`);
+    expect(removed.stdout).toContain('restart');
+    await hookgate(['hooks', 'approve', 'pre_tool_call', cmd, '--yes', '--home', h]);
+    expect((await hookgate(['hooks', 'remove', cmd, '--home', h])).stdout).toContain(`Removed 1 allowlist entry for: ${cmd}`);
+  });
+
+  it('doctor: no entries', async () => {
+    const r = await hookgate(['hooks', 'doctor', '--home', home({}, '')]);
+    expect(r.stdout).toBe('No shell hooks configured — nothing to check.\n');
+    expect(r.code).toBe(0);
+  });
+
+  it('doctor: every check, never runs an un-approved script, footer counts problems', async () => {
+    const h = home(
+      {
+        'json.sh': `cat >/dev/null; echo '[1, 2]'; exit 3`,
+        'text.sh': `cat >/dev/null; printf 'not json %0200d' 0`,
+        'quiet.sh': 'cat > "$H/doctor-stdin.json"',
+        'unapproved.sh': 'touch "$H/unapproved-ran"',
+        'slow.sh': 'sleep 5',
+        'changed.sh': 'echo "{}"',
+      },
+      `hooks:
+  pre_tool_call:
+    - {command: $H/json.sh}
+  post_llm_call:
+    - {command: $H/text.sh}
+  subagent_start:
+    - {command: $H/quiet.sh}
+  on_session_end:
+    - {command: $H/unapproved.sh}
+    - {command: $H/gone.sh}
+    - {command: $H/slow.sh, timeout: 1}
+    - {command: $H/changed.sh}
+    - {command: $H/quiet.sh, enabled: false}
+`,
+    );
+    for (const [event, name] of [['pre_tool_call', 'json.sh'], ['post_llm_call', 'text.sh'], ['subagent_start', 'quiet.sh'], ['on_session_end', 'gone.sh'], ['on_session_end', 'slow.sh'], ['on_session_end', 'changed.sh']]) {
+      expect((await hookgate(['hooks', 'approve', event!, `${h}/${name}`, '--yes', '--home', h])).code).toBe(0);
+    }
+    writeFileSync(join(h, 'changed.sh'), '#!/bin/sh\necho "{\\"changed\\": true}"\n');
+    const r = await hookgate(['hooks', 'doctor', '--home', h]);
+    expect(r.code).toBe(0);
+    const out = r.stdout;
+    expect(out.startsWith('Checking 8 configured shell hook(s)...\n\n')).toBe(true);
+    const block = (cmd: string, event: string) => out.slice(out.indexOf(`[${event}] ${h}/${cmd}\n`)).split('\n\n')[0]!;
+    expect(block('json.sh', 'pre_tool_call')).toContain('✓ script exists and is executable');
+    expect(block('json.sh', 'pre_tool_call')).toMatch(/✓ allowlisted \(approved \d{4}-/);
+    expect(block('json.sh', 'pre_tool_call')).toContain('✓ script unchanged since approval');
+    expect(block('json.sh', 'pre_tool_call')).toMatch(/✓ produced valid JSON on synthetic payload \(exit=3, [\d.]+s\)/);
+    expect(block('text.sh', 'post_llm_call')).toContain(`✗ stdout was not valid JSON (exit=0, `);
+    expect(block('text.sh', 'post_llm_call')).toContain(`): not json ${'0'.repeat(111)}\n`.slice(0, -1));
+    expect(block('quiet.sh', 'subagent_start')).toMatch(/✓ ran clean with empty stdout \(exit=0, [\d.]+s\) — hook is observer-only/);
+    expect(readFileSync(join(h, 'doctor-stdin.json'), 'utf8')).toBe(
+      `{"hook_event_name": "subagent_start", "tool_name": null, "tool_input": null, "session_id": "", "cwd": "${root}", "extra": {"extra": {}}}`,
+    );
+    const unapproved = block('unapproved.sh', 'on_session_end');
+    expect(unapproved).toContain('✗ not allowlisted');
+    expect(unapproved).toContain('NOT fire at runtime');
+    expect(unapproved).toContain('--accept-hooks');
+    expect(unapproved).toContain('ℹ skipped JSON smoke test — not allowlisted yet');
+    expect(existsSync(join(h, 'unapproved-ran'))).toBe(false);
+    const gone = block('gone.sh', 'on_session_end');
+    expect(gone).toContain('✗ script missing or not executable (chmod +x the file, or fix the path)');
+    expect(gone).not.toContain('smoke');
+    expect(gone.split('\n')).toHaveLength(3);
+    expect(block('slow.sh', 'on_session_end')).toMatch(/✗ timed out after [\d.]+s on synthetic payload \(timeout=1s\)/);
+    expect(block('changed.sh', 'on_session_end')).toContain('⚠ script content changed since approval');
+    expect(block('changed.sh', 'on_session_end')).toContain('revoke and re-approve');
+    expect(out).toContain(`[on_session_end] ${h}/quiet.sh\n  ℹ disabled`);
+    // problems: text(1) unapproved(1) gone(1) slow(1) changed(1) = 5
+    expect(out.trimEnd().split('\n').at(-1)).toBe('5 issue(s) found.  Fix before relying on these hooks.');
+  });
+
+  it('doctor: healthy footer; content identical after touch is a note, not a problem', async () => {
+    const h = home({ 'ok.sh': 'cat >/dev/null; echo "{}"' }, 'hooks:\n  pre_tool_call:\n    - command: $H/ok.sh\n');
+    await hookgate(['hooks', 'approve', 'pre_tool_call', `${h}/ok.sh`, '--yes', '--home', h]);
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(h, 'ok.sh'), later, later);
+    const r = await hookgate(['hooks', 'doctor', '--home', h]);
+    expect(r.stdout).toContain('✓ script unchanged since approval');
+    expect(r.stdout).toContain('ℹ script timestamp changed');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('All shell hooks look healthy.');
+  });
+});
+
+const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;
+describe.runIf(hasScript)('hookgate hooks approve on a TTY', () => {
+  it.each([
+    ['y\n', true],
+    ['n\n', false],
+  ])('answers %j → approved %s; colour only on the TTY', (answer, approved) => {
+    const h = home({ 'tty.sh': 'true' }, 'hooks:\n  pre_tool_call:\n    - command: $H/tty.sh\n');
+    const cmd = `${process.execPath} ${BIN} hooks approve pre_tool_call ${h}/tty.sh --home ${h}`;
+    const r = spawnSync('script', ['-qfec', cmd, '/dev/null'], { input: answer, encoding: 'utf8', env: cleanEnv(), timeout: 20_000 });
+    expect(r.stdout).toContain('Allow this hook to run? [y/N]: ');
+    expect(existsSync(join(h, 'shell-hooks-allowlist.json'))).toBe(approved);
+    expect(r.status).toBe(approved ? 0 : 1);
+    if (approved) expect(r.stdout).toContain('\x1b[32m✓\x1b[0m Approved');
+  });
+});

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { handle } from 'hono/aws-lambda';
+import { handle, type LambdaEvent } from 'hono/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLambdaGateway } from '../../src/gateway/lambda-gateway.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
@@ -17,7 +17,8 @@ afterAll(async () => {
   await aws?.stop();
 });
 
-const functionUrlEvent = (path: string, body: string, headers: Record<string, string>): APIGatewayProxyEventV2 => ({
+// A Function URL event (payload 2.0) as Lambda delivers it; hono's own type wants API Gateway's authorizer fields.
+const functionUrlEvent = (path: string, body: string, headers: Record<string, string>): LambdaEvent => ({
   version: '2.0',
   routeKey: '$default',
   rawPath: path,
@@ -37,7 +38,7 @@ const functionUrlEvent = (path: string, body: string, headers: Record<string, st
   },
   body: Buffer.from(body).toString('base64'),
   isBase64Encoded: true,
-});
+} satisfies APIGatewayProxyEventV2) as unknown as LambdaEvent;
 
 describe('the gateway λ (hono/aws-lambda over a Function URL event)', () => {
   it('verifies, enqueues and acknowledges; fires gateway:startup once for the version', async () => {

@@ -11,7 +11,7 @@ const root = mkdtempSync(join(tmpdir(), 'hookgate-cli-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const cleanEnv = () => {
-  const env = { ...process.env, NO_COLOR: '' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '' };
   for (const k of ['HOOKGATE_ACCEPT_HOOKS', 'HERMES_ACCEPT_HOOKS', 'HOOKGATE_HOME', 'HERMES_HOME']) delete env[k];
   return env;
 };

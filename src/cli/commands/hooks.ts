@@ -36,6 +36,8 @@ export const installHooksCommand: CommandInstaller = (program) => {
     .command('hooks')
     .description('inspect, test, approve and revoke the shell hooks of a hooks home')
     .option('--home <dir>', 'hooks home (default: $HOOKGATE_HOME, $HERMES_HOME, ~/.hermes)')
+    .option('--table <name>', "a deployed stack's DynamoDB allowlist table instead of the local file")
+    .option('--stack <name>', "a deployed stack (CloudFormation) whose DynamoDB allowlist to use")
     .argument('[subcommand]')
     .addHelpText('after', EXIT_CODES)
     .action((subcommand: string | undefined) => {

@@ -49,3 +49,5 @@ export function hookKind(name: string): HookKind {
 
 /** The value added to every invocation's kwargs when the caller did not supply one (§1.3). */
 export const TELEMETRY_SCHEMA_VERSION = 'hermes.observer.v1';
+
+export { KWARGS_KEY_ORDER, KWARGS_SCHEMAS, orderKwargs } from './kwargs-schemas.ts';

@@ -1,0 +1,210 @@
+import { resolve } from 'node:path';
+import { hookAnswer } from './aggregate/hook-answer.ts';
+import { CallbackRegistry } from './callback-registry.ts';
+import { hookKind } from './catalogue.ts';
+import { discoverHooksHome } from './discover-hooks-home.ts';
+import { GatewayHookRegistry, type GatewayHookInfo } from './gateway-hooks/gateway-hook-registry.ts';
+import { loadGatewayHooks } from './gateway-hooks/load-gateway-hooks.ts';
+import type { HookEngine, HookEngineOptions, Kwargs } from './hook-engine.ts';
+import { createStderrLogger, type HookLogger } from './hook-logger.ts';
+import type { HooksHomeDescription } from './hooks-home-description.ts';
+import { resolveHooksHome } from './hooks-home.ts';
+import { moduleSource, type ModuleSource } from './module-source.ts';
+import { loadPlugins, type PluginLoadResult } from './plugins/load-plugins.ts';
+import { runCallbacks, runObserverCallbacks, type RunCallbacksContext } from './run-callbacks.ts';
+import { createFileAllowlistStore } from './shell/file-allowlist-store.ts';
+import { registerShellHooks } from './shell/register-shell-hooks.ts';
+import type { AllowlistStore } from './shell/allowlist-store.ts';
+import { withTelemetryTag } from './telemetry-tag.ts';
+
+export interface CreateHookEngineOptions extends HookEngineOptions {
+  /**
+   * Already-imported entry modules (the Lambda bundle's static list), keyed by entry path
+   * relative to the home (`plugins/audit/index.ts`), directory key (`plugins/audit`,
+   * `hooks/log`) or absolute path. Absent: entries are imported from disk.
+   */
+  modules?: Readonly<Record<string, unknown>>;
+  /** A description made earlier (e.g. at build time); absent: the home is discovered now. */
+  description?: HooksHomeDescription;
+  /** Where `[hooks] ` lines go (default: stdout, as §0.5 says). */
+  print?: (line: string) => void;
+  /** Environment for consent (§3.8); default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A plain listing of what an engine registered, to compare two engines (disk vs bundle). */
+export interface RegistryListing {
+  readonly plugins: readonly PluginLoadResult[];
+  /** Per hook name (sorted), the callbacks in invocation order: `plugin:<plugin>:<fn>` / `shell:<name>`. */
+  readonly callbacks: Readonly<Record<string, readonly string[]>>;
+  readonly gatewayHooks: readonly GatewayHookInfo[];
+  /** Per subscribed event key, the gateway hook names in registration order. */
+  readonly gatewaySubscriptions: Readonly<Record<string, readonly string[]>>;
+}
+
+/** The engine `createHookEngine` / `loadHookEngine` return: `HookEngine` plus registry access. */
+export interface LoadedHookEngine extends HookEngine {
+  /** The hooks home this engine loaded. */
+  readonly home: string;
+  /**
+   * Plugin discovery (§1.2). Without `force` it is a no-op after the first run (idempotent).
+   * With `force` it drops plugin callbacks, loads the plugins again, then re-registers the
+   * configured shell hooks after them (§5.7).
+   */
+  discoverPlugins(options?: { force?: boolean }): Promise<void>;
+  /** Loaded gateway-hook metadata, as a copy (§2.1). */
+  loadedGatewayHooks(): GatewayHookInfo[];
+  describeRegistry(): RegistryListing;
+}
+
+function sortedRecord<V>(entries: Iterable<[string, V]>): Record<string, V> {
+  return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * Builds the hook engine for one hooks home: plugin discovery, then shell-hook
+ * registration, then (with `gatewayHooks`) gateway-hook discovery — the startup order of
+ * hook-semantics §1.2. Entry modules come from `modules` when given (the bundle path) or
+ * from disk; both give the same registry for the same home.
+ *
+ * @example
+ * const engine = await createHookEngine({ home, gatewayHooks: true, observerSink: sink });
+ * await engine.invoke('pre_tool_call', { tool_name: 'terminal', args: { command: 'ls' } });
+ * // { action: 'allow' } or { action: 'block', message: '…' }
+ */
+export async function createHookEngine(options: CreateHookEngineOptions = {}): Promise<LoadedHookEngine> {
+  const logger: HookLogger = options.logger ?? createStderrLogger();
+  const print = options.print ?? ((line: string) => void process.stdout.write(`${line}\n`));
+  const env = options.env ?? process.env;
+  const wantGatewayHooks = options.gatewayHooks ?? false;
+  let description =
+    options.description ?? (await discoverHooksHome(options.home ?? resolveHooksHome(env), { gatewayHooks: wantGatewayHooks }));
+  const home = resolve(options.home ?? description.home);
+  const load: ModuleSource = moduleSource(home, options.modules);
+  const registry = new CallbackRegistry();
+  const gateway = new GatewayHookRegistry({ print, onRun: options.onRun });
+  const allowlist: AllowlistStore = options.allowlist ?? createFileAllowlistStore(home, logger);
+  const runContext: RunCallbacksContext = { logger, onRun: options.onRun };
+  const sink = options.observerSink;
+  let pluginResults: PluginLoadResult[] = [];
+
+  for (const notice of description.notices) logger[notice.level](notice.message);
+
+  const registerShell = async (): Promise<void> => {
+    try {
+      await registerShellHooks({
+        config: description.config,
+        registry,
+        allowlist,
+        acceptHooks: options.acceptHooks ?? false,
+        // A fresh set per engine and per forced re-discovery (§3.4).
+        seen: new Set<string>(),
+        logger,
+        env,
+      });
+    } catch (error) {
+      logger.debug(`shell hook registration failed: ${(error as Error).message}`);
+    }
+  };
+
+  pluginResults = await loadPlugins(description.plugins, { registry, logger, load });
+  await registerShell();
+  if (wantGatewayHooks) await loadGatewayHooks(description.gatewayHooks, { home, registry: gateway, load, print });
+
+  const invokeAll = async (hook: string, kwargs: Kwargs): Promise<unknown[]> => {
+    const callbacks = registry.callbacks(hook);
+    if (callbacks.length === 0) return [];
+    return runCallbacks(hook, callbacks, withTelemetryTag(kwargs ?? {}), runContext);
+  };
+
+  const runObservers = async (type: string, payload: Kwargs): Promise<void> => {
+    if (type.includes(':')) {
+      await gateway.emit(type, payload);
+      return;
+    }
+    const callbacks = registry.callbacks(type);
+    if (callbacks.length === 0) return;
+    await runObserverCallbacks(type, callbacks, withTelemetryTag(payload ?? {}), runContext);
+  };
+
+  const observe: HookEngine['observe'] = async (type, payload, meta = {}) => {
+    const body = type.includes(':') ? (payload ?? {}) : withTelemetryTag(payload ?? {});
+    if (!sink) {
+      await runObservers(type, body);
+      return;
+    }
+    await sink.publish([
+      {
+        type,
+        payload: body,
+        ...(meta.id !== undefined ? { id: meta.id } : {}),
+        ...(meta.session_id !== undefined ? { session_id: meta.session_id } : {}),
+        ...(meta.turn_id !== undefined ? { turn_id: meta.turn_id } : {}),
+      },
+    ]);
+  };
+
+  return {
+    home,
+    invokeAll,
+    async invoke(hook, kwargs) {
+      if (hookKind(hook) === 'observer') {
+        await observe(hook, kwargs ?? {});
+        return {};
+      }
+      return hookAnswer(hook, await invokeAll(hook, kwargs));
+    },
+    emit: (event, context) => gateway.emit(event, context),
+    emitCollect: (event, context) => gateway.emitCollect(event, context),
+    hasHook: (hook) => registry.has(hook),
+    observe,
+    runObservers,
+    async discoverPlugins({ force = false } = {}) {
+      if (!force) return;
+      if (!options.description) {
+        description = await discoverHooksHome(home, { gatewayHooks: false }).then((fresh) => ({
+          ...fresh,
+          gatewayHooks: description.gatewayHooks,
+        }));
+        for (const notice of description.notices) logger[notice.level](notice.message);
+      }
+      registry.clear('plugin');
+      registry.clear('shell');
+      pluginResults = await loadPlugins(description.plugins, { registry, logger, load });
+      await registerShell();
+    },
+    loadedGatewayHooks: () => gateway.loadedHooks(),
+    describeRegistry() {
+      return {
+        plugins: pluginResults.map((result) => ({ ...result })),
+        callbacks: sortedRecord(
+          registry.hooks().map((hook): [string, string[]] => [
+            hook,
+            registry.callbacks(hook).map((cb) => (cb.source === 'plugin' ? `plugin:${cb.plugin}:${cb.name}` : `shell:${cb.name}`)),
+          ]),
+        ),
+        gatewayHooks: gateway.loadedHooks(),
+        gatewaySubscriptions: gateway.subscriptions(),
+      };
+    },
+    async close() {
+      // Nothing is held open per engine: the shell runner pool is process-wide and unrefs
+      // its drivers; closing only stops this engine from being used by mistake later.
+    },
+  };
+}
+
+/**
+ * The library entry point (architecture §4): an engine for `home` with gateway hooks
+ * loaded, so `emit` / `emitCollect` work. Discovery messages go to stdout, warnings to
+ * stderr.
+ *
+ * @example
+ * import { loadHookEngine } from 'hookgate';
+ * const hooks = await loadHookEngine({ home: '/home/me/.hermes' });
+ * const decision = await hooks.invoke('pre_tool_call', { tool_name: 'terminal', args: { command: 'rm -rf /' } });
+ * await hooks.close();
+ */
+export async function loadHookEngine(options: { home: string; acceptHooks?: boolean } & CreateHookEngineOptions): Promise<LoadedHookEngine> {
+  return createHookEngine({ gatewayHooks: true, ...options });
+}

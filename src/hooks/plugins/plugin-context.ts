@@ -1,0 +1,53 @@
+import type { CallbackRegistry, HookCallback } from '../callback-registry.ts';
+import { isHookName, VALID_HOOK_NAMES_TEXT } from '../catalogue.ts';
+import type { HookLogger } from '../hook-logger.ts';
+
+/** What a plugin's `register(ctx)` receives. `registerHook` is an exact alias (§1.1). */
+export interface PluginContext {
+  /** The plugin's name (manifest `name` or directory name). */
+  readonly name: string;
+  /** The validated `plugin.yaml`. */
+  readonly manifest: Readonly<Record<string, unknown>>;
+  /** The engine's logger, for the plugin's own messages. */
+  readonly logger: HookLogger;
+  register_hook(name: string, fn: HookCallback): void;
+  registerHook(name: string, fn: HookCallback): void;
+}
+
+/**
+ * Builds the `ctx` of one plugin's `register(ctx)` (hook-semantics §1.1): non-functions are
+ * rejected with a warning; unknown hook names are warned about (naming the plugin, the hook
+ * and the valid names) and still stored; each call is a separate callback.
+ *
+ * @example
+ * const ctx = createPluginContext({ name: 'audit', manifest: {}, registry, logger });
+ * ctx.register_hook('pre_tool_call', audit);
+ */
+export function createPluginContext(options: {
+  name: string;
+  manifest: Record<string, unknown>;
+  registry: CallbackRegistry;
+  logger: HookLogger;
+}): PluginContext {
+  const { name: plugin, registry, logger } = options;
+  const register = (hook: string, fn: HookCallback): void => {
+    if (typeof fn !== 'function') {
+      logger.warn(`plugin ${plugin}: register_hook('${String(hook)}') needs a function, got ${fn === null ? 'null' : typeof fn}; nothing registered`);
+      return;
+    }
+    const hookName = String(hook);
+    if (!isHookName(hookName)) {
+      logger.warn(
+        `plugin ${plugin} registered unknown hook '${hookName}' (stored anyway, for forward compatibility); valid: ${VALID_HOOK_NAMES_TEXT}`,
+      );
+    }
+    registry.register({ hook: hookName, name: fn.name || '<anonymous>', source: 'plugin', plugin, fn });
+  };
+  return {
+    name: plugin,
+    manifest: Object.freeze({ ...options.manifest }),
+    logger,
+    register_hook: register,
+    registerHook: register,
+  };
+}

@@ -1,0 +1,102 @@
+import type { RegisteredCallback } from './callback-registry.ts';
+import { errorText } from './error-text.ts';
+import type { HookRunRecord } from './hook-engine.ts';
+import type { HookLogger } from './hook-logger.ts';
+
+export interface RunCallbacksContext {
+  readonly logger: HookLogger;
+  readonly onRun?: ((record: HookRunRecord) => void) | undefined;
+}
+
+const NO_VALUE = Symbol('no value');
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/**
+ * Runs one callback on its own shallow copy of `kwargs`, awaiting a thenable. A throw or a
+ * rejection is logged (hook, callback, error) and yields NO_VALUE (hook-semantics §1.3).
+ */
+async function runOne(
+  hook: string,
+  callback: RegisteredCallback,
+  kwargs: Record<string, unknown>,
+  context: RunCallbacksContext,
+): Promise<unknown> {
+  const started = context.onRun ? performance.now() : 0;
+  try {
+    let value = callback.fn({ ...kwargs });
+    // Only thenables are awaited: a sync callback costs no extra microtask on the hot path.
+    if (isThenable(value)) value = await value;
+    if (context.onRun) report(context, { hook, source: callback.source, callback: callback.name, durationMs: performance.now() - started, result: value });
+    return value;
+  } catch (error) {
+    const text = errorText(error);
+    context.logger.warn(`hook ${hook}: callback ${callback.name} failed: ${text}`);
+    if (context.onRun) report(context, { hook, source: callback.source, callback: callback.name, durationMs: performance.now() - started, error: text });
+    return NO_VALUE;
+  }
+}
+
+function report(context: RunCallbacksContext, record: HookRunRecord): void {
+  try {
+    context.onRun?.(record);
+  } catch {
+    // A trace recorder must never change what a hook does.
+  }
+}
+
+/**
+ * Runs `callbacks` strictly one after another and returns their results with `null` /
+ * `undefined` (and failed callbacks) dropped, in order (hook-semantics §1.3 steps 2–4).
+ * `kwargs` must already carry the telemetry tag.
+ *
+ * @example
+ * const results = await runCallbacks('pre_tool_call', registry.callbacks('pre_tool_call'), kwargs, { logger });
+ */
+export async function runCallbacks(
+  hook: string,
+  callbacks: readonly RegisteredCallback[],
+  kwargs: Record<string, unknown>,
+  context: RunCallbacksContext,
+): Promise<unknown[]> {
+  const results: unknown[] = [];
+  for (const callback of callbacks) {
+    const value = await runOne(hook, callback, kwargs, context);
+    if (value !== NO_VALUE && value !== null && value !== undefined) results.push(value);
+  }
+  return results;
+}
+
+/**
+ * Runs observer callbacks: in order, except that a run of consecutive `parallelSafe`
+ * callbacks (shell observers) runs side by side. Plugin callbacks keep strict order.
+ *
+ * @example
+ * await runObserverCallbacks('post_tool_call', registry.callbacks('post_tool_call'), kwargs, { logger });
+ */
+export async function runObserverCallbacks(
+  hook: string,
+  callbacks: readonly RegisteredCallback[],
+  kwargs: Record<string, unknown>,
+  context: RunCallbacksContext,
+): Promise<void> {
+  let index = 0;
+  while (index < callbacks.length) {
+    const callback = callbacks[index]!;
+    if (!callback.parallelSafe) {
+      await runOne(hook, callback, kwargs, context);
+      index += 1;
+      continue;
+    }
+    let end = index;
+    while (end < callbacks.length && callbacks[end]!.parallelSafe) end += 1;
+    await Promise.all(callbacks.slice(index, end).map((each) => runOne(hook, each, kwargs, context)));
+    index = end;
+  }
+}

@@ -1,0 +1,87 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import type { RunningEmulators } from '../../src/local/emulators.ts';
+import { startSqsPoller, type SqsPoller } from '../../src/local/sqs-poller.ts';
+import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../src/pipeline/data-plane.ts';
+import { createLambdaObserver } from '../../src/pipeline/observer-lambda.ts';
+import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
+import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
+import { startTestAws } from '../support/local-aws.ts';
+
+/** A hooks home with one observer plugin and one gateway event hook, both appending to a file. */
+async function writeHome(home: string, out: string) {
+  await writeFile(join(home, 'config.yaml'), 'plugins:\n  enabled: [audit]\n');
+  await mkdir(join(home, 'plugins', 'audit'), { recursive: true });
+  await writeFile(join(home, 'plugins', 'audit', 'plugin.yaml'), 'name: audit\n');
+  await writeFile(
+    join(home, 'plugins', 'audit', 'index.mjs'),
+    `import { appendFileSync } from 'node:fs';
+export function register(ctx) {
+  ctx.register_hook('post_tool_call', (kw) => { appendFileSync(${JSON.stringify(out)}, JSON.stringify({ plugin: kw.tool_name }) + '\\n'); });
+}
+`,
+  );
+  await mkdir(join(home, 'hooks', 'steps'), { recursive: true });
+  await writeFile(join(home, 'hooks', 'steps', 'HOOK.yaml'), 'name: steps\nevents: ["agent:*"]\n');
+  await writeFile(
+    join(home, 'hooks', 'steps', 'handler.mjs'),
+    `import { appendFileSync } from 'node:fs';
+export function handle(event, context) { appendFileSync(${JSON.stringify(out)}, JSON.stringify({ gateway: event, n: context.n }) + '\\n'); }
+`,
+  );
+}
+
+describe('observer λ wiring with the real engine and a hooks home', () => {
+  let aws: RunningEmulators;
+  let plane: DataPlane;
+  let poller: SqsPoller;
+  let home: string;
+  let out: string;
+
+  beforeAll(async () => {
+    aws = await startTestAws({ eventsVisibilityTimeout: 1 });
+    plane = createDataPlane(dataPlaneFromLocalAws(aws));
+    home = await mkdtemp(join(tmpdir(), 'hookgate-observer-'));
+    out = join(home, 'ran.jsonl');
+    await writeHome(home, out);
+    const handler = await createLambdaObserver({
+      createEngine: (options) => createHookEngine({ ...options, home, print: () => {} }),
+      resources: dataPlaneFromLocalAws(aws),
+      logger: createMemoryLogger(),
+    });
+    poller = await startSqsPoller({ sqs: plane.clients.sqs, queueUrl: aws.eventsQueueUrl, handler, batchWindowMs: 100 });
+  });
+  afterAll(async () => {
+    await poller?.stop();
+    plane?.destroy();
+    await aws?.stop();
+    if (home) await rm(home, { recursive: true, force: true });
+  });
+
+  it('runs plugin observers and gateway event hooks once per envelope, duplicates included', async () => {
+    await plane.observerSink.publish([
+      { id: 'p1', type: 'post_tool_call', payload: { tool_name: 'terminal', args: {} } },
+      { id: 'g1', type: 'agent:step', payload: { n: 1 } },
+    ]);
+    await plane.observerSink.publish([{ id: 'p1', type: 'post_tool_call', payload: { tool_name: 'terminal', args: {} } }]);
+    const lines = async () => (await readFile(out, 'utf8').catch(() => '')).trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const end = Date.now() + 15_000;
+    while ((await lines()).length < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    // Count only once every delivery, the duplicate included, has been consumed and deleted.
+    const depth = async () => {
+      const { Attributes } = await plane.clients.sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: aws.eventsQueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+      );
+      return Number(Attributes!.ApproximateNumberOfMessages) + Number(Attributes!.ApproximateNumberOfMessagesNotVisible);
+    };
+    while ((await depth()) > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    expect(await depth()).toBe(0);
+    expect((await lines()).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([
+      { gateway: 'agent:step', n: 1 },
+      { plugin: 'terminal' },
+    ]);
+  });
+});

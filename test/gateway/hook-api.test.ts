@@ -127,3 +127,11 @@ describe('GET /healthz', () => {
     expect(await res.json()).toEqual({ status: 'ok', platforms: ['local'] });
   });
 });
+
+describe('POST /v1/hooks kwargs types', () => {
+  it('400 naming the key when a known kwarg has the wrong type', async () => {
+    const res = await post('/v1/hooks/pre_tool_call', { tool_name: 42 });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toMatch(/pre_tool_call kwargs: .*tool_name/s);
+  });
+});

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { HOOK_NAMES, TELEMETRY_SCHEMA_VERSION, VALID_HOOK_NAMES_TEXT, isHookName } from '../../hooks/catalogue.ts';
+import { KWARGS_SCHEMAS } from '../../hooks/kwargs-schemas.ts';
 import type { ObserverEvent } from '../../hooks/observer-sink.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { isObserverEventType, isPluginHookType, OBSERVER_PLUGIN_HOOKS, GATEWAY_EVENT_NAMES } from './observer-event-types.ts';
@@ -59,6 +60,9 @@ export function hookApi(deps: Pick<GatewayDeps, 'engine' | 'observerSink' | 'log
     if (!body.ok) return c.json(body.problem, 400);
     const kwargs = Kwargs.safeParse(body.value);
     if (!kwargs.success) return c.json({ error: describe(kwargs.error) }, 400);
+    // Typed check of the keys the spec names; the caller's object (and key order) goes on.
+    const typed = (KWARGS_SCHEMAS as Record<string, z.ZodType>)[hook]?.safeParse(kwargs.data);
+    if (typed && !typed.success) return c.json({ error: `${hook} kwargs: ${describe(typed.error)}` }, 400);
     return c.json(await deps.engine.invoke(hook, kwargs.data));
   });
 

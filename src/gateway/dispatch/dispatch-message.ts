@@ -1,7 +1,7 @@
 import { isAllowed } from '../../config/allowed-users.ts';
 import { enabledPlatforms } from '../../config/gateway-config.ts';
 import { runBuiltinCommand } from '../commands/builtin-commands.ts';
-import { decideCommand } from '../commands/command-decision.ts';
+import { commandDecision } from '../../hooks/aggregate/command-decision.ts';
 import { parseSlashCommand, type SlashCommand } from '../commands/slash-command.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { sessionKeyOf, type MessageEvent } from '../message-event.ts';
@@ -70,7 +70,7 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
       let command = parseSlashCommand(event.text);
       let text = event.text;
       if (command) {
-        const decided = decideCommand(await collectCommandHooks(command, event), command.rawCommand);
+        const decided = commandDecision(await collectCommandHooks(command, event), command.rawCommand);
         if (decided.kind === 'deny') return { kind: 'command', deliveryId, command: command.command, reply: decided.reply };
         if (decided.kind === 'handled') {
           return { kind: 'command', deliveryId, command: command.command, ...(decided.reply ? { reply: decided.reply } : {}) };

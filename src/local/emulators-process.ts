@@ -1,0 +1,37 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { LocalAws, RunningEmulators, StartEmulatorsOptions } from './emulators.ts';
+
+/**
+ * Like `startEmulators`, but in a child Node process, so the emulators get a core of their
+ * own instead of sharing the event loop with the code under test (benchmarks; a dev
+ * server on a multi-core machine). Dies with its parent: it stops when its stdin closes.
+ *
+ * @example
+ * const aws = await startEmulatorsProcess();
+ * // … clients with aws.sqsEndpoint etc.
+ * await aws.stop();
+ */
+export async function startEmulatorsProcess(options: StartEmulatorsOptions = {}): Promise<RunningEmulators> {
+  const entry = fileURLToPath(new URL('./emulators-main.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, JSON.stringify(options)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1' },
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const lines = createInterface({ input: child.stdout! });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`emulator process exited with ${code} before it was ready`)));
+    child.once('error', reject);
+  });
+  const endpoints = JSON.parse(first) as LocalAws;
+  return {
+    ...endpoints,
+    async stop() {
+      child.stdin!.end();
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { ToolSpec } from '../model/chat-wire.ts';
+import type { TurnHooks } from '../turn/turn-hooks.ts';
+
+/** What a tool may use while it runs: the session's workspace and the turn's hooks. */
+export interface ToolContext {
+  /** The session's workspace directory (terminal cwd, base of relative paths). */
+  workspace: string;
+  hooks: TurnHooks;
+  task_id: string;
+  session_id: string;
+  turn_id: string;
+  /** The agent's own subagent id when it is itself a child, else null. */
+  subagent_id?: string | null;
+  /** Runs delegated children; absent where delegation is not allowed. */
+  delegate?: import('./delegate-task.ts').DelegateRunner;
+  signal?: AbortSignal;
+}
+
+/** One tool the model can call. `run` returns the result string the model sees. */
+export interface Tool {
+  readonly spec: ToolSpec;
+  run(args: Record<string, unknown>, context: ToolContext): Promise<string>;
+}
+
+/** A tool failed in a way the model should hear about; becomes `{"error": message}`. */
+export class ToolInputError extends Error {
+  override readonly name = 'ToolInputError';
+}
+
+/** Builds a `ToolSpec` from a name, a description and a JSON-Schema object for the args. */
+export function toolSpec(name: string, description: string, parameters: Record<string, unknown>): ToolSpec {
+  return { type: 'function', function: { name, description, parameters } };
+}

@@ -1,0 +1,56 @@
+import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { TimerMessageSchema, timerStep } from '../pipeline/timer-message.ts';
+import { TurnMessageSchema } from '../pipeline/turn-message.ts';
+import { resumeTurn, startTurn, type TurnResult } from './turn/run-turn.ts';
+import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
+
+export type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
+
+/** Called after each record, for logs and tests. */
+export type TurnObserver = (result: TurnResult | { outcome: 'timer'; forwarded: boolean }) => void;
+
+/**
+ * The turn λ's handler: consumes the FIFO turns queue (batch size 1 in the stack: one turn
+ * per conversation at a time) and the standard timers queue. A timer that is due goes to
+ * the turns queue in its session's group; an early one is re-delayed. A `message` starts a
+ * turn, an `approval` resumes a suspended one. A body that is not valid is logged and
+ * dropped (it would never succeed); an error while running is a batch item failure, so SQS
+ * retries it and, after the redrive limit, moves it to the DLQ. Records are processed one
+ * after another and a failure stops the rest of the batch (FIFO order).
+ *
+ * @example
+ * export const handler = createTurnHandler({ engine, logger, transport, sessions, transcripts, approvals, timers, turns, replier });
+ */
+export function createTurnHandler(deps: TurnRuntimeDeps, onResult?: TurnObserver): (event: SQSEvent) => Promise<SQSBatchResponse> {
+  const handleRecord = async (record: SQSRecord): Promise<void> => {
+    let body: unknown;
+    try {
+      body = JSON.parse(record.body);
+    } catch {
+      deps.logger.error(`turn queue: message ${record.messageId} is not JSON; dropped`);
+      return;
+    }
+    const timer = TimerMessageSchema.safeParse(body);
+    if (timer.success) {
+      const step = timerStep(timer.data, deps.now?.() ?? new Date());
+      if (step.due) await deps.turns.send(step.message);
+      else await deps.timers.resend(timer.data, step.delaySeconds);
+      onResult?.({ outcome: 'timer', forwarded: step.due });
+      return;
+    }
+    const message = TurnMessageSchema.safeParse(body);
+    if (!message.success) {
+      const issue = message.error.issues[0];
+      deps.logger.error(`turn queue: message ${record.messageId} is not a turn message (${issue?.path.join('.')}: ${issue?.message}); dropped`);
+      return;
+    }
+    const result = message.data.kind === 'message' ? await startTurn(deps, message.data) : await resumeTurn(deps, message.data);
+    deps.logger.info(`turn ${result.turn_id || '-'}: ${result.outcome}`);
+    onResult?.(result);
+  };
+  return async (event) => {
+    const processor = new SqsFifoPartialProcessorAsync();
+    return processPartialResponse(event, handleRecord, processor, { throwOnFullBatchFailure: false });
+  };
+}

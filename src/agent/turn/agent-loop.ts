@@ -1,0 +1,161 @@
+import type { TranscriptMessage } from '../../store/transcript-store.ts';
+import type { DangerousMatch } from '../approvals/dangerous-commands.ts';
+import { callModel, type RetryPolicy } from '../model/call-model.ts';
+import type { ToolCall } from '../model/chat-wire.ts';
+import { ModelUnavailableError } from '../model/model-errors.ts';
+import type { ModelTransport } from '../model/model-transport.ts';
+import type { DelegateRunner } from '../tools/delegate-task.ts';
+import type { Tool } from '../tools/tool.ts';
+import type { ApprovalChoice } from '../../store/approval-store.ts';
+import { executeToolCall, type ApprovalGate } from './execute-tool-call.ts';
+import type { TurnHooks } from './turn-hooks.ts';
+import type { TurnState } from './turn-state.ts';
+
+export const DEFAULT_MAX_ITERATIONS = 25;
+
+/** What the loop runs with (everything but the turn's own state). */
+export interface AgentLoopDeps {
+  transport: ModelTransport;
+  hooks: TurnHooks;
+  tools: ReadonlyMap<string, Tool>;
+  /** Byte-stable across turns; never carries injected context (§1.9). */
+  systemPrompt: string;
+  /** The stored conversation before this turn. */
+  history: readonly TranscriptMessage[];
+  workspace: string;
+  maxIterations: number;
+  retry?: RetryPolicy;
+  approvals?: ApprovalGate;
+  /** Asked between iterations (/stop). */
+  stopRequested?: () => Promise<boolean>;
+  delegate?: DelegateRunner;
+  subagentId?: string | null;
+  signal?: AbortSignal;
+}
+
+export type LoopOutcome =
+  | { kind: 'final'; response: string }
+  | { kind: 'interrupted' }
+  | { kind: 'exhausted' }
+  | { kind: 'failed'; error: string }
+  | { kind: 'suspended'; match: DangerousMatch; command: string; call: ToolCall };
+
+/**
+ * The tool loop: model request, then each tool call of the answer, until the model answers
+ * without tools, `/stop` is seen between iterations, `maxIterations` is reached, or a
+ * dangerous command needs approval (the state then holds everything to go on later).
+ * `agent:step` is scheduled after every iteration. `resume` carries an approval's answer
+ * for `state.pending_calls[0]`.
+ *
+ * @example
+ * const outcome = await runAgentLoop(deps, state);
+ */
+export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume?: { choice: ApprovalChoice }): Promise<LoopOutcome> {
+  let answer = resume;
+  for (;;) {
+    if (state.iteration > 0) {
+      while (state.pending_calls.length > 0) {
+        const call = state.pending_calls[0]!;
+        const outcome = await executeToolCall(
+          call,
+          {
+            tools: deps.tools,
+            context: {
+              workspace: deps.workspace,
+              hooks: deps.hooks,
+              task_id: state.task_id,
+              session_id: state.session_id,
+              turn_id: state.turn_id,
+              subagent_id: deps.subagentId ?? null,
+              ...(deps.delegate ? { delegate: deps.delegate } : {}),
+              ...(deps.signal ? { signal: deps.signal } : {}),
+            },
+            api_request_id: `${state.turn_id}:api:${state.api_call_count}`,
+            ...(deps.approvals ? { approvals: deps.approvals } : {}),
+          },
+          answer,
+        );
+        answer = undefined;
+        if (outcome.kind === 'needs_approval') return { kind: 'suspended', match: outcome.match, command: outcome.command, call };
+        state.messages.push({ role: 'tool', tool_call_id: call.id, name: call.function.name, content: outcome.result });
+        state.step_tools.push({ name: call.function.name, result: outcome.result });
+        state.pending_calls.shift();
+      }
+      endStep(deps, state);
+    }
+
+    if (deps.stopRequested && (await safe(deps.stopRequested))) return { kind: 'interrupted' };
+    if (state.iteration >= deps.maxIterations) return { kind: 'exhausted' };
+
+    state.iteration += 1;
+    state.api_call_count += 1;
+    let reply;
+    try {
+      reply = await callModel({
+        transport: deps.transport,
+        hooks: deps.hooks,
+        turn: {
+          task_id: state.task_id,
+          turn_id: state.turn_id,
+          session_id: state.session_id,
+          user_message: state.user_message,
+          platform: state.platform,
+          history: [...deps.history, ...state.messages],
+        },
+        apiCallCount: state.api_call_count,
+        messages: apiMessages(deps, state),
+        tools: [...deps.tools.values()].map((tool) => tool.spec),
+        ...(deps.retry ? { retry: deps.retry } : {}),
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      });
+    } catch (error) {
+      if (error instanceof ModelUnavailableError) return { kind: 'failed', error: error.message };
+      throw error;
+    }
+    const { message } = reply;
+    state.messages.push({ role: 'assistant', content: message.content, ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}) });
+    if (message.tool_calls?.length) {
+      state.pending_calls = [...message.tool_calls];
+      state.step_tools = [];
+      continue;
+    }
+    state.step_tools = [];
+    endStep(deps, state);
+    return { kind: 'final', response: message.content ?? '' };
+  }
+}
+
+/** §2.4 agent:step, fire-and-forget: this iteration's number and its tools by name. */
+function endStep(deps: AgentLoopDeps, state: TurnState): void {
+  if (deps.subagentId) return; // gateway events belong to the parent's run
+  const tools = state.step_tools.map((tool) => ({ ...tool }));
+  deps.hooks.observeLater('agent:step', {
+    platform: state.platform,
+    user_id: state.user_id,
+    session_id: state.session_id,
+    iteration: state.iteration,
+    tool_names: tools.map((tool) => tool.name),
+    tools,
+  });
+}
+
+/**
+ * The API copy of the conversation: the system prompt, the stored history, and this turn's
+ * messages with pre_llm_call's context appended to the current user message only (§1.9).
+ */
+export function apiMessages(deps: Pick<AgentLoopDeps, 'systemPrompt' | 'history'>, state: TurnState): TranscriptMessage[] {
+  const turn = state.messages.map((message, index) =>
+    index === 0 && state.injected_context && message.role === 'user' && typeof message.content === 'string'
+      ? { ...message, content: `${message.content}\n\n${state.injected_context}` }
+      : message,
+  );
+  return [{ role: 'system', content: deps.systemPrompt }, ...deps.history, ...turn];
+}
+
+async function safe(check: () => Promise<boolean>): Promise<boolean> {
+  try {
+    return await check();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,150 @@
+import { performance } from 'node:perf_hooks';
+import { isPlainObject } from '../../hooks/python-truthiness.ts';
+import { renderWireJson } from '../../hooks/wire-json.ts';
+import type { ApprovalChoice } from '../../store/approval-store.ts';
+import type { DangerousMatch } from '../approvals/dangerous-commands.ts';
+import type { ToolCall } from '../model/chat-wire.ts';
+import type { Tool, ToolContext } from '../tools/tool.ts';
+import { blockMessage, firstString } from '../../hooks/aggregate/index.ts';
+import { toolCallStatusOf, type ToolCallStatus } from './tool-call-status.ts';
+
+/** Decides whether a terminal command must wait for the user's yes. */
+export interface ApprovalGate {
+  /** The match that needs an answer, or undefined when the command may run (harmless or granted). */
+  check(command: string, sessionId: string): Promise<DangerousMatch | undefined>;
+  /** Children cannot ask in the chat: a match is refused instead of suspended. */
+  readonly canAsk: boolean;
+}
+
+export interface ToolCallSite {
+  tools: ReadonlyMap<string, Tool>;
+  context: ToolContext;
+  api_request_id: string;
+  approvals?: ApprovalGate;
+}
+
+export type ToolCallOutcome = { kind: 'done'; result: string } | { kind: 'needs_approval'; match: DangerousMatch; command: string };
+
+const DENIED: Record<'deny' | 'timeout', string> = {
+  deny: 'The user denied this command.',
+  timeout: 'The approval request timed out; the command was not run.',
+};
+
+/**
+ * One tool call at its call site (§1.5–§1.7): `pre_tool_call` (a block becomes the wire-JSON
+ * `{"error": msg}` result and `post_tool_call` fires with status `blocked`), the approval
+ * gate for dangerous terminal commands, the tool, `post_tool_call`, `transform_tool_result`.
+ * `resumed` is set when the call comes back from an approval: `pre_tool_call` already fired
+ * for it, so it does not fire again, and the choice decides whether it runs.
+ *
+ * @example
+ * const outcome = await executeToolCall(call, site);
+ * if (outcome.kind === 'done') messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.result });
+ */
+export async function executeToolCall(call: ToolCall, site: ToolCallSite, resumed?: { choice: ApprovalChoice }): Promise<ToolCallOutcome> {
+  const { context } = site;
+  const { hooks } = context;
+  const toolName = call.function.name;
+  const args = parseArgs(call.function.arguments);
+  const ids = {
+    task_id: context.task_id,
+    session_id: context.session_id,
+    tool_call_id: call.id,
+    turn_id: context.turn_id,
+    api_request_id: site.api_request_id,
+  };
+
+  if (!resumed) {
+    const results = await hooks.decide('pre_tool_call', { tool_name: toolName, args, ...ids, middleware_trace: [] });
+    const message = blockMessage(results);
+    if (message !== undefined) {
+      const result = renderWireJson({ error: message });
+      await firePost(site, toolName, args, result, ids, 0, { status: 'blocked', error_type: 'plugin_block', error_message: message });
+      return { kind: 'done', result };
+    }
+  }
+
+  const tool = site.tools.get(toolName);
+  const started = performance.now();
+  let result: string;
+  if (resumed && (resumed.choice === 'deny' || resumed.choice === 'timeout')) {
+    result = renderWireJson({ error: DENIED[resumed.choice] });
+  } else if (!tool) {
+    result = renderWireJson({ error: `Unknown tool: ${toolName}` });
+  } else {
+    if (!resumed && toolName === 'terminal' && site.approvals && typeof args.command === 'string') {
+      const match = await site.approvals.check(args.command, context.session_id);
+      if (match && site.approvals.canAsk) return { kind: 'needs_approval', match, command: args.command };
+      if (match) {
+        const result = renderWireJson({ error: `This command needs the user's approval (${match.description}), which a subagent cannot ask for.` });
+        return finish(site, toolName, args, result, ids, Math.trunc(performance.now() - started));
+      }
+    }
+    try {
+      result = await tool.run(args, context);
+    } catch (error) {
+      result = renderWireJson({ error: errorText(error) });
+    }
+  }
+  return finish(site, toolName, args, result, ids, Math.trunc(performance.now() - started));
+}
+
+async function finish(
+  site: ToolCallSite,
+  toolName: string,
+  args: Record<string, unknown>,
+  original: string,
+  ids: Record<string, string>,
+  durationMs: number,
+): Promise<ToolCallOutcome> {
+  const status = toolCallStatusOf(original);
+  await firePost(site, toolName, args, original, ids, durationMs, status);
+  let result = original;
+  if (site.context.hooks.has('transform_tool_result')) {
+    const results = await site.context.hooks.decide('transform_tool_result', {
+      tool_name: toolName,
+      args,
+      result: original,
+      ...ids,
+      duration_ms: durationMs,
+      ...status,
+    });
+    const replacement = firstString(results);
+    if (replacement !== undefined) result = replacement;
+  }
+  return { kind: 'done', result };
+}
+
+function firePost(
+  site: ToolCallSite,
+  toolName: string,
+  args: Record<string, unknown>,
+  result: string,
+  ids: Record<string, string>,
+  durationMs: number,
+  status: ToolCallStatus,
+): Promise<void> {
+  return site.context.hooks.observe(
+    'post_tool_call',
+    () => ({ tool_name: toolName, args, result, ...ids, duration_ms: durationMs, ...status, middleware_trace: [] }),
+    { gated: true },
+  );
+}
+
+/** §1.5: arguments that are not a JSON object become `{}`. */
+function parseArgs(raw: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return isPlainObject(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `No such file or directory: ${(error as NodeJS.ErrnoException).path ?? ''}` : error.message;
+  }
+  return String(error);
+}

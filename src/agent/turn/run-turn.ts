@@ -1,0 +1,411 @@
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MessageEvent } from '../../gateway/message-event.ts';
+import type { TurnMessage } from '../../pipeline/turn-message.ts';
+import type { ApprovalChoice, PendingApproval } from '../../store/approval-store.ts';
+import type { TranscriptMessage } from '../../store/transcript-store.ts';
+import { detectDangerousCommand } from '../approvals/dangerous-commands.ts';
+import { BUILTIN_TOOLS, CHILD_TOOLS } from '../tools/tool-set.ts';
+import type { ChildOutcome, ChildSpec, DelegateRunner } from '../tools/delegate-task.ts';
+import { DEFAULT_MAX_ITERATIONS, runAgentLoop, type AgentLoopDeps, type LoopOutcome } from './agent-loop.ts';
+import type { ApprovalGate } from './execute-tool-call.ts';
+import { firstNonEmptyString, joinLlmContext } from '../../hooks/aggregate/index.ts';
+import { SYSTEM_PROMPT } from './system-prompt.ts';
+import { firstCodePoints } from './text-prefix.ts';
+import { TurnHooks } from './turn-hooks.ts';
+import type { TurnRuntimeDeps } from './turn-runtime-deps.ts';
+import { TurnStateSchema, type TurnState } from './turn-state.ts';
+
+type MessageTurn = Extract<TurnMessage, { kind: 'message' }>;
+type ApprovalTurn = Extract<TurnMessage, { kind: 'approval' }>;
+
+/** How one handler invocation of a turn ended. */
+export type TurnResult =
+  | { turn_id: string; outcome: 'completed' | 'interrupted' | 'exhausted' | 'failed'; response: string }
+  | { turn_id: string; outcome: 'suspended'; approval_id: string }
+  | { turn_id: string; outcome: 'ignored'; reason: string };
+
+export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 300;
+
+/**
+ * Runs a new turn for a user message (hook-semantics §1, §2.4): session hooks, agent:start,
+ * pre_llm_call once, the tool loop, then either the end of the turn or a suspension for an
+ * approval. The transcript is stored and the reply sent through the Replier.
+ *
+ * @example
+ * const result = await startTurn(deps, turnMessage); // { turn_id, outcome: 'completed', response }
+ */
+export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Promise<TurnResult> {
+  const now = deps.now?.() ?? new Date();
+  const { event } = message;
+  const source = event.source;
+  const { session, created, expired } = await deps.sessions.resolve(
+    message.session_key,
+    { platform: source.platform, chat_id: source.chat_id, thread_id: source.thread_id, user_id: source.user_id, chat_type: source.chat_type },
+    { ...(deps.sessionIdleSeconds !== undefined ? { idleSeconds: deps.sessionIdleSeconds } : {}), now },
+  );
+  const turnId = `turn_${randomUUID()}`;
+  const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: session.session_id, turn_id: turnId });
+  const model = deps.transport.model;
+  const platform = source.platform;
+  const state: TurnState = {
+    v: 1,
+    turn_id: turnId,
+    task_id: session.session_id,
+    session_id: session.session_id,
+    session_key: message.session_key,
+    platform,
+    user_id: source.user_id,
+    model,
+    reply: event.reply,
+    started_at: now.toISOString(),
+    user_message: event.text,
+    injected_context: null,
+    messages: [{ role: 'user', content: event.text }],
+    iteration: 0,
+    api_call_count: 0,
+    pending_calls: [],
+    step_tools: [],
+    agent_start: agentStartContext(event, session.session_id),
+  };
+  try {
+    if (expired) {
+      await hooks.observe('on_session_finalize', { session_id: expired.session_id, platform: expired.platform, reason: 'session_expired' });
+    }
+    const history = await deps.transcripts.load(session.session_id);
+    if (created || session.fresh) {
+      await hooks.observe('session:start', { platform, user_id: source.user_id, session_id: session.session_id, session_key: message.session_key });
+    }
+    if (session.turn_count === 0 && history.length === 0) {
+      await hooks.observe('on_session_start', { session_id: session.session_id, model, platform });
+    }
+    await hooks.observe('agent:start', { ...state.agent_start });
+    const results = await hooks.decide('pre_llm_call', {
+      session_id: session.session_id,
+      task_id: state.task_id,
+      turn_id: turnId,
+      user_message: event.text,
+      conversation_history: [...history, ...state.messages],
+      is_first_turn: history.length === 0,
+      model,
+      platform,
+      sender_id: source.user_id ?? '',
+    });
+    state.injected_context = guarded(() => joinLlmContext(results)) ?? null;
+    return await continueTurn(deps, hooks, state, history);
+  } finally {
+    await finishInvocation(deps, hooks);
+  }
+}
+
+/**
+ * Resumes a turn suspended for an approval, in a new invocation: the answer (or the
+ * timeout) fires post_approval_response, `session`/`always` grants are remembered, and the
+ * tool loop goes on from the persisted state. A timeout for an approval that was already
+ * answered is a no-op.
+ *
+ * @example
+ * await resumeTurn(deps, { v: 1, kind: 'approval', approval_id, choice: 'once', … });
+ */
+export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): Promise<TurnResult> {
+  const record = await deps.approvals.get(message.approval_id);
+  if (!record) return { turn_id: '', outcome: 'ignored', reason: `no approval ${message.approval_id}` };
+  let choice: ApprovalChoice;
+  if (message.choice === 'timeout') {
+    // The timer races the user's answer; the store's first answer wins.
+    const won = await deps.approvals.answer(message.approval_id, 'timeout', deps.now?.() ?? new Date());
+    if (!won) return { turn_id: record.turn_id, outcome: 'ignored', reason: 'already answered' };
+    choice = 'timeout';
+  } else if (record.choice) {
+    choice = record.choice;
+  } else {
+    await deps.approvals.answer(message.approval_id, message.choice, deps.now?.() ?? new Date());
+    choice = (await deps.approvals.get(message.approval_id))?.choice ?? message.choice;
+  }
+  const parsed = TurnStateSchema.safeParse(record.state);
+  if (!parsed.success) {
+    deps.logger.error(`approval ${record.approval_id}: the suspended turn's state is unreadable; the turn cannot resume`);
+    return { turn_id: record.turn_id, outcome: 'ignored', reason: 'unreadable state' };
+  }
+  const state = parsed.data;
+  const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: state.session_id, turn_id: state.turn_id });
+  try {
+    await hooks.observe('post_approval_response', { ...approvalKwargs(record), choice });
+    if (choice === 'session' || choice === 'always') {
+      for (const key of record.pattern_keys) await deps.approvals.grant(choice, key, state.session_id);
+    }
+    const history = await deps.transcripts.load(state.session_id);
+    return await continueTurn(deps, hooks, state, history, { choice });
+  } finally {
+    await finishInvocation(deps, hooks);
+  }
+}
+
+async function continueTurn(
+  deps: TurnRuntimeDeps,
+  hooks: TurnHooks,
+  state: TurnState,
+  history: readonly TranscriptMessage[],
+  resume?: { choice: ApprovalChoice },
+): Promise<TurnResult> {
+  let outcome: LoopOutcome = { kind: 'failed', error: 'the turn did not finish' };
+  let suspended = false;
+  try {
+    const loopDeps = loopDepsFor(deps, hooks, state, history);
+    outcome = await runAgentLoop(loopDeps, state, resume);
+    if (outcome.kind === 'suspended') {
+      suspended = true;
+      return await suspend(deps, hooks, state, outcome);
+    }
+    return await endTurn(deps, hooks, state, history, outcome);
+  } finally {
+    if (!suspended) {
+      const completed = outcome.kind === 'final';
+      await hooks.observe('on_session_end', {
+        session_id: state.session_id,
+        task_id: state.task_id,
+        turn_id: state.turn_id,
+        completed,
+        interrupted: outcome.kind === 'interrupted',
+        model: state.model,
+        platform: state.platform,
+      });
+    }
+  }
+}
+
+function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, history: readonly TranscriptMessage[]): AgentLoopDeps {
+  const workspace = join(deps.workspaceRoot ?? join(tmpdir(), 'hookgate-workspaces'), safeDirName(state.session_id));
+  const since = new Date(state.started_at);
+  const base = {
+    transport: deps.transport,
+    systemPrompt: SYSTEM_PROMPT,
+    workspace,
+    maxIterations: deps.maxIterations ?? DEFAULT_MAX_ITERATIONS,
+    ...(deps.retry ? { retry: deps.retry } : {}),
+    stopRequested: () => deps.sessions.stopRequested(state.session_key, since),
+  };
+  const gate: ApprovalGate = {
+    canAsk: true,
+    async check(command, sessionId) {
+      const match = detectDangerousCommand(command);
+      if (!match) return undefined;
+      const granted = await Promise.all(match.pattern_keys.map((key) => deps.approvals.isGranted(key, sessionId)));
+      return granted.every(Boolean) ? undefined : match;
+    },
+  };
+  const delegate: DelegateRunner = (child) => runChild({ ...base, hooks: hooks.engine, parentTrace: hooks.trace, logger: deps.logger, gate, state, child });
+  return { ...base, hooks, tools: deps.tools ?? BUILTIN_TOOLS, history, approvals: gate, delegate };
+}
+
+/** A delegated child: the same loop and model on its goal, in its own session, without delegation or chat approvals. */
+async function runChild(options: {
+  transport: AgentLoopDeps['transport'];
+  systemPrompt: string;
+  workspace: string;
+  maxIterations: number;
+  retry?: AgentLoopDeps['retry'];
+  stopRequested: () => Promise<boolean>;
+  hooks: TurnHooks['engine'];
+  parentTrace: TurnHooks['trace'];
+  logger: TurnRuntimeDeps['logger'];
+  gate: ApprovalGate;
+  state: TurnState;
+  child: ChildSpec;
+}): Promise<ChildOutcome> {
+  const { child, state } = options;
+  const turnId = `${state.turn_id}:${child.child_subagent_id}`;
+  const hooks = new TurnHooks(options.hooks, options.logger, { session_id: child.child_session_id, turn_id: turnId });
+  const childState: TurnState = {
+    ...state,
+    turn_id: turnId,
+    task_id: child.child_session_id,
+    session_id: child.child_session_id,
+    user_message: child.goal,
+    injected_context: null,
+    messages: [{ role: 'user', content: child.goal }],
+    iteration: 0,
+    api_call_count: 0,
+    pending_calls: [],
+    step_tools: [],
+  };
+  const outcome = await runAgentLoop(
+    {
+      transport: options.transport,
+      hooks,
+      tools: CHILD_TOOLS,
+      systemPrompt: options.systemPrompt,
+      history: [],
+      workspace: options.workspace,
+      maxIterations: options.maxIterations,
+      ...(options.retry ? { retry: options.retry } : {}),
+      approvals: { canAsk: false, check: options.gate.check },
+      stopRequested: options.stopRequested,
+      subagentId: child.child_subagent_id,
+    },
+    childState,
+  );
+  await hooks.flush();
+  // The child's hook calls show in the parent turn's trace, marked as the child's.
+  options.parentTrace.push(...hooks.trace.map((record) => ({ ...record, turn_id: state.turn_id, hook: `${record.hook} [${child.child_subagent_id}]` })));
+  switch (outcome.kind) {
+    case 'final':
+      return { status: 'completed', summary: outcome.response };
+    case 'interrupted':
+      return { status: 'interrupted', summary: null };
+    case 'exhausted':
+      return { status: 'failed', summary: null };
+    default:
+      return { status: 'error', summary: outcome.kind === 'failed' ? outcome.error : null };
+  }
+}
+
+async function endTurn(
+  deps: TurnRuntimeDeps,
+  hooks: TurnHooks,
+  state: TurnState,
+  history: readonly TranscriptMessage[],
+  outcome: Exclude<LoopOutcome, { kind: 'suspended' }>,
+): Promise<TurnResult> {
+  let response = '';
+  let replyText: string;
+  if (outcome.kind === 'final' && outcome.response !== '') {
+    response = outcome.response;
+    const results = await hooks.decide('transform_llm_output', {
+      response_text: response,
+      session_id: state.session_id,
+      model: state.model,
+      platform: state.platform,
+    });
+    response = guarded(() => firstNonEmptyString(results)) ?? response;
+    await hooks.observe('post_llm_call', {
+      session_id: state.session_id,
+      task_id: state.task_id,
+      turn_id: state.turn_id,
+      user_message: state.user_message,
+      assistant_response: response,
+      conversation_history: [...history, ...state.messages],
+      model: state.model,
+      platform: state.platform,
+    });
+    replyText = response;
+  } else if (outcome.kind === 'interrupted') {
+    replyText = '⏹ Stopped.';
+  } else if (outcome.kind === 'exhausted') {
+    replyText = `I stopped after ${deps.maxIterations ?? DEFAULT_MAX_ITERATIONS} steps without a final answer.`;
+  } else if (outcome.kind === 'failed') {
+    replyText = `Sorry, the model could not be reached (${outcome.error}).`;
+  } else {
+    replyText = '(no response)';
+  }
+  await deps.transcripts.append(state.session_id, state.messages);
+  await deps.sessions.recordTurn(state.session_key, state.session_id, deps.now?.() ?? new Date());
+  await sendReply(deps, state, replyText);
+  await hooks.observe('agent:end', { ...state.agent_start, response: firstCodePoints(response, 500) });
+  const kind = outcome.kind === 'final' ? 'completed' : outcome.kind;
+  return { turn_id: state.turn_id, outcome: kind, response };
+}
+
+async function suspend(
+  deps: TurnRuntimeDeps,
+  hooks: TurnHooks,
+  state: TurnState,
+  outcome: Extract<LoopOutcome, { kind: 'suspended' }>,
+): Promise<TurnResult> {
+  const now = deps.now?.() ?? new Date();
+  const timeout = deps.approvalTimeoutSeconds ?? DEFAULT_APPROVAL_TIMEOUT_SECONDS;
+  const approval: PendingApproval = {
+    approval_id: `approval_${randomUUID()}`,
+    session_key: state.session_key,
+    session_id: state.session_id,
+    turn_id: state.turn_id,
+    command: outcome.command,
+    description: outcome.match.description,
+    pattern_key: outcome.match.pattern_key,
+    pattern_keys: outcome.match.pattern_keys,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + timeout * 1000).toISOString(),
+    state: TurnStateSchema.parse(state),
+  };
+  await deps.approvals.putPending(approval);
+  await hooks.observe('pre_approval_request', approvalKwargs(approval));
+  await sendReply(
+    deps,
+    state,
+    [
+      `⚠️ This command needs your approval (${approval.description}):`,
+      `    ${approval.command}`,
+      'Reply /approve to run it once, /approve session to allow this kind of command for this session,',
+      `/approve always to always allow it, or /deny. Without an answer within ${timeout} s it is not run.`,
+    ].join('\n'),
+  );
+  await deps.timers.schedule(
+    {
+      v: 1,
+      kind: 'approval',
+      delivery_id: `${approval.approval_id}:timeout`,
+      session_key: state.session_key,
+      received_at: now.toISOString(),
+      approval_id: approval.approval_id,
+      choice: 'timeout',
+    },
+    timeout,
+    now,
+  );
+  return { turn_id: state.turn_id, outcome: 'suspended', approval_id: approval.approval_id };
+}
+
+function approvalKwargs(approval: Pick<PendingApproval, 'command' | 'description' | 'pattern_key' | 'pattern_keys' | 'session_key'>) {
+  return {
+    command: approval.command,
+    description: approval.description,
+    pattern_key: approval.pattern_key,
+    pattern_keys: [...approval.pattern_keys],
+    session_key: approval.session_key,
+    surface: 'gateway',
+  };
+}
+
+/** §2.4 agent:start context, key order as the spec lists it. */
+function agentStartContext(event: MessageEvent, sessionId: string): Record<string, unknown> {
+  return {
+    platform: event.source.platform,
+    user_id: event.source.user_id,
+    chat_id: event.source.chat_id ?? '',
+    thread_id: event.source.thread_id ?? '',
+    chat_type: event.source.chat_type ?? '',
+    session_id: sessionId,
+    message: firstCodePoints(event.text, 500),
+  };
+}
+
+async function sendReply(deps: TurnRuntimeDeps, state: TurnState, text: string): Promise<void> {
+  try {
+    await deps.replier.send(state.reply, text);
+  } catch (error) {
+    deps.logger.error(`turn ${state.turn_id}: the reply could not be sent: ${String(error)}`);
+  }
+}
+
+async function finishInvocation(deps: TurnRuntimeDeps, hooks: TurnHooks): Promise<void> {
+  await hooks.flush();
+  if (!deps.traces || hooks.trace.length === 0) return;
+  try {
+    await deps.traces.append(hooks.trace);
+  } catch (error) {
+    deps.logger.warn(`turn ${hooks.meta.turn_id}: the hook trace could not be stored: ${String(error)}`);
+  }
+}
+
+function guarded<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch {
+    return undefined;
+  }
+}
+
+function safeDirName(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]/g, '_');
+}

@@ -1,0 +1,114 @@
+import { performance } from 'node:perf_hooks';
+import type { HookEngine, Kwargs } from '../../hooks/hook-engine.ts';
+import type { HookLogger } from '../../hooks/hook-logger.ts';
+import type { HookRunRecord } from '../../hooks/hook-engine.ts';
+import type { TraceRecord } from '../../store/trace-store.ts';
+import { describeDecision } from '../trace/describe-decision.ts';
+import { collectHookRuns } from '../trace/hook-run-scope.ts';
+
+/** The ids every observer event of one turn is published with. */
+export interface TurnHookMeta {
+  session_id: string;
+  turn_id: string;
+}
+
+/**
+ * The call-site guard of hook-semantics §1.3 around one engine, for one turn: a failing
+ * hook block is logged with the hook's name and the turn goes on as if it returned nothing.
+ * Observers are awaited so emission order is the spec's order; `observeLater` is for
+ * fire-and-forget events (agent:step), settled by `flush()` before the invocation ends.
+ *
+ * @example
+ * const hooks = new TurnHooks(engine, logger, { session_id, turn_id });
+ * const results = await hooks.decide('pre_tool_call', kwargs);
+ * await hooks.observe('post_tool_call', kwargs, { gated: true });
+ * await hooks.flush();
+ */
+export class TurnHooks {
+  private readonly pending = new Set<Promise<void>>();
+  /** Every hook call of this turn (this invocation), for `hookgate trace`. */
+  readonly trace: TraceRecord[] = [];
+
+  constructor(
+    readonly engine: HookEngine,
+    private readonly logger: HookLogger,
+    readonly meta: TurnHookMeta,
+  ) {}
+
+  has(hook: string): boolean {
+    try {
+      return this.engine.hasHook(hook);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Raw results of a decision hook; `[]` when the invocation fails. */
+  async decide(hook: string, kwargs: Kwargs): Promise<unknown[]> {
+    const at = new Date().toISOString();
+    const started = performance.now();
+    try {
+      const { value, runs } = await collectHookRuns(() => this.engine.invokeAll(hook, kwargs));
+      this.record(hook, at, started, runs, describeDecision(hook, value), (run) => describeDecision(hook, run.result === undefined || run.result === null ? [] : [run.result]));
+      return value;
+    } catch (error) {
+      this.logger.warn(`hook ${hook} failed at its call site: ${String(error)}`);
+      this.record(hook, at, started, [], `error: ${String(error)}`);
+      return [];
+    }
+  }
+
+  /**
+   * Fires an observer plugin hook or gateway event. With `gated`, nothing is built or sent
+   * unless someone listens (§1.3); pass `kwargs` as a function to skip building it then.
+   */
+  async observe(type: string, kwargs: Kwargs | (() => Kwargs), options: { gated?: boolean } = {}): Promise<void> {
+    if (options.gated && !this.has(type)) return;
+    const at = new Date().toISOString();
+    const started = performance.now();
+    try {
+      const payload = typeof kwargs === 'function' ? kwargs() : kwargs;
+      const { runs } = await collectHookRuns(() => this.engine.observe(type, payload, this.meta));
+      this.record(type, at, started, runs, 'emitted', () => 'observed');
+    } catch (error) {
+      this.logger.warn(`hook ${type} failed at its call site: ${String(error)}`);
+      this.record(type, at, started, [], `error: ${String(error)}`);
+    }
+  }
+
+  /** Fire-and-forget (agent:step): the loop does not wait; `flush()` does. */
+  observeLater(type: string, kwargs: Kwargs): void {
+    const done: Promise<void> = this.observe(type, kwargs).finally(() => this.pending.delete(done));
+    this.pending.add(done);
+  }
+
+  private record(
+    hook: string,
+    at: string,
+    started: number,
+    runs: readonly HookRunRecord[],
+    overall: string,
+    perRun?: (run: HookRunRecord) => string,
+  ): void {
+    const turn_id = this.meta.turn_id;
+    if (runs.length === 0) {
+      this.trace.push({ turn_id, at, hook, source: '-', callback: '-', decision: overall, duration_ms: Math.trunc(performance.now() - started) });
+      return;
+    }
+    for (const run of runs) {
+      this.trace.push({
+        turn_id,
+        at,
+        hook: run.hook,
+        source: run.source,
+        callback: run.callback,
+        decision: run.error !== undefined ? `error: ${run.error}` : (perRun?.(run) ?? overall),
+        duration_ms: Math.trunc(run.durationMs),
+      });
+    }
+  }
+
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+}

@@ -1,0 +1,40 @@
+import type { Replier } from '../../gateway/replier.ts';
+import type { HookEngine } from '../../hooks/hook-engine.ts';
+import type { HookLogger } from '../../hooks/hook-logger.ts';
+import type { TimerQueue } from '../../pipeline/timer-queue-sender.ts';
+import type { TurnQueue } from '../../pipeline/turn-queue-sender.ts';
+import type { ApprovalStore } from '../../store/approval-store.ts';
+import type { SessionStore } from '../../store/session-store.ts';
+import type { TraceStore } from '../../store/trace-store.ts';
+import type { TranscriptStore } from '../../store/transcript-store.ts';
+import type { RetryPolicy } from '../model/call-model.ts';
+import type { ModelTransport } from '../model/model-transport.ts';
+import type { Tool } from '../tools/tool.ts';
+
+/** Everything the turn runtime runs on; `functions/turn.ts` and `hookgate dev` build it. */
+export interface TurnRuntimeDeps {
+  engine: HookEngine;
+  logger: HookLogger;
+  transport: ModelTransport;
+  sessions: SessionStore;
+  transcripts: TranscriptStore;
+  approvals: ApprovalStore;
+  /** Approval timeouts go here (a delayed message). */
+  timers: TimerQueue;
+  /** Due timers are forwarded here, in their session's group. */
+  turns: TurnQueue;
+  replier: Replier;
+  traces?: TraceStore;
+  /** Per-session workspaces live under it (`<root>/<session id>`). Default `<tmpdir>/hookgate-workspaces`. */
+  workspaceRoot?: string;
+  /** Default 25. */
+  maxIterations?: number;
+  /** Seconds until an unanswered approval resumes with `timeout`. Default 300. */
+  approvalTimeoutSeconds?: number;
+  /** Idle sessions older than this start a new session. Unset = never. */
+  sessionIdleSeconds?: number;
+  retry?: RetryPolicy;
+  /** Replaces the built-in tools (tests, restricted deployments). */
+  tools?: ReadonlyMap<string, Tool>;
+  now?: () => Date;
+}

@@ -1,0 +1,96 @@
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { epochSeconds, type DynamoTable } from './dynamo-table.ts';
+
+/** One hook call of a turn, for `hookgate trace <turn_id>`. */
+export interface TraceRecord {
+  readonly turn_id: string;
+  /** ISO-8601 time the call started. */
+  readonly at: string;
+  /** Plugin-hook name or gateway event type. */
+  readonly hook: string;
+  /** `plugin`, `shell` or `gateway` for one callback; `-` when nobody ran inline. */
+  readonly source: string;
+  /** Callback name, `shell_hook[<event>:<command>]`, the gateway hook's name, or `-`. */
+  readonly callback: string;
+  /** What came of it: `allow`, `block: <msg>`, `context (N chars)`, `replaced`, `unchanged`, `emitted`, `error: …`. */
+  readonly decision: string;
+  readonly duration_ms: number;
+}
+
+export interface TraceStore {
+  /** Appends the records of one handler invocation of a turn (a resumed turn appends more). */
+  append(records: readonly TraceRecord[]): Promise<void>;
+  /** Every record of a turn, in call order. */
+  list(turnId: string): Promise<TraceRecord[]>;
+}
+
+/**
+ * Key design (single table, beside the other stores' prefixes in dynamo-table.ts):
+ *   PK = `TRACE#<turn id>`, SK = `RUN#<at ISO>#<invocation id>#<seq, 6 digits>`: one item per
+ *     record. The SK sorts by time, then by call order inside one invocation, so a turn
+ *     resumed in a later invocation lists after its first part.
+ *   expires_at (TTL) = written + 7 days; traces are for debugging, not an audit log.
+ *
+ * @example
+ * const traces = new DynamoTraceStore(table);
+ * await traces.append(records);
+ * for (const r of await traces.list(turnId)) console.log(r.hook, r.source, r.decision);
+ */
+export class DynamoTraceStore implements TraceStore {
+  static readonly RETAIN_SECONDS = 7 * 86_400;
+  private invocation = 0;
+
+  constructor(private readonly table: DynamoTable) {}
+
+  async append(records: readonly TraceRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const invocation = `${process.pid.toString(36)}${(++this.invocation).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const first = records[0]!.at;
+    const expires = epochSeconds(new Date()) + DynamoTraceStore.RETAIN_SECONDS;
+    const items = records.map((record, seq) => ({
+      PutRequest: {
+        Item: { PK: `TRACE#${record.turn_id}`, SK: `RUN#${first}#${invocation}#${String(seq).padStart(6, '0')}`, ...record, expires_at: expires },
+      },
+    }));
+    for (let start = 0; start < items.length; start += 25) {
+      let pending: typeof items = items.slice(start, start + 25);
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        const out = await this.table.doc.send(new BatchWriteCommand({ RequestItems: { [this.table.tableName]: pending } }));
+        pending = (out.UnprocessedItems?.[this.table.tableName] ?? []) as typeof items;
+        if (pending.length > 0) {
+          if (attempt >= 5) throw new Error(`trace: ${pending.length} records could not be written`);
+          await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+        }
+      }
+    }
+  }
+
+  async list(turnId: string): Promise<TraceRecord[]> {
+    const records: TraceRecord[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.table.doc.send(
+        new QueryCommand({
+          TableName: this.table.tableName,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :run)',
+          ExpressionAttributeValues: { ':pk': `TRACE#${turnId}`, ':run': 'RUN#' },
+          ConsistentRead: true,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        records.push({
+          turn_id: String(item.turn_id),
+          at: String(item.at),
+          hook: String(item.hook),
+          source: String(item.source),
+          callback: String(item.callback),
+          decision: String(item.decision),
+          duration_ms: Number(item.duration_ms),
+        });
+      }
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return records;
+  }
+}

@@ -1,0 +1,106 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One scripted answer of the fake model. */
+export type ScriptedReply =
+  /** A final text answer. */
+  | { content: string }
+  /** Tool calls: `arguments` objects are JSON-encoded on the wire. */
+  | { tool_calls: { name: string; arguments: unknown; id?: string }[]; content?: string | null }
+  /** An HTTP error (e.g. 429, 503) with an optional body. */
+  | { status: number; body?: string }
+  /** A 200 whose body is given raw (invalid responses). */
+  | { raw: string };
+
+export interface RecordedRequest {
+  headers: IncomingHttpHeaders;
+  path: string;
+  body: {
+    model: string;
+    messages: { role: string; content: string | null; tool_calls?: unknown[]; tool_call_id?: string }[];
+    tools?: { type: string; function: { name: string } }[];
+    [key: string]: unknown;
+  };
+}
+
+export interface FakeModelServer {
+  /** Pass as HOOKGATE_MODEL_BASE_URL: requests go to `${baseUrl}/chat/completions`. */
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Appends replies to the script, answered in order. */
+  script(...replies: ScriptedReply[]): void;
+  /** Replies not yet used. */
+  remaining(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A real HTTP server speaking the OpenAI `/chat/completions` wire format with scripted
+ * replies (tool calls included), recording every request. An unscripted request gets a 500
+ * naming the problem, so a test that under-scripts fails loudly.
+ *
+ * @example
+ * const model = await startFakeModelServer();
+ * model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'ls' } }] }, { content: 'done' });
+ * // … HOOKGATE_MODEL_BASE_URL = model.baseUrl …
+ * await model.close();
+ */
+export async function startFakeModelServer(): Promise<FakeModelServer> {
+  const queue: ScriptedReply[] = [];
+  const requests: RecordedRequest[] = [];
+  let callId = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const send = (status: number, body: string) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(body);
+      };
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(404, JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+      let body: RecordedRequest['body'];
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        return send(400, JSON.stringify({ error: { message: 'body is not JSON' } }));
+      }
+      requests.push({ headers: req.headers, path: req.url, body });
+      const reply = queue.shift();
+      if (!reply) return send(500, JSON.stringify({ error: { message: 'fake model server: no scripted reply left' } }));
+      if ('status' in reply) return send(reply.status, reply.body ?? JSON.stringify({ error: { message: `scripted ${reply.status}` } }));
+      if ('raw' in reply) return send(200, reply.raw);
+      const message =
+        'tool_calls' in reply
+          ? {
+              role: 'assistant',
+              content: reply.content ?? null,
+              tool_calls: reply.tool_calls.map((call) => ({
+                id: call.id ?? `call_${++callId}`,
+                type: 'function',
+                function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
+              })),
+            }
+          : { role: 'assistant', content: reply.content };
+      send(
+        200,
+        JSON.stringify({
+          id: `chatcmpl-${requests.length}`,
+          object: 'chat.completion',
+          created: Math.floor(Date.now() / 1000),
+          model: body.model,
+          choices: [{ index: 0, message, finish_reason: 'tool_calls' in reply ? 'tool_calls' : 'stop' }],
+          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    script: (...replies) => queue.push(...replies),
+    remaining: () => queue.length,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

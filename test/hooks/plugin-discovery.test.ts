@@ -200,3 +200,37 @@ describe('discoverHooksHome: a plain description', () => {
     ]);
   });
 });
+
+describe('config.yaml and shell hooks relative to plugins (§0.1, §1.2)', () => {
+  it('an unparseable config.yaml is treated as empty, with a warning', async () => {
+    const { engine, warnings } = await load({
+      'config.yaml': 'plugins: [unclosed\n',
+      ...plugin('p', `ctx.register_hook('pre_llm_call', () => 'p');`),
+    });
+    expect(engine.hasHook('pre_llm_call')).toBe(false);
+    expect(warnings().some((m) => m.includes('config.yaml') && m.includes('treating it as empty'))).toBe(true);
+  });
+
+  it('shell hooks run after every plugin callback, so a plugin block wins the tie', async () => {
+    home = await tempHome({
+      'agent-hooks/block.sh': '#!/bin/sh\ncat >/dev/null\necho \'{"action": "block", "message": "shell says no"}\'\n',
+      ...plugin('zzz', `ctx.register_hook('pre_tool_call', () => ({ action: 'block', message: 'plugin says no' }));`),
+    });
+    const { chmod } = await import('node:fs/promises');
+    await chmod(`${home.path}/agent-hooks/block.sh`, 0o755);
+    await home.write({ 'config.yaml': `${enable('zzz')}hooks:\n  pre_tool_call:\n    - command: ${home.path}/agent-hooks/block.sh\n` });
+    engine = await createHookEngine({ home: home.path, logger: createMemoryLogger(), acceptHooks: true, env: {}, print: () => {} });
+    expect(await engine.invokeAll('pre_tool_call', { tool_name: 'terminal', args: {} })).toEqual([
+      { action: 'block', message: 'plugin says no' },
+      { action: 'block', message: 'shell says no' },
+    ]);
+    expect(await engine.invoke('pre_tool_call', { tool_name: 'terminal', args: {} })).toEqual({ action: 'block', message: 'plugin says no' });
+  });
+
+  it('without consent a shell hook is not registered (the engine passes acceptHooks through)', async () => {
+    home = await tempHome({ 'agent-hooks/x.sh': '#!/bin/sh\necho {}\n' });
+    await home.write({ 'config.yaml': `hooks:\n  pre_tool_call:\n    - command: ${home.path}/agent-hooks/x.sh\n` });
+    engine = await createHookEngine({ home: home.path, logger: createMemoryLogger(), acceptHooks: false, env: {}, print: () => {} });
+    expect(engine.hasHook('pre_tool_call')).toBe(false);
+  });
+});

@@ -1,0 +1,50 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { HookEngine } from '../hooks/hook-engine.ts';
+import type { HookLogger } from '../hooks/hook-logger.ts';
+import type { Replier } from '../gateway/replier.ts';
+import type { DataPlane } from '../pipeline/data-plane.ts';
+import { DynamoTraceStore } from '../store/trace-store.ts';
+import { modelFromConfig, type ModelSettings } from './model/model-from-config.ts';
+import { createTurnHandler } from './turn-handler.ts';
+import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
+
+/** What the turn consumer is built from; `hookgate dev`'s TurnConsumerContext fits it. */
+export interface TurnConsumerParts {
+  config: { model: ModelSettings };
+  plane: Pick<DataPlane, 'sessions' | 'transcripts' | 'approvals' | 'timerQueue' | 'turnQueue' | 'table'>;
+  engine: HookEngine;
+  replier: Replier;
+  /** Powertools Logger or any logger with debug/info/warn/error(message). */
+  logger: { debug(m: string): void; info(m: string): void; warn(m: string): void; error(m: string): void };
+  overrides?: Partial<TurnRuntimeDeps>;
+}
+
+/**
+ * The turn handler over a data plane: DynamoDB stores, the timers and turns queues, the
+ * trace store, and the configured model (the stand-in when none is configured). Used by
+ * `functions/turn.ts` and as `hookgate dev`'s `createTurnConsumer`.
+ *
+ * @example
+ * startDevRuntime({ home, createEngine, createTurnConsumer: createTurnConsumer });
+ */
+export function createTurnConsumer(parts: TurnConsumerParts): (event: SQSEvent) => Promise<SQSBatchResponse> {
+  const logger: HookLogger = {
+    debug: (m) => parts.logger.debug(m),
+    info: (m) => parts.logger.info(m),
+    warn: (m) => parts.logger.warn(m),
+    error: (m) => parts.logger.error(m),
+  };
+  return createTurnHandler({
+    engine: parts.engine,
+    logger,
+    transport: modelFromConfig(parts.config.model),
+    sessions: parts.plane.sessions,
+    transcripts: parts.plane.transcripts,
+    approvals: parts.plane.approvals,
+    timers: parts.plane.timerQueue,
+    turns: parts.plane.turnQueue,
+    replier: parts.replier,
+    traces: new DynamoTraceStore(parts.plane.table),
+    ...parts.overrides,
+  });
+}

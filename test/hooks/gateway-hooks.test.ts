@@ -164,3 +164,27 @@ describe('emit and emitCollect (§2.3)', () => {
     expect(await engine.emitCollect('x:y', {})).toEqual(['js:x:y', 'mjs:x:y']);
   });
 });
+
+describe('gateway startup order (§1.2): plugins, then shell hooks, then gateway hooks', () => {
+  it('a gateway handler module is evaluated after plugin register() and after shell-hook consent was recorded', async () => {
+    const files = {
+      'agent-hooks/obs.sh': '#!/bin/sh\ncat >/dev/null\n',
+      'plugins/p/plugin.yaml': 'name: p\n',
+      'plugins/p/index.ts': `export function register(ctx: any) { ((globalThis as any).__startup ??= []).push('plugin'); ctx.register_hook('on_session_end', () => null); }\n`,
+      'hooks/g/HOOK.yaml': 'events: [gateway:startup]\n',
+      'hooks/g/handler.ts': `import { existsSync } from 'node:fs';
+        ((globalThis as any).__startup ??= []).push(existsSync(process.env.__HG_ALLOWLIST!) ? 'gateway after shell' : 'gateway before shell');
+        export function handle() {}\n`,
+    };
+    home = await tempHome(files);
+    const { chmod } = await import('node:fs/promises');
+    await chmod(`${home.path}/agent-hooks/obs.sh`, 0o755);
+    await home.write({ 'config.yaml': `plugins:\n  enabled: [p]\nhooks:\n  on_session_end:\n    - command: ${home.path}/agent-hooks/obs.sh\n` });
+    process.env.__HG_ALLOWLIST = `${home.path}/shell-hooks-allowlist.json`;
+    (globalThis as { __startup?: string[] }).__startup = [];
+    engine = await createHookEngine({ home: home.path, gatewayHooks: true, acceptHooks: true, env: {}, logger: createMemoryLogger(), print: () => {} });
+    delete process.env.__HG_ALLOWLIST;
+    expect((globalThis as { __startup?: string[] }).__startup).toEqual(['plugin', 'gateway after shell']);
+    expect(engine.describeRegistry().callbacks.on_session_end).toHaveLength(2);
+  });
+});

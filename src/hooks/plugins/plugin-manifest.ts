@@ -5,7 +5,7 @@ import { z } from 'zod';
  * present must have the right type. `name` overrides the directory name (§1.2).
  */
 export const PluginManifestSchema = z.looseObject({
-  name: z.string().trim().min(1, 'must be a non-empty string').nullish(),
+  name: z.string().min(1, 'must be a non-empty string').nullish(),
   version: z.union([z.string(), z.number()]).nullish(),
   description: z.string().nullish(),
   author: z.string().nullish(),

@@ -1,4 +1,4 @@
-import { access, readdir, readFile } from 'node:fs/promises';
+import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { compareCodePoints } from './code-point-order.ts';
@@ -47,10 +47,13 @@ async function sortedDirectories(parent: string): Promise<string[]> {
   } catch {
     return []; // no directory: nothing loaded, nothing printed
   }
-  return entries
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort(compareCodePoints);
+  const names: string[] = [];
+  for (const entry of entries) {
+    // A symlinked plugin or hook directory counts, as in the reference (Path.is_dir follows links).
+    const isDir = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(join(parent, entry.name)).then((s) => s.isDirectory(), () => false)));
+    if (isDir) names.push(entry.name);
+  }
+  return names.sort(compareCodePoints);
 }
 
 async function exists(path: string): Promise<boolean> {

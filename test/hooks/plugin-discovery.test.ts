@@ -81,6 +81,19 @@ describe('plugin discovery and enablement (§1.2)', () => {
     expect(await engine.invokeAll('pre_llm_call', {})).toEqual(['js', 'mjs', 'ts']);
   });
 
+  it('follows a symlinked plugin directory; a plain file under plugins/ is skipped', async () => {
+    const elsewhere = await tempHome(plugin('real', `ctx.register_hook('pre_llm_call', () => 'linked');`));
+    try {
+      home = await tempHome({ 'config.yaml': enable('real'), 'plugins/stray-file': 'x' });
+      const { symlink } = await import('node:fs/promises');
+      await symlink(`${elsewhere.path}/plugins/real`, `${home.path}/plugins/linked`);
+      engine = await createHookEngine({ home: home.path, logger: createMemoryLogger(), env: {}, print: () => {} });
+      expect(await engine.invokeAll('pre_llm_call', {})).toEqual(['linked']);
+    } finally {
+      await elsewhere.remove();
+    }
+  });
+
   it('skips a bad manifest with a message naming the file and the field, and loads the others', async () => {
     const { engine, warnings } = await load({
       'config.yaml': enable('bad', 'good', 'broken', 'list'),

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { loadGatewayConfig } from '../src/config/gateway-config.ts';
 import { createGatewayApp } from '../src/gateway/app.ts';
 import { gatewayDepsFromDataPlane } from '../src/gateway/gateway-deps-from-data-plane.ts';
-import { startEmulators } from '../src/local/emulators.ts';
+import { startEmulatorsProcess } from '../src/local/emulators-process.ts';
 import { createDataPlane, dataPlaneFromLocalAws } from '../src/pipeline/data-plane.ts';
 import { benchEngine } from './support/bench-engine.ts';
 import { summarise, type Bench } from './harness.ts';
@@ -17,7 +17,7 @@ import { summarise, type Bench } from './harness.ts';
  * zod normalisation, dedup conditional put, pre_gateway_dispatch through the engine,
  * authorisation, FIFO enqueue) against a bare Hono handler doing the same DynamoDB
  * conditional put + SQS FIFO send with raw SDK calls. Both on @hono/node-server over
- * loopback against the same emulators, driven by the same bounded load loop (fetch,
+ * loopback against the same emulators (in a child process), driven by the same bounded load loop (fetch,
  * fixed concurrency), in alternating rounds.
  */
 const REQUESTS = Number(process.env.HOOKGATE_BENCH_REQUESTS ?? 600);
@@ -53,7 +53,8 @@ async function load(send: (i: number) => Promise<Response>, offset: number): Pro
 }
 
 const bench: Bench = async () => {
-  const aws = await startEmulators();
+  // Emulators in their own process: their CPU does not share the event loop being measured.
+  const aws = await startEmulatorsProcess();
   const plane = createDataPlane(dataPlaneFromLocalAws(aws));
   const config = loadGatewayConfig({ TELEGRAM_BOT_TOKEN: '1:bench', TELEGRAM_SECRET_TOKEN: SECRET }, { runtime: 'local' });
   const engine = await benchEngine(plane.observerSink);

@@ -22,6 +22,8 @@ export async function preGatewayDispatch(
 ): Promise<DispatchDecision> {
   if (event.internal) return { action: 'allow' };
   try {
+    // No callback, no result: the same as allow, without building the kwargs (the hot path).
+    if (!engine.hasHook('pre_gateway_dispatch')) return { action: 'allow' };
     const answer = await engine.invoke('pre_gateway_dispatch', {
       event: structuredClone(event),
       gateway: handles.gateway,

@@ -74,6 +74,9 @@ export class SnsObserverSink implements ObserverSink {
       throw new InvalidObserverEventError(`observer event ${event.type}: payload must be an object`);
     }
     const id = event.id ?? this.newId();
+    if (typeof id !== 'string' || id.length === 0 || id.length > 200) {
+      throw new InvalidObserverEventError(`observer event ${event.type}: id must be a string of 1 to 200 characters`);
+    }
     let payloadJson: string;
     try {
       payloadJson = toJson(event.payload);

@@ -129,5 +129,6 @@ describe('SnsObserverSink', () => {
     cyclic.self = cyclic;
     await expect(sink.publish([{ type: 'agent:step', payload: cyclic }])).rejects.toBeInstanceOf(InvalidObserverEventError);
     await expect(sink.publish([{ type: '', payload: {} }])).rejects.toThrow(/non-empty string/);
+    await expect(sink.publish([{ id: 'x'.repeat(201), type: 'agent:step', payload: {} }])).rejects.toThrow(/1 to 200 characters/);
   });
 });

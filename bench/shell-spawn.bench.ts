@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,25 +18,26 @@ import { renderShellPayload } from '../src/hooks/shell/shell-payload.ts';
  * parent's size (the reason the hot path spawns through a small /bin/sh driver).
  */
 
-const ROUNDS = 8;
-const PER_ROUND = 40;
+const SAMPLES = 300;
 
+// Hermes's path, timed inside Python: build the payload, subprocess.run, parse stdout. The
+// child serves one sample per "go" line, so that Python and Node samples alternate one by one
+// and see the same machine load (this machine is shared; coarse rounds were too noisy).
 const PYTHON = `
 import json, subprocess, sys, time
-script, n = sys.argv[1], int(sys.argv[2])
+script = sys.argv[1]
 kwargs = {"tool_name": "terminal", "args": {"command": "ls -la"}, "task_id": "t-1", "session_id": "s-1",
           "tool_call_id": "c-1", "turn_id": "", "api_request_id": "", "middleware_trace": [],
           "telemetry_schema_version": "hermes.observer.v1"}
-out = []
-for _ in range(n):
+for _ in sys.stdin:
     t0 = time.perf_counter()
     payload = json.dumps({"hook_event_name": "pre_tool_call", "tool_name": kwargs["tool_name"],
                           "tool_input": kwargs["args"], "session_id": kwargs["session_id"], "cwd": "/",
                           "extra": {k: v for k, v in kwargs.items() if k not in ("tool_name", "args", "session_id")}})
     r = subprocess.run([script], input=payload, capture_output=True, timeout=60, text=True)
     json.loads(r.stdout)
-    out.append((time.perf_counter() - t0) * 1000)
-print(json.dumps(out))
+    sys.stdout.write(repr((time.perf_counter() - t0) * 1000) + "\\n")
+    sys.stdout.flush()
 `;
 
 const KWARGS = {
@@ -51,8 +52,25 @@ const KWARGS = {
   telemetry_schema_version: 'hermes.observer.v1',
 };
 
-function pythonSamples(script: string, n: number): number[] {
-  return JSON.parse(execFileSync('python3', ['-c', PYTHON, script, String(n)], { encoding: 'utf8' })) as number[];
+/** A python3 child that times one `subprocess.run` per request and answers its ms. */
+function startPython(script: string): { sample: () => Promise<number>; stop: () => void } {
+  const child = spawn('python3', ['-c', PYTHON, script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let buffer = '';
+  const waiting: ((ms: number) => void)[] = [];
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    buffer += chunk;
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      waiting.shift()?.(Number(buffer.slice(0, nl)));
+      buffer = buffer.slice(nl + 1);
+    }
+  });
+  const failed = new Promise<never>((_, reject) => child.on('error', (e) => reject(new Error(`python3 is needed for the baseline: ${e.message}`))));
+  return {
+    sample: () => Promise.race([new Promise<number>((resolve) => (waiting.push(resolve), child.stdin.write('go\n'))), failed]),
+    stop: () => child.kill(),
+  };
 }
 
 /** The naive path: Node's spawn with pipes, from this process. */
@@ -71,14 +89,10 @@ function naiveSpawn(script: string, payload: string): Promise<void> {
   });
 }
 
-async function timeEach(n: number, fn: () => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    out.push(performance.now() - t0);
-  }
-  return out;
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
 }
 
 async function measure(label: string, script: string): Promise<Figure[]> {
@@ -87,30 +101,39 @@ async function measure(label: string, script: string): Promise<Figure[]> {
   const callback = shellHookCallback(entry!, logger);
   const hookgate = () => callback({ ...KWARGS });
   const naive = () => naiveSpawn(script, renderShellPayload('pre_tool_call', { ...KWARGS }));
-  await timeEach(5, hookgate); // warm the driver pool
-  await timeEach(5, naive);
-  pythonSamples(script, 5);
-  const py: number[] = [];
-  const fast: number[] = [];
-  const plain: number[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    py.push(...pythonSamples(script, PER_ROUND));
-    fast.push(...(await timeEach(PER_ROUND, hookgate)));
-    plain.push(...(await timeEach(PER_ROUND, naive)));
+  const python = startPython(script);
+  try {
+    for (let i = 0; i < 5; i++) await Promise.all([python.sample(), hookgate(), naive()].map((p) => p)); // warm up
+    const py: number[] = [];
+    const fast: number[] = [];
+    const plain: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      // alternate the order so that neither side always runs right after the other
+      if (i % 2 === 0) {
+        py.push(await python.sample());
+        fast.push(await timed(hookgate));
+      } else {
+        fast.push(await timed(hookgate));
+        py.push(await python.sample());
+      }
+      plain.push(await timed(naive));
+    }
+    if (logger.lines.some((l) => l.level === 'warn')) throw new Error(`hook warnings: ${logger.lines.map((l) => l.message).join('; ')}`);
+    const p = summarise(py);
+    const rss = `${Math.round(process.memoryUsage().rss / 1e6)} MB RSS`;
+    const figure = (name: string, s: ReturnType<typeof summarise>): Figure => ({
+      name: `${name} (${label}, ${rss})`,
+      baseline: 'python subprocess.run + json',
+      unit: 'ms p50',
+      value: s.p50,
+      baselineValue: p.p50,
+      better: 'lower',
+      notes: `p99 ${s.p99.toFixed(2)} vs ${p.p99.toFixed(2)} ms; n=${s.n}/${p.n}`,
+    });
+    return [figure('shell hook round trip, hookgate', summarise(fast)), figure('shell hook round trip, naive Node spawn', summarise(plain))];
+  } finally {
+    python.stop();
   }
-  if (logger.lines.some((l) => l.level === 'warn')) throw new Error(`hook warnings: ${logger.lines.map((l) => l.message).join('; ')}`);
-  const p = summarise(py);
-  const rss = `${Math.round(process.memoryUsage().rss / 1e6)} MB RSS`;
-  const figure = (name: string, s: ReturnType<typeof summarise>): Figure => ({
-    name: `${name} (${label}, ${rss})`,
-    baseline: 'python subprocess.run + json',
-    unit: 'ms p50',
-    value: s.p50,
-    baselineValue: p.p50,
-    better: 'lower',
-    notes: `p99 ${s.p99.toFixed(2)} vs ${p.p99.toFixed(2)} ms; n=${s.n}/${p.n}`,
-  });
-  return [figure('shell hook round trip, hookgate', summarise(fast)), figure('shell hook round trip, naive Node spawn', summarise(plain))];
 }
 
 const bench: Bench = async () => {

@@ -1,4 +1,4 @@
-import { accessSync, closeSync, constants, openSync, readSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 
 /**
@@ -11,6 +11,37 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
  * findPlainExecutable('sh', process.env.PATH) // '/usr/bin/sh'
  */
 export function findPlainExecutable(program: string, pathVariable: string | undefined, cwd: string): string | undefined {
+  // One stat per call on the hot path: the last answer for this (program, PATH, cwd) stands
+  // while the file's identity (inode, size, mtime, mode) is unchanged.
+  const key = `${program}\0${pathVariable}\0${cwd}`;
+  const cached = answers.get(key);
+  if (cached) {
+    try {
+      if (signature(statSync(cached.path)) === cached.signature) return cached.path;
+    } catch {
+      // gone: look again
+    }
+    answers.delete(key);
+  }
+  const found = search(program, pathVariable, cwd);
+  if (found !== undefined) {
+    try {
+      if (answers.size > 256) answers.clear();
+      answers.set(key, { path: found, signature: signature(statSync(found)) });
+    } catch {
+      // raced with a removal: not cached
+    }
+  }
+  return found;
+}
+
+const answers = new Map<string, { path: string; signature: string }>();
+
+function signature(stat: Stats): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.mode}`;
+}
+
+function search(program: string, pathVariable: string | undefined, cwd: string): string | undefined {
   if (program.includes('/')) return plain(isAbsolute(program) ? program : resolve(cwd, program));
   if (pathVariable === undefined) return undefined;
   for (const dir of pathVariable.split(delimiter)) {

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, type Command } from 'commander';
+import { recordHookRun } from '../../agent/trace/hook-run-scope.ts';
+import { createTurnConsumer } from '../../agent/turn-consumer.ts';
 import { createHookEngine } from '../../hooks/create-hook-engine.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { startDevRuntime, type DevRuntimeOptions } from '../../local/dev-runtime.ts';
@@ -18,7 +20,9 @@ function parsePort(value: string): number {
 
 /** The real parts `hookgate dev` runs: the hook engine and the turn runtime. */
 const defaultWiring: Pick<DevRuntimeOptions, 'createEngine' | 'createTurnConsumer'> = {
-  createEngine: (options) => createHookEngine(options),
+  // Callback runs feed the per-turn trace (`hookgate trace <turn_id>`).
+  createEngine: (options) => createHookEngine({ ...options, onRun: recordHookRun }),
+  createTurnConsumer: (context) => createTurnConsumer(context),
 };
 
 /** Resolves on the first SIGINT or SIGTERM. */

@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { devEndpointsPath } from '../../src/local/dev-endpoints.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
+
+let home: string;
+let child: ChildProcess;
+let url: string;
+let stdout = '';
+let stderr = '';
+
+async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 25_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}\nstdout:\n${stdout}\nstderr:\n${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), 'hookgate-e2e-'));
+  // A gateway hook on gateway:startup and session:reset: it proves the observer path (SNS → SQS → poller → engine).
+  await mkdir(join(home, 'hooks', 'boot'), { recursive: true });
+  await writeFile(join(home, 'hooks', 'boot', 'HOOK.yaml'), 'name: boot\nevents:\n  - gateway:startup\n  - session:reset\n');
+  await writeFile(
+    join(home, 'hooks', 'boot', 'handler.ts'),
+    `import { appendFileSync } from 'node:fs';\nexport function handle(type: string, context: Record<string, unknown>) {\n  appendFileSync(${JSON.stringify(join(home, 'seen.log'))}, JSON.stringify({ type, context }) + '\\n');\n}\n`,
+  );
+  const cwd = await mkdtemp(join(tmpdir(), 'hookgate-cwd-')); // works from any working directory
+  const env = { ...process.env, HOOKGATE_API_TOKEN: 'e2e-token-0123456789', AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1', HOOKGATE_LOG_LEVEL: 'warn' };
+  delete env.HOOKGATE_HOME;
+  delete env.HOOKGATE_MODEL_BASE_URL;
+  child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  url = await eventually(async () => /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1], 'the dev server URL', 40_000);
+}, 60_000);
+
+afterAll(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  await rm(home, { recursive: true, force: true });
+});
+
+describe('hookgate dev (the real binary)', () => {
+  it('prints what it serves', () => {
+    expect(stdout).toContain('platforms: local');
+    expect(stdout).toMatch(/stand-in model/);
+  });
+
+  it('fires gateway:startup with the platforms through the observer pipeline', async () => {
+    const log = await eventually(async () => {
+      const text = existsSync(join(home, 'seen.log')) ? await readFile(join(home, 'seen.log'), 'utf8') : '';
+      return text.includes('gateway:startup') ? text : undefined;
+    }, 'gateway:startup in seen.log');
+    expect(JSON.parse(log.split('\n')[0]!)).toEqual({ type: 'gateway:startup', context: { platforms: ['local'] } });
+  });
+
+  it('answers a local chat message through the turn runtime: You said: <message>', async () => {
+    const res = await fetch(`${url}/webhooks/local`, { method: 'POST', body: JSON.stringify({ chat_id: 'e2e', user_id: 'me', text: 'hello there' }) });
+    expect(res.status).toBe(202);
+    expect(((await res.json()) as { delivery_id: string }).delivery_id).toMatch(/^local:/);
+    const messages = await eventually(async () => {
+      const list = (await (await fetch(`${url}/webhooks/local/messages?chat_id=e2e`)).json()) as { text: string; at: string }[];
+      return list.length > 0 ? list : undefined;
+    }, 'the bot reply');
+    expect(messages[0]!.text).toContain('You said: hello there');
+    expect(Number.isNaN(Date.parse(messages[0]!.at))).toBe(false);
+  });
+
+  it('handles /new inline and the reset reaches gateway hooks', async () => {
+    await fetch(`${url}/webhooks/local`, { method: 'POST', body: JSON.stringify({ chat_id: 'e2e-new', user_id: 'me', text: '/new' }) });
+    const list = await eventually(async () => {
+      const got = (await (await fetch(`${url}/webhooks/local/messages?chat_id=e2e-new`)).json()) as { text: string }[];
+      return got.length > 0 ? got : undefined;
+    }, 'the /new reply');
+    expect(list.map((m) => m.text)).toEqual(['✨ New session started.']);
+    await eventually(async () => ((await readFile(join(home, 'seen.log'), 'utf8')).includes('session:reset') ? true : undefined), 'session:reset');
+  });
+
+  it('serves /v1 with the bearer token', async () => {
+    const res = await fetch(`${url}/v1/hooks/pre_tool_call`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer e2e-token-0123456789', 'content-type': 'application/json' },
+      body: JSON.stringify({ tool_name: 'terminal', args: {} }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ action: 'allow' });
+  });
+
+  it('writes the dev endpoints file and removes it on SIGINT', async () => {
+    const endpoints = JSON.parse(await readFile(devEndpointsPath(home), 'utf8')) as { gatewayUrl: string; pid: number };
+    expect(endpoints.gatewayUrl).toBe(url);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(existsSync(devEndpointsPath(home))).toBe(false);
+  });
+});

@@ -80,7 +80,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
   let description =
     options.description ?? (await discoverHooksHome(options.home ?? resolveHooksHome(env), { gatewayHooks: wantGatewayHooks }));
   const home = resolve(options.home ?? description.home);
-  const load: ModuleSource = moduleSource(home, options.modules);
+  let load: ModuleSource = moduleSource(home, options.modules);
   const registry = new CallbackRegistry();
   const gateway = new GatewayHookRegistry({ print, onRun: options.onRun });
   const allowlist: AllowlistStore = options.allowlist ?? createFileAllowlistStore(home, logger);
@@ -168,6 +168,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
         }));
         for (const notice of description.notices) logger[notice.level](notice.message);
       }
+      load = moduleSource(home, options.modules);
       registry.clear('plugin');
       registry.clear('shell');
       pluginResults = await loadPlugins(description.plugins, { home, registry, logger, load });

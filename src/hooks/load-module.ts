@@ -3,20 +3,40 @@ import { pathToFileURL } from 'node:url';
 /** A module namespace as `import()` returns it. */
 export type ModuleNamespace = Record<string, unknown>;
 
+/** Imports one entry module by absolute path. */
+export type EntryImporter = (absolutePath: string) => Promise<ModuleNamespace>;
+
 /**
- * Imports a hook author's entry module at run time: `.ts` through tsx (no build step for
- * plugin authors), `.js` / `.mjs` through Node's own `import()`. Only used at discovery,
- * never on the invoke path.
+ * An importer for hook authors' entry modules, for one discovery pass: `.ts` through tsx
+ * (no build step for plugin authors), `.js` / `.mjs` through Node's own `import()`. All `.ts`
+ * entries of the pass share one tsx namespace (one loader registration, instead of one per
+ * module as `tsImport` does); a new pass gets a new namespace, so a forced re-discovery sees
+ * edited files. Only used at discovery, never on the invoke path.
+ *
+ * @example
+ * const importEntry = createEntryImporter();
+ * const mod = await importEntry('/home/me/.hermes/plugins/audit/index.ts');
+ */
+export function createEntryImporter(): EntryImporter {
+  let scoped: Promise<(specifier: string, parent: string) => Promise<unknown>> | undefined;
+  return async (absolutePath) => {
+    const url = pathToFileURL(absolutePath).href;
+    if (!absolutePath.endsWith('.ts')) return (await import(url)) as ModuleNamespace;
+    // Imported lazily: a Lambda bundle never loads from disk and does not ship tsx.
+    scoped ??= import('tsx/esm/api').then(({ register }) => {
+      const api = register({ namespace: `hookgate-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}` });
+      return api.import;
+    });
+    return (await (await scoped)(url, import.meta.url)) as ModuleNamespace;
+  };
+}
+
+/**
+ * Imports a single entry module (a one-off importer).
  *
  * @example
  * const mod = await importEntryModule('/home/me/.hermes/plugins/audit/index.ts');
  */
-export async function importEntryModule(absolutePath: string): Promise<ModuleNamespace> {
-  const url = pathToFileURL(absolutePath).href;
-  if (absolutePath.endsWith('.ts')) {
-    // Imported lazily: a Lambda bundle never loads from disk and does not ship tsx.
-    const { tsImport } = await import('tsx/esm/api');
-    return (await tsImport(url, import.meta.url)) as ModuleNamespace;
-  }
-  return (await import(url)) as ModuleNamespace;
+export function importEntryModule(absolutePath: string): Promise<ModuleNamespace> {
+  return createEntryImporter()(absolutePath);
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { importEntryModule, type ModuleNamespace } from './load-module.ts';
+import { createEntryImporter, type ModuleNamespace } from './load-module.ts';
 
 /** An entry module that the static module list does not contain (a stale bundle). */
 export class ModuleNotBundledError extends Error {
@@ -7,7 +7,7 @@ export class ModuleNotBundledError extends Error {
 }
 
 /**
- * Where entry modules come from: the static list of already-imported modules (the Lambda
+ * Where entry modules come from (one source per discovery pass): the static list of already-imported modules (the Lambda
  * bundle) when one is given, else the disk under the hooks home. Keys of `modules` may be
  * the entry path relative to the home (`plugins/audit/index.ts`), the directory key
  * (`plugins/audit`, `hooks/log`) or the absolute path.
@@ -20,7 +20,10 @@ export type ModuleSource = (relativePath: string) => Promise<ModuleNamespace>;
  * await load('plugins/audit/index.ts'); // auditModule, no import()
  */
 export function moduleSource(home: string, modules?: Readonly<Record<string, unknown>>): ModuleSource {
-  if (!modules) return (relativePath) => importEntryModule(join(home, relativePath));
+  if (!modules) {
+    const importEntry = createEntryImporter();
+    return (relativePath) => importEntry(join(home, relativePath));
+  }
   return async (relativePath) => {
     const dirKey = relativePath.slice(0, relativePath.lastIndexOf('/'));
     const candidates = [relativePath, dirKey, join(home, relativePath)];

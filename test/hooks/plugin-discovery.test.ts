@@ -175,6 +175,13 @@ describe('idempotent and forced discovery (§1.2, §5.7)', () => {
     expect(await engine.invokeAll('pre_llm_call', {})).toEqual(['p']);
   });
 
+  it('forced re-discovery sees an edited entry module', async () => {
+    const { engine } = await load({ 'config.yaml': enable('p'), ...plugin('p', `ctx.register_hook('pre_llm_call', () => 'v1');`) });
+    await home!.write(plugin('p', `ctx.register_hook('pre_llm_call', () => 'v2');`));
+    await engine.discoverPlugins({ force: true });
+    expect(await engine.invokeAll('pre_llm_call', {})).toEqual(['v2']);
+  });
+
   it('forced re-discovery reloads plugins and re-registers shell hooks after them', async () => {
     home = await tempHome({
       'agent-hooks/ctx.sh': shellScript,

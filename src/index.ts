@@ -30,3 +30,6 @@ export type { HookKind, HookName } from './hooks/catalogue.ts';
 export type { PluginContext } from './hooks/plugins/plugin-context.ts';
 export type { GatewayHandler, GatewayHookInfo } from './hooks/gateway-hooks/gateway-hook-registry.ts';
 export { renderWireJson } from './hooks/wire-json.ts';
+export { runOneShotAgent } from './agent/one-shot-agent.ts';
+export { createMemoryLogger, createStderrLogger } from './hooks/hook-logger.ts';
+export type { HookLogger, LogLevel } from './hooks/hook-logger.ts';

@@ -6,9 +6,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devEndpointsPath } from '../../src/local/dev-endpoints.ts';
+import { startFakePlatforms, type FakePlatforms } from '../support/fake-platforms/fake-platform-server.ts';
+import { discordHeaders, discordKeys } from '../support/fake-platforms/signed-requests.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 
+const keys = discordKeys();
+let fake: FakePlatforms;
 let home: string;
 let child: ChildProcess;
 let url: string;
@@ -35,7 +39,19 @@ beforeAll(async () => {
     `import { appendFileSync } from 'node:fs';\nexport function handle(type: string, context: Record<string, unknown>) {\n  appendFileSync(${JSON.stringify(join(home, 'seen.log'))}, JSON.stringify({ type, context }) + '\\n');\n}\n`,
   );
   const cwd = await mkdtemp(join(tmpdir(), 'hookgate-cwd-')); // works from any working directory
-  const env = { ...process.env, HOOKGATE_API_TOKEN: 'e2e-token-0123456789', AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1', HOOKGATE_LOG_LEVEL: 'warn' };
+  fake = await startFakePlatforms();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOOKGATE_API_TOKEN: 'e2e-token-0123456789',
+    AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1',
+    HOOKGATE_LOG_LEVEL: 'warn',
+    TELEGRAM_BOT_TOKEN: '42:e2e',
+    TELEGRAM_SECRET_TOKEN: 'e2e-secret',
+    TELEGRAM_API_BASE_URL: `${fake.url}/telegram`,
+    DISCORD_PUBLIC_KEY: keys.publicKeyHex,
+    DISCORD_APPLICATION_ID: '1234',
+    DISCORD_API_BASE_URL: `${fake.url}/discord`,
+  };
   delete env.HOOKGATE_HOME;
   delete env.HOOKGATE_MODEL_BASE_URL;
   child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -46,12 +62,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
+  await fake?.close();
   await rm(home, { recursive: true, force: true });
 });
 
 describe('hookgate dev (the real binary)', () => {
   it('prints what it serves', () => {
-    expect(stdout).toContain('platforms: local');
+    expect(stdout).toContain('platforms: telegram, discord, local');
     expect(stdout).toMatch(/stand-in model/);
   });
 
@@ -60,7 +77,7 @@ describe('hookgate dev (the real binary)', () => {
       const text = existsSync(join(home, 'seen.log')) ? await readFile(join(home, 'seen.log'), 'utf8') : '';
       return text.includes('gateway:startup') ? text : undefined;
     }, 'gateway:startup in seen.log');
-    expect(JSON.parse(log.split('\n')[0]!)).toEqual({ type: 'gateway:startup', context: { platforms: ['local'] } });
+    expect(JSON.parse(log.split('\n')[0]!)).toEqual({ type: 'gateway:startup', context: { platforms: ['telegram', 'discord', 'local'] } });
   });
 
   it('answers a local chat message through the turn runtime: You said: <message>', async () => {
@@ -93,6 +110,34 @@ describe('hookgate dev (the real binary)', () => {
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ action: 'allow' });
+  });
+
+  it('answers a signed Telegram update through the fake Telegram API (sendMessage wire format)', async () => {
+    const body = JSON.stringify({ update_id: 9001, message: { message_id: 5, from: { id: 77, first_name: 'T' }, chat: { id: 77, type: 'private' }, text: 'ping telegram' } });
+    const res = await fetch(`${url}/webhooks/telegram`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'e2e-secret' },
+      body,
+    });
+    expect(res.status).toBe(200);
+    const sent = await eventually(async () => fake.received('/telegram/bot42:e2e/sendMessage')[0], 'the Telegram sendMessage call');
+    expect(sent.json).toMatchObject({ chat_id: '77', text: expect.stringContaining('You said: ping telegram') });
+  });
+
+  it('defers a Discord slash command and answers by follow-up through the interaction token', async () => {
+    const body = JSON.stringify({
+      id: 'I-e2e',
+      application_id: '1234',
+      type: 2,
+      token: 'itok-e2e',
+      channel_id: 'CH',
+      user: { id: 'U1' },
+      data: { name: 'ask', options: [{ name: 'q', type: 3, value: 'hello discord' }] },
+    });
+    const res = await fetch(`${url}/webhooks/discord`, { method: 'POST', headers: discordHeaders(keys, body), body });
+    expect(await res.json()).toEqual({ type: 5 });
+    const followUp = await eventually(async () => fake.received('/discord/webhooks/1234/itok-e2e')[0], 'the Discord follow-up');
+    expect(followUp.json).toEqual({ content: expect.stringContaining('You said: /ask hello discord') });
   });
 
   it('writes the dev endpoints file and removes it on SIGINT', async () => {

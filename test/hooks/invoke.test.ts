@@ -122,6 +122,18 @@ describe('invoke (§1.3)', () => {
     expect(await engine.invoke('pre_gateway_dispatch', {})).toEqual({ action: 'rewrite', text: 'new text' });
   });
 
+  it('the invoke path touches no files: it still answers after the hooks home is deleted', async () => {
+    const { engine } = await load({
+      'config.yaml': enable('p'),
+      ...plugin('p', `ctx.register_hook('pre_tool_call', () => ({ action: 'block', message: 'cached' }));`),
+      'hooks/h/HOOK.yaml': 'events: [agent:start]\n',
+      'hooks/h/handler.ts': 'export function handle() { return "still here"; }\n',
+    }, true);
+    await home!.remove();
+    expect(await engine.invoke('pre_tool_call', {})).toEqual({ action: 'block', message: 'cached' });
+    expect(await engine.emitCollect('agent:start', {})).toEqual(['still here']);
+  });
+
   it('hasHook is true iff a callback is registered', async () => {
     const { engine } = await load({ 'config.yaml': enable('p'), ...plugin('p', `ctx.register_hook('post_api_request', () => null);`) });
     expect(engine.hasHook('post_api_request')).toBe(true);

@@ -3,6 +3,7 @@ import { extractGlobalFlags, type GlobalFlags } from './global-flags.ts';
 import { installHooksCommand } from './commands/hooks.ts';
 import { installDevCommand } from './commands/dev.ts';
 import { installDlqCommand } from './commands/dlq.ts';
+import { installTraceCommand } from './commands/trace.ts';
 
 /** Each sub-command file exports one of these; main only assembles them. */
 export type CommandInstaller = (program: Command, flags: GlobalFlags) => void;
@@ -12,6 +13,7 @@ const installers: CommandInstaller[] = [
   installHooksCommand,
   installDevCommand,
   installDlqCommand,
+  installTraceCommand,
 ];
 
 /**

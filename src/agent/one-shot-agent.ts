@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HookEngine } from '../hooks/hook-engine.ts';
+import { createStderrLogger, type HookLogger } from '../hooks/hook-logger.ts';
+import { modelFromConfig } from './model/model-from-config.ts';
+import type { ModelTransport } from './model/model-transport.ts';
+import { CHILD_TOOLS } from './tools/tool-set.ts';
+import { runAgentLoop } from './turn/agent-loop.ts';
+import { NO_HOOKS_ENGINE } from './turn/no-hooks-engine.ts';
+import { SYSTEM_PROMPT } from './turn/system-prompt.ts';
+import { TurnHooks } from './turn/turn-hooks.ts';
+import { detectDangerousCommand } from './approvals/dangerous-commands.ts';
+
+export interface OneShotAgentOptions {
+  prompt: string;
+  /** Default: the deployment's model from HOOKGATE_MODEL* (the stand-in when unset). */
+  transport?: ModelTransport;
+  /** Plugin hooks fire around its tools and model requests when given. */
+  engine?: HookEngine;
+  workspace?: string;
+  /** Default 20, like the seed's boot agent. */
+  maxIterations?: number;
+  platform?: string;
+  logger?: HookLogger;
+}
+
+export interface OneShotResult {
+  outcome: 'completed' | 'exhausted' | 'failed';
+  /** The final response, or null when there was none. */
+  response: string | null;
+}
+
+/**
+ * A one-shot agent outside any chat (e.g. the BOOT.md checklist on gateway start): the same
+ * tool loop and model as a turn, no delegation, and dangerous commands refused (there is
+ * nobody to ask).
+ *
+ * @example
+ * const { response } = await runOneShotAgent({ prompt: 'run: df -h' });
+ */
+export async function runOneShotAgent(options: OneShotAgentOptions): Promise<OneShotResult> {
+  const transport =
+    options.transport ??
+    modelFromConfig({
+      ...(process.env.HOOKGATE_MODEL ? { name: process.env.HOOKGATE_MODEL } : {}),
+      ...(process.env.HOOKGATE_MODEL_BASE_URL ? { baseUrl: process.env.HOOKGATE_MODEL_BASE_URL } : {}),
+      ...(process.env.HOOKGATE_MODEL_API_KEY ? { apiKey: process.env.HOOKGATE_MODEL_API_KEY } : {}),
+    });
+  const sessionId = `oneshot_${randomUUID()}`;
+  const turnId = `turn_${randomUUID()}`;
+  const hooks = new TurnHooks(options.engine ?? NO_HOOKS_ENGINE, options.logger ?? createStderrLogger(), { session_id: sessionId, turn_id: turnId });
+  const outcome = await runAgentLoop(
+    {
+      transport,
+      hooks,
+      tools: CHILD_TOOLS,
+      systemPrompt: SYSTEM_PROMPT,
+      history: [],
+      workspace: options.workspace ?? join(tmpdir(), 'hookgate-workspaces', sessionId),
+      maxIterations: options.maxIterations ?? 20,
+      approvals: { canAsk: false, check: async (command) => detectDangerousCommand(command) },
+      // Gateway events belong to chat turns; a one-shot run emits none.
+      subagentId: sessionId,
+    },
+    {
+      v: 1,
+      turn_id: turnId,
+      task_id: sessionId,
+      session_id: sessionId,
+      session_key: '',
+      platform: options.platform ?? 'gateway',
+      user_id: null,
+      model: transport.model,
+      reply: { platform: '', chat_id: '', thread_id: '', extra: {} },
+      started_at: new Date().toISOString(),
+      user_message: options.prompt,
+      injected_context: null,
+      messages: [{ role: 'user', content: options.prompt }],
+      iteration: 0,
+      api_call_count: 0,
+      pending_calls: [],
+      step_tools: [],
+      agent_start: {},
+    },
+  );
+  await hooks.flush();
+  if (outcome.kind === 'final') return { outcome: 'completed', response: outcome.response };
+  return { outcome: outcome.kind === 'exhausted' ? 'exhausted' : 'failed', response: null };
+}

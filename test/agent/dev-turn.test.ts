@@ -1,0 +1,151 @@
+import { mkdir, readFile, symlink, copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { recordHookRun } from '../../src/agent/trace/hook-run-scope.ts';
+import { createTurnConsumer } from '../../src/agent/turn-consumer.ts';
+import { runCli } from '../../src/cli/main.ts';
+import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
+import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
+import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
+import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+
+const EXAMPLES = new URL('../../examples/', import.meta.url).pathname;
+
+let home: TempHome;
+let dev: DevRuntime;
+const savedHome = process.env.HOOKGATE_HOME;
+
+beforeAll(async () => {
+  // A temp hooks home with the two example gateway hooks linked in from examples/ (their
+  // logs land in the temp home) and a plugin that notes each turn id.
+  home = await tempHome({
+    'config.yaml': enable('turn-ids'),
+    ...plugin('turn-ids', `
+      const { appendFileSync } = await import('node:fs');
+      const { join, dirname } = await import('node:path');
+      const { fileURLToPath } = await import('node:url');
+      const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'turn-ids.txt');
+      ctx.register_hook('pre_tool_call', function turnIds(kwargs: any) { appendFileSync(file, kwargs.turn_id + '\\n'); });`),
+  });
+  await mkdir(join(home.path, 'hooks'), { recursive: true });
+  for (const hook of ['long-task-alert', 'boot-checklist']) await symlink(join(EXAMPLES, 'hooks', hook), join(home.path, 'hooks', hook), 'dir');
+  await copyFile(join(EXAMPLES, 'BOOT.md'), join(home.path, 'BOOT.md'));
+  process.env.HOOKGATE_HOME = home.path;
+  const env = { ...process.env, HOOKGATE_HOME: home.path };
+  delete env.HOOKGATE_MODEL_BASE_URL;
+  dev = await startDevRuntime({
+    home: home.path,
+    port: 0,
+    env,
+    print: () => {},
+    createEngine: (options) => createHookEngine({ ...options, onRun: recordHookRun, print: () => {}, logger: createMemoryLogger() }),
+    createTurnConsumer: (context) => createTurnConsumer(context),
+  });
+});
+afterAll(async () => {
+  await dev?.stop();
+  await home?.remove();
+  if (savedHome === undefined) delete process.env.HOOKGATE_HOME;
+  else process.env.HOOKGATE_HOME = savedHome;
+});
+
+async function chat(chatId: string, text: string): Promise<string> {
+  const before = await messages(chatId);
+  const posted = await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }) });
+  expect(posted.status).toBe(202);
+  for (;;) {
+    const now = await messages(chatId);
+    if (now.length > before.length) return now.at(-1)!.text;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function messages(chatId: string): Promise<{ text: string }[]> {
+  return (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json() as Promise<{ text: string }[]>;
+}
+
+async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
+  for (;;) {
+    const value = await read().catch(() => undefined);
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('hookgate dev with the local stand-in model', () => {
+  it('answers ordinary text with "You said: …"', async () => {
+    expect(await chat('c1', 'hello there')).toBe('You said: hello there');
+  });
+
+  it('run: calls the terminal in the session workspace and answers with its result', async () => {
+    expect(JSON.parse(await chat('c2', 'run: echo hi from the stand-in'))).toEqual({ output: 'hi from the stand-in\n', exit_code: 0, error: null });
+  });
+
+  it('write: then read: round-trips a file', async () => {
+    expect(JSON.parse(await chat('c3', 'write: notes.txt\nline one\nline two'))).toEqual({ path: 'notes.txt', bytes_written: 17 });
+    expect(JSON.parse(await chat('c3', 'read: notes.txt'))).toMatchObject({ content: 'line one\nline two' });
+  });
+
+  it('delegate: runs a child on the task and answers with its result', async () => {
+    const result = JSON.parse(await chat('c4', 'delegate: run: echo from the child'));
+    expect(result.results[0]).toMatchObject({ status: 'completed', goal: 'run: echo from the child' });
+    expect(JSON.parse(result.results[0].summary)).toMatchObject({ output: 'from the child\n' });
+  });
+
+  it('the long-task-alert example fires at the 10th step', async () => {
+    const lines = Array.from({ length: 11 }, (_, i) => `run: echo step ${i + 1}`).join('\n');
+    expect(JSON.parse(await chat('c5', lines)).output).toBe('step 11\n');
+    const log = await eventually(async () => (await readFile(join(home.path, 'logs', 'long-task-alert.log'), 'utf8')) || undefined);
+    const alerts = log.trim().split('\n').map((line) => JSON.parse(line));
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0].text).toBe('⚠️ Agent has been running for 10 steps. Last tools: terminal');
+  });
+
+  it('the boot-checklist example ran BOOT.md on startup with the stand-in', async () => {
+    const log = await eventually(async () => {
+      const text = await readFile(join(home.path, 'logs', 'boot-checklist.log'), 'utf8');
+      return text.includes('completed') ? text : undefined;
+    });
+    expect(log).toMatch(/Running BOOT\.md \(\d+ chars\)/);
+    expect(log).toContain('completed: {"output": "deploy.log: no errors\\n"');
+  });
+
+  it('hookgate trace <turn_id> prints the turn’s hook calls from the running dev', async () => {
+    await chat('c6', 'run: echo traced');
+    const ids = (await readFile(join(home.path, 'turn-ids.txt'), 'utf8')).trim().split('\n');
+    const turnId = ids.at(-1)!;
+    const out: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      out.push(String(chunk));
+      return true;
+    });
+    let status: number;
+    try {
+      status = await runCli(['trace', turnId, '--home', home.path]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(status).toBe(0);
+    const text = out.join('');
+    expect(text).toMatch(/^HOOK\s+SOURCE\s+CALLBACK\s+DECISION\s+DURATION/);
+    expect(text).toMatch(/pre_tool_call\s+plugin\s+turnIds\s+allow\s+\d+ ms/);
+    expect(text).toMatch(/transform_terminal_output\s+-\s+-\s+unchanged/);
+    expect(text).toMatch(/agent:end\s+-\s+-\s+emitted/);
+    expect(text).toContain(`hook call(s) in ${turnId}`);
+  });
+
+  it('hookgate trace of an unknown turn says so and exits 1', async () => {
+    const err: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      err.push(String(chunk));
+      return true;
+    });
+    try {
+      expect(await runCli(['trace', 'turn_nope', '--home', home.path])).toBe(1);
+    } finally {
+      spy.mockRestore();
+      process.exitCode = undefined;
+    }
+    expect(err.join('')).toContain('no hook calls recorded for turn_nope');
+  });
+});

@@ -51,3 +51,14 @@ export async function runShellCommand(
 export function warmShellRunner(): void {
   shellDriverPool().warm();
 }
+
+/**
+ * Stops the idle spawner processes (an engine's `close()` calls it). Optional: idle drivers
+ * never keep the process alive and exit with it.
+ *
+ * @example
+ * await engine.close(); // → closeShellHookRunners()
+ */
+export function closeShellHookRunners(): void {
+  shellDriverPool().close();
+}

@@ -188,12 +188,13 @@ export class ShellDriverPool {
     });
   }
 
-  /** Kills every driver and removes the temp dir. */
+  /**
+   * Kills the idle drivers (running hooks finish; new runs start new drivers). The scratch
+   * dir stays until the process exits, since another engine may be mid-run.
+   */
   close(): void {
-    for (const driver of this.#idle) this.#retire(driver);
+    for (const driver of [...this.#idle]) this.#retire(driver);
     this.#idle = [];
-    if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
-    this.#dir = undefined;
   }
 
   #acquire(cwd: string): Driver | undefined {

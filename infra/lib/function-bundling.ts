@@ -57,12 +57,16 @@ export function functionBundling(options: FunctionBundlingOptions): Pick<
       format: nodejs.OutputFormat.ESM,
       target: 'node22',
       minify: true,
+      // Callback names appear in warnings and traces (hook-semantics §1.3): minify must keep them.
+      keepNames: true,
       sourceMap: true,
       sourceMapMode: nodejs.SourceMapMode.EXTERNAL,
       sourcesContent: false,
       mainFields: ['module', 'main'],
       banner: REQUIRE_SHIM,
       externalModules: EXTERNAL_MODULES,
+      // Hooks may `import … from 'hookgate'`; in a bundle that is this repository's source.
+      esbuildArgs: { '--alias:hookgate': join(repoRoot, 'src', 'index.ts') },
       forceDockerBundling: false,
       metafile: false,
       commandHooks: {

@@ -1,0 +1,42 @@
+import type { HooksHomeDescription } from './hooks-home-description.ts';
+import { createHookEngine, type CreateHookEngineOptions, type LoadedHookEngine } from './create-hook-engine.ts';
+
+/**
+ * The hooks home compiled into a Lambda bundle: its description, made at build time, and
+ * its entry modules, imported statically. The generated module that the bundle imports
+ * first (infra/lib/hooks-bundle.ts) registers them here; the functions then build their
+ * engine from them instead of reading and importing from disk.
+ */
+export interface BundledHooks {
+  readonly description: HooksHomeDescription;
+  /** Keyed by entry path relative to the home (`plugins/audit/index.ts`). */
+  readonly modules: Readonly<Record<string, unknown>>;
+}
+
+let bundled: BundledHooks | undefined;
+
+export function registerBundledHooks(hooks: BundledHooks): void {
+  bundled = hooks;
+}
+
+/**
+ * The `createHookEngine` options of the bundled hooks home, or `{}` when this code is not
+ * running from a bundle (then the engine discovers and imports from disk).
+ *
+ * @example
+ * const engine = await createHookEngine({ home, gatewayHooks: true, ...bundledHooksOptions() });
+ */
+export function bundledHooksOptions(): { description?: HooksHomeDescription; modules?: Readonly<Record<string, unknown>> } {
+  return bundled ? { description: bundled.description, modules: bundled.modules } : {};
+}
+
+/**
+ * `createHookEngine` for a function entry: uses the bundled home when this runs from a
+ * bundle, else discovers from disk. The functions pass it as their `createEngine`.
+ *
+ * @example
+ * export const handler = await createLambdaObserver({ createEngine: createEngineFromBundle });
+ */
+export function createEngineFromBundle(options: CreateHookEngineOptions = {}): Promise<LoadedHookEngine> {
+  return createHookEngine({ ...options, ...bundledHooksOptions() });
+}

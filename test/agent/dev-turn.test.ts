@@ -31,7 +31,7 @@ beforeAll(async () => {
   for (const hook of ['long-task-alert', 'boot-checklist']) await symlink(join(EXAMPLES, 'hooks', hook), join(home.path, 'hooks', hook), 'dir');
   await copyFile(join(EXAMPLES, 'BOOT.md'), join(home.path, 'BOOT.md'));
   process.env.HOOKGATE_HOME = home.path;
-  const env = { ...process.env, HOOKGATE_HOME: home.path };
+  const env: NodeJS.ProcessEnv = { ...process.env, HOOKGATE_HOME: home.path };
   delete env.HOOKGATE_MODEL_BASE_URL;
   dev = await startDevRuntime({
     home: home.path,

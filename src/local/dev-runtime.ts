@@ -76,6 +76,8 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
   };
 
   try {
+    // Fail fast, before anything starts, on a malformed variable (the error names it).
+    loadGatewayConfig(baseEnv, { runtime: 'local' });
     const aws = await startEmulators();
     cleanup.push(() => aws.stop());
     const generatedToken = baseEnv.HOOKGATE_API_TOKEN ? undefined : randomBytes(24).toString('hex');

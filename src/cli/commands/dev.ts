@@ -57,7 +57,7 @@ export function installDevCommand(
     .option('--home <dir>', 'hooks home (default: HOOKGATE_HOME, HERMES_HOME, ~/.hermes)')
     .action(async (options: { port: number; home?: string }) => {
       // The SDK's Node 20 notice is harmless here and would bury what dev prints.
-      process.env.AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING ??= '1';
+      process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
       const home = resolve(options.home ?? resolveHooksHome());
       if (!existsSync(home)) {
         process.stdout.write(

@@ -43,7 +43,7 @@ async function hookgate(args: string[]): Promise<Result> {
 /** Runs the real binary (`node bin/hookgate.js …`) in a child process. */
 function hookgateBin(args: string[], cwd = root): Promise<Result> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { cwd, env: cleanEnv(), timeout: 30_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { cwd, env: cleanEnv(), timeout: 100_000 }, (error, stdout, stderr) => {
       const code = error ? ((error as { code?: number }).code ?? 1) : 0;
       done({ code: typeof code === 'number' ? code : 1, stdout, stderr });
     });
@@ -62,44 +62,58 @@ function home(scripts: Record<string, string>, config: string): string {
   return dir;
 }
 
+// The real binary costs seconds per start here (the CLI loads every command's modules), so it
+// runs only what needs a real process: exit statuses, --accept-hooks anywhere, and the TTY.
 describe.concurrent('hookgate hooks: the real binary', () => {
+  it('unknown sub-command fails, and --accept-hooks is accepted at any position', { timeout: 120_000 }, async () => {
+    const h = home({}, 'hooks: {}\n');
+    const unknown = await hookgateBin(['--accept-hooks', 'hooks', 'frobnicate', '--home', h]);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain("'frobnicate'");
+    const list = await hookgateBin(['hooks', '--accept-hooks', 'list', '--home', h, '--accept-hooks']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(`No shell hooks configured in ${join(h, 'config.yaml')}.`);
+  });
+
+  it('test --expect sets the process exit status: 0 met, 1 not met, 2 invalid', { timeout: 120_000 }, async () => {
+    const h = home({ 'b.sh': 'cat >/dev/null; echo "{\\"action\\": \\"block\\", \\"message\\": \\"nope\\"}"' }, 'hooks:\n  pre_tool_call:\n    - command: $H/b.sh\n');
+    const [met, notMet, invalid] = await Promise.all([
+      hookgateBin(['hooks', 'test', 'pre_tool_call', '--expect', 'block', '--home', h]),
+      hookgateBin(['hooks', 'test', 'pre_tool_call', '--expect', 'allow', '--home', h]),
+      hookgateBin(['hooks', 'test', 'no_such_event', '--expect', 'allow', '--home', h]),
+    ]);
+    expect(met.stdout).toContain('parsed (Hermes wire shape): {"action": "block", "message": "nope"}');
+    expect([met.code, notMet.code, invalid.code]).toEqual([0, 1, 2]);
+  });
+});
+
+describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
   it('usage: no sub-command prints a usage line; unknown sub-command and missing args fail', async () => {
     const h = home({}, '');
-    const bare = await hookgateBin(['hooks', '--home', h]);
+    const bare = await hookgate(['hooks', '--home', h]);
     expect(bare.code).toBe(0);
     expect(bare.stdout).toContain('list|test|approve|revoke|doctor');
     expect(bare.stdout).toContain('hookgate hooks --help');
-    const unknown = await hookgateBin(['hooks', 'frobnicate', '--home', h]);
+    const unknown = await hookgate(['hooks', 'frobnicate', '--home', h]);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain("'frobnicate'");
-    expect((await hookgateBin(['hooks', 'test', '--home', h])).code).not.toBe(0);
-    expect((await hookgateBin(['hooks', 'revoke', '--home', h])).code).not.toBe(0);
-    const help = await hookgateBin(['hooks', '--help']);
+    expect((await hookgate(['hooks', 'test', '--home', h])).code).not.toBe(0);
+    expect((await hookgate(['hooks', 'revoke', '--home', h])).code).not.toBe(0);
+    const help = await hookgate(['hooks', '--help']);
     expect(help.stdout).toContain('Exit status:');
     expect(help.stdout).toContain('--home <dir>');
   });
 
-  it('list: no entries names the config file; --accept-hooks is accepted at any position', async () => {
+  it('list: no entries names the config file', async () => {
     const h = home({}, 'hooks: {}\n');
-    for (const args of [['hooks', 'list', '--home', h], ['--accept-hooks', 'hooks', 'ls', '--home', h], ['hooks', '--accept-hooks', 'list', '--home', h, '--accept-hooks']]) {
-      const r = await hookgateBin(args);
+    for (const args of [['hooks', 'list', '--home', h], ['hooks', 'ls', '--home', h]]) {
+      const r = await hookgate(args);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`No shell hooks configured in ${join(h, 'config.yaml')}.`);
       expect(r.stdout).toContain('hookgate hooks --help');
     }
   });
 
-  it('test --expect sets the process exit status: 0 met, 1 not met, 2 invalid', async () => {
-    const h = home({ 'b.sh': 'cat >/dev/null; echo "{\\"action\\": \\"block\\", \\"message\\": \\"nope\\"}"' }, 'hooks:\n  pre_tool_call:\n    - command: $H/b.sh\n');
-    const met = await hookgateBin(['hooks', 'test', 'pre_tool_call', '--expect', 'block', '--home', h]);
-    expect(met.stdout).toContain('parsed (Hermes wire shape): {"action": "block", "message": "nope"}');
-    expect(met.code).toBe(0);
-    expect((await hookgateBin(['hooks', 'test', 'pre_tool_call', '--expect', 'allow', '--home', h])).code).toBe(1);
-    expect((await hookgateBin(['hooks', 'test', 'no_such_event', '--expect', 'allow', '--home', h])).code).toBe(2);
-  });
-});
-
-describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
 
   it('list: grouped by sorted event, config order within, matcher, timeout, consent, approval, drift; warnings on stderr', async () => {
     const h = home(
@@ -361,14 +375,14 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
 });
 
 const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;
-describe.runIf(hasScript)('hookgate hooks approve on a TTY', () => {
+describe.runIf(hasScript)('hookgate hooks approve on a TTY', { timeout: 120_000 }, () => {
   it.each([
     ['y\n', true],
     ['n\n', false],
   ])('answers %j → approved %s; colour only on the TTY', (answer, approved) => {
     const h = home({ 'tty.sh': 'true' }, 'hooks:\n  pre_tool_call:\n    - command: $H/tty.sh\n');
     const cmd = `${process.execPath} ${BIN} hooks approve pre_tool_call ${h}/tty.sh --home ${h}`;
-    const r = spawnSync('script', ['-qfec', cmd, '/dev/null'], { input: answer, encoding: 'utf8', env: cleanEnv(), timeout: 20_000 });
+    const r = spawnSync('script', ['-qfec', cmd, '/dev/null'], { input: answer, encoding: 'utf8', env: cleanEnv(), timeout: 100_000 });
     expect(r.stdout).toContain('Allow this hook to run? [y/N]: ');
     expect(existsSync(join(h, 'shell-hooks-allowlist.json'))).toBe(approved);
     expect(r.status).toBe(approved ? 0 : 1);

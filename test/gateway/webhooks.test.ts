@@ -296,6 +296,22 @@ describe('local', () => {
   });
 });
 
+describe('malformed but correctly signed bodies get 400 on every platform', () => {
+  const bodies = ['{not json', '[]', '{"type":"event_callback"}', JSON.stringify({ object: 'x', entry: 'nope' }), JSON.stringify({ type: 2, id: 1 })];
+  it.each(bodies)('%s', async (body) => {
+    const teamsToken = await fake.teamsToken({ serviceUrl: 'http://x/' });
+    const statuses = await Promise.all([
+      gw.request('/webhooks/telegram', { body, headers: tgHeaders }),
+      gw.request('/webhooks/slack', { body, headers: slackHeaders('slack-secret', body) }),
+      gw.request('/webhooks/discord', { body, headers: discordHeaders(keys, body) }),
+      gw.request('/webhooks/whatsapp', { body, headers: whatsAppHeaders('wa-secret', body) }),
+      gw.request('/webhooks/teams', { body, headers: { 'content-type': 'application/json', authorization: `Bearer ${teamsToken}` } }),
+      gw.request('/webhooks/local', { body }),
+    ]).then((all) => all.map((r) => r.status));
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 400]);
+  });
+});
+
 describe('gateway replies on the platform APIs', () => {
   it('a Telegram /help is answered through sendMessage in the chat', async () => {
     const before = fake.received('/telegram/').length;

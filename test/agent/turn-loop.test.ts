@@ -380,3 +380,20 @@ describe('trace', () => {
     expect(records.every((r) => r.turn_id === result.turn_id)).toBe(true);
   });
 });
+
+describe('across every turn of this file', () => {
+  it("every plugin hook's kwargs follow the catalogue's key order, with the telemetry tag last", async () => {
+    await h.takeCalls();
+    const { KWARGS_KEY_ORDER } = await import('../../src/hooks/catalogue.ts');
+    const plugins = h.allCalls.filter((c) => !c.hook.includes(':'));
+    const seen = new Set(plugins.map((c) => c.hook));
+    for (const hook of ['pre_tool_call', 'post_tool_call', 'transform_tool_result', 'transform_terminal_output', 'transform_llm_output', 'pre_llm_call', 'post_llm_call', 'pre_api_request', 'post_api_request', 'api_request_error', 'on_session_start', 'on_session_end', 'subagent_start', 'subagent_stop']) {
+      expect(seen, hook).toContain(hook);
+    }
+    for (const call of plugins) {
+      const order = (KWARGS_KEY_ORDER as Record<string, readonly string[]>)[call.hook];
+      expect(order, call.hook).toBeDefined();
+      expect(call.keys, call.hook).toEqual([...order!, TAG]);
+    }
+  });
+});

@@ -25,7 +25,8 @@ export interface DangerousPattern {
 
 const BROAD_PATH = String.raw`(?:\/|~\/?|\$HOME\/?|\*|\.\/?|\.\.\/?|\/\*|\/(?:bin|boot|dev|etc|home|lib|lib64|opt|proc|root|sbin|srv|sys|usr|var)\/?)`;
 const END = String.raw`(?=$|[\s;&|)])`;
-const CMD = String.raw`(?:^|[;&|(\s]\s*)`;
+// Command position: the start, or after `;`, `&`, `|`, `(` or a backtick (so `echo sudo` is harmless).
+const CMD = String.raw`(?:^\s*|[;&|(\x60]\s*)`;
 
 export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
   {

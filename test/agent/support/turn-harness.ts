@@ -87,6 +87,8 @@ export interface TurnHarness {
   decide(decisions: Record<string, unknown>): Promise<void>;
   /** Recorded calls so far, then clears them. */
   takeCalls(): Promise<HookCall[]>;
+  /** Every call `takeCalls` has returned, for checks across a whole test file. */
+  allCalls: HookCall[];
   /** One handler invocation for a user message in chat `chat`. */
   say(text: string, chat?: string): Promise<TurnResult>;
   /** One handler invocation for an arbitrary queue body. */
@@ -104,6 +106,7 @@ export async function startTurnHarness(
   const engine = await createHookEngine({ home: home.path, gatewayHooks: true, onRun: recordHookRun, print: () => {}, logger });
   const model = await startFakeModelServer();
   const replies: TurnHarness['replies'] = [];
+  const allCalls: HookCall[] = [];
   const results: TurnResult[] = [];
   const deps: TurnRuntimeDeps = {
     engine,
@@ -137,12 +140,15 @@ export async function startTurnHarness(
     replies,
     results,
     handler,
+    allCalls,
     decide: (decisions) => writeFile(join(home.path, 'decisions.json'), JSON.stringify(decisions)),
     async takeCalls() {
       const file = join(home.path, 'calls.jsonl');
       const text = await readFile(file, 'utf8').catch(() => '');
       await rm(file, { force: true });
-      return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as HookCall);
+      const calls = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as HookCall);
+      allCalls.push(...calls);
+      return calls;
     },
     async say(text, chat = 'c1') {
       const before = results.length;

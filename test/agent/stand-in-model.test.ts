@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { STAND_IN_MODEL_NAME, StandInModel, plannedSteps } from '../../src/agent/model/stand-in-model.ts';
+import type { TranscriptMessage } from '../../src/store/transcript-store.ts';
+
+const model = new StandInModel();
+const ask = async (messages: TranscriptMessage[]) => (await model.send({ model: STAND_IN_MODEL_NAME, messages })).choices[0]!.message;
+const user = (content: string): TranscriptMessage => ({ role: 'user', content });
+
+describe('the local stand-in model (deterministic, labelled)', () => {
+  it('is labelled as the stand-in', () => {
+    expect([model.model, model.provider]).toEqual(['hookgate-local-stand-in', 'hookgate-local']);
+  });
+
+  it('echoes ordinary messages', async () => {
+    expect(await ask([user('hi there')])).toEqual({ role: 'assistant', content: 'You said: hi there' });
+  });
+
+  it.each([
+    ['run: ls -la', 'terminal', { command: 'ls -la' }],
+    ['read: notes/a.txt', 'read_file', { path: 'notes/a.txt' }],
+    ['write: a.txt\nline 1\nline 2', 'write_file', { path: 'a.txt', content: 'line 1\nline 2' }],
+    ['delegate: run: echo hi', 'delegate_task', { goal: 'run: echo hi' }],
+  ])('%j calls %s', async (text, name, args) => {
+    const message = await ask([user(text)]);
+    expect(message.content).toBeNull();
+    expect(message.tool_calls).toHaveLength(1);
+    expect(message.tool_calls![0]!.function.name).toBe(name);
+    expect(JSON.parse(message.tool_calls![0]!.function.arguments)).toEqual(args);
+  });
+
+  it('answers with the tool result after the call', async () => {
+    const first = await ask([user('run: echo hi')]);
+    const second = await ask([user('run: echo hi'), first, { role: 'tool', tool_call_id: first.tool_calls![0]!.id, content: '{"output": "hi\\n"}' }]);
+    expect(second).toEqual({ role: 'assistant', content: '{"output": "hi\\n"}' });
+  });
+
+  it('runs leading run: lines one per step; a blank line ends the list', () => {
+    expect(plannedSteps('run: a\nrun: b\n\nrun: c')).toEqual(['run: a', 'run: b']);
+    expect(plannedSteps('hello\nrun: a')).toEqual([]);
+    expect(plannedSteps('write: f\nrun: not a step')).toEqual(['write: f\nrun: not a step']);
+  });
+
+  it('looks only at the current turn: earlier turns in the history do not count as steps', async () => {
+    const history: TranscriptMessage[] = [user('run: old'), { role: 'assistant', content: null, tool_calls: [{ id: 'x', type: 'function', function: { name: 'terminal', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'x', content: 'old' }, { role: 'assistant', content: 'old' }];
+    const message = await ask([...history, user('run: new')]);
+    expect(JSON.parse(message.tool_calls![0]!.function.arguments)).toEqual({ command: 'new' });
+  });
+});

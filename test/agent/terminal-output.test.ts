@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { postProcessTerminalOutput, redactSecrets, stripAnsi, TERMINAL_OUTPUT_LIMIT, truncateOutput } from '../../src/agent/tools/terminal-output.ts';
+import { toolCallStatusOf } from '../../src/agent/turn/tool-call-status.ts';
+
+describe('terminal output post-processing', () => {
+  it('truncates past 50 KB keeping head and tail around a marker', () => {
+    const out = truncateOutput(`HEAD${'x'.repeat(60_000)}TAIL`);
+    expect(out.startsWith('HEAD')).toBe(true);
+    expect(out.endsWith('TAIL')).toBe(true);
+    expect(out).toMatch(/\[output truncated: \d+ characters omitted\]/);
+    expect(truncateOutput('short')).toBe('short');
+    expect(truncateOutput('y'.repeat(TERMINAL_OUTPUT_LIMIT))).toBe('y'.repeat(TERMINAL_OUTPUT_LIMIT));
+  });
+
+  it('strips ANSI colour and cursor escapes', () => {
+    expect(stripAnsi('\u001b[1;31mred\u001b[0m \u001b[2Kline\u001b]0;title\u0007')).toBe('red line');
+  });
+
+  it.each([
+    ['key sk-proj-abcdefghijklmnop1234', 'key ***'],
+    ['AKIAIOSFODNN7EXAMPLE id', '*** id'],
+    ['token ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'token ***'],
+    ['xoxb-1234-5678-abcdefgh and xoxp-99999999999-x', '*** and ***'],
+    ['Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig', 'Authorization: Bearer ***'],
+    ['nothing secret here: sk-short', 'nothing secret here: sk-short'],
+  ])('redacts %j', (input, expected) => {
+    expect(redactSecrets(input)).toBe(expected);
+  });
+
+  it('redacts secrets that were coloured (ANSI is stripped first)', () => {
+    expect(postProcessTerminalOutput('\u001b[32msk-abcdefghijklmnopqrstuv\u001b[0m')).toBe('***');
+  });
+});
+
+describe('post_tool_call status (§1.6)', () => {
+  it.each([
+    ['{"error": "boom"}', { status: 'error', error_type: 'tool_error', error_message: 'boom' }],
+    ['{"error": {"code": 2}}', { status: 'error', error_type: 'tool_error', error_message: '{"code": 2}' }],
+    ['{"error": ""}', { status: 'ok', error_type: null, error_message: null }],
+    ['{"error": []}', { status: 'ok', error_type: null, error_message: null }],
+    ['not json', { status: 'ok', error_type: null, error_message: null }],
+    ['["error"]', { status: 'ok', error_type: null, error_message: null }],
+  ])('%j', (result, expected) => {
+    expect(toolCallStatusOf(result)).toEqual(expected);
+  });
+});

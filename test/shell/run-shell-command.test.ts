@@ -82,6 +82,11 @@ describe.each(['fast', 'exact'] as const)('runShellCommand (%s path, §3.5)', (p
     expect(record.stderr_truncated).toBe(false);
   });
 
+  it.runIf(existsSync('/proc/self/status'))('starts the hook with no signal ignored or blocked', async () => {
+    const record = await runShellCommand(`/bin/grep -E '^Sig(Ign|Blk)' /proc/self/status`, '', 10, { path });
+    expect(record.stdout).toBe('SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n');
+  });
+
   it('runs hooks side by side', async () => {
     const hook = script(`par-${path}.sh`, 'sleep 0.3; echo "{}"');
     const records = await Promise.all([1, 2, 3, 4].map(() => runShellCommand(hook, '', 10, { path })));

@@ -30,11 +30,12 @@ import { CAPTURE_LIMIT_BYTES, errorRecord, roundSeconds, type ShellRunRecord } f
 // fixed at start (a driver whose cwd or env no longer matches is replaced). `c` = nothing ran
 // (the input file is gone): the caller falls back to the exact path — checked first because a
 // failed redirection would look like `exit 2`. On end of input (Node went away) the subshell
-// kills the driver (`$$` is the driver's pid).
+// kills the driver (`$$` is the driver's pid). The subshell is a foreground one on purpose:
+// an asynchronous list (`&`) would start the hook with SIGINT and SIGQUIT ignored.
 const DRIVER_SCRIPT =
   'i=$1; o=$2; e=$3; exec 3<&0 0</dev/null; ' +
-  'while :; do { IFS= read -r l <&3 || kill -KILL $$; [ -f "$i" ] || { echo c; exit 0; }; ' +
-  'eval "set -- $l"; exec "$@" <"$i" >>"$o" 2>>"$e" 3<&-; } & wait $!; echo "x $?"; done';
+  'while :; do ( IFS= read -r l <&3 || kill -KILL $$; [ -f "$i" ] || { echo c; exit 0; }; ' +
+  'eval "set -- $l"; exec "$@" <"$i" >>"$o" 2>>"$e" 3<&- ); echo "x $?"; done';
 
 const MAX_IDLE_DRIVERS = 8;
 const WATCHDOG_MS = 200;

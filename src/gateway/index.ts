@@ -1,0 +1,20 @@
+/** The gateway's public surface (the Hono app, its λ composition, the platform replier). */
+export { createGatewayApp } from './app.ts';
+export { createLambdaGateway, type LambdaGatewayOptions } from './lambda-gateway.ts';
+export { createReplier, type CreateReplierOptions } from './create-replier.ts';
+export { ReplyError } from './reply-error.ts';
+export { announceGatewayStartup } from './gateway-startup.ts';
+export { gatewayDepsFromDataPlane } from './gateway-deps-from-data-plane.ts';
+export type { GatewayDeps, TurnSender } from './gateway-deps.ts';
+export type { Replier } from './replier.ts';
+export type { MessageEvent, MessageSource, ReplyTarget } from './message-event.ts';
+export type { DispatchOutcome } from './dispatch/dispatch-outcome.ts';
+export type { PlatformAdapter, InboundRequest, Delivery, AdapterVerdict } from './platform-adapter.ts';
+export {
+  InvalidSignatureError,
+  ForbiddenHandshakeError,
+  MalformedPayloadError,
+  PlatformDisabledError,
+  VerificationUnavailableError,
+  WebhookError,
+} from './webhook-errors.ts';

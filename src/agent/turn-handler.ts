@@ -45,7 +45,14 @@ export function createTurnHandler(deps: TurnRuntimeDeps, onResult?: TurnObserver
       deps.logger.error(`turn queue: message ${record.messageId} is not a turn message (${issue?.path.join('.')}: ${issue?.message}); dropped`);
       return;
     }
-    const result = message.data.kind === 'message' ? await startTurn(deps, message.data) : await resumeTurn(deps, message.data);
+    let result: TurnResult;
+    try {
+      result = message.data.kind === 'message' ? await startTurn(deps, message.data) : await resumeTurn(deps, message.data);
+    } catch (error) {
+      // Left for SQS to retry (then the DLQ); said here, since the batch response only names the record.
+      deps.logger.error(`turn queue: message ${record.messageId} (${message.data.kind}, ${message.data.session_key}) failed: ${(error as Error)?.stack ?? String(error)}`);
+      throw error;
+    }
     deps.logger.info(`turn ${result.turn_id || '-'}: ${result.outcome}`);
     onResult?.(result);
   };

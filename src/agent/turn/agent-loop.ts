@@ -84,7 +84,8 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
       endStep(deps, state);
     }
 
-    if (deps.stopRequested && (await safe(deps.stopRequested))) return { kind: 'interrupted' };
+    // Between iterations only: a turn that has not started has nothing to interrupt.
+    if (state.iteration > 0 && deps.stopRequested && (await safe(deps.stopRequested))) return { kind: 'interrupted' };
     if (state.iteration >= deps.maxIterations) return { kind: 'exhausted' };
 
     state.iteration += 1;

@@ -299,8 +299,11 @@ async function endTurn(
   } else {
     replyText = '(no response)';
   }
-  await deps.transcripts.append(state.session_id, state.messages);
-  await deps.sessions.recordTurn(state.session_key, state.session_id, deps.now?.() ?? new Date());
+  // Independent items: written side by side, both before the reply.
+  await Promise.all([
+    deps.transcripts.append(state.session_id, state.messages),
+    deps.sessions.recordTurn(state.session_key, state.session_id, deps.now?.() ?? new Date()),
+  ]);
   await sendReply(deps, state, replyText);
   await hooks.observe('agent:end', { ...state.agent_start, response: firstCodePoints(response, 500) });
   const kind = outcome.kind === 'final' ? 'completed' : outcome.kind;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, openSync, closeSync, readSync, fstatSync, rmSync, truncateSync, unlinkSync, writeFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readdirSync, openSync, closeSync, readSync, fstatSync, rmSync, truncateSync, unlinkSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -222,7 +222,9 @@ export class ShellDriverPool {
   #start(envKey: string, cwd: string): Driver | undefined {
     try {
       if (!this.#dir) {
-        this.#dir = mkdtempSync(join(scratchRoot(), 'hookgate-sh-'));
+        const root = scratchRoot();
+        removeStaleScratchDirs(root);
+        this.#dir = mkdtempSync(join(root, `hookgate-sh-${process.pid}-`));
         const dir = this.#dir;
         process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
       }
@@ -278,6 +280,37 @@ function scratchRoot(): string {
     // not available
   }
   return tmpdir();
+}
+
+/**
+ * Removes scratch dirs left by processes that died without their `exit` handler (a SIGKILL,
+ * a killed test worker): `hookgate-sh-<pid>-…` whose pid no longer exists.
+ */
+function removeStaleScratchDirs(root: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^hookgate-sh-(\d+)-/.exec(name);
+    if (!m || Number(m[1]) === process.pid || isAlive(Number(m[1]))) continue;
+    try {
+      rmSync(join(root, name), { recursive: true, force: true });
+    } catch {
+      // another process's, or already gone
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Truncates an output file that grew past the cap; true if it did. */

@@ -366,6 +366,26 @@ describe('delegation', () => {
   });
 });
 
+describe('restricted tool sets (§1.5)', () => {
+  it("a child's call outside its tool set is denied without pre_tool_call and treated as a block", async () => {
+    h.model.script(
+      { tool_calls: [{ name: 'delegate_task', arguments: { goal: 'go deeper' } }] },
+      { tool_calls: [{ name: 'delegate_task', arguments: { goal: 'deeper still' } }] },
+      { content: 'child gave up' },
+      { content: 'parent done' },
+    );
+    await h.say('nest', 'restricted');
+    const calls = await h.takeCalls();
+    expect(calls.filter((c) => c.hook === 'pre_tool_call').map((c) => c.kwargs.session_id)).toHaveLength(1);
+    const denied = "Tool 'delegate_task' denied: not in this thread's tool whitelist";
+    const childPost = calls.filter((c) => c.hook === 'post_tool_call').find((c) => c.kwargs.status === 'blocked')!;
+    expect(childPost.kwargs).toMatchObject({ error_type: 'plugin_block', error_message: denied, duration_ms: 0 });
+    expect(childPost.kwargs.session_id).toContain(':sub:');
+    const childRequest = h.model.requests.at(-2)!.body;
+    expect(childRequest.messages.at(-1)).toMatchObject({ role: 'tool', content: `{"error": "${denied}"}` });
+  });
+});
+
 describe('trace', () => {
   it('records each hook call of the turn with source, callback and decision', async () => {
     await h.decide({ pre_tool_call: { terminal: { action: 'block', message: 'nope' } } });

@@ -18,6 +18,8 @@ export interface AgentLoopDeps {
   transport: ModelTransport;
   hooks: TurnHooks;
   tools: ReadonlyMap<string, Tool>;
+  /** A restricted tool set (§1.5): calls outside it are denied like a block, without pre_tool_call. */
+  allowedTools?: ReadonlySet<string>;
   /** Byte-stable across turns; never carries injected context (§1.9). */
   systemPrompt: string;
   /** The stored conversation before this turn. */
@@ -71,6 +73,7 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
               ...(deps.signal ? { signal: deps.signal } : {}),
             },
             api_request_id: `${state.turn_id}:api:${state.api_call_count}`,
+            ...(deps.allowedTools ? { allowedTools: deps.allowedTools } : {}),
             ...(deps.approvals ? { approvals: deps.approvals } : {}),
           },
           answer,

@@ -18,6 +18,12 @@ export interface ApprovalGate {
 
 export interface ToolCallSite {
   tools: ReadonlyMap<string, Tool>;
+  /**
+   * A restricted tool set (§1.5, e.g. a subagent's): a call outside it is denied with
+   * `Tool '<name>' denied: not in this thread's tool whitelist`, without invoking
+   * `pre_tool_call`, and treated exactly like a block.
+   */
+  allowedTools?: ReadonlySet<string>;
   context: ToolContext;
   api_request_id: string;
   approvals?: ApprovalGate;
@@ -55,8 +61,8 @@ export async function executeToolCall(call: ToolCall, site: ToolCallSite, resume
   };
 
   if (!resumed) {
-    const results = await hooks.decide('pre_tool_call', { tool_name: toolName, args, ...ids, middleware_trace: [] });
-    const message = blockMessage(results);
+    const denied = site.allowedTools && !site.allowedTools.has(toolName) ? `Tool '${toolName}' denied: not in this thread's tool whitelist` : undefined;
+    const message = denied ?? blockMessage(await hooks.decide('pre_tool_call', { tool_name: toolName, args, ...ids, middleware_trace: [] }));
     if (message !== undefined) {
       const result = renderWireJson({ error: message });
       await firePost(site, toolName, args, result, ids, 0, { status: 'blocked', error_type: 'plugin_block', error_message: message });

@@ -235,6 +235,7 @@ async function runChild(options: {
       transport: options.transport,
       hooks,
       tools: CHILD_TOOLS,
+      allowedTools: new Set(CHILD_TOOLS.keys()),
       systemPrompt: options.systemPrompt,
       history: [],
       workspace: options.workspace,

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -205,6 +205,34 @@ describe.runIf(hasScript)('the TTY consent prompt (§3.8), through a real pty', 
     expect(out).toContain('REGISTERED 1');
     expect(existsSync(join(dir, 'ran'))).toBe(true);
     expect(JSON.parse(readFileSync(join(dir, 'shell-hooks-allowlist.json'), 'utf8')).approvals).toHaveLength(1);
+  });
+
+  /** Waits for the prompt on the pty, then types `keys` (so raw mode is already on). */
+  function typeAtPrompt(home: string, keys: string): Promise<string> {
+    const cmd = `${process.execPath} --import tsx ${JSON.stringify(fixture)} ${JSON.stringify(home)}`;
+    const child = spawn('script', ['-qfec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    let typed = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (!typed && out.includes('[y/N]: ')) {
+        typed = true;
+        child.stdin.write(keys);
+      }
+    });
+    return new Promise((resolve) => child.on('close', () => resolve(out.replace(/\r/g, ''))));
+  }
+
+  it.each([
+    ['end of input (^D)', '\x04'],
+    ['an interrupt (^C)', '\x03'],
+  ])('%s at the prompt prints a newline and is not granted', async (_what, keys) => {
+    const { dir } = home();
+    const out = await typeAtPrompt(dir, keys);
+    expect(out).toMatch(/\[y\/N\]: [^\n]*\n/);
+    expect(out).toContain('REGISTERED 0');
+    expect(existsSync(join(dir, 'ran'))).toBe(false);
+    expect(existsSync(join(dir, 'shell-hooks-allowlist.json'))).toBe(false);
   });
 
   it.each([['n\n'], ['\n'], ['maybe\n']])('answer %j: not granted, nothing written, never run', (answer) => {

@@ -69,6 +69,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     step_tools: [],
     agent_start: agentStartContext(event, session.session_id),
   };
+  let reachedLoop = false;
   try {
     if (expired) {
       await hooks.observe('on_session_finalize', { session_id: expired.session_id, platform: expired.platform, reason: 'session_expired' });
@@ -93,8 +94,11 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
       sender_id: source.user_id ?? '',
     });
     state.injected_context = guarded(() => joinLlmContext(results)) ?? null;
+    reachedLoop = true;
     return await continueTurn(deps, hooks, state, history);
   } finally {
+    // on_session_end closes every run, also one that failed before its loop (continueTurn fires it otherwise).
+    if (!reachedLoop) await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the turn failed before its loop' });
     await finishInvocation(deps, hooks);
   }
 }
@@ -160,19 +164,21 @@ async function continueTurn(
     }
     return await endTurn(deps, hooks, state, history, outcome);
   } finally {
-    if (!suspended) {
-      const completed = outcome.kind === 'final';
-      await hooks.observe('on_session_end', {
-        session_id: state.session_id,
-        task_id: state.task_id,
-        turn_id: state.turn_id,
-        completed,
-        interrupted: outcome.kind === 'interrupted',
-        model: state.model,
-        platform: state.platform,
-      });
-    }
+    if (!suspended) await fireSessionEnd(hooks, state, outcome);
   }
+}
+
+/** §1.13 on_session_end: at the very end of every run, whatever the outcome. */
+function fireSessionEnd(hooks: TurnHooks, state: TurnState, outcome: LoopOutcome): Promise<void> {
+  return hooks.observe('on_session_end', {
+    session_id: state.session_id,
+    task_id: state.task_id,
+    turn_id: state.turn_id,
+    completed: outcome.kind === 'final',
+    interrupted: outcome.kind === 'interrupted',
+    model: state.model,
+    platform: state.platform,
+  });
 }
 
 function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, history: readonly TranscriptMessage[]): AgentLoopDeps {

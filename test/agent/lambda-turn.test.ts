@@ -1,0 +1,89 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLambdaTurn } from '../../src/agent/lambda-turn.ts';
+import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
+import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
+import type { RunningEmulators } from '../../src/local/emulators.ts';
+import { dataPlaneFromLocalAws } from '../../src/pipeline/data-plane.ts';
+import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
+import type { TurnMessage } from '../../src/pipeline/turn-message.ts';
+import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.ts';
+import { startTestAws } from '../support/local-aws.ts';
+import { tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+
+let aws: RunningEmulators;
+let model: FakeModelServer;
+let telegram: Server;
+let telegramUrl: string;
+let home: TempHome;
+const sent: { path: string; body: { chat_id: string; text: string } }[] = [];
+
+beforeAll(async () => {
+  aws = await startTestAws();
+  model = await startFakeModelServer();
+  home = await tempHome();
+  telegram = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      sent.push({ path: req.url ?? '', body: JSON.parse(body) });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true,"result":{}}');
+    });
+  });
+  await new Promise<void>((resolve) => telegram.listen(0, '127.0.0.1', resolve));
+  telegramUrl = `http://127.0.0.1:${(telegram.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await model?.close();
+  await new Promise((resolve) => telegram?.close(resolve));
+  await aws?.stop();
+  await home?.remove();
+});
+
+describe('the turn λ wiring (functions/turn.ts → createLambdaTurn)', () => {
+  it('builds from the environment, runs a turn on the configured model and replies through the platform API', async () => {
+    const env: NodeJS.ProcessEnv = {
+      HOOKGATE_HOME: home.path,
+      HOOKGATE_MODEL: 'gpt-test',
+      HOOKGATE_MODEL_BASE_URL: model.baseUrl,
+      HOOKGATE_MODEL_API_KEY: 'sk-test-key-for-the-fake',
+      TELEGRAM_BOT_TOKEN: '123:abc',
+      TELEGRAM_SECRET_TOKEN: 'secret',
+      TELEGRAM_API_BASE_URL: telegramUrl,
+      [RESOURCE_ENV.tableName]: aws.tableName,
+      [RESOURCE_ENV.turnsQueueUrl]: aws.turnsQueueUrl,
+      [RESOURCE_ENV.timersQueueUrl]: aws.timersQueueUrl,
+      [RESOURCE_ENV.eventsTopicArn]: aws.eventsTopicArn,
+      [RESOURCE_ENV.payloadBucket]: aws.payloadBucket,
+    };
+    const handler = await createLambdaTurn({
+      env,
+      resources: dataPlaneFromLocalAws(aws),
+      createEngine: (options) => createHookEngine({ ...options, home: home.path, print: () => {}, logger: createMemoryLogger() }),
+    });
+    model.script({ content: 'hi from the model' });
+    const source = { platform: 'telegram', chat_id: '42', user_id: '7', user_name: '', chat_type: 'dm', thread_id: '' };
+    const message: TurnMessage = {
+      v: 1, kind: 'message', delivery_id: 'telegram:1', session_key: 'telegram:42', received_at: new Date().toISOString(),
+      event: { text: 'hello', message_id: '1', internal: false, source, reply: { platform: 'telegram', chat_id: '42', thread_id: '', extra: {} } },
+    };
+    const out = await handler({ Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as never);
+    expect(out.batchItemFailures).toEqual([]);
+    expect(model.requests[0]!.body.model).toBe('gpt-test');
+    expect(model.requests[0]!.headers.authorization).toBe('Bearer sk-test-key-for-the-fake');
+    expect(sent).toEqual([{ path: '/bot123:abc/sendMessage', body: { chat_id: '42', text: 'hi from the model' } }]);
+  });
+
+  it('drops a body that is not a turn message (logged), and reports nothing to retry', async () => {
+    const handler = await createLambdaTurn({
+      env: { HOOKGATE_HOME: home.path },
+      resources: dataPlaneFromLocalAws(aws),
+      createEngine: (options) => createHookEngine({ ...options, home: home.path, print: () => {}, logger: createMemoryLogger() }),
+    });
+    const out = await handler({ Records: [{ messageId: 'm1', body: '{"v":1,"kind":"nonsense"}' }, { messageId: 'm2', body: 'not json' }] } as never);
+    expect(out.batchItemFailures).toEqual([]);
+  });
+});

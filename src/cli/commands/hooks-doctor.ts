@@ -68,7 +68,7 @@ export async function doctorHooks(ctx: HooksContext): Promise<number> {
     if (!approval) {
       say(`  ${INFO()} skipped JSON smoke test — not allowlisted yet (approve it first, then re-run doctor)`);
     } else if (runnable) {
-      problems += await smokeTest(ctx, entry);
+      problems += await smokeTest(entry);
     }
     say();
   }
@@ -80,7 +80,8 @@ export async function doctorHooks(ctx: HooksContext): Promise<number> {
   return 0;
 }
 
-async function smokeTest(ctx: HooksContext, entry: HooksContext['entries'][number]): Promise<number> {
+/** Check 4 (§4.4): one run on the synthetic payload; 1 if that is a problem. */
+async function smokeTest(entry: HooksContext['entries'][number]): Promise<number> {
   let payload: string;
   try {
     payload = renderShellPayload(entry.event, doctorPayload(entry.event));
@@ -110,6 +111,5 @@ async function smokeTest(ctx: HooksContext, entry: HooksContext['entries'][numbe
     return 1;
   }
   say(`  ${OK()} produced valid JSON on synthetic payload (${took})`);
-  void ctx;
   return 0;
 }

@@ -70,6 +70,11 @@ describe('a dangerous command', () => {
     expect(stored.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(await h.plane.approvals.pending('local:approve')).toBeUndefined();
 
+    // A redelivered resume (same message again) does not run the turn twice.
+    await h.invoke({ v: 1, kind: 'approval', delivery_id: `d-${pending.approval_id}`, session_key: 'local:approve', received_at: new Date().toISOString(), approval_id: pending.approval_id, choice: 'once' });
+    expect(h.results.at(-1)).toMatchObject({ outcome: 'ignored', reason: 'already resumed' });
+    expect(await h.takeCalls()).toEqual([]);
+
     // The timeout timer of an answered approval is a no-op.
     await h.invoke({ v: 1, kind: 'approval', delivery_id: 'late', session_key: 'local:approve', received_at: new Date().toISOString(), approval_id: pending.approval_id, choice: 'timeout' });
     expect(h.results.at(-1)).toMatchObject({ outcome: 'ignored', reason: 'already answered' });

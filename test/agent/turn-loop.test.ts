@@ -328,6 +328,20 @@ describe('model requests', () => {
   });
 });
 
+describe('model requests that cannot succeed', () => {
+  it('a 400 is not retried: one attempt, api_request_error with retryable false', async () => {
+    h.model.script({ status: 400, body: '{"error":{"message":"bad request"}}' });
+    const before = h.model.requests.length;
+    const result = await h.say('bad', 'bad-request');
+    expect(result.outcome).toBe('failed');
+    expect(h.model.requests.length - before).toBe(1);
+    const calls = await h.takeCalls();
+    const error = calls.find((c) => c.hook === 'api_request_error')!;
+    expect(error.kwargs).toMatchObject({ status_code: 400, retryable: false, reason: 'client_error', retry_count: 0, max_retries: 2 });
+    expect(error.kwargs.request.body.messages.at(-1)).toEqual({ role: 'user', content: 'bad' });
+  });
+});
+
 describe('delegation', () => {
   it('runs children side by side; subagent_start per child, then subagent_stop per child with role, status, summary, duration', async () => {
     h.model.script(

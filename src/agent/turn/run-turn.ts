@@ -133,13 +133,18 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
     return { turn_id: record.turn_id, outcome: 'ignored', reason: 'unreadable state' };
   }
   const state = parsed.data;
+  const history = await deps.transcripts.load(state.session_id);
+  // A redelivered resume after the turn was stored: its tool result is already in the transcript.
+  const waiting = state.pending_calls[0]?.id;
+  if (waiting && history.some((m) => m.role === 'tool' && m.tool_call_id === waiting)) {
+    return { turn_id: state.turn_id, outcome: 'ignored', reason: 'already resumed' };
+  }
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: state.session_id, turn_id: state.turn_id });
   try {
     await hooks.observe('post_approval_response', { ...approvalKwargs(record), choice });
     if (choice === 'session' || choice === 'always') {
       for (const key of record.pattern_keys) await deps.approvals.grant(choice, key, state.session_id);
     }
-    const history = await deps.transcripts.load(state.session_id);
     return await continueTurn(deps, hooks, state, history, { choice });
   } finally {
     await finishInvocation(deps, hooks);

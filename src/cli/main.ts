@@ -1,20 +1,25 @@
 import { Command, CommanderError } from 'commander';
 import { extractGlobalFlags, type GlobalFlags } from './global-flags.ts';
-import { installHooksCommand } from './commands/hooks.ts';
-import { installDevCommand } from './commands/dev.ts';
-import { installDlqCommand } from './commands/dlq.ts';
-import { installTraceCommand } from './commands/trace.ts';
 
 /** Each sub-command file exports one of these; main only assembles them. */
 export type CommandInstaller = (program: Command, flags: GlobalFlags) => void;
 
-const installers: CommandInstaller[] = [
-  // Sub-commands add themselves here, one line each.
-  installHooksCommand,
-  installDevCommand,
-  installDlqCommand,
-  installTraceCommand,
-];
+/**
+ * Sub-commands, imported only when named: `hookgate hooks …` should not pay for loading the
+ * dev runtime, the AWS SDK and the agent (seconds through tsx). Help loads them all.
+ */
+const COMMANDS: Record<string, () => Promise<CommandInstaller>> = {
+  hooks: async () => (await import('./commands/hooks.ts')).installHooksCommand,
+  dev: async () => (await import('./commands/dev.ts')).installDevCommand,
+  dlq: async () => (await import('./commands/dlq.ts')).installDlqCommand,
+  trace: async () => (await import('./commands/trace.ts')).installTraceCommand,
+};
+
+async function installersFor(args: readonly string[]): Promise<CommandInstaller[]> {
+  const named = args.find((arg) => !arg.startsWith('-'));
+  const load = named !== undefined ? COMMANDS[named] : undefined;
+  return Promise.all(load ? [load()] : Object.values(COMMANDS).map((l) => l()));
+}
 
 /**
  * Runs the `hookgate` command line. Resolves with the exit status instead of exiting, so
@@ -27,7 +32,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .option('--accept-hooks', 'approve every configured shell hook without prompting (any position)')
     .exitOverride()
     .showHelpAfterError();
-  for (const install of installers) install(program, flags);
+  for (const install of await installersFor(rest)) install(program, flags);
   try {
     await program.parseAsync(rest, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -97,13 +97,22 @@ export interface TurnHarness {
 }
 
 export async function startTurnHarness(
-  options: { transport?: (model: FakeModelServer) => ModelTransport; deps?: Partial<TurnRuntimeDeps> } = {},
+  options: {
+    transport?: (model: FakeModelServer) => ModelTransport;
+    deps?: Partial<TurnRuntimeDeps>;
+    /** More files for the hooks home; `config.yaml` here replaces the recorder's (keep `enable('recorder')` in it). */
+    files?: Record<string, string>;
+    acceptHooks?: boolean;
+    /** Runs on the home before the engine loads it (e.g. chmod +x on scripts). */
+    prepare?: (homePath: string) => Promise<void>;
+  } = {},
 ): Promise<TurnHarness> {
   const aws = await startTestAws();
   const plane = createDataPlane(dataPlaneFromLocalAws(aws));
-  const home = await tempHome(recorderHome());
+  const home = await tempHome({ ...recorderHome(), ...options.files });
+  await options.prepare?.(home.path);
   const logger = createMemoryLogger();
-  const engine = await createHookEngine({ home: home.path, gatewayHooks: true, onRun: recordHookRun, print: () => {}, logger });
+  const engine = await createHookEngine({ home: home.path, gatewayHooks: true, onRun: recordHookRun, print: () => {}, logger, acceptHooks: options.acceptHooks ?? false });
   const model = await startFakeModelServer();
   const replies: TurnHarness['replies'] = [];
   const allCalls: HookCall[] = [];

@@ -1,0 +1,66 @@
+import { chmod, writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoTraceStore } from '../../src/store/trace-store.ts';
+import { enable } from '../hooks/support/temp-home.ts';
+import { startTurnHarness, type TurnHarness } from './support/turn-harness.ts';
+
+let h: TurnHarness;
+beforeAll(async () => {
+  h = await startTurnHarness({
+    acceptHooks: true,
+    prepare: async (home) => {
+      // Shell hooks spawn their command as written; absolute script paths keep it independent of the cwd.
+      await writeFile(`${home}/config.yaml`, `${enable('recorder')}hooks:
+  pre_tool_call:
+    - matcher: terminal
+      command: ${home}/agent-hooks/no-curl.sh
+  pre_llm_call:
+    - command: ${home}/agent-hooks/context.sh
+`);
+      await chmod(`${home}/agent-hooks/no-curl.sh`, 0o755);
+      await chmod(`${home}/agent-hooks/context.sh`, 0o755);
+    },
+    files: {
+      'agent-hooks/no-curl.sh': `#!/bin/sh
+payload=$(cat)
+case "$payload" in
+  *curl*) printf '{"decision": "block", "reason": "no network from here"}' ;;
+  *) printf '{}' ;;
+esac
+`,
+      'agent-hooks/context.sh': `#!/bin/sh
+cat > /dev/null
+printf '{"context": "from a shell hook"}'
+`,
+    },
+  });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('shell hooks in a real turn (child processes)', () => {
+  it('a shell pre_tool_call block and shell pre_llm_call context take effect, after the plugins', async () => {
+    await h.decide({ pre_llm_call: 'from the plugin' });
+    h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'curl https://example.com' } }] }, { content: 'blocked' });
+    const result = await h.say('fetch it', 'shell');
+    const last = h.model.requests.at(-1)!.body.messages;
+    expect(last[1]).toEqual({ role: 'user', content: 'fetch it\n\nfrom the plugin\n\nfrom a shell hook' });
+    expect(last.at(-1)).toMatchObject({ role: 'tool', content: '{"error": "no network from here"}' });
+    const post = (await h.takeCalls()).find((c) => c.hook === 'post_tool_call')!;
+    expect(post.kwargs).toMatchObject({ status: 'blocked', error_message: 'no network from here' });
+    const records = await new DynamoTraceStore(h.plane.table).list(result.turn_id);
+    const pre = records.filter((r) => r.hook === 'pre_tool_call');
+    expect(pre.map((r) => [r.source, r.decision])).toEqual([
+      ['plugin', 'allow'],
+      ['shell', 'block: no network from here'],
+    ]);
+    expect(pre[1]!.callback).toBe(`shell_hook[pre_tool_call:${h.home.path}/agent-hooks/no-curl.sh]`);
+  });
+
+  it('a harmless command passes the shell hook', async () => {
+    h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'echo fine' } }] }, { content: 'ok' });
+    await h.say('echo', 'shell2');
+    expect(JSON.parse(h.model.requests.at(-1)!.body.messages.at(-1)!.content!)).toEqual({ output: 'fine\n', exit_code: 0, error: null });
+  });
+});

@@ -372,6 +372,21 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(r.stdout).toContain('ℹ script timestamp changed');
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('All shell hooks look healthy.');
   });
+
+  it('doctor: notes hooks that need programs the Lambda runtime lacks, without counting a problem', async () => {
+    const h = home(
+      { 'uses-jq.sh': 'jq -r .tool_name | tr a-z A-Z', 'plain.sh': 'cat >/dev/null; echo "{}"' },
+      'hooks:\n  pre_tool_call:\n    - command: $H/uses-jq.sh\n    - command: python3 $H/guard.py\n    - command: $H/plain.sh\n',
+    );
+    writeFileSync(join(h, 'guard.py'), 'print("{}")\n');
+    await hookgate(['hooks', 'approve', 'pre_tool_call', `${h}/plain.sh`, '--yes', '--home', h]);
+    const r = await hookgate(['hooks', 'doctor', '--home', h]);
+    const block = (command: string) => r.stdout.split('\n\n').find((b) => b.includes(`] ${command}`)) ?? '';
+    expect(block(`${h}/uses-jq.sh`)).toContain('ℹ would not run in AWS Lambda (nodejs22.x has no jq)');
+    expect(block(`python3 ${h}/guard.py`)).toContain('ℹ would not run in AWS Lambda (nodejs22.x has no python3)');
+    expect(block(`${h}/plain.sh`)).not.toContain('AWS Lambda');
+    expect(r.stdout).toContain('2 issue(s) found.'); // the two un-approved hooks, not the Lambda notes
+  });
 });
 
 const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;

@@ -1,4 +1,5 @@
 import { isRunnableAsConfigured } from '../../hooks/shell/script-path.ts';
+import { lambdaMissingPrograms } from '../../hooks/shell/lambda-compatibility.ts';
 import { scriptDrift } from '../../hooks/shell/script-drift.ts';
 import { runShellCommand } from '../../hooks/shell/run-shell-command.ts';
 import { renderShellPayload } from '../../hooks/shell/shell-payload.ts';
@@ -32,6 +33,11 @@ export async function doctorHooks(ctx: HooksContext): Promise<number> {
     else {
       say(`  ${BAD()} script missing or not executable (chmod +x the file, or fix the path)`);
       problems++;
+    }
+    // Not a problem here (it runs on this machine), but the deployed stack would fail it open.
+    const missing = lambdaMissingPrograms(entry.command);
+    if (missing.length > 0) {
+      say(`  ${INFO()} would not run in AWS Lambda (nodejs22.x has no ${missing.join(', ')}); see docs/deploy.md`);
     }
     const approval = await ctx.allowlist.find(entry.event, entry.command);
     if (approval) say(`  ${OK()} allowlisted (approved ${approval.approved_at || '?'})`);

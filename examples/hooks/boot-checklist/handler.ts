@@ -23,13 +23,17 @@ function buildPrompt(content: string): string {
 
 type RunOneShotAgent = (options: { prompt: string; maxIterations?: number; platform?: string }) => Promise<{ outcome: string; response: string | null }>;
 
-/** hookgate's one-shot agent: from this repository's source, or from the installed package. */
+/**
+ * hookgate's one-shot agent: from this repository's source when the hook sits in the
+ * repository's examples/, else from the installed `hookgate` package. Both are resolved at
+ * run time (`.catch` keeps bundlers from failing on them), so a copied hooks home still loads.
+ */
 async function loadAgent(): Promise<RunOneShotAgent> {
-  try {
-    return (await import(new URL('../../../src/agent/one-shot-agent.ts', import.meta.url).href)).runOneShotAgent;
-  } catch {
-    return (await import('hookgate' as string)).runOneShotAgent;
-  }
+  const fromRepository = new URL('../../../src/agent/one-shot-agent.ts', import.meta.url).href;
+  const fromPackage = 'hookgate';
+  const agent = (await import(fromRepository).catch(() => import(fromPackage).catch(() => undefined))) as { runOneShotAgent?: RunOneShotAgent } | undefined;
+  if (!agent?.runOneShotAgent) throw new Error("hookgate's agent cannot be imported from this hooks home; install the hookgate package");
+  return agent.runOneShotAgent;
 }
 
 async function log(line: string): Promise<void> {

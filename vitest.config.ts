@@ -8,6 +8,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: child processes and emulators in every file; keep the pool small.
     maxWorkers: 2,
-    env: { AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1' },
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
   },
 });

@@ -3,5 +3,5 @@
  * this only quiets the AWS SDK's Node 20 notice, which is harmless here.
  */
 export default function setup(): void {
-  process.env.AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING ??= '1';
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 }

@@ -17,7 +17,7 @@ export async function startEmulatorsProcess(options: StartEmulatorsOptions = {})
   const entry = fileURLToPath(new URL('./emulators-main.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', entry, JSON.stringify(options)], {
     stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1' },
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const lines = createInterface({ input: child.stdout! });

@@ -43,7 +43,7 @@ beforeAll(async () => {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOOKGATE_API_TOKEN: 'e2e-token-0123456789',
-    AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     HOOKGATE_LOG_LEVEL: 'warn',
     TELEGRAM_BOT_TOKEN: '42:e2e',
     TELEGRAM_SECRET_TOKEN: 'e2e-secret',

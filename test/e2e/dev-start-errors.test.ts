@@ -12,7 +12,7 @@ let home: string;
 function runDev(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, 'dev', '--home', home, ...args], {
-      env: { ...process.env, AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1', ...env },
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -20,7 +20,7 @@ describe('hookgate dlq', () => {
     JSON.stringify({ v: 1, id, type: 'agent:step', occurred_at: '2026-01-01T00:00:00.000Z', session_id: null, turn_id: null, payload: {} });
   const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
     run(process.execPath, [BIN, ...args], {
-      env: { ...process.env, AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1', HOOKGATE_HOME: home, ...env },
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_HOME: home, ...env },
     }).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
       (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),

@@ -98,7 +98,7 @@ describe('remote allowlist: --table / --stack', () => {
 
   it('hookgate hooks approve --stack writes the deployed allowlist', async () => {
     const out = await run(process.execPath, [BIN, 'hooks', 'approve', 'pre_tool_call', '/hooks/guard.sh', '--yes', '--stack', 'hookgate', '--home', home], {
-      env: { ...process.env, ...awsEnv, AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1' },
+      env: { ...process.env, ...awsEnv, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     });
     expect(out.stdout).toContain(`dynamodb://${table().tableName}`);
     const entry = await new DynamoAllowlistStore(createDynamoTable({ tableName: table().tableName, client: { endpoint: aws().dynamodbEndpoint, region: aws().region, credentials: aws().credentials } })).find('pre_tool_call', '/hooks/guard.sh');

@@ -126,7 +126,8 @@ describe('hookgate dev with the local stand-in model', () => {
       spy.mockRestore();
     }
     expect(status).toBe(0);
-    const text = out.join('');
+    // The in-process dev runtime may log a JSON line to stdout meanwhile: keep the CLI's own lines.
+    const text = out.join('').split('\n').filter((line) => !line.startsWith('{')).join('\n');
     expect(text).toMatch(/^HOOK\s+SOURCE\s+CALLBACK\s+DECISION\s+DURATION/);
     expect(text).toMatch(/pre_tool_call\s+plugin\s+turnIds\s+allow\s+\d+ ms/);
     expect(text).toMatch(/transform_terminal_output\s+-\s+-\s+unchanged/);

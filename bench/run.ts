@@ -7,6 +7,8 @@ import { ratioOf, type Bench, type Figure } from './harness.ts';
  * `npm run bench [filter]`: runs every `bench/*.bench.ts` (or those whose name contains
  * the filter) and prints each figure as a ratio against its same-run baseline.
  */
+// The SDK's notice about Node 20 would interleave with the figures.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const filter = process.argv[2] ?? '';
 const files = (await readdir(dir)).filter((f) => f.endsWith('.bench.ts') && f.includes(filter)).sort();

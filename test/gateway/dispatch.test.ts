@@ -218,6 +218,43 @@ describe('slash commands', () => {
     expect((await gw.plane.approvals.get(`ap-${chatId}`))?.choice).toBe('session');
   });
 
+  it('/approve whose resume cannot be enqueued answers 503 and leaves the approval pending, so the retry resumes it', async () => {
+    const key = `local:${chatId}`;
+    const now = new Date();
+    await gw.plane.approvals.putPending({
+      approval_id: `ap-${chatId}`,
+      session_key: key,
+      session_id: 's1',
+      turn_id: 't1',
+      command: 'sudo reboot',
+      description: 'sudo',
+      pattern_key: 'sudo',
+      pattern_keys: ['sudo'],
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + 60_000).toISOString(),
+      state: { any: 'thing' },
+    });
+    const queue = gw.plane.turnQueue;
+    const send = queue.send.bind(queue);
+    let failures = 1;
+    queue.send = async (...args: Parameters<typeof send>) => {
+      if (failures-- > 0) throw Object.assign(new Error('queue unreachable'), { name: 'ServiceUnavailable' });
+      return send(...args);
+    };
+    try {
+      const failed = await gw.request('/webhooks/local', { body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text: '/approve' }) });
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+      expect((await gw.plane.approvals.pending(key))?.approval_id).toBe(`ap-${chatId}`);
+      await say('/approve');
+    } finally {
+      queue.send = send;
+    }
+    expect(await replies()).toContain('✅ Approved once.');
+    const turns = await gw.drainTurns();
+    expect(turns).toEqual([expect.objectContaining({ kind: 'approval', approval_id: `ap-${chatId}`, choice: 'once' })]);
+    expect((await gw.plane.approvals.get(`ap-${chatId}`))?.choice).toBe('once');
+  });
+
   it('/approve with a bad scope explains the usage', async () => {
     await say('/approve forever');
     expect(await replies()).toEqual(['Usage: /approve [session|always]']);

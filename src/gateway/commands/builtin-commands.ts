@@ -66,8 +66,10 @@ export async function runBuiltinCommand(command: SlashCommand, ctx: CommandConte
       if (!choice) return 'Usage: /approve [session|always]';
       const pending = await ctx.approvals.pending(ctx.sessionKey);
       if (!pending) return 'There is no pending approval in this conversation.';
-      if (!(await ctx.approvals.answer(pending.approval_id, choice, ctx.now))) return 'That approval was already answered.';
-      // The suspended turn resumes in its session's FIFO group.
+      // The resume is enqueued before the answer is recorded: if the send fails, the platform's
+      // retry still finds the approval pending (recorded first, it would find nothing and the
+      // suspended turn would never resume). The resumed turn records the answer itself when
+      // this process could not; the store's first answer wins either way.
       await ctx.turnQueue.send({
         v: 1,
         kind: 'approval',
@@ -77,6 +79,10 @@ export async function runBuiltinCommand(command: SlashCommand, ctx: CommandConte
         approval_id: pending.approval_id,
         choice,
       });
+      if (!(await ctx.approvals.answer(pending.approval_id, choice, ctx.now))) {
+        const recorded = (await ctx.approvals.get(pending.approval_id))?.choice;
+        if (recorded !== choice) return 'That approval was already answered.';
+      }
       return APPROVED_REPLY[choice];
     }
   }

@@ -1,4 +1,3 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { loadGatewayConfig } from '../config/gateway-config.ts';
 import { createReplier } from '../gateway/create-replier.ts';
 import { createGatewayLogger } from '../gateway/gateway-logger.ts';
@@ -25,7 +24,7 @@ export interface LambdaTurnOptions {
  * @example
  * export const handler = await createLambdaTurn({ createEngine: createHookEngine });
  */
-export async function createLambdaTurn(options: LambdaTurnOptions): Promise<(event: SQSEvent) => Promise<SQSBatchResponse>> {
+export async function createLambdaTurn(options: LambdaTurnOptions): Promise<ReturnType<typeof createTurnConsumer>> {
   const env = options.env ?? process.env;
   const config = loadGatewayConfig(env, { runtime: 'aws' });
   const logger = createGatewayLogger(env, 'hookgate-turn');

@@ -1,4 +1,3 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import type { HookLogger } from '../hooks/hook-logger.ts';
 import type { Replier } from '../gateway/replier.ts';
@@ -27,7 +26,7 @@ export interface TurnConsumerParts {
  * @example
  * startDevRuntime({ home, createEngine, createTurnConsumer: createTurnConsumer });
  */
-export function createTurnConsumer(parts: TurnConsumerParts): (event: SQSEvent) => Promise<SQSBatchResponse> {
+export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof createTurnHandler> {
   const logger: HookLogger = {
     debug: (m) => parts.logger.debug(m),
     info: (m) => parts.logger.info(m),

@@ -1,11 +1,17 @@
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { TimerMessageSchema, timerStep } from '../pipeline/timer-message.ts';
 import { TurnMessageSchema } from '../pipeline/turn-message.ts';
 import { resumeTurn, startTurn, type TurnResult } from './turn/run-turn.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 
 export type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
+
+/**
+ * How long before the Lambda deadline a turn stops calling the model and wraps up (reply,
+ * transcript, on_session_end): time enough for those writes.
+ */
+export const DEADLINE_MARGIN_MS = 10_000;
 
 /** Called after each record, for logs and tests. */
 export type TurnObserver = (result: TurnResult | { outcome: 'timer'; forwarded: boolean }) => void;
@@ -22,8 +28,11 @@ export type TurnObserver = (result: TurnResult | { outcome: 'timer'; forwarded: 
  * @example
  * export const handler = createTurnHandler({ engine, logger, transport, sessions, transcripts, approvals, timers, turns, replier });
  */
-export function createTurnHandler(deps: TurnRuntimeDeps, onResult?: TurnObserver): (event: SQSEvent) => Promise<SQSBatchResponse> {
-  const handleRecord = async (record: SQSRecord): Promise<void> => {
+export function createTurnHandler(
+  baseDeps: TurnRuntimeDeps,
+  onResult?: TurnObserver,
+): (event: SQSEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>) => Promise<SQSBatchResponse> {
+  const handleRecord = async (record: SQSRecord, deps: TurnRuntimeDeps): Promise<void> => {
     let body: unknown;
     try {
       body = JSON.parse(record.body);
@@ -56,8 +65,14 @@ export function createTurnHandler(deps: TurnRuntimeDeps, onResult?: TurnObserver
     deps.logger.info(`turn ${result.turn_id || '-'}: ${result.outcome}`);
     onResult?.(result);
   };
-  return async (event) => {
+  return async (event, context) => {
+    // In Lambda the invocation has a deadline; a turn cut off by it would be redelivered and run again.
+    const remainingMs = context?.getRemainingTimeInMillis?.();
+    const deps =
+      remainingMs === undefined
+        ? baseDeps
+        : { ...baseDeps, signal: AbortSignal.timeout(Math.max(1_000, remainingMs - DEADLINE_MARGIN_MS)) };
     const processor = new SqsFifoPartialProcessorAsync();
-    return processPartialResponse(event, handleRecord, processor, { throwOnFullBatchFailure: false });
+    return processPartialResponse(event, (record: SQSRecord) => handleRecord(record, deps), processor, { throwOnFullBatchFailure: false });
   };
 }

@@ -86,4 +86,33 @@ describe('the turn λ wiring (functions/turn.ts → createLambdaTurn)', () => {
     const out = await handler({ Records: [{ messageId: 'm1', body: '{"v":1,"kind":"nonsense"}' }, { messageId: 'm2', body: 'not json' }] } as never);
     expect(out.batchItemFailures).toEqual([]);
   });
+
+  it('wraps a turn up before the Lambda deadline instead of being cut off: the late model answer is not awaited', async () => {
+    const env: NodeJS.ProcessEnv = {
+      HOOKGATE_HOME: home.path,
+      HOOKGATE_MODEL: 'gpt-test',
+      HOOKGATE_MODEL_BASE_URL: model.baseUrl,
+      TELEGRAM_BOT_TOKEN: '123:abc',
+      TELEGRAM_SECRET_TOKEN: 'secret',
+      TELEGRAM_API_BASE_URL: telegramUrl,
+    };
+    const handler = await createLambdaTurn({
+      env,
+      resources: dataPlaneFromLocalAws(aws),
+      createEngine: (options) => createHookEngine({ ...options, home: home.path, print: () => {}, logger: createMemoryLogger() }),
+    });
+    model.script({ content: 'too late', delayMs: 20_000 });
+    const source = { platform: 'telegram', chat_id: '43', user_id: '7', user_name: '', chat_type: 'dm', thread_id: '' };
+    const message: TurnMessage = {
+      v: 1, kind: 'message', delivery_id: 'telegram:2', session_key: 'telegram:43', received_at: new Date().toISOString(),
+      event: { text: 'hello', message_id: '2', internal: false, source, reply: { platform: 'telegram', chat_id: '43', thread_id: '', extra: {} } },
+    };
+    // 10.5 s left: the turn has 0.5 s before it must wrap up (DEADLINE_MARGIN_MS = 10 s).
+    const context = { getRemainingTimeInMillis: () => 10_500 };
+    const out = await handler({ Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as never, context);
+    expect(out.batchItemFailures).toEqual([]); // acknowledged: a redelivery would run the turn again
+    const reply = sent.find((m) => m.body.chat_id === '43');
+    expect(reply?.body.text).toMatch(/^Sorry, the model could not be reached/);
+    expect(model.remaining()).toBe(0); // the one scripted (slow) answer was asked for, not retried
+  });
 });

@@ -1,8 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One scripted answer of the fake model. */
-export type ScriptedReply =
+/** One scripted answer of the fake model, optionally sent only after `delayMs`. */
+export type ScriptedReply = ScriptedAnswer & { delayMs?: number };
+type ScriptedAnswer =
   /** A final text answer. */
   | { content: string }
   /** Tool calls: `arguments` objects are JSON-encoded on the wire. */
@@ -53,9 +54,15 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      let delayMs = 0;
       const send = (status: number, body: string) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(body);
+        const answer = () => {
+          if (res.destroyed) return; // the client gave up waiting
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(body);
+        };
+        if (delayMs > 0) setTimeout(answer, delayMs).unref();
+        else answer();
       };
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(404, JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
       let body: RecordedRequest['body'];
@@ -67,6 +74,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       requests.push({ headers: req.headers, path: req.url, body });
       const reply = queue.shift();
       if (!reply) return send(500, JSON.stringify({ error: { message: 'fake model server: no scripted reply left' } }));
+      delayMs = reply.delayMs ?? 0;
       if ('status' in reply) return send(reply.status, reply.body ?? JSON.stringify({ error: { message: `scripted ${reply.status}` } }));
       if ('raw' in reply) return send(200, reply.raw);
       const message =
@@ -101,6 +109,10 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     requests,
     script: (...replies) => queue.push(...replies),
     remaining: () => queue.length,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -195,6 +195,7 @@ function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, 
     workspace,
     maxIterations: deps.maxIterations ?? DEFAULT_MAX_ITERATIONS,
     ...(deps.retry ? { retry: deps.retry } : {}),
+    ...(deps.signal ? { signal: deps.signal } : {}),
     stopRequested: () => deps.sessions.stopRequested(state.session_key, since),
   };
   const gate: ApprovalGate = {

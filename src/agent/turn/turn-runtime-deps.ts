@@ -37,4 +37,9 @@ export interface TurnRuntimeDeps {
   /** Replaces the built-in tools (tests, restricted deployments). */
   tools?: ReadonlyMap<string, Tool>;
   now?: () => Date;
+  /**
+   * Aborted when this invocation must wrap up (the Lambda deadline): model calls stop, and the
+   * turn ends with an error reply instead of being cut off and redelivered to run again.
+   */
+  signal?: AbortSignal;
 }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, readdirSync, openSync, closeSync, readSync, fstatSync, rmSync, truncateSync, unlinkSync, writeFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readdirSync, openSync, closeSync, readSync, fstatSync, ftruncateSync, rmSync, truncateSync, unlinkSync, writeSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -22,20 +22,27 @@ import { CAPTURE_LIMIT_BYTES, errorRecord, roundSeconds, type ShellRunRecord } f
  * than -N; `hookgate hooks test`/`doctor` use the exact path.
  */
 
-// The driver keeps one subshell forked ahead, blocked reading the next request from fd 3 (the
-// request pipe), so the hot path has no fork at all: the request (just the quoted argv) wakes
-// that subshell, which `exec`s the hook in place; the driver `wait`s for it and reports
-// `x <status>`, then forks the next subshell while Node handles the result. The driver's own
-// stdin/stdout/stderr files are its positional parameters; its cwd and environment are
-// fixed at start (a driver whose cwd or env no longer matches is replaced). `c` = nothing ran
-// (the input file is gone): the caller falls back to the exact path — checked first because a
-// failed redirection would look like `exit 2`. On end of input (Node went away) the subshell
-// kills the driver (`$$` is the driver's pid). The subshell is a foreground one on purpose:
-// an asynchronous list (`&`) would start the hook with SIGINT and SIGQUIT ignored.
+// The driver keeps one subshell forked ahead, with the hook's redirections already open
+// (fd 4 = the stdin file, 5/6 = this run's stdout/stderr files), blocked reading the next
+// request from fd 3 (the request pipe), so the hot path has no fork and no open at all: the
+// request (just the quoted argv) wakes that subshell, which `exec`s the hook in place with
+// fds 0-2 moved onto 4-6; the driver `wait`s for it and reports `x <status>`, then forks the
+// next subshell while Node handles the result. Node writes the stdin file in place through a
+// descriptor it holds (same inode whenever the subshell opened it). The output files come in
+// two sets used in turn (`$o0`/`$o1`…): the next subshell opens its set while Node is still
+// reading the last one, and Node removes each set once read, so every run gets fresh files
+// (late output of a grandchild goes to an unlinked file). The driver's own file names are its
+// positional parameters; its cwd and environment are fixed at start (a driver whose cwd or env
+// no longer matches is replaced). `c` = nothing ran (a redirection failed: a scratch file or
+// dir is gone): the request is still consumed and the caller falls back to the exact path. On
+// end of input (Node went away) the subshell kills the driver (`$$` is the driver's pid). The
+// subshell is a foreground one on purpose: an asynchronous list (`&`) would start the hook
+// with SIGINT and SIGQUIT ignored.
 const DRIVER_SCRIPT =
-  'i=$1; o=$2; e=$3; exec 3<&0 0</dev/null; ' +
-  'while :; do ( IFS= read -r l <&3 || kill -KILL $$; [ -f "$i" ] || { echo c; exit 0; }; ' +
-  'eval "set -- $l"; exec "$@" <"$i" >>"$o" 2>>"$e" 3<&- ); echo "x $?"; done';
+  'i=$1; o=$2; e=$3; a=$4; n=0; exec 3<&0 0</dev/null; ' +
+  'while :; do ( { IFS= read -r l <&3 || { kill -KILL $$; exit 1; }; ' +
+  '[ -f "$o$n" ] && [ -f "$e$n" ] && command . "$a" || { echo c; exit 0; }; exec "$@" <&4 >&5 2>&6 3<&- 4<&- 5>&- 6>&-; } 4<"$i" 5>>"$o$n" 6>>"$e$n"; ' +
+  'IFS= read -r l <&3 || kill -KILL $$; echo c ); echo "x $?"; n=$((1-n)); done';
 
 const MAX_IDLE_DRIVERS = 8;
 const WATCHDOG_MS = 200;
@@ -47,7 +54,15 @@ interface Driver {
   readonly child: DriverProcess;
   readonly envKey: string;
   readonly cwd: string;
-  readonly files: { in: string; out: string; err: string };
+  /** The stdin file and the two output-file prefixes (`<out>0`, `<out>1`…). */
+  readonly files: { in: string; argv: string; out: string; err: string };
+  /** Node's descriptor of the stdin file (rewritten in place each run), -1 once closed. */
+  inFd: number;
+  /** Node's descriptor of the argv file (`set -- <quoted argv>`), and what it holds now. */
+  argvFd: number;
+  argvText: string;
+  /** Which output-file set the waiting subshell has open: 0 or 1. */
+  turn: number;
   alive: boolean;
   buffer: string;
   onLine?: (line: string) => void;
@@ -120,13 +135,22 @@ export class ShellDriverPool {
     if (cwd === '' || cwd.includes('\n') || argv.some((word) => word.includes('\n') || word.includes('\0'))) return undefined;
     const driver = this.#acquire(cwd);
     if (!driver) return undefined;
-    const files = driver.files;
     try {
-      writeFileSync(files.in, input);
+      writeInput(driver.inFd, input);
+      // The argv goes through a file the subshell sources: dash reads a pipe one byte at a
+      // time, so the request itself is a bare newline. Rewritten only when it changes.
+      const argvText = `set -- ${argv.map(quote).join(' ')}\n`;
+      if (argvText !== driver.argvText) {
+        writeInput(driver.argvFd, argvText);
+        driver.argvText = argvText;
+      }
     } catch {
       this.#retire(driver);
       return undefined;
     }
+    // This run's output files: the set the waiting subshell opened (see DRIVER_SCRIPT).
+    const outPath = driver.files.out + driver.turn;
+    const errPath = driver.files.err + driver.turn;
     const start = performance.now();
     return new Promise<ShellRunRecord | undefined>((resolve) => {
       let timedOut = false;
@@ -137,7 +161,7 @@ export class ShellDriverPool {
         finish(null);
       }, timeoutSeconds * 1000);
       let watchdog: NodeJS.Timeout | undefined = setTimeout(function check() {
-        truncated = { out: truncated.out || capFile(files.out), err: truncated.err || capFile(files.err) };
+        truncated = { out: truncated.out || capFile(outPath), err: truncated.err || capFile(errPath) };
         watchdog = setTimeout(check, WATCHDOG_MS);
         watchdog.unref();
       }, WATCHDOG_MS);
@@ -146,8 +170,8 @@ export class ShellDriverPool {
         clearTimeout(timer);
         if (watchdog) clearTimeout(watchdog);
         driver.onLine = undefined;
-        const out = readCapped(files.out);
-        const err = readCapped(files.err);
+        const out = readCapped(outPath);
+        const err = readCapped(errPath);
         resolve({
           returncode: timedOut ? null : returncode,
           stdout: out.text,
@@ -163,13 +187,10 @@ export class ShellDriverPool {
         if (line === 'c') {
           clearTimeout(timer);
           if (watchdog) clearTimeout(watchdog);
-          // Nothing ran: the caller falls back to the exact path; the driver's own `x` line
-          // for this request follows, and only then is the driver free again.
-          driver.onLine = (next) => {
-            driver.onLine = undefined;
-            if (next.startsWith('x ')) this.#release(driver);
-            else this.#retire(driver);
-          };
+          // Nothing ran: the caller falls back to the exact path. A scratch file is gone, so
+          // this driver is done; its own `x` line follows and is ignored.
+          driver.onLine = undefined;
+          this.#retire(driver);
           resolve(undefined);
           return;
         }
@@ -182,10 +203,11 @@ export class ShellDriverPool {
           resolve({ ...errorRecord('shell hook runner exited unexpectedly', start) });
           return;
         }
+        driver.turn ^= 1; // as the driver's `n=$((1-n))` after its `x` line
         finish(Number(line.slice(2)));
         this.#release(driver);
       };
-      driver.child.stdin.write(`${argv.map(quote).join(' ')}\n`);
+      driver.child.stdin.write('\n');
     });
   }
 
@@ -217,9 +239,17 @@ export class ShellDriverPool {
     driver.alive = false;
     killGroup(driver.child.pid);
     this.#idle = this.#idle.filter((d) => d !== driver);
+    if (driver.inFd >= 0) {
+      closeQuietly(driver.inFd);
+      closeQuietly(driver.argvFd);
+      driver.inFd = -1;
+      const { files } = driver;
+      for (const path of [files.in, files.argv, `${files.out}0`, `${files.out}1`, `${files.err}0`, `${files.err}1`]) unlinkQuietly(path);
+    }
   }
 
   #start(envKey: string, cwd: string): Driver | undefined {
+    const fds: number[] = [];
     try {
       if (!this.#dir) {
         const root = scratchRoot();
@@ -229,13 +259,19 @@ export class ShellDriverPool {
         process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
       }
       const id = this.#nextId++;
-      const files = { in: join(this.#dir, `${id}.in`), out: join(this.#dir, `${id}.out`), err: join(this.#dir, `${id}.err`) };
-      const child = spawn('/bin/sh', ['-c', DRIVER_SCRIPT, 'hookgate-driver', files.in, files.out, files.err], {
+      const base = join(this.#dir, String(id));
+      const files = { in: `${base}.in`, argv: `${base}.argv`, out: `${base}.out`, err: `${base}.err` };
+      // The stdin file exists before the driver starts: its first subshell opens it at once.
+      const inFd = openSync(files.in, 'w', 0o600);
+      fds.push(inFd);
+      const argvFd = openSync(files.argv, 'w', 0o600);
+      fds.push(argvFd);
+      const child = spawn('/bin/sh', ['-c', DRIVER_SCRIPT, 'hookgate-driver', files.in, files.out, files.err, files.argv], {
         stdio: ['pipe', 'pipe', 'ignore'],
         detached: true,
         cwd,
       });
-      const driver: Driver = { id, child, envKey, cwd, files, alive: true, buffer: '' };
+      const driver: Driver = { id, child, envKey, cwd, files, inFd, argvFd, argvText: '', turn: 0, alive: true, buffer: '' };
       child.on('error', () => {
         driver.alive = false;
         driver.onLine?.('gone');
@@ -245,15 +281,17 @@ export class ShellDriverPool {
         driver.onLine?.('gone');
       });
       child.stdin.on('error', () => {});
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (chunk: string) => {
-        driver.buffer += chunk;
+      // The driver's lines are short ASCII (`x <status>`, `c`): split the raw chunk, no decoder.
+      child.stdout.on('data', (chunk: Buffer) => {
+        let from = 0;
         let nl: number;
-        while ((nl = driver.buffer.indexOf('\n')) >= 0) {
-          const line = driver.buffer.slice(0, nl);
-          driver.buffer = driver.buffer.slice(nl + 1);
+        while ((nl = chunk.indexOf(10, from)) >= 0) {
+          const line = driver.buffer + chunk.toString('latin1', from, nl);
+          driver.buffer = '';
+          from = nl + 1;
           driver.onLine?.(line);
         }
+        if (from < chunk.length) driver.buffer += chunk.toString('latin1', from);
       });
       // Idle drivers never keep the process alive; a running hook's timeout timer does.
       child.unref();
@@ -261,6 +299,7 @@ export class ShellDriverPool {
       (child.stdout as unknown as { unref?: () => void }).unref?.();
       return driver;
     } catch {
+      for (const fd of fds) closeQuietly(fd);
       this.#available = false;
       return undefined;
     }
@@ -324,31 +363,54 @@ function capFile(path: string): boolean {
   }
 }
 
+/** Replaces the stdin file's content in place (same inode: the waiting subshell has it open). */
+function writeInput(fd: number, input: string): void {
+  const bytes = Buffer.from(input, 'utf8');
+  let written = 0;
+  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written, written);
+  ftruncateSync(fd, bytes.length);
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // never created or already gone
+  }
+}
+
 /** Reads at most the cap from a hook's output file, then removes the file. */
 function readCapped(path: string): { text: string; truncated: boolean } {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
     const size = fstatSync(fd).size;
-    const buffer = Buffer.alloc(Math.min(size, CAPTURE_LIMIT_BYTES));
+    if (size === 0) return EMPTY; // the usual stderr: no buffer, no read
+    const buffer = Buffer.allocUnsafe(Math.min(size, CAPTURE_LIMIT_BYTES));
     let read = 0;
     while (read < buffer.length) {
       const n = readSync(fd, buffer, read, buffer.length - read, read);
       if (n === 0) break;
       read += n;
     }
-    return { text: buffer.subarray(0, read).toString('utf8'), truncated: size > CAPTURE_LIMIT_BYTES };
+    return { text: buffer.toString('utf8', 0, read), truncated: size > CAPTURE_LIMIT_BYTES };
   } catch {
-    return { text: '', truncated: false };
+    return EMPTY;
   } finally {
     if (fd !== undefined) closeSync(fd);
-    try {
-      unlinkSync(path);
-    } catch {
-      // never created (the hook's redirection failed) or already gone
-    }
+    unlinkQuietly(path);
   }
 }
+
+const EMPTY = Object.freeze({ text: '', truncated: false });
 
 let shared: ShellDriverPool | undefined;
 

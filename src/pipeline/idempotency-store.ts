@@ -1,6 +1,14 @@
-import { BatchWriteItemCommand, type AttributeValue, type DynamoDBClient, type WriteRequest } from '@aws-sdk/client-dynamodb';
+import {
+  BatchWriteItemCommand,
+  ConditionalCheckFailedException,
+  PutItemCommand,
+  type AttributeValue,
+  type DynamoDBClient,
+  type WriteRequest,
+} from '@aws-sdk/client-dynamodb';
+import { IdempotencyItemAlreadyExistsError, IdempotencyRecordStatus } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import type { IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
+import { IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import { TABLE } from './topology.ts';
 
 /**
@@ -17,6 +25,13 @@ import { TABLE } from './topology.ts';
  * conditional PutItem, which dynalite and DynamoDB Local both honour; dynalite does not
  * return the old item on a failed condition, and Powertools then reads it back itself.
  *
+ * The lock is Powertools' own condition — key absent, OR record expired, OR (INPROGRESS AND
+ * its in-progress expiry passed) — written shorter: no parentheses (AND binds tighter than
+ * OR) and no `attribute_exists(in_progress_expiration)` (a comparison with a missing
+ * attribute is false anyway). Same decision, but an emulator that parses every expression
+ * (dynalite's PEG parser: ~0.4 ms per request for Powertools' wording, ~0.1 ms for this one;
+ * the parse was a quarter of the emulator's CPU in the pipeline bench) does far less work.
+ *
  * Marking records COMPLETED needs no condition (the lock is ours; Powertools' own update is
  * unconditional too), so the completions of records that finish together — a batch's
  * records run in parallel — are coalesced into one BatchWriteItem of whole items instead of
@@ -25,6 +40,9 @@ import { TABLE } from './topology.ts';
 export class SingleTableIdempotencyStore extends DynamoDBPersistenceLayer {
   /** Prefix for `makeIdempotent({ keyPrefix })`. */
   static readonly KEY_PREFIX = 'IDEMPOTENCY#observer';
+
+  /** The lock condition (see above); names and values below. */
+  static readonly LOCK_CONDITION = 'attribute_not_exists(#k) OR #e < :now OR #s = :inprogress AND #p < :now_ms';
 
   private readonly batchClient: DynamoDBClient;
   private readonly batchTable: string;
@@ -40,6 +58,50 @@ export class SingleTableIdempotencyStore extends DynamoDBPersistenceLayer {
     });
     this.batchClient = options.client;
     this.batchTable = options.tableName;
+  }
+
+  protected override async _putRecord(record: IdempotencyRecord): Promise<void> {
+    const item: Record<string, AttributeValue> = {
+      ...this.getKey(record.idempotencyKey),
+      status: { S: record.getStatus() },
+    };
+    if (record.expiryTimestamp !== undefined) item[TABLE.ttlAttribute] = { N: String(record.expiryTimestamp) };
+    if (record.inProgressExpiryTimestamp !== undefined) item[IN_PROGRESS_EXPIRY] = { N: String(record.inProgressExpiryTimestamp) };
+    if (this.isPayloadValidationEnabled() && record.payloadHash !== undefined) item.validation = { S: record.payloadHash };
+    const now = Date.now();
+    try {
+      await this.batchClient.send(
+        new PutItemCommand({
+          TableName: this.batchTable,
+          Item: item,
+          ConditionExpression: SingleTableIdempotencyStore.LOCK_CONDITION,
+          ExpressionAttributeNames: { '#k': TABLE.partitionKey, '#e': TABLE.ttlAttribute, '#s': 'status', '#p': IN_PROGRESS_EXPIRY },
+          ExpressionAttributeValues: {
+            ':now': { N: String(now / 1000) },
+            ':now_ms': { N: String(now) },
+            ':inprogress': { S: IdempotencyRecordStatus.INPROGRESS },
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // As Powertools: hand over the existing record when the service returned it (dynalite
+      // does not; Powertools then reads it back with a GetItem).
+      const old = error.Item;
+      throw new IdempotencyItemAlreadyExistsError(
+        `Failed to put record for already existing idempotency key: ${record.idempotencyKey}`,
+        old &&
+          new IdempotencyRecord({
+            idempotencyKey: old[TABLE.partitionKey]?.S ?? record.idempotencyKey,
+            status: (old.status?.S ?? IdempotencyRecordStatus.INPROGRESS) as IdempotencyRecord['status'],
+            ...(old[TABLE.ttlAttribute]?.N ? { expiryTimestamp: Number(old[TABLE.ttlAttribute]!.N) } : {}),
+            ...(old[IN_PROGRESS_EXPIRY]?.N ? { inProgressExpiryTimestamp: Number(old[IN_PROGRESS_EXPIRY]!.N) } : {}),
+            ...(old.data ? { responseData: fromAttributeValue(old.data) as IdempotencyRecord['responseData'] } : {}),
+            ...(old.validation?.S ? { payloadHash: old.validation.S } : {}),
+          }),
+      );
+    }
   }
 
   protected override async _updateRecord(record: IdempotencyRecord): Promise<void> {
@@ -84,6 +146,20 @@ export class SingleTableIdempotencyStore extends DynamoDBPersistenceLayer {
   protected override getKey(idempotencyKey: string): Record<string, AttributeValue> {
     return { [TABLE.partitionKey]: { S: idempotencyKey }, [TABLE.sortKey]: { S: 'IDEMPOTENCY' } };
   }
+}
+
+/** Powertools' default name for the in-progress lock's expiry (epoch ms). */
+const IN_PROGRESS_EXPIRY = 'in_progress_expiration';
+
+/** The inverse of `toAttributeValue` (for a record handed back on a failed condition). */
+function fromAttributeValue(value: AttributeValue): unknown {
+  if (value.NULL) return null;
+  if (value.S !== undefined) return value.S;
+  if (value.N !== undefined) return Number(value.N);
+  if (value.BOOL !== undefined) return value.BOOL;
+  if (value.L) return value.L.map(fromAttributeValue);
+  if (value.M) return Object.fromEntries(Object.entries(value.M).map(([k, v]) => [k, fromAttributeValue(v)]));
+  return undefined;
 }
 
 /** A JSON value as a DynamoDB attribute value (what Powertools' `marshall` writes for `data`). */

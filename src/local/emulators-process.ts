@@ -6,14 +6,14 @@ import type { LocalAws, RunningEmulators, StartEmulatorsOptions } from './emulat
 /**
  * Like `startEmulators`, but in a child Node process, so the emulators get a core of their
  * own instead of sharing the event loop with the code under test (benchmarks; a dev
- * server on a multi-core machine). Dies with its parent: it stops when its stdin closes.
+ * server on a multi-core machine); `pid` is the child's. Dies with its parent: it stops when its stdin closes.
  *
  * @example
  * const aws = await startEmulatorsProcess();
  * // … clients with aws.sqsEndpoint etc.
  * await aws.stop();
  */
-export async function startEmulatorsProcess(options: StartEmulatorsOptions = {}): Promise<RunningEmulators> {
+export async function startEmulatorsProcess(options: StartEmulatorsOptions = {}): Promise<RunningEmulators & { pid: number }> {
   const entry = fileURLToPath(new URL('./emulators-main.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', entry, JSON.stringify(options)], {
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -29,6 +29,8 @@ export async function startEmulatorsProcess(options: StartEmulatorsOptions = {})
   const endpoints = JSON.parse(first) as LocalAws;
   return {
     ...endpoints,
+    /** The child's process id (benchmarks read its CPU time). */
+    pid: child.pid!,
     async stop() {
       child.stdin!.end();
       await exited;

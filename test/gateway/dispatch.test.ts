@@ -38,6 +38,25 @@ const replies = async () => {
   return ((await res.json()) as { text: string; at: string }[]).map((m) => m.text);
 };
 const observed = () => engine.calls.filter((c) => c.op === 'observe');
+/** A suspended turn's approval waiting in this test's chat, as the turn runtime stores it; answers the session key. */
+const putPendingApproval = async (command: string, patternKey: string) => {
+  const key = `local:${chatId}`;
+  const now = new Date();
+  await gw.plane.approvals.putPending({
+    approval_id: `ap-${chatId}`,
+    session_key: key,
+    session_id: 's1',
+    turn_id: 't1',
+    command,
+    description: patternKey,
+    pattern_key: patternKey,
+    pattern_keys: [patternKey],
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + 60_000).toISOString(),
+    state: { any: 'thing' },
+  });
+  return key;
+};
 
 describe('pre_gateway_dispatch', () => {
   it('is invoked with event, gateway and session_store', async () => {
@@ -194,21 +213,7 @@ describe('slash commands', () => {
   });
 
   it('/approve session answers the pending approval and enqueues the resume; a second answer is refused', async () => {
-    const key = `local:${chatId}`;
-    const now = new Date();
-    await gw.plane.approvals.putPending({
-      approval_id: `ap-${chatId}`,
-      session_key: key,
-      session_id: 's1',
-      turn_id: 't1',
-      command: 'rm -rf build',
-      description: 'recursive delete',
-      pattern_key: 'rm',
-      pattern_keys: ['rm'],
-      created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + 60_000).toISOString(),
-      state: { any: 'thing' },
-    });
+    const key = await putPendingApproval('rm -rf build', 'rm');
     await say('/approve session');
     await say('/deny');
     expect(await replies()).toEqual(['✅ Approved for this session.', 'There is no pending approval in this conversation.']);
@@ -219,21 +224,7 @@ describe('slash commands', () => {
   });
 
   it('/approve whose resume cannot be enqueued answers 503 and leaves the approval pending, so the retry resumes it', async () => {
-    const key = `local:${chatId}`;
-    const now = new Date();
-    await gw.plane.approvals.putPending({
-      approval_id: `ap-${chatId}`,
-      session_key: key,
-      session_id: 's1',
-      turn_id: 't1',
-      command: 'sudo reboot',
-      description: 'sudo',
-      pattern_key: 'sudo',
-      pattern_keys: ['sudo'],
-      created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + 60_000).toISOString(),
-      state: { any: 'thing' },
-    });
+    const key = await putPendingApproval('sudo reboot', 'sudo');
     const queue = gw.plane.turnQueue;
     const send = queue.send.bind(queue);
     let failures = 1;

@@ -1,7 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AllowlistEntry, AllowlistStore } from '../hooks/shell/allowlist-store.ts';
 import { createStderrLogger, type HookLogger } from '../hooks/hook-logger.ts';
-import { isConditionFailed, type DynamoTable } from './dynamo-table.ts';
+import { isConditionFailed, queryPartition, type DynamoTable } from './dynamo-table.ts';
 
 /**
  * Key design — the shell-hook consent records of a deployed stack (hook-semantics §3.9):
@@ -101,22 +101,7 @@ export class DynamoAllowlistStore implements AllowlistStore {
   }
 
   private async entryItems(): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.tableName,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :entry)',
-          ExpressionAttributeValues: { ':pk': this.pk, ':entry': 'ENTRY#' },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return items;
+    return queryPartition(this.table, this.pk, 'ENTRY#');
   }
 
   private entryKey(event: string, command: string) {

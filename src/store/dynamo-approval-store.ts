@@ -1,6 +1,6 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApprovalChoice, ApprovalStore, PendingApproval } from './approval-store.ts';
-import { epochSeconds, isConditionFailed, type DynamoTable } from './dynamo-table.ts';
+import { epochSeconds, isConditionFailed, queryPartition, type DynamoTable } from './dynamo-table.ts';
 
 /**
  * Key design:
@@ -157,24 +157,10 @@ export class DynamoApprovalStore implements ApprovalStore {
   }
 
   async clearSession(sessionKey: string, sessionId: string): Promise<void> {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.tableName,
-          KeyConditionExpression: 'PK = :pk',
-          ExpressionAttributeValues: { ':pk': `GRANT#session#${sessionId}` },
-          ProjectionExpression: 'PK, SK',
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        await this.table.doc.send(
-          new DeleteCommand({ TableName: this.table.tableName, Key: { PK: item.PK, SK: item.SK } }),
-        );
-      }
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const grants = await queryPartition(this.table, `GRANT#session#${sessionId}`, undefined, { projection: 'PK, SK' });
+    await Promise.all(
+      grants.map((item) => this.table.doc.send(new DeleteCommand({ TableName: this.table.tableName, Key: { PK: item.PK, SK: item.SK } }))),
+    );
     await this.table.doc.send(
       new DeleteCommand({ TableName: this.table.tableName, Key: { PK: `SESSION#${sessionKey}`, SK: 'PENDING_APPROVAL' } }),
     );

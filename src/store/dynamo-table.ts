@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 
 /**
  * The single table every DynamoDB store shares (topology `TABLE`: `PK`/`SK` strings, TTL
@@ -47,3 +47,35 @@ export function isConditionFailed(error: unknown): boolean {
 
 /** Epoch seconds, the unit of the TTL attribute. */
 export const epochSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);
+
+/**
+ * Every item of one partition (optionally only sort keys starting with `skPrefix`), in sort
+ * key order, following `LastEvaluatedKey` page by page. Strongly consistent.
+ *
+ * @example
+ * const messages = await queryPartition(table, `TRANSCRIPT#${sessionId}`, 'MSG#');
+ */
+export async function queryPartition(
+  table: DynamoTable,
+  pk: string,
+  skPrefix?: string,
+  options: { projection?: string } = {},
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        KeyConditionExpression: skPrefix === undefined ? 'PK = :pk' : 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: skPrefix === undefined ? { ':pk': pk } : { ':pk': pk, ':prefix': skPrefix },
+        ...(options.projection ? { ProjectionExpression: options.projection } : {}),
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}

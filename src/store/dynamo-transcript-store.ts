@@ -1,6 +1,6 @@
-import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TranscriptMessage, TranscriptStore } from './transcript-store.ts';
-import type { DynamoTable } from './dynamo-table.ts';
+import { queryPartition, type DynamoTable } from './dynamo-table.ts';
 
 /**
  * Key design — one item per message (or per chunk of a huge one), never one per session:
@@ -24,21 +24,7 @@ export class DynamoTranscriptStore implements TranscriptStore {
   constructor(private readonly table: DynamoTable) {}
 
   async load(sessionId: string): Promise<TranscriptMessage[]> {
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.tableName,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :msg)',
-          ExpressionAttributeValues: { ':pk': `TRANSCRIPT#${sessionId}`, ':msg': 'MSG#' },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const items = await queryPartition(this.table, `TRANSCRIPT#${sessionId}`, 'MSG#');
 
     const messages: TranscriptMessage[] = [];
     let i = 0;

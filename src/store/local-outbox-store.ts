@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { epochSeconds, type DynamoTable } from './dynamo-table.ts';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { epochSeconds, queryPartition, type DynamoTable } from './dynamo-table.ts';
 
 /** One message the bot sent to a local chat. */
 export interface OutboxMessage {
@@ -54,21 +54,7 @@ export class DynamoLocalOutboxStore implements LocalOutboxStore {
   }
 
   async list(chatId: string): Promise<OutboxMessage[]> {
-    const out: OutboxMessage[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.tableName,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :msg)',
-          ExpressionAttributeValues: { ':pk': `OUTBOX#${chatId}`, ':msg': 'MSG#' },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of page.Items ?? []) out.push({ text: String(item.text), at: String(item.at) });
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return out;
+    const items = await queryPartition(this.table, `OUTBOX#${chatId}`, 'MSG#');
+    return items.map((item) => ({ text: String(item.text), at: String(item.at) }));
   }
 }

@@ -1,5 +1,5 @@
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { epochSeconds, type DynamoTable } from './dynamo-table.ts';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { epochSeconds, queryPartition, type DynamoTable } from './dynamo-table.ts';
 
 /** One hook call of a turn, for `hookgate trace <turn_id>`. */
 export interface TraceRecord {
@@ -66,31 +66,15 @@ export class DynamoTraceStore implements TraceStore {
   }
 
   async list(turnId: string): Promise<TraceRecord[]> {
-    const records: TraceRecord[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.tableName,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :run)',
-          ExpressionAttributeValues: { ':pk': `TRACE#${turnId}`, ':run': 'RUN#' },
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      for (const item of out.Items ?? []) {
-        records.push({
-          turn_id: String(item.turn_id),
-          at: String(item.at),
-          hook: String(item.hook),
-          source: String(item.source),
-          callback: String(item.callback),
-          decision: String(item.decision),
-          duration_ms: Number(item.duration_ms),
-        });
-      }
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return records;
+    const items = await queryPartition(this.table, `TRACE#${turnId}`, 'RUN#');
+    return items.map((item) => ({
+      turn_id: String(item.turn_id),
+      at: String(item.at),
+      hook: String(item.hook),
+      source: String(item.source),
+      callback: String(item.callback),
+      decision: String(item.decision),
+      duration_ms: Number(item.duration_ms),
+    }));
   }
 }

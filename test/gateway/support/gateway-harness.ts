@@ -3,13 +3,12 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { Hono } from 'hono';
 import { loadGatewayConfig, type GatewayConfig } from '../../../src/config/gateway-config.ts';
 import { createGatewayApp } from '../../../src/gateway/app.ts';
-import { createReplier } from '../../../src/gateway/create-replier.ts';
+import { gatewayDepsFromDataPlane } from '../../../src/gateway/gateway-deps-from-data-plane.ts';
 import type { GatewayDeps } from '../../../src/gateway/gateway-deps.ts';
 import type { HookEngine } from '../../../src/hooks/hook-engine.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../../src/pipeline/data-plane.ts';
 import { TurnMessageSchema, type TurnMessage } from '../../../src/pipeline/turn-message.ts';
 import type { RunningEmulators } from '../../../src/local/emulators.ts';
-import { DynamoLocalOutboxStore } from '../../../src/store/local-outbox-store.ts';
 
 export interface GatewayHarness {
   app: Hono;
@@ -28,18 +27,9 @@ export interface GatewayHarness {
 export function gatewayHarness(aws: RunningEmulators, env: NodeJS.ProcessEnv, engine: HookEngine, overrides: Partial<GatewayDeps> = {}): GatewayHarness {
   const config = loadGatewayConfig(env, { runtime: 'local' });
   const plane = createDataPlane(dataPlaneFromLocalAws(aws));
-  const outbox = new DynamoLocalOutboxStore(plane.table);
+  // The production wiring (stores, queue, sink, outbox, replier), so tests exercise it too.
   const deps: GatewayDeps = {
-    config,
-    engine,
-    dedup: plane.dedup,
-    sessions: plane.sessions,
-    approvals: plane.approvals,
-    turnQueue: plane.turnQueue,
-    observerSink: plane.observerSink,
-    replier: createReplier(config, { outbox }),
-    outbox,
-    logger: new Logger({ serviceName: 'hookgate-test', logLevel: 'SILENT' }),
+    ...gatewayDepsFromDataPlane({ config, engine, plane, logger: new Logger({ serviceName: 'hookgate-test', logLevel: 'SILENT' }) }),
     ...overrides,
   };
   const app = createGatewayApp(deps);

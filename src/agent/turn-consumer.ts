@@ -9,7 +9,7 @@ import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 
 /** What the turn consumer is built from; `hookgate dev`'s TurnConsumerContext fits it. */
 export interface TurnConsumerParts {
-  config: { model: ModelSettings };
+  config: { model: ModelSettings; sessionIdleSeconds?: number };
   plane: Pick<DataPlane, 'sessions' | 'transcripts' | 'approvals' | 'timerQueue' | 'turnQueue' | 'table'>;
   engine: HookEngine;
   replier: Replier;
@@ -44,6 +44,7 @@ export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof 
     turns: parts.plane.turnQueue,
     replier: parts.replier,
     traces: new DynamoTraceStore(parts.plane.table),
+    ...(parts.config.sessionIdleSeconds !== undefined ? { sessionIdleSeconds: parts.config.sessionIdleSeconds } : {}),
     ...parts.overrides,
   });
 }

@@ -59,6 +59,8 @@ export interface GatewayConfig {
   /** Platforms left off, and which variables they lack (for the start-up log). */
   disabled: { platform: PlatformName; missing: string[] }[];
   model: { name?: string; baseUrl?: string; apiKey?: string };
+  /** `HOOKGATE_SESSION_IDLE_SECONDS`: a conversation idle longer starts a new session (finalize reason `session_expired`). Unset = never. */
+  sessionIdleSeconds?: number;
   /** Where this function's AWS resources are (set by the stack, or by `hookgate dev`). */
   resources: {
     tableName?: string;
@@ -102,6 +104,7 @@ const FORMATS: Record<string, z.ZodType<string>> = {
   HOOKGATE_MODEL: z.string().min(1),
   HOOKGATE_MODEL_BASE_URL: httpUrl,
   HOOKGATE_MODEL_API_KEY: z.string().min(1),
+  HOOKGATE_SESSION_IDLE_SECONDS: z.string().regex(/^[1-9]\d*$/, { error: 'must be a whole number of seconds ≥ 1' }),
   HOOKGATE_UNAUTHORISED_REPLY: z.enum(['refuse', 'silent'], { error: 'must be refuse or silent' }),
   HOOKGATE_LOCAL_ADAPTER: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }),
   ...Object.fromEntries(Object.keys(DEFAULT_BASE_URLS).map((name) => [name, httpUrl])),
@@ -210,6 +213,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env, options:
     baseUrl: read(env, 'HOOKGATE_MODEL_BASE_URL'),
     apiKey: read(env, 'HOOKGATE_MODEL_API_KEY'),
   };
+  const idle = read(env, 'HOOKGATE_SESSION_IDLE_SECONDS');
   const resource = (name: string) => (env[name]?.trim() ? env[name]!.trim() : undefined);
   return {
     runtime,
@@ -219,6 +223,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env, options:
     platforms,
     disabled,
     model: Object.fromEntries(Object.entries(model).filter(([, v]) => v !== undefined)) as GatewayConfig['model'],
+    ...(idle ? { sessionIdleSeconds: Number(idle) } : {}),
     resources: {
       tableName: resource(RESOURCE_ENV.tableName),
       turnsQueueUrl: resource(RESOURCE_ENV.turnsQueueUrl),

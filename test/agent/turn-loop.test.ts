@@ -3,6 +3,8 @@ import { DynamoTraceStore } from '../../src/store/trace-store.ts';
 import { startTurnHarness, type HookCall, type TurnHarness } from './support/turn-harness.ts';
 
 const TAG = 'telemetry_schema_version';
+/** Keys the spec passes only at some call sites of a hook (the turn runtime is not one of them). */
+const SITE_DEPENDENT_KEYS: Record<string, readonly string[]> = { on_session_finalize: ['old_session_id', 'new_session_id'] };
 const keysOf = (calls: HookCall[], hook: string) => calls.filter((c) => c.hook === hook).map((c) => c.keys);
 const only = (calls: HookCall[], hook: string) => {
   const found = calls.filter((c) => c.hook === hook);
@@ -102,6 +104,39 @@ describe('a plain turn', () => {
     const calls = await h.takeCalls();
     expect([...only(calls, 'agent:start').kwargs.message]).toHaveLength(500);
     expect([...only(calls, 'agent:end').kwargs.response]).toHaveLength(500);
+  });
+});
+
+describe('idle expiry (§1.13 finalize sites)', () => {
+  it('a conversation idle past sessionIdleSeconds finalizes the old session (session_expired) and starts a new one', async () => {
+    h.model.script({ content: 'first' }, { content: 'second' });
+    const first = await h.say('hello', 'idle-chat');
+    const firstSession = only(await h.takeCalls(), 'on_session_start').kwargs.session_id;
+    const t0 = Date.now();
+    h.deps.sessionIdleSeconds = 60;
+    h.deps.now = () => new Date(t0 + 61_000);
+    try {
+      await h.say('back again', 'idle-chat');
+    } finally {
+      delete h.deps.sessionIdleSeconds;
+      delete h.deps.now;
+    }
+    const calls = await h.takeCalls();
+    const finalize = only(calls, 'on_session_finalize');
+    expect(finalize.keys).toEqual(['session_id', 'platform', 'reason', TAG]);
+    expect(finalize.kwargs).toMatchObject({ session_id: firstSession, platform: 'local', reason: 'session_expired' });
+    const newSession = only(calls, 'on_session_start').kwargs.session_id;
+    expect(newSession).not.toBe(firstSession);
+    expect(only(calls, 'session:start').kwargs.session_id).toBe(newSession);
+    expect(calls.map((c) => c.hook).indexOf('on_session_finalize')).toBeLessThan(calls.map((c) => c.hook).indexOf('session:start'));
+    expect(first.outcome).toBe('completed');
+  });
+
+  it('reads HOOKGATE_SESSION_IDLE_SECONDS, rejecting a malformed value by name', async () => {
+    const { loadGatewayConfig } = await import('../../src/config/gateway-config.ts');
+    expect(loadGatewayConfig({ HOOKGATE_SESSION_IDLE_SECONDS: '3600' }, { runtime: 'local' }).sessionIdleSeconds).toBe(3600);
+    expect(loadGatewayConfig({}, { runtime: 'local' }).sessionIdleSeconds).toBeUndefined();
+    expect(() => loadGatewayConfig({ HOOKGATE_SESSION_IDLE_SECONDS: 'an hour' }, { runtime: 'local' })).toThrow(/HOOKGATE_SESSION_IDLE_SECONDS/);
   });
 });
 
@@ -427,7 +462,9 @@ describe('across every turn of this file', () => {
     for (const call of plugins) {
       const order = (KWARGS_KEY_ORDER as Record<string, readonly string[]>)[call.hook];
       expect(order, call.hook).toBeDefined();
-      expect(call.keys, call.hook).toEqual([...order!, TAG]);
+      // §1.13: idle-expiry finalize has no old/new ids (only the gateway reset passes them).
+      const expected = SITE_DEPENDENT_KEYS[call.hook] ? order!.filter((k) => !SITE_DEPENDENT_KEYS[call.hook]!.includes(k)) : order!;
+      expect(call.keys, call.hook).toEqual([...expected, TAG]);
     }
   });
 });

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { summarise, type Bench, type Figure } from './harness.ts';
 import { createMemoryLogger } from '../src/hooks/hook-logger.ts';
 import { parseShellHooks } from '../src/hooks/shell/parse-config.ts';
-import { shellHookCallback } from '../src/hooks/shell/shell-hook-callback.ts';
+import { fireShellHook, shellHookCallback } from '../src/hooks/shell/shell-hook-callback.ts';
+import { hookSpawnAddonAvailable } from '../src/hooks/shell/hook-spawn-addon.ts';
 import { renderShellPayload } from '../src/hooks/shell/shell-payload.ts';
 
 /*
@@ -15,7 +16,9 @@ import { renderShellPayload } from '../src/hooks/shell/shell-payload.ts';
  * interleaved rounds. The Python child times itself and prints its samples, so its
  * interpreter start-up is not counted. A second pair of figures repeats both Node paths
  * after the Node heap has grown to ~400 MB, because Node's fork() cost grows with the
- * parent's size (the reason the hot path spawns through a small /bin/sh driver).
+ * parent's size. hookgate's own path is the native spawner (posix_spawn from Node's process,
+ * exit through a pidfd); the /bin/sh driver it falls back to where the addon is not built is
+ * measured too.
  */
 
 const SAMPLES = 300;
@@ -100,12 +103,14 @@ async function measure(label: string, script: string): Promise<Figure[]> {
   const [entry] = parseShellHooks({ hooks: { pre_tool_call: [{ command: script }] } }, logger);
   const callback = shellHookCallback(entry!, logger);
   const hookgate = () => callback({ ...KWARGS });
+  const driver = () => fireShellHook(entry!, { ...KWARGS }, logger, { path: 'driver' });
   const naive = () => naiveSpawn(script, renderShellPayload('pre_tool_call', { ...KWARGS }));
   const python = startPython(script);
   try {
-    for (let i = 0; i < 5; i++) await Promise.all([python.sample(), hookgate(), naive()].map((p) => p)); // warm up
+    for (let i = 0; i < 5; i++) await Promise.all([python.sample(), hookgate(), driver(), naive()].map((p) => p)); // warm up
     const py: number[] = [];
     const fast: number[] = [];
+    const viaDriver: number[] = [];
     const plain: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
       // alternate the order so that neither side always runs right after the other
@@ -116,6 +121,7 @@ async function measure(label: string, script: string): Promise<Figure[]> {
         fast.push(await timed(hookgate));
         py.push(await python.sample());
       }
+      viaDriver.push(await timed(driver));
       plain.push(await timed(naive));
     }
     if (logger.lines.some((l) => l.level === 'warn')) throw new Error(`hook warnings: ${logger.lines.map((l) => l.message).join('; ')}`);
@@ -130,7 +136,11 @@ async function measure(label: string, script: string): Promise<Figure[]> {
       better: 'lower',
       notes: `p99 ${s.p99.toFixed(2)} vs ${p.p99.toFixed(2)} ms; n=${s.n}/${p.n}`,
     });
-    return [figure('shell hook round trip, hookgate', summarise(fast)), figure('shell hook round trip, naive Node spawn', summarise(plain))];
+    return [
+      figure(`shell hook round trip, hookgate (${hookSpawnAddonAvailable() ? 'native spawner' : 'native spawner NOT BUILT: driver'})`, summarise(fast)),
+      figure('shell hook round trip, hookgate /bin/sh driver (fallback)', summarise(viaDriver)),
+      figure('shell hook round trip, naive Node spawn', summarise(plain)),
+    ];
   } finally {
     python.stop();
   }

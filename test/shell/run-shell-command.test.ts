@@ -1,7 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { hookSpawnAddonAvailable } from '../../src/hooks/shell/hook-spawn-addon.ts';
 import { runShellCommand } from '../../src/hooks/shell/run-shell-command.ts';
 import { CAPTURE_LIMIT_BYTES } from '../../src/hooks/shell/run-record.ts';
 
@@ -17,7 +18,7 @@ function script(name: string, body: string, mode = 0o755): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.each(['fast', 'exact'] as const)('runShellCommand (%s path, §3.5)', (path) => {
+describe.each(['fast', 'driver', 'exact'] as const)('runShellCommand (%s path, §3.5)', (path) => {
   it('writes the payload to stdin byte for byte and captures stdout/stderr/exit', async () => {
     const out = join(dir, `stdin-${path}.bin`);
     const hook = script(`echo-${path}.sh`, `cat > '${out}'\necho '{"ok": 1}'\necho oops >&2\nexit 3`);
@@ -100,12 +101,38 @@ describe('exact path', () => {
   });
 });
 
-describe('fast path', () => {
-  it('picks up environment changes made after the driver started', async () => {
-    await runShellCommand('/bin/true', '', 5);
+describe('native spawner (fast path)', () => {
+  it('is built by npm install and usable on this machine', () => {
+    // scripts/build-native.mjs runs at install; without it every run would silently take the driver
+    expect(hookSpawnAddonAvailable(), 'build/Release/hook-spawn.node missing or unusable: run `node scripts/build-native.mjs`').toBe(true);
+  });
+
+  it('reports minus the signal number for a signal death, like the exact path', async () => {
+    expect((await runShellCommand(`/bin/sh -c 'kill -9 $$'`, '', 5)).returncode).toBe(-9);
+  });
+
+  it('keeps a grandchild that outlives the hook from growing the captured output', async () => {
+    const marker = join(dir, 'late-writer');
+    const hook = script('late-writer.sh', `(sleep 0.3; echo late || echo refused > '${marker}') &\necho now`);
+    const record = await runShellCommand(hook, '', 5);
+    expect(record).toMatchObject({ returncode: 0, stdout: 'now\n' });
+    await sleep(800);
+    expect(readFileSync(marker, 'utf8')).toBe('refused\n');
+  });
+
+  it('leaves no file behind: output lives in memfds', async () => {
+    const before = readdirSync('/dev/shm').filter((name) => name.startsWith('hookgate-sh-')).length;
+    await runShellCommand('/bin/echo hi', '', 5);
+    expect(readdirSync('/dev/shm').filter((name) => name.startsWith('hookgate-sh-')).length).toBe(before);
+  });
+});
+
+describe.each(['fast', 'driver'] as const)('%s path', (path) => {
+  it('picks up environment changes made after the first run', async () => {
+    await runShellCommand('/bin/true', '', 5, { path });
     process.env.HOOKGATE_LATE_VAR = 'late';
     try {
-      expect((await runShellCommand(`/bin/sh -c 'echo $HOOKGATE_LATE_VAR'`, '', 5)).stdout).toBe('late\n');
+      expect((await runShellCommand(`/bin/sh -c 'echo $HOOKGATE_LATE_VAR'`, '', 5, { path })).stdout).toBe('late\n');
     } finally {
       delete process.env.HOOKGATE_LATE_VAR;
     }
@@ -117,19 +144,19 @@ describe('fast path', () => {
     process.chdir(gone);
     rmSync(gone, { recursive: true });
     try {
-      expect(await runShellCommand(`/bin/sh -c 'echo "{}"'`, '', 5)).toMatchObject({ returncode: 0, stdout: '{}\n', error: null });
+      expect(await runShellCommand(`/bin/sh -c 'echo "{}"'`, '', 5, { path })).toMatchObject({ returncode: 0, stdout: '{}\n', error: null });
     } finally {
       process.chdir(old);
     }
   });
 
   it('follows the current directory at firing time', async () => {
-    const sub = join(dir, 'cwd-here');
+    const sub = join(dir, `cwd-here-${path}`);
     mkdirSync(sub, { recursive: true });
     const old = process.cwd();
     process.chdir(sub);
     try {
-      expect((await runShellCommand('/bin/pwd', '', 5)).stdout).toBe(`${sub}\n`);
+      expect((await runShellCommand('/bin/pwd', '', 5, { path })).stdout).toBe(`${sub}\n`);
     } finally {
       process.chdir(old);
     }

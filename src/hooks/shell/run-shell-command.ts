@@ -1,6 +1,7 @@
 import { spawnDirect } from './direct-spawn.ts';
 import { errorRecord, type ShellRunRecord } from './run-record.ts';
 import { CommandNotFoundError, EmptyCommandError, ShellHookSpawnError } from './shell-errors.ts';
+import { hookSpawnAddonAvailable, runWithHookSpawnAddon } from './hook-spawn-addon.ts';
 import { shellDriverPool } from './shell-driver-pool.ts';
 import { findPlainExecutable } from './resolve-program.ts';
 import { currentDirectory } from './shell-payload.ts';
@@ -8,10 +9,12 @@ import { expandLeadingTilde, splitShellWords } from './shell-words.ts';
 
 export interface RunShellCommandOptions {
   /**
-   * `fast` (default): the `/bin/sh` driver pool when it can take the run, else Node's spawn.
-   * `exact`: always Node's spawn (exact signal statuses; the CLI uses it).
+   * `fast` (default): the native spawner where it is built, else the `/bin/sh` driver pool
+   * when it can take the run, else Node's spawn.
+   * `driver`: as `fast` without the native spawner (tests and benchmarks of the fallback).
+   * `exact`: always Node's spawn (the CLI uses it).
    */
-  path?: 'fast' | 'exact';
+  path?: 'fast' | 'driver' | 'exact';
 }
 
 /**
@@ -40,16 +43,20 @@ export async function runShellCommand(
     return errorRecord(error instanceof ShellHookSpawnError ? error.message : String(error), start);
   }
   const cwd = currentDirectory();
-  if (options.path !== 'exact' && cwd !== '' && findPlainExecutable(argv[0]!, process.env.PATH, cwd) !== undefined) {
+  // Only a plain executable takes a fast path, so the §3.5 error classes stay Node's exact ones.
+  const program = options.path === 'exact' || cwd === '' ? undefined : findPlainExecutable(argv[0]!, process.env.PATH, cwd);
+  if (program !== undefined) {
+    const native = options.path === 'driver' ? undefined : runWithHookSpawnAddon(program, argv, input, timeoutSeconds);
+    if (native) return native;
     const record = await shellDriverPool().run(argv, input, timeoutSeconds);
     if (record) return record;
   }
   return spawnDirect(argv, input, timeoutSeconds);
 }
 
-/** Starts the fast spawner ahead of the first hook (called once hooks are registered). */
+/** Starts a driver ahead of the first hook where the native spawner is not available (called once hooks are registered). */
 export function warmShellRunner(): void {
-  shellDriverPool().warm();
+  if (!hookSpawnAddonAvailable()) shellDriverPool().warm();
 }
 
 /**

@@ -160,12 +160,15 @@ static napi_value spawn_hook(napi_env env, napi_callback_info info) {
   int in = -1, out = -1, err = -1, pidfd = -1;
   int error = 0;
   const char *what = NULL;
-  if (!file || !argv) { error = ENOMEM; what = "arguments"; goto done; }
+  if (!argv) { error = ENOMEM; what = "argv"; goto done; }
+  if (!file || count == 0) { error = EINVAL; what = "file and argv must be non-empty strings"; goto done; }
   for (uint32_t i = 0; i < count; i++) {
     napi_value word;
-    CHECK(napi_get_element(env, args[1], i, &word));
-    argv[i] = string_arg(env, word);
-    if (!argv[i]) { error = EINVAL; what = "argv"; goto done; }
+    if (napi_get_element(env, args[1], i, &word) != napi_ok || !(argv[i] = string_arg(env, word))) {
+      error = EINVAL;
+      what = "argv must be an array of strings";
+      goto done;
+    }
   }
 
   in = memfd_create("hookgate-stdin", MFD_CLOEXEC);

@@ -113,7 +113,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const observer = await startSqsPoller({
       sqs: plane.clients.sqs,
       queueUrl: aws.eventsQueueUrl,
-      handler: createObserverConsumer({ engine, table: { tableName: aws.tableName, client: plane.clients.dynamodb }, payloads: plane.payloads }),
+      handler: createObserverConsumer({ engine, table: plane.idempotency, payloads: plane.payloads }),
       batchSize: 10,
       batchWindowMs: 50,
       onError: pollerError('events'),

@@ -33,7 +33,7 @@ export async function createLambdaObserver(options: LambdaObserverOptions): Prom
   } as HookEngineOptions);
   return createObserverConsumer({
     engine,
-    table: { tableName: plane.table.tableName, client: plane.clients.dynamodb },
+    table: plane.idempotency,
     payloads: plane.payloads,
     logger,
   });

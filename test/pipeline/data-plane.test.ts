@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { createDataPlane, dataPlaneFromEnv, dataPlaneFromLocalAws, DataPlaneEnvError, type DataPlane } from '../../src/pipeline/data-plane.ts';
@@ -24,6 +25,25 @@ describe('createDataPlane', () => {
       new ReceiveMessageCommand({ QueueUrl: aws.eventsQueueUrl, WaitTimeSeconds: 1 }),
     );
     expect(parseEnvelope(Messages[0]!.Body!).id).toBe(id);
+  });
+
+  it('caches the middleware of the per-event clients; the idempotency store gets a DynamoDB client of its own', async () => {
+    // lib-dynamodb refuses cacheMiddleware, so the stores' shared client must not have it.
+    expect(plane.clients.dynamodb.config.cacheMiddleware).toBeFalsy();
+    expect(plane.idempotency.client).not.toBe(plane.clients.dynamodb);
+    expect(plane.idempotency.tableName).toBe(aws.tableName);
+    for (const client of [plane.idempotency.client, plane.clients.sqs, plane.clients.sns]) {
+      expect(client.config.cacheMiddleware).toBe(true);
+    }
+    // The document client still works on the shared client, and the cached one serves several command classes.
+    expect(await plane.dedup.claim('k2', 60)).toBe(true);
+    await plane.idempotency.client.send(
+      new PutItemCommand({ TableName: aws.tableName, Item: { PK: { S: 'IDEMPOTENCY#t' }, SK: { S: 'IDEMPOTENCY' } } }),
+    );
+    const { Item } = await plane.idempotency.client.send(
+      new GetItemCommand({ TableName: aws.tableName, Key: { PK: { S: 'IDEMPOTENCY#t' }, SK: { S: 'IDEMPOTENCY' } } }),
+    );
+    expect(Item?.PK?.S).toBe('IDEMPOTENCY#t');
   });
 
   it('reads a deployed function\'s resources from the environment, naming a missing variable', () => {

@@ -47,7 +47,7 @@ describe('idempotency lock (conditional PutItem) on existing records', () => {
     plane = createDataPlane(dataPlaneFromLocalAws(aws));
     consumer = createObserverConsumer({
       engine: { runObservers: async (_type, payload) => void runs.push(String(payload.id)) },
-      table: { tableName: aws.tableName, client: plane.clients.dynamodb },
+      table: plane.idempotency,
       payloads: plane.payloads,
       logger: createMemoryLogger(),
     });

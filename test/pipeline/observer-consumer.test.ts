@@ -43,7 +43,7 @@ describe('observer consumer: SNS → SQS → poller → BatchProcessor → engin
   const startConsumer = async () => {
     const consumer = createObserverConsumer({
       engine,
-      table: { tableName: aws.tableName, client: plane.clients.dynamodb },
+      table: plane.idempotency,
       payloads: plane.payloads,
       logger,
     });

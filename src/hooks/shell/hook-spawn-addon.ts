@@ -1,9 +1,10 @@
-import { existsSync, fstatSync, ftruncateSync, readSync } from 'node:fs';
+import { existsSync, fstatSync, ftruncateSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
+import { readCapturedOutput } from './captured-output.ts';
 import { killGroup, spawnErrorText } from './direct-spawn.ts';
 import { CAPTURE_LIMIT_BYTES, errorRecord, roundSeconds, type ShellRunRecord } from './run-record.ts';
 
@@ -98,8 +99,8 @@ export function runWithHookSpawnAddon(
       clearTimeout(timer);
       clearTimeout(watchdog);
       const [, outFd, errFd] = fds;
-      const out = readOutput(outFd);
-      const err = readOutput(errFd);
+      const out = readCapturedOutput(outFd);
+      const err = readCapturedOutput(errFd);
       native.seal(outFd);
       native.seal(errFd);
       resolve({
@@ -153,23 +154,3 @@ function capOutput(fd: number): boolean {
     return false;
   }
 }
-
-/** Reads at most the cap from the start of an output memfd (positional reads: no seek). */
-function readOutput(fd: number): { text: string; truncated: boolean } {
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return EMPTY; // the usual stderr: no buffer, no read
-    const buffer = Buffer.allocUnsafe(Math.min(size, CAPTURE_LIMIT_BYTES));
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return { text: buffer.toString('utf8', 0, read), truncated: size > CAPTURE_LIMIT_BYTES };
-  } catch {
-    return EMPTY;
-  }
-}
-
-const EMPTY = Object.freeze({ text: '', truncated: false });

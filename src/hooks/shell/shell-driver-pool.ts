@@ -1,10 +1,11 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, readdirSync, openSync, closeSync, readSync, fstatSync, ftruncateSync, rmSync, truncateSync, unlinkSync, writeSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readdirSync, openSync, closeSync, ftruncateSync, rmSync, truncateSync, unlinkSync, writeSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { killGroup } from './direct-spawn.ts';
 import { currentDirectory } from './shell-payload.ts';
+import { readCapturedOutput, type CapturedOutput } from './captured-output.ts';
 import { CAPTURE_LIMIT_BYTES, errorRecord, roundSeconds, type ShellRunRecord } from './run-record.ts';
 
 /*
@@ -388,29 +389,18 @@ function unlinkQuietly(path: string): void {
 }
 
 /** Reads at most the cap from a hook's output file, then removes the file. */
-function readCapped(path: string): { text: string; truncated: boolean } {
+function readCapped(path: string): CapturedOutput {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
-    const size = fstatSync(fd).size;
-    if (size === 0) return EMPTY; // the usual stderr: no buffer, no read
-    const buffer = Buffer.allocUnsafe(Math.min(size, CAPTURE_LIMIT_BYTES));
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return { text: buffer.toString('utf8', 0, read), truncated: size > CAPTURE_LIMIT_BYTES };
+    return readCapturedOutput(fd);
   } catch {
-    return EMPTY;
+    return { text: '', truncated: false };
   } finally {
     if (fd !== undefined) closeSync(fd);
     unlinkQuietly(path);
   }
 }
-
-const EMPTY = Object.freeze({ text: '', truncated: false });
 
 let shared: ShellDriverPool | undefined;
 

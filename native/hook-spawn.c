@@ -228,8 +228,17 @@ static napi_value spawn_hook(napi_env env, napi_callback_info info) {
   napi_value resource_name;
   napi_create_string_utf8(env, "hookgate:hook-spawn", NAPI_AUTO_LENGTH, &resource_name);
   napi_async_init(env, NULL, resource_name, &watch->context);
+  if (uv_poll_start(&watch->poll, UV_READABLE, on_pidfd) != 0) {
+    error = EIO;
+    what = "uv_poll_start";
+    kill(-pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    napi_async_destroy(env, watch->context);
+    uv_close((uv_handle_t *)&watch->poll, free_watch);
+    close(pidfd);
+    goto done;
+  }
   napi_create_reference(env, args[3], 1, &watch->callback);
-  uv_poll_start(&watch->poll, UV_READABLE, on_pidfd);
 
   napi_value values[3];
   napi_create_array_with_length(env, 3, &result);

@@ -39,16 +39,16 @@ export type ObserverHandler = (event: SQSEvent, context?: Context) => Promise<SQ
 export function createObserverConsumer(options: ObserverConsumerOptions): ObserverHandler {
   const logger = options.logger ?? createStderrLogger();
   const persistenceStore = new SingleTableIdempotencyStore(options.table);
-  const config = new IdempotencyConfig({
-    eventKeyJmesPath: 'id',
-    expiresAfterSeconds: options.idempotencySeconds ?? 4 * 86_400,
-  });
+  const config = new IdempotencyConfig({ expiresAfterSeconds: options.idempotencySeconds ?? 4 * 86_400 });
+  // The key is the envelope id, passed as its own argument rather than picked with
+  // `eventKeyJmesPath: 'id'`: Powertools hashes it the same way (JSON of the value, so records
+  // keep their keys) but builds a JMESPath interpreter per lookup, twice per record.
   const runOnce = makeIdempotent(
-    async (envelope: Envelope & { payload: Record<string, unknown> }) => {
+    async (_id: string, envelope: Envelope & { payload: Record<string, unknown> }) => {
       await options.engine.runObservers(envelope.type, envelope.payload);
       return { ran: true };
     },
-    { persistenceStore, config, keyPrefix: SingleTableIdempotencyStore.KEY_PREFIX },
+    { persistenceStore, config, keyPrefix: SingleTableIdempotencyStore.KEY_PREFIX, dataIndexArgument: 0 },
   );
 
   const resolvePayload = async (envelope: Envelope): Promise<Record<string, unknown>> => {
@@ -64,7 +64,7 @@ export function createObserverConsumer(options: ObserverConsumerOptions): Observ
     let envelope: Envelope | undefined;
     try {
       envelope = parseEnvelope(record.body);
-      await runOnce({ ...envelope, payload: await resolvePayload(envelope) });
+      await runOnce(envelope.id, { ...envelope, payload: await resolvePayload(envelope) });
     } catch (error) {
       const what = envelope ? `observer event ${envelope.id} (${envelope.type})` : `SQS message ${record.messageId}`;
       logger.error(

@@ -26,8 +26,8 @@ export function machineBusyMs(): number {
  * the least of five tries (a garbage collection or a JIT pause lands in one try, host
  * contention in all of them). On a shared VM the host's other tenants slow every CPU down without
  * showing in /proc (no steal time here); this makes that visible next to a figure —
- * the same code's CPU per event moves with it (~10 ms on this 2-core VM when its host is
- * quiet, 14–16 ms at busier times). Call it once first: the first call is JIT-cold.
+ * the same code's CPU per event moves with it (~9–10 ms on this 2-core VM when its host is
+ * quiet, 12–16 ms at busier times). Call it once first: the first call is JIT-cold.
  */
 export function referenceWorkMs(): number {
   const once = () => {

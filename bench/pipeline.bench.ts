@@ -23,7 +23,7 @@ import { startObserverProcess, type ObserverProcess } from './support/observer-p
  * Two process layouts for the idempotent path:
  * - **one process**: publishers, pollers and consumer share this process's event loop (as
  *   in `hookgate dev`), which caps the rate at one core's worth of their CPU;
- * - **Lambda-like** (the issue's figure): the publishers stay here, and the observer λ runs
+ * - **Lambda-like** (the faithful model of AWS): the publishers stay here, and the observer λ runs
  *   in child processes of its own (`support/observer-process.ts`: the same data plane,
  *   consumer and poller code, an engine that only counts) — as in AWS, where producers
  *   (gateway, turn λ) and the observer λ are separate processes and the observer λ runs as

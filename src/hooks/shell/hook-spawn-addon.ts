@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
 import { readCapturedOutput } from './captured-output.ts';
 import { killGroup, spawnErrorText } from './direct-spawn.ts';
-import { CAPTURE_LIMIT_BYTES, errorRecord, roundSeconds, type ShellRunRecord } from './run-record.ts';
+import { CAPTURE_LIMIT_BYTES, errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
 
 /*
  * The fastest way to run a shell hook here: `native/hook-spawn.c`, compiled at `npm install`
@@ -108,16 +108,7 @@ export function runWithHookSpawnAddon(
       const err = readCapturedOutput(errFd);
       native.seal(outFd);
       native.seal(errFd);
-      resolve({
-        returncode: timedOut ? null : code ?? (signal === null ? null : -signal),
-        stdout: out.text,
-        stderr: err.text,
-        timed_out: timedOut,
-        elapsed_seconds: roundSeconds(performance.now() - start),
-        error: null,
-        stdout_truncated: truncated.out || out.truncated,
-        stderr_truncated: truncated.err || err.truncated,
-      });
+      resolve(ranRecord(code ?? (signal === null ? null : -signal), { out, err }, { ...truncated, timedOut }, start));
     };
     try {
       fds = native.spawn(program, argv, Buffer.from(input, 'utf8'), onExit);

@@ -18,6 +18,28 @@ export interface ShellRunRecord {
 export const CAPTURE_LIMIT_BYTES = 1024 * 1024;
 
 
+/**
+ * The record of a hook that ran (or was killed at its timeout): exit status, captured
+ * output and whether any of it was cut at the cap, here or by a watchdog before.
+ */
+export function ranRecord(
+  returncode: number | null,
+  output: { out: { text: string; truncated: boolean }; err: { text: string; truncated: boolean } },
+  cut: { out: boolean; err: boolean; timedOut: boolean },
+  startMs: number,
+): ShellRunRecord {
+  return {
+    returncode: cut.timedOut ? null : returncode,
+    stdout: output.out.text,
+    stderr: output.err.text,
+    timed_out: cut.timedOut,
+    elapsed_seconds: roundSeconds(performance.now() - startMs),
+    error: null,
+    stdout_truncated: cut.out || output.out.truncated,
+    stderr_truncated: cut.err || output.err.truncated,
+  };
+}
+
 export function errorRecord(error: string, startMs: number): ShellRunRecord {
   return {
     returncode: null,

@@ -6,7 +6,7 @@ import type { Readable, Writable } from 'node:stream';
 import { killGroup } from './direct-spawn.ts';
 import { currentDirectory } from './shell-payload.ts';
 import { readCapturedOutput, type CapturedOutput } from './captured-output.ts';
-import { CAPTURE_LIMIT_BYTES, errorRecord, roundSeconds, type ShellRunRecord } from './run-record.ts';
+import { CAPTURE_LIMIT_BYTES, errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
 
 /*
  * Why this exists (measured, see bench/shell-spawn.bench.ts and docs/shell-hooks.md):
@@ -173,16 +173,7 @@ export class ShellDriverPool {
         driver.onLine = undefined;
         const out = readCapped(outPath);
         const err = readCapped(errPath);
-        resolve({
-          returncode: timedOut ? null : returncode,
-          stdout: out.text,
-          stderr: err.text,
-          timed_out: timedOut,
-          elapsed_seconds: roundSeconds(performance.now() - start),
-          error: null,
-          stdout_truncated: truncated.out || out.truncated,
-          stderr_truncated: truncated.err || err.truncated,
-        });
+        resolve(ranRecord(returncode, { out, err }, { ...truncated, timedOut }, start));
       };
       driver.onLine = (line) => {
         if (line === 'c') {

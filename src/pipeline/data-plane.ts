@@ -115,7 +115,9 @@ export function createDataPlane(resources: DataPlaneResources): DataPlane {
   const sns = new SNSClient({ ...base, ...at(resources.endpoints?.sns), cacheMiddleware: true });
   const s3 = new S3Client({ ...base, ...at(resources.endpoints?.s3), ...(resources.endpoints?.s3 ? { forcePathStyle: true } : {}) });
   const dynamodb = new DynamoDBClient({ ...base, ...at(resources.endpoints?.dynamodb) });
-  const idempotencyDynamodb = new DynamoDBClient({ ...base, ...at(resources.endpoints?.dynamodb), cacheMiddleware: true });
+  // Built on first use: only the observer consumer needs it, and a client costs ~0.6 ms of
+  // start-up that the gateway, the turn λ and the CLI would pay for nothing.
+  let idempotency: DataPlane['idempotency'] | undefined;
   const table = createDynamoTable({ tableName: resources.tableName, client: dynamodb });
   const payloads = new S3PayloadStore(s3, resources.payloadBucket);
   return {
@@ -129,10 +131,17 @@ export function createDataPlane(resources: DataPlaneResources): DataPlane {
     observerSink: new SnsObserverSink({ sns, topicArn: resources.eventsTopicArn, payloads }),
     turnQueue: new SqsTurnQueue(sqs, resources.turnsQueueUrl),
     timerQueue: new SqsTimerQueue(sqs, resources.timersQueueUrl),
-    idempotency: { tableName: resources.tableName, client: idempotencyDynamodb },
+    get idempotency() {
+      idempotency ??= {
+        tableName: resources.tableName,
+        client: new DynamoDBClient({ ...base, ...at(resources.endpoints?.dynamodb), cacheMiddleware: true }),
+      };
+      return idempotency;
+    },
     clients: { sqs, sns, s3, dynamodb },
     destroy() {
-      for (const client of [sqs, sns, s3, dynamodb, idempotencyDynamodb]) client.destroy();
+      for (const client of [sqs, sns, s3, dynamodb]) client.destroy();
+      idempotency?.client.destroy();
     },
   };
 }

@@ -30,6 +30,7 @@ describe('createDataPlane', () => {
   it('caches the middleware of the per-event clients; the idempotency store gets a DynamoDB client of its own', async () => {
     // lib-dynamodb refuses cacheMiddleware, so the stores' shared client must not have it.
     expect(plane.clients.dynamodb.config.cacheMiddleware).toBeFalsy();
+    expect(plane.idempotency).toBe(plane.idempotency); // built once, on first use
     expect(plane.idempotency.client).not.toBe(plane.clients.dynamodb);
     expect(plane.idempotency.tableName).toBe(aws.tableName);
     for (const client of [plane.idempotency.client, plane.clients.sqs, plane.clients.sns]) {

@@ -46,6 +46,18 @@ describe.each(['fast', 'driver', 'exact'] as const)('runShellCommand (%s path, �
     }
   });
 
+  it.runIf(existsSync('/proc/self/cmdline'))('searches PATH for a bare program name and passes argv[0] as written, arguments byte for byte', async () => {
+    const cmdline = await runShellCommand('cat /proc/self/cmdline', '', 10, { path });
+    expect(cmdline).toMatchObject({ returncode: 0, stdout: 'cat\0/proc/self/cmdline\0', error: null });
+    const args = await runShellCommand(`sh -c 'printf "%s|%s" "$0" "$1"' 'é ✓' "a  b"`, '', 10, { path });
+    expect(args).toMatchObject({ returncode: 0, stdout: 'é ✓|a  b', error: null });
+  });
+
+  it('decodes output as UTF-8 with invalid sequences replaced', async () => {
+    const hook = script(`bad-utf8-${path}.sh`, `printf 'a\\377b'\nprintf 'c\\300' >&2`);
+    expect(await runShellCommand(hook, '', 10, { path })).toMatchObject({ stdout: 'a\ufffdb', stderr: 'c\ufffd' });
+  });
+
   it('a hook that never reads stdin is fine', async () => {
     const big = 'x'.repeat(256 * 1024);
     expect(await runShellCommand('/bin/true', big, 10, { path })).toMatchObject({ returncode: 0, error: null });

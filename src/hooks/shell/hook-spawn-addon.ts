@@ -38,7 +38,6 @@ interface HookSpawnAddon {
 
 const ADDON_FILE = join('build', 'Release', 'hook-spawn.node');
 const WATCHDOG_MS = 200;
-const LOST_EXIT_GRACE_MS = 5000;
 
 let addon: HookSpawnAddon | null | undefined;
 
@@ -96,11 +95,9 @@ export function runWithHookSpawnAddon(
     const truncated = { out: false, err: false };
     let timer: NodeJS.Timeout | undefined;
     let watchdog: NodeJS.Timeout | undefined;
-    let settled = false;
+    // Called once, when the pidfd says the hook exited (also after a timeout kill, and with
+    // nulls should someone else have reaped it).
     const onExit = (code: number | null, signal: number | null) => {
-      // Once only: the fds are closed by the first settlement and their numbers may be reused.
-      if (settled) return;
-      settled = true;
       clearTimeout(timer);
       clearTimeout(watchdog);
       const [, outFd, errFd] = fds;
@@ -120,8 +117,6 @@ export function runWithHookSpawnAddon(
     timer = setTimeout(() => {
       timedOut = true;
       killGroup(pid); // its exit is then reported as usual
-      // Should the exit never be reported, the pipeline must not wait forever.
-      timer = setTimeout(() => onExit(null, null), LOST_EXIT_GRACE_MS);
     }, timeoutSeconds * 1000);
     // A runaway hook must not exhaust memory: cut an output past the cap (O_APPEND keeps
     // the first bytes and later writes land at the new end).

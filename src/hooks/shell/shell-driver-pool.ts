@@ -9,7 +9,8 @@ import { readCapturedOutput, type CapturedOutput } from './captured-output.ts';
 import { CAPTURE_LIMIT_BYTES, errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
 
 /*
- * Why this exists (measured, see bench/shell-spawn.bench.ts and docs/shell-hooks.md):
+ * The fallback of the native spawner (hook-spawn-addon.ts), for where that is not built or
+ * cannot run. Why it exists (measured, see bench/shell-spawn.bench.ts and docs/shell-hooks.md):
  * Node 20's libuv spawns with plain fork(), which copies the parent's page tables, so a
  * spawn costs more the bigger the Node process is (2.8 ms at 44 MB RSS, 11 ms at 430 MB),
  * while Python uses vfork. A small long-lived `/bin/sh` "driver" forks for us instead: its

@@ -43,6 +43,14 @@ afterAll(async () => {
   await home?.remove();
 });
 
+/** The turn λ as functions/turn.ts builds it, on the emulators and the test's hooks home. */
+const turnHandler = (env: NodeJS.ProcessEnv) =>
+  createLambdaTurn({
+    env,
+    resources: dataPlaneFromLocalAws(aws),
+    createEngine: (options) => createHookEngine({ ...options, home: home.path, print: () => {}, logger: createMemoryLogger() }),
+  });
+
 describe('the turn λ wiring (functions/turn.ts → createLambdaTurn)', () => {
   it('builds from the environment, runs a turn on the configured model and replies through the platform API', async () => {
     const env: NodeJS.ProcessEnv = {
@@ -59,11 +67,7 @@ describe('the turn λ wiring (functions/turn.ts → createLambdaTurn)', () => {
       [RESOURCE_ENV.eventsTopicArn]: aws.eventsTopicArn,
       [RESOURCE_ENV.payloadBucket]: aws.payloadBucket,
     };
-    const handler = await createLambdaTurn({
-      env,
-      resources: dataPlaneFromLocalAws(aws),
-      createEngine: (options) => createHookEngine({ ...options, home: home.path, print: () => {}, logger: createMemoryLogger() }),
-    });
+    const handler = await turnHandler(env);
     model.script({ content: 'hi from the model' });
     const source = { platform: 'telegram', chat_id: '42', user_id: '7', user_name: '', chat_type: 'dm', thread_id: '' };
     const message: TurnMessage = {
@@ -78,11 +82,7 @@ describe('the turn λ wiring (functions/turn.ts → createLambdaTurn)', () => {
   });
 
   it('drops a body that is not a turn message (logged), and reports nothing to retry', async () => {
-    const handler = await createLambdaTurn({
-      env: { HOOKGATE_HOME: home.path },
-      resources: dataPlaneFromLocalAws(aws),
-      createEngine: (options) => createHookEngine({ ...options, home: home.path, print: () => {}, logger: createMemoryLogger() }),
-    });
+    const handler = await turnHandler({ HOOKGATE_HOME: home.path });
     const out = await handler({ Records: [{ messageId: 'm1', body: '{"v":1,"kind":"nonsense"}' }, { messageId: 'm2', body: 'not json' }] } as never);
     expect(out.batchItemFailures).toEqual([]);
   });
@@ -96,11 +96,7 @@ describe('the turn λ wiring (functions/turn.ts → createLambdaTurn)', () => {
       TELEGRAM_SECRET_TOKEN: 'secret',
       TELEGRAM_API_BASE_URL: telegramUrl,
     };
-    const handler = await createLambdaTurn({
-      env,
-      resources: dataPlaneFromLocalAws(aws),
-      createEngine: (options) => createHookEngine({ ...options, home: home.path, print: () => {}, logger: createMemoryLogger() }),
-    });
+    const handler = await turnHandler(env);
     model.script({ content: 'too late', delayMs: 20_000 });
     const source = { platform: 'telegram', chat_id: '43', user_id: '7', user_name: '', chat_type: 'dm', thread_id: '' };
     const message: TurnMessage = {

@@ -7,14 +7,7 @@ import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../src/pipeline/data-plane.ts';
 import { SingleTableIdempotencyStore } from '../../src/pipeline/idempotency-store.ts';
 import { startTestAws } from '../support/local-aws.ts';
-
-const until = async (check: () => boolean | Promise<boolean>, what: string, ms = 25_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+import { until } from '../support/until.ts';
 
 /** The pipeline bench's Lambda-like layout: the observer λ's consumer path in a child process. */
 describe('bench observer process', () => {

@@ -4,14 +4,7 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { startSqsPoller } from '../../src/local/sqs-poller.ts';
 import { startTestAws } from '../support/local-aws.ts';
-
-const until = async (check: () => boolean, what: string, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+import { until } from '../support/until.ts';
 
 describe('startSqsPoller', () => {
   let aws: RunningEmulators;

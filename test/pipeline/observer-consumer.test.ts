@@ -9,14 +9,7 @@ import { DeadLetterQueue } from '../../src/pipeline/dead-letter-queue.ts';
 import { MAX_RECEIVE_COUNT } from '../../src/pipeline/topology.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startTestAws } from '../support/local-aws.ts';
-
-const until = async (check: () => boolean | Promise<boolean>, what: string, ms = 25_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+import { until } from '../support/until.ts';
 
 /** A minimal engine: records every run; fails events marked `fail` while `broken` is set. */
 function recordingEngine() {

@@ -1,48 +1,38 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import type { RunningEmulators } from '../../src/local/emulators.ts';
-import { createDataPlane, dataPlaneFromEnv, dataPlaneFromLocalAws, DataPlaneEnvError, type DataPlane } from '../../src/pipeline/data-plane.ts';
+import { dataPlaneFromEnv, DataPlaneEnvError } from '../../src/pipeline/data-plane.ts';
 import { parseEnvelope } from '../../src/pipeline/envelope.ts';
-import { startTestAws } from '../support/local-aws.ts';
+import { useTestDataPlane } from '../support/local-aws.ts';
 
 describe('createDataPlane', () => {
-  let aws: RunningEmulators;
-  let plane: DataPlane;
-  beforeAll(async () => {
-    aws = await startTestAws();
-    plane = createDataPlane(dataPlaneFromLocalAws(aws));
-  });
-  afterAll(async () => {
-    plane?.destroy();
-    await aws?.stop();
-  });
+  const local = useTestDataPlane();
 
   it('wires stores and the observer sink to the emulators', async () => {
-    expect(await plane.dedup.claim('k', 60)).toBe(true);
-    const [id] = await plane.observerSink.publish([{ type: 'agent:step', payload: { a: 1 } }]);
-    const { Messages = [] } = await plane.clients.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: aws.eventsQueueUrl, WaitTimeSeconds: 1 }),
+    expect(await local.plane.dedup.claim('k', 60)).toBe(true);
+    const [id] = await local.plane.observerSink.publish([{ type: 'agent:step', payload: { a: 1 } }]);
+    const { Messages = [] } = await local.plane.clients.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: local.aws.eventsQueueUrl, WaitTimeSeconds: 1 }),
     );
     expect(parseEnvelope(Messages[0]!.Body!).id).toBe(id);
   });
 
   it('caches the middleware of the per-event clients; the idempotency store gets a DynamoDB client of its own', async () => {
     // lib-dynamodb refuses cacheMiddleware, so the stores' shared client must not have it.
-    expect(plane.clients.dynamodb.config.cacheMiddleware).toBeFalsy();
-    expect(plane.idempotency).toBe(plane.idempotency); // built once, on first use
-    expect(plane.idempotency.client).not.toBe(plane.clients.dynamodb);
-    expect(plane.idempotency.tableName).toBe(aws.tableName);
-    for (const client of [plane.idempotency.client, plane.clients.sqs, plane.clients.sns]) {
+    expect(local.plane.clients.dynamodb.config.cacheMiddleware).toBeFalsy();
+    expect(local.plane.idempotency).toBe(local.plane.idempotency); // built once, on first use
+    expect(local.plane.idempotency.client).not.toBe(local.plane.clients.dynamodb);
+    expect(local.plane.idempotency.tableName).toBe(local.aws.tableName);
+    for (const client of [local.plane.idempotency.client, local.plane.clients.sqs, local.plane.clients.sns]) {
       expect(client.config.cacheMiddleware).toBe(true);
     }
     // The document client still works on the shared client, and the cached one serves several command classes.
-    expect(await plane.dedup.claim('k2', 60)).toBe(true);
-    await plane.idempotency.client.send(
-      new PutItemCommand({ TableName: aws.tableName, Item: { PK: { S: 'IDEMPOTENCY#t' }, SK: { S: 'IDEMPOTENCY' } } }),
+    expect(await local.plane.dedup.claim('k2', 60)).toBe(true);
+    await local.plane.idempotency.client.send(
+      new PutItemCommand({ TableName: local.aws.tableName, Item: { PK: { S: 'IDEMPOTENCY#t' }, SK: { S: 'IDEMPOTENCY' } } }),
     );
-    const { Item } = await plane.idempotency.client.send(
-      new GetItemCommand({ TableName: aws.tableName, Key: { PK: { S: 'IDEMPOTENCY#t' }, SK: { S: 'IDEMPOTENCY' } } }),
+    const { Item } = await local.plane.idempotency.client.send(
+      new GetItemCommand({ TableName: local.aws.tableName, Key: { PK: { S: 'IDEMPOTENCY#t' }, SK: { S: 'IDEMPOTENCY' } } }),
     );
     expect(Item?.PK?.S).toBe('IDEMPOTENCY#t');
   });

@@ -1,46 +1,34 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
-import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { addTelemetrySubscriber } from '../../src/local/telemetry-subscriber.ts';
-import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../src/pipeline/data-plane.ts';
 import { parseEnvelope } from '../../src/pipeline/envelope.ts';
-import { startTestAws } from '../support/local-aws.ts';
+import { useTestDataPlane } from '../support/local-aws.ts';
 
 describe('telemetry fan-out from the events topic', () => {
-  let aws: RunningEmulators;
-  let plane: DataPlane;
+  const local = useTestDataPlane();
 
   /** Everything on a queue until a receive comes back empty (long poll 1 s). */
   const drain = async (queueUrl: string): Promise<Message[]> => {
     const out: Message[] = [];
     for (;;) {
-      const { Messages = [] } = await plane.clients.sqs.send(
+      const { Messages = [] } = await local.plane.clients.sqs.send(
         new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageAttributeNames: ['All'] }),
       );
       if (Messages.length === 0) return out;
       out.push(...Messages);
-      await plane.clients.sqs.send(
+      await local.plane.clients.sqs.send(
         new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }),
       );
     }
   };
 
-  beforeAll(async () => {
-    aws = await startTestAws();
-    plane = createDataPlane(dataPlaneFromLocalAws(aws));
-  });
-  afterAll(async () => {
-    plane?.destroy();
-    await aws?.stop();
-  });
-
   it('gives a filtered subscriber only its types, an unfiltered one and the observer queue everything', async () => {
-    const audit = await addTelemetrySubscriber(aws, { name: 'audit', eventTypes: ['post_tool_call', 'agent:end'] });
-    const all = await addTelemetrySubscriber(aws, { name: 'all' });
+    const audit = await addTelemetrySubscriber(local.aws, { name: 'audit', eventTypes: ['post_tool_call', 'agent:end'] });
+    const all = await addTelemetrySubscriber(local.aws, { name: 'all' });
     const types = ['post_tool_call', 'agent:step', 'agent:end', 'post_llm_call', 'post_tool_call', 'session:end'];
-    const ids = await plane.observerSink.publish(types.map((type, i) => ({ type, payload: { i } })));
+    const ids = await local.plane.observerSink.publish(types.map((type, i) => ({ type, payload: { i } })));
 
-    const observer = (await drain(aws.eventsQueueUrl)).map((m) => parseEnvelope(m.Body!));
+    const observer = (await drain(local.aws.eventsQueueUrl)).map((m) => parseEnvelope(m.Body!));
     const audited = (await drain(audit.queueUrl)).map((m) => parseEnvelope(m.Body!));
     const everything = (await drain(all.queueUrl)).map((m) => parseEnvelope(m.Body!));
 

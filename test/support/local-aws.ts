@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
+import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../src/pipeline/data-plane.ts';
 import { startEmulators, type RunningEmulators, type StartEmulatorsOptions } from '../../src/local/emulators.ts';
 
 /**
@@ -12,4 +14,25 @@ export function startTestAws(options: StartEmulatorsOptions = {}): Promise<Runni
     ...options,
     ...(shared ? { dynamodbEndpoint: shared, tableName: `hookgate-${randomUUID()}` } : {}),
   });
+}
+
+/**
+ * Emulators and a data plane over them for the tests of one file (or `describe`): started
+ * before its tests, stopped after. Read `aws` and `plane` inside tests and hooks.
+ *
+ * @example
+ * const local = useTestDataPlane();
+ * it('…', async () => { await local.plane.observerSink.publish([…]); });
+ */
+export function useTestDataPlane(options: StartEmulatorsOptions = {}): { readonly aws: RunningEmulators; readonly plane: DataPlane } {
+  const fixture = {} as { aws: RunningEmulators; plane: DataPlane };
+  beforeAll(async () => {
+    fixture.aws = await startTestAws(options);
+    fixture.plane = createDataPlane(dataPlaneFromLocalAws(fixture.aws));
+  });
+  afterAll(async () => {
+    fixture.plane?.destroy();
+    await fixture.aws?.stop();
+  });
+  return fixture;
 }

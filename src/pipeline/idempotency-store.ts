@@ -1,7 +1,6 @@
 import {
   BatchWriteItemCommand,
   ConditionalCheckFailedException,
-  PutItemCommand,
   type AttributeValue,
   type DynamoDBClient,
   type WriteRequest,
@@ -9,6 +8,7 @@ import {
 import { IdempotencyItemAlreadyExistsError, IdempotencyRecordStatus } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import { IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
+import { DirectPutItem } from './direct-put-item.ts';
 import { TABLE } from './topology.ts';
 
 /**
@@ -21,18 +21,28 @@ import { TABLE } from './topology.ts';
  *   on), in_progress_expiration (epoch ms: a crashed run's lock lapses with its time budget),
  *   data (the stored result).
  * Each key is its own partition (Powertools' `sortKeyAttr` mode would put every record under
- * one static PK: a hot partition at thousands of events per second). The lock is a
- * conditional PutItem, which dynalite and DynamoDB Local both honour; dynalite does not
- * return the old item on a failed condition, and Powertools then reads it back itself.
+ * one static PK: a hot partition at thousands of events per second).
  *
- * The lock is Powertools' own condition — key absent, OR record expired, OR (INPROGRESS AND
- * its in-progress expiry passed) — written shorter: no parentheses (AND binds tighter than
- * OR), no `attribute_exists(in_progress_expiration)` (a comparison with a missing attribute
- * is false anyway), one-letter placeholders and no spaces around comparisons. Same
- * decision, but an emulator that parses every expression character by character
- * (dynalite's PEG parser: ~0.4 ms per request for Powertools' wording, ~0.1 ms for the
- * first short one; the one-letter form saves another ~30 µs of the emulator's ~260 µs per
- * conditional PutItem) does far less work.
+ * The lock is taken in up to two conditional PutItems, each atomic:
+ * 1. claim the key if it is absent (`Expected: { PK: { Exists: false } }`) — the usual case,
+ *    a new envelope, is decided here in one request;
+ * 2. only if the key exists: Powertools' own condition — key absent, OR record expired, OR
+ *    (INPROGRESS AND its in-progress expiry passed) — so an expired or lapsed record is taken
+ *    over and a live one is refused.
+ * The pair decides as the full condition alone would at the moment of the step that
+ * answered. Both are plain conditional single-item writes, which dynalite and DynamoDB Local
+ * honour; dynalite does not return the old item on a failed condition, and Powertools then
+ * reads it back itself. Step 1 uses the legacy `Expected` form on purpose: it is the exact
+ * statement of "absent", and an emulator that parses every ConditionExpression character by
+ * character (dynalite's PEG parser) spends ~70-130 µs per request on one, about a third of its
+ * cost per lock (figures in docs/data-plane.md §6). Step 2 is Powertools' condition written
+ * shorter: no parentheses (AND binds tighter than OR), no
+ * `attribute_exists(in_progress_expiration)` (a comparison with a missing attribute is false
+ * anyway), one-letter placeholders.
+ *
+ * Both go through `DirectPutItem` (one signed request without the SDK's per-request
+ * middleware, which was most of the consumer's CPU per event); anything but success or a
+ * failed condition is sent again through the SDK client.
  *
  * Marking records COMPLETED needs no condition (the lock is ours; Powertools' own update is
  * unconditional too), so the completions of records that finish together — a batch's
@@ -47,6 +57,7 @@ export class SingleTableIdempotencyStore extends DynamoDBPersistenceLayer {
   static readonly LOCK_CONDITION = 'attribute_not_exists(#k) OR #e<:n OR #s=:i AND #p<:m';
 
   private readonly batchClient: DynamoDBClient;
+  private readonly lockPut: DirectPutItem;
   private readonly batchTable: string;
   private pending: { item: Record<string, AttributeValue>; resolve: () => void; reject: (error: unknown) => void }[] = [];
   private flushScheduled = false;
@@ -59,6 +70,7 @@ export class SingleTableIdempotencyStore extends DynamoDBPersistenceLayer {
       expiryAttr: TABLE.ttlAttribute,
     });
     this.batchClient = options.client;
+    this.lockPut = new DirectPutItem(options.client);
     this.batchTable = options.tableName;
   }
 
@@ -70,22 +82,30 @@ export class SingleTableIdempotencyStore extends DynamoDBPersistenceLayer {
     if (record.expiryTimestamp !== undefined) item[TABLE.ttlAttribute] = { N: String(record.expiryTimestamp) };
     if (record.inProgressExpiryTimestamp !== undefined) item[IN_PROGRESS_EXPIRY] = { N: String(record.inProgressExpiryTimestamp) };
     if (this.isPayloadValidationEnabled() && record.payloadHash !== undefined) item.validation = { S: record.payloadHash };
+    // The usual case, a new envelope: claim the key if it is absent. Only when it exists does
+    // the full lock condition decide (an expired or lapsed record is taken over). Each step is
+    // one atomic conditional write, so the pair decides as the full condition alone would,
+    // at the moment of the step that answered.
+    try {
+      await this.lockPut.send({ TableName: this.batchTable, Item: item, Expected: { [TABLE.partitionKey]: { Exists: false } } });
+      return;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
     const now = Date.now();
     try {
-      await this.batchClient.send(
-        new PutItemCommand({
-          TableName: this.batchTable,
-          Item: item,
-          ConditionExpression: SingleTableIdempotencyStore.LOCK_CONDITION,
-          ExpressionAttributeNames: { '#k': TABLE.partitionKey, '#e': TABLE.ttlAttribute, '#s': 'status', '#p': IN_PROGRESS_EXPIRY },
-          ExpressionAttributeValues: {
-            ':n': { N: String(now / 1000) }, // now, epoch seconds (expires_at)
-            ':m': { N: String(now) }, // now, epoch ms (in_progress_expiration)
-            ':i': { S: IdempotencyRecordStatus.INPROGRESS },
-          },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
+      await this.lockPut.send({
+        TableName: this.batchTable,
+        Item: item,
+        ConditionExpression: SingleTableIdempotencyStore.LOCK_CONDITION,
+        ExpressionAttributeNames: { '#k': TABLE.partitionKey, '#e': TABLE.ttlAttribute, '#s': 'status', '#p': IN_PROGRESS_EXPIRY },
+        ExpressionAttributeValues: {
+          ':n': { N: String(now / 1000) }, // now, epoch seconds (expires_at)
+          ':m': { N: String(now) }, // now, epoch ms (in_progress_expiration)
+          ':i': { S: IdempotencyRecordStatus.INPROGRESS },
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      });
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       // As Powertools: hand over the existing record when the service returned it (dynalite

@@ -93,6 +93,23 @@ describe('idempotency lock (conditional PutItem) on existing records', () => {
     expect(runs).not.toContain('busy');
   });
 
+  it('lets exactly one of 20 concurrent deliveries of a new id run it (claim-if-absent, then the full condition)', async () => {
+    const engine = { runObservers: async (_type: string, payload: Record<string, unknown>) => {
+      runs.push(String(payload.id));
+      await new Promise((resolve) => setTimeout(resolve, 500)); // hold the lock while the others try
+    } };
+    // Separate consumers, as concurrent Lambda instances would be.
+    const consumers = Array.from({ length: 20 }, () =>
+      createObserverConsumer({ engine, table: plane.idempotency, payloads: plane.payloads, logger: createMemoryLogger() }),
+    );
+    const previous = consumer;
+    const responses = await Promise.all(consumers.map((c) => ((consumer = c), deliver('raced'))));
+    consumer = previous;
+    expect(runs.filter((r) => r === 'raced')).toHaveLength(1);
+    // Those that tried while it ran fail (for redelivery); any that came after it finished got its stored result.
+    expect(responses.filter((r) => r.batchItemFailures.length === 1).length).toBeGreaterThan(0);
+  });
+
   it('treats an INPROGRESS record without an in-progress expiry as held until it expires', async () => {
     await seed('no-lapse', { status: { S: 'INPROGRESS' }, expires_at: seconds(3600) });
     expect((await deliver('no-lapse')).batchItemFailures).toHaveLength(1);

@@ -1,5 +1,4 @@
 import {
-  BatchWriteItemCommand,
   ConditionalCheckFailedException,
   type AttributeValue,
   type DynamoDBClient,
@@ -8,7 +7,7 @@ import {
 import { IdempotencyItemAlreadyExistsError, IdempotencyRecordStatus } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import { IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
-import { DirectPutItem } from './direct-put-item.ts';
+import { DirectDynamoDB } from './direct-dynamodb.ts';
 import { TABLE } from './topology.ts';
 
 /**
@@ -40,9 +39,10 @@ import { TABLE } from './topology.ts';
  * `attribute_exists(in_progress_expiration)` (a comparison with a missing attribute is false
  * anyway), one-letter placeholders.
  *
- * Both go through `DirectPutItem` (one signed request without the SDK's per-request
- * middleware, which was most of the consumer's CPU per event); anything but success or a
- * failed condition is sent again through the SDK client.
+ * The lock's PutItems and the completions' BatchWriteItems go through `DirectDynamoDB`: one
+ * signed request each without the SDK's per-request middleware, which was most of the
+ * consumer's CPU per event; any answer but success or a failed condition is sent again
+ * through the SDK client.
  *
  * Marking records COMPLETED needs no condition (the lock is ours; Powertools' own update is
  * unconditional too), so the completions of records that finish together — a batch's
@@ -56,9 +56,8 @@ export class SingleTableIdempotencyStore extends DynamoDBPersistenceLayer {
   /** The lock condition (see above); names and values below. */
   static readonly LOCK_CONDITION = 'attribute_not_exists(#k) OR #e<:n OR #s=:i AND #p<:m';
 
-  private readonly batchClient: DynamoDBClient;
-  private readonly lockPut: DirectPutItem;
-  private readonly batchTable: string;
+  private readonly direct: DirectDynamoDB;
+  private readonly table: string;
   private pending: { item: Record<string, AttributeValue>; resolve: () => void; reject: (error: unknown) => void }[] = [];
   private flushScheduled = false;
 
@@ -69,9 +68,8 @@ export class SingleTableIdempotencyStore extends DynamoDBPersistenceLayer {
       keyAttr: TABLE.partitionKey,
       expiryAttr: TABLE.ttlAttribute,
     });
-    this.batchClient = options.client;
-    this.lockPut = new DirectPutItem(options.client);
-    this.batchTable = options.tableName;
+    this.direct = new DirectDynamoDB(options.client);
+    this.table = options.tableName;
   }
 
   protected override async _putRecord(record: IdempotencyRecord): Promise<void> {
@@ -87,15 +85,15 @@ export class SingleTableIdempotencyStore extends DynamoDBPersistenceLayer {
     // one atomic conditional write, so the pair decides as the full condition alone would,
     // at the moment of the step that answered.
     try {
-      await this.lockPut.send({ TableName: this.batchTable, Item: item, Expected: { [TABLE.partitionKey]: { Exists: false } } });
+      await this.direct.putItem({ TableName: this.table, Item: item, Expected: { [TABLE.partitionKey]: { Exists: false } } });
       return;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
     const now = Date.now();
     try {
-      await this.lockPut.send({
-        TableName: this.batchTable,
+      await this.direct.putItem({
+        TableName: this.table,
         Item: item,
         ConditionExpression: SingleTableIdempotencyStore.LOCK_CONDITION,
         ExpressionAttributeNames: { '#k': TABLE.partitionKey, '#e': TABLE.ttlAttribute, '#s': 'status', '#p': IN_PROGRESS_EXPIRY },
@@ -153,10 +151,8 @@ export class SingleTableIdempotencyStore extends DynamoDBPersistenceLayer {
         for (let attempt = 0; requests.length > 0; attempt++) {
           if (attempt > 6) throw new Error(`${requests.length} idempotency record(s) still unprocessed after retries`);
           if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-          const { UnprocessedItems } = await this.batchClient.send(
-            new BatchWriteItemCommand({ RequestItems: { [this.batchTable]: requests } }),
-          );
-          requests = UnprocessedItems?.[this.batchTable] ?? [];
+          const unprocessed = await this.direct.batchWriteItem({ RequestItems: { [this.table]: requests } });
+          requests = unprocessed?.[this.table] ?? [];
         }
         for (const { resolve } of chunk) resolve();
       } catch (error) {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConditionalCheckFailedException, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
-import { DirectPutItem } from '../../src/pipeline/direct-put-item.ts';
+import { DirectDynamoDB } from '../../src/pipeline/direct-dynamodb.ts';
 import { startTestAws } from '../support/local-aws.ts';
 
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret', sessionToken: 'session-token' };
@@ -22,17 +22,17 @@ function countingClient(config: ConstructorParameters<typeof DynamoDBClient>[0])
   return { client, counter };
 }
 
-describe('DirectPutItem against the emulator', () => {
+describe('DirectDynamoDB against the emulator', () => {
   let aws: RunningEmulators;
   let client: DynamoDBClient;
   let counter: { sdkSends: number };
-  let put: DirectPutItem;
+  let direct: DirectDynamoDB;
   const key = (id: string) => ({ PK: { S: `direct#${id}` }, SK: { S: 'item' } });
 
   beforeAll(async () => {
     aws = await startTestAws();
     ({ client, counter } = countingClient({ region: aws.region, credentials: aws.credentials, endpoint: aws.dynamodbEndpoint, maxAttempts: 1 }));
-    put = new DirectPutItem(client);
+    direct = new DirectDynamoDB(client);
   });
   afterEach(() => void (counter.sdkSends = 0));
   afterAll(async () => {
@@ -41,15 +41,15 @@ describe('DirectPutItem against the emulator', () => {
   });
 
   it('writes the item with one direct request, not through the SDK stack', async () => {
-    await put.send({ TableName: aws.tableName, Item: { ...key('a'), n: { N: '42' }, s: { S: 'ünïcode ✓' } } });
+    await direct.putItem({ TableName: aws.tableName, Item: { ...key('a'), n: { N: '42' }, s: { S: 'ünïcode ✓' } } });
     expect(counter.sdkSends).toBe(0);
     const { Item } = await client.send(new GetItemCommand({ TableName: aws.tableName, Key: key('a') }));
     expect(Item).toEqual({ ...key('a'), n: { N: '42' }, s: { S: 'ünïcode ✓' } });
   });
 
   it('throws the SDK ConditionalCheckFailedException on a failed condition, without a second request', async () => {
-    await put.send({ TableName: aws.tableName, Item: { ...key('b'), v: { N: '1' } } });
-    const attempt = put.send({
+    await direct.putItem({ TableName: aws.tableName, Item: { ...key('b'), v: { N: '1' } } });
+    const attempt = direct.putItem({
       TableName: aws.tableName,
       Item: { ...key('b'), v: { N: '2' } },
       ConditionExpression: 'attribute_not_exists(#k)',
@@ -69,22 +69,49 @@ describe('DirectPutItem against the emulator', () => {
   });
 
   it('honours a legacy Expected condition the same way', async () => {
-    await put.send({ TableName: aws.tableName, Item: key('c'), Expected: { PK: { Exists: false } } });
-    await expect(put.send({ TableName: aws.tableName, Item: key('c'), Expected: { PK: { Exists: false } } })).rejects.toBeInstanceOf(
+    await direct.putItem({ TableName: aws.tableName, Item: key('c'), Expected: { PK: { Exists: false } } });
+    await expect(direct.putItem({ TableName: aws.tableName, Item: key('c'), Expected: { PK: { Exists: false } } })).rejects.toBeInstanceOf(
       ConditionalCheckFailedException,
     );
     expect(counter.sdkSends).toBe(0);
   });
 
+  it('writes and deletes a batch with one direct request', async () => {
+    await direct.putItem({ TableName: aws.tableName, Item: key('gone') });
+    const unprocessed = await direct.batchWriteItem({
+      RequestItems: {
+        [aws.tableName]: [
+          { PutRequest: { Item: { ...key('e1'), status: { S: 'COMPLETED' }, data: { M: { ran: { BOOL: true } } } } } },
+          { PutRequest: { Item: { ...key('e2'), status: { S: 'COMPLETED' } } } },
+          { DeleteRequest: { Key: key('gone') } },
+        ],
+      },
+    });
+    expect(unprocessed ?? {}).toEqual({});
+    expect(counter.sdkSends).toBe(0);
+    const read = async (id: string) => (await client.send(new GetItemCommand({ TableName: aws.tableName, Key: key(id) }))).Item;
+    expect(await read('e1')).toEqual({ ...key('e1'), status: { S: 'COMPLETED' }, data: { M: { ran: { BOOL: true } } } });
+    expect((await read('e2'))?.status).toEqual({ S: 'COMPLETED' });
+    expect(await read('gone')).toBeUndefined();
+  });
+
+  it('hands a refused batch to the SDK, whose error the caller gets', async () => {
+    const error = await direct
+      .batchWriteItem({ RequestItems: { [aws.tableName]: [{ PutRequest: { Item: { PK: { S: 'direct#no-sort-key' } } } }] } })
+      .catch((e: unknown) => e);
+    expect((error as Error).name).toBe('ValidationException');
+    expect(counter.sdkSends).toBe(1);
+  });
+
   it('hands any other answer to the SDK, whose error the caller gets', async () => {
     // No sort key: the service refuses the item with a ValidationException.
-    const error = await put.send({ TableName: aws.tableName, Item: { PK: { S: 'direct#d' } } }).catch((e: unknown) => e);
+    const error = await direct.putItem({ TableName: aws.tableName, Item: { PK: { S: 'direct#d' } } }).catch((e: unknown) => e);
     expect((error as Error).name).toBe('ValidationException');
     expect(counter.sdkSends).toBe(1);
   });
 });
 
-describe('DirectPutItem on the wire', () => {
+describe('DirectDynamoDB on the wire', () => {
   let server: Server;
   let endpoint: string;
   const seen: { headers: IncomingMessage['headers']; body: string }[] = [];
@@ -113,7 +140,7 @@ describe('DirectPutItem on the wire', () => {
   it('sends a SigV4-signed PutItem that the same credentials verify, with the session token', async () => {
     const { client } = countingClient({ region: 'eu-west-1', credentials, endpoint });
     const input = { TableName: 't', Item: { PK: { S: 'k' }, SK: { S: 's' } } };
-    await new DirectPutItem(client).send(input);
+    await new DirectDynamoDB(client).putItem(input);
     expect(seen).toHaveLength(1);
     const [request] = seen;
     expect(request!.headers['x-amz-target']).toBe('DynamoDB_20120810.PutItem');
@@ -143,7 +170,7 @@ describe('DirectPutItem on the wire', () => {
   it('sends again through the SDK after a 5xx, and succeeds when the SDK does', async () => {
     const { client, counter } = countingClient({ region: 'eu-west-1', credentials, endpoint });
     answers = [{ status: 500, body: '{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"boom"}' }];
-    await new DirectPutItem(client).send({ TableName: 't', Item: { PK: { S: 'k' }, SK: { S: 's' } } });
+    await new DirectDynamoDB(client).putItem({ TableName: 't', Item: { PK: { S: 'k' }, SK: { S: 's' } } });
     expect(seen).toHaveLength(2);
     expect(counter.sdkSends).toBe(1);
     expect(seen[0]!.headers['amz-sdk-invocation-id']).toBeUndefined();
@@ -164,12 +191,30 @@ describe('DirectPutItem on the wire', () => {
         }),
       },
     ];
-    const error = (await new DirectPutItem(client).send({ TableName: 't', Item: { PK: { S: 'k' } } }).catch((e: unknown) => e)) as ConditionalCheckFailedException;
+    const error = (await new DirectDynamoDB(client).putItem({ TableName: 't', Item: { PK: { S: 'k' } } }).catch((e: unknown) => e)) as ConditionalCheckFailedException;
     expect(error).toBeInstanceOf(ConditionalCheckFailedException);
     expect(error.message).toBe('The conditional request failed');
     expect(error.Item).toEqual({ PK: { S: 'k' }, status: { S: 'COMPLETED' } });
     expect(error.$metadata.requestId).toBe('req-1');
     expect(counter.sdkSends).toBe(0);
+    client.destroy();
+  });
+
+  it('returns the UnprocessedItems of a BatchWriteItem answer, and sends an answer it cannot read through the SDK', async () => {
+    const { client, counter } = countingClient({ region: 'eu-west-1', credentials, endpoint });
+    const direct = new DirectDynamoDB(client);
+    const unprocessed = { t: [{ PutRequest: { Item: { PK: { S: 'k' } } } }] };
+    answers = [{ status: 200, body: JSON.stringify({ UnprocessedItems: unprocessed }) }];
+    const input = { RequestItems: { t: [{ PutRequest: { Item: { PK: { S: 'k' } } } }, { DeleteRequest: { Key: { PK: { S: 'j' } } } }] } };
+    expect(await direct.batchWriteItem(input)).toEqual(unprocessed);
+    expect(seen[0]!.headers['x-amz-target']).toBe('DynamoDB_20120810.BatchWriteItem');
+    expect(JSON.parse(seen[0]!.body)).toEqual(input);
+    expect(counter.sdkSends).toBe(0);
+
+    answers = [{ status: 200, body: '{"UnprocessedItems": 5}' }, { status: 200, body: '{"UnprocessedItems":{}}' }];
+    expect(await direct.batchWriteItem(input)).toEqual({});
+    expect(counter.sdkSends).toBe(1);
+    expect(seen).toHaveLength(3);
     client.destroy();
   });
 
@@ -179,19 +224,19 @@ describe('DirectPutItem on the wire', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const { client, counter } = countingClient({ region: 'eu-west-1', credentials, endpoint: `http://127.0.0.1:${port}`, maxAttempts: 1 });
-    const error = (await new DirectPutItem(client).send({ TableName: 't', Item: { PK: { S: 'k' } } }).catch((e: unknown) => e)) as Error;
+    const error = (await new DirectDynamoDB(client).putItem({ TableName: 't', Item: { PK: { S: 'k' } } }).catch((e: unknown) => e)) as Error;
     expect(String((error as { code?: string }).code ?? error.message)).toContain('ECONNREFUSED');
     expect(counter.sdkSends).toBe(1);
     client.destroy();
   });
 });
 
-describe('DirectPutItem endpoint', () => {
+describe('DirectDynamoDB endpoint', () => {
   it('follows the SDK endpoint rules: regional, and account-based when the credentials name the account', async () => {
     const regional = new DynamoDBClient({ region: 'eu-west-1', credentials });
-    expect((await new DirectPutItem(regional).endpoint()).href).toBe('https://dynamodb.eu-west-1.amazonaws.com/');
+    expect((await new DirectDynamoDB(regional).endpoint()).href).toBe('https://dynamodb.eu-west-1.amazonaws.com/');
     const account = new DynamoDBClient({ region: 'eu-west-1', credentials: { ...credentials, accountId: '123456789012' } });
-    expect((await new DirectPutItem(account).endpoint()).href).toBe('https://123456789012.ddb.eu-west-1.amazonaws.com/');
+    expect((await new DirectDynamoDB(account).endpoint()).href).toBe('https://123456789012.ddb.eu-west-1.amazonaws.com/');
     regional.destroy();
     account.destroy();
   });

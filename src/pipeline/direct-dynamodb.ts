@@ -119,7 +119,8 @@ export class DirectDynamoDB {
   private resolveTarget(): Promise<Target> {
     this.target ??= (async () => {
       const config = this.client.config;
-      // The operation only picks the endpoint parameters; PutItem and BatchWriteItem share them.
+      // The operation only picks the endpoint parameters; PutItem and BatchWriteItem share them,
+      // and a table name (not an ARN) adds none.
       const endpoint = await getEndpointFromInstructions({}, PutItemCommand, config);
       const scheme = (endpoint.properties?.authSchemes as { signingName?: string; signingRegion?: string }[] | undefined)?.[0];
       const signer = await config.signer({

@@ -80,16 +80,14 @@ export class SingleTableIdempotencyStore extends DynamoDBPersistenceLayer {
     if (record.expiryTimestamp !== undefined) item[TABLE.ttlAttribute] = { N: String(record.expiryTimestamp) };
     if (record.inProgressExpiryTimestamp !== undefined) item[IN_PROGRESS_EXPIRY] = { N: String(record.inProgressExpiryTimestamp) };
     if (this.isPayloadValidationEnabled() && record.payloadHash !== undefined) item.validation = { S: record.payloadHash };
-    // The usual case, a new envelope: claim the key if it is absent. Only when it exists does
-    // the full lock condition decide (an expired or lapsed record is taken over). Each step is
-    // one atomic conditional write, so the pair decides as the full condition alone would,
-    // at the moment of the step that answered.
+    // Step 1 of the lock (see above): claim the key if it is absent.
     try {
       await this.direct.putItem({ TableName: this.table, Item: item, Expected: { [TABLE.partitionKey]: { Exists: false } } });
       return;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
+    // Step 2: the key exists; Powertools' condition decides.
     const now = Date.now();
     try {
       await this.direct.putItem({

@@ -95,6 +95,16 @@ describe.each(['fast', 'driver', 'exact'] as const)('runShellCommand (%s path, Â
     expect(record.stderr_truncated).toBe(false);
   });
 
+  // The fast and driver paths capture into files; the exact path buffers pipes in-process.
+  it.runIf(path !== 'exact')('cuts the output of a hook that is still running back to the cap', async () => {
+    // The hook floods stdout, waits past the 200 ms watch, then reports the size of its stdout file.
+    const hook = script(`runaway-${path}.sh`, `exec 3>&1\nhead -c ${3 * CAPTURE_LIMIT_BYTES} /dev/zero\nsleep 0.7\nstat -L -c %s /proc/self/fd/3 >&2`);
+    const record = await runShellCommand(hook, '', 20, { path });
+    expect(record.stderr).toBe(`${CAPTURE_LIMIT_BYTES}\n`);
+    expect(record.stdout.length).toBe(CAPTURE_LIMIT_BYTES);
+    expect(record.stdout_truncated).toBe(true);
+  });
+
   it.runIf(existsSync('/proc/self/status'))('starts the hook with no signal ignored or blocked', async () => {
     const record = await runShellCommand(`/bin/grep -E '^Sig(Ign|Blk)' /proc/self/status`, '', 10, { path });
     expect(record.stdout).toBe('SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n');

@@ -1,4 +1,4 @@
-import { fstatSync, readSync } from 'node:fs';
+import { fstatSync, ftruncateSync, readSync, statSync, truncateSync } from 'node:fs';
 import { CAPTURE_LIMIT_BYTES } from './run-record.ts';
 
 /** A hook's stdout or stderr as captured: at most the cap, and whether more was written. */
@@ -30,5 +30,45 @@ export function readCapturedOutput(fd: number): CapturedOutput {
     return { text: buffer.toString('utf8', 0, read), truncated: size > CAPTURE_LIMIT_BYTES };
   } catch {
     return EMPTY;
+  }
+}
+
+/** How often a running hook's output files are checked against the cap. */
+const WATCH_INTERVAL_MS = 200;
+
+/**
+ * While a hook runs, cuts its stdout and stderr files back to the cap every 200 ms, so a
+ * runaway hook cannot fill memory or disk before it exits; `cut` says which were cut. The
+ * files are open descriptors (the native spawner's memfds, O_APPEND so later writes land at
+ * the new end) or paths (the /bin/sh driver's per-run files). Call `stop()` once it exited.
+ *
+ * @example
+ * const watch = watchCapturedOutput(outFd, errFd);
+ * // … the hook exits
+ * watch.stop();
+ * ranRecord(code, { out, err }, { ...watch.cut, timedOut }, start);
+ */
+export function watchCapturedOutput(out: number | string, err: number | string): { readonly cut: { out: boolean; err: boolean }; stop(): void } {
+  const cut = { out: false, err: false };
+  let timer = setTimeout(function check() {
+    cut.out ||= capAtLimit(out);
+    cut.err ||= capAtLimit(err);
+    timer = setTimeout(check, WATCH_INTERVAL_MS);
+    timer.unref();
+  }, WATCH_INTERVAL_MS);
+  timer.unref();
+  return { cut, stop: () => clearTimeout(timer) };
+}
+
+/** Truncates an output file that grew past the cap; true if it did. */
+function capAtLimit(file: number | string): boolean {
+  try {
+    const size = typeof file === 'number' ? fstatSync(file).size : statSync(file).size;
+    if (size <= CAPTURE_LIMIT_BYTES) return false;
+    if (typeof file === 'number') ftruncateSync(file, CAPTURE_LIMIT_BYTES);
+    else truncateSync(file, CAPTURE_LIMIT_BYTES);
+    return true;
+  } catch {
+    return false;
   }
 }

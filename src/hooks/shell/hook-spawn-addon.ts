@@ -1,12 +1,12 @@
-import { existsSync, fstatSync, ftruncateSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
-import { readCapturedOutput } from './captured-output.ts';
+import { readCapturedOutput, watchCapturedOutput } from './captured-output.ts';
 import { killGroup, spawnErrorText } from './direct-spawn.ts';
-import { CAPTURE_LIMIT_BYTES, errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
+import { errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
 
 /*
  * The fastest way to run a shell hook here: `native/hook-spawn.c`, compiled at `npm install`
@@ -37,7 +37,6 @@ interface HookSpawnAddon {
 }
 
 const ADDON_FILE = join('build', 'Release', 'hook-spawn.node');
-const WATCHDOG_MS = 200;
 
 let addon: HookSpawnAddon | null | undefined;
 
@@ -92,20 +91,19 @@ export function runWithHookSpawnAddon(
   return new Promise<ShellRunRecord>((resolve) => {
     let fds: [number, number, number];
     let timedOut = false;
-    const truncated = { out: false, err: false };
     let timer: NodeJS.Timeout | undefined;
-    let watchdog: NodeJS.Timeout | undefined;
+    let watch: ReturnType<typeof watchCapturedOutput>; // set right after the spawn, before any exit can be reported
     // Called once, when the pidfd says the hook exited (also after a timeout kill, and with
     // nulls should someone else have reaped it).
     const onExit = (code: number | null, signal: number | null) => {
       clearTimeout(timer);
-      clearTimeout(watchdog);
+      watch.stop();
       const [, outFd, errFd] = fds;
       const out = readCapturedOutput(outFd);
       const err = readCapturedOutput(errFd);
       native.seal(outFd);
       native.seal(errFd);
-      resolve(ranRecord(code ?? (signal === null ? null : -signal), { out, err }, { ...truncated, timedOut }, start));
+      resolve(ranRecord(code ?? (signal === null ? null : -signal), { out, err }, { ...watch.cut, timedOut }, start));
     };
     try {
       fds = native.spawn(program, argv, Buffer.from(input, 'utf8'), onExit);
@@ -118,15 +116,7 @@ export function runWithHookSpawnAddon(
       timedOut = true;
       killGroup(pid); // its exit is then reported as usual
     }, timeoutSeconds * 1000);
-    // A runaway hook must not exhaust memory: cut an output past the cap (O_APPEND keeps
-    // the first bytes and later writes land at the new end).
-    watchdog = setTimeout(function check() {
-      truncated.out ||= capOutput(outFd);
-      truncated.err ||= capOutput(errFd);
-      watchdog = setTimeout(check, WATCHDOG_MS);
-      watchdog.unref();
-    }, WATCHDOG_MS);
-    watchdog.unref();
+    watch = watchCapturedOutput(outFd, errFd);
   });
 }
 
@@ -136,14 +126,4 @@ function withCode(error: unknown): unknown {
   if (typeof errno !== 'number') return error;
   const name = Object.entries(constants.errno).find(([, value]) => value === errno)?.[0];
   return Object.assign(error as object, { code: name });
-}
-
-function capOutput(fd: number): boolean {
-  try {
-    if (fstatSync(fd).size <= CAPTURE_LIMIT_BYTES) return false;
-    ftruncateSync(fd, CAPTURE_LIMIT_BYTES);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, readdirSync, openSync, closeSync, ftruncateSync, rmSync, truncateSync, unlinkSync, writeSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readdirSync, openSync, closeSync, ftruncateSync, rmSync, unlinkSync, writeSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { killGroup } from './direct-spawn.ts';
 import { currentDirectory } from './shell-payload.ts';
-import { readCapturedOutput, type CapturedOutput } from './captured-output.ts';
-import { CAPTURE_LIMIT_BYTES, errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
+import { readCapturedOutput, watchCapturedOutput, type CapturedOutput } from './captured-output.ts';
+import { errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
 
 /*
  * The fallback of the native spawner (hook-spawn-addon.ts), for where that is not built or
@@ -18,7 +18,7 @@ import { CAPTURE_LIMIT_BYTES, errorRecord, ranRecord, type ShellRunRecord } from
  * session) and runs one hook at a time in that group, so a timeout SIGKILLs the group —
  * driver, hook and grandchildren — and the driver is replaced. stdin/stdout/stderr go
  * through files in a private 0700 temp dir; output is read back at most CAPTURE_LIMIT_BYTES,
- * and a watchdog truncates an output file that grows past it (the files are opened O_APPEND,
+ * and `watchCapturedOutput` truncates an output file that grows past it (opened O_APPEND,
  * so the first bytes are kept and the disk use stays bounded).
  * Known difference: via the driver a signal death reports 128+N (what `$?` says) rather
  * than -N; `hookgate hooks test`/`doctor` use the exact path.
@@ -47,7 +47,6 @@ const DRIVER_SCRIPT =
   'IFS= read -r l <&3 || kill -KILL $$; echo c ); echo "x $?"; n=$((1-n)); done';
 
 const MAX_IDLE_DRIVERS = 8;
-const WATCHDOG_MS = 200;
 
 type DriverProcess = ChildProcessByStdio<Writable, Readable, null>;
 
@@ -156,30 +155,24 @@ export class ShellDriverPool {
     const start = performance.now();
     return new Promise<ShellRunRecord | undefined>((resolve) => {
       let timedOut = false;
-      let truncated = { out: false, err: false };
       const timer = setTimeout(() => {
         timedOut = true;
         this.#retire(driver);
         finish(null);
       }, timeoutSeconds * 1000);
-      let watchdog: NodeJS.Timeout | undefined = setTimeout(function check() {
-        truncated = { out: truncated.out || capFile(outPath), err: truncated.err || capFile(errPath) };
-        watchdog = setTimeout(check, WATCHDOG_MS);
-        watchdog.unref();
-      }, WATCHDOG_MS);
-      watchdog.unref();
+      const watch = watchCapturedOutput(outPath, errPath);
       const finish = (returncode: number | null) => {
         clearTimeout(timer);
-        if (watchdog) clearTimeout(watchdog);
+        watch.stop();
         driver.onLine = undefined;
         const out = readCapped(outPath);
         const err = readCapped(errPath);
-        resolve(ranRecord(returncode, { out, err }, { ...truncated, timedOut }, start));
+        resolve(ranRecord(returncode, { out, err }, { ...watch.cut, timedOut }, start));
       };
       driver.onLine = (line) => {
         if (line === 'c') {
           clearTimeout(timer);
-          if (watchdog) clearTimeout(watchdog);
+          watch.stop();
           // Nothing ran: the caller falls back to the exact path. A scratch file is gone, so
           // this driver is done; its own `x` line follows and is ignored.
           driver.onLine = undefined;
@@ -190,7 +183,7 @@ export class ShellDriverPool {
         if (line === 'gone') {
           // The hook may have run in part: never run it twice, report a spawn failure.
           clearTimeout(timer);
-          if (watchdog) clearTimeout(watchdog);
+          watch.stop();
           driver.onLine = undefined;
           this.#retire(driver);
           resolve({ ...errorRecord('shell hook runner exited unexpectedly', start) });
@@ -342,17 +335,6 @@ function isAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Truncates an output file that grew past the cap; true if it did. */
-function capFile(path: string): boolean {
-  try {
-    if (statSync(path).size <= CAPTURE_LIMIT_BYTES) return false;
-    truncateSync(path, CAPTURE_LIMIT_BYTES);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -4,6 +4,7 @@ import {
   type DynamoDBClient,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { IdempotencyItemAlreadyExistsError, IdempotencyRecordStatus } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import { IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
@@ -106,17 +107,17 @@ export class SingleTableIdempotencyStore extends DynamoDBPersistenceLayer {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       // As Powertools: hand over the existing record when the service returned it (dynalite
       // does not; Powertools then reads it back with a GetItem).
-      const old = error.Item;
+      const old = error.Item && unmarshall(error.Item);
       throw new IdempotencyItemAlreadyExistsError(
         `Failed to put record for already existing idempotency key: ${record.idempotencyKey}`,
         old &&
           new IdempotencyRecord({
-            idempotencyKey: old[TABLE.partitionKey]?.S ?? record.idempotencyKey,
-            status: (old.status?.S ?? IdempotencyRecordStatus.INPROGRESS) as IdempotencyRecord['status'],
-            ...(old[TABLE.ttlAttribute]?.N ? { expiryTimestamp: Number(old[TABLE.ttlAttribute]!.N) } : {}),
-            ...(old[IN_PROGRESS_EXPIRY]?.N ? { inProgressExpiryTimestamp: Number(old[IN_PROGRESS_EXPIRY]!.N) } : {}),
-            ...(old.data ? { responseData: fromAttributeValue(old.data) as IdempotencyRecord['responseData'] } : {}),
-            ...(old.validation?.S ? { payloadHash: old.validation.S } : {}),
+            idempotencyKey: old[TABLE.partitionKey],
+            status: old.status,
+            expiryTimestamp: old[TABLE.ttlAttribute],
+            inProgressExpiryTimestamp: old[IN_PROGRESS_EXPIRY],
+            responseData: old.data,
+            payloadHash: old.validation,
           }),
       );
     }
@@ -125,10 +126,15 @@ export class SingleTableIdempotencyStore extends DynamoDBPersistenceLayer {
   protected override async _updateRecord(record: IdempotencyRecord): Promise<void> {
     const item: Record<string, AttributeValue> = {
       ...this.getKey(record.idempotencyKey),
-      status: { S: record.getStatus() },
-      [TABLE.ttlAttribute]: { N: String(record.expiryTimestamp ?? Math.floor(Date.now() / 1000) + 3600) },
+      ...marshall(
+        {
+          status: record.getStatus(),
+          [TABLE.ttlAttribute]: record.expiryTimestamp ?? Math.floor(Date.now() / 1000) + 3600,
+          data: record.responseData,
+        },
+        { removeUndefinedValues: true },
+      ),
     };
-    if (record.responseData !== undefined) item.data = toAttributeValue(record.responseData);
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ item, resolve, reject });
       if (!this.flushScheduled) {
@@ -166,24 +172,3 @@ export class SingleTableIdempotencyStore extends DynamoDBPersistenceLayer {
 
 /** Powertools' default name for the in-progress lock's expiry (epoch ms). */
 const IN_PROGRESS_EXPIRY = 'in_progress_expiration';
-
-/** The inverse of `toAttributeValue` (for a record handed back on a failed condition). */
-function fromAttributeValue(value: AttributeValue): unknown {
-  if (value.NULL) return null;
-  if (value.S !== undefined) return value.S;
-  if (value.N !== undefined) return Number(value.N);
-  if (value.BOOL !== undefined) return value.BOOL;
-  if (value.L) return value.L.map(fromAttributeValue);
-  if (value.M) return Object.fromEntries(Object.entries(value.M).map(([k, v]) => [k, fromAttributeValue(v)]));
-  return undefined;
-}
-
-/** A JSON value as a DynamoDB attribute value (what Powertools' `marshall` writes for `data`). */
-function toAttributeValue(value: unknown): AttributeValue {
-  if (value === null || value === undefined) return { NULL: true };
-  if (typeof value === 'string') return { S: value };
-  if (typeof value === 'number') return { N: String(value) };
-  if (typeof value === 'boolean') return { BOOL: value };
-  if (Array.isArray(value)) return { L: value.map(toAttributeValue) };
-  return { M: Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, toAttributeValue(v)])) };
-}

@@ -65,6 +65,8 @@ describe('idempotency lock (conditional PutItem) on existing records', () => {
       new GetItemCommand({ TableName: aws.tableName, Key: { PK: { S: keyOf('fresh') }, SK: { S: 'IDEMPOTENCY' } }, ConsistentRead: true }),
     );
     expect(Item?.status?.S).toBe('COMPLETED');
+    expect(Item?.data).toEqual({ M: { ran: { BOOL: true } } }); // the handler's result, as Powertools stores it
+    expect(Number(Item?.expires_at?.N)).toBeGreaterThan(Date.now() / 1000);
   });
 
   it('does not run an id whose COMPLETED record is still valid, even with a lapsed in-progress expiry on it', async () => {

@@ -91,7 +91,8 @@ export class DirectDynamoDB {
   private async exchange(operation: 'PutItem' | 'BatchWriteItem', input: object): Promise<Reply> {
     const { url, signer } = await this.resolveTarget();
     const config = this.client.config;
-    const body = JSON.stringify(input);
+    // Encoded once: the signer hashes these bytes and the handler writes them.
+    const body = Buffer.from(JSON.stringify(input), 'utf8');
     const request = await signer.sign(
       {
         method: 'POST',
@@ -104,14 +105,14 @@ export class DirectDynamoDB {
           host: url.host,
           'content-type': 'application/x-amz-json-1.0',
           'x-amz-target': `DynamoDB_20120810.${operation}`,
-          'content-length': String(Buffer.byteLength(body)),
+          'content-length': String(body.length),
         },
         body,
       },
       { signingDate: new Date(Date.now() + config.systemClockOffset) },
     );
     const { response } = (await config.requestHandler.handle(request as never)) as { response: HttpResponse };
-    const text = Buffer.from(await config.streamCollector(response.body)).toString('utf8');
+    const text = config.utf8Encoder(await config.streamCollector(response.body));
     const requestId = response.headers['x-amzn-requestid'];
     return { status: response.statusCode, body: text ? JSON.parse(text) : undefined, requestId: typeof requestId === 'string' ? requestId : undefined };
   }

@@ -45,6 +45,7 @@ async function listShellHooks(ctx: HooksContext): Promise<void> {
         `  ${entry.command}`,
         ...(entry.matcher !== null ? [`matcher='${entry.matcher}'`] : []),
         `timeout=${entry.timeout}s`,
+        ...(entry.payload === 'claude' ? ['payload=claude'] : []),
         approval ? `${OK()} allowed` : `${BAD()} not allowlisted`,
         ...(entry.enabled ? [] : ['(disabled: enabled: false)']),
       ];

@@ -4,7 +4,8 @@ import type { ShellRunRecord } from './run-record.ts';
 import { runShellCommand, type RunShellCommandOptions } from './run-shell-command.ts';
 import { ShellHookSpawnError } from './shell-errors.ts';
 import type { ShellHookEntry } from './shell-hook-entry.ts';
-import { renderShellPayload } from './shell-payload.ts';
+import { renderClaudePayload } from './claude-payload.ts';
+import { currentDirectory, renderShellPayload } from './shell-payload.ts';
 import { errorRecord } from './run-record.ts';
 
 export interface FiredShellHook extends EvaluatedRun {
@@ -26,7 +27,16 @@ export async function fireShellHook(
 ): Promise<FiredShellHook> {
   let run: ShellRunRecord;
   try {
-    run = await runShellCommand(entry.command, renderShellPayload(entry.event, kwargs), entry.timeout, options);
+    if (entry.payload === 'claude') {
+      // Claude Code's stdin and its CLAUDE_PROJECT_DIR (the directory the payload calls cwd).
+      const cwd = currentDirectory();
+      run = await runShellCommand(entry.command, renderClaudePayload(entry.event, kwargs, cwd), entry.timeout, {
+        ...options,
+        extraEnv: { CLAUDE_PROJECT_DIR: cwd },
+      });
+    } else {
+      run = await runShellCommand(entry.command, renderShellPayload(entry.event, kwargs), entry.timeout, options);
+    }
   } catch (error) {
     // Payload serialisation (§3.5 step 1) is a spawn error too.
     run = errorRecord(error instanceof ShellHookSpawnError ? error.message : String(error), performance.now());

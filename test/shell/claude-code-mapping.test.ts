@@ -143,6 +143,28 @@ printf '{"context": "%s %s"}' "$kind" "$CLAUDE_PROJECT_DIR"
   });
 });
 
+describe('hookgate hooks doctor / test with payload: claude', () => {
+  it('the smoke test and hooks test send Claude Code’s stdin to a payload: claude entry', async () => {
+    const home = mkdtempSync(join(root, 'doctor-'));
+    const script = join(home, 'record.sh');
+    writeFileSync(script, `#!/bin/sh\ncat >> ${home}/stdin.log\nprintf '\\n' >> ${home}/stdin.log\n`, { mode: 0o755 });
+    writeFileSync(join(home, 'config.yaml'), `hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: ${script}\n      payload: claude\n`);
+    const out = process.stdout.write;
+    process.stdout.write = (() => true) as typeof process.stdout.write;
+    try {
+      await runCli(['hooks', 'approve', 'pre_tool_call', script, '--yes', '--home', home]); // doctor runs approved scripts only
+      await runCli(['hooks', 'doctor', '--home', home]);
+      await runCli(['hooks', 'test', 'pre_tool_call', '--for-tool', 'terminal', '--home', home]);
+    } finally {
+      process.stdout.write = out;
+      process.exitCode = undefined;
+    }
+    const lines = readFileSync(join(home, 'stdin.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Bash', permission_mode: 'default' });
+  });
+});
+
 describe('hookgate hooks import (CLI)', () => {
   it('exit 2 for a settings file that is not Claude Code’s or a config.yaml that cannot be parsed; nothing written', async () => {
     const home = mkdtempSync(join(root, 'home-'));

@@ -94,6 +94,7 @@ export const installHooksCommand: CommandInstaller = (program) => {
     .description("add a Claude Code settings file's hooks to config.yaml (payload: claude); they still need approval")
     .requiredOption('--from-claude <file>', 'a Claude Code settings file, e.g. .claude/settings.json')
     .option('--dry-run', 'print what would be imported; change nothing')
+    .addHelpText('after', '\n--home <dir> (an option of `hooks`, accepted here too) picks the hooks home whose config.yaml is written.\nSee docs/reference/claude-code.md for the mapping.')
     .action(async (opts: { fromClaude: string; dryRun?: boolean }, command: Command) => {
       const home = (command.optsWithGlobals() as { home?: string }).home ?? resolveHooksHome();
       exitWith(await importClaudeHooks(opts.fromClaude, { home, dryRun: opts.dryRun === true }));

@@ -74,6 +74,11 @@ describe('planClaudeImport: events, matchers, commands, timeouts', () => {
     });
     expect(rows.map((r) => r.status)).toEqual(['not-imported', 'present']);
     expect(rows[0]!.note).toContain('type "prompt"');
+    const twice = plan({ Stop: [{ hooks: [{ type: 'command', command: '/h/y.sh' }] }, { hooks: [{ type: 'command', command: '/h/y.sh' }] }] });
+    expect(twice.map((r) => [r.status, r.note])).toEqual([
+      ['imported', ''],
+      ['not-imported', 'the same hook appears earlier in the settings file; imported once'],
+    ]);
   });
 
   it('a file that is not Claude Code settings is refused with the problem named', () => {

@@ -49,6 +49,7 @@ const SHELL_SYNTAX = /[|&;<>()$`*?[\]{}#\n]|\s~|^\s*\w+=/;
 export function planClaudeImport(settings: ClaudeSettings, projectDir: string, existingHooks: unknown): ClaudeImportRow[] {
   const rows: ClaudeImportRow[] = [];
   const taken = new Set<string>();
+  const fromFile = new Set<string>();
   if (isPlainObject(existingHooks)) {
     for (const [event, list] of Object.entries(existingHooks)) {
       if (!Array.isArray(list)) continue;
@@ -88,11 +89,15 @@ export function planClaudeImport(settings: ClaudeSettings, projectDir: string, e
           payload: 'claude',
         };
         const key = keyOf(event, matcher, command);
+        if (fromFile.has(key)) {
+          rows.push({ ...base, status: 'not-imported', note: 'the same hook appears earlier in the settings file; imported once' });
+          continue;
+        }
         if (taken.has(key)) {
           rows.push({ ...base, status: 'present', event, entry, note: `already in config.yaml under hooks.${event}; left as it is` });
           continue;
         }
-        taken.add(key);
+        fromFile.add(key);
         rows.push({ ...base, status: 'imported', event, entry, note: notes.join('; ') });
       }
     }

@@ -28,6 +28,12 @@ export {
 } from './hooks/catalogue.ts';
 export type { HookKind, HookName } from './hooks/catalogue.ts';
 export type { PluginContext } from './hooks/plugins/plugin-context.ts';
+export type {
+  CommandTraceRecord,
+  PluginCommandContext,
+  PluginCommandHandler,
+  PluginCommandInfo,
+} from './hooks/plugins/plugin-commands.ts';
 export type { GatewayHandler, GatewayHookInfo } from './hooks/gateway-hooks/gateway-hook-registry.ts';
 export { renderWireJson } from './hooks/wire-json.ts';
 export { runOneShotAgent } from './agent/one-shot-agent.ts';

@@ -3,6 +3,7 @@ import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoLocalOutboxStore } from '../store/local-outbox-store.ts';
+import { DynamoTraceStore } from '../store/trace-store.ts';
 import { createReplier } from './create-replier.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 
@@ -30,6 +31,7 @@ export function gatewayDepsFromDataPlane(options: {
     approvals: plane.approvals,
     turnQueue: plane.turnQueue,
     observerSink: plane.observerSink,
+    traces: new DynamoTraceStore(plane.table),
     replier: createReplier(config, outbox ? { outbox } : {}),
     ...(outbox ? { outbox } : {}),
     logger,

@@ -7,6 +7,7 @@ import type { ApprovalStore } from '../store/approval-store.ts';
 import type { DeliveryDedupStore } from '../store/delivery-dedup-store.ts';
 import type { LocalOutboxStore } from '../store/local-outbox-store.ts';
 import type { SessionStore } from '../store/session-store.ts';
+import type { TraceStore } from '../store/trace-store.ts';
 import type { Replier } from './replier.ts';
 
 /** Anything that puts a turn message durably on the FIFO turns queue (e.g. `SqsTurnQueue`). */
@@ -25,6 +26,8 @@ export interface GatewayDeps {
   /** Where `POST /v1/events` publishes (the engine's observer sink). */
   observerSink: ObserverSink;
   replier: Replier;
+  /** Hook traces, read by plugin commands (`traces()` of their context); absent: they see none. */
+  traces?: Pick<TraceStore, 'listSession'>;
   /** Read by `GET /webhooks/local/messages` (local platform only). */
   outbox?: LocalOutboxStore;
   logger: Logger;

@@ -10,7 +10,9 @@ import { createStderrLogger, type HookLogger } from './hook-logger.ts';
 import type { HooksHomeDescription } from './hooks-home-description.ts';
 import { resolveHooksHome } from './hooks-home.ts';
 import { moduleSource, type ModuleSource } from './module-source.ts';
+import { readCallbackTimeoutSeconds } from './plugins/callback-timeout.ts';
 import { loadPlugins, type PluginLoadResult } from './plugins/load-plugins.ts';
+import { PluginCommandRegistry, type PluginCommandInfo } from './plugins/plugin-commands.ts';
 import { runCallbacks, runObserverCallbacks, type RunCallbacksContext } from './run-callbacks.ts';
 import { createFileAllowlistStore } from './shell/file-allowlist-store.ts';
 import { registerShellHooks } from './shell/register-shell-hooks.ts';
@@ -40,6 +42,8 @@ export interface RegistryListing {
   readonly gatewayHooks: readonly GatewayHookInfo[];
   /** Per subscribed event key, the gateway hook names in registration order. */
   readonly gatewaySubscriptions: Readonly<Record<string, readonly string[]>>;
+  /** Slash commands registered by plugins, sorted by name. */
+  readonly commands: readonly PluginCommandInfo[];
 }
 
 /** The engine `createHookEngine` / `loadHookEngine` return: `HookEngine` plus registry access. */
@@ -87,6 +91,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
   const runContext: RunCallbacksContext = { logger, onRun: options.onRun };
   const sink = options.observerSink;
   let pluginResults: PluginLoadResult[] = [];
+  const commands = new PluginCommandRegistry(logger, readCallbackTimeoutSeconds(description.config, logger));
 
   for (const notice of description.notices) logger[notice.level](notice.message);
 
@@ -107,7 +112,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
     }
   };
 
-  pluginResults = await loadPlugins(description.plugins, { home, registry, logger, load });
+  pluginResults = await loadPlugins(description.plugins, { home, registry, logger, load, commands });
   await registerShell();
   if (wantGatewayHooks) await loadGatewayHooks(description.gatewayHooks, { home, registry: gateway, load, print });
 
@@ -159,6 +164,11 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
     hasHook: (hook) => registry.has(hook),
     observe,
     runObservers,
+    pluginCommands: {
+      get: (name) => commands.get(name),
+      list: () => commands.list(),
+      run: (name, args, context) => commands.run(name, args, context),
+    },
     async discoverPlugins({ force = false } = {}) {
       if (!force) return;
       if (!options.description) {
@@ -171,7 +181,8 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
       load = moduleSource(home, options.modules);
       registry.clear('plugin');
       registry.clear('shell');
-      pluginResults = await loadPlugins(description.plugins, { home, registry, logger, load });
+      commands.clear();
+      pluginResults = await loadPlugins(description.plugins, { home, registry, logger, load, commands });
       await registerShell();
     },
     loadedGatewayHooks: () => gateway.loadedHooks(),
@@ -186,6 +197,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
         ),
         gatewayHooks: gateway.loadedHooks(),
         gatewaySubscriptions: gateway.subscriptions(),
+        commands: commands.list(),
       };
     },
     async close() {

@@ -1,5 +1,6 @@
 import type { HookLogger } from './hook-logger.ts';
 import type { ObserverSink } from './observer-sink.ts';
+import type { PluginCommandContext, PluginCommandInfo, PluginCommandOutcome } from './plugins/plugin-commands.ts';
 import type { AllowlistStore } from './shell/allowlist-store.ts';
 
 export type Kwargs = Record<string, unknown>;
@@ -60,5 +61,20 @@ export interface HookEngine {
   observe(type: string, payload: Kwargs, meta?: { id?: string; session_id?: string; turn_id?: string }): Promise<void>;
   /** Runs the hooks of one observer event here and now (the consumer side of `observe`). */
   runObservers(type: string, payload: Kwargs): Promise<void>;
+  /**
+   * The slash commands plugins registered (`ctx.register_command`). Absent on engines without
+   * plugins (e.g. the turn runtime's no-hooks engine): the gateway then knows only its built-ins.
+   */
+  readonly pluginCommands?: PluginCommands;
   close(): Promise<void>;
+}
+
+/** Read and run access to the plugin commands of one engine. */
+export interface PluginCommands {
+  /** The command registered under `name` (any case). */
+  get(name: string): PluginCommandInfo | undefined;
+  /** Every command, sorted by name. */
+  list(): PluginCommandInfo[];
+  /** Runs a command's handler; never throws, never waits past `plugins.callback_timeout`. */
+  run(name: string, args: string, context: PluginCommandContext): Promise<PluginCommandOutcome>;
 }

@@ -15,6 +15,7 @@ import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
  * | `GRANT#always` / `GRANT#session#<session id>` | `PATTERN#<key>` | approvals |
  * | `ALLOWLIST`                     | `SEQ` / `ENTRY#<event,command>` | allowlist |
  * | `IDEMPOTENCY#<function>#<hash>` | `IDEMPOTENCY`               | Powertools idempotency (observer consumer) |
+ * | `TRACE#<turn id>` / `TRACE_SESSION#<session id>` | `RUN#…` / `TURN#…` | traces |
  */
 export interface DynamoTable {
   readonly doc: DynamoDBDocumentClient;

@@ -18,10 +18,15 @@ export interface TraceRecord {
 }
 
 export interface TraceStore {
-  /** Appends the records of one handler invocation of a turn (a resumed turn appends more). */
-  append(records: readonly TraceRecord[]): Promise<void>;
+  /**
+   * Appends the records of one handler invocation of a turn (a resumed turn appends more).
+   * With `sessionId`, the turn is also indexed under its session (for `listSession`).
+   */
+  append(records: readonly TraceRecord[], sessionId?: string): Promise<void>;
   /** Every record of a turn, in call order. */
   list(turnId: string): Promise<TraceRecord[]>;
+  /** Every record of the turns indexed under a session, oldest turn first (plugin commands such as `/metrics`). */
+  listSession(sessionId: string): Promise<TraceRecord[]>;
 }
 
 /**
@@ -29,6 +34,9 @@ export interface TraceStore {
  *   PK = `TRACE#<turn id>`, SK = `RUN#<at ISO>#<invocation id>#<seq, 6 digits>`: one item per
  *     record. The SK sorts by time, then by call order inside one invocation, so a turn
  *     resumed in a later invocation lists after its first part.
+ *   PK = `TRACE_SESSION#<session id>`, SK = `TURN#<at ISO>#<invocation id>`, attribute turn_id:
+ *     one item per invocation of a turn, written in the same batch as its records, so the
+ *     turns of a session are one query away (`listSession`).
  *   expires_at (TTL) = written + 7 days; traces are for debugging, not an audit log.
  *
  * @example
@@ -42,16 +50,21 @@ export class DynamoTraceStore implements TraceStore {
 
   constructor(private readonly table: DynamoTable) {}
 
-  async append(records: readonly TraceRecord[]): Promise<void> {
+  async append(records: readonly TraceRecord[], sessionId?: string): Promise<void> {
     if (records.length === 0) return;
     const invocation = `${process.pid.toString(36)}${(++this.invocation).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     const first = records[0]!.at;
     const expires = epochSeconds(new Date()) + DynamoTraceStore.RETAIN_SECONDS;
-    const items = records.map((record, seq) => ({
+    const items: { PutRequest: { Item: Record<string, unknown> } }[] = records.map((record, seq) => ({
       PutRequest: {
         Item: { PK: `TRACE#${record.turn_id}`, SK: `RUN#${first}#${invocation}#${String(seq).padStart(6, '0')}`, ...record, expires_at: expires },
       },
     }));
+    if (sessionId) {
+      items.push({
+        PutRequest: { Item: { PK: `TRACE_SESSION#${sessionId}`, SK: `TURN#${first}#${invocation}`, turn_id: records[0]!.turn_id, expires_at: expires } },
+      });
+    }
     for (let start = 0; start < items.length; start += 25) {
       let pending: typeof items = items.slice(start, start + 25);
       for (let attempt = 0; pending.length > 0; attempt++) {
@@ -63,6 +76,14 @@ export class DynamoTraceStore implements TraceStore {
         }
       }
     }
+  }
+
+  async listSession(sessionId: string): Promise<TraceRecord[]> {
+    const index = await queryPartition(this.table, `TRACE_SESSION#${sessionId}`, 'TURN#');
+    const turns = [...new Set(index.map((item) => String(item.turn_id)))];
+    const records: TraceRecord[] = [];
+    for (const turn of turns) records.push(...(await this.list(turn)));
+    return records;
   }
 
   async list(turnId: string): Promise<TraceRecord[]> {

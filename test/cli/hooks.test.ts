@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -114,6 +114,22 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     }
   });
 
+
+  it('list: the enabled plugins\' slash commands, with args hint, plugin and description', async () => {
+    const h = home({}, 'plugins:\n  enabled: [stats]\n');
+    mkdirSync(join(h, 'plugins', 'stats'), { recursive: true });
+    writeFileSync(join(h, 'plugins', 'stats', 'plugin.yaml'), 'name: stats\n');
+    writeFileSync(
+      join(h, 'plugins', 'stats', 'index.mjs'),
+      "export function register(ctx) { ctx.register_command('metrics', () => { throw new Error('never run'); }, 'hook calls of this session', 'dias:N'); ctx.register_command('help', () => ''); }\n",
+    );
+    const r = await hookgate(['hooks', 'list', '--home', h]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('No shell hooks configured');
+    expect(r.stdout).toContain('1 plugin command(s):');
+    expect(r.stdout).toContain('  /metrics dias:N  plugin=stats  — hook calls of this session');
+    expect(r.stderr).toContain("plugin stats: register_command('help') uses the name of the built-in command /help");
+  });
 
   it('list: grouped by sorted event, config order within, matcher, timeout, consent, approval, drift; warnings on stderr', async () => {
     const h = home(

@@ -408,7 +408,7 @@ async function finishInvocation(deps: TurnRuntimeDeps, hooks: TurnHooks): Promis
   await hooks.flush();
   if (!deps.traces || hooks.trace.length === 0) return;
   try {
-    await deps.traces.append(hooks.trace);
+    await deps.traces.append(hooks.trace, hooks.meta.session_id);
   } catch (error) {
     deps.logger.warn(`turn ${hooks.meta.turn_id}: the hook trace could not be stored: ${String(error)}`);
   }

@@ -2,7 +2,7 @@ import { isRunnableAsConfigured } from '../../hooks/shell/script-path.ts';
 import { lambdaMissingPrograms } from '../../hooks/shell/lambda-compatibility.ts';
 import { scriptDrift } from '../../hooks/shell/script-drift.ts';
 import { runShellCommand } from '../../hooks/shell/run-shell-command.ts';
-import { renderShellPayload } from '../../hooks/shell/shell-payload.ts';
+import { shellHookInput } from '../../hooks/shell/shell-hook-callback.ts';
 import { ShellHookSpawnError } from '../../hooks/shell/shell-errors.ts';
 import type { HooksContext } from './hooks-context.ts';
 import { doctorPayload } from './hooks-payloads.ts';
@@ -88,14 +88,17 @@ export async function doctorHooks(ctx: HooksContext): Promise<number> {
 
 /** Check 4 (§4.4): one run on the synthetic payload; 1 if that is a problem. */
 async function smokeTest(entry: HooksContext['entries'][number]): Promise<number> {
-  let payload: string;
+  let payload: ReturnType<typeof shellHookInput>;
   try {
-    payload = renderShellPayload(entry.event, doctorPayload(entry.event));
+    payload = shellHookInput(entry, doctorPayload(entry.event));
   } catch (error) {
     say(`  ${BAD()} execution error: ${error instanceof ShellHookSpawnError ? error.message : String(error)}`);
     return 1;
   }
-  const run = await runShellCommand(entry.command, payload, entry.timeout, { path: 'exact' });
+  const run = await runShellCommand(entry.command, payload.input, entry.timeout, {
+    path: 'exact',
+    ...(payload.extraEnv ? { extraEnv: payload.extraEnv } : {}),
+  });
   const took = `exit=${run.returncode}, ${seconds(run.elapsed_seconds)}s`;
   if (run.timed_out) {
     say(`  ${BAD()} timed out after ${seconds(run.elapsed_seconds)}s on synthetic payload (timeout=${entry.timeout}s)`);

@@ -1,13 +1,38 @@
 import { scriptDrift } from '../../hooks/shell/script-drift.ts';
 import type { HooksContext } from './hooks-context.ts';
 import { BAD, bold, OK, say, WARN } from './hooks-output.ts';
+import { pluginCommandsOf } from './plugin-command-listing.ts';
 
-/** `hookgate hooks list` (hook-semantics §4.1, §5.4, §5.5). */
+/** `hookgate hooks list` (hook-semantics §4.1, §5.4, §5.5), then the plugins' slash commands. */
 export async function listHooks(ctx: HooksContext): Promise<number> {
+  await listShellHooks(ctx);
+  await listPluginCommands(ctx);
+  return 0;
+}
+
+/** The enabled plugins' slash commands (docs/reference/plugin-commands.md); nothing when there are none. */
+async function listPluginCommands(ctx: HooksContext): Promise<void> {
+  let commands;
+  try {
+    commands = await pluginCommandsOf(ctx.home, ctx.logger);
+  } catch (error) {
+    ctx.logger.warn(`the plugins' commands could not be listed: ${(error as Error).message ?? String(error)}`);
+    return;
+  }
+  if (commands.length === 0) return;
+  say(bold(`${commands.length} plugin command(s):`));
+  say();
+  for (const c of commands) {
+    say(`  /${c.name}${c.args_hint ? ` ${c.args_hint}` : ''}  plugin=${c.plugin}${c.description ? `  — ${c.description}` : ''}`);
+  }
+  say();
+}
+
+async function listShellHooks(ctx: HooksContext): Promise<void> {
   if (ctx.entries.length === 0) {
     say(`No shell hooks configured in ${ctx.configPath}.`);
     say('Run `hookgate hooks --help` for the commands, and see docs/shell-hooks.md for the config schema and worked examples.');
-    return 0;
+    return;
   }
   say(bold(`${ctx.entries.length} shell hook(s) configured in ${ctx.configPath}:`));
   say();
@@ -20,6 +45,7 @@ export async function listHooks(ctx: HooksContext): Promise<number> {
         `  ${entry.command}`,
         ...(entry.matcher !== null ? [`matcher='${entry.matcher}'`] : []),
         `timeout=${entry.timeout}s`,
+        ...(entry.payload === 'claude' ? ['payload=claude'] : []),
         approval ? `${OK()} allowed` : `${BAD()} not allowlisted`,
         ...(entry.enabled ? [] : ['(disabled: enabled: false)']),
       ];
@@ -42,5 +68,4 @@ export async function listHooks(ctx: HooksContext): Promise<number> {
     }
     say();
   }
-  return 0;
 }

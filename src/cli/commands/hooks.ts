@@ -3,6 +3,8 @@ import type { CommandInstaller } from '../main.ts';
 import { approveHook } from './hooks-approve.ts';
 import { loadHooksContext } from './hooks-context.ts';
 import { doctorHooks } from './hooks-doctor.ts';
+import { importClaudeHooks } from './hooks-import.ts';
+import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { listHooks } from './hooks-list.ts';
 import { revokeHook } from './hooks-revoke.ts';
 import { testHooks } from './hooks-test.ts';
@@ -13,7 +15,8 @@ Exit status:
   1  test --expect: the expectation was not met (also: no hook selected, or a hook failed open);
      approve: not confirmed
   2  invalid input: test --expect with an unknown event, a bad --expect value or an unreadable
-     --payload-file; approve with an unknown event
+     --payload-file; approve with an unknown event; import with a settings file that is not
+     Claude Code's, or a config.yaml that cannot be parsed
   non-zero (commander's) for usage errors: a missing argument, an unknown sub-command or option`;
 
 /** Sets the exit status the way `runCli` reads it. */
@@ -43,11 +46,11 @@ export const installHooksCommand: CommandInstaller = (program) => {
     .action((subcommand: string | undefined) => {
       if (subcommand !== undefined) {
         process.stderr.write(`error: unknown hooks sub-command '${subcommand}'\n`);
-        process.stdout.write('usage: hookgate hooks {list|test|approve|revoke|doctor} ...\n');
+        process.stdout.write('usage: hookgate hooks {list|test|approve|revoke|doctor|import} ...\n');
         exitWith(2);
         return;
       }
-      process.stdout.write('usage: hookgate hooks {list|test|approve|revoke|doctor} ...\n');
+      process.stdout.write('usage: hookgate hooks {list|test|approve|revoke|doctor|import} ...\n');
       process.stdout.write('Run `hookgate hooks --help` for details.\n');
     });
 
@@ -85,6 +88,17 @@ export const installHooksCommand: CommandInstaller = (program) => {
     .description('remove every allowlist entry whose command is exactly <command>')
     .argument('<command>')
     .action((shellCommand: string, _opts, command: Command) => withContext(command, (ctx) => revokeHook(ctx, shellCommand)));
+
+  hooks
+    .command('import')
+    .description("add a Claude Code settings file's hooks to config.yaml (payload: claude); they still need approval")
+    .requiredOption('--from-claude <file>', 'a Claude Code settings file, e.g. .claude/settings.json')
+    .option('--dry-run', 'print what would be imported; change nothing')
+    .addHelpText('after', '\n--home <dir> (an option of `hooks`, accepted here too) picks the hooks home whose config.yaml is written.\nSee docs/reference/claude-code.md for the mapping.')
+    .action(async (opts: { fromClaude: string; dryRun?: boolean }, command: Command) => {
+      const home = (command.optsWithGlobals() as { home?: string }).home ?? resolveHooksHome();
+      exitWith(await importClaudeHooks(opts.fromClaude, { home, dryRun: opts.dryRun === true }));
+    });
 
   hooks
     .command('doctor')

@@ -1,4 +1,5 @@
 import type { HookEngine } from '../../hooks/hook-engine.ts';
+import type { PluginCommandInfo } from '../../hooks/plugins/plugin-commands.ts';
 import type { ApprovalChoice, ApprovalStore } from '../../store/approval-store.ts';
 import type { SessionStore } from '../../store/session-store.ts';
 import type { TurnSender } from '../gateway-deps.ts';
@@ -18,11 +19,27 @@ export interface CommandContext {
   now: Date;
 }
 
-export const HELP_REPLY = [
-  'Commands:',
-  ...Object.entries(BUILTIN_COMMANDS).map(([name, def]) => `/${name} — ${def.help}`),
-  'Anything else goes to the agent.',
-].join('\n');
+/**
+ * The `/help` text: the built-ins, then the plugins' commands with their args hint and
+ * description (and the plugin's name, so an operator knows where a command comes from).
+ *
+ * @example
+ * helpReply([{ name: 'metrics', plugin: 'stats', description: 'hook metrics', args_hint: 'dias:N' }]);
+ * // '… /metrics dias:N — hook metrics (plugin stats) …'
+ */
+export function helpReply(pluginCommands: readonly PluginCommandInfo[] = []): string {
+  return [
+    'Commands:',
+    ...Object.entries(BUILTIN_COMMANDS).map(([name, def]) => `/${name} — ${def.help}`),
+    ...pluginCommands.map(
+      (c) => `/${c.name}${c.args_hint ? ` ${c.args_hint}` : ''} — ${c.description || 'no description'} (plugin ${c.plugin})`,
+    ),
+    'Anything else goes to the agent.',
+  ].join('\n');
+}
+
+/** `/help` with no plugin commands. */
+export const HELP_REPLY = helpReply();
 
 const APPROVE_SCOPES: Record<string, ApprovalChoice> = { '': 'once', once: 'once', session: 'session', always: 'always' };
 const APPROVED_REPLY: Record<ApprovalChoice, string> = {
@@ -47,7 +64,7 @@ export async function runBuiltinCommand(command: SlashCommand, ctx: CommandConte
       await ctx.sessions.requestStop(ctx.sessionKey, ctx.now);
       return '⏹ Stopping the current turn.';
     case 'help':
-      return HELP_REPLY;
+      return helpReply(ctx.engine.pluginCommands?.list() ?? []);
     case 'status': {
       const session = await ctx.sessions.current(ctx.sessionKey);
       const pending = await ctx.approvals.pending(ctx.sessionKey);

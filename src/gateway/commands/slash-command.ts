@@ -25,6 +25,21 @@ export interface SlashCommand {
   readonly args: string;
 }
 
+/** A command a plugin registered (`ctx.register_command`); `command` is its lower-case name. */
+export interface PluginSlashCommand {
+  readonly plugin: true;
+  readonly command: string;
+  readonly rawCommand: string;
+  readonly args: string;
+}
+
+/** Which plugin commands exist (the engine's `pluginCommands`). */
+export interface PluginCommandLookup {
+  get(name: string): unknown;
+}
+
+const COMMAND_TEXT = /^\/([A-Za-z0-9_-]+)(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/;
+
 /**
  * A recognised built-in command, or `undefined` (plain text and unknown commands go to the agent).
  *
@@ -32,9 +47,27 @@ export interface SlashCommand {
  * parseSlashCommand('/Reset@my_bot now'); // { command: 'new', rawCommand: 'Reset', args: 'now' }
  */
 export function parseSlashCommand(text: string): SlashCommand | undefined {
-  const match = /^\/([A-Za-z0-9_-]+)(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/.exec(text.trim());
+  const match = COMMAND_TEXT.exec(text.trim());
   if (!match) return undefined;
   const rawCommand = match[1]!;
   const command = ALIASES.get(rawCommand.toLowerCase());
   return command ? { command, rawCommand, args: (match[2] ?? '').trim() } : undefined;
+}
+
+/**
+ * A built-in command, else a plugin command, else `undefined` (the text goes to the agent).
+ * Built-ins win: a plugin cannot register their names.
+ *
+ * @example
+ * resolveSlashCommand('/metrics dias:7', engine.pluginCommands); // { plugin: true, command: 'metrics', rawCommand: 'metrics', args: 'dias:7' }
+ */
+export function resolveSlashCommand(text: string, plugins?: PluginCommandLookup): SlashCommand | PluginSlashCommand | undefined {
+  const builtin = parseSlashCommand(text);
+  if (builtin || !plugins) return builtin;
+  const match = COMMAND_TEXT.exec(text.trim());
+  if (!match) return undefined;
+  const rawCommand = match[1]!;
+  const command = rawCommand.toLowerCase();
+  if (plugins.get(command) === undefined) return undefined;
+  return { plugin: true, command, rawCommand, args: (match[2] ?? '').trim() };
 }

@@ -2,7 +2,8 @@ import { isAllowed } from '../../config/allowed-users.ts';
 import { enabledPlatforms } from '../../config/gateway-config.ts';
 import { runBuiltinCommand } from '../commands/builtin-commands.ts';
 import { commandDecision } from '../../hooks/aggregate/command-decision.ts';
-import { parseSlashCommand, type SlashCommand } from '../commands/slash-command.ts';
+import { runPluginCommand } from '../commands/plugin-command.ts';
+import { resolveSlashCommand, type PluginSlashCommand, type SlashCommand } from '../commands/slash-command.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { sessionKeyOf, type MessageEvent } from '../message-event.ts';
 import type { Delivery } from '../platform-adapter.ts';
@@ -67,7 +68,8 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
 
       const received = now();
       const ctx = { engine, sessions, approvals, turnQueue, warn, event, sessionKey, deliveryId, now: received };
-      let command = parseSlashCommand(event.text);
+      const pluginCommands = engine.pluginCommands;
+      let command = resolveSlashCommand(event.text, pluginCommands);
       let text = event.text;
       if (command) {
         const decided = commandDecision(await collectCommandHooks(command, event), command.rawCommand);
@@ -78,10 +80,15 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
         if (decided.kind === 'rewrite') {
           // Re-resolved once; hooks and the access check are not repeated (§2.5 step 6).
           text = decided.text;
-          command = parseSlashCommand(text);
+          command = resolveSlashCommand(text, pluginCommands);
         }
       }
-      if (command) {
+      if (command && 'plugin' in command && pluginCommands) {
+        const reply = await runPluginCommand(command, { commands: pluginCommands, sessions, traces: deps.traces, event, sessionKey, warn });
+        logger.info(`plugin command /${command.command} handled`, keys);
+        return { kind: 'command', deliveryId, command: command.command, ...(reply ? { reply } : {}) };
+      }
+      if (command && !('plugin' in command)) {
         const reply = await runBuiltinCommand(command, { ...ctx, event: { ...event, text } });
         logger.info(`command /${command.command} handled`, keys);
         return { kind: 'command', deliveryId, command: command.command, ...(reply ? { reply } : {}) };
@@ -106,7 +113,7 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
     }
   };
 
-  async function collectCommandHooks(command: SlashCommand, event: MessageEvent): Promise<unknown[]> {
+  async function collectCommandHooks(command: SlashCommand | PluginSlashCommand, event: MessageEvent): Promise<unknown[]> {
     try {
       return await engine.emitCollect(`command:${command.command}`, {
         platform: event.source.platform,

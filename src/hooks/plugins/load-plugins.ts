@@ -5,6 +5,7 @@ import type { PluginDescription } from '../hooks-home-description.ts';
 import type { ModuleSource } from '../module-source.ts';
 import { isPlainObject } from '../python-truthiness.ts';
 import { createPluginContext } from './plugin-context.ts';
+import type { PluginCommandRegistry } from './plugin-commands.ts';
 
 export type PluginStatus = 'loaded' | 'failed' | 'not-enabled' | 'disabled';
 
@@ -32,9 +33,9 @@ function registerFunction(mod: Record<string, unknown>): ((ctx: unknown) => unkn
  */
 export async function loadPlugins(
   plugins: readonly PluginDescription[],
-  options: { home: string; registry: CallbackRegistry; logger: HookLogger; load: ModuleSource },
+  options: { home: string; registry: CallbackRegistry; logger: HookLogger; load: ModuleSource; commands?: PluginCommandRegistry },
 ): Promise<PluginLoadResult[]> {
-  const { registry, logger, load } = options;
+  const { registry, logger, load, commands } = options;
   const results: PluginLoadResult[] = [];
   for (const plugin of plugins) {
     const { name, dir } = plugin;
@@ -48,7 +49,7 @@ export async function loadPlugins(
       const mod = await load(plugin.entry);
       const register = registerFunction(mod);
       if (!register) throw new Error(`${plugin.entry} does not export a register(ctx) function`);
-      await register(createPluginContext({ name, manifest: plugin.manifest, home: options.home, registry, logger }));
+      await register(createPluginContext({ name, manifest: plugin.manifest, home: options.home, registry, logger, ...(commands ? { commands } : {}) }));
       results.push({ name, dir, status: 'loaded' });
       logger.debug(`loaded plugin ${name} from ${plugin.entry}`);
     } catch (error) {

@@ -1,6 +1,7 @@
 import type { CallbackRegistry, HookCallback } from '../callback-registry.ts';
 import { isHookName, VALID_HOOK_NAMES_TEXT } from '../catalogue.ts';
 import type { HookLogger } from '../hook-logger.ts';
+import type { PluginCommandHandler, PluginCommandRegistry } from './plugin-commands.ts';
 
 /** What a plugin's `register(ctx)` receives. `registerHook` is an exact alias (§1.1). */
 export interface PluginContext {
@@ -14,12 +15,24 @@ export interface PluginContext {
   readonly logger: HookLogger;
   register_hook(name: string, fn: HookCallback): void;
   registerHook(name: string, fn: HookCallback): void;
+  /**
+   * Adds the slash command `/<name>`: the handler gets the argument text (trimmed) and
+   * answers the reply text. The gateway raises `command:<name>` first (hook-semantics §2.5).
+   * A bad or taken name is a warning; the plugin's other registrations still load.
+   *
+   * @example
+   * ctx.register_command('metrics', async (args, { traces }) => `${(await traces()).length} hook calls`, 'hook metrics', 'dias:N');
+   */
+  register_command(name: string, handler: PluginCommandHandler, description?: string, args_hint?: string): void;
+  /** Exact alias of `register_command`. */
+  registerCommand(name: string, handler: PluginCommandHandler, description?: string, args_hint?: string): void;
 }
 
 /**
  * Builds the `ctx` of one plugin's `register(ctx)` (hook-semantics §1.1): non-functions are
  * rejected with a warning; unknown hook names are warned about (naming the plugin, the hook
- * and the valid names) and still stored; each call is a separate callback.
+ * and the valid names) and still stored; each call is a separate callback. Slash commands
+ * go to `commands` (see plugin-commands.ts).
  *
  * @example
  * const ctx = createPluginContext({ name: 'audit', manifest: {}, home, registry, logger });
@@ -31,6 +44,8 @@ export function createPluginContext(options: {
   home: string;
   registry: CallbackRegistry;
   logger: HookLogger;
+  /** Where `register_command` stores commands; absent (hosts without a gateway): a warning, nothing stored. */
+  commands?: PluginCommandRegistry;
 }): PluginContext {
   const { name: plugin, registry, logger } = options;
   const register = (hook: string, fn: HookCallback): void => {
@@ -46,6 +61,13 @@ export function createPluginContext(options: {
     }
     registry.register({ hook: hookName, name: fn.name || '<anonymous>', source: 'plugin', plugin, fn });
   };
+  const registerCommand = (name: string, handler: PluginCommandHandler, description?: string, args_hint?: string): void => {
+    if (!options.commands) {
+      logger.warn(`plugin ${plugin}: register_command('${String(name)}') is not available in this host; command not registered`);
+      return;
+    }
+    options.commands.register(plugin, { name, handler, description, args_hint });
+  };
   return {
     name: plugin,
     manifest: Object.freeze({ ...options.manifest }),
@@ -53,5 +75,7 @@ export function createPluginContext(options: {
     logger,
     register_hook: register,
     registerHook: register,
+    register_command: registerCommand,
+    registerCommand,
   };
 }

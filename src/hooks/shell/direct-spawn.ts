@@ -7,17 +7,18 @@ import { CommandNotExecutableError, CommandNotFoundError } from './shell-errors.
  * Runs argv with Node's own `spawn`, in a new process group, stdin = `input`, bounded
  * capture, SIGKILL of the whole group on timeout. The exact path: used for the CLI, and as
  * the fallback whenever the fast spawner cannot take a run (see `shell-driver-pool.ts`).
+ * `env` replaces the inherited environment (default: the process's).
  *
  * @example
  * const record = await spawnDirect(['/bin/echo', 'hi'], '', 60);
  * record.stdout // 'hi\n'
  */
-export function spawnDirect(argv: readonly string[], input: string, timeoutSeconds: number): Promise<ShellRunRecord> {
+export function spawnDirect(argv: readonly string[], input: string, timeoutSeconds: number, env?: NodeJS.ProcessEnv): Promise<ShellRunRecord> {
   const start = performance.now();
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: 'pipe', windowsHide: true });
+      child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: 'pipe', windowsHide: true, ...(env ? { env } : {}) });
     } catch (error) {
       resolve(errorRecord(spawnErrorText(error), start));
       return;

@@ -78,6 +78,7 @@ function parseEntry(event: string, index: number, raw: unknown, logger: HookLogg
   const timeout = Object.hasOwn(raw, 'timeout') ? convertTimeout(where, raw.timeout, logger) : DEFAULT_TIMEOUT_SECONDS;
   const enabled = parseEnabled(where, raw, logger);
   const failClosed = parseFailClosed(where, event, raw, logger);
+  const payload = parsePayload(where, raw, logger);
 
   const trimmed = matcherRaw?.trim() ?? '';
   const matcher = trimmed === '' ? null : trimmed;
@@ -88,6 +89,7 @@ function parseEntry(event: string, index: number, raw: unknown, logger: HookLogg
     timeout,
     enabled,
     failClosed,
+    ...(payload === 'claude' ? { payload } : {}),
     matches: matcher === null ? MATCH_ALL : compileToolMatcher(matcher, logger),
   };
 }
@@ -146,6 +148,14 @@ function parseFailClosed(where: string, event: string, raw: Record<string, unkno
     return false;
   }
   return value;
+}
+
+/** `payload: claude | hermes` (architecture §4 "Interfaces added"); anything else warns and keeps Hermes's payload. */
+function parsePayload(where: string, raw: Record<string, unknown>, logger: HookLogger): 'claude' | 'hermes' {
+  if (raw.payload === undefined || raw.payload === null || raw.payload === 'hermes') return 'hermes';
+  if (raw.payload === 'claude') return 'claude';
+  logger.warn(`${where}.payload must be 'claude' or 'hermes' (got ${JSON.stringify(raw.payload)}); using the Hermes payload`);
+  return 'hermes';
 }
 
 /** The idempotence key of an entry (§3.4): event, normalised matcher, trimmed command. */

@@ -15,6 +15,12 @@ export interface RunShellCommandOptions {
    * `exact`: always Node's spawn (the CLI uses it).
    */
   path?: 'fast' | 'driver' | 'exact';
+  /**
+   * Variables set for this run on top of the inherited environment (`payload: claude` sets
+   * CLAUDE_PROJECT_DIR). The fast spawners hand the hook the process environment as it is, so
+   * such a run takes Node's spawn.
+   */
+  extraEnv?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -44,14 +50,14 @@ export async function runShellCommand(
   }
   const cwd = currentDirectory();
   // Only a plain executable takes a fast path, so the §3.5 error classes stay Node's exact ones.
-  const program = options.path === 'exact' || cwd === '' ? undefined : findPlainExecutable(argv[0]!, process.env.PATH, cwd);
+  const program = options.path === 'exact' || options.extraEnv !== undefined || cwd === '' ? undefined : findPlainExecutable(argv[0]!, process.env.PATH, cwd);
   if (program !== undefined) {
     const native = options.path === 'driver' ? undefined : runWithHookSpawnAddon(program, argv, input, timeoutSeconds);
     if (native) return native;
     const record = await shellDriverPool().run(argv, input, timeoutSeconds);
     if (record) return record;
   }
-  return spawnDirect(argv, input, timeoutSeconds);
+  return spawnDirect(argv, input, timeoutSeconds, options.extraEnv ? { ...process.env, ...options.extraEnv } : undefined);
 }
 
 /** Starts a driver ahead of the first hook where the native spawner is not available (called once hooks are registered). */

@@ -2,9 +2,10 @@ import type { HookLogger } from '../hook-logger.ts';
 import { evaluateRun, type EvaluatedRun } from './evaluate-run.ts';
 import type { ShellRunRecord } from './run-record.ts';
 import { runShellCommand, type RunShellCommandOptions } from './run-shell-command.ts';
-import { ShellHookSpawnError } from './shell-errors.ts';
+import { ShellHookSpawnError, type PayloadSerialisationError } from './shell-errors.ts';
 import type { ShellHookEntry } from './shell-hook-entry.ts';
-import { renderShellPayload } from './shell-payload.ts';
+import { renderClaudePayload } from './claude-payload.ts';
+import { currentDirectory, renderShellPayload } from './shell-payload.ts';
 import { errorRecord } from './run-record.ts';
 
 export interface FiredShellHook extends EvaluatedRun {
@@ -26,12 +27,30 @@ export async function fireShellHook(
 ): Promise<FiredShellHook> {
   let run: ShellRunRecord;
   try {
-    run = await runShellCommand(entry.command, renderShellPayload(entry.event, kwargs), entry.timeout, options);
+    const { input, extraEnv } = shellHookInput(entry, kwargs);
+    run = await runShellCommand(entry.command, input, entry.timeout, extraEnv ? { ...options, extraEnv } : options);
   } catch (error) {
     // Payload serialisation (§3.5 step 1) is a spawn error too.
     run = errorRecord(error instanceof ShellHookSpawnError ? error.message : String(error), performance.now());
   }
   return { ...evaluateRun(entry, run, logger), run };
+}
+
+/**
+ * What one entry's child gets: its stdin (the Hermes payload of §3.6, or Claude Code's for
+ * `payload: claude`) and, for the latter, CLAUDE_PROJECT_DIR (the directory the payload calls
+ * `cwd`). Throws {@link PayloadSerialisationError} when the kwargs cannot be rendered.
+ *
+ * @example
+ * const { input, extraEnv } = shellHookInput(entry, kwargs);
+ */
+export function shellHookInput(
+  entry: Pick<ShellHookEntry, 'event' | 'payload'>,
+  kwargs: Record<string, unknown>,
+): { input: string; extraEnv?: Record<string, string> } {
+  if (entry.payload !== 'claude') return { input: renderShellPayload(entry.event, kwargs) };
+  const cwd = currentDirectory();
+  return { input: renderClaudePayload(entry.event, kwargs, cwd), extraEnv: { CLAUDE_PROJECT_DIR: cwd } };
 }
 
 /**

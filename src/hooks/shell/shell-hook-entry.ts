@@ -14,6 +14,11 @@ export interface ShellHookEntry {
   readonly enabled: boolean;
   /** `true` only for `fail_closed: true` on `pre_tool_call` (§5.1). */
   readonly failClosed: boolean;
+  /**
+   * `claude` (config `payload: claude`, set by `hookgate hooks import --from-claude`): stdin in
+   * Claude Code's shape and `CLAUDE_PROJECT_DIR` set (claude-payload.ts). Absent: Hermes's §3.6.
+   */
+  readonly payload?: 'claude';
   /** Full-match test of a tool name against the matcher (§3.3). */
   readonly matches: (toolName: unknown) => boolean;
 }

@@ -1,0 +1,106 @@
+import { existsSync } from 'node:fs';
+import { isPlainObject, isTruthy } from '../python-truthiness.ts';
+import { renderWireJson, WireJsonError } from '../wire-json.ts';
+import { HOOKGATE_EVENT_TO_CLAUDE, HOOKGATE_TOOL_TO_CLAUDE } from './claude-code-names.ts';
+import { PayloadSerialisationError } from './shell-errors.ts';
+
+/**
+ * The stdin of a `payload: claude` shell hook: Claude Code's hook input shape, so scripts
+ * written for Claude Code read what they expect (docs/reference/claude-code.md). Common
+ * fields `session_id`, `transcript_path` (only when kwargs name a transcript file that
+ * exists), `cwd`, `permission_mode` (`"default"`), `hook_event_name` (`PreToolUse` …; an
+ * event with no Claude Code name keeps hookgate's), then the event's own fields:
+ *
+ * | event | fields |
+ * |---|---|
+ * | PreToolUse | `tool_name` (`Bash`, `Read`, `Write`, `Edit`, `Task`; other tools keep their name), `tool_input` (Claude Code's field names), `tool_use_id` |
+ * | PostToolUse | the same plus `tool_response` (the result, parsed when it is a JSON object) |
+ * | UserPromptSubmit | `prompt` |
+ * | Stop, SubagentStop | `stop_hook_active: false` |
+ * | SessionStart | `source: "startup"` |
+ * | SessionEnd | `reason` |
+ *
+ * Throws {@link PayloadSerialisationError} when the kwargs cannot be rendered.
+ *
+ * @example
+ * renderClaudePayload('pre_tool_call', { tool_name: 'terminal', args: { command: 'ls' }, session_id: 's-1', tool_call_id: 'c-1' }, '/proj')
+ * // '{"session_id": "s-1", "cwd": "/proj", "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "c-1"}'
+ */
+export function renderClaudePayload(event: string, kwargs: Record<string, unknown>, cwd: string): string {
+  const sessionId = isTruthy(kwargs.session_id)
+    ? kwargs.session_id
+    : isTruthy(kwargs.parent_session_id)
+      ? kwargs.parent_session_id
+      : '';
+  const payload: Record<string, unknown> = { session_id: sessionId };
+  const transcript = kwargs.transcript_path;
+  if (typeof transcript === 'string' && transcript !== '' && existsSync(transcript)) payload.transcript_path = transcript;
+  payload.cwd = cwd;
+  payload.permission_mode = 'default';
+  payload.hook_event_name = HOOKGATE_EVENT_TO_CLAUDE[event] ?? event;
+  Object.assign(payload, eventFields(event, kwargs));
+  try {
+    return renderWireJson(payload);
+  } catch (error) {
+    throw new PayloadSerialisationError(error instanceof WireJsonError ? error.message : String(error));
+  }
+}
+
+function eventFields(event: string, kwargs: Record<string, unknown>): Record<string, unknown> {
+  switch (event) {
+    case 'pre_tool_call':
+    case 'post_tool_call': {
+      const tool = typeof kwargs.tool_name === 'string' ? kwargs.tool_name : '';
+      const fields: Record<string, unknown> = {
+        tool_name: HOOKGATE_TOOL_TO_CLAUDE[tool] ?? kwargs.tool_name ?? null,
+        tool_input: claudeToolInput(tool, isPlainObject(kwargs.args) ? kwargs.args : {}),
+        tool_use_id: typeof kwargs.tool_call_id === 'string' ? kwargs.tool_call_id : '',
+      };
+      if (event === 'post_tool_call') fields.tool_response = toolResponse(kwargs.result);
+      return fields;
+    }
+    case 'pre_llm_call':
+      return { prompt: typeof kwargs.user_message === 'string' ? kwargs.user_message : '' };
+    case 'on_session_end':
+    case 'subagent_stop':
+      return { stop_hook_active: false };
+    case 'on_session_start':
+      return { source: 'startup' };
+    case 'on_session_finalize':
+      return { reason: typeof kwargs.reason === 'string' ? kwargs.reason : 'other' };
+    default:
+      return {};
+  }
+}
+
+/** hookgate tool arguments under Claude Code's field names; unknown fields are kept as they are. */
+export function claudeToolInput(tool: string, args: Record<string, unknown>): Record<string, unknown> {
+  const { path, ...rest } = args;
+  switch (tool) {
+    case 'terminal': {
+      // Claude Code's Bash timeout is in milliseconds, hookgate's terminal timeout in seconds.
+      const { timeout, ...others } = args;
+      return typeof timeout === 'number' ? { ...others, timeout: timeout * 1000 } : others;
+    }
+    case 'read_file':
+    case 'write_file':
+    case 'patch':
+      return path === undefined ? rest : { file_path: path, ...rest };
+    case 'delegate_task': {
+      const { goal, ...others } = args;
+      return goal === undefined ? others : { description: goal, prompt: goal, ...others };
+    }
+    default:
+      return args;
+  }
+}
+
+function toolResponse(result: unknown): unknown {
+  if (typeof result !== 'string') return result ?? null;
+  try {
+    const parsed: unknown = JSON.parse(result);
+    return isPlainObject(parsed) ? parsed : result;
+  } catch {
+    return result;
+  }
+}

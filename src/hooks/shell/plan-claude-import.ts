@@ -1,0 +1,190 @@
+import { isPlainObject } from '../python-truthiness.ts';
+import { CLAUDE_EVENT_NOT_IMPORTABLE, CLAUDE_EVENT_TO_HOOKGATE, CLAUDE_TOOL_TO_HOOKGATE } from './claude-code-names.ts';
+import type { ClaudeSettings } from './claude-settings.ts';
+import { MAX_TIMEOUT_SECONDS } from './parse-config.ts';
+import { splitShellWords } from './shell-words.ts';
+
+/** The `hooks:` entry an imported handler becomes (written to config.yaml in this key order). */
+export interface ImportedEntry {
+  matcher?: string;
+  command: string;
+  timeout?: number;
+  payload: 'claude';
+}
+
+/** One Claude Code handler and what the import makes of it. */
+export interface ClaudeImportRow {
+  readonly claudeEvent: string;
+  /** The group's matcher as written in the settings (`undefined` = none). */
+  readonly claudeMatcher: string | undefined;
+  /** The handler's command (or its type, for a handler that is not a command). */
+  readonly claudeCommand: string;
+  readonly status: 'imported' | 'present' | 'not-imported';
+  /** The hookgate event (imported and present rows). */
+  readonly event?: string;
+  readonly entry?: ImportedEntry;
+  /** Why it was not imported, or what changed on the way (matcher rewritten, `sh -c`, timeout clamped). */
+  readonly note: string;
+}
+
+/** The hookgate tools a rewritten matcher must match at least one of. */
+const HOOKGATE_TOOLS = ['terminal', 'read_file', 'write_file', 'patch', 'delegate_task'];
+const TOOL_EVENTS = new Set(['pre_tool_call', 'post_tool_call']);
+const SIMPLE_ALTERNATION = /^[A-Za-z0-9_]+(?:\|[A-Za-z0-9_]+)*$/;
+/** Characters after which POSIX word splitting (hookgate's, §3.5) and a shell (Claude Code's) part ways. */
+const SHELL_SYNTAX = /[|&;<>()$`*?[\]{}#\n]|\s~|^\s*\w+=/;
+
+/**
+ * Maps the `hooks` block of a Claude Code settings file to hookgate `hooks:` entries
+ * (docs/reference/claude-code.md): events and matchers are renamed, `timeout` kept, every entry
+ * gets `payload: claude`; `$CLAUDE_PROJECT_DIR` in a command becomes `projectDir`, and a command
+ * that needs a shell runs through `sh -c` (Claude Code runs every command through one; hookgate
+ * never does). Entries already in `existingHooks` (config.yaml's `hooks:` mapping) with the
+ * same command and matcher are reported as present, never written twice.
+ *
+ * @example
+ * planClaudeImport({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '/h/v.py' }] }] } }, '/proj', {});
+ * // [{ claudeEvent: 'PreToolUse', status: 'imported', event: 'pre_tool_call', entry: { matcher: 'terminal', command: '/h/v.py', payload: 'claude' }, … }]
+ */
+export function planClaudeImport(settings: ClaudeSettings, projectDir: string, existingHooks: unknown): ClaudeImportRow[] {
+  const rows: ClaudeImportRow[] = [];
+  const taken = new Set<string>();
+  const fromFile = new Set<string>();
+  if (isPlainObject(existingHooks)) {
+    for (const [event, list] of Object.entries(existingHooks)) {
+      if (!Array.isArray(list)) continue;
+      for (const item of list) {
+        if (isPlainObject(item) && typeof item.command === 'string') taken.add(keyOf(event, matcherOf(item.matcher), item.command.trim()));
+      }
+    }
+  }
+  for (const [claudeEvent, groups] of Object.entries(settings.hooks ?? {})) {
+    const event = CLAUDE_EVENT_TO_HOOKGATE[claudeEvent];
+    for (const group of groups) {
+      for (const handler of group.hooks) {
+        const base = { claudeEvent, claudeMatcher: group.matcher, claudeCommand: handler.type === 'command' ? (handler.command ?? '') : `(type: ${handler.type})` };
+        if (!event) {
+          rows.push({ ...base, status: 'not-imported', note: CLAUDE_EVENT_NOT_IMPORTABLE[claudeEvent] ?? `no hookgate event corresponds to ${claudeEvent}` });
+          continue;
+        }
+        if (handler.type !== 'command') {
+          rows.push({ ...base, status: 'not-imported', note: `type "${handler.type}" hooks cannot be imported: hookgate runs commands only` });
+          continue;
+        }
+        if (handler.command === undefined || handler.command.trim() === '') {
+          rows.push({ ...base, status: 'not-imported', note: 'the handler has no command' });
+          continue;
+        }
+        const notes: string[] = [];
+        const matcher = mapMatcher(event, group.matcher, notes);
+        if (matcher === false) {
+          rows.push({ ...base, status: 'not-imported', note: notes.join('; ') });
+          continue;
+        }
+        const command = convertCommand(handler.command, projectDir, notes);
+        const entry: ImportedEntry = {
+          ...(matcher !== null ? { matcher } : {}),
+          command,
+          ...(handler.timeout !== undefined ? { timeout: convertTimeout(handler.timeout, notes) } : {}),
+          payload: 'claude',
+        };
+        const key = keyOf(event, matcher, command);
+        if (fromFile.has(key)) {
+          rows.push({ ...base, status: 'not-imported', note: 'the same hook appears earlier in the settings file; imported once' });
+          continue;
+        }
+        if (taken.has(key)) {
+          rows.push({ ...base, status: 'present', event, entry, note: `already in config.yaml under hooks.${event}; left as it is` });
+          continue;
+        }
+        fromFile.add(key);
+        rows.push({ ...base, status: 'imported', event, entry, note: notes.join('; ') });
+      }
+    }
+  }
+  return rows;
+}
+
+function keyOf(event: string, matcher: string | null, command: string): string {
+  return JSON.stringify([event, matcher, command]);
+}
+
+function matcherOf(raw: unknown): string | null {
+  return typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : null;
+}
+
+/**
+ * The hookgate matcher for a Claude Code one: `null` = every tool, `false` = cannot import
+ * (the reason is in `notes`). Tool names are renamed inside the pattern, alternations kept.
+ */
+function mapMatcher(event: string, raw: string | undefined, notes: string[]): string | null | false {
+  const pattern = raw?.trim() ?? '';
+  if (pattern === '' || pattern === '*' || pattern === '.*') return null;
+  if (!TOOL_EVENTS.has(event)) {
+    notes.push(`matcher '${pattern}' dropped: hookgate honours matchers on tool events only, so it fires on every ${event}`);
+    return null;
+  }
+  if (SIMPLE_ALTERNATION.test(pattern)) {
+    const names = pattern.split('|');
+    const mapped = [...new Set(names.flatMap((name) => (CLAUDE_TOOL_TO_HOOKGATE[name] ? [CLAUDE_TOOL_TO_HOOKGATE[name]] : [])))];
+    const unknown = names.filter((name) => !CLAUDE_TOOL_TO_HOOKGATE[name]);
+    if (mapped.length === 0) {
+      notes.push(`matcher '${pattern}' names no tool hookgate has (it has ${HOOKGATE_TOOLS.join(', ')})`);
+      return false;
+    }
+    if (unknown.length > 0) notes.push(`dropped from the matcher: ${unknown.join(', ')} (no such hookgate tool)`);
+    return mapped.join('|');
+  }
+  const rewritten = pattern.replace(/\b(MultiEdit|Bash|Read|Write|Edit|Task)\b/g, (name) => CLAUDE_TOOL_TO_HOOKGATE[name]!);
+  let compiled: RegExp;
+  try {
+    compiled = new RegExp(`^(?:${rewritten})$`);
+  } catch (error) {
+    notes.push(`matcher '${pattern}' is not a valid regular expression here: ${(error as Error).message}`);
+    return false;
+  }
+  if (!HOOKGATE_TOOLS.some((tool) => compiled.test(tool))) {
+    notes.push(`matcher '${pattern}' matches none of hookgate's tools (${HOOKGATE_TOOLS.join(', ')})`);
+    return false;
+  }
+  if (rewritten !== pattern) notes.push(`matcher rewritten to '${rewritten}'`);
+  return rewritten;
+}
+
+/** `$CLAUDE_PROJECT_DIR` → the project directory; shell syntax → `sh -c '…'`. */
+function convertCommand(raw: string, projectDir: string, notes: string[]): string {
+  const command = raw.trim().replace(/\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR\b/g, projectDir);
+  if (command !== raw.trim()) notes.push(`$CLAUDE_PROJECT_DIR replaced by ${projectDir}`);
+  if (!SHELL_SYNTAX.test(command)) return requoted(command);
+  notes.push('runs through sh -c (the command uses shell syntax, and hookgate runs commands without a shell)');
+  return `sh -c '${command.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The same words, quoted only where needed (`python3 "/p"/x.py` → `python3 /p/x.py`): the
+ * command is also the consent key, so it should read as the operator would write it.
+ */
+function requoted(command: string): string {
+  let words: string[];
+  try {
+    words = splitShellWords(command);
+  } catch {
+    return command; // hookgate reports an unparseable command when it runs; keep it as written
+  }
+  if (words.length === 0) return command;
+  return words.map((word) => (/^[A-Za-z0-9_@%+=:,./~-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/** Claude Code's timeout is in seconds, as hookgate's; hookgate allows 1..300. */
+function convertTimeout(seconds: number, notes: string[]): number {
+  const whole = Math.trunc(seconds);
+  if (whole < 1) {
+    notes.push(`timeout ${seconds}s raised to 1s`);
+    return 1;
+  }
+  if (whole > MAX_TIMEOUT_SECONDS) {
+    notes.push(`timeout ${seconds}s clamped to ${MAX_TIMEOUT_SECONDS}s`);
+    return MAX_TIMEOUT_SECONDS;
+  }
+  return whole;
+}

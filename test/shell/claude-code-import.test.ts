@@ -1,0 +1,221 @@
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { createTurnConsumer } from '../../src/agent/turn-consumer.ts';
+import { runCli } from '../../src/cli/main.ts';
+import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
+import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
+import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
+
+/**
+ * Issue 18 end to end: a Claude Code settings file with PreToolUse / PostToolUse /
+ * UserPromptSubmit / Stop hooks is imported into a hooks home, the entries are approved with
+ * `hookgate hooks approve`, and `hookgate dev` (in-process: gateway, emulators, turn consumer,
+ * stand-in model) runs them on their Claude Code payload. The two validators are the worked
+ * examples of docs/reference/claude-code.md, read from the page.
+ */
+const DOC = new URL('../../docs/reference/claude-code.md', import.meta.url);
+
+async function docExample(name: string): Promise<string> {
+  const block = new RegExp(`<!-- example:${name} -->\\s*\`\`\`python\\n([\\s\\S]*?)\`\`\``).exec(await readFile(DOC, 'utf8'));
+  if (!block) throw new Error(`example ${name} is missing from docs/reference/claude-code.md`);
+  return block[1]!;
+}
+
+const RECORDER = `#!/usr/bin/env python3
+import json, os, sys
+event = json.load(sys.stdin)
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "seen.jsonl"), "a") as log:
+    log.write(json.dumps({"stdin": event, "project_dir": os.environ.get("CLAUDE_PROJECT_DIR")}) + "\\n")
+`;
+
+let root: string;
+let project: string;
+let home: string;
+let dev: DevRuntime;
+
+type Result = { code: number; stdout: string; stderr: string };
+
+/** `hookgate …` in-process, output captured. */
+async function hookgate(args: string[]): Promise<Result> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const stdoutWrite = process.stdout.write;
+  const stderrWrite = process.stderr.write;
+  process.stdout.write = ((chunk: unknown) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: unknown) => err.push(String(chunk)) > 0) as typeof process.stderr.write;
+  try {
+    process.exitCode = undefined;
+    const code = await runCli(args);
+    return { code, stdout: out.join(''), stderr: err.join('') };
+  } finally {
+    process.stdout.write = stdoutWrite;
+    process.stderr.write = stderrWrite;
+    process.exitCode = undefined;
+  }
+}
+
+async function messages(chatId: string): Promise<{ text: string }[]> {
+  return (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json() as Promise<{ text: string }[]>;
+}
+
+async function chat(chatId: string, text: string): Promise<string> {
+  const before = (await messages(chatId)).length;
+  const posted = await fetch(`${dev.url}/webhooks/local`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }),
+  });
+  expect(posted.status).toBe(202);
+  for (;;) {
+    const now = await messages(chatId);
+    if (now.length > before) return now.at(-1)!.text;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function seen(): Promise<{ stdin: Record<string, unknown>; project_dir: string }[]> {
+  const text = await readFile(join(project, '.claude', 'hooks', 'seen.jsonl'), 'utf8').catch(() => '');
+  return text.trim() === '' ? [] : text.trim().split('\n').map((line) => JSON.parse(line));
+}
+
+async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'hookgate-claude-'));
+  project = join(root, 'repo');
+  home = join(root, 'home');
+  const hooksDir = join(project, '.claude', 'hooks');
+  await mkdir(hooksDir, { recursive: true });
+  await mkdir(home, { recursive: true });
+  await writeFile(join(hooksDir, 'bash_validator.py'), await docExample('bash-validator'));
+  await writeFile(join(hooksDir, 'no_env_files.py'), await docExample('no-env-files'));
+  await writeFile(join(hooksDir, 'record.py'), RECORDER);
+  for (const script of ['bash_validator.py', 'record.py']) await chmod(join(hooksDir, script), 0o755);
+  await writeFile(
+    join(project, '.claude', 'settings.json'),
+    JSON.stringify({
+      permissions: { allow: ['Bash(ls:*)'] },
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/bash_validator.py', timeout: 10 }] },
+          { matcher: 'Write|Edit', hooks: [{ type: 'command', command: 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/no_env_files.py"' }] },
+        ],
+        PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '$CLAUDE_PROJECT_DIR/.claude/hooks/record.py' }] }],
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: '$CLAUDE_PROJECT_DIR/.claude/hooks/record.py' }] }],
+        Stop: [{ hooks: [{ type: 'command', command: '${CLAUDE_PROJECT_DIR}/.claude/hooks/record.py' }] }],
+        Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }],
+      },
+    }),
+  );
+  await writeFile(join(home, 'config.yaml'), '# operator notes stay\nhooks_auto_accept: false  # approvals by hand\n');
+}, 60_000);
+
+afterAll(async () => {
+  await dev?.stop();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('Claude Code hooks imported, approved and run by the pipeline', () => {
+  it('imports the settings: a table of what was imported and not, config.yaml keeps its comments', async () => {
+    const settings = join(project, '.claude', 'settings.json');
+    const dry = await hookgate(['hooks', 'import', '--from-claude', settings, '--home', home, '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('5 imported, 0 already in config.yaml, 1 not imported.');
+    expect(await readFile(join(home, 'config.yaml'), 'utf8')).not.toContain('payload');
+
+    const run = await hookgate(['hooks', 'import', '--from-claude', settings, '--home', home]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/PreToolUse\s+Bash\s+"\$CLAUDE_PROJECT_DIR"\/\.claude\/hooks\/bash_validator\.py\s+✓ imported as pre_tool_call matcher='terminal'/);
+    expect(run.stdout).toMatch(/Notification\s+-\s+notify-send hi\s+✗ not imported: hookgate has no notification event/);
+    const text = await readFile(join(home, 'config.yaml'), 'utf8');
+    expect(text.startsWith('# operator notes stay\nhooks_auto_accept: false # approvals by hand\n')).toBe(true);
+    const hooksDir = join(project, '.claude', 'hooks');
+    expect(parse(text).hooks).toEqual({
+      pre_tool_call: [
+        { matcher: 'terminal', command: `${hooksDir}/bash_validator.py`, timeout: 10, payload: 'claude' },
+        { matcher: 'write_file|patch', command: `python3 ${hooksDir}/no_env_files.py`, payload: 'claude' },
+      ],
+      post_tool_call: [{ matcher: 'terminal', command: `${hooksDir}/record.py`, payload: 'claude' }],
+      pre_llm_call: [{ command: `${hooksDir}/record.py`, payload: 'claude' }],
+      on_session_end: [{ command: `${hooksDir}/record.py`, payload: 'claude' }],
+    });
+
+    const again = await hookgate(['hooks', 'import', '--from-claude', settings, '--home', home]);
+    expect(again.stdout).toContain('0 imported, 5 already in config.yaml, 1 not imported.');
+    expect(await readFile(join(home, 'config.yaml'), 'utf8')).toBe(text);
+  });
+
+  it('the imported hooks are not approved until approved', async () => {
+    const list = await hookgate(['hooks', 'list', '--home', home]);
+    expect(list.stdout.match(/✗ not allowlisted/g)).toHaveLength(5);
+    expect(list.stdout).toContain('payload=claude');
+    const config = parse(await readFile(join(home, 'config.yaml'), 'utf8')) as { hooks: Record<string, { command: string }[]> };
+    for (const [event, entries] of Object.entries(config.hooks)) {
+      for (const { command } of entries) expect((await hookgate(['hooks', 'approve', event, command, '--yes', '--home', home])).code).toBe(0);
+    }
+    expect((await hookgate(['hooks', 'list', '--home', home])).stdout.match(/✓ allowed/g)).toHaveLength(5);
+  });
+
+  it('the Bash validator blocks a terminal call with exit 2, its stderr the message; the deny script blocks write_file', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, HOOKGATE_HOME: home };
+    delete env.HOOKGATE_MODEL_BASE_URL;
+    delete env.HOOKGATE_ACCEPT_HOOKS;
+    delete env.HERMES_ACCEPT_HOOKS;
+    dev = await startDevRuntime({
+      home,
+      port: 0,
+      env,
+      print: () => {},
+      createEngine: (options) => createHookEngine({ ...options, print: () => {}, logger: createMemoryLogger() }),
+      createTurnConsumer: (context) => createTurnConsumer(context),
+    });
+
+    expect(JSON.parse(await chat('cc1', 'run: rm -rf build'))).toEqual({
+      error: 'Recursive forced deletes are off limits here; delete specific files instead.',
+    });
+    expect(JSON.parse(await chat('cc2', 'write: prod.env\nTOKEN=abc'))).toEqual({
+      error: 'prod.env looks like an env file; secrets are not written by the agent.',
+    });
+    expect(JSON.parse(await chat('cc3', 'write: notes.txt\nhello'))).toEqual({ path: 'notes.txt', bytes_written: 5 });
+    expect(JSON.parse(await chat('cc3', 'run: echo allowed'))).toMatchObject({ output: 'allowed\n', exit_code: 0 });
+  });
+
+  it('the hooks read Claude Code’s stdin: event names, tool names, tool_input fields, CLAUDE_PROJECT_DIR', async () => {
+    const records = await eventually(async () => {
+      const all = await seen();
+      const posts = all.filter((r) => r.stdin.hook_event_name === 'PostToolUse');
+      return all.some((r) => r.stdin.hook_event_name === 'Stop') && posts.length >= 2 ? all : undefined;
+    });
+    for (const record of records) {
+      expect(record.project_dir).toBe(process.cwd());
+      expect(record.stdin).toMatchObject({ cwd: process.cwd(), permission_mode: 'default' });
+      expect(record.stdin.session_id).toMatch(/\S/);
+      expect(record.stdin).not.toHaveProperty('extra');
+      expect(record.stdin).not.toHaveProperty('transcript_path');
+    }
+    const posts = records.filter((r) => r.stdin.hook_event_name === 'PostToolUse').map((r) => r.stdin);
+    // The blocked call is reported too (hookgate fires post_tool_call for it), with the block as its result.
+    expect(posts.find((p) => (p.tool_input as { command: string }).command === 'rm -rf build')).toMatchObject({
+      tool_name: 'Bash',
+      tool_response: { error: 'Recursive forced deletes are off limits here; delete specific files instead.' },
+    });
+    const post = posts.find((p) => (p.tool_input as { command: string }).command === 'echo allowed')!;
+    expect(post).toMatchObject({
+      tool_name: 'Bash',
+      tool_input: { command: 'echo allowed' },
+      tool_response: { output: 'allowed\n', exit_code: 0, error: null },
+    });
+    expect(post.tool_use_id).toMatch(/\S/);
+    expect(records.filter((r) => r.stdin.hook_event_name === 'UserPromptSubmit').map((r) => r.stdin.prompt)).toContain('run: echo allowed');
+    expect(records.find((r) => r.stdin.hook_event_name === 'Stop')!.stdin).toMatchObject({ stop_hook_active: false });
+  });
+});

@@ -4,6 +4,7 @@ import type { HookEngine } from '../hooks/hook-engine.ts';
 import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoLocalOutboxStore } from '../store/local-outbox-store.ts';
 import { createReplier } from './create-replier.ts';
+import { gatewayReplyRetry } from './reply-retry.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 
 /**
@@ -30,7 +31,7 @@ export function gatewayDepsFromDataPlane(options: {
     approvals: plane.approvals,
     turnQueue: plane.turnQueue,
     observerSink: plane.observerSink,
-    replier: createReplier(config, outbox ? { outbox } : {}),
+    replier: createReplier(config, { ...(outbox ? { outbox } : {}), retry: gatewayReplyRetry(config.replyRetry) }),
     ...(outbox ? { outbox } : {}),
     logger,
   };

@@ -16,6 +16,16 @@ export interface ReplyRetryPolicy {
 
 export const DEFAULT_REPLY_RETRY: ReplyRetryPolicy = { attempts: 4, baseDelayMs: 500, maxDelayMs: 20_000 };
 
+/**
+ * The gateway's own replies (a command's answer, a refusal) are sent before the webhook is
+ * acknowledged, and platforms redeliver a webhook not answered within seconds (Slack: 3 s):
+ * at most two tries, no wait over one second, whatever the deployment allows turns.
+ */
+export function gatewayReplyRetry(configured: Partial<ReplyRetryPolicy> = {}): ReplyRetryPolicy {
+  const policy = { ...DEFAULT_REPLY_RETRY, ...configured };
+  return { attempts: Math.min(policy.attempts, 2), baseDelayMs: Math.min(policy.baseDelayMs, 250), maxDelayMs: Math.min(policy.maxDelayMs, 1_000) };
+}
+
 /** A send that failed for good: the last error and how many tries were made. */
 export class ReplyUndeliveredError extends ReplyError {
   constructor(

@@ -24,7 +24,7 @@ beforeEach(async () => {
   gw?.plane.destroy();
   gw = gatewayHarness(
     aws,
-    { SLACK_SIGNING_SECRET: 'slack-secret', SLACK_BOT_TOKEN: 'xoxb-1', DISCORD_PUBLIC_KEY: keys.publicKeyHex, DISCORD_APPLICATION_ID: '999' },
+    { TELEGRAM_BOT_TOKEN: '1:doc', TELEGRAM_SECRET_TOKEN: 'tg-secret', SLACK_SIGNING_SECRET: 'slack-secret', SLACK_BOT_TOKEN: 'xoxb-1', DISCORD_PUBLIC_KEY: keys.publicKeyHex, DISCORD_APPLICATION_ID: '999' },
     recordingEngine(),
   );
   await gw.drainTurns();
@@ -80,6 +80,21 @@ describe("Discord's documented interactions (no application_id)", () => {
     const ours = JSON.stringify({ ...JSON.parse(fixture('discord-ping.interactions-js.json')), application_id: '999' });
     expect((await discord(ours)).status).toBe(200);
     expect(await gw.drainTurns()).toEqual([]);
+  });
+});
+
+describe("Telegram's documented update", () => {
+  it("takes the webhook guide's text message (no chat.type): a private chat, by its positive id", async () => {
+    const res = await gw.request('/webhooks/telegram', {
+      body: fixture('telegram-message.webhooks-guide.json'),
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'tg-secret' },
+    });
+    expect(res.status).toBe(200);
+    const [turn] = await gw.drainTurns();
+    expect(turn).toMatchObject({
+      delivery_id: 'telegram:10000',
+      event: { text: '/start', source: { platform: 'telegram', chat_id: '1111111', user_id: '1111111', user_name: 'Test', chat_type: 'dm' } },
+    });
   });
 });
 

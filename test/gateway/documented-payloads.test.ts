@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { startTestAws } from '../support/local-aws.ts';
-import { discordHeaders, discordKeys, slackHeaders } from '../support/fake-platforms/signed-requests.ts';
+import { discordHeaders, discordKeys, slackHeaders, whatsAppHeaders } from '../support/fake-platforms/signed-requests.ts';
 import { gatewayHarness, type GatewayHarness } from './support/gateway-harness.ts';
 import { recordingEngine } from './support/recording-engine.ts';
 
@@ -24,7 +24,7 @@ beforeEach(async () => {
   gw?.plane.destroy();
   gw = gatewayHarness(
     aws,
-    { TELEGRAM_BOT_TOKEN: '1:doc', TELEGRAM_SECRET_TOKEN: 'tg-secret', SLACK_SIGNING_SECRET: 'slack-secret', SLACK_BOT_TOKEN: 'xoxb-1', DISCORD_PUBLIC_KEY: keys.publicKeyHex, DISCORD_APPLICATION_ID: '999' },
+    { TELEGRAM_BOT_TOKEN: '1:doc', TELEGRAM_SECRET_TOKEN: 'tg-secret', SLACK_SIGNING_SECRET: 'slack-secret', SLACK_BOT_TOKEN: 'xoxb-1', WHATSAPP_APP_SECRET: 'wa-secret', WHATSAPP_VERIFY_TOKEN: 'v', WHATSAPP_ACCESS_TOKEN: 'wa', WHATSAPP_PHONE_NUMBER_ID: '555', DISCORD_PUBLIC_KEY: keys.publicKeyHex, DISCORD_APPLICATION_ID: '999' },
     recordingEngine(),
   );
   await gw.drainTurns();
@@ -94,6 +94,22 @@ describe("Telegram's documented update", () => {
     expect(turn).toMatchObject({
       delivery_id: 'telegram:10000',
       event: { text: '/start', source: { platform: 'telegram', chat_id: '1111111', user_id: '1111111', user_name: 'Test', chat_type: 'dm' } },
+    });
+  });
+});
+
+describe("WhatsApp's documented notification", () => {
+  it("takes the messages webhook reference's text message", async () => {
+    const body = fixture('whatsapp-text-message.docs.json');
+    const res = await gw.request('/webhooks/whatsapp', { body, headers: whatsAppHeaders('wa-secret', body) });
+    expect(res.status).toBe(200);
+    const [turn] = await gw.drainTurns();
+    expect(turn).toMatchObject({
+      event: {
+        text: 'Does it come in another color?',
+        source: { platform: 'whatsapp', chat_id: '16505551234', user_id: '16505551234' },
+        reply: { extra: { phone_number_id: '106540352242922' } },
+      },
     });
   });
 });

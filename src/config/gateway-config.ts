@@ -61,6 +61,8 @@ export interface GatewayConfig {
   model: { name?: string; baseUrl?: string; apiKey?: string };
   /** `HOOKGATE_SESSION_IDLE_SECONDS`: a conversation idle longer starts a new session (finalize reason `session_expired`). Unset = never. */
   sessionIdleSeconds?: number;
+  /** `HOOKGATE_REPLY_ATTEMPTS`, `HOOKGATE_REPLY_BACKOFF_MS`, `HOOKGATE_REPLY_MAX_DELAY_MS`: how platform sends are retried (defaults in reply-retry.ts). */
+  replyRetry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   /** Where this function's AWS resources are (set by the stack, or by `hookgate dev`). */
   resources: {
     tableName?: string;
@@ -105,6 +107,9 @@ const FORMATS: Record<string, z.ZodType<string>> = {
   HOOKGATE_MODEL_BASE_URL: httpUrl,
   HOOKGATE_MODEL_API_KEY: z.string().min(1),
   HOOKGATE_SESSION_IDLE_SECONDS: z.string().regex(/^[1-9]\d*$/, { error: 'must be a whole number of seconds ≥ 1' }),
+  HOOKGATE_REPLY_ATTEMPTS: z.string().regex(/^([1-9]|10)$/, { error: 'must be a whole number from 1 to 10' }),
+  HOOKGATE_REPLY_BACKOFF_MS: z.string().regex(/^\d{1,6}$/, { error: 'must be a whole number of milliseconds (≤ 999999)' }),
+  HOOKGATE_REPLY_MAX_DELAY_MS: z.string().regex(/^\d{1,6}$/, { error: 'must be a whole number of milliseconds (≤ 999999)' }),
   HOOKGATE_UNAUTHORISED_REPLY: z.enum(['refuse', 'silent'], { error: 'must be refuse or silent' }),
   HOOKGATE_LOCAL_ADAPTER: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }),
   ...Object.fromEntries(Object.keys(DEFAULT_BASE_URLS).map((name) => [name, httpUrl])),
@@ -224,6 +229,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env, options:
     disabled,
     model: Object.fromEntries(Object.entries(model).filter(([, v]) => v !== undefined)) as GatewayConfig['model'],
     ...(idle ? { sessionIdleSeconds: Number(idle) } : {}),
+    replyRetry: replyRetryFrom(env),
     resources: {
       tableName: resource(RESOURCE_ENV.tableName),
       turnsQueueUrl: resource(RESOURCE_ENV.turnsQueueUrl),
@@ -233,6 +239,15 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env, options:
       deploymentVersion: resource(RESOURCE_ENV.deploymentVersion) ?? 'local',
     },
   };
+}
+
+function replyRetryFrom(env: NodeJS.ProcessEnv): GatewayConfig['replyRetry'] {
+  const number = (name: string) => {
+    const value = read(env, name);
+    return value === undefined ? undefined : Number(value);
+  };
+  const policy = { attempts: number('HOOKGATE_REPLY_ATTEMPTS'), baseDelayMs: number('HOOKGATE_REPLY_BACKOFF_MS'), maxDelayMs: number('HOOKGATE_REPLY_MAX_DELAY_MS') };
+  return Object.fromEntries(Object.entries(policy).filter(([, v]) => v !== undefined));
 }
 
 /** The enabled platforms, in the fixed order (the `platforms` context of gateway:startup). */

@@ -10,6 +10,7 @@ import { sendTelegramReply } from './platforms/telegram/telegram-reply.ts';
 import { sendWhatsAppReply } from './platforms/whatsapp/whatsapp-reply.ts';
 import { ReplyError } from './reply-error.ts';
 import type { Replier } from './replier.ts';
+import { retryingSend, type ReplyRetryPolicy } from './reply-retry.ts';
 
 export interface CreateReplierOptions {
   /**
@@ -17,13 +18,19 @@ export interface CreateReplierOptions {
    * SDK's default client (endpoint from `AWS_ENDPOINT_URL_DYNAMODB` when set).
    */
   outbox?: LocalOutboxStore;
+  /** Overrides `config.replyRetry` (tests). */
+  retry?: Partial<ReplyRetryPolicy>;
+  /** How retries wait (tests pass one that records the delay and returns at once). */
+  sleep?: (ms: number) => Promise<unknown>;
 }
 
 /**
  * The `Replier` for every enabled platform, chosen by `target.platform`: Telegram
  * `sendMessage`, Slack `chat.postMessage`, Discord interaction follow-up, WhatsApp messages
  * endpoint, Teams reply-to-activity (bot token from `TEAMS_TOKEN_URL`), local → outbox.
- * A failed send rejects with `ReplyError` (`retryable` for network errors, 429 and 5xx).
+ * Each piece of a reply is retried on network errors, 429 and 5xx (`Retry-After` /
+ * `retry_after` honoured, backoff bounded by `config.replyRetry`); a piece that went through
+ * is never sent again. A send that fails for good rejects with `ReplyUndeliveredError`.
  *
  * @example
  * const replier = createReplier(loadGatewayConfig(process.env));
@@ -32,6 +39,7 @@ export interface CreateReplierOptions {
 export function createReplier(config: GatewayConfig, options: CreateReplierOptions = {}): Replier {
   const { telegram, slack, discord, whatsapp, teams, local } = config.platforms;
   const teamsTokens = teams ? new TeamsTokenSource(teams) : undefined;
+  const retry = retryingSend({ ...config.replyRetry, ...options.retry }, options.sleep);
   let outbox = options.outbox;
   const localOutbox = (): LocalOutboxStore => {
     if (outbox) return outbox;
@@ -45,19 +53,19 @@ export function createReplier(config: GatewayConfig, options: CreateReplierOptio
     async send(target: ReplyTarget, text: string): Promise<void> {
       switch (target.platform) {
         case 'telegram':
-          if (telegram) return sendTelegramReply(telegram, target, text);
+          if (telegram) return sendTelegramReply(telegram, target, text, retry);
           break;
         case 'slack':
-          if (slack) return sendSlackReply(slack, target, text);
+          if (slack) return sendSlackReply(slack, target, text, retry);
           break;
         case 'discord':
-          if (discord) return sendDiscordReply(discord, target, text);
+          if (discord) return sendDiscordReply(discord, target, text, retry);
           break;
         case 'whatsapp':
-          if (whatsapp) return sendWhatsAppReply(whatsapp, target, text);
+          if (whatsapp) return sendWhatsAppReply(whatsapp, target, text, retry);
           break;
         case 'teams':
-          if (teamsTokens) return sendTeamsReply(teamsTokens, target, text);
+          if (teamsTokens) return sendTeamsReply(teamsTokens, target, text, retry);
           break;
         case 'local':
           if (local) return localOutbox().append(target.chat_id, text);

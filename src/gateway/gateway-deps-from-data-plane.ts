@@ -5,6 +5,7 @@ import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoLocalOutboxStore } from '../store/local-outbox-store.ts';
 import { DynamoTraceStore } from '../store/trace-store.ts';
 import { createReplier } from './create-replier.ts';
+import { gatewayReplyRetry } from './reply-retry.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 
 /**
@@ -32,7 +33,7 @@ export function gatewayDepsFromDataPlane(options: {
     turnQueue: plane.turnQueue,
     observerSink: plane.observerSink,
     traces: new DynamoTraceStore(plane.table),
-    replier: createReplier(config, outbox ? { outbox } : {}),
+    replier: createReplier(config, { ...(outbox ? { outbox } : {}), retry: gatewayReplyRetry(config.replyRetry) }),
     ...(outbox ? { outbox } : {}),
     logger,
   };

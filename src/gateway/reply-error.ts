@@ -12,6 +12,8 @@ export class ReplyError extends Error {
     readonly platform: string,
     message: string,
     readonly status?: number,
+    /** How long the platform asked to wait before trying again (`Retry-After`, Telegram `retry_after`). */
+    readonly retryAfterMs?: number,
   ) {
     super(`${platform} reply failed: ${message}`);
   }

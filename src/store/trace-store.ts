@@ -15,6 +15,8 @@ export interface TraceRecord {
   /** What came of it: `allow`, `block: <msg>`, `context (N chars)`, `replaced`, `unchanged`, `emitted`, `error: …`. */
   readonly decision: string;
   readonly duration_ms: number;
+  /** The text of a reply the platform never took (hook `reply`, decision `undelivered: …`). */
+  readonly text?: string;
 }
 
 export interface TraceStore {
@@ -96,6 +98,7 @@ export class DynamoTraceStore implements TraceStore {
       callback: String(item.callback),
       decision: String(item.decision),
       duration_ms: Number(item.duration_ms),
+      ...(typeof item.text === 'string' ? { text: item.text } : {}),
     }));
   }
 }

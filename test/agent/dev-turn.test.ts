@@ -17,9 +17,11 @@ const savedHome = process.env.HOOKGATE_HOME;
 
 beforeAll(async () => {
   // A temp hooks home with the two example gateway hooks linked in from examples/ (their
-  // logs land in the temp home) and a plugin that notes each turn id.
+  // logs land in the temp home), a plugin that notes each turn id, and one that adds
+  // pre_llm_call context to every turn (as the examples' guardrail and git-status hooks do).
   home = await tempHome({
-    'config.yaml': enable('turn-ids'),
+    'config.yaml': enable('turn-ids', 'guard-context'),
+    ...plugin('guard-context', `ctx.register_hook('pre_llm_call', () => ({ context: 'Never delete files without asking.' }));`),
     ...plugin('turn-ids', `
       const { appendFileSync } = await import('node:fs');
       const { join, dirname } = await import('node:path');
@@ -78,23 +80,22 @@ describe('hookgate dev with the local stand-in model', () => {
   });
 
   it('run: calls the terminal in the session workspace and answers with its result', async () => {
-    expect(JSON.parse(await chat('c2', 'run: echo hi from the stand-in'))).toEqual({ output: 'hi from the stand-in\n', exit_code: 0, error: null });
+    expect(await chat('c2', 'run: echo hi from the stand-in')).toBe('hi from the stand-in');
+    expect(await chat('c2', 'run: echo no >&2; exit 3')).toBe('no\n(exit code 3)');
   });
 
   it('write: then read: round-trips a file', async () => {
-    expect(JSON.parse(await chat('c3', 'write: notes.txt\nline one\nline two'))).toEqual({ path: 'notes.txt', bytes_written: 17 });
-    expect(JSON.parse(await chat('c3', 'read: notes.txt'))).toMatchObject({ content: 'line one\nline two' });
+    expect(await chat('c3', 'write: notes.txt\nline one\nline two')).toBe('Wrote 17 bytes to notes.txt.');
+    expect(await chat('c3', 'read: notes.txt')).toBe('line one\nline two');
   });
 
   it('delegate: runs a child on the task and answers with its result', async () => {
-    const result = JSON.parse(await chat('c4', 'delegate: run: echo from the child'));
-    expect(result.results[0]).toMatchObject({ status: 'completed', goal: 'run: echo from the child' });
-    expect(JSON.parse(result.results[0].summary)).toMatchObject({ output: 'from the child\n' });
+    expect(await chat('c4', 'delegate: run: echo from the child')).toBe('Subtask "run: echo from the child" completed:\nfrom the child');
   });
 
   it('the long-task-alert example fires at the 10th step', async () => {
     const lines = Array.from({ length: 11 }, (_, i) => `run: echo step ${i + 1}`).join('\n');
-    expect(JSON.parse(await chat('c5', lines)).output).toBe('step 11\n');
+    expect(await chat('c5', lines)).toBe('step 11');
     const log = await eventually(async () => (await readFile(join(home.path, 'logs', 'long-task-alert.log'), 'utf8')) || undefined);
     const alerts = log.trim().split('\n').map((line) => JSON.parse(line));
     expect(alerts).toHaveLength(1);
@@ -107,7 +108,7 @@ describe('hookgate dev with the local stand-in model', () => {
       return text.includes('completed') ? text : undefined;
     });
     expect(log).toMatch(/Running BOOT\.md \(\d+ chars\)/);
-    expect(log).toContain('completed: {"output": "deploy.log: no errors\\n"');
+    expect(log).toContain('completed: deploy.log: no errors');
   });
 
   it('hookgate trace <turn_id> prints the turn’s hook calls from the running dev', async () => {

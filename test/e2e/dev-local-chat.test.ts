@@ -36,7 +36,7 @@ beforeAll(async () => {
   await writeFile(join(home, 'hooks', 'boot', 'HOOK.yaml'), 'name: boot\nevents:\n  - gateway:startup\n  - session:reset\n');
   await writeFile(
     join(home, 'hooks', 'boot', 'handler.ts'),
-    `import { appendFileSync } from 'node:fs';\nexport function handle(type: string, context: Record<string, unknown>) {\n  appendFileSync(${JSON.stringify(join(home, 'seen.log'))}, JSON.stringify({ type, context }) + '\\n');\n}\n`,
+    `import { appendFileSync, writeFileSync } from 'node:fs';\nexport function handle(type: string, context: Record<string, unknown>) {\n  writeFileSync(${JSON.stringify(join(home, 'home-seen.txt'))}, String(process.env.HOOKGATE_HOME));\n  appendFileSync(${JSON.stringify(join(home, 'seen.log'))}, JSON.stringify({ type, context }) + '\\n');\n}\n`,
   );
   const cwd = await mkdtemp(join(tmpdir(), 'hookgate-cwd-')); // works from any working directory
   fake = await startFakePlatforms();
@@ -78,6 +78,11 @@ describe('hookgate dev (the real binary)', () => {
       return text.includes('gateway:startup') ? text : undefined;
     }, 'gateway:startup in seen.log');
     expect(JSON.parse(log.split('\n')[0]!)).toEqual({ type: 'gateway:startup', context: { platforms: ['telegram', 'discord', 'local'] } });
+  });
+
+  it('exports --home to the hooks as HOOKGATE_HOME (none was set)', async () => {
+    await eventually(async () => (existsSync(join(home, 'seen.log')) ? true : undefined), 'gateway:startup in seen.log');
+    expect(await readFile(join(home, 'home-seen.txt'), 'utf8')).toBe(home);
   });
 
   it('answers a local chat message through the turn runtime: You said: <message>', async () => {

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../../src/config/gateway-config.ts';
 import { createReplier } from '../../src/gateway/create-replier.ts';
 import { ReplyError } from '../../src/gateway/reply-error.ts';
+import { ReplyUndeliveredError } from '../../src/gateway/reply-retry.ts';
 import type { LocalOutboxStore, OutboxMessage } from '../../src/store/local-outbox-store.ts';
 import { startFakePlatforms, type FakePlatforms } from '../support/fake-platforms/fake-platform-server.ts';
 
@@ -27,6 +28,10 @@ const memoryOutbox = (): LocalOutboxStore & { items: Map<string, OutboxMessage[]
   };
 };
 
+/** The waits retries asked for, in order (recorded instead of slept: no test waits on a clock). */
+let waits: number[] = [];
+const RETRY = { attempts: 3, baseDelayMs: 40, maxDelayMs: 5_000 };
+
 const replierFor = (outbox = memoryOutbox()) =>
   createReplier(
     loadGatewayConfig(
@@ -51,7 +56,13 @@ const replierFor = (outbox = memoryOutbox()) =>
       },
       { runtime: 'local' },
     ),
-    { outbox },
+    {
+      outbox,
+      retry: RETRY,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    },
   );
 
 describe('createReplier', () => {
@@ -118,7 +129,7 @@ describe('createReplier', () => {
   });
 
   it('rejects with a retryable ReplyError on 5xx and a final one on 4xx or Slack ok:false', async () => {
-    fake.failNext('/telegram/', 502);
+    fake.failNext('/telegram/', 502, RETRY.attempts);
     const error = await replierFor().send({ platform: 'telegram', chat_id: '1', thread_id: '', extra: {} }, 'x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReplyError);
     expect((error as ReplyError).retryable).toBe(true);
@@ -131,5 +142,81 @@ describe('createReplier', () => {
   it('rejects for a platform that is not enabled', async () => {
     const replier = createReplier(loadGatewayConfig({}, { runtime: 'aws' }));
     await expect(replier.send({ platform: 'telegram', chat_id: '1', thread_id: '', extra: {} }, 'x')).rejects.toThrow(/not enabled/);
+  });
+});
+
+describe('createReplier: retries', () => {
+  const tg = { platform: 'telegram', chat_id: '77', thread_id: '', extra: {} };
+  const sentTexts = (prefix: string, from: number) => fake.received(prefix).slice(from).map((r) => r.json as Record<string, unknown>);
+  beforeEach(() => {
+    waits = [];
+  });
+
+  it("Telegram 429: waits parameters.retry_after, then delivers once", async () => {
+    const before = fake.received('/telegram/').length;
+    fake.failNext('/telegram/', 429, 1, { retryAfter: 2, retryAfterIn: 'telegram' });
+    await replierFor().send(tg, 'after the pause');
+    expect(waits).toEqual([2000]);
+    expect(sentTexts('/telegram/', before).map((b) => b.text)).toEqual(['after the pause', 'after the pause']);
+  });
+
+  it('Slack 429 and Discord 429: wait the Retry-After header', async () => {
+    fake.failNext('/slack/', 429, 1, { retryAfter: 1 });
+    await replierFor().send({ platform: 'slack', chat_id: 'C9', thread_id: '', extra: {} }, 'slack text');
+    fake.failNext('/discord/', 429, 1, { retryAfter: 3, body: { message: 'You are being rate limited.', retry_after: 2.5, global: false } });
+    await replierFor().send({ platform: 'discord', chat_id: 'CH', thread_id: '', extra: { interaction_token: 'rt', application_id: '777' } }, 'discord text');
+    expect(waits).toEqual([1000, 3000]);
+  });
+
+  it('Slack ok:false ratelimited/internal_error is retried; other ok:false errors are not', async () => {
+    const before = fake.received('/slack/').length;
+    fake.failNext('/slack/', 200, 1, { body: { ok: false, error: 'internal_error' } });
+    await replierFor().send({ platform: 'slack', chat_id: 'C8', thread_id: '', extra: {} }, 'x');
+    expect(fake.received('/slack/').length - before).toBe(2);
+    fake.failNext('/slack/', 200, 1, { body: { ok: false, error: 'channel_not_found' } });
+    const error = await replierFor().send({ platform: 'slack', chat_id: 'C8', thread_id: '', extra: {} }, 'x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ReplyUndeliveredError);
+    expect((error as ReplyUndeliveredError).attempts).toBe(1);
+    expect(fake.received('/slack/').length - before).toBe(3);
+  });
+
+  it('5xx and a dropped connection: backs off (bounded, growing) and delivers', async () => {
+    const before = fake.received('/whatsapp/').length;
+    fake.dropNext('/whatsapp/', 1);
+    fake.failNext('/whatsapp/', 503, 1);
+    await replierFor().send({ platform: 'whatsapp', chat_id: '4917', thread_id: '', extra: { phone_number_id: '555' } }, 'hallo');
+    expect(fake.received('/whatsapp/').length - before).toBe(3);
+    expect(waits).toHaveLength(2);
+    expect(waits[0]).toBeLessThanOrEqual(RETRY.baseDelayMs);
+    expect(waits[1]).toBeLessThanOrEqual(RETRY.baseDelayMs * 2);
+  });
+
+  it('a split reply resumes at the piece that failed: delivered pieces are not sent again', async () => {
+    const before = fake.received('/telegram/').length;
+    const text = `${'a'.repeat(4096)}${'b'.repeat(904)}`;
+    fake.failNext('/telegram/', 502, 1, { after: 1 }); // the second piece's first try
+    await replierFor().send(tg, text);
+    expect(sentTexts('/telegram/', before).map((b) => String(b.text)[0])).toEqual(['a', 'b', 'b']);
+  });
+
+  it('gives up after the last try with ReplyUndeliveredError, at once on 4xx, and when asked to wait longer than the bound', async () => {
+    fake.failNext('/telegram/', 500, RETRY.attempts);
+    const exhausted = await replierFor().send(tg, 'lost?').catch((e: unknown) => e);
+    expect(exhausted).toBeInstanceOf(ReplyUndeliveredError);
+    expect((exhausted as ReplyUndeliveredError).attempts).toBe(3);
+    expect((exhausted as Error).message).toMatch(/HTTP 500.*after 3 tries/);
+    expect((exhausted as Error).message).not.toContain('123:abc');
+
+    const before = fake.received('/telegram/').length;
+    fake.failNext('/telegram/', 403, 1);
+    const forbidden = await replierFor().send(tg, 'x').catch((e: unknown) => e);
+    expect((forbidden as ReplyUndeliveredError).attempts).toBe(1);
+    expect(fake.received('/telegram/').length - before).toBe(1);
+
+    waits = [];
+    fake.failNext('/telegram/', 429, 1, { retryAfter: 3600, retryAfterIn: 'telegram' });
+    const tooLong = await replierFor().send(tg, 'x').catch((e: unknown) => e);
+    expect((tooLong as ReplyUndeliveredError).attempts).toBe(1);
+    expect(waits).toEqual([]);
   });
 });

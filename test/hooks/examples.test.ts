@@ -1,5 +1,5 @@
 import { cp, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandDecision } from '../../src/hooks/aggregate/index.ts';
 import { createHookEngine, loadHookEngine, type LoadedHookEngine } from '../../src/hooks/create-hook-engine.ts';
@@ -15,6 +15,14 @@ import { tempHome, type TempHome } from './support/temp-home.ts';
 
 const EXAMPLES = new URL('../../examples/', import.meta.url).pathname;
 
+/**
+ * What running the examples leaves in examples/ (ignored by git): the allowlist that
+ * `--accept-hooks` or `hooks approve` wrote, its lock, a running dev's endpoints, logs. The
+ * copy leaves them out, so this test sees the examples as shipped, whatever was run before.
+ */
+const RUN_STATE = /^(shell-hooks-allowlist\.json(\..*)?|\.hookgate|logs)$/;
+const shipped = (source: string): boolean => !RUN_STATE.test(relative(EXAMPLES, source).split(sep)[0] ?? '');
+
 let home: TempHome;
 let engine: LoadedHookEngine;
 const lines: string[] = [];
@@ -23,7 +31,7 @@ const savedHome = process.env.HOOKGATE_HOME;
 beforeAll(async () => {
   // A copy, so the examples' log files land in a temp hooks home, not in the repository.
   home = await tempHome();
-  await cp(EXAMPLES, home.path, { recursive: true });
+  await cp(EXAMPLES, home.path, { recursive: true, filter: shipped });
   process.env.HOOKGATE_HOME = home.path;
   engine = await loadHookEngine({ home: home.path, logger: createMemoryLogger(), env: {}, print: (line) => lines.push(line) });
 });

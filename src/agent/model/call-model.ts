@@ -97,7 +97,7 @@ export async function callModel(call: ModelCall): Promise<{ message: AssistantMe
       { gated: true },
     );
     try {
-      const completion = await transport.send(request, call.signal);
+      const completion = await transport.send(request, call.signal, { userMessage: turn.user_message });
       const message = usableMessage(completion);
       const endedAt = Date.now() / 1000;
       const choice = completion.choices[0]!;

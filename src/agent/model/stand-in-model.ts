@@ -1,6 +1,7 @@
 import type { TranscriptMessage } from '../../store/transcript-store.ts';
 import type { ChatCompletion, ChatRequest, ToolCall } from './chat-wire.ts';
-import type { ModelTransport } from './model-transport.ts';
+import type { ModelCallHints, ModelTransport } from './model-transport.ts';
+import { toolResultAsChat } from './stand-in-reply.ts';
 
 /** The name under which the stand-in appears in hooks, logs and traces. */
 export const STAND_IN_MODEL_NAME = 'hookgate-local-stand-in';
@@ -20,8 +21,11 @@ export const STAND_IN_BASE_URL = 'local://stand-in';
  * | `delegate: <task>`            | `delegate_task` (the child runs this stand-in on `<task>`) |
  *
  * A message whose leading lines are all `run: …` runs them one per iteration. After the
- * last tool result it answers with that result; any other message gets
- * `You said: <message>`.
+ * last tool result it answers with that result read as chat text (a command's output, with
+ * a non-zero exit code noted; `Wrote N bytes to <path>.`…); any other message gets
+ * `You said: <message>`. Context that hooks appended to the message (pre_llm_call) reaches
+ * it like any model, but it acts on the user's words only: the context never becomes a
+ * tool argument nor part of the echo.
  *
  * @example
  * const transport = new StandInModel();
@@ -34,10 +38,10 @@ export class StandInModel implements ModelTransport {
   readonly baseUrl = STAND_IN_BASE_URL;
   readonly apiMode = 'chat_completions' as const;
 
-  async send(request: ChatRequest): Promise<ChatCompletion> {
+  async send(request: ChatRequest, _signal?: AbortSignal, hints: ModelCallHints = {}): Promise<ChatCompletion> {
     const userIndex = request.messages.findLastIndex((m) => m.role === 'user');
     const user = request.messages[userIndex];
-    const text = typeof user?.content === 'string' ? user.content : '';
+    const text = usersWords(typeof user?.content === 'string' ? user.content : '', hints.userMessage);
     const after = request.messages.slice(userIndex + 1);
     const stepsDone = after.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
     const callNumber = request.messages.filter((m) => m.role === 'assistant').length + 1;
@@ -47,9 +51,21 @@ export class StandInModel implements ModelTransport {
       if (call) return reply({ role: 'assistant', content: null, tool_calls: [call] }, 'tool_calls');
     }
     const lastTool = after.findLast((m) => m.role === 'tool');
-    if (lastTool) return reply({ role: 'assistant', content: lastTool.content ?? '' }, 'stop');
+    if (lastTool) {
+      const call = after.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : [])).find((c) => c.id === lastTool.tool_call_id);
+      return reply({ role: 'assistant', content: toolResultAsChat(call?.function.name ?? '', lastTool.content ?? '') }, 'stop');
+    }
     return reply({ role: 'assistant', content: `You said: ${text}` }, 'stop');
   }
+}
+
+/**
+ * The user's own words: the API copy of the message is `<words>\n\n<context>` when hooks
+ * added context (§1.9), and the turn tells the original words in its hints.
+ */
+function usersWords(content: string, userMessage: string | undefined): string {
+  if (userMessage === undefined || content === userMessage) return content;
+  return content.startsWith(`${userMessage}\n\n`) ? userMessage : content;
 }
 
 /**

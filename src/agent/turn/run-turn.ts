@@ -16,6 +16,7 @@ import { firstCodePoints } from './text-prefix.ts';
 import { TurnHooks } from './turn-hooks.ts';
 import type { TurnRuntimeDeps } from './turn-runtime-deps.ts';
 import { TurnStateSchema, type TurnState } from './turn-state.ts';
+import { keepUndeliveredReply } from './undelivered-reply.ts';
 
 type MessageTurn = Extract<TurnMessage, { kind: 'message' }>;
 type ApprovalTurn = Extract<TurnMessage, { kind: 'approval' }>;
@@ -317,7 +318,7 @@ async function endTurn(
     deps.transcripts.append(state.session_id, state.messages),
     deps.sessions.recordTurn(state.session_key, state.session_id, deps.now?.() ?? new Date()),
   ]);
-  await sendReply(deps, state, replyText);
+  await sendReply(deps, hooks, state, replyText);
   await hooks.observe('agent:end', { ...state.agent_start, response: firstCodePoints(response, 500) });
   const kind = outcome.kind === 'final' ? 'completed' : outcome.kind;
   return { turn_id: state.turn_id, outcome: kind, response };
@@ -348,6 +349,7 @@ async function suspend(
   await hooks.observe('pre_approval_request', approvalKwargs(approval));
   await sendReply(
     deps,
+    hooks,
     state,
     [
       `⚠️ This command needs your approval (${approval.description}):`,
@@ -396,11 +398,13 @@ function agentStartContext(event: MessageEvent, sessionId: string): Record<strin
   };
 }
 
-async function sendReply(deps: TurnRuntimeDeps, state: TurnState, text: string): Promise<void> {
+async function sendReply(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, text: string): Promise<void> {
   try {
     await deps.replier.send(state.reply, text);
   } catch (error) {
     deps.logger.error(`turn ${state.turn_id}: the reply could not be sent: ${String(error)}`);
+    // The replier has retried already; the reply is kept, not lost (trace + reply:undelivered).
+    await keepUndeliveredReply(hooks, state.reply, text, error);
   }
 }
 

@@ -59,6 +59,9 @@ export function installDevCommand(
       // The SDK's Node 20 notice is harmless here and would bury what dev prints.
       process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
       const home = resolve(options.home ?? resolveHooksHome());
+      // The hooks find their home as hookgate does (HOOKGATE_HOME first): the examples' gateway
+      // hooks write their logs and read BOOT.md there, shell hooks inherit it.
+      process.env.HOOKGATE_HOME = home;
       if (!existsSync(home)) {
         process.stdout.write(
           `hookgate dev: no hooks home at ${home} yet, so no hooks run. To try the examples: npx hookgate dev --home ${EXAMPLES_HOME}\n`,

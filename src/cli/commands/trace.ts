@@ -29,14 +29,21 @@ async function traceStoreFor(options: TraceOptions): Promise<{ store: DynamoTrac
   return { store: new DynamoTraceStore(createDynamoTable({ tableName: dev.tableName, client })), client, via: `hookgate dev (${home})` };
 }
 
-/** Fixed-width columns: hook, source, callback, decision, duration. */
+/**
+ * Fixed-width columns: hook, source, callback, decision, duration; then the text of every
+ * reply the platform never took, in full.
+ */
 export function formatTrace(records: readonly TraceRecord[]): string {
   const rows = [
     ['HOOK', 'SOURCE', 'CALLBACK', 'DECISION', 'DURATION'],
     ...records.map((r) => [r.hook, r.source, r.callback, r.decision.replace(/\s+/g, ' ').slice(0, 80), `${r.duration_ms} ms`]),
   ];
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
-  return rows.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join('  ')).join('\n');
+  const table = rows.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join('  ')).join('\n');
+  const undelivered = records
+    .filter((r) => r.text !== undefined)
+    .map((r) => `\nundelivered reply to ${r.callback} (${r.at}):\n${r.text!.replace(/^/gm, '  ')}`);
+  return [table, ...undelivered].join('\n');
 }
 
 /**

@@ -11,13 +11,28 @@ export interface RecordedRequest {
   json?: unknown;
 }
 
+export interface FailureOptions {
+  retryAfter?: number;
+  retryAfterIn?: 'header' | 'telegram';
+  body?: unknown;
+  /** Let this many matching requests through first. */
+  after?: number;
+}
+
 export interface FakePlatforms {
   url: string;
   requests: RecordedRequest[];
   /** The requests whose path starts with `prefix`. */
   received(prefix: string): RecordedRequest[];
-  /** Makes the next `count` requests to paths starting with `prefix` answer `status`. */
-  failNext(prefix: string, status: number, count?: number): void;
+  /**
+   * Makes the next `count` requests to paths starting with `prefix` answer `status`, with
+   * the platform's own rate-limit signals when asked: `retryAfter` (seconds) goes into the
+   * `Retry-After` header (`header`, Slack and Discord) or Telegram's
+   * `parameters.retry_after` (`telegram`); `body` replaces the default error body.
+   */
+  failNext(prefix: string, status: number, count?: number, options?: FailureOptions): void;
+  /** The next `count` requests to paths starting with `prefix` are read, then the connection is cut with no answer. */
+  dropNext(prefix: string, count?: number): void;
   /** Teams: a Bot Framework token signed by the fake's JWKS key. */
   teamsToken(claims: Record<string, unknown>, options?: { expiresIn?: string | number; issuer?: string; audience?: string }): Promise<string>;
   teamsIssuer: string;
@@ -39,7 +54,8 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
   const { publicKey, privateKey } = await generateKeyPair('RS256');
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'fake-key', use: 'sig', alg: 'RS256' };
   const requests: RecordedRequest[] = [];
-  const failures: { prefix: string; status: number; count: number }[] = [];
+  const failures: { prefix: string; status: number; count: number; options: FailureOptions }[] = [];
+  const drops: { prefix: string; count: number }[] = [];
   let url = '';
   const teamsIssuer = 'https://api.botframework.com';
 
@@ -60,10 +76,27 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
         json = undefined;
       }
       requests.push({ method: req.method ?? '', path, headers: req.headers, body, json });
+      const drop = drops.find((d) => path.startsWith(d.prefix) && d.count > 0);
+      if (drop) {
+        drop.count--;
+        req.socket.destroy();
+        return;
+      }
       const failure = failures.find((f) => path.startsWith(f.prefix) && f.count > 0);
-      if (failure) {
+      if (failure && (failure.options.after ?? 0) > 0) failure.options.after! -= 1;
+      else if (failure) {
         failure.count--;
-        return answer(res, failure.status, { ok: false, error: 'injected failure' });
+        const { retryAfter, retryAfterIn = 'header', body: errorBody } = failure.options;
+        if (retryAfter !== undefined && retryAfterIn === 'header') res.setHeader('retry-after', String(retryAfter));
+        const telegram = retryAfter !== undefined && retryAfterIn === 'telegram';
+        return answer(
+          res,
+          failure.status,
+          errorBody ??
+            (telegram
+              ? { ok: false, error_code: failure.status, description: `Too Many Requests: retry after ${retryAfter}`, parameters: { retry_after: retryAfter } }
+              : { ok: false, error: 'injected failure' }),
+        );
       }
       if (path === '/teams/openid') return answer(res, 200, { issuer: teamsIssuer, jwks_uri: `${url}/teams/jwks` });
       if (path === '/teams/jwks') return answer(res, 200, { keys: [jwk] });
@@ -84,8 +117,11 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
     requests,
     teamsIssuer,
     received: (prefix) => requests.filter((r) => r.path.startsWith(prefix)),
-    failNext(prefix, status, count = 1) {
-      failures.push({ prefix, status, count });
+    failNext(prefix, status, count = 1, options = {}) {
+      failures.push({ prefix, status, count, options: { ...options } });
+    },
+    dropNext(prefix, count = 1) {
+      drops.push({ prefix, count });
     },
     async teamsToken(claims, options = {}) {
       return new SignJWT(claims)

@@ -8,14 +8,15 @@ import { InvalidSignatureError, MalformedPayloadError } from '../../webhook-erro
 
 interface CommandOption {
   name: string;
-  type: number;
+  /** Absent in older documentation examples; then the option counts as a value. */
+  type?: number | undefined;
   value?: string | number | boolean | undefined;
   options?: CommandOption[] | undefined;
 }
 const CommandOptionSchema: z.ZodType<CommandOption> = z.lazy(() =>
   z.looseObject({
     name: z.string(),
-    type: z.number().int(),
+    type: z.number().int().optional(),
     value: z.union([z.string(), z.number(), z.boolean()]).optional(),
     options: z.array(CommandOptionSchema).optional(),
   }),
@@ -24,7 +25,8 @@ const DiscordUser = z.looseObject({ id: z.string(), username: z.string().optiona
 
 const Interaction = z.looseObject({
   id: z.string(),
-  application_id: z.string(),
+  /** Discord sends it; its docs' examples and its interactions library's tests do not. */
+  application_id: z.string().optional(),
   type: z.number().int(),
   token: z.string(),
   guild_id: z.string().optional(),
@@ -43,7 +45,7 @@ export function discordCommandText(name: string, options: readonly CommandOption
   const words = [`/${name}`];
   const walk = (list: readonly CommandOption[]) => {
     for (const option of list) {
-      if (SUB_COMMAND_TYPES.has(option.type)) words.push(option.name);
+      if (option.type !== undefined && SUB_COMMAND_TYPES.has(option.type)) words.push(option.name);
       else if (option.value !== undefined) words.push(String(option.value));
       if (option.options) walk(option.options);
     }
@@ -79,6 +81,14 @@ export function discordAdapter(config: DiscordConfig): PlatformAdapter {
       }
       if (!valid) throw new InvalidSignatureError('discord: invalid request signature');
       const interaction = parsePayload(request.rawBody, Interaction, 'discord interaction');
+      // A body without application_id is taken as ours (it verified with our key); one that
+      // names another application was meant for someone else.
+      const applicationId = interaction.application_id ?? config.applicationId;
+      if (applicationId !== config.applicationId) {
+        throw new MalformedPayloadError(
+          `discord interaction: application_id ${JSON.stringify(applicationId)} is not this application (DISCORD_APPLICATION_ID)`,
+        );
+      }
       if (interaction.type === InteractionType.PING) {
         return { kind: 'respond', response: jsonResponse({ type: InteractionResponseType.PONG }) };
       }
@@ -86,8 +96,10 @@ export function discordAdapter(config: DiscordConfig): PlatformAdapter {
         throw new MalformedPayloadError(`discord: interaction type ${interaction.type} is not supported`);
       }
       const user = interaction.member?.user ?? interaction.user;
-      const chatId = interaction.channel_id ?? interaction.channel?.id;
-      if (!chatId) throw new MalformedPayloadError('discord interaction: channel_id is missing');
+      // Every real command names its channel; without one (the interactions library's test
+      // body) the conversation is the user's, or this interaction alone. The reply goes
+      // through the interaction token either way.
+      const chatId = interaction.channel_id ?? interaction.channel?.id ?? (user ? `user:${user.id}` : `interaction:${interaction.id}`);
       const source = {
         platform: 'discord',
         chat_id: chatId,
@@ -105,7 +117,7 @@ export function discordAdapter(config: DiscordConfig): PlatformAdapter {
           platform: 'discord',
           chat_id: chatId,
           thread_id: '',
-          extra: { interaction_token: interaction.token, application_id: interaction.application_id },
+          extra: { interaction_token: interaction.token, application_id: applicationId },
         },
       };
       return {

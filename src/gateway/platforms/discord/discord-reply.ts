@@ -2,6 +2,7 @@ import type { DiscordConfig } from '../../../config/gateway-config.ts';
 import type { ReplyTarget } from '../../message-event.ts';
 import { postJson } from '../../platform-http.ts';
 import { ReplyError } from '../../reply-error.ts';
+import type { RetryingSend } from '../../reply-retry.ts';
 import { splitText } from '../../split-text.ts';
 
 const MAX_CHARS = 2000;
@@ -10,13 +11,13 @@ const MAX_CHARS = 2000;
  * A follow-up message on the deferred interaction: `POST /webhooks/{application_id}/{token}`.
  * The interaction token (valid 15 minutes) authorises it; no bot token is needed.
  */
-export async function sendDiscordReply(config: DiscordConfig, target: ReplyTarget, text: string): Promise<void> {
+export async function sendDiscordReply(config: DiscordConfig, target: ReplyTarget, text: string, retry: RetryingSend): Promise<void> {
   const token = target.extra.interaction_token;
   if (!token) throw new ReplyError('discord', 'the reply target has no interaction token', 400);
   const applicationId = target.extra.application_id || config.applicationId;
   for (const piece of splitText(text, MAX_CHARS)) {
-    await postJson('discord', `${config.apiBaseUrl}/webhooks/${applicationId}/${encodeURIComponent(token)}`, {
-      content: piece,
-    });
+    await retry.run(() =>
+      postJson('discord', `${config.apiBaseUrl}/webhooks/${applicationId}/${encodeURIComponent(token)}`, { content: piece }),
+    );
   }
 }

@@ -16,22 +16,59 @@ const SlackMessageEvent = z.looseObject({
   thread_ts: z.string().optional(),
 });
 
+const SlackAuthorization = z.looseObject({ user_id: z.string().optional(), is_bot: z.boolean().optional() });
+
 const SlackPayload = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('url_verification'), challenge: z.string() }),
-  z.looseObject({ type: z.literal('event_callback'), event_id: z.string().min(1), event: SlackMessageEvent }),
+  z.looseObject({
+    type: z.literal('event_callback'),
+    event_id: z.string().min(1),
+    event: SlackMessageEvent,
+    authorizations: z.array(SlackAuthorization).optional(),
+  }),
   z.looseObject({ type: z.literal('app_rate_limited') }),
 ]);
+
+/** The event types that carry a person's message: `message.*` and `app_mention` (scope app_mentions:read). */
+const MESSAGE_TYPES = new Set(['message', 'app_mention']);
 
 /** Subtypes that are still a person's text message; every other one (edits, joins, bots) starts no turn. */
 const USER_SUBTYPES = new Set([undefined, 'thread_broadcast', 'file_share']);
 const CHAT_TYPES: Record<string, string> = { im: 'dm', mpim: 'group', channel: 'group', group: 'group' };
 
 /**
+ * `app_mention` events carry no `channel_type`; the channel id's first letter says it
+ * (C public, G private or multi-person, D direct message).
+ */
+function chatTypeOf(channelType: string | undefined, channel: string): string {
+  if (channelType !== undefined) return CHAT_TYPES[channelType] ?? '';
+  if (channel.startsWith('D')) return 'dm';
+  if (channel.startsWith('C') || channel.startsWith('G')) return 'group';
+  return '';
+}
+
+/** `<@U123>` or `<@U123|name>` at the start of the text, and the blank after it. */
+const LEADING_MENTION = /^<@([A-Z0-9]+)(?:\|[^>]*)?>\s*/;
+
+/**
+ * The text the agent sees: a leading mention of the bot is dropped — always for
+ * `app_mention` (it is the mention that raised the event), and for `message` when the
+ * mentioned id is a bot user the event was delivered for — so both events of one message
+ * read the same.
+ */
+function messageText(text: string, type: string, botUserIds: ReadonlySet<string>): string {
+  const mention = LEADING_MENTION.exec(text);
+  if (!mention) return text;
+  return type === 'app_mention' || botUserIds.has(mention[1]!) ? text.slice(mention[0].length) : text;
+}
+
+/**
  * Slack Events API: signature and 5-minute window first, then `url_verification`
- * (answers the challenge) or an `event_callback` whose `message` event starts a turn.
- * Retries (`X-Slack-Retry-Num`) carry the same `event_id`, the dedup key. Messages from
- * bots, the bot's own included (`bot_id`, `bot_message`), and edits start no turn.
- * `app_mention` is not a turn of its own: the same text arrives as a `message` event.
+ * (answers the challenge) or an `event_callback` whose `message` or `app_mention` event
+ * starts a turn. The dedup key is the message itself, `slack:<channel>:<ts>`: Slack's
+ * retries (`X-Slack-Retry-Num`) and the `message` + `app_mention` pair that a bot
+ * subscribed to both receives for one message make one turn. Messages from bots, the
+ * bot's own included (`bot_id`, `bot_message`), and edits start no turn.
  *
  * @example
  * const adapter = slackAdapter({ signingSecret, botToken, apiBaseUrl });
@@ -46,7 +83,7 @@ export function slackAdapter(config: SlackConfig, now: () => number = Date.now):
       if (payload.type !== 'event_callback') return { kind: 'respond', response: jsonResponse({ ok: true }) };
       const message = payload.event;
       if (
-        message.type !== 'message' ||
+        !MESSAGE_TYPES.has(message.type) ||
         !USER_SUBTYPES.has(message.subtype) ||
         message.bot_id !== undefined ||
         !message.user ||
@@ -56,17 +93,18 @@ export function slackAdapter(config: SlackConfig, now: () => number = Date.now):
       ) {
         return { kind: 'respond', response: jsonResponse({ ok: true }) };
       }
+      const botUserIds = new Set((payload.authorizations ?? []).filter((a) => a.is_bot === true && a.user_id).map((a) => a.user_id!));
       const threadId = message.thread_ts ?? '';
       const source = {
         platform: 'slack',
         chat_id: message.channel,
         user_id: message.user,
         user_name: '',
-        chat_type: CHAT_TYPES[message.channel_type ?? ''] ?? '',
+        chat_type: chatTypeOf(message.channel_type, message.channel),
         thread_id: threadId,
       };
       const event: MessageEvent = {
-        text: message.text,
+        text: messageText(message.text, message.type, botUserIds),
         message_id: message.ts,
         internal: false,
         source,
@@ -74,7 +112,7 @@ export function slackAdapter(config: SlackConfig, now: () => number = Date.now):
       };
       return {
         kind: 'deliver',
-        deliveries: [{ deliveryId: `slack:${payload.event_id}`, event }],
+        deliveries: [{ deliveryId: `slack:${message.channel}:${message.ts}`, event }],
         acknowledge: () => jsonResponse({ ok: true }),
       };
     },

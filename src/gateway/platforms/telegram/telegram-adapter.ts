@@ -10,7 +10,8 @@ const TelegramMessage = z.looseObject({
   message_thread_id: z.number().int().optional(),
   is_topic_message: z.boolean().optional(),
   from: z.looseObject({ id: z.number().int(), is_bot: z.boolean().optional(), first_name: z.string().optional(), username: z.string().optional() }).optional(),
-  chat: z.looseObject({ id: z.number().int(), type: z.string(), is_forum: z.boolean().optional() }),
+  // `type` is always sent, but the webhook guide's curl examples leave it out.
+  chat: z.looseObject({ id: z.number().int(), type: z.string().optional(), is_forum: z.boolean().optional() }),
   text: z.string().optional(),
 });
 
@@ -42,7 +43,8 @@ export function telegramAdapter(config: TelegramConfig): PlatformAdapter {
         return { kind: 'respond', response: jsonResponse({ ok: true }) };
       }
       const topic = message.is_topic_message && message.message_thread_id !== undefined;
-      const chatType = topic ? 'forum' : (CHAT_TYPES[message.chat.type] ?? '');
+      // Without a type, the id says it: people have positive ids, groups and channels negative ones.
+      const chatType = topic ? 'forum' : message.chat.type === undefined ? (message.chat.id > 0 ? 'dm' : 'group') : (CHAT_TYPES[message.chat.type] ?? '');
       const source = {
         platform: 'telegram',
         chat_id: String(message.chat.id),

@@ -2,19 +2,25 @@ import type { TelegramConfig } from '../../../config/gateway-config.ts';
 import type { ReplyTarget } from '../../message-event.ts';
 import { postJson } from '../../platform-http.ts';
 import { ReplyError } from '../../reply-error.ts';
+import type { RetryingSend } from '../../reply-retry.ts';
 import { splitText } from '../../split-text.ts';
 
 /** Telegram's limit for one message's text. */
 const MAX_CHARS = 4096;
 
-/** `sendMessage` per piece; in forum topics `message_thread_id` keeps the reply in its topic. */
-export async function sendTelegramReply(config: TelegramConfig, target: ReplyTarget, text: string): Promise<void> {
+/**
+ * `sendMessage` per piece, each retried on its own (a piece that went through is never sent
+ * again); in forum topics `message_thread_id` keeps the reply in its topic.
+ */
+export async function sendTelegramReply(config: TelegramConfig, target: ReplyTarget, text: string, retry: RetryingSend): Promise<void> {
   for (const piece of splitText(text, MAX_CHARS)) {
-    const answer = (await postJson('telegram', `${config.apiBaseUrl}/bot${config.botToken}/sendMessage`, {
-      chat_id: target.chat_id,
-      text: piece,
-      ...(target.thread_id ? { message_thread_id: Number(target.thread_id) } : {}),
-    })) as { ok?: boolean; description?: string };
-    if (answer.ok === false) throw new ReplyError('telegram', answer.description ?? 'ok: false');
+    await retry.run(async () => {
+      const answer = (await postJson('telegram', `${config.apiBaseUrl}/bot${config.botToken}/sendMessage`, {
+        chat_id: target.chat_id,
+        text: piece,
+        ...(target.thread_id ? { message_thread_id: Number(target.thread_id) } : {}),
+      })) as { ok?: boolean; description?: string };
+      if (answer.ok === false) throw new ReplyError('telegram', answer.description ?? 'ok: false', 400);
+    });
   }
 }

@@ -1,19 +1,22 @@
 import type { WhatsAppConfig } from '../../../config/gateway-config.ts';
 import type { ReplyTarget } from '../../message-event.ts';
 import { postJson } from '../../platform-http.ts';
+import type { RetryingSend } from '../../reply-retry.ts';
 import { splitText } from '../../split-text.ts';
 
 const MAX_CHARS = 4096;
 
 /** A text message through the Cloud API's messages endpoint of the receiving number. */
-export async function sendWhatsAppReply(config: WhatsAppConfig, target: ReplyTarget, text: string): Promise<void> {
+export async function sendWhatsAppReply(config: WhatsAppConfig, target: ReplyTarget, text: string, retry: RetryingSend): Promise<void> {
   const phoneNumberId = target.extra.phone_number_id || config.phoneNumberId;
   for (const piece of splitText(text, MAX_CHARS)) {
-    await postJson(
-      'whatsapp',
-      `${config.apiBaseUrl}/${phoneNumberId}/messages`,
-      { messaging_product: 'whatsapp', recipient_type: 'individual', to: target.chat_id, type: 'text', text: { body: piece } },
-      { authorization: `Bearer ${config.accessToken}` },
+    await retry.run(() =>
+      postJson(
+        'whatsapp',
+        `${config.apiBaseUrl}/${phoneNumberId}/messages`,
+        { messaging_product: 'whatsapp', recipient_type: 'individual', to: target.chat_id, type: 'text', text: { body: piece } },
+        { authorization: `Bearer ${config.accessToken}` },
+      ),
     );
   }
 }

@@ -14,6 +14,7 @@ import { loadPlugins, type PluginLoadResult } from './plugins/load-plugins.ts';
 import { runCallbacks, runObserverCallbacks, type RunCallbacksContext } from './run-callbacks.ts';
 import { createFileAllowlistStore } from './shell/file-allowlist-store.ts';
 import { registerShellHooks } from './shell/register-shell-hooks.ts';
+import { bundledRunCommands } from './shell/bundled-shell-command.ts';
 import type { AllowlistStore } from './shell/allowlist-store.ts';
 import { withTelemetryTag } from './telemetry-tag.ts';
 
@@ -99,6 +100,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
         acceptHooks: options.acceptHooks ?? false,
         // A fresh set per engine and per forced re-discovery (§3.4).
         seen: new Set<string>(),
+        ...(description.shellCommands ? { runCommands: bundledRunCommands(home, description.shellCommands) } : {}),
         logger,
         env,
       });

@@ -26,7 +26,7 @@ export async function fireShellHook(
 ): Promise<FiredShellHook> {
   let run: ShellRunRecord;
   try {
-    run = await runShellCommand(entry.command, renderShellPayload(entry.event, kwargs), entry.timeout, options);
+    run = await runShellCommand(entry.runCommand ?? entry.command, renderShellPayload(entry.event, kwargs), entry.timeout, options);
   } catch (error) {
     // Payload serialisation (§3.5 step 1) is a spawn error too.
     run = errorRecord(error instanceof ShellHookSpawnError ? error.message : String(error), performance.now());

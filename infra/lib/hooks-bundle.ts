@@ -8,6 +8,7 @@ import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { isPlainObject } from '../../src/hooks/python-truthiness.ts';
 import { parseShellHooks } from '../../src/hooks/shell/parse-config.ts';
 import type { ShellHookEntry } from '../../src/hooks/shell/shell-hook-entry.ts';
+import type { AllowlistEntry } from '../../src/hooks/shell/allowlist-store.ts';
 import { findHooksConfigProblems, formatProblem } from '../../src/hooks/validate-hooks-home.ts';
 import { BUNDLED_HOME_DIR, type HooksBundle } from './function-bundling.ts';
 import { HooksHomeFilesError, planHooksHomeFiles, type HooksHomePlan } from './hooks-home-files.ts';
@@ -37,7 +38,13 @@ export class HooksHomeBuildError extends Error {
  */
 export async function prepareHooksBundle(
   homeArg: string,
-  options: { buildDir?: string; searchDirs?: readonly string[]; print?: (line: string) => void } = {},
+  options: {
+    buildDir?: string;
+    searchDirs?: readonly string[];
+    print?: (line: string) => void;
+    /** `all`: every enabled shell hook ships approved (context `approveShellHooks`); default: none. */
+    approveShellHooks?: 'none' | 'all';
+  } = {},
 ): Promise<HooksBundle> {
   const home = resolve(homeArg.replace(/^~(?=$|\/)/, process.env.HOME ?? '~'));
   const problems = await findHooksConfigProblems(home);
@@ -55,9 +62,23 @@ export async function prepareHooksBundle(
     if (error instanceof HooksHomeFilesError) throw new HooksHomeBuildError(error.message);
     throw error;
   }
-  const description: HooksHomeDescription = { ...discovered, shellCommands: plan.shellCommands };
+  const print = options.print ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  // Consent in a deployment is explicit: the stack's allowlist (`hookgate hooks approve
+  // --stack`) or approvals shipped on purpose, never a local file's `hooks_auto_accept`.
+  const { hooks_auto_accept: autoAccept, ...config } = discovered.config;
+  if (autoAccept !== undefined) {
+    print(`hookgate: hooks_auto_accept in ${join(home, 'config.yaml')} is not deployed; approve with \`hookgate hooks approve … --stack\` or -c approveShellHooks=all`);
+  }
+  const approvedShellHooks = options.approveShellHooks === 'all' ? await shippedApprovals(home, config, plan) : [];
+  for (const entry of approvedShellHooks) print(`hookgate: shipping approval of shell hook ${entry.event}: ${entry.command}`);
+  const description: HooksHomeDescription = {
+    ...discovered,
+    config,
+    shellCommands: plan.shellCommands,
+    ...(approvedShellHooks.length > 0 ? { approvedShellHooks } : {}),
+  };
 
-  const fingerprint = await fingerprintOf(plan);
+  const fingerprint = await fingerprintOf(plan, approvedShellHooks);
   const entriesDir = join(options.buildDir ?? join(REPO_ROOT, '.hookgate-build'), fingerprint);
   const stagedHome = join(entriesDir, 'home');
   await rm(stagedHome, { recursive: true, force: true });
@@ -67,7 +88,7 @@ export async function prepareHooksBundle(
     await copyFile(file.source, target);
     await chmod(target, (await stat(file.source)).mode & 0o777);
   }
-  (options.print ?? ((line: string) => void process.stderr.write(`${line}\n`)))(describePlan(home, plan));
+  print(describePlan(home, plan));
 
   const entries = [
     ...description.plugins.filter((p) => p.enabled).map((p) => p.entry),
@@ -101,6 +122,34 @@ export async function prepareHooksBundle(
     );
   }
   return { home, stagedHome, registerModule, entriesDir, fingerprint, files: plan.files.map((f) => f.target), totalBytes: plan.totalBytes };
+}
+
+/**
+ * One approval per enabled shell hook, fingerprinted with its bundled script, dated by the
+ * config file (so the same home gives the same bundle).
+ */
+async function shippedApprovals(home: string, config: Record<string, unknown>, plan: HooksHomePlan): Promise<AllowlistEntry[]> {
+  let approvedAt = new Date(0).toISOString();
+  try {
+    approvedAt = (await stat(join(home, 'config.yaml'))).mtime.toISOString();
+  } catch {
+    // no config.yaml: no shell hooks either
+  }
+  const sources = new Map(plan.files.map((f) => [f.target, f.source]));
+  const approvals: AllowlistEntry[] = [];
+  for (const entry of shellEntriesWithFiles(config)) {
+    if (!entry.enabled || approvals.some((a) => a.event === entry.event && a.command === entry.command)) continue;
+    const script = plan.shellCommands[entry.command];
+    const source = script ? sources.get(script.script) : undefined;
+    approvals.push({
+      event: entry.event,
+      command: entry.command,
+      approved_at: approvedAt,
+      script_mtime_at_approval: null,
+      script_sha256_at_approval: source ? createHash('sha256').update(await readFile(source)).digest('hex') : null,
+    });
+  }
+  return approvals;
 }
 
 /** `bundled hooks home …: N files, X KiB` and one line per file, for the synth output. */
@@ -139,11 +188,11 @@ function assertBuildable(description: HooksHomeDescription): void {
 }
 
 /** A content hash of what ships: the same files give the same deployed version. */
-async function fingerprintOf(plan: HooksHomePlan): Promise<string> {
+async function fingerprintOf(plan: HooksHomePlan, approvals: readonly AllowlistEntry[]): Promise<string> {
   const hash = createHash('sha256');
   for (const file of plan.files) {
     hash.update(file.target).update('\0').update(String((await stat(file.source)).mode & 0o777)).update('\0').update(await readFile(file.source)).update('\0');
   }
-  hash.update(JSON.stringify(plan.shellCommands));
+  hash.update(JSON.stringify(plan.shellCommands)).update(JSON.stringify(approvals));
   return hash.digest('hex').slice(0, 16);
 }

@@ -15,6 +15,7 @@ import { runCallbacks, runObserverCallbacks, type RunCallbacksContext } from './
 import { createFileAllowlistStore } from './shell/file-allowlist-store.ts';
 import { registerShellHooks } from './shell/register-shell-hooks.ts';
 import { bundledRunCommands } from './shell/bundled-shell-command.ts';
+import { withShippedApprovals } from './shell/shipped-allowlist-store.ts';
 import type { AllowlistStore } from './shell/allowlist-store.ts';
 import { withTelemetryTag } from './telemetry-tag.ts';
 
@@ -84,7 +85,10 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
   let load: ModuleSource = moduleSource(home, options.modules);
   const registry = new CallbackRegistry();
   const gateway = new GatewayHookRegistry({ print, onRun: options.onRun });
-  const allowlist: AllowlistStore = options.allowlist ?? createFileAllowlistStore(home, logger);
+  const allowlist: AllowlistStore = withShippedApprovals(
+    options.allowlist ?? createFileAllowlistStore(home, logger),
+    description.approvedShellHooks ?? [],
+  );
   const runContext: RunCallbacksContext = { logger, onRun: options.onRun };
   const sink = options.observerSink;
   let pluginResults: PluginLoadResult[] = [];

@@ -1,4 +1,5 @@
 import type { LogLevel } from './hook-logger.ts';
+import type { AllowlistEntry } from './shell/allowlist-store.ts';
 import type { BundledShellCommand } from './shell/bundled-shell-command.ts';
 
 /** A message found during discovery, replayed to the engine's logger when it loads. */
@@ -57,4 +58,6 @@ export interface HooksHomeDescription {
    * bundled home, keyed by the command as written (infra/lib/hooks-bundle.ts).
    */
   readonly shellCommands?: Readonly<Record<string, BundledShellCommand>>;
+  /** Only in a deployed bundle built with `-c approveShellHooks=all`: the approvals that shipped with it. */
+  readonly approvedShellHooks?: readonly AllowlistEntry[];
 }

@@ -1,17 +1,33 @@
 import { App } from 'aws-cdk-lib';
 import { HookgateStack } from '../lib/hookgate-stack.ts';
-import { readStackContext } from '../lib/stack-context.ts';
-import { prepareHooksBundle } from '../lib/hooks-bundle.ts';
+import { readStackContext, StackContextError } from '../lib/stack-context.ts';
+import { HooksHomeBuildError, prepareHooksBundle } from '../lib/hooks-bundle.ts';
+import { TelemetrySubscribersContextError } from '../lib/telemetry-subscribers.ts';
 
 // `npx cdk deploy -c hooksHome=~/.hermes` — see README "Deploy".
 const app = new App();
-const context = readStackContext((key) => app.node.tryGetContext(key));
-const hooksBundle = context.hooksHome ? await prepareHooksBundle(context.hooksHome) : undefined;
+let context;
+let hooksBundle;
+try {
+  context = readStackContext((key) => app.node.tryGetContext(key));
+  hooksBundle = context.hooksHome
+    ? await prepareHooksBundle(context.hooksHome, { approveShellHooks: context.approveShellHooks })
+    : undefined;
+} catch (error) {
+  // A bad option or hooks home is the operator's to fix: the message, not a stack trace.
+  if (error instanceof HooksHomeBuildError || error instanceof StackContextError || error instanceof TelemetrySubscribersContextError) {
+    process.stderr.write(`hookgate: ${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+}
 new HookgateStack(app, context.stackName, {
   dataRemovalPolicy: context.dataRemovalPolicy,
   telemetrySubscribers: context.telemetrySubscribers,
   ...(hooksBundle ? { hooksBundle } : {}),
   settings: context.settings,
+  gatewayConcurrency: context.gatewayConcurrency,
+  ...(context.alarmEmail ? { alarmEmail: context.alarmEmail } : {}),
   description: 'hookgate: Hermes-compatible agent hooks as a serverless event pipeline',
 });
 app.synth();

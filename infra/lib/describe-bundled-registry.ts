@@ -1,5 +1,6 @@
 import { createHookEngine, type RegistryListing } from '../../src/hooks/create-hook-engine.ts';
-import { bundledHooksOptions } from '../../src/hooks/bundled-hooks.ts';
+import { bundledHooksOptions, createEngineFromBundle } from '../../src/hooks/bundled-hooks.ts';
+import { createDataPlane, dataPlaneFromEnv } from '../../src/pipeline/data-plane.ts';
 
 /**
  * Exported by every generated function entry so that a test can ask a built bundle what
@@ -11,5 +12,25 @@ export async function describeBundledRegistry(home: string): Promise<RegistryLis
     return engine.describeRegistry();
   } finally {
     await engine.close();
+  }
+}
+
+/**
+ * Exported by every generated function entry: runs one synchronous hook through the engine a
+ * function builds at cold start — the bundled home beside the bundle, validated, with the
+ * stack's DynamoDB allowlist from the environment — so a test can show a built asset's
+ * guards deciding as they would in Lambda.
+ *
+ * @example
+ * await invokeBundledHook('pre_tool_call', { tool_name: 'terminal', args: { command: 'rm -rf /' } }) // { action: 'block', … }
+ */
+export async function invokeBundledHook(hook: string, kwargs: Record<string, unknown>): Promise<unknown> {
+  const plane = createDataPlane(dataPlaneFromEnv(process.env));
+  const engine = await createEngineFromBundle({ gatewayHooks: false, allowlist: plane.allowlist, print: () => {} });
+  try {
+    return await engine.invoke(hook, kwargs);
+  } finally {
+    await engine.close();
+    plane.destroy();
   }
 }

@@ -5,6 +5,11 @@ import { aws_lambda_nodejs as nodejs } from 'aws-cdk-lib';
 export interface HooksBundle {
   /** The hooks home on the build machine. */
   readonly home: string;
+  /** The deployed home, staged by inclusion at synth (hooks-home-files.ts): copied into each asset. */
+  readonly stagedHome: string;
+  /** What the staged home holds, `/`-separated paths, and their total size. */
+  readonly files: readonly string[];
+  readonly totalBytes: number;
   /** Module that registers the home's plugins and handlers, imported before the function. */
   readonly registerModule: string;
   /** Where the generated function entries go (inside the project root, for esbuild). */
@@ -37,8 +42,8 @@ export interface FunctionBundlingOptions {
 /**
  * The NodejsFunction props that decide what goes into a function's asset: the local
  * esbuild (no Docker), nodejs22.x ESM, minified with source maps, and, when a hooks home
- * is given, its handlers compiled in through the registry's static path plus the home's
- * files (shell scripts keep their exec bits) copied beside the bundle.
+ * is given, its handlers compiled in through the registry's static path plus the staged
+ * home (only what the hooks use; shell scripts keep their exec bits) copied beside the bundle.
  */
 export function functionBundling(options: FunctionBundlingOptions): Pick<
   nodejs.NodejsFunctionProps,
@@ -73,7 +78,7 @@ export function functionBundling(options: FunctionBundlingOptions): Pick<
         beforeBundling: () => [],
         beforeInstall: () => [],
         afterBundling: (_inputDir: string, outputDir: string) =>
-          hooksBundle ? [`cp -a ${shellQuote(hooksBundle.home)} ${shellQuote(join(outputDir, BUNDLED_HOME_DIR))}`] : [],
+          hooksBundle ? [`cp -a ${shellQuote(hooksBundle.stagedHome)} ${shellQuote(join(outputDir, BUNDLED_HOME_DIR))}`] : [],
       },
     },
   };

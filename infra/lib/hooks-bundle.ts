@@ -1,10 +1,17 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { chmod, copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { discoverHooksHome } from '../../src/hooks/discover-hooks-home.ts';
 import type { HooksHomeDescription } from '../../src/hooks/hooks-home-description.ts';
-import type { HooksBundle } from './function-bundling.ts';
+import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
+import { isPlainObject } from '../../src/hooks/python-truthiness.ts';
+import { parseShellHooks } from '../../src/hooks/shell/parse-config.ts';
+import type { ShellHookEntry } from '../../src/hooks/shell/shell-hook-entry.ts';
+import type { AllowlistEntry } from '../../src/hooks/shell/allowlist-store.ts';
+import { findHooksConfigProblems, formatProblem } from '../../src/hooks/validate-hooks-home.ts';
+import { BUNDLED_HOME_DIR, type HooksBundle } from './function-bundling.ts';
+import { HooksHomeFilesError, planHooksHomeFiles, type HooksHomePlan } from './hooks-home-files.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FUNCTIONS = ['gateway', 'turn', 'observer'] as const;
@@ -20,20 +27,68 @@ export class HooksHomeBuildError extends Error {
  * registers them with the description (src/hooks/bundled-hooks.ts), and per function an
  * entry that imports that module first, then the function.
  *
- * Manifests are validated here: anything discovery would skip because of its HOOK.yaml or
- * plugin.yaml fails the build, naming the file — a deployed gateway should not find out.
+ * The home is validated here: a config.yaml, plugin.yaml or HOOK.yaml the engine would
+ * partly ignore fails the build with file, line and reason — a deployed gateway should not
+ * find out. Then the deployed home is staged by inclusion (hooks-home-files.ts): what the
+ * hooks use, never secrets or state; every shell-hook script must be there and runnable,
+ * and each configured command is mapped to its script's bundled place. What ships is printed.
  *
  * @example
  * const bundle = await prepareHooksBundle('~/.hermes'); // then new HookgateStack(app, id, { hooksBundle: bundle, … })
  */
-export async function prepareHooksBundle(homeArg: string, options: { buildDir?: string } = {}): Promise<HooksBundle> {
+export async function prepareHooksBundle(
+  homeArg: string,
+  options: {
+    buildDir?: string;
+    searchDirs?: readonly string[];
+    print?: (line: string) => void;
+    /** `all`: every enabled shell hook ships approved (context `approveShellHooks`); default: none. */
+    approveShellHooks?: 'none' | 'all';
+  } = {},
+): Promise<HooksBundle> {
   const home = resolve(homeArg.replace(/^~(?=$|\/)/, process.env.HOME ?? '~'));
-  const description = await discoverHooksHome(home, { gatewayHooks: true });
-  assertBuildable(description);
+  const problems = await findHooksConfigProblems(home);
+  if (problems.length > 0) {
+    throw new HooksHomeBuildError(`hooks home ${home} cannot be bundled:\n  ${problems.map(formatProblem).join('\n  ')}`);
+  }
+  const discovered = await discoverHooksHome(home, { gatewayHooks: true });
+  assertBuildable(discovered);
 
-  const fingerprint = await fingerprintOf(home);
+  const searchDirs = [...new Set(options.searchDirs ?? [process.cwd(), REPO_ROOT])];
+  let plan: HooksHomePlan;
+  try {
+    plan = planHooksHomeFiles(home, shellEntriesWithFiles(discovered.config), searchDirs);
+  } catch (error) {
+    if (error instanceof HooksHomeFilesError) throw new HooksHomeBuildError(error.message);
+    throw error;
+  }
+  const print = options.print ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  // Consent in a deployment is explicit: the stack's allowlist (`hookgate hooks approve
+  // --stack`) or approvals shipped on purpose, never a local file's `hooks_auto_accept`.
+  const { hooks_auto_accept: autoAccept, ...config } = discovered.config;
+  if (autoAccept !== undefined) {
+    print(`hookgate: hooks_auto_accept in ${join(home, 'config.yaml')} is not deployed; approve with \`hookgate hooks approve … --stack\` or -c approveShellHooks=all`);
+  }
+  const approvedShellHooks = options.approveShellHooks === 'all' ? await shippedApprovals(home, config, plan) : [];
+  for (const entry of approvedShellHooks) print(`hookgate: shipping approval of shell hook ${entry.event}: ${entry.command}`);
+  const description: HooksHomeDescription = {
+    ...discovered,
+    config,
+    shellCommands: plan.shellCommands,
+    ...(approvedShellHooks.length > 0 ? { approvedShellHooks } : {}),
+  };
+
+  const fingerprint = await fingerprintOf(plan, approvedShellHooks);
   const entriesDir = join(options.buildDir ?? join(REPO_ROOT, '.hookgate-build'), fingerprint);
-  await mkdir(entriesDir, { recursive: true });
+  const stagedHome = join(entriesDir, 'home');
+  await rm(stagedHome, { recursive: true, force: true });
+  for (const file of plan.files) {
+    const target = join(stagedHome, ...file.target.split('/'));
+    await mkdir(dirname(target), { recursive: true });
+    await copyFile(file.source, target);
+    await chmod(target, (await stat(file.source)).mode & 0o777);
+  }
+  print(describePlan(home, plan));
 
   const entries = [
     ...description.plugins.filter((p) => p.enabled).map((p) => p.entry),
@@ -42,9 +97,12 @@ export async function prepareHooksBundle(homeArg: string, options: { buildDir?: 
   const registerModule = join(entriesDir, 'register-hooks.ts');
   const lines = [
     '// Generated by infra/lib/hooks-bundle.ts at synth time. Do not edit.',
+    "import { fileURLToPath } from 'node:url';",
     `import { registerBundledHooks } from ${JSON.stringify(join(REPO_ROOT, 'src/hooks/bundled-hooks.ts'))};`,
     ...entries.map((entry, i) => `import * as m${i} from ${JSON.stringify(join(home, entry))};`),
     'registerBundledHooks({',
+    // The home ships beside the bundle (index.mjs): /var/task/hooks-home in Lambda.
+    `  home: fileURLToPath(new URL(${JSON.stringify(`./${BUNDLED_HOME_DIR}`)}, import.meta.url)),`,
     `  description: ${JSON.stringify(description)},`,
     `  modules: { ${entries.map((entry, i) => `${JSON.stringify(entry)}: m${i}`).join(', ')} },`,
     '});',
@@ -58,12 +116,61 @@ export async function prepareHooksBundle(homeArg: string, options: { buildDir?: 
         '// Generated by infra/lib/hooks-bundle.ts. The hooks register before the function loads.',
         "import './register-hooks.ts';",
         `export { handler } from ${JSON.stringify(join(REPO_ROOT, 'functions', `${fn}.ts`))};`,
-        `export { describeBundledRegistry } from ${JSON.stringify(join(REPO_ROOT, 'infra/lib/describe-bundled-registry.ts'))};`,
+        `export { describeBundledRegistry, invokeBundledHook } from ${JSON.stringify(join(REPO_ROOT, 'infra/lib/describe-bundled-registry.ts'))};`,
         '',
       ].join('\n'),
     );
   }
-  return { home, registerModule, entriesDir, fingerprint };
+  return { home, stagedHome, registerModule, entriesDir, fingerprint, files: plan.files.map((f) => f.target), totalBytes: plan.totalBytes };
+}
+
+/**
+ * One approval per enabled shell hook, fingerprinted with its bundled script, dated by the
+ * config file (so the same home gives the same bundle).
+ */
+async function shippedApprovals(home: string, config: Record<string, unknown>, plan: HooksHomePlan): Promise<AllowlistEntry[]> {
+  let approvedAt = new Date(0).toISOString();
+  try {
+    approvedAt = (await stat(join(home, 'config.yaml'))).mtime.toISOString();
+  } catch {
+    // no config.yaml: no shell hooks either
+  }
+  const sources = new Map(plan.files.map((f) => [f.target, f.source]));
+  const approvals: AllowlistEntry[] = [];
+  for (const entry of shellEntriesWithFiles(config)) {
+    if (!entry.enabled || approvals.some((a) => a.event === entry.event && a.command === entry.command)) continue;
+    const script = plan.shellCommands[entry.command];
+    const source = script ? sources.get(script.script) : undefined;
+    approvals.push({
+      event: entry.event,
+      command: entry.command,
+      approved_at: approvedAt,
+      script_mtime_at_approval: null,
+      script_sha256_at_approval: source ? createHash('sha256').update(await readFile(source)).digest('hex') : null,
+    });
+  }
+  return approvals;
+}
+
+/** `bundled hooks home …: N files, X KiB` and one line per file, for the synth output. */
+function describePlan(home: string, plan: HooksHomePlan): string {
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+  return [
+    `hookgate: bundled hooks home ${home}: ${plan.files.length} files, ${kib(plan.totalBytes)}`,
+    ...plan.files.map((f) => `  ${f.target} (${f.size} B)`),
+  ].join('\n');
+}
+
+/** The enabled shell-hook entries, each with the `files:` list of its config.yaml entry. */
+function shellEntriesWithFiles(config: Record<string, unknown>): (ShellHookEntry & { files?: unknown })[] {
+  const raw = isPlainObject(config.hooks) ? config.hooks : {};
+  return parseShellHooks(config, createMemoryLogger()).map((entry) => {
+    const list = raw[entry.event];
+    const match = Array.isArray(list)
+      ? list.find((item) => isPlainObject(item) && typeof item.command === 'string' && item.command.trim() === entry.command)
+      : undefined;
+    return isPlainObject(match) && match.files !== undefined ? { ...entry, files: match.files } : entry;
+  });
 }
 
 function assertBuildable(description: HooksHomeDescription): void {
@@ -80,18 +187,12 @@ function assertBuildable(description: HooksHomeDescription): void {
   }
 }
 
-/** A content hash of the home: the same files give the same deployed version. */
-async function fingerprintOf(home: string): Promise<string> {
+/** A content hash of what ships: the same files give the same deployed version. */
+async function fingerprintOf(plan: HooksHomePlan, approvals: readonly AllowlistEntry[]): Promise<string> {
   const hash = createHash('sha256');
-  const walk = async (dir: string): Promise<void> => {
-    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
-    for (const entry of entries) {
-      const path = join(dir, entry.name);
-      if (entry.name === 'node_modules' || entry.name === '.hookgate') continue;
-      if (entry.isDirectory()) await walk(path);
-      else if (entry.isFile()) hash.update(relative(home, path)).update('\0').update(await readFile(path)).update('\0');
-    }
-  };
-  await walk(home);
+  for (const file of plan.files) {
+    hash.update(file.target).update('\0').update(String((await stat(file.source)).mode & 0o777)).update('\0').update(await readFile(file.source)).update('\0');
+  }
+  hash.update(JSON.stringify(plan.shellCommands)).update(JSON.stringify(approvals));
   return hash.digest('hex').slice(0, 16);
 }

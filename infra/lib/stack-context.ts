@@ -9,6 +9,12 @@ export interface StackContext {
   dataRemovalPolicy: RemovalPolicy;
   telemetrySubscribers: TelemetrySubscriber[];
   settings: { allowedUsers?: string; model?: string; modelBaseUrl?: string };
+  /** Reserved concurrency of the gateway λ: a flood of forged webhooks cannot starve the rest. */
+  gatewayConcurrency: number;
+  /** Subscribed by email to the alarm topic (confirm the subscription mail once). */
+  alarmEmail?: string;
+  /** `all`: ship an approval of every enabled shell hook with the deployment (printed at synth). */
+  approveShellHooks: 'none' | 'all';
 }
 
 export class StackContextError extends Error {
@@ -23,6 +29,9 @@ const Context = z.object({
   allowedUsers: z.string().optional(),
   model: z.string().optional(),
   modelBaseUrl: z.url().optional(),
+  gatewayConcurrency: z.coerce.number().int().min(1).max(1000).default(50),
+  alarmEmail: z.email().optional(),
+  approveShellHooks: z.enum(['none', 'all']).default('none'),
 });
 
 export function readStackContext(get: (key: string) => unknown): StackContext {
@@ -43,5 +52,8 @@ export function readStackContext(get: (key: string) => unknown): StackContext {
       ...(c.model ? { model: c.model } : {}),
       ...(c.modelBaseUrl ? { modelBaseUrl: c.modelBaseUrl } : {}),
     },
+    gatewayConcurrency: c.gatewayConcurrency,
+    ...(c.alarmEmail ? { alarmEmail: c.alarmEmail } : {}),
+    approveShellHooks: c.approveShellHooks,
   };
 }

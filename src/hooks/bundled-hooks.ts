@@ -1,5 +1,7 @@
 import type { HooksHomeDescription } from './hooks-home-description.ts';
 import { createHookEngine, type CreateHookEngineOptions, type LoadedHookEngine } from './create-hook-engine.ts';
+import { resolveHooksHome } from './hooks-home.ts';
+import { assertValidHooksConfig, type InvalidHooksConfigError } from './validate-hooks-home.ts';
 
 /**
  * The hooks home compiled into a Lambda bundle: its description, made at build time, and
@@ -8,6 +10,8 @@ import { createHookEngine, type CreateHookEngineOptions, type LoadedHookEngine }
  * engine from them instead of reading and importing from disk.
  */
 export interface BundledHooks {
+  /** The bundled home's directory in the asset (beside the bundle: `/var/task/hooks-home` in Lambda). */
+  readonly home: string;
   readonly description: HooksHomeDescription;
   /** Keyed by entry path relative to the home (`plugins/audit/index.ts`). */
   readonly modules: Readonly<Record<string, unknown>>;
@@ -32,11 +36,16 @@ export function bundledHooksOptions(): { description?: HooksHomeDescription; mod
 
 /**
  * `createHookEngine` for a function entry: uses the bundled home when this runs from a
- * bundle, else discovers from disk. The functions pass it as their `createEngine`.
+ * bundle, else discovers from disk. Either way the home's files are validated first and an
+ * invalid one throws {@link InvalidHooksConfigError} naming file and line. The functions pass it as their `createEngine`.
  *
  * @example
  * export const handler = await createLambdaObserver({ createEngine: createEngineFromBundle });
  */
-export function createEngineFromBundle(options: CreateHookEngineOptions = {}): Promise<LoadedHookEngine> {
-  return createHookEngine({ ...options, ...bundledHooksOptions() });
+export async function createEngineFromBundle(options: CreateHookEngineOptions = {}): Promise<LoadedHookEngine> {
+  const home = options.home ?? bundled?.home ?? resolveHooksHome(options.env ?? process.env);
+  // Cold start: a config.yaml, plugin.yaml or HOOK.yaml the engine would partly ignore is an
+  // error (file, line, reason), not a deployment whose guards silently went missing.
+  await assertValidHooksConfig(home);
+  return createHookEngine({ ...options, home, ...bundledHooksOptions() });
 }

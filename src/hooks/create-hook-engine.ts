@@ -16,6 +16,8 @@ import { PluginCommandRegistry, type PluginCommandInfo } from './plugins/plugin-
 import { runCallbacks, runObserverCallbacks, type RunCallbacksContext } from './run-callbacks.ts';
 import { createFileAllowlistStore } from './shell/file-allowlist-store.ts';
 import { registerShellHooks } from './shell/register-shell-hooks.ts';
+import { bundledRunCommands } from './shell/bundled-shell-command.ts';
+import { withShippedApprovals } from './shell/shipped-allowlist-store.ts';
 import type { AllowlistStore } from './shell/allowlist-store.ts';
 import { withTelemetryTag } from './telemetry-tag.ts';
 
@@ -87,7 +89,10 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
   let load: ModuleSource = moduleSource(home, options.modules);
   const registry = new CallbackRegistry();
   const gateway = new GatewayHookRegistry({ print, onRun: options.onRun });
-  const allowlist: AllowlistStore = options.allowlist ?? createFileAllowlistStore(home, logger);
+  const allowlist: AllowlistStore = withShippedApprovals(
+    options.allowlist ?? createFileAllowlistStore(home, logger),
+    description.approvedShellHooks ?? [],
+  );
   const runContext: RunCallbacksContext = { logger, onRun: options.onRun };
   const sink = options.observerSink;
   let pluginResults: PluginLoadResult[] = [];
@@ -104,6 +109,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
         acceptHooks: options.acceptHooks ?? false,
         // A fresh set per engine and per forced re-discovery (§3.4).
         seen: new Set<string>(),
+        ...(description.shellCommands ? { runCommands: bundledRunCommands(home, description.shellCommands) } : {}),
         logger,
         env,
       });

@@ -1,4 +1,6 @@
 import type { LogLevel } from './hook-logger.ts';
+import type { AllowlistEntry } from './shell/allowlist-store.ts';
+import type { BundledShellCommand } from './shell/bundled-shell-command.ts';
 
 /** A message found during discovery, replayed to the engine's logger when it loads. */
 export interface DiscoveryNotice {
@@ -51,4 +53,11 @@ export interface HooksHomeDescription {
   /** Only when gateway hooks were discovered (the CLI never does, §2.1). */
   readonly gatewayHooks: readonly GatewayHookDescription[];
   readonly notices: readonly DiscoveryNotice[];
+  /**
+   * Only in a deployed bundle: where each configured shell-hook command's script sits in the
+   * bundled home, keyed by the command as written (infra/lib/hooks-bundle.ts).
+   */
+  readonly shellCommands?: Readonly<Record<string, BundledShellCommand>>;
+  /** Only in a deployed bundle built with `-c approveShellHooks=all`: the approvals that shipped with it. */
+  readonly approvedShellHooks?: readonly AllowlistEntry[];
 }

@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { PayloadRef } from './envelope.ts';
 
+/** Every payload object's key starts with this (the roles' S3 grants are on it). */
+export const PAYLOAD_KEY_PREFIX = 'payloads/';
+
 export class PayloadOffloadError extends Error {
   override readonly name = 'PayloadOffloadError';
 }
@@ -29,7 +32,7 @@ export class S3PayloadStore {
     const body = Buffer.from(json, 'utf8');
     const sha256 = createHash('sha256').update(body).digest('hex');
     // Date prefix so a lifecycle rule can expire old payloads; the id keeps keys unique.
-    const key = `payloads/${now.toISOString().slice(0, 10)}/${encodeURIComponent(envelopeId)}.json`;
+    const key = `${PAYLOAD_KEY_PREFIX}${now.toISOString().slice(0, 10)}/${encodeURIComponent(envelopeId)}.json`;
     try {
       await this.s3.send(
         new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: 'application/json' }),

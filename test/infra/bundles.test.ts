@@ -1,5 +1,6 @@
-import { mkdtemp, readFile, readdir, rm, stat, writeFile, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp, readFile, readdir, rm, stat, writeFile, mkdir, chmod } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App, RemovalPolicy } from 'aws-cdk-lib';
@@ -15,6 +16,32 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLES_HOME = join(REPO, 'examples');
 const MiB = 1024 * 1024;
 
+/** Every file under `dir`, `/`-separated and relative to it. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split('\\').join('/'))
+    .sort();
+}
+
+/** Runs node in `cwd` (as Lambda runs the bundle from /var/task) and collects its output. */
+function runNode(cwd: string, script: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** What must never reach an asset, planted in a copy of the examples' home. */
+const PLANTED = ['.env', '.env.production', '.secret-notes', 'sessions/s1.json', 'logs/gateway.log', 'memories/m.md',
+  'node_modules/x/index.js', 'shell-hooks-allowlist.json', '.hookgate/state.json', 'plugins/tool-audit-log/.env',
+  'hooks/activity-logger/sessions/old.json'];
+
 /**
  * Builds the three real function assets from the examples' hooks home with the stack's own
  * bundling (local esbuild through NodejsFunction), then inspects and imports them.
@@ -23,12 +50,24 @@ describe('function bundles', () => {
   let buildDir: string;
   let assets: Record<'gateway' | 'turn' | 'observer', string>;
   let aws: RunningEmulators;
+  let home: string;
+  let synthOutput: string[];
+  let bundledFiles: readonly string[];
 
   beforeAll(async () => {
     // Inside the repo, so the bundles' external @aws-sdk imports resolve from node_modules.
     await mkdir(join(REPO, '.hookgate-build'), { recursive: true });
     buildDir = await mkdtemp(join(REPO, '.hookgate-build', 'test-'));
-    const hooksBundle = await prepareHooksBundle(EXAMPLES_HOME, { buildDir: join(buildDir, 'entries') });
+    // The examples' home as an operator's ~/.hermes looks: with secrets, state and history in it.
+    home = join(buildDir, 'home');
+    await cp(EXAMPLES_HOME, home, { recursive: true });
+    for (const planted of PLANTED) {
+      await mkdir(join(home, planted, '..'), { recursive: true });
+      await writeFile(join(home, planted), 'PLANTED-SECRET sk-planted\n');
+    }
+    synthOutput = [];
+    const hooksBundle = await prepareHooksBundle(home, { buildDir: join(buildDir, 'entries'), print: (line) => synthOutput.push(line) });
+    bundledFiles = hooksBundle.files;
     const app = new App({ outdir: join(buildDir, 'cdk.out') });
     const stack = new HookgateStack(app, 'bundle-test', {
       dataRemovalPolicy: RemovalPolicy.DESTROY,
@@ -67,15 +106,39 @@ describe('function bundles', () => {
     expect(head).not.toMatch(/from\s*["']tsx/); // tsx is only for loading .ts from disk
   });
 
-  it('copies the hooks home into the asset, shell scripts keeping their exec bits', async () => {
-    const home = join(assets.gateway, BUNDLED_HOME_DIR);
-    expect((await stat(join(home, 'config.yaml'))).isFile()).toBe(true);
-    const scripts = (await readdir(join(EXAMPLES_HOME, 'agent-hooks'))).filter((f) => f.endsWith('.sh'));
-    expect(scripts.length).toBeGreaterThan(0);
+  it('ships only what the hooks use: no planted secret, state or allowlist in any asset, and says what it bundled', async () => {
+    const expected = [
+      'BOOT.md',
+      'config.yaml',
+      ...(await filesUnder(join(EXAMPLES_HOME, 'plugins'))).map((f) => `plugins/${f}`),
+      ...(await filesUnder(join(EXAMPLES_HOME, 'hooks'))).map((f) => `hooks/${f}`),
+    ];
+    for (const dir of Object.values(assets)) {
+      const shipped = await filesUnder(dir);
+      const homeFiles = shipped.filter((f) => f.startsWith(`${BUNDLED_HOME_DIR}/`)).map((f) => f.slice(BUNDLED_HOME_DIR.length + 1));
+      // Beside the bundle itself, only the hooks home.
+      expect(shipped.filter((f) => !f.startsWith(`${BUNDLED_HOME_DIR}/`))).toEqual(['index.mjs', 'index.mjs.map']);
+      expect(homeFiles).toEqual([...bundledFiles].sort());
+      expect(homeFiles).toEqual(expect.arrayContaining(expected));
+      // The four example scripts, referenced from the repository: nothing else.
+      expect(homeFiles.filter((f) => !expected.includes(f)).map((f) => f.split('/').pop()).sort()).toEqual(
+        ['auto-format.sh', 'block-rm-rf.sh', 'inject-git-status.sh', 'log-subagent.sh'],
+      );
+      for (const planted of PLANTED) expect(homeFiles).not.toContain(planted);
+      for (const file of shipped) expect(await readFile(join(dir, file), 'utf8')).not.toContain('PLANTED-SECRET');
+    }
+    const summary = synthOutput.join('\n');
+    expect(summary).toMatch(new RegExp(`bundled hooks home ${home}: ${bundledFiles.length} files, [0-9.]+ KiB`));
+    expect(summary).toContain('config.yaml (');
+  });
+
+  it('keeps the shell scripts\' exec bits', async () => {
+    const scripts = (await filesUnder(join(assets.gateway, BUNDLED_HOME_DIR))).filter((f) => f.endsWith('.sh'));
+    expect(scripts).toHaveLength(4);
     for (const script of scripts) {
       const [source, copy] = await Promise.all([
-        stat(join(EXAMPLES_HOME, 'agent-hooks', script)),
-        stat(join(home, 'agent-hooks', script)),
+        stat(join(EXAMPLES_HOME, 'agent-hooks', script.split('/').pop()!)),
+        stat(join(assets.gateway, BUNDLED_HOME_DIR, script)),
       ]);
       expect(copy.mode & 0o777).toBe(source.mode & 0o777);
       expect(copy.mode & 0o100).toBe(0o100);
@@ -99,7 +162,7 @@ describe('function bundles', () => {
       AWS_ENDPOINT_URL_DYNAMODB: aws.dynamodbEndpoint,
       HOOKGATE_HOME: EXAMPLES_HOME,
     });
-    const disk = await createHookEngine({ home: EXAMPLES_HOME, gatewayHooks: true, print: () => {} });
+    const disk = await createHookEngine({ home, gatewayHooks: true, print: () => {} });
     const fromDisk: RegistryListing = disk.describeRegistry();
     await disk.close();
     expect(Object.keys(fromDisk.callbacks).length).toBeGreaterThan(0);
@@ -110,17 +173,125 @@ describe('function bundles', () => {
         describeBundledRegistry: (home: string) => Promise<RegistryListing>;
       };
       expect(typeof bundle.handler).toBe('function');
-      expect(await bundle.describeBundledRegistry(EXAMPLES_HOME)).toEqual(fromDisk);
+      expect(await bundle.describeBundledRegistry(home)).toEqual(fromDisk);
     }
   });
 
-  it('fails the build on a bad HOOK.yaml, naming the file', async () => {
-    const home = await mkdtemp(join(buildDir, 'bad-home-'));
-    await mkdir(join(home, 'hooks', 'broken'), { recursive: true });
-    await writeFile(join(home, 'hooks', 'broken', 'HOOK.yaml'), 'events: agent:start\n');
-    await writeFile(join(home, 'hooks', 'broken', 'handler.mjs'), 'export function handle() {}\n');
-    const attempt = prepareHooksBundle(home, { buildDir: join(buildDir, 'bad-entries') });
+  it('fails the build on a bad HOOK.yaml, naming file and line', async () => {
+    const bad = await mkdtemp(join(buildDir, 'bad-home-'));
+    await mkdir(join(bad, 'hooks', 'broken'), { recursive: true });
+    await writeFile(join(bad, 'hooks', 'broken', 'HOOK.yaml'), 'events: agent:start\n');
+    await writeFile(join(bad, 'hooks', 'broken', 'handler.mjs'), 'export function handle() {}\n');
+    const attempt = prepareHooksBundle(bad, { buildDir: join(buildDir, 'bad-entries'), print: () => {} });
     await expect(attempt).rejects.toBeInstanceOf(HooksHomeBuildError);
-    await expect(attempt).rejects.toThrow(join(home, 'hooks', 'broken', 'HOOK.yaml'));
+    await expect(attempt).rejects.toThrow(`${join(bad, 'hooks', 'broken', 'HOOK.yaml')}:1: [hooks] Skipping broken: 'events' must be a list`);
+  });
+
+  it('blocks rm -rf from the built turn asset run in its own directory, once approved in the stack\'s allowlist', async () => {
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      [RESOURCE_ENV.tableName]: aws.tableName,
+      [RESOURCE_ENV.turnsQueueUrl]: aws.turnsQueueUrl,
+      [RESOURCE_ENV.timersQueueUrl]: aws.timersQueueUrl,
+      [RESOURCE_ENV.eventsTopicArn]: aws.eventsTopicArn,
+      [RESOURCE_ENV.payloadBucket]: aws.payloadBucket,
+      AWS_REGION: aws.region,
+      AWS_ACCESS_KEY_ID: aws.credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: aws.credentials.secretAccessKey,
+      AWS_ENDPOINT_URL_SQS: aws.sqsEndpoint,
+      AWS_ENDPOINT_URL_SNS: aws.snsEndpoint,
+      AWS_ENDPOINT_URL_S3: aws.s3Endpoint,
+      AWS_ENDPOINT_URL_DYNAMODB: aws.dynamodbEndpoint,
+      // As the stack sets it; the bundle finds its home beside itself either way.
+      HOOKGATE_HOME: join(assets.turn, BUNDLED_HOME_DIR),
+    };
+    const guard = `
+      const bundle = await import('./index.mjs');
+      const decide = (command) => bundle.invokeBundledHook('pre_tool_call', { tool_name: 'terminal', args: { command }, task_id: 't', session_id: 's' });
+      console.log(JSON.stringify({ rm: await decide('rm -rf /'), ls: await decide('ls -la') }));
+    `;
+    // Nothing approved yet: a deployment never takes consent from a local file.
+    const before = await runNode(assets.turn, guard, env);
+    expect(before.stderr).not.toMatch(/Error/);
+    expect(JSON.parse(before.stdout.trim().split('\n').pop()!)).toEqual({ rm: { action: 'allow' }, ls: { action: 'allow' } });
+
+    // Approved as the operator would, with the command as config.yaml writes it.
+    const approve = await runNode(
+      REPO,
+      `const { runCli } = await import(${JSON.stringify(pathToFileURL(join(REPO, 'src/cli/main.ts')).href)});
+       process.exitCode = await runCli(['hooks', 'approve', 'pre_tool_call', 'examples/agent-hooks/block-rm-rf.sh', '--table', ${JSON.stringify(aws.tableName)}, '--yes', '--home', ${JSON.stringify(home)}]);`,
+      { ...env, NODE_OPTIONS: '--import tsx' },
+    );
+    expect(approve.code, approve.stdout + approve.stderr).toBe(0);
+
+    const after = await runNode(assets.turn, guard, env);
+    expect(after.code, after.stderr).toBe(0);
+    expect(JSON.parse(after.stdout.trim().split('\n').pop()!)).toEqual({
+      rm: { action: 'block', message: 'blocked: rm -rf / is not permitted' },
+      ls: { action: 'allow' },
+    });
+  });
+
+  it('fails the cold start of a built asset whose config.yaml is invalid, naming file and line', async () => {
+    const broken = join(buildDir, 'broken-asset');
+    await cp(assets.observer, broken, { recursive: true });
+    await writeFile(join(broken, BUNDLED_HOME_DIR, 'config.yaml'), 'hooks:\n  pre_tool_call:\n    - matcher: terminal\n      comand: ./guard.sh\n');
+    const { code, stderr } = await runNode(broken, `await import('./index.mjs');`, {
+      PATH: process.env.PATH,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      [RESOURCE_ENV.tableName]: aws.tableName,
+      [RESOURCE_ENV.eventsTopicArn]: aws.eventsTopicArn,
+      [RESOURCE_ENV.payloadBucket]: aws.payloadBucket,
+      [RESOURCE_ENV.turnsQueueUrl]: aws.turnsQueueUrl,
+      [RESOURCE_ENV.timersQueueUrl]: aws.timersQueueUrl,
+      AWS_REGION: aws.region,
+    });
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('InvalidHooksConfigError');
+    expect(stderr).toContain(`${join(broken, BUNDLED_HOME_DIR, 'config.yaml')}:3: hooks.pre_tool_call[0] is missing a non-empty 'command' field`);
+  });
+
+  it('fails the build on an invalid config.yaml, naming file, line and reason', async () => {
+    const bad = await mkdtemp(join(buildDir, 'bad-config-'));
+    await writeFile(join(bad, 'config.yaml'), 'hooks:\n  pre_tool_call:\n    - command: ./guard.sh\n      timeout: soon\n  pre_tol_call: []\n');
+    const attempt = prepareHooksBundle(bad, { buildDir: join(buildDir, 'bad-entries'), print: () => {} });
+    await expect(attempt).rejects.toBeInstanceOf(HooksHomeBuildError);
+    await expect(attempt).rejects.toThrow(`${join(bad, 'config.yaml')}:4: hooks.pre_tool_call[0].timeout must be an int`);
+    await expect(attempt).rejects.toThrow(`${join(bad, 'config.yaml')}:5: unknown shell hook event 'pre_tol_call'`);
+    await writeFile(join(bad, 'config.yaml'), 'hooks:\n  pre_tool_call: [\n');
+    await expect(prepareHooksBundle(bad, { buildDir: join(buildDir, 'bad-entries'), print: () => {} })).rejects.toThrow(
+      new RegExp(`${join(bad, 'config.yaml')}:\\d+: not valid YAML`),
+    );
+  });
+
+  it('refuses a home whose shell-hook script is missing or not executable', async () => {
+    const bad = await mkdtemp(join(buildDir, 'bad-scripts-'));
+    await mkdir(join(bad, 'agent-hooks'));
+    await writeFile(join(bad, 'agent-hooks', 'guard.sh'), '#!/bin/sh\necho {}\n');
+    await chmod(join(bad, 'agent-hooks', 'guard.sh'), 0o644);
+    await writeFile(
+      join(bad, 'config.yaml'),
+      'hooks:\n  pre_tool_call:\n    - command: agent-hooks/guard.sh\n    - command: agent-hooks/missing.sh\n    - command: bash agent-hooks/guard.sh\n',
+    );
+    const attempt = prepareHooksBundle(bad, { buildDir: join(buildDir, 'bad-entries'), print: () => {}, searchDirs: [] });
+    await expect(attempt).rejects.toThrow(/agent-hooks\/guard\.sh is not executable/);
+    await expect(attempt).rejects.toThrow(/script agent-hooks\/missing\.sh not found/);
+    await expect(attempt).rejects.not.toThrow(/bash agent-hooks\/guard\.sh/); // an interpreter only needs to read it
+  });
+
+  it('ships approvals only when asked at synth, and never hooks_auto_accept', async () => {
+    const approving = await mkdtemp(join(buildDir, 'approve-'));
+    await cp(EXAMPLES_HOME, approving, { recursive: true });
+    await writeFile(join(approving, 'config.yaml'), `${await readFile(join(EXAMPLES_HOME, 'config.yaml'), 'utf8')}\nhooks_auto_accept: true\n`);
+    const lines: string[] = [];
+    const plain = await prepareHooksBundle(approving, { buildDir: join(buildDir, 'approve-none'), print: (l) => lines.push(l) });
+    const plainModule = await readFile(plain.registerModule, 'utf8');
+    expect(plainModule).not.toContain('hooks_auto_accept');
+    expect(plainModule).not.toContain('approvedShellHooks');
+    expect(lines.join('\n')).toContain('hooks_auto_accept in');
+    const all = await prepareHooksBundle(approving, { buildDir: join(buildDir, 'approve-all'), print: () => {}, approveShellHooks: 'all' });
+    expect(all.fingerprint).not.toBe(plain.fingerprint);
+    expect(await readFile(all.registerModule, 'utf8')).toContain('"approvedShellHooks":[{"event":"pre_tool_call","command":"examples/agent-hooks/block-rm-rf.sh"');
   });
 });

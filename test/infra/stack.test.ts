@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { App, RemovalPolicy } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { HookgateStack } from '../../infra/lib/hookgate-stack.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EVENT_SOURCE_MAX_CONCURRENCY, HookgateStack, OLDEST_TURN_ALARM_SECONDS } from '../../infra/lib/hookgate-stack.ts';
+import { TABLE_ACCESS, type FunctionName, type TableAction } from '../../infra/lib/table-access.ts';
 import { FUNCTION_TIMEOUT_SECONDS, MAX_RECEIVE_COUNT } from '../../src/pipeline/topology.ts';
 import { parseTelemetrySubscribers } from '../../infra/lib/telemetry-subscribers.ts';
 import { readStackContext } from '../../infra/lib/stack-context.ts';
@@ -17,10 +21,16 @@ function synth(props: Partial<ConstructorParameters<typeof HookgateStack>[2]> = 
   return Template.fromStack(stack);
 }
 
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const template = synth();
 const resources = (type: string) => Object.values(template.findResources(type)) as { Properties: Record<string, any> }[];
-const lambdaNamed = (fragment: string) => {
-  const entry = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.includes(fragment));
+const statementsOf = (fragment: string) =>
+  resources('AWS::IAM::Policy')
+    .filter((p) => JSON.stringify(p.Properties.Roles).includes(fragment.replace(/fn$/, 'role')))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Condition?: Record<string, any> }[]);
+const actionsOf = (fragment: string) => statementsOf(fragment).flatMap((s) => [s.Action].flat());
+const lambdaNamed = (fragment: string, from: Template = template) => {
+  const entry = Object.entries(from.findResources('AWS::Lambda::Function')).find(([id]) => id.includes(fragment));
   if (!entry) throw new Error(`no function ${fragment}`);
   return { id: entry[0], props: (entry[1] as { Properties: Record<string, any> }).Properties };
 };
@@ -120,10 +130,53 @@ describe('HookgateStack', () => {
     expect(Object.keys(template_)).toEqual(expect.arrayContaining(['TELEGRAM_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'HOOKGATE_MODEL_API_KEY']));
   });
 
-  it('alarms on both DLQs and on errors of every function', () => {
+  it('alarms on every DLQ (timers included), the oldest turn, and errors and throttles of every function, each notifying the alarm topic', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map((a) => a.Properties);
-    expect(alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(2);
+    const dlqs = alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');
+    const queueIds = Object.keys(template.findResources('AWS::SQS::Queue'));
+    expect(dlqs.map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0]).sort()).toEqual(
+      ['EventsDlq', 'TimersDlq', 'TurnsDlq'].map((id) => queueIds.find((q) => q.startsWith(id))).sort(),
+    );
     expect(alarms.filter((a) => a.MetricName === 'Errors')).toHaveLength(3);
+    expect(alarms.filter((a) => a.MetricName === 'Throttles')).toHaveLength(3);
+    const oldest = alarms.filter((a) => a.MetricName === 'ApproximateAgeOfOldestMessage');
+    expect(oldest).toHaveLength(1);
+    expect(oldest[0]!.Threshold).toBe(OLDEST_TURN_ALARM_SECONDS);
+    expect(oldest[0]!.Dimensions[0].Value['Fn::GetAtt'][0]).toMatch(/^Turns(?!Dlq)/);
+    const alarmTopic = Object.keys(template.findResources('AWS::SNS::Topic')).find((id) => id.startsWith('AlarmTopic'));
+    expect(alarmTopic).toBeDefined();
+    for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: alarmTopic }]);
+    expect(alarms.length).toBe(3 + 3 + 3 + 1);
+  });
+
+  it('subscribes -c alarmEmail to the alarm topic, and nobody without it', () => {
+    template.resourcePropertiesCountIs('AWS::SNS::Subscription', { Protocol: 'email' }, 0);
+    const withEmail = synth({ alarmEmail: 'ops@example.com' });
+    withEmail.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    expect(readStackContext((k) => (k === 'alarmEmail' ? 'ops@example.com' : undefined)).alarmEmail).toBe('ops@example.com');
+    expect(() => readStackContext((k) => (k === 'alarmEmail' ? 'not-an-address' : undefined))).toThrow(/alarmEmail/);
+  });
+
+  it('limits the blast radius: gateway reserved concurrency, event-source max concurrency, encrypted topic and queues over TLS only', () => {
+    expect(lambdaNamed('gatewayfn').props.ReservedConcurrentExecutions).toBe(50);
+    expect(readStackContext(() => undefined).gatewayConcurrency).toBe(50);
+    expect(readStackContext((k) => (k === 'gatewayConcurrency' ? '20' : undefined)).gatewayConcurrency).toBe(20);
+    expect(() => readStackContext((k) => (k === 'gatewayConcurrency' ? '0' : undefined))).toThrow(/gatewayConcurrency/);
+    expect(lambdaNamed('gatewayfn', synth({ gatewayConcurrency: 7 })).props.ReservedConcurrentExecutions).toBe(7);
+    const mappings = resources('AWS::Lambda::EventSourceMapping').map((m) => m.Properties.ScalingConfig?.MaximumConcurrency);
+    expect(mappings.sort()).toEqual(Object.values(EVENT_SOURCE_MAX_CONCURRENCY).sort());
+    const topics = template.findResources('AWS::SNS::Topic');
+    const eventsTopic = Object.entries(topics).find(([id]) => id.startsWith('EventsTopic'))![1] as { Properties: Record<string, any> };
+    expect(JSON.stringify(eventsTopic.Properties.KmsMasterKeyId)).toContain('alias/aws/sns');
+    const topicPolicies = resources('AWS::SNS::TopicPolicy');
+    expect(topicPolicies).toHaveLength(2); // events and alarm topics both refuse plain HTTP
+    for (const policy of topicPolicies) {
+      expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+        expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      );
+    }
+    for (const queue of resources('AWS::SQS::Queue')) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+    expect(resources('AWS::SQS::QueuePolicy').length).toBeGreaterThan(0);
   });
 
   it('sets a log retention on every function log group', () => {
@@ -134,10 +187,6 @@ describe('HookgateStack', () => {
 
   it('grants least privilege: no wildcard actions, and each function only what it uses', () => {
     const policies = resources('AWS::IAM::Policy');
-    const actionsOf = (fragment: string) =>
-      policies
-        .filter((p) => JSON.stringify(p.Properties.Roles).includes(fragment))
-        .flatMap((p) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));
     for (const p of policies) {
       for (const statement of p.Properties.PolicyDocument.Statement) {
         for (const action of [statement.Action].flat()) expect(action).not.toMatch(/\*/);
@@ -145,10 +194,49 @@ describe('HookgateStack', () => {
     }
     expect(actionsOf('observerfn')).not.toContain('sqs:SendMessage');
     expect(actionsOf('observerfn')).not.toContain('secretsmanager:GetSecretValue');
+    expect(lambdaNamed('observerfn').props.Environment.Variables).not.toHaveProperty('HOOKGATE_SECRET_ARN');
     expect(actionsOf('observerfn')).toContain('sqs:ReceiveMessage');
     expect(actionsOf('gatewayfn')).toContain('sqs:SendMessage');
     expect(actionsOf('gatewayfn')).toContain('sns:Publish');
     expect(actionsOf('gatewayfn')).not.toContain('sqs:ReceiveMessage');
     expect(actionsOf('turnfn')).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:SendMessage', 'dynamodb:PutItem']));
+    // No AWS-managed policy on any function role: logs are granted on the function's own log group.
+    for (const role of resources('AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+  });
+
+  it('grants each function exactly the table actions its code calls, each on the key prefixes it uses', () => {
+    /** How each action appears in code: the document client's command, the raw client's, or a helper. */
+    const CALLS: Record<TableAction, RegExp> = {
+      GetItem: /new (GetCommand|GetItemCommand)\b/,
+      PutItem: /new (PutCommand|PutItemCommand)\b|\.putItem\(/,
+      UpdateItem: /new (UpdateCommand|UpdateItemCommand)\b/,
+      DeleteItem: /new (DeleteCommand|DeleteItemCommand)\b/,
+      Query: /new QueryCommand\b|queryPartition\(/,
+      BatchGetItem: /new (BatchGetCommand|BatchGetItemCommand)\b/,
+      BatchWriteItem: /new (BatchWriteCommand|BatchWriteItemCommand)\b|\.batchWriteItem\(/,
+    };
+    for (const name of ['gateway', 'turn', 'observer'] as FunctionName[]) {
+      const statements = statementsOf(`${name}fn`).filter((s) => [s.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
+      const granted = new Set(statements.flatMap((s) => [s.Action].flat()));
+      const declared = new Set(TABLE_ACCESS[name].flatMap((g) => g.actions.map((a) => `dynamodb:${a}`)));
+      // The role says what the declaration says: nothing from grantReadWriteData (Scan, streams, ConditionCheckItem…).
+      expect([...granted].sort(), name).toEqual([...declared].sort());
+      for (const statement of statements) {
+        expect(statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'], `${name}: ${statement.Action}`).toBeDefined();
+      }
+      for (const grant of TABLE_ACCESS[name]) {
+        const source = grant.calledFrom.map((file) => readFileSync(join(REPO, file), 'utf8')).join('\n');
+        // Every granted action is called by the code the grant names; an unused one fails here.
+        for (const action of grant.actions) expect(source, `${name}: dynamodb:${action} is not called in ${grant.calledFrom.join(', ')}`).toMatch(CALLS[action]);
+        // And the prefix it is limited to is one that code writes.
+        for (const prefix of grant.leadingKeys) expect(source, `${name}: ${prefix}`).toContain(prefix.replace(/\*$/, ''));
+        const statement = statements.find((s) => JSON.stringify(s.Condition).includes(JSON.stringify(grant.leadingKeys)));
+        expect(statement, `${name}: ${grant.leadingKeys}`).toBeDefined();
+      }
+    }
+    console.log(
+      'table actions per role:',
+      Object.fromEntries((['gateway', 'turn', 'observer'] as const).map((n) => [n, [...new Set(actionsOf(`${n}fn`).filter((a) => a.startsWith('dynamodb:')))].sort()])),
+    );
   });
 });

@@ -6,6 +6,7 @@ import { recordHookRun } from '../../agent/trace/hook-run-scope.ts';
 import { createTurnConsumer } from '../../agent/turn-consumer.ts';
 import { createHookEngine } from '../../hooks/create-hook-engine.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
+import { findHooksConfigProblems, formatProblem } from '../../hooks/validate-hooks-home.ts';
 import { startDevRuntime, type DevRuntimeOptions } from '../../local/dev-runtime.ts';
 import type { GlobalFlags } from '../global-flags.ts';
 
@@ -39,8 +40,9 @@ function untilSignal(): Promise<NodeJS.Signals> {
 }
 
 /**
- * `hookgate dev [--port 8787] [--home DIR] [--accept-hooks]`: the embedded pipeline on one
- * machine, until Ctrl+C / SIGTERM.
+ * `hookgate dev [--port 8787] [--home DIR] [--accept-hooks] [--allow-invalid-config]`: the
+ * embedded pipeline on one machine, until Ctrl+C / SIGTERM. An invalid hooks configuration
+ * stops it with exit 2 (file, line, reason) unless `--allow-invalid-config`.
  *
  * @example
  * installDevCommand(program, flags); // then: hookgate dev --home examples
@@ -55,7 +57,8 @@ export function installDevCommand(
     .description('run the whole pipeline locally: emulators, gateway on 127.0.0.1, observer and turn consumers')
     .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', parsePort, 8787)
     .option('--home <dir>', 'hooks home (default: HOOKGATE_HOME, HERMES_HOME, ~/.hermes)')
-    .action(async (options: { port: number; home?: string }) => {
+    .option('--allow-invalid-config', 'start even when config.yaml, a plugin.yaml or a HOOK.yaml is invalid (what is invalid is ignored, with a warning)')
+    .action(async (options: { port: number; home?: string; allowInvalidConfig?: boolean }) => {
       // The SDK's Node 20 notice is harmless here and would bury what dev prints.
       process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
       const home = resolve(options.home ?? resolveHooksHome());
@@ -66,6 +69,18 @@ export function installDevCommand(
         process.stdout.write(
           `hookgate dev: no hooks home at ${home} yet, so no hooks run. To try the examples: npx hookgate dev --home ${EXAMPLES_HOME}\n`,
         );
+      }
+      // An invalid file would silently drop hooks (a typo turning a guard off): refuse, as synth
+      // and a Lambda cold start do, unless the operator asks for Hermes's lenient loading.
+      const problems = await findHooksConfigProblems(home);
+      if (problems.length > 0) {
+        const list = problems.map((p) => `  ${formatProblem(p)}\n`).join('');
+        if (!options.allowInvalidConfig) {
+          process.stderr.write(`hookgate dev: invalid hooks configuration:\n${list}(fix it, or start anyway with --allow-invalid-config)\n`);
+          process.exitCode = 2;
+          return;
+        }
+        process.stderr.write(`hookgate dev: invalid hooks configuration, ignored as --allow-invalid-config asks:\n${list}`);
       }
       let dev;
       try {

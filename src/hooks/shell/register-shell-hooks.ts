@@ -22,6 +22,8 @@ export interface RegisterShellHooksOptions {
   seen: Set<string>;
   logger: HookLogger;
   env?: NodeJS.ProcessEnv;
+  /** Configured command → command to spawn, for a deployed home (bundled-shell-command.ts). */
+  runCommands?: ReadonlyMap<string, string>;
   /** Where the consent prompt talks (default: this process's stdin/stdout). */
   io?: ConsentIO;
 }
@@ -42,8 +44,10 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
   const env = options.env ?? process.env;
   const accept = effectiveAccept(options.acceptHooks, env, config);
   const registered: ShellHookEntry[] = [];
-  for (const entry of parseShellHooks(config, logger)) {
-    if (!entry.enabled) continue;
+  for (const parsed of parseShellHooks(config, logger)) {
+    if (!parsed.enabled) continue;
+    const runCommand = options.runCommands?.get(parsed.command);
+    const entry: ShellHookEntry = runCommand === undefined ? parsed : { ...parsed, runCommand };
     const key = registrationKey(entry);
     if (seen.has(key)) continue;
     try {

@@ -28,7 +28,7 @@ export async function fireShellHook(
   let run: ShellRunRecord;
   try {
     const { input, extraEnv } = shellHookInput(entry, kwargs);
-    run = await runShellCommand(entry.command, input, entry.timeout, extraEnv ? { ...options, extraEnv } : options);
+    run = await runShellCommand(entry.runCommand ?? entry.command, input, entry.timeout, extraEnv ? { ...options, extraEnv } : options);
   } catch (error) {
     // Payload serialisation (§3.5 step 1) is a spawn error too.
     run = errorRecord(error instanceof ShellHookSpawnError ? error.message : String(error), performance.now());

@@ -4,8 +4,13 @@
 export interface ShellHookEntry {
   /** One of the 19 valid event names. */
   readonly event: string;
-  /** The configured command, trimmed. */
+  /** The configured command, trimmed: the hook's identity (callback name, allowlist key). */
   readonly command: string;
+  /**
+   * What is spawned when it differs from `command`: a deployed home's script at its bundled
+   * location (see bundled-shell-command.ts). Absent: `command` itself.
+   */
+  readonly runCommand?: string;
   /** The trimmed matcher pattern, or `null` (matches every tool name). */
   readonly matcher: string | null;
   /** Seconds, 1..300 (default 60). */

@@ -1,0 +1,76 @@
+/**
+ * What each function does to the table, action by action, on the partition-key prefixes it
+ * touches (`dynamodb:LeadingKeys`). Each grant names the files whose calls need it; the
+ * infra test checks every granted action is called there, so nothing unused is granted.
+ * Key prefixes: src/store/dynamo-table.ts.
+ */
+export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query' | 'BatchGetItem' | 'BatchWriteItem';
+
+export interface TableGrant {
+  readonly actions: readonly TableAction[];
+  /** `dynamodb:LeadingKeys` patterns (StringLike): the partition keys these calls use. */
+  readonly leadingKeys: readonly string[];
+  /** Repository-relative files whose calls need these actions. */
+  readonly calledFrom: readonly string[];
+}
+
+export type FunctionName = 'gateway' | 'turn' | 'observer';
+
+/** Powertools' persistence layer, which the observer's idempotency store extends. */
+const POWERTOOLS_DYNAMODB_LAYER = 'node_modules/@aws-lambda-powertools/idempotency/lib/esm/persistence/DynamoDBPersistenceLayer.js';
+
+/** Every function: shell-hook consent is read from the deployed allowlist (never written there). */
+const ALLOWLIST_READ: TableGrant = {
+  actions: ['GetItem'],
+  leadingKeys: ['ALLOWLIST'],
+  calledFrom: ['src/store/dynamo-allowlist-store.ts'],
+};
+
+export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>> = {
+  gateway: [
+    // Delivery dedup: claim (conditional put), release on failure.
+    { actions: ['PutItem', 'DeleteItem'], leadingKeys: ['DEDUP#*'], calledFrom: ['src/store/dynamo-delivery-dedup-store.ts'] },
+    // Sessions: current, /stop (requestStop), /new and /reset (rotate); pending approval (get, clear on answer or reset).
+    {
+      actions: ['GetItem', 'PutItem', 'DeleteItem'],
+      leadingKeys: ['SESSION#*'],
+      calledFrom: ['src/store/dynamo-session-store.ts', 'src/store/dynamo-approval-store.ts'],
+    },
+    // /approve and /deny: read and answer the approval.
+    { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['APPROVAL#*'], calledFrom: ['src/store/dynamo-approval-store.ts'] },
+    // /reset drops the session's grants.
+    { actions: ['Query', 'DeleteItem'], leadingKeys: ['GRANT#session#*'], calledFrom: ['src/store/dynamo-approval-store.ts', 'src/store/dynamo-table.ts'] },
+    ALLOWLIST_READ,
+  ],
+  turn: [
+    // Sessions: resolve (get, swap), stop requested, record the turn; pending approval put and cleared.
+    {
+      actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      leadingKeys: ['SESSION#*'],
+      calledFrom: ['src/store/dynamo-session-store.ts', 'src/store/dynamo-approval-store.ts'],
+    },
+    // Dangerous-command approvals: put pending, read, answer on timeout.
+    { actions: ['GetItem', 'PutItem', 'UpdateItem'], leadingKeys: ['APPROVAL#*'], calledFrom: ['src/store/dynamo-approval-store.ts'] },
+    // Session and always grants: record, check both at once.
+    { actions: ['PutItem', 'BatchGetItem'], leadingKeys: ['GRANT#*'], calledFrom: ['src/store/dynamo-approval-store.ts'] },
+    // Transcripts: load, append (meta update, batched messages).
+    {
+      actions: ['Query', 'UpdateItem', 'BatchWriteItem'],
+      leadingKeys: ['TRANSCRIPT#*'],
+      calledFrom: ['src/store/dynamo-transcript-store.ts', 'src/store/dynamo-table.ts'],
+    },
+    // Per-turn hook traces (`hookgate trace` reads them from the operator's machine).
+    { actions: ['BatchWriteItem'], leadingKeys: ['TRACE#*'], calledFrom: ['src/store/trace-store.ts'] },
+    ALLOWLIST_READ,
+  ],
+  observer: [
+    // Idempotency records of observer events: Powertools' layer (get, put, update, delete) and
+    // the single-table store's batched completion writes.
+    {
+      actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+      leadingKeys: ['IDEMPOTENCY#*'],
+      calledFrom: ['src/pipeline/idempotency-store.ts', 'src/pipeline/direct-dynamodb.ts', POWERTOOLS_DYNAMODB_LAYER],
+    },
+    ALLOWLIST_READ,
+  ],
+};

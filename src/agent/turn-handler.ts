@@ -4,6 +4,7 @@ import { TimerMessageSchema, timerStep } from '../pipeline/timer-message.ts';
 import { TurnMessageSchema } from '../pipeline/turn-message.ts';
 import { resumeTurn, startTurn, type TurnResult } from './turn/run-turn.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
+import { withRedactedOutputs } from './turn/redacting-deps.ts';
 
 export type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 
@@ -29,9 +30,10 @@ export type TurnObserver = (result: TurnResult | { outcome: 'timer'; forwarded: 
  * export const handler = createTurnHandler({ engine, logger, transport, sessions, transcripts, approvals, timers, turns, replier });
  */
 export function createTurnHandler(
-  baseDeps: TurnRuntimeDeps,
+  givenDeps: TurnRuntimeDeps,
   onResult?: TurnObserver,
 ): (event: SQSEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>) => Promise<SQSBatchResponse> {
+  const baseDeps = withRedactedOutputs(givenDeps);
   const handleRecord = async (record: SQSRecord, deps: TurnRuntimeDeps): Promise<void> => {
     let body: unknown;
     try {

@@ -3,6 +3,7 @@ import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoLocalOutboxStore } from '../store/local-outbox-store.ts';
+import { redactingReplier } from './redacting-replier.ts';
 import { createReplier } from './create-replier.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 
@@ -30,7 +31,7 @@ export function gatewayDepsFromDataPlane(options: {
     approvals: plane.approvals,
     turnQueue: plane.turnQueue,
     observerSink: plane.observerSink,
-    replier: createReplier(config, outbox ? { outbox } : {}),
+    replier: redactingReplier(createReplier(config, outbox ? { outbox } : {})),
     ...(outbox ? { outbox } : {}),
     logger,
   };

@@ -16,6 +16,7 @@ import { firstCodePoints } from './text-prefix.ts';
 import { TurnHooks } from './turn-hooks.ts';
 import type { TurnRuntimeDeps } from './turn-runtime-deps.ts';
 import { TurnStateSchema, type TurnState } from './turn-state.ts';
+import { logExcerpt } from '../../secrets/log-excerpt.ts';
 
 type MessageTurn = Extract<TurnMessage, { kind: 'message' }>;
 type ApprovalTurn = Extract<TurnMessage, { kind: 'approval' }>;
@@ -400,7 +401,7 @@ async function sendReply(deps: TurnRuntimeDeps, state: TurnState, text: string):
   try {
     await deps.replier.send(state.reply, text);
   } catch (error) {
-    deps.logger.error(`turn ${state.turn_id}: the reply could not be sent: ${String(error)}`);
+    deps.logger.error(`turn ${state.turn_id}: the reply could not be sent: ${logExcerpt(String(error))}`);
   }
 }
 

@@ -74,7 +74,7 @@ export async function doctorHooks(ctx: HooksContext): Promise<number> {
     if (!approval) {
       say(`  ${INFO()} skipped JSON smoke test — not allowlisted yet (approve it first, then re-run doctor)`);
     } else if (runnable) {
-      problems += await smokeTest(entry);
+      problems += await smokeTest(entry, ctx.environment);
     }
     say();
   }
@@ -87,7 +87,7 @@ export async function doctorHooks(ctx: HooksContext): Promise<number> {
 }
 
 /** Check 4 (§4.4): one run on the synthetic payload; 1 if that is a problem. */
-async function smokeTest(entry: HooksContext['entries'][number]): Promise<number> {
+async function smokeTest(entry: HooksContext['entries'][number], environment: HooksContext['environment']): Promise<number> {
   let payload: string;
   try {
     payload = renderShellPayload(entry.event, doctorPayload(entry.event));
@@ -95,7 +95,7 @@ async function smokeTest(entry: HooksContext['entries'][number]): Promise<number
     say(`  ${BAD()} execution error: ${error instanceof ShellHookSpawnError ? error.message : String(error)}`);
     return 1;
   }
-  const run = await runShellCommand(entry.command, payload, entry.timeout, { path: 'exact' });
+  const run = await runShellCommand(entry.command, payload, entry.timeout, { path: 'exact', environment });
   const took = `exit=${run.returncode}, ${seconds(run.elapsed_seconds)}s`;
   if (run.timed_out) {
     say(`  ${BAD()} timed out after ${seconds(run.elapsed_seconds)}s on synthetic payload (timeout=${entry.timeout}s)`);

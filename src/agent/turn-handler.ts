@@ -30,10 +30,9 @@ export type TurnObserver = (result: TurnResult | { outcome: 'timer'; forwarded: 
  * export const handler = createTurnHandler({ engine, logger, transport, sessions, transcripts, approvals, timers, turns, replier });
  */
 export function createTurnHandler(
-  givenDeps: TurnRuntimeDeps,
+  baseDeps: TurnRuntimeDeps,
   onResult?: TurnObserver,
 ): (event: SQSEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>) => Promise<SQSBatchResponse> {
-  const baseDeps = withRedactedOutputs(givenDeps);
   const handleRecord = async (record: SQSRecord, deps: TurnRuntimeDeps): Promise<void> => {
     let body: unknown;
     try {
@@ -70,10 +69,12 @@ export function createTurnHandler(
   return async (event, context) => {
     // In Lambda the invocation has a deadline; a turn cut off by it would be redelivered and run again.
     const remainingMs = context?.getRemainingTimeInMillis?.();
-    const deps =
+    // Replies, transcripts and traces leave redacted (built per invocation, from the deps as they are now).
+    const deps = withRedactedOutputs(
       remainingMs === undefined
         ? baseDeps
-        : { ...baseDeps, signal: AbortSignal.timeout(Math.max(1_000, remainingMs - DEADLINE_MARGIN_MS)) };
+        : { ...baseDeps, signal: AbortSignal.timeout(Math.max(1_000, remainingMs - DEADLINE_MARGIN_MS)) },
+    );
     const processor = new SqsFifoPartialProcessorAsync();
     return processPartialResponse(event, (record: SQSRecord) => handleRecord(record, deps), processor, { throwOnFullBatchFailure: false });
   };

@@ -197,6 +197,7 @@ function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, 
     maxIterations: deps.maxIterations ?? DEFAULT_MAX_ITERATIONS,
     ...(deps.retry ? { retry: deps.retry } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(deps.toolPolicy ? { toolPolicy: deps.toolPolicy } : {}),
     stopRequested: () => deps.sessions.stopRequested(state.session_key, since),
   };
   const gate: ApprovalGate = {
@@ -219,6 +220,7 @@ async function runChild(options: {
   workspace: string;
   maxIterations: number;
   retry?: AgentLoopDeps['retry'];
+  toolPolicy?: AgentLoopDeps['toolPolicy'];
   stopRequested: () => Promise<boolean>;
   hooks: TurnHooks['engine'];
   parentTrace: TurnHooks['trace'];
@@ -254,6 +256,7 @@ async function runChild(options: {
       workspace: options.workspace,
       maxIterations: options.maxIterations,
       ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.toolPolicy ? { toolPolicy: options.toolPolicy } : {}),
       approvals: { canAsk: false, check: options.gate.check },
       stopRequested: options.stopRequested,
       subagentId: child.child_subagent_id,

@@ -47,7 +47,7 @@ export function toolPolicyFromConfig(config: unknown, hooksHome: string | undefi
       allowedRoots = parsed.data.map((root) => absoluteRoot(root, hooksHome));
     } else {
       const issue = parsed.error.issues[0];
-      logger.warn(`files.allowed_roots${issue?.path.length ? `[${issue.path.join('.')}]` : ''} ${issue?.message ?? 'is invalid'}; ignoring it (the file tools keep to the workspace)`);
+      logger.warn(`files.allowed_roots${issue?.path.length ? `[${issue.path.join('.')}]` : ''}: ${issue?.message ?? 'invalid'}; ignoring it (the file tools keep to the workspace)`);
     }
   }
   return { terminalEnvPassthrough, allowedRoots, ...(hooksHome ? { hooksHome: resolve(hooksHome) } : {}) };

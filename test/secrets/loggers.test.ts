@@ -13,8 +13,12 @@ afterEach(() => {
 it('the gateway logger redacts every string of a line: message, attributes, error message and stack', () => {
   process.env.HOOKGATE_API_TOKEN = TOKEN;
   const out: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => void out.push(String(chunk)) || true);
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => void out.push(String(chunk)) || true);
+  const capture = (chunk: string | Uint8Array) => {
+    out.push(String(chunk));
+    return true;
+  };
+  vi.spyOn(process.stdout, 'write').mockImplementation(capture);
+  vi.spyOn(process.stderr, 'write').mockImplementation(capture);
   const logger = createGatewayLogger({ HOOKGATE_LOG_LEVEL: 'info' }, 'test');
   logger.info(`token ${TOKEN}`, { header: `Bearer ${TOKEN}`, nested: { b64: Buffer.from(TOKEN).toString('base64') } });
   logger.error('failed', { error: new Error(`boom ${TOKEN}`) });

@@ -36,9 +36,11 @@ afterAll(async () => {
 
 it('a refused reply is logged escaped, cut and redacted, with no token-carrying URL', async () => {
   const message = userMessage('hello', 'tg1');
-  message.event.reply = { ...message.event.reply, platform: 'telegram' };
-  message.event.source = { ...message.event.source, platform: 'telegram' };
-  await h.invoke(message);
+  if (message.kind !== 'message') throw new Error('a message');
+  await h.invoke({
+    ...message,
+    event: { ...message.event, reply: { ...message.event.reply, platform: 'telegram' }, source: { ...message.event.source, platform: 'telegram' } },
+  });
   const line = (h.deps.logger as unknown as { lines: { message: string }[] }).lines.map((l) => l.message).find((m) => m.includes('the reply could not be sent'));
   expect(line).toBeDefined();
   expect(line).toContain('HTTP 500');

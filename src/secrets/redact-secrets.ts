@@ -47,20 +47,26 @@ export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env
 
 /**
  * `redactSecrets` applied to every string (and key) inside plain objects and arrays; other
- * values are returned as they are. For records about to be stored or published.
+ * values (and a cyclic reference) are returned as they are. For records about to be stored or
+ * published.
  *
  * @example
  * redactSecretsDeep({ result: '{"output": "tok-0123456789"}' }) // { result: '{"output": "***"}' }
  */
 export function redactSecretsDeep<T>(value: T, env: NodeJS.ProcessEnv = process.env): T {
   const needles = knownNeedles(env);
+  const ancestors = new Set<object>();
   const walk = (item: unknown): unknown => {
     if (typeof item === 'string') return redactPatterns(redactKnownSecrets(item, needles));
-    if (Array.isArray(item)) return item.map(walk);
-    if (item !== null && typeof item === 'object' && Object.getPrototypeOf(item) === Object.prototype) {
-      return Object.fromEntries(Object.entries(item).map(([key, entry]) => [walk(key) as string, walk(entry)]));
-    }
-    return item;
+    const plain = item !== null && typeof item === 'object' && (Array.isArray(item) || Object.getPrototypeOf(item) === Object.prototype);
+    // A cycle is left as it is: whoever serialises the value reports it, as without redaction.
+    if (!plain || ancestors.has(item)) return item;
+    ancestors.add(item);
+    const copy = Array.isArray(item)
+      ? item.map(walk)
+      : Object.fromEntries(Object.entries(item).map(([key, entry]) => [walk(key) as string, walk(entry)]));
+    ancestors.delete(item);
+    return copy;
   };
   return walk(value) as T;
 }

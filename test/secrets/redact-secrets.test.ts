@@ -50,6 +50,13 @@ describe('redactSecrets: known secret values (hook-semantics §5.8)', () => {
 
   it('redactSecretsDeep walks plain objects and arrays, keys included', () => {
     expect(redactSecretsDeep({ a: [TOKEN, 1, null, { [TOKEN]: `x ${TOKEN}` }], n: 2 }, env)).toEqual({ a: ['***', 1, null, { '***': 'x ***' }], n: 2 });
+    const cyclic: Record<string, unknown> = { s: TOKEN };
+    cyclic.self = cyclic;
+    const copy = redactSecretsDeep(cyclic, env);
+    expect(copy.s).toBe('***');
+    expect(copy.self).toBe(cyclic); // left for the serialiser to report
+    const shared = { s: TOKEN };
+    expect(redactSecretsDeep({ a: shared, b: shared }, env)).toEqual({ a: { s: '***' }, b: { s: '***' } });
   });
 });
 

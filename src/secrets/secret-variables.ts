@@ -27,6 +27,7 @@ export const SECRET_VARIABLES: readonly string[] = [
 // had a value of its own for a key (that value is then the one used, and both are secret).
 const deploymentNames = new Set<string>();
 const deploymentValues = new Set<string>();
+let sortedNames: readonly string[] | undefined; // secretVariableNames(), until the deployment secret changes it
 
 /**
  * Records the deployment secret (every key and value) as secret for the rest of the process.
@@ -36,6 +37,7 @@ const deploymentValues = new Set<string>();
  * secretVariableNames().includes('MY_EXTRA_KEY') // true
  */
 export function rememberDeploymentSecret(secret: Readonly<Record<string, string>>): void {
+  sortedNames = undefined;
   for (const [name, value] of Object.entries(secret)) {
     deploymentNames.add(name);
     if (value !== '') deploymentValues.add(value);
@@ -43,8 +45,9 @@ export function rememberDeploymentSecret(secret: Readonly<Record<string, string>
 }
 
 /** Every variable name known to be secret: the fixed list plus the deployment secret's keys, sorted. */
-export function secretVariableNames(): string[] {
-  return [...new Set([...SECRET_VARIABLES, ...deploymentNames])].sort();
+export function secretVariableNames(): readonly string[] {
+  sortedNames ??= Object.freeze([...new Set([...SECRET_VARIABLES, ...deploymentNames])].sort());
+  return sortedNames;
 }
 
 /**

@@ -134,19 +134,49 @@ static int output_memfd(const char *name) {
 }
 
 /*
- * spawn(file, argv, input, onExit) → [pid, stdoutFd, stderrFd]
+ * The process's environment without the variables named in `withheld` (the secrets a hook
+ * must not inherit, hook-semantics §5.8). The entries point into `environ`; NULL on ENOMEM.
+ */
+static char **environ_without(char **withheld, uint32_t count) {
+  size_t size = 0;
+  while (environ[size]) size++;
+  char **envp = calloc(size + 1, sizeof(char *));
+  if (!envp) return NULL;
+  size_t kept = 0;
+  for (size_t i = 0; i < size; i++) {
+    const char *entry = environ[i];
+    const char *equals = strchr(entry, '=');
+    size_t length = equals ? (size_t)(equals - entry) : strlen(entry);
+    int drop = 0;
+    for (uint32_t j = 0; j < count && !drop; j++) {
+      drop = strlen(withheld[j]) == length && strncmp(withheld[j], entry, length) == 0;
+    }
+    if (!drop) envp[kept++] = (char *)entry;
+  }
+  return envp;
+}
+
+/*
+ * spawn(file, argv, input, onExit, withheld?) → [pid, stdoutFd, stderrFd]
  * `file` is the program's resolved path (no PATH search here); onExit(code, signal) once
  * the hook has exited and been reaped. The hook is a session (and process-group) leader,
  * with every signal at its default disposition and none blocked, and inherits the
- * process's current environment and working directory.
+ * process's current environment, minus the variables named in the optional `withheld`
+ * array, and working directory.
  */
 static napi_value spawn_hook(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value args[4];
+  size_t argc = 5;
+  napi_value args[5];
   CHECK(napi_get_cb_info(env, info, &argc, args, NULL, NULL));
   if (argc < 4) {
-    napi_throw_type_error(env, NULL, "spawn(file, argv, input, onExit)");
+    napi_throw_type_error(env, NULL, "spawn(file, argv, input, onExit, withheld?)");
     return NULL;
+  }
+  uint32_t withheld_count = 0;
+  bool has_withheld = false;
+  if (argc >= 5) {
+    napi_is_array(env, args[4], &has_withheld);
+    if (has_withheld) CHECK(napi_get_array_length(env, args[4], &withheld_count));
   }
   uint32_t count;
   CHECK(napi_get_array_length(env, args[1], &count));
@@ -157,10 +187,20 @@ static napi_value spawn_hook(napi_env env, napi_callback_info info) {
   napi_value result = NULL;
   char *file = string_arg(env, args[0]);
   char **argv = calloc(count + 1, sizeof(char *));
+  char **withheld = calloc(withheld_count + 1, sizeof(char *));
+  char **envp = NULL;
   int in = -1, out = -1, err = -1, pidfd = -1;
   int error = 0;
   const char *what = NULL;
-  if (!argv) { error = ENOMEM; what = "argv"; goto done; }
+  if (!argv || !withheld) { error = ENOMEM; what = "argv"; goto done; }
+  for (uint32_t i = 0; i < withheld_count; i++) {
+    napi_value name;
+    if (napi_get_element(env, args[4], i, &name) != napi_ok || !(withheld[i] = string_arg(env, name))) {
+      error = EINVAL;
+      what = "withheld must be an array of strings";
+      goto done;
+    }
+  }
   if (!file || count == 0) { error = EINVAL; what = "file and argv must be non-empty strings"; goto done; }
   for (uint32_t i = 0; i < count; i++) {
     napi_value word;
@@ -202,8 +242,9 @@ static napi_value spawn_hook(napi_env env, napi_callback_info info) {
   posix_spawnattr_setsigdefault(&attr, &all);
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  envp = withheld_count > 0 ? environ_without(withheld, withheld_count) : environ;
   pid_t pid;
-  int rc = posix_spawn(&pid, file, &actions, &attr, argv, environ);
+  int rc = envp ? posix_spawn(&pid, file, &actions, &attr, argv, envp) : ENOMEM;
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) { error = rc; what = "posix_spawn"; goto done; }
@@ -256,6 +297,11 @@ done:
     for (uint32_t i = 0; i < count; i++) free(argv[i]);
     free(argv);
   }
+  if (withheld) {
+    for (uint32_t i = 0; i < withheld_count; i++) free(withheld[i]);
+    free(withheld);
+  }
+  if (envp && envp != environ) free(envp);
   free(file);
   if (error) return throw_errno(env, what, error);
   return result;

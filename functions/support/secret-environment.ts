@@ -1,5 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { z } from 'zod';
+import { rememberDeploymentSecret } from '../../src/secrets/secret-variables.ts';
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 
 const SecretJson = z.record(z.string(), z.string());
@@ -21,6 +22,8 @@ export async function loadSecretEnvironment(env: NodeJS.ProcessEnv = process.env
     const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretArn }));
     const parsed = SecretJson.safeParse(JSON.parse(SecretString ?? '{}'));
     if (!parsed.success) throw new Error(`secret ${secretArn} must be a JSON object of strings`);
+    // Every key and value of it is secret from now on: withheld from children, redacted from output.
+    rememberDeploymentSecret(parsed.data);
     for (const [key, value] of Object.entries(parsed.data)) {
       if (value !== '' && env[key] === undefined) env[key] = value;
     }

@@ -4,6 +4,7 @@ import type { Replier } from '../gateway/replier.ts';
 import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoTraceStore } from '../store/trace-store.ts';
 import { modelFromConfig, type ModelSettings } from './model/model-from-config.ts';
+import { toolPolicyFromConfig } from './tools/tool-policy.ts';
 import { createTurnHandler } from './turn-handler.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 
@@ -45,6 +46,7 @@ export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof 
     replier: parts.replier,
     traces: new DynamoTraceStore(parts.plane.table),
     ...(parts.config.sessionIdleSeconds !== undefined ? { sessionIdleSeconds: parts.config.sessionIdleSeconds } : {}),
+    toolPolicy: toolPolicyFromConfig(parts.engine.config ?? {}, parts.engine.home, logger),
     ...parts.overrides,
   });
 }

@@ -4,6 +4,7 @@ import { TimerMessageSchema, timerStep } from '../pipeline/timer-message.ts';
 import { TurnMessageSchema } from '../pipeline/turn-message.ts';
 import { resumeTurn, startTurn, type TurnResult } from './turn/run-turn.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
+import { withRedactedOutputs } from './turn/redacting-deps.ts';
 
 export type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 
@@ -68,10 +69,12 @@ export function createTurnHandler(
   return async (event, context) => {
     // In Lambda the invocation has a deadline; a turn cut off by it would be redelivered and run again.
     const remainingMs = context?.getRemainingTimeInMillis?.();
-    const deps =
+    // Replies, transcripts and traces leave redacted (built per invocation, from the deps as they are now).
+    const deps = withRedactedOutputs(
       remainingMs === undefined
         ? baseDeps
-        : { ...baseDeps, signal: AbortSignal.timeout(Math.max(1_000, remainingMs - DEADLINE_MARGIN_MS)) };
+        : { ...baseDeps, signal: AbortSignal.timeout(Math.max(1_000, remainingMs - DEADLINE_MARGIN_MS)) },
+    );
     const processor = new SqsFifoPartialProcessorAsync();
     return processPartialResponse(event, (record: SQSRecord) => handleRecord(record, deps), processor, { throwOnFullBatchFailure: false });
   };

@@ -9,6 +9,7 @@ import type { DispatchOutcome } from './dispatch/dispatch-outcome.ts';
 import { createAdapters } from './gateway-adapters.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 import { PlatformDisabledError, WebhookError } from './webhook-errors.ts';
+import { logExcerpt } from '../secrets/log-excerpt.ts';
 
 /** Larger bodies than any platform sends are refused before they are read into memory. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -74,7 +75,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
           logger.warn('gateway reply could not be sent', {
             platform: adapter.platform,
             delivery_id: delivery.deliveryId,
-            error: String(error),
+            error: logExcerpt(String(error)),
           }),
         );
       }

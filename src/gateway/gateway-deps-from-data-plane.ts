@@ -4,6 +4,7 @@ import type { HookEngine } from '../hooks/hook-engine.ts';
 import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoLocalOutboxStore } from '../store/local-outbox-store.ts';
 import { DynamoTraceStore } from '../store/trace-store.ts';
+import { redactingReplier } from './redacting-replier.ts';
 import { createReplier } from './create-replier.ts';
 import { gatewayReplyRetry } from './reply-retry.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
@@ -33,7 +34,9 @@ export function gatewayDepsFromDataPlane(options: {
     turnQueue: plane.turnQueue,
     observerSink: plane.observerSink,
     traces: new DynamoTraceStore(plane.table),
-    replier: createReplier(config, { ...(outbox ? { outbox } : {}), retry: gatewayReplyRetry(config.replyRetry) }),
+    replier: redactingReplier(
+      createReplier(config, { ...(outbox ? { outbox } : {}), retry: gatewayReplyRetry(config.replyRetry) }),
+    ),
     ...(outbox ? { outbox } : {}),
     logger,
   };

@@ -157,6 +157,9 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
 
   return {
     home,
+    get config() {
+      return description.config;
+    },
     invokeAll,
     async invoke(hook, kwargs) {
       if (hookKind(hook) === 'observer') {

@@ -40,6 +40,10 @@ export interface HookEngineOptions {
  * for one hooks home. It knows nothing of AWS.
  */
 export interface HookEngine {
+  /** The hooks home, where the engine has one. */
+  readonly home?: string;
+  /** Its parsed config.yaml (an empty mapping when there is none), where the engine has one. */
+  readonly config?: Readonly<Record<string, unknown>>;
   /**
    * Runs one hook and answers its aggregated decision — exactly what
    * `POST /v1/hooks/{hook}` answers (architecture §4). Observer hooks go through the

@@ -1,3 +1,5 @@
+import { redactSecrets } from '../secrets/redact-secrets.ts';
+
 /**
  * The engine's logger (hook-semantics §0.5): levels only, no transport opinions. The
  * default writes one line per message to stderr; the gateway passes a structured logger.
@@ -19,13 +21,13 @@ function levelFromEnv(env: NodeJS.ProcessEnv): LogLevel {
   return raw === 'debug' || raw === 'info' || raw === 'warn' || raw === 'error' ? raw : 'info';
 }
 
-/** Writes `hookgate WARNING: …` lines to a stream (stderr by default) at or above `level`. */
+/** Writes `hookgate WARNING: …` lines to a stream (stderr by default) at or above `level`, secrets redacted. */
 export function createStderrLogger(
   level: LogLevel = levelFromEnv(process.env),
   write: (line: string) => void = (line) => process.stderr.write(line),
 ): HookLogger {
   const at = (msgLevel: LogLevel) => (message: string) => {
-    if (RANK[msgLevel] >= RANK[level]) write(`hookgate ${LABEL[msgLevel]}: ${message}\n`);
+    if (RANK[msgLevel] >= RANK[level]) write(`hookgate ${LABEL[msgLevel]}: ${redactSecrets(message)}\n`);
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

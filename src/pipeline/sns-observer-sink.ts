@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PublishBatchCommand, type PublishBatchRequestEntry, type SNSClient } from '@aws-sdk/client-sns';
 import type { ObserverEvent, ObserverSink } from '../hooks/observer-sink.ts';
+import { redactSecretsDeep } from '../secrets/redact-secrets.ts';
 import { EVENT_TYPE_ATTRIBUTE } from './topology.ts';
 import type { S3PayloadStore } from './payload-store.ts';
 import { InvalidObserverEventError, ObserverPublishError } from './observer-publish-error.ts';
@@ -60,7 +61,8 @@ export class SnsObserverSink implements ObserverSink {
 
   async publish(events: readonly ObserverEvent[]): Promise<string[]> {
     const prepared: Prepared[] = [];
-    for (const event of events) prepared.push(await this.prepare(event));
+    // Observer events leave the process here: known secrets and secret shapes are redacted.
+    for (const event of events) prepared.push(await this.prepare({ ...event, payload: redactSecretsDeep(event.payload) }));
     // Batches go out one after the other so emission order is kept as far as SNS keeps it.
     for (const batch of packBatches(prepared)) await this.sendBatch(batch);
     return prepared.map((p) => p.id);

@@ -1,3 +1,4 @@
+import { logExcerpt } from '../../secrets/log-excerpt.ts';
 import { ChatCompletionSchema, type ChatCompletion, type ChatRequest } from './chat-wire.ts';
 import { ModelRequestError } from './model-errors.ts';
 import type { ModelTransport } from './model-transport.ts';
@@ -54,7 +55,8 @@ export class OpenAiTransport implements ModelTransport {
     if (!response.ok) {
       const status = response.status;
       const retryable = status === 429 || status >= 500;
-      throw new ModelRequestError(`model endpoint answered ${status}: ${text.slice(0, 300)}`, {
+      // The upstream body is cut, redacted and escaped: it reaches logs, hooks and observer events.
+      throw new ModelRequestError(`model endpoint answered ${status}: ${logExcerpt(text, 300)}`, {
         statusCode: status,
         retryable,
         reason: status === 429 ? 'rate_limited' : status >= 500 ? 'server_error' : 'client_error',

@@ -1,12 +1,15 @@
-import { readFile } from 'node:fs/promises';
 import { renderWireJson } from '../../hooks/wire-json.ts';
 import { toolSpec, type Tool } from './tool.ts';
-import { workspacePath } from './workspace-path.ts';
+import { readToolFile, resolveToolPath } from './file-boundary.ts';
+import { DEFAULT_TOOL_POLICY } from './tool-policy.ts';
 
 /** Files larger than this are cut, like terminal output. */
 const READ_LIMIT = 100 * 1024;
 
-/** `read_file`: a text file's content. Result: wire JSON `{"path", "content", "truncated"}`. */
+/**
+ * `read_file`: a text file's content, inside the file boundary (file-boundary.ts). Result:
+ * wire JSON `{"path", "content", "truncated"}`.
+ */
 export const readFileTool: Tool = {
   spec: toolSpec('read_file', 'Read a text file (relative paths are in the session workspace).', {
     type: 'object',
@@ -14,8 +17,8 @@ export const readFileTool: Tool = {
     required: ['path'],
   }),
   async run(args, context) {
-    const path = workspacePath(context.workspace, args.path);
-    const content = await readFile(path, 'utf8');
+    const path = await resolveToolPath(args.path, context.workspace, context.policy ?? DEFAULT_TOOL_POLICY);
+    const content = await readToolFile(path);
     return renderWireJson({ path: args.path, content: content.slice(0, READ_LIMIT), truncated: content.length > READ_LIMIT });
   },
 };

@@ -27,24 +27,9 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI, '');
 }
 
-/**
- * Common secret shapes and what replaces them. Each key names the shape in docs and
- * tests; the bearer rule keeps the word so the output still reads.
- */
-export const SECRET_PATTERNS: readonly { key: string; pattern: RegExp; replacement: string }[] = [
-  { key: 'openai_key', pattern: /\bsk-[A-Za-z0-9_-]{16,}/g, replacement: '***' },
-  { key: 'aws_access_key_id', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replacement: '***' },
-  { key: 'github_token', pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, replacement: '***' },
-  { key: 'github_fine_grained_token', pattern: /\bgithub_pat_[A-Za-z0-9_]{20,}/g, replacement: '***' },
-  { key: 'slack_token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replacement: '***' },
-  { key: 'bearer_token', pattern: /\b([Bb]earer)\s+[A-Za-z0-9._~+/=-]{8,}/g, replacement: '$1 ***' },
-];
-
-export function redactSecrets(text: string): string {
-  let out = text;
-  for (const { pattern, replacement } of SECRET_PATTERNS) out = out.replace(pattern, replacement);
-  return out;
-}
+// The one redactor (known secret values and their encodings, then common shapes) lives in src/secrets.
+export { SECRET_PATTERNS, redactSecrets } from '../../secrets/redact-secrets.ts';
+import { redactSecrets } from '../../secrets/redact-secrets.ts';
 
 /** Truncate, strip ANSI, redact — what the terminal tool does to every output. */
 export function postProcessTerminalOutput(output: string): string {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { renderWireJson } from '../../hooks/wire-json.ts';
 import { firstString } from '../../hooks/aggregate/index.ts';
+import { terminalEnvironment } from './terminal-environment.ts';
 import { postProcessTerminalOutput } from './terminal-output.ts';
 import { ToolInputError, toolSpec, type Tool, type ToolContext } from './tool.ts';
 
@@ -16,15 +17,22 @@ export interface CommandRun {
 }
 
 /**
- * Runs `command` with `/bin/sh -c` in `cwd`, stdout and stderr combined, in its own
- * process group so a timeout kills the whole tree.
+ * Runs `command` with `/bin/sh -c` in `cwd` with `env` (default: the terminal environment,
+ * terminal-environment.ts), stdout and stderr combined, in its own process group so a
+ * timeout kills the whole tree.
  *
  * @example
  * const run = await runCommand('echo hi', '/tmp', 10); // { output: 'hi\n', exitCode: 0, timedOut: false }
  */
-export function runCommand(command: string, cwd: string, timeoutSeconds: number, signal?: AbortSignal): Promise<CommandRun> {
+export function runCommand(
+  command: string,
+  cwd: string,
+  timeoutSeconds: number,
+  signal?: AbortSignal,
+  env: NodeJS.ProcessEnv = terminalEnvironment(),
+): Promise<CommandRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const child = spawn('/bin/sh', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -56,7 +64,7 @@ export function runCommand(command: string, cwd: string, timeoutSeconds: number,
 
 /**
  * The `terminal` tool: a foreground shell command in the session's workspace, with a
- * timeout. `transform_terminal_output` may replace the raw output (first string, `""`
+ * timeout, with the terminal environment only (no secrets). `transform_terminal_output` may replace the raw output (first string, `""`
  * included, §1.8); the result then goes through truncation, ANSI stripping and redaction.
  * Result: wire JSON `{"output", "exit_code", "error"}`.
  */
@@ -74,7 +82,8 @@ export const terminalTool: Tool = {
     if (typeof command !== 'string' || command.trim() === '') throw new ToolInputError('terminal needs a non-empty "command" string');
     const timeout = typeof args.timeout === 'number' && args.timeout > 0 ? Math.min(args.timeout, MAX_TIMEOUT_SECONDS) : TERMINAL_TIMEOUT_SECONDS;
     await mkdir(context.workspace, { recursive: true });
-    const run = await runCommand(command, context.workspace, timeout, context.signal);
+    const env = terminalEnvironment(context.policy?.terminalEnvPassthrough);
+    const run = await runCommand(command, context.workspace, timeout, context.signal, env);
     let output = run.output;
     const results = await context.hooks.decide('transform_terminal_output', {
       command,

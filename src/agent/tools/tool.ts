@@ -14,6 +14,8 @@ export interface ToolContext {
   /** Runs delegated children; absent where delegation is not allowed. */
   delegate?: import('./delegate-task.ts').DelegateRunner;
   signal?: AbortSignal;
+  /** What the operator loosened (config.yaml); absent = the safe defaults (`DEFAULT_TOOL_POLICY`). */
+  policy?: import('./tool-policy.ts').ToolPolicy;
 }
 
 /** One tool the model can call. `run` returns the result string the model sees. */

@@ -1,10 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { renderWireJson } from '../../hooks/wire-json.ts';
 import { ToolInputError, toolSpec, type Tool } from './tool.ts';
-import { workspacePath } from './workspace-path.ts';
+import { resolveToolPath, writeToolFile } from './file-boundary.ts';
+import { DEFAULT_TOOL_POLICY } from './tool-policy.ts';
 
-/** `write_file`: creates or replaces a file (parents created). Result: `{"path", "bytes_written"}`. */
+/** `write_file`: creates or replaces a file (parents created) inside the file boundary. Result: `{"path", "bytes_written"}`. */
 export const writeFileTool: Tool = {
   spec: toolSpec('write_file', 'Create or overwrite a text file (relative paths are in the session workspace).', {
     type: 'object',
@@ -12,10 +11,9 @@ export const writeFileTool: Tool = {
     required: ['path', 'content'],
   }),
   async run(args, context) {
-    const path = workspacePath(context.workspace, args.path);
+    const path = await resolveToolPath(args.path, context.workspace, context.policy ?? DEFAULT_TOOL_POLICY);
     if (typeof args.content !== 'string') throw new ToolInputError('write_file needs a "content" string');
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, args.content, 'utf8');
+    await writeToolFile(path, args.content);
     return renderWireJson({ path: args.path, bytes_written: Buffer.byteLength(args.content) });
   },
 };

@@ -1,6 +1,7 @@
 import type { TranscriptMessage } from '../../store/transcript-store.ts';
 import type { DangerousMatch } from '../approvals/dangerous-commands.ts';
 import { callModel, type RetryPolicy } from '../model/call-model.ts';
+import type { ToolPolicy } from '../tools/tool-policy.ts';
 import type { ToolCall } from '../model/chat-wire.ts';
 import { ModelUnavailableError } from '../model/model-errors.ts';
 import type { ModelTransport } from '../model/model-transport.ts';
@@ -33,6 +34,8 @@ export interface AgentLoopDeps {
   delegate?: DelegateRunner;
   subagentId?: string | null;
   signal?: AbortSignal;
+  /** What the operator loosened for the tools (config.yaml); absent = the safe defaults. */
+  toolPolicy?: ToolPolicy;
 }
 
 export type LoopOutcome =
@@ -71,6 +74,7 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
               subagent_id: deps.subagentId ?? null,
               ...(deps.delegate ? { delegate: deps.delegate } : {}),
               ...(deps.signal ? { signal: deps.signal } : {}),
+              ...(deps.toolPolicy ? { policy: deps.toolPolicy } : {}),
             },
             api_request_id: `${state.turn_id}:api:${state.api_call_count}`,
             ...(deps.allowedTools ? { allowedTools: deps.allowedTools } : {}),

@@ -6,6 +6,7 @@ import type { DangerousMatch } from '../approvals/dangerous-commands.ts';
 import type { ToolCall } from '../model/chat-wire.ts';
 import type { Tool, ToolContext } from '../tools/tool.ts';
 import { blockMessage, firstString } from '../../hooks/aggregate/index.ts';
+import { redactSecrets } from '../../secrets/redact-secrets.ts';
 import { toolCallStatusOf, type ToolCallStatus } from './tool-call-status.ts';
 
 /** Decides whether a terminal command must wait for the user's yes. */
@@ -64,7 +65,7 @@ export async function executeToolCall(call: ToolCall, site: ToolCallSite, resume
     const denied = site.allowedTools && !site.allowedTools.has(toolName) ? `Tool '${toolName}' denied: not in this thread's tool whitelist` : undefined;
     const message = denied ?? blockMessage(await hooks.decide('pre_tool_call', { tool_name: toolName, args, ...ids, middleware_trace: [] }));
     if (message !== undefined) {
-      const result = renderWireJson({ error: message });
+      const result = redactSecrets(renderWireJson({ error: message }));
       await firePost(site, toolName, args, result, ids, 0, { status: 'blocked', error_type: 'plugin_block', error_message: message });
       return { kind: 'done', result };
     }
@@ -103,20 +104,22 @@ async function finish(
   ids: Record<string, string>,
   durationMs: number,
 ): Promise<ToolCallOutcome> {
-  const status = toolCallStatusOf(original);
-  await firePost(site, toolName, args, original, ids, durationMs, status);
-  let result = original;
+  // Every tool's result is redacted before anyone sees it: the model, post_tool_call, the transcript.
+  const redacted = redactSecrets(original);
+  const status = toolCallStatusOf(redacted);
+  await firePost(site, toolName, args, redacted, ids, durationMs, status);
+  let result = redacted;
   if (site.context.hooks.has('transform_tool_result')) {
     const results = await site.context.hooks.decide('transform_tool_result', {
       tool_name: toolName,
       args,
-      result: original,
+      result: redacted,
       ...ids,
       duration_ms: durationMs,
       ...status,
     });
     const replacement = firstString(results);
-    if (replacement !== undefined) result = replacement;
+    if (replacement !== undefined) result = redactSecrets(replacement);
   }
   return { kind: 'done', result };
 }

@@ -17,6 +17,7 @@ import { TurnHooks } from './turn-hooks.ts';
 import type { TurnRuntimeDeps } from './turn-runtime-deps.ts';
 import { TurnStateSchema, type TurnState } from './turn-state.ts';
 import { keepUndeliveredReply } from './undelivered-reply.ts';
+import { logExcerpt } from '../../secrets/log-excerpt.ts';
 
 type MessageTurn = Extract<TurnMessage, { kind: 'message' }>;
 type ApprovalTurn = Extract<TurnMessage, { kind: 'approval' }>;
@@ -197,6 +198,7 @@ function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, 
     maxIterations: deps.maxIterations ?? DEFAULT_MAX_ITERATIONS,
     ...(deps.retry ? { retry: deps.retry } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(deps.toolPolicy ? { toolPolicy: deps.toolPolicy } : {}),
     stopRequested: () => deps.sessions.stopRequested(state.session_key, since),
   };
   const gate: ApprovalGate = {
@@ -219,6 +221,7 @@ async function runChild(options: {
   workspace: string;
   maxIterations: number;
   retry?: AgentLoopDeps['retry'];
+  toolPolicy?: AgentLoopDeps['toolPolicy'];
   stopRequested: () => Promise<boolean>;
   hooks: TurnHooks['engine'];
   parentTrace: TurnHooks['trace'];
@@ -254,6 +257,7 @@ async function runChild(options: {
       workspace: options.workspace,
       maxIterations: options.maxIterations,
       ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.toolPolicy ? { toolPolicy: options.toolPolicy } : {}),
       approvals: { canAsk: false, check: options.gate.check },
       stopRequested: options.stopRequested,
       subagentId: child.child_subagent_id,
@@ -402,7 +406,7 @@ async function sendReply(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnSta
   try {
     await deps.replier.send(state.reply, text);
   } catch (error) {
-    deps.logger.error(`turn ${state.turn_id}: the reply could not be sent: ${String(error)}`);
+    deps.logger.error(`turn ${state.turn_id}: the reply could not be sent: ${logExcerpt(String(error))}`);
     // The replier has retried already; the reply is kept, not lost (trace + reply:undelivered).
     await keepUndeliveredReply(hooks, state.reply, text, error);
   }

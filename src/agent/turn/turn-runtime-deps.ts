@@ -10,6 +10,7 @@ import type { TranscriptStore } from '../../store/transcript-store.ts';
 import type { RetryPolicy } from '../model/call-model.ts';
 import type { ModelTransport } from '../model/model-transport.ts';
 import type { Tool } from '../tools/tool.ts';
+import type { ToolPolicy } from '../tools/tool-policy.ts';
 
 /** Everything the turn runtime runs on; `functions/turn.ts` and `hookgate dev` build it. */
 export interface TurnRuntimeDeps {
@@ -34,6 +35,8 @@ export interface TurnRuntimeDeps {
   /** Idle sessions older than this start a new session. Unset = never. */
   sessionIdleSeconds?: number;
   retry?: RetryPolicy;
+  /** What the operator loosened for the tools (config.yaml `terminal.env_passthrough`, `files.allowed_roots`). Default: the safe defaults. */
+  toolPolicy?: ToolPolicy;
   /** Replaces the built-in tools (tests, restricted deployments). */
   tools?: ReadonlyMap<string, Tool>;
   now?: () => Date;

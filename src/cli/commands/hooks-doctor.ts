@@ -74,7 +74,7 @@ export async function doctorHooks(ctx: HooksContext): Promise<number> {
     if (!approval) {
       say(`  ${INFO()} skipped JSON smoke test — not allowlisted yet (approve it first, then re-run doctor)`);
     } else if (runnable) {
-      problems += await smokeTest(entry);
+      problems += await smokeTest(entry, ctx.environment);
     }
     say();
   }
@@ -87,7 +87,7 @@ export async function doctorHooks(ctx: HooksContext): Promise<number> {
 }
 
 /** Check 4 (§4.4): one run on the synthetic payload; 1 if that is a problem. */
-async function smokeTest(entry: HooksContext['entries'][number]): Promise<number> {
+async function smokeTest(entry: HooksContext['entries'][number], environment: HooksContext['environment']): Promise<number> {
   let payload: ReturnType<typeof shellHookInput>;
   try {
     payload = shellHookInput(entry, doctorPayload(entry.event));
@@ -97,6 +97,7 @@ async function smokeTest(entry: HooksContext['entries'][number]): Promise<number
   }
   const run = await runShellCommand(entry.command, payload.input, entry.timeout, {
     path: 'exact',
+    environment,
     ...(payload.extraEnv ? { extraEnv: payload.extraEnv } : {}),
   });
   const took = `exit=${run.returncode}, ${seconds(run.elapsed_seconds)}s`;

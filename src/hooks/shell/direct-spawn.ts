@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
+import { hookEnvironment } from './hook-environment.ts';
 import { CAPTURE_LIMIT_BYTES, errorRecord, roundSeconds, type ShellRunRecord } from './run-record.ts';
 import { CommandNotExecutableError, CommandNotFoundError } from './shell-errors.ts';
 
 /**
- * Runs argv with Node's own `spawn`, in a new process group, stdin = `input`, bounded
+ * Runs argv with Node's own `spawn`, with `env` (default: the hook environment, see
+ * hook-environment.ts), in a new process group, stdin = `input`, bounded
  * capture, SIGKILL of the whole group on timeout. The exact path: used for the CLI, and as
  * the fallback whenever the fast spawner cannot take a run (see `shell-driver-pool.ts`).
  * `env` replaces the inherited environment (default: the process's).
@@ -13,12 +15,17 @@ import { CommandNotExecutableError, CommandNotFoundError } from './shell-errors.
  * const record = await spawnDirect(['/bin/echo', 'hi'], '', 60);
  * record.stdout // 'hi\n'
  */
-export function spawnDirect(argv: readonly string[], input: string, timeoutSeconds: number, env?: NodeJS.ProcessEnv): Promise<ShellRunRecord> {
+export function spawnDirect(
+  argv: readonly string[],
+  input: string,
+  timeoutSeconds: number,
+  env: NodeJS.ProcessEnv = hookEnvironment().variables(),
+): Promise<ShellRunRecord> {
   const start = performance.now();
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: 'pipe', windowsHide: true, ...(env ? { env } : {}) });
+      child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: 'pipe', windowsHide: true, env });
     } catch (error) {
       resolve(errorRecord(spawnErrorText(error), start));
       return;

@@ -1,4 +1,5 @@
 import type { HookLogger } from '../hook-logger.ts';
+import { logExcerpt } from '../../secrets/log-excerpt.ts';
 import { isPlainObject } from '../python-truthiness.ts';
 import { blockFrom, DEFAULT_BLOCK_MESSAGE, parseHookOutput, parseStdoutJson, type ShellHookResult } from './parse-hook-output.ts';
 import type { ShellRunRecord } from './run-record.ts';
@@ -40,18 +41,18 @@ export function evaluateRun(entry: EvaluatedEntry, run: ShellRunRecord, logger: 
     return failClosed ? closed(`timed out after ${entry.timeout}s`) : { result: undefined, failedClosed: false };
   }
   const stderr = run.stderr.trim();
-  if (stderr !== '') logger.debug(`shell hook stderr (event=${event} command=${command}): ${stderr.slice(0, 400)}`);
+  if (stderr !== '') logger.debug(`shell hook stderr (event=${event} command=${command}): ${logExcerpt(stderr)}`);
   if (event === 'pre_tool_call' && run.returncode === 2) {
     const parsed = parseStdoutJson(event, run.stdout, logger);
     const directive = parsed.ok && isPlainObject(parsed.value) ? blockFrom(parsed.value) : undefined;
     const message = directive?.message ?? (stderr !== '' ? stderr.slice(0, 400) : DEFAULT_BLOCK_MESSAGE);
-    logger.info(`shell hook blocked via exit code 2 (command=${command}): ${message}`);
+    logger.info(`shell hook blocked via exit code 2 (command=${command}): ${logExcerpt(message)}`);
     return { result: { action: 'block', message }, failedClosed: false };
   }
   if (run.returncode !== 0) {
     logger.warn(
       `shell hook exited with code ${run.returncode} (event=${event} command=${command})` +
-        (stderr !== '' ? `: ${stderr.slice(0, 400)}` : ''),
+        (stderr !== '' ? `: ${logExcerpt(stderr)}` : ''),
     );
   }
   const result = parseHookOutput(event, run.stdout, logger);

@@ -29,6 +29,7 @@ interface HookSpawnAddon {
     argv: readonly string[],
     input: Buffer,
     onExit: (code: number | null, signal: number | null) => void,
+    withheld?: readonly string[],
   ): [number, number, number];
   /** Empties an output memfd, seals it against growth and closes it. */
   seal(fd: number): void;
@@ -71,7 +72,8 @@ export function hookSpawnAddonAvailable(): boolean {
 }
 
 /**
- * Runs `argv` with `program` (its resolved path) through the native spawner: stdin =
+ * Runs `argv` with `program` (its resolved path) through the native spawner, the process's
+ * environment minus the `withheld` names (`HookEnvironment.withheld`): stdin =
  * `input`, bounded capture, SIGKILL of the hook's process group on timeout, exact exit
  * statuses (minus the signal number for a signal death). `undefined` where the addon is
  * not available. Never rejects.
@@ -84,6 +86,7 @@ export function runWithHookSpawnAddon(
   argv: readonly string[],
   input: string,
   timeoutSeconds: number,
+  withheld: readonly string[] = [],
 ): Promise<ShellRunRecord> | undefined {
   const native = loadAddon();
   if (!native) return undefined;
@@ -106,7 +109,7 @@ export function runWithHookSpawnAddon(
       resolve(ranRecord(code ?? (signal === null ? null : -signal), { out, err }, { ...watch.cut, timedOut }, start));
     };
     try {
-      fds = native.spawn(program, argv, Buffer.from(input, 'utf8'), onExit);
+      fds = native.spawn(program, argv, Buffer.from(input, 'utf8'), onExit, withheld);
     } catch (error) {
       resolve(errorRecord(spawnErrorText(withCode(error)), start));
       return;

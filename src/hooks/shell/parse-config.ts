@@ -9,6 +9,9 @@ import { MATCH_ALL, compileToolMatcher } from './tool-matcher.ts';
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 export const MAX_TIMEOUT_SECONDS = 300;
 
+/** The one key of `hooks:` that is a setting, not an event (§5.8). */
+export const HOOKS_SETTINGS_KEY = 'env_passthrough';
+
 /** Events whose entries may carry a matcher (§3.3). */
 const MATCHER_EVENTS = new Set(['pre_tool_call', 'post_tool_call']);
 
@@ -27,6 +30,7 @@ export function parseShellHooks(config: unknown, logger: HookLogger): ShellHookE
   if (!isPlainObject(hooks)) return [];
   const entries: ShellHookEntry[] = [];
   for (const [event, value] of Object.entries(hooks)) {
+    if (event === HOOKS_SETTINGS_KEY) continue; // not an event: the hook environment's setting (hook-environment.ts)
     if (!isHookName(event)) {
       const suggestion = suggestHookName(event, HOOK_NAMES);
       logger.warn(

@@ -1,4 +1,5 @@
 import type { HookLogger } from '../hook-logger.ts';
+import { logExcerpt } from '../../secrets/log-excerpt.ts';
 import { isPlainObject, isTruthy } from '../python-truthiness.ts';
 
 export const DEFAULT_BLOCK_MESSAGE = 'Blocked by shell hook.';
@@ -56,7 +57,7 @@ export function parseStdoutJson(event: string, stdout: string, logger: HookLogge
   try {
     return { ok: true, value: JSON.parse(text), empty: false };
   } catch {
-    logger.warn(`shell hook stdout for ${event} was not valid JSON: ${text.slice(0, 200)}`);
+    logger.warn(`shell hook stdout for ${event} was not valid JSON: ${logExcerpt(text, 200)}`);
     return { ok: false, empty: false };
   }
 }

@@ -4,6 +4,7 @@ import type { HookLogger } from '../hook-logger.ts';
 import { isPlainObject } from '../python-truthiness.ts';
 import type { AllowlistStore } from './allowlist-store.ts';
 import { effectiveAccept, obtainConsent, type ConsentIO } from './consent.ts';
+import { hookEnvironment, hookEnvPassthrough } from './hook-environment.ts';
 import { parseShellHooks, registrationKey } from './parse-config.ts';
 import { warmShellRunner } from './run-shell-command.ts';
 import { shellCallbackName, shellHookCallback } from './shell-hook-callback.ts';
@@ -43,6 +44,7 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
   if (!isPlainObject(config)) return [];
   const env = options.env ?? process.env;
   const accept = effectiveAccept(options.acceptHooks, env, config);
+  const envPassthrough = hookEnvPassthrough(config, logger);
   const registered: ShellHookEntry[] = [];
   for (const parsed of parseShellHooks(config, logger)) {
     if (!parsed.enabled) continue;
@@ -77,7 +79,7 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
         name: shellCallbackName(entry),
         source: 'shell',
         parallelSafe: hookKind(entry.event) === 'observer',
-        fn: shellHookCallback(entry, logger),
+        fn: shellHookCallback(entry, logger, envPassthrough),
       });
       seen.add(key);
       registered.push(entry);
@@ -89,6 +91,6 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
       logger.debug(`shell hook registration failed for ${entry.event}:${entry.command}: ${(error as Error).message}`);
     }
   }
-  if (registered.length > 0) warmShellRunner();
+  if (registered.length > 0) warmShellRunner(hookEnvironment(envPassthrough));
   return registered;
 }

@@ -1,4 +1,5 @@
 import { spawnDirect } from './direct-spawn.ts';
+import { hookEnvironment, type HookEnvironment } from './hook-environment.ts';
 import { errorRecord, type ShellRunRecord } from './run-record.ts';
 import { CommandNotFoundError, EmptyCommandError, ShellHookSpawnError } from './shell-errors.ts';
 import { hookSpawnAddonAvailable, runWithHookSpawnAddon } from './hook-spawn-addon.ts';
@@ -15,17 +16,18 @@ export interface RunShellCommandOptions {
    * `exact`: always Node's spawn (the CLI uses it).
    */
   path?: 'fast' | 'driver' | 'exact';
+  /** The hook's environment (default: the inherited one minus every secret, no passthrough). */
+  environment?: HookEnvironment;
   /**
-   * Variables set for this run on top of the inherited environment (`payload: claude` sets
-   * CLAUDE_PROJECT_DIR). The fast spawners hand the hook the process environment as it is, so
-   * such a run takes Node's spawn.
+   * Variables set for this run on top of the hook's environment (`payload: claude` sets
+   * CLAUDE_PROJECT_DIR). Such a run takes Node's spawn.
    */
   extraEnv?: Readonly<Record<string, string>>;
 }
 
 /**
  * Runs one shell-hook command (hook-semantics §3.5 steps 2–6): leading-`~` expansion, POSIX
- * word splitting, no shell, inherited env and cwd, `input` on stdin, SIGKILL of the whole
+ * word splitting, no shell, inherited env (minus the secrets, see hook-environment.ts) and cwd, `input` on stdin, SIGKILL of the whole
  * process group after `timeoutSeconds`. Never throws: failures are the record's `error`.
  *
  * @example
@@ -48,21 +50,22 @@ export async function runShellCommand(
   } catch (error) {
     return errorRecord(error instanceof ShellHookSpawnError ? error.message : String(error), start);
   }
+  const environment = options.environment ?? hookEnvironment();
   const cwd = currentDirectory();
   // Only a plain executable takes a fast path, so the §3.5 error classes stay Node's exact ones.
   const program = options.path === 'exact' || options.extraEnv !== undefined || cwd === '' ? undefined : findPlainExecutable(argv[0]!, process.env.PATH, cwd);
   if (program !== undefined) {
-    const native = options.path === 'driver' ? undefined : runWithHookSpawnAddon(program, argv, input, timeoutSeconds);
+    const native = options.path === 'driver' ? undefined : runWithHookSpawnAddon(program, argv, input, timeoutSeconds, environment.withheld);
     if (native) return native;
-    const record = await shellDriverPool().run(argv, input, timeoutSeconds);
+    const record = await shellDriverPool().run(argv, input, timeoutSeconds, environment);
     if (record) return record;
   }
-  return spawnDirect(argv, input, timeoutSeconds, options.extraEnv ? { ...process.env, ...options.extraEnv } : undefined);
+  return spawnDirect(argv, input, timeoutSeconds, { ...environment.variables(), ...options.extraEnv });
 }
 
 /** Starts a driver ahead of the first hook where the native spawner is not available (called once hooks are registered). */
-export function warmShellRunner(): void {
-  if (!hookSpawnAddonAvailable()) shellDriverPool().warm();
+export function warmShellRunner(environment?: HookEnvironment): void {
+  if (!hookSpawnAddonAvailable()) shellDriverPool().warm(environment);
 }
 
 /**

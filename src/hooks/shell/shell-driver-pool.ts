@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { killGroup } from './direct-spawn.ts';
 import { currentDirectory } from './shell-payload.ts';
+import { hookEnvironment, type HookEnvironment } from './hook-environment.ts';
 import { readCapturedOutput, watchCapturedOutput, type CapturedOutput } from './captured-output.ts';
 import { errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
 
@@ -84,7 +85,7 @@ function quote(word: string): string {
 let envVersion = 0;
 let wrappedEnv: NodeJS.ProcessEnv | undefined;
 
-function envKeyOf(): string {
+function envKeyOf(environment: HookEnvironment): string {
   if (process.env !== wrappedEnv) {
     const target = process.env;
     wrappedEnv = new Proxy(target, {
@@ -104,7 +105,7 @@ function envKeyOf(): string {
     process.env = wrappedEnv;
     envVersion++;
   }
-  return String(envVersion);
+  return `${envVersion}|${environment.withheld.join(',')}`;
 }
 
 /**
@@ -122,19 +123,24 @@ export class ShellDriverPool {
   #available = existsSync('/bin/sh') && process.platform !== 'win32';
 
   /** Starts one driver ahead of the first run, so the first hook does not pay for it. */
-  warm(): void {
+  warm(environment: HookEnvironment = hookEnvironment()): void {
     if (!this.#available || this.#idle.length > 0) return;
     const cwd = currentDirectory();
     if (cwd === '') return;
-    const driver = this.#start(envKeyOf(), cwd);
+    const driver = this.#start(envKeyOf(environment), cwd, environment);
     if (driver) this.#idle.push(driver);
   }
 
-  async run(argv: readonly string[], input: string, timeoutSeconds: number): Promise<ShellRunRecord | undefined> {
+  async run(
+    argv: readonly string[],
+    input: string,
+    timeoutSeconds: number,
+    environment: HookEnvironment = hookEnvironment(),
+  ): Promise<ShellRunRecord | undefined> {
     if (!this.#available) return undefined;
     const cwd = currentDirectory();
     if (cwd === '' || cwd.includes('\n') || argv.some((word) => word.includes('\n') || word.includes('\0'))) return undefined;
-    const driver = this.#acquire(cwd);
+    const driver = this.#acquire(cwd, environment);
     if (!driver) return undefined;
     try {
       writeInput(driver.inFd, input);
@@ -206,14 +212,14 @@ export class ShellDriverPool {
     this.#idle = [];
   }
 
-  #acquire(cwd: string): Driver | undefined {
-    const envKey = envKeyOf();
+  #acquire(cwd: string, environment: HookEnvironment): Driver | undefined {
+    const envKey = envKeyOf(environment);
     while (this.#idle.length > 0) {
       const driver = this.#idle.pop()!;
       if (driver.alive && driver.envKey === envKey && driver.cwd === cwd) return driver;
       this.#retire(driver); // env or cwd changed since it started: hooks inherit the current ones
     }
-    return this.#start(envKey, cwd);
+    return this.#start(envKey, cwd, environment);
   }
 
   #release(driver: Driver): void {
@@ -234,7 +240,7 @@ export class ShellDriverPool {
     }
   }
 
-  #start(envKey: string, cwd: string): Driver | undefined {
+  #start(envKey: string, cwd: string, environment: HookEnvironment): Driver | undefined {
     const fds: number[] = [];
     try {
       if (!this.#dir) {
@@ -256,6 +262,7 @@ export class ShellDriverPool {
         stdio: ['pipe', 'pipe', 'ignore'],
         detached: true,
         cwd,
+        env: environment.variables(),
       });
       const driver: Driver = { id, child, envKey, cwd, files, inFd, argvFd, argvText: '', turn: 0, alive: true, buffer: '' };
       child.on('error', () => {

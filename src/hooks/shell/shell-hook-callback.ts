@@ -1,6 +1,7 @@
 import type { HookLogger } from '../hook-logger.ts';
 import { evaluateRun, type EvaluatedRun } from './evaluate-run.ts';
 import type { ShellRunRecord } from './run-record.ts';
+import { hookEnvironment } from './hook-environment.ts';
 import { runShellCommand, type RunShellCommandOptions } from './run-shell-command.ts';
 import { ShellHookSpawnError, type PayloadSerialisationError } from './shell-errors.ts';
 import type { ShellHookEntry } from './shell-hook-entry.ts';
@@ -55,16 +56,22 @@ export function shellHookInput(
 
 /**
  * The dispatcher callback of one entry (§3.3 runtime gate, §3.5): no match → "no value"
- * without spawning anything. Never throws.
+ * without spawning anything. The hook runs with the hook environment (`hookEnvironment`:
+ * no secrets but those `envPassthrough` names). Never throws.
  *
  * @example
  * registry.register({ hook: entry.event, name: shellCallbackName(entry), source: 'shell', fn: shellHookCallback(entry, logger) });
  */
-export function shellHookCallback(entry: ShellHookEntry, logger: HookLogger): (kwargs: Record<string, unknown>) => Promise<unknown> {
+export function shellHookCallback(
+  entry: ShellHookEntry,
+  logger: HookLogger,
+  envPassthrough: readonly string[] = [],
+): (kwargs: Record<string, unknown>) => Promise<unknown> {
   const gated = entry.event === 'pre_tool_call' || entry.event === 'post_tool_call';
   return async (kwargs) => {
     if (gated && !entry.matches(kwargs.tool_name)) return undefined;
-    return (await fireShellHook(entry, kwargs, logger)).result;
+    // Built per firing: the deployment secret's names count from the moment it is read.
+    return (await fireShellHook(entry, kwargs, logger, { environment: hookEnvironment(envPassthrough) })).result;
   };
 }
 

@@ -1,0 +1,60 @@
+import { isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import type { HookLogger } from '../../hooks/hook-logger.ts';
+import { isPlainObject } from '../../hooks/python-truthiness.ts';
+import { envPassthroughAt } from '../../hooks/shell/hook-environment.ts';
+
+/**
+ * What the operator loosened for the tools a chat user steers (config.yaml, hook-semantics
+ * §5.8; docs/security.md). The defaults are the safe ones: the terminal gets the short
+ * environment allowlist only, and the file tools reach the session workspace only.
+ */
+export interface ToolPolicy {
+  /** `terminal.env_passthrough`: variables passed to the terminal's child besides the short allowlist. */
+  readonly terminalEnvPassthrough: readonly string[];
+  /** `files.allowed_roots`: absolute directories the file tools may use besides the workspace. */
+  readonly allowedRoots: readonly string[];
+  /** The hooks home: never reachable through the file tools unless a root names it (or a path inside it). */
+  readonly hooksHome?: string;
+}
+
+/** The safe defaults: nothing passed through, no root but the workspace. */
+export const DEFAULT_TOOL_POLICY: ToolPolicy = { terminalEnvPassthrough: [], allowedRoots: [] };
+
+/** `files.allowed_roots`: a list of non-empty paths (`~/…` is the home directory, relative paths are the hooks home's). */
+export const AllowedRootsSchema = z.array(z.string().trim().min(1, 'must be a non-empty path'));
+
+/**
+ * The tool policy from a config.yaml mapping (zod-validated). A malformed value is a warning
+ * and keeps its safe default.
+ *
+ * @example
+ * toolPolicyFromConfig({ files: { allowed_roots: ['/srv/data'] }, terminal: { env_passthrough: ['GOPATH'] } }, '/home/me/.hermes', logger)
+ * // { terminalEnvPassthrough: ['GOPATH'], allowedRoots: ['/srv/data'], hooksHome: '/home/me/.hermes' }
+ */
+export function toolPolicyFromConfig(config: unknown, hooksHome: string | undefined, logger: HookLogger): ToolPolicy {
+  const section = (name: string): Record<string, unknown> => {
+    const value = isPlainObject(config) ? config[name] : undefined;
+    if (value !== undefined && value !== null && !isPlainObject(value)) logger.warn(`${name}: in config.yaml must be a mapping; ignoring it`);
+    return isPlainObject(value) ? value : {};
+  };
+  const terminalEnvPassthrough = envPassthroughAt(section('terminal').env_passthrough, 'terminal.env_passthrough', logger);
+  const rawRoots = section('files').allowed_roots;
+  let allowedRoots: string[] = [];
+  if (rawRoots !== undefined && rawRoots !== null) {
+    const parsed = AllowedRootsSchema.safeParse(rawRoots);
+    if (parsed.success) {
+      allowedRoots = parsed.data.map((root) => absoluteRoot(root, hooksHome));
+    } else {
+      const issue = parsed.error.issues[0];
+      logger.warn(`files.allowed_roots${issue?.path.length ? `[${issue.path.join('.')}]` : ''}: ${issue?.message ?? 'invalid'}; ignoring it (the file tools keep to the workspace)`);
+    }
+  }
+  return { terminalEnvPassthrough, allowedRoots, ...(hooksHome ? { hooksHome: resolve(hooksHome) } : {}) };
+}
+
+function absoluteRoot(root: string, hooksHome: string | undefined): string {
+  const home = process.env.HOME;
+  if ((root === '~' || root.startsWith('~/')) && home) return resolve(home, root.slice(2));
+  return isAbsolute(root) ? resolve(root) : resolve(hooksHome ?? process.cwd(), root);
+}

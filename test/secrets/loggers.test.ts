@@ -1,0 +1,37 @@
+import { afterEach, expect, it, vi } from 'vitest';
+import { createGatewayLogger } from '../../src/gateway/gateway-logger.ts';
+import { createStderrLogger } from '../../src/hooks/hook-logger.ts';
+
+const TOKEN = 'fake-api-token-for-the-logger-test';
+const saved = process.env.HOOKGATE_API_TOKEN;
+afterEach(() => {
+  vi.restoreAllMocks();
+  if (saved === undefined) delete process.env.HOOKGATE_API_TOKEN;
+  else process.env.HOOKGATE_API_TOKEN = saved;
+});
+
+it('the gateway logger redacts every string of a line: message, attributes, error message and stack', () => {
+  process.env.HOOKGATE_API_TOKEN = TOKEN;
+  const out: string[] = [];
+  const capture = (chunk: string | Uint8Array) => {
+    out.push(String(chunk));
+    return true;
+  };
+  vi.spyOn(process.stdout, 'write').mockImplementation(capture);
+  vi.spyOn(process.stderr, 'write').mockImplementation(capture);
+  const logger = createGatewayLogger({ HOOKGATE_LOG_LEVEL: 'info' }, 'test');
+  logger.info(`token ${TOKEN}`, { header: `Bearer ${TOKEN}`, nested: { b64: Buffer.from(TOKEN).toString('base64') } });
+  logger.error('failed', { error: new Error(`boom ${TOKEN}`) });
+  const text = out.join('\n');
+  expect(text).toContain('token ***');
+  expect(text).toContain('boom ***');
+  expect(text).not.toContain(TOKEN);
+  expect(text).not.toContain(Buffer.from(TOKEN).toString('base64').slice(4, 30));
+});
+
+it('the engine’s stderr logger redacts its lines', () => {
+  process.env.HOOKGATE_API_TOKEN = TOKEN;
+  const lines: string[] = [];
+  createStderrLogger('debug', (line) => void lines.push(line)).warn(`x ${TOKEN} y`);
+  expect(lines).toEqual(['hookgate WARNING: x *** y\n']);
+});

@@ -179,14 +179,15 @@ describe('Claude Code hooks imported, approved and run by the pipeline', () => {
       createTurnConsumer: (context) => createTurnConsumer(context),
     });
 
-    expect(JSON.parse(await chat('cc1', 'run: rm -rf build'))).toEqual({
-      error: 'Recursive forced deletes are off limits here; delete specific files instead.',
-    });
-    expect(JSON.parse(await chat('cc2', 'write: prod.env\nTOKEN=abc'))).toEqual({
-      error: 'prod.env looks like an env file; secrets are not written by the agent.',
-    });
-    expect(JSON.parse(await chat('cc3', 'write: notes.txt\nhello'))).toEqual({ path: 'notes.txt', bytes_written: 5 });
-    expect(JSON.parse(await chat('cc3', 'run: echo allowed'))).toMatchObject({ output: 'allowed\n', exit_code: 0 });
+    // The stand-in model reads each tool result back as chat text.
+    expect(await chat('cc1', 'run: rm -rf build')).toBe(
+      'Error: Recursive forced deletes are off limits here; delete specific files instead.',
+    );
+    expect(await chat('cc2', 'write: prod.env\nTOKEN=abc')).toBe(
+      'Error: prod.env looks like an env file; secrets are not written by the agent.',
+    );
+    expect(await chat('cc3', 'write: notes.txt\nhello')).toBe('Wrote 5 bytes to notes.txt.');
+    expect(await chat('cc3', 'run: echo allowed')).toBe('allowed');
   });
 
   it('the hooks read Claude Code’s stdin: event names, tool names, tool_input fields, CLAUDE_PROJECT_DIR', async () => {

@@ -66,7 +66,7 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
       }
 
       const received = now();
-      const ctx = { engine, sessions, approvals, turnQueue, warn, event, sessionKey, deliveryId, now: received };
+      const ctx = { engine, sessions, approvals, turnQueue, warn, event, sessionKey, deliveryId, now: received, ...(config.approvers ? { approvers: config.approvers } : {}) };
       let command = parseSlashCommand(event.text);
       let text = event.text;
       if (command) {

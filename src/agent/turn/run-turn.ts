@@ -212,7 +212,7 @@ function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, 
   const gate: ApprovalGate = {
     canAsk: true,
     async check(command, sessionId) {
-      const match = detectDangerousCommand(command);
+      const match = await detectDangerousCommand(command);
       if (!match) return undefined;
       const where = { session_id: sessionId, platform: state.platform, chat_id: chatIdOf(state) };
       const granted = await Promise.all(match.pattern_keys.map((key) => deps.approvals.isGranted(key, where)));

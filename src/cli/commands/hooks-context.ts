@@ -3,6 +3,7 @@ import { readHooksConfig } from '../../hooks/config-file.ts';
 import { createStderrLogger, type HookLogger } from '../../hooks/hook-logger.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import type { AllowlistStore } from '../../hooks/shell/allowlist-store.ts';
+import { driftPolicy, type DriftPolicy } from '../../hooks/shell/drift-guard.ts';
 import { parseShellHooks } from '../../hooks/shell/parse-config.ts';
 import type { ShellHookEntry } from '../../hooks/shell/shell-hook-entry.ts';
 import { resolveAllowlistStore } from '../allowlist-target.ts';
@@ -14,6 +15,8 @@ export interface HooksContext {
   entries: ShellHookEntry[];
   allowlist: AllowlistStore;
   logger: HookLogger;
+  /** `hooks_on_drift` (§5.5): whether a script changed since approval may run. */
+  onDrift: DriftPolicy;
 }
 
 /** Reads `<home>/config.yaml` with the §3.2 rules (warnings go to stderr, as at startup). */
@@ -34,5 +37,6 @@ export async function loadHooksContext(command: Command): Promise<HooksContext> 
       ...(opts.stack ? { stack: opts.stack } : {}),
     }),
     logger,
+    onDrift: driftPolicy(file.config, logger),
   };
 }

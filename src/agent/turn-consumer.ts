@@ -1,6 +1,7 @@
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import type { HookLogger } from '../hooks/hook-logger.ts';
 import type { Replier } from '../gateway/replier.ts';
+import type { TurnHealth } from '../gateway/turn-health.ts';
 import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoTraceStore } from '../store/trace-store.ts';
 import { modelFromConfig, type ModelSettings } from './model/model-from-config.ts';
@@ -15,6 +16,8 @@ export interface TurnConsumerParts {
   replier: Replier;
   /** Powertools Logger or any logger with debug/info/warn/error(message). */
   logger: { debug(m: string): void; info(m: string): void; warn(m: string): void; error(m: string): void };
+  /** Turns in flight, for `/healthz` (`hookgate dev`). */
+  turnHealth?: TurnHealth;
   overrides?: Partial<TurnRuntimeDeps>;
 }
 
@@ -45,6 +48,7 @@ export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof 
     replier: parts.replier,
     traces: new DynamoTraceStore(parts.plane.table),
     ...(parts.config.sessionIdleSeconds !== undefined ? { sessionIdleSeconds: parts.config.sessionIdleSeconds } : {}),
+    ...(parts.turnHealth ? { turnHealth: parts.turnHealth } : {}),
     ...parts.overrides,
   });
 }

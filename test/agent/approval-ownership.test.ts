@@ -86,5 +86,7 @@ describe('approvals belong to someone (through hookgate dev)', () => {
     // Another chat, another user: no question any more.
     const [answer] = await say('ops-2', 'erin', 'run: sudo -n true');
     expect(answer).not.toContain('needs your approval');
+    // Nothing in flight: the dev server's /healthz is plainly ok.
+    expect(await (await fetch(`${dev.url}/healthz`)).text()).toBe('{"status":"ok"}');
   });
 });

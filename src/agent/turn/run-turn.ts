@@ -46,6 +46,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     { ...(deps.sessionIdleSeconds !== undefined ? { idleSeconds: deps.sessionIdleSeconds } : {}), now },
   );
   const turnId = `turn_${randomUUID()}`;
+  const endInFlight = deps.turnHealth?.begin(turnId, message.session_key);
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: session.session_id, turn_id: turnId });
   const model = deps.transport.model;
   const platform = source.platform;
@@ -101,6 +102,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     // on_session_end closes every run, also one that failed before its loop (continueTurn fires it otherwise).
     if (!reachedLoop) await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the turn failed before its loop' });
     await finishInvocation(deps, hooks);
+    endInFlight?.();
   }
 }
 
@@ -143,6 +145,7 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
   const state = parsed.data;
   const history = await deps.transcripts.load(state.session_id);
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: state.session_id, turn_id: state.turn_id });
+  const endInFlight = deps.turnHealth?.begin(state.turn_id, state.session_key);
   try {
     await hooks.observe('post_approval_response', { ...approvalKwargs(record), choice });
     if (choice === 'session' || choice === 'always') {
@@ -159,6 +162,7 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
     return result;
   } finally {
     await finishInvocation(deps, hooks);
+    endInFlight?.();
   }
 }
 

@@ -54,6 +54,8 @@ const DANGEROUS: [string, string][] = [
   ['env -i PATH=/bin rm -rf /', 'recursive_delete'],
   ['env -S "rm -rf /"', 'recursive_delete'],
   ['sudo -u root rm -rf /', 'recursive_delete'],
+  ['sudo -h localhost rm -rf /', 'recursive_delete'],
+  ['sudo -k rm -rf /', 'recursive_delete'],
   ['nice -n 10 rm -rf /', 'recursive_delete'],
   ['nohup rm -rf / &', 'recursive_delete'],
   ['timeout -s KILL 10 rm -rf /', 'recursive_delete'],

@@ -77,7 +77,7 @@ interface Wrapper {
 
 export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   env: { valueOptions: ['-u', '--unset', '-C', '--chdir'], assignments: true, shellOptions: ['-S', '--split-string'] },
-  sudo: { valueOptions: ['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-T', '-U', '--user', '--group', '--host', '--prompt', '--chdir', '--role', '--type', '--other-user', '--close-from', '--command-timeout'], assignments: true, lookupOnly: ['-l', '--list', '-v', '--validate', '-k', '-K', '-V', '--version', '-h', '--help'] },
+  sudo: { valueOptions: ['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-T', '-U', '--user', '--group', '--host', '--prompt', '--chdir', '--role', '--type', '--other-user', '--close-from', '--command-timeout'], assignments: true, lookupOnly: ['-l', '--list', '-v', '--validate', '-K', '-V', '--version', '--help'] },
   doas: { valueOptions: ['-u', '-C'] },
   su: { valueOptions: ['-g', '-G', '-s', '--shell', '--group', '--supp-group', '-w', '--whitelist-environment'], positionals: 1, shellOptions: ['-c', '--command', '--session-command'] },
   runuser: { valueOptions: ['-u', '--user', '-g', '--group', '-G', '--supp-group', '-s', '--shell', '-w'], shellOptions: ['-c', '--command', '--session-command'] },

@@ -1,3 +1,4 @@
+/// <reference path="./mvdan-sh.d.ts" />
 import type { ShNode, syntax as ShSyntax } from 'mvdan-sh';
 
 /**

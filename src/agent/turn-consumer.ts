@@ -1,6 +1,7 @@
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import type { HookLogger } from '../hooks/hook-logger.ts';
 import type { Replier } from '../gateway/replier.ts';
+import type { TurnHealth } from '../gateway/turn-health.ts';
 import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoTraceStore } from '../store/trace-store.ts';
 import { modelFromConfig, type ModelSettings } from './model/model-from-config.ts';
@@ -16,6 +17,8 @@ export interface TurnConsumerParts {
   replier: Replier;
   /** Powertools Logger or any logger with debug/info/warn/error(message). */
   logger: { debug(m: string): void; info(m: string): void; warn(m: string): void; error(m: string): void };
+  /** Turns in flight, for `/healthz` (`hookgate dev`). */
+  turnHealth?: TurnHealth;
   overrides?: Partial<TurnRuntimeDeps>;
 }
 
@@ -47,6 +50,7 @@ export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof 
     traces: new DynamoTraceStore(parts.plane.table),
     ...(parts.config.sessionIdleSeconds !== undefined ? { sessionIdleSeconds: parts.config.sessionIdleSeconds } : {}),
     toolPolicy: toolPolicyFromConfig(parts.engine.config ?? {}, parts.engine.home, logger),
+    ...(parts.turnHealth ? { turnHealth: parts.turnHealth } : {}),
     ...parts.overrides,
   });
 }

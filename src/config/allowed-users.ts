@@ -16,7 +16,7 @@ export interface AllowedUsers {
  * const allowed = parseAllowedUsers('telegram:123,slack:*');
  * isAllowed(allowed, 'slack', 'U9', 'aws'); // true
  */
-export function parseAllowedUsers(raw: string | undefined): AllowedUsers | undefined {
+export function parseAllowedUsers(raw: string | undefined, variable = 'HOOKGATE_ALLOWED_USERS'): AllowedUsers | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   let everyone = false;
   const platforms = new Set<string>();
@@ -28,7 +28,7 @@ export function parseAllowedUsers(raw: string | undefined): AllowedUsers | undef
     }
     const colon = part.indexOf(':');
     if (colon <= 0 || colon === part.length - 1) {
-      throw new ConfigError('HOOKGATE_ALLOWED_USERS', `has an entry that is not <platform>:<user id> (got ${JSON.stringify(part)})`);
+      throw new ConfigError(variable, `has an entry that is not <platform>:<user id> (got ${JSON.stringify(part)})`);
     }
     const platform = part.slice(0, colon);
     const user = part.slice(colon + 1);
@@ -47,4 +47,17 @@ export function isAllowed(
   if (allowed === undefined) return runtime === 'local';
   if (allowed.everyone || allowed.platforms.has(platform)) return true;
   return userId !== null && allowed.users.has(`${platform}:${userId}`);
+}
+
+/**
+ * Whether a user is listed (`HOOKGATE_APPROVERS`, same syntax): unlike `isAllowed`, an unset
+ * list names no one, in every runtime.
+ *
+ * @example
+ * isListed(parseAllowedUsers('telegram:1', 'HOOKGATE_APPROVERS'), 'telegram', '1'); // true
+ */
+export function isListed(list: AllowedUsers | undefined, platform: string, userId: string | null): boolean {
+  if (list === undefined) return false;
+  if (list.everyone || list.platforms.has(platform)) return true;
+  return userId !== null && list.users.has(`${platform}:${userId}`);
 }

@@ -46,6 +46,8 @@ export interface GatewayConfig {
   apiToken?: string;
   /** Unset = everyone in local runs, no one in AWS. */
   allowedUsers?: AllowedUsers;
+  /** `HOOKGATE_APPROVERS`: operators who may answer any approval and grant `always` globally. Unset = no one. */
+  approvers?: AllowedUsers;
   /** What a sender who is not allowed gets: a clear refusal, or nothing. */
   unauthorisedReply: 'refuse' | 'silent';
   platforms: {
@@ -213,6 +215,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env, options:
 
   const apiToken = read(env, 'HOOKGATE_API_TOKEN');
   const allowedUsers = parseAllowedUsers(env.HOOKGATE_ALLOWED_USERS);
+  const approvers = parseAllowedUsers(env.HOOKGATE_APPROVERS, 'HOOKGATE_APPROVERS');
   const model = {
     name: read(env, 'HOOKGATE_MODEL'),
     baseUrl: read(env, 'HOOKGATE_MODEL_BASE_URL'),
@@ -224,6 +227,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env, options:
     runtime,
     ...(apiToken ? { apiToken } : {}),
     ...(allowedUsers ? { allowedUsers } : {}),
+    ...(approvers ? { approvers } : {}),
     unauthorisedReply: (read(env, 'HOOKGATE_UNAUTHORISED_REPLY') as 'refuse' | 'silent' | undefined) ?? 'refuse',
     platforms,
     disabled,

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { enabledPlatforms, PLATFORM_NAMES, type PlatformName } from '../config/gateway-config.ts';
+import { PLATFORM_NAMES, type PlatformName } from '../config/gateway-config.ts';
 import { hookApi } from './api/hook-api.ts';
 import { createDispatcher } from './dispatch/dispatch-message.ts';
 import type { DispatchOutcome } from './dispatch/dispatch-outcome.ts';
@@ -41,7 +41,11 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
   });
   app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
 
-  app.get('/healthz', (c) => c.json({ status: 'ok', platforms: enabledPlatforms(config) }));
+  // Only the state, nothing about the deployment (which platforms are on is not the caller's business).
+  app.get('/healthz', (c) => {
+    const report = deps.turnHealth?.report() ?? { status: 'ok' as const };
+    return c.json(report, report.status === 'ok' ? 200 : 503);
+  });
 
   app.get('/webhooks/local/messages', async (c) => {
     if (!adapters.has('local') || !deps.outbox) throw new PlatformDisabledError('the local platform is not enabled');

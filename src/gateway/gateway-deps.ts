@@ -9,6 +9,7 @@ import type { LocalOutboxStore } from '../store/local-outbox-store.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { TraceStore } from '../store/trace-store.ts';
 import type { Replier } from './replier.ts';
+import type { TurnHealth } from './turn-health.ts';
 
 /** Anything that puts a turn message durably on the FIFO turns queue (e.g. `SqsTurnQueue`). */
 export interface TurnSender {
@@ -34,4 +35,6 @@ export interface GatewayDeps {
   /** How long a delivery id is remembered; platforms retry for up to a day. Default 2 days. */
   dedupTtlSeconds?: number;
   now?: () => Date;
+  /** Turns in flight in this process (`hookgate dev`): a stuck one makes `/healthz` degraded. */
+  turnHealth?: TurnHealth;
 }

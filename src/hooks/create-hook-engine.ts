@@ -13,6 +13,7 @@ import { moduleSource, type ModuleSource } from './module-source.ts';
 import { readCallbackTimeoutSeconds } from './plugins/callback-timeout.ts';
 import { loadPlugins, type PluginLoadResult } from './plugins/load-plugins.ts';
 import { PluginCommandRegistry, type PluginCommandInfo } from './plugins/plugin-commands.ts';
+import { callbackTimeoutSeconds } from './plugins/plugins-config.ts';
 import { runCallbacks, runObserverCallbacks, type RunCallbacksContext } from './run-callbacks.ts';
 import { createFileAllowlistStore } from './shell/file-allowlist-store.ts';
 import { registerShellHooks } from './shell/register-shell-hooks.ts';
@@ -88,12 +89,14 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
   const home = resolve(options.home ?? description.home);
   let load: ModuleSource = moduleSource(home, options.modules);
   const registry = new CallbackRegistry();
-  const gateway = new GatewayHookRegistry({ print, onRun: options.onRun });
+  // §5.8: every in-process callback (plugin hook, gateway handler) has a deadline.
+  const callbackTimeoutMs = callbackTimeoutSeconds(description.config, logger) * 1000;
+  const gateway = new GatewayHookRegistry({ print, onRun: options.onRun, callbackTimeoutMs, warn: (message) => logger.warn(message) });
   const allowlist: AllowlistStore = withShippedApprovals(
     options.allowlist ?? createFileAllowlistStore(home, logger),
     description.approvedShellHooks ?? [],
   );
-  const runContext: RunCallbacksContext = { logger, onRun: options.onRun };
+  const runContext: RunCallbacksContext = { logger, onRun: options.onRun, callbackTimeoutMs };
   const sink = options.observerSink;
   let pluginResults: PluginLoadResult[] = [];
   const commands = new PluginCommandRegistry(logger, readCallbackTimeoutSeconds(description.config, logger));
@@ -187,6 +190,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
         }));
         for (const notice of description.notices) logger[notice.level](notice.message);
       }
+      runContext.callbackTimeoutMs = gateway.callbackTimeoutMs = callbackTimeoutSeconds(description.config, logger) * 1000;
       load = moduleSource(home, options.modules);
       registry.clear('plugin');
       registry.clear('shell');

@@ -1,3 +1,4 @@
+import { CallbackDeadlineError, settleWithin } from './callback-deadline.ts';
 import type { RegisteredCallback } from './callback-registry.ts';
 import { errorText } from './error-text.ts';
 import type { HookRunRecord } from './hook-engine.ts';
@@ -6,6 +7,28 @@ import type { HookLogger } from './hook-logger.ts';
 export interface RunCallbacksContext {
   readonly logger: HookLogger;
   readonly onRun?: ((record: HookRunRecord) => void) | undefined;
+  /**
+   * Deadline of one in-process (plugin) callback's promise, in ms (§5.8); unset = none.
+   * Shell callbacks are bounded by their own `timeout` and are not cut here.
+   */
+  callbackTimeoutMs?: number;
+}
+
+/** Awaits a callback's thenable, within the deadline for plugin callbacks. */
+function settle(callback: RegisteredCallback, value: PromiseLike<unknown>, context: RunCallbacksContext): Promise<unknown> {
+  return callback.source === 'shell' || context.callbackTimeoutMs === undefined ? Promise.resolve(value) : settleWithin(value, context.callbackTimeoutMs);
+}
+
+/** The §1.3 warning for a failed callback; a missed deadline names the plugin, hook and elapsed time (§5.8). */
+function warnFailed(hook: string, callback: RegisteredCallback, error: unknown, context: RunCallbacksContext): void {
+  if (error instanceof CallbackDeadlineError) {
+    context.logger.warn(
+      `hook ${hook}: callback ${callback.name}${callback.plugin ? ` of plugin ${callback.plugin}` : ''} ${error.message}; ` +
+        'counted as failed, the caller goes on and a late result is ignored (plugins.callback_timeout)',
+    );
+    return;
+  }
+  context.logger.warn(`hook ${hook}: callback ${callback.name} failed: ${errorText(error)}`);
 }
 
 const NO_VALUE = Symbol('no value');
@@ -32,12 +55,12 @@ async function runOne(
   try {
     let value = callback.fn({ ...kwargs });
     // Only thenables are awaited: a sync callback costs no extra microtask on the hot path.
-    if (isThenable(value)) value = await value;
+    if (isThenable(value)) value = await settle(callback, value, context);
     if (context.onRun) report(context, { hook, source: callback.source, callback: callback.name, durationMs: performance.now() - started, result: value });
     return value;
   } catch (error) {
     const text = errorText(error);
-    context.logger.warn(`hook ${hook}: callback ${callback.name} failed: ${text}`);
+    warnFailed(hook, callback, error, context);
     if (context.onRun) report(context, { hook, source: callback.source, callback: callback.name, durationMs: performance.now() - started, error: text });
     return NO_VALUE;
   }
@@ -73,10 +96,10 @@ export async function runCallbacks(
     let value: unknown;
     try {
       value = callback.fn({ ...kwargs });
-      if (isThenable(value)) value = await value;
+      if (isThenable(value)) value = await settle(callback, value, context);
     } catch (error) {
       const text = errorText(error);
-      context.logger.warn(`hook ${hook}: callback ${callback.name} failed: ${text}`);
+      warnFailed(hook, callback, error, context);
       if (onRun) report(context, { hook, source: callback.source, callback: callback.name, durationMs: performance.now() - started, error: text });
       continue;
     }

@@ -8,6 +8,7 @@ import { gatewayDepsFromDataPlane } from '../gateway/gateway-deps-from-data-plan
 import { createGatewayLogger } from '../gateway/gateway-logger.ts';
 import { announceGatewayStartup } from '../gateway/gateway-startup.ts';
 import type { Replier } from '../gateway/replier.ts';
+import { TurnHealth } from '../gateway/turn-health.ts';
 import type { HookEngine, HookEngineOptions } from '../hooks/hook-engine.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../pipeline/data-plane.ts';
 import { createObserverConsumer } from '../pipeline/observer-consumer.ts';
@@ -23,6 +24,8 @@ export interface TurnConsumerContext {
   engine: HookEngine;
   replier: Replier;
   logger: Logger;
+  /** Where the turn runtime records its turns in flight (for `/healthz`). */
+  turnHealth?: TurnHealth;
 }
 
 export interface DevRuntimeOptions {
@@ -103,7 +106,9 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     });
     cleanup.push(() => engine.close());
 
-    const deps = gatewayDepsFromDataPlane({ config, engine, plane, logger });
+    // Turns run in this process: /healthz reports the stuck ones.
+    const turnHealth = new TurnHealth();
+    const deps = { ...gatewayDepsFromDataPlane({ config, engine, plane, logger }), turnHealth };
     const app = createGatewayApp(deps);
     const server = await listen(app.fetch, options.port ?? 8787);
     cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -120,7 +125,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     });
     cleanup.push(() => observer.stop());
     if (options.createTurnConsumer) {
-      const handler = await options.createTurnConsumer({ config, plane, engine, replier: deps.replier, logger });
+      const handler = await options.createTurnConsumer({ config, plane, engine, replier: deps.replier, logger, turnHealth });
       const pollers: SqsPoller[] = await Promise.all([
         startSqsPoller({ sqs: plane.clients.sqs, queueUrl: aws.turnsQueueUrl, handler, batchSize: 1, concurrency: 2, onError: pollerError('turns') }),
         startSqsPoller({ sqs: plane.clients.sqs, queueUrl: aws.timersQueueUrl, handler, batchSize: 10, onError: pollerError('timers') }),

@@ -24,6 +24,10 @@ export const TurnMessageSchema = z.discriminatedUnion('kind', [
     received_at: z.string(),
     approval_id: z.string(),
     choice: z.enum(['once', 'session', 'always', 'deny', 'timeout']),
+    /** `<platform>:<user id>` of whoever answered (absent for a timeout). */
+    answered_by: z.string().optional(),
+    /** An approver's `/approve always global`: the grant covers every chat. */
+    global: z.boolean().optional(),
   }),
 ]);
 export type TurnMessage = z.infer<typeof TurnMessageSchema>;

@@ -1,17 +1,22 @@
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ApprovalChoice, ApprovalStore, PendingApproval } from './approval-store.ts';
+import type { AnsweredApproval, ApprovalAnswer, ApprovalChoice, ApprovalStore, GrantContext, GrantScope, PendingApproval } from './approval-store.ts';
 import { epochSeconds, isConditionFailed, queryPartition, type DynamoTable } from './dynamo-table.ts';
 
 /**
  * Key design:
  *   PK = `APPROVAL#<approval id>`, SK = `APPROVAL`: the `PendingApproval` fields, `state`
  *     kept as JSON text (`state_json`; opaque, any shape), its ISO `expires_at` as
- *     `approval_expires_at`, later `choice` + `answered_at`.
+ *     `approval_expires_at`, the requester as `requested_by`, later `choice` + `answered_at`
+ *     (+ `answered_by`, `global`), and `resumed_at` once a resumed invocation finished.
  *     expires_at (TTL, epoch seconds) = the approval's expiry + 7 days, for clean-up only.
  *   PK = `SESSION#<session key>`, SK = `PENDING_APPROVAL`: approval_id of the conversation's
  *     open approval (a pointer; the approval item is the truth about whether it is answered).
- *   PK = `GRANT#always`, SK = `PATTERN#<pattern key>`: an "always" grant.
  *   PK = `GRANT#session#<session id>`, SK = `PATTERN#<pattern key>`: a "session" grant.
+ *   PK = `GRANT#chat#<platform>#<chat id>` (both URI-encoded), SK = `PATTERN#<pattern key>`:
+ *     an "always" grant for one chat.
+ *   PK = `GRANT#global`, SK = `PATTERN#<pattern key>`: an approver's "always" grant for every chat.
+ *   (The unscoped `GRANT#always` items of earlier versions are no longer read: such a grant,
+ *   given by anyone, applied to every chat.)
  * The first answer wins: `answer` is an update conditioned on `attribute_not_exists(choice)`.
  *
  * @example
@@ -66,7 +71,7 @@ export class DynamoApprovalStore implements ApprovalStore {
     return pending;
   }
 
-  async get(approvalId: string): Promise<(PendingApproval & { choice?: ApprovalChoice }) | undefined> {
+  async get(approvalId: string): Promise<AnsweredApproval | undefined> {
     const { Item } = await this.table.doc.send(
       new GetCommand({
         TableName: this.table.tableName,
@@ -75,7 +80,7 @@ export class DynamoApprovalStore implements ApprovalStore {
       }),
     );
     if (!Item) return undefined;
-    const approval: PendingApproval & { choice?: ApprovalChoice } = {
+    const approval: PendingApproval = {
       approval_id: String(Item.approval_id),
       session_key: String(Item.session_key),
       session_id: String(Item.session_id),
@@ -86,21 +91,34 @@ export class DynamoApprovalStore implements ApprovalStore {
       pattern_keys: Array.isArray(Item.pattern_keys) ? Item.pattern_keys.map(String) : [],
       created_at: String(Item.created_at),
       expires_at: String(Item.approval_expires_at ?? ''),
+      requested_by: requesterOf(Item.requested_by, Item.session_key),
       state: JSON.parse(String(Item.state_json ?? 'null')),
     };
-    return Item.choice === undefined ? approval : { ...approval, choice: Item.choice as ApprovalChoice };
+    if (Item.choice === undefined) return approval;
+    return {
+      ...approval,
+      choice: Item.choice as ApprovalChoice,
+      ...(typeof Item.answered_by === 'string' ? { answered_by: Item.answered_by } : {}),
+      ...(Item.global === true ? { global: true } : {}),
+      ...(typeof Item.resumed_at === 'string' ? { resumed_at: Item.resumed_at } : {}),
+    };
   }
 
-  async answer(approvalId: string, choice: ApprovalChoice, now: Date = new Date()): Promise<boolean> {
+  async answer(approvalId: string, choice: ApprovalChoice, now: Date = new Date(), by: ApprovalAnswer = {}): Promise<boolean> {
     let sessionKey: string;
+    const extra: Record<string, unknown> = {};
+    if (by.answered_by !== undefined) extra[':by'] = by.answered_by;
+    if (by.global === true) extra[':global'] = true;
+    const sets = ['choice = :choice', 'answered_at = :now', ...(':by' in extra ? ['answered_by = :by'] : []), ...(':global' in extra ? ['#global = :global'] : [])];
     try {
       const { Attributes } = await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: { PK: `APPROVAL#${approvalId}`, SK: 'APPROVAL' },
-          UpdateExpression: 'SET choice = :choice, answered_at = :now',
+          UpdateExpression: `SET ${sets.join(', ')}`,
           ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(choice)',
-          ExpressionAttributeValues: { ':choice': choice, ':now': now.toISOString() },
+          ...(':global' in extra ? { ExpressionAttributeNames: { '#global': 'global' } } : {}),
+          ExpressionAttributeValues: { ':choice': choice, ':now': now.toISOString(), ...extra },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -125,29 +143,50 @@ export class DynamoApprovalStore implements ApprovalStore {
     return true;
   }
 
-  async grant(scope: 'session' | 'always', patternKey: string, sessionId: string): Promise<void> {
+  async markResumed(approvalId: string, now: Date = new Date()): Promise<boolean> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: { PK: `APPROVAL#${approvalId}`, SK: 'APPROVAL' },
+          UpdateExpression: 'SET resumed_at = :now',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(resumed_at)',
+          ExpressionAttributeValues: { ':now': now.toISOString() },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      throw error;
+    }
+  }
+
+  async grant(scope: GrantScope, patternKey: string): Promise<void> {
     await this.table.doc.send(
       new PutCommand({
         TableName: this.table.tableName,
         Item: {
-          PK: scope === 'always' ? 'GRANT#always' : `GRANT#session#${sessionId}`,
+          PK: grantPartition(scope),
           SK: `PATTERN#${patternKey}`,
           pattern_key: patternKey,
+          scope: scope.kind,
           granted_at: new Date().toISOString(),
         },
       }),
     );
   }
 
-  async isGranted(patternKey: string, sessionId: string): Promise<boolean> {
+  async isGranted(patternKey: string, where: GrantContext): Promise<boolean> {
+    const scopes: GrantScope[] = [
+      { kind: 'session', session_id: where.session_id },
+      { kind: 'chat', platform: where.platform, chat_id: where.chat_id },
+      { kind: 'global' },
+    ];
     const { Responses } = await this.table.doc.send(
       new BatchGetCommand({
         RequestItems: {
           [this.table.tableName]: {
-            Keys: [
-              { PK: 'GRANT#always', SK: `PATTERN#${patternKey}` },
-              { PK: `GRANT#session#${sessionId}`, SK: `PATTERN#${patternKey}` },
-            ],
+            Keys: scopes.map((scope) => ({ PK: grantPartition(scope), SK: `PATTERN#${patternKey}` })),
             ConsistentRead: true,
           },
         },
@@ -165,4 +204,25 @@ export class DynamoApprovalStore implements ApprovalStore {
       new DeleteCommand({ TableName: this.table.tableName, Key: { PK: `SESSION#${sessionKey}`, SK: 'PENDING_APPROVAL' } }),
     );
   }
+}
+
+function grantPartition(scope: GrantScope): string {
+  switch (scope.kind) {
+    case 'session':
+      return `GRANT#session#${scope.session_id}`;
+    case 'chat':
+      return `GRANT#chat#${encodeURIComponent(scope.platform)}#${encodeURIComponent(scope.chat_id)}`;
+    case 'global':
+      return 'GRANT#global';
+  }
+}
+
+/** The stored requester; items written before it was recorded fall back to the session key's platform and chat, no user. */
+function requesterOf(stored: unknown, sessionKey: unknown): PendingApproval['requested_by'] {
+  if (stored && typeof stored === 'object') {
+    const r = stored as Record<string, unknown>;
+    return { platform: String(r.platform ?? ''), chat_id: String(r.chat_id ?? ''), user_id: typeof r.user_id === 'string' ? r.user_id : null };
+  }
+  const [platform = '', chat_id = ''] = String(sessionKey ?? '').split(':');
+  return { platform, chat_id, user_id: null };
 }

@@ -117,7 +117,7 @@ describe('a dangerous command', () => {
     expect(await h.plane.approvals.answer(pending.approval_id, 'once')).toBe(false);
   });
 
-  it('/approve session remembers the grant for this session only; /approve always for every session', async () => {
+  it('/approve session remembers the grant for this session only; /approve always for this chat only', async () => {
     const first = await suspendIn('grant');
     h.model.script({ content: 'done once' });
     await answer('grant', first.pending.approval_id, 'session');
@@ -131,9 +131,50 @@ describe('a dangerous command', () => {
     h.model.script({ content: 'fine' });
     await answer('grant-other', other.pending.approval_id, 'always');
     await h.takeCalls();
+    // The always grant covers that chat, also in a new session there (/new)…
+    const key = 'local:grant-other';
+    const { old, current } = await h.plane.sessions.rotate(key, { platform: 'local', chat_id: 'grant-other', thread_id: '', user_id: 'u1', chat_type: 'dm' });
+    expect(current.session_id).not.toBe(old?.session_id);
     h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: DANGEROUS } }] }, { content: 'no question' });
-    expect((await h.say('third chat', 'grant-third')).outcome).toBe('completed');
+    expect((await h.say('same chat', 'grant-other')).outcome).toBe('completed');
     expect(hooksOf(await h.takeCalls())).not.toContain('pre_approval_request');
+    // …but not another chat: a grant given there is not a grant here.
+    await suspendIn('grant-third');
+  });
+
+  it('an always grant given by an approver globally covers every chat', async () => {
+    const { pending } = await suspendIn('global-grant', 'sudo true');
+    h.model.script({ content: 'fine' });
+    expect(await h.plane.approvals.answer(pending.approval_id, 'always', new Date(), { answered_by: 'local:root', global: true })).toBe(true);
+    await h.invoke({ v: 1, kind: 'approval', delivery_id: `d-${pending.approval_id}`, session_key: 'local:global-grant', received_at: new Date().toISOString(), approval_id: pending.approval_id, choice: 'always' });
+    await h.takeCalls();
+    h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'sudo true' } }] }, { content: 'no question' });
+    expect((await h.say('elsewhere', 'global-grant-elsewhere')).outcome).toBe('completed');
+    expect(hooksOf(await h.takeCalls())).not.toContain('pre_approval_request');
+  });
+
+  it('resumes exactly its own turn when another turn reused the same tool-call id in between (approve and timeout)', async () => {
+    for (const choice of ['once', 'timeout'] as const) {
+      const chat = `reused-${choice}`;
+      const { pending, result } = await suspendIn(chat);
+      // Another turn in the same conversation, whose tool call carries the same id.
+      h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'echo hi' }, id: `call_${chat}` }] }, { content: 'hi' });
+      expect((await h.say('run something harmless', chat)).outcome).toBe('completed');
+      await h.takeCalls();
+      h.replies.length = 0;
+      h.model.script({ content: choice === 'once' ? 'opened it' : 'skipped it' });
+      if (choice === 'once') expect(await h.plane.approvals.answer(pending.approval_id, 'once')).toBe(true);
+      const message: TurnMessage = { v: 1, kind: 'approval', delivery_id: `d-${chat}`, session_key: `local:${chat}`, received_at: new Date().toISOString(), approval_id: pending.approval_id, choice };
+      expect((await h.invoke(message)).batchItemFailures).toEqual([]);
+      expect(h.results.at(-1)).toMatchObject({ turn_id: result.turn_id, outcome: 'completed' });
+      expect(h.replies.map((r) => r.text)).toEqual([choice === 'once' ? 'opened it' : 'skipped it']);
+      const tool = (await h.takeCalls()).find((c) => c.hook === 'post_tool_call')!;
+      if (choice === 'once') expect(JSON.parse(tool.kwargs.result)).toEqual({ output: 'opened\n', exit_code: 0, error: null });
+      else expect(tool.kwargs.error_message).toContain('timed out');
+      // Redelivered, it is still ignored once.
+      await h.invoke({ ...message, delivery_id: `d2-${chat}` });
+      expect(h.results.at(-1)).toMatchObject({ outcome: 'ignored' });
+    }
   });
 
   it('a harmless command never asks', async () => {

@@ -344,7 +344,7 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     for (const [event, name] of [['pre_tool_call', 'json.sh'], ['post_llm_call', 'text.sh'], ['subagent_start', 'quiet.sh'], ['on_session_end', 'gone.sh'], ['on_session_end', 'slow.sh'], ['on_session_end', 'changed.sh']]) {
       expect((await hookgate(['hooks', 'approve', event!, `${h}/${name}`, '--yes', '--home', h])).code).toBe(0);
     }
-    writeFileSync(join(h, 'changed.sh'), '#!/bin/sh\necho "{\\"changed\\": true}"\n');
+    writeFileSync(join(h, 'changed.sh'), '#!/bin/sh\ntouch "$0.ran"; echo "{\\"changed\\": true}"\n');
     const r = await hookgate(['hooks', 'doctor', '--home', h]);
     expect(r.code).toBe(0);
     const out = r.stdout;
@@ -373,9 +373,26 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(block('slow.sh', 'on_session_end')).toMatch(/✗ timed out after [\d.]+s on synthetic payload \(timeout=1s\)/);
     expect(block('changed.sh', 'on_session_end')).toContain('⚠ script content changed since approval');
     expect(block('changed.sh', 'on_session_end')).toContain('revoke and re-approve');
+    // §5.5: doctor does not execute a script whose content changed since approval.
+    expect(block('changed.sh', 'on_session_end')).toContain('ℹ skipped JSON smoke test — the script changed since approval and was not executed');
+    expect(existsSync(join(h, 'changed.sh.ran'))).toBe(false);
     expect(out).toContain(`[on_session_end] ${h}/quiet.sh\n  ℹ disabled`);
     // problems: text(1) unapproved(1) gone(1) slow(1) changed(1) = 5
     expect(out.trimEnd().split('\n').at(-1)).toBe('5 issue(s) found.  Fix before relying on these hooks.');
+    // --strict: the same report, exit 1 (§5.8).
+    const strict = await hookgate(['hooks', 'doctor', '--strict', '--home', h]);
+    expect(strict.stdout.trimEnd().split('\n').at(-1)).toBe('5 issue(s) found.  Fix before relying on these hooks.');
+    expect(strict.code).toBe(1);
+  });
+
+  it('doctor: hooks_on_drift: warn smoke-tests a changed script as the reference does', async () => {
+    const h = home({ 'changed.sh': 'echo "{}"' }, 'hooks_on_drift: warn\nhooks:\n  on_session_end:\n    - {command: $H/changed.sh}\n');
+    await hookgate(['hooks', 'approve', 'on_session_end', `${h}/changed.sh`, '--yes', '--home', h]);
+    writeFileSync(join(h, 'changed.sh'), '#!/bin/sh\ntouch "$0.ran"; echo "{}"\n');
+    const r = await hookgate(['hooks', 'doctor', '--home', h]);
+    expect(r.stdout).toContain('⚠ script content changed since approval');
+    expect(r.stdout).toContain('✓ produced valid JSON on synthetic payload');
+    expect(existsSync(join(h, 'changed.sh.ran'))).toBe(true);
   });
 
   it('doctor: healthy footer; content identical after touch is a note, not a problem', async () => {
@@ -387,6 +404,7 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(r.stdout).toContain('✓ script unchanged since approval');
     expect(r.stdout).toContain('ℹ script timestamp changed');
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('All shell hooks look healthy.');
+    expect((await hookgate(['hooks', 'doctor', '--strict', '--home', h])).code).toBe(0);
   });
 
   it('doctor: notes hooks that need programs the Lambda runtime lacks, without counting a problem', async () => {

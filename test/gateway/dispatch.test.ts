@@ -39,7 +39,7 @@ const replies = async () => {
 };
 const observed = () => engine.calls.filter((c) => c.op === 'observe');
 /** A suspended turn's approval waiting in this test's chat, as the turn runtime stores it; answers the session key. */
-const putPendingApproval = async (command: string, patternKey: string) => {
+const putPendingApproval = async (command: string, patternKey: string, requester = 'u1') => {
   const key = `local:${chatId}`;
   const now = new Date();
   await gw.plane.approvals.putPending({
@@ -53,6 +53,7 @@ const putPendingApproval = async (command: string, patternKey: string) => {
     pattern_keys: [patternKey],
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + 60_000).toISOString(),
+    requested_by: { platform: 'local', chat_id: chatId, user_id: requester },
     state: { any: 'thing' },
   });
   return key;
@@ -248,6 +249,34 @@ describe('slash commands', () => {
 
   it('/approve with a bad scope explains the usage', async () => {
     await say('/approve forever');
-    expect(await replies()).toEqual(['Usage: /approve [session|always]']);
+    expect(await replies()).toEqual(['Usage: /approve [session|always|always global]']);
+  });
+
+  it('an approval belongs to the user who asked: another user in the chat is refused and nothing changes', async () => {
+    const key = await putPendingApproval('rm -rf *', 'recursive_delete', 'alice');
+    await say('/approve always', 'mallory');
+    await say('/deny', 'mallory');
+    const [approve, deny] = await replies();
+    expect(approve).toMatch(/^⛔ Only the user who asked for this command, or an approver, can answer this approval/);
+    expect(deny).toBe(approve);
+    expect(await gw.drainTurns()).toEqual([]);
+    expect((await gw.plane.approvals.pending(key))?.approval_id).toBe(`ap-${chatId}`);
+    expect((await gw.plane.approvals.get(`ap-${chatId}`))?.choice).toBeUndefined();
+    // The requester can still answer; "always global" is for approvers only.
+    await say('/approve always global', 'alice');
+    expect((await replies()).at(-1)).toMatch(/^⛔ Only an approver/);
+    await say('/approve always', 'alice');
+    expect((await replies()).at(-1)).toBe('✅ Approved always in this chat.');
+    expect(await gw.drainTurns()).toEqual([expect.objectContaining({ kind: 'approval', choice: 'always', answered_by: 'local:alice' })]);
+    expect(await gw.plane.approvals.get(`ap-${chatId}`)).toMatchObject({ choice: 'always', answered_by: 'local:alice' });
+  });
+
+  it('an operator in HOOKGATE_APPROVERS may answer anyone\'s approval and grant it for every chat', async () => {
+    await setup({ HOOKGATE_APPROVERS: 'local:root,telegram:1' });
+    await putPendingApproval('sudo reboot', 'sudo', 'alice');
+    await say('/approve always global', 'root');
+    expect(await replies()).toEqual(['✅ Approved always, in every chat.']);
+    expect(await gw.drainTurns()).toEqual([expect.objectContaining({ kind: 'approval', choice: 'always', global: true, answered_by: 'local:root' })]);
+    expect(await gw.plane.approvals.get(`ap-${chatId}`)).toMatchObject({ choice: 'always', global: true, answered_by: 'local:root' });
   });
 });

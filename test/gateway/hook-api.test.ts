@@ -5,6 +5,7 @@ import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { startTestAws } from '../support/local-aws.ts';
 import { gatewayHarness, type GatewayHarness } from './support/gateway-harness.ts';
 import { recordingEngine, type RecordingEngine } from './support/recording-engine.ts';
+import { TurnHealth } from '../../src/gateway/turn-health.ts';
 
 const TOKEN = 'test-token-0123456789';
 let aws: RunningEmulators;
@@ -122,9 +123,31 @@ describe('POST /v1/events', () => {
 });
 
 describe('GET /healthz', () => {
-  it('answers ok with the enabled platforms', async () => {
+  it('answers only {"status":"ok"} (nothing about the deployment)', async () => {
     const res = await gw.request('/healthz', { method: 'GET' });
-    expect(await res.json()).toEqual({ status: 'ok', platforms: ['local'] });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('{"status":"ok"}');
+  });
+
+  it('is degraded (503) with the turn id and age of a stuck turn, and ok again once it ends', async () => {
+    let now = 1_000_000;
+    const turnHealth = new TurnHealth({ stuckAfterMs: 60_000, now: () => now });
+    const probe = gatewayHarness(aws, {}, recordingEngine(), { turnHealth });
+    try {
+      const end = turnHealth.begin('turn_stuck', 'local:c9');
+      now += 30_000;
+      turnHealth.begin('turn_young', 'local:c8');
+      expect((await probe.request('/healthz', { method: 'GET' })).status).toBe(200);
+      now += 45_000;
+      const res = await probe.request('/healthz', { method: 'GET' });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ status: 'degraded', stuck_turns: [{ turn_id: 'turn_stuck', session_key: 'local:c9', age_seconds: 75 }] });
+      end();
+      now += 60_000;
+      expect(await (await probe.request('/healthz', { method: 'GET' })).json()).toEqual({ status: 'degraded', stuck_turns: [{ turn_id: 'turn_young', session_key: 'local:c8', age_seconds: 105 }] });
+    } finally {
+      probe.plane.destroy();
+    }
   });
 });
 

@@ -172,6 +172,57 @@ describe('registerShellHooks (§3.4, §3.8)', () => {
     expect(await open!.fn({ tool_name: 'terminal', args: {} })).toBeUndefined();
   });
 
+  it('§5.5: a script changed since approval does not run; warned at registration and on each skipped call; fail_closed blocks', async () => {
+    let observe = '';
+    let guard = '';
+    const s = setup((dir) => {
+      observe = script(dir, 'observe.sh', `touch '${dir}/observe-ran'`);
+      guard = script(dir, 'guard.sh', `cat >/dev/null; touch '${dir}/guard-ran'`);
+      return { on_session_start: [{ command: observe }], pre_tool_call: [{ command: guard, matcher: 'terminal', fail_closed: true }] };
+    });
+    for (const [event, command] of [['on_session_start', observe], ['pre_tool_call', guard]] as const) {
+      await s.allowlist.record({ event, command, approved_at: '2026-01-01T00:00:00Z', script_mtime_at_approval: null, script_sha256_at_approval: createHash('sha256').update(readFileSync(command)).digest('hex') });
+    }
+    const oldSha = createHash('sha256').update(readFileSync(observe)).digest('hex');
+    script(s.home, 'observe.sh', `touch '${s.home}/observe-ran'; echo changed`);
+    script(s.home, 'guard.sh', `cat >/dev/null; touch '${s.home}/guard-ran'; echo changed`);
+    const newSha = createHash('sha256').update(readFileSync(observe)).digest('hex');
+    await registerShellHooks({ ...s, acceptHooks: true, env: {}, io: notTTY() });
+    const warnings = () => s.logger.lines.filter((l) => l.level === 'warn' && l.message.includes('changed since approval')).map((l) => l.message);
+    expect(warnings()).toHaveLength(2);
+    expect(warnings()[0]).toContain(`event=on_session_start command=${observe} sha256 ${oldSha.slice(0, 12)}… → ${newSha.slice(0, 12)}…`);
+    // --accept-hooks does not silently re-approve changed content.
+    expect((await s.allowlist.find('on_session_start', observe))!.script_sha256_at_approval).toBe(oldSha);
+
+    const [observer] = s.registry.callbacks('on_session_start');
+    expect(await observer!.fn({ session_id: 's' })).toBeUndefined();
+    expect(existsSync(join(s.home, 'observe-ran'))).toBe(false);
+    const [closed] = s.registry.callbacks('pre_tool_call');
+    expect(await closed!.fn({ tool_name: 'terminal', args: {} })).toEqual({ action: 'block', message: `hook ${guard} failed closed: script changed since approval` });
+    // Not matched: not a skipped call (no warning, nothing run).
+    expect(await closed!.fn({ tool_name: 'read_file', args: {} })).toBeUndefined();
+    expect(existsSync(join(s.home, 'guard-ran'))).toBe(false);
+    expect(warnings()).toHaveLength(4);
+
+    // Re-approved, it runs again at once.
+    await s.allowlist.record({ event: 'on_session_start', command: observe, approved_at: '2026-01-02T00:00:00Z', script_mtime_at_approval: null, script_sha256_at_approval: newSha });
+    await observer!.fn({ session_id: 's' });
+    expect(existsSync(join(s.home, 'observe-ran'))).toBe(true);
+  });
+
+  it('hooks_on_drift: warn runs a changed script with a warning (the reference behaviour)', async () => {
+    let path = '';
+    const s = setup((dir) => {
+      path = script(dir, 'observe.sh', `touch '${dir}/ran'`);
+      return { on_session_start: [{ command: path }] };
+    }, { hooks_on_drift: 'warn' });
+    await s.allowlist.record({ event: 'on_session_start', command: path, approved_at: '2026-01-01T00:00:00Z', script_mtime_at_approval: null, script_sha256_at_approval: 'f'.repeat(64) });
+    await registerShellHooks({ ...s, acceptHooks: false, env: {}, io: notTTY() });
+    await s.registry.callbacks('on_session_start')[0]!.fn({ session_id: 's' });
+    expect(existsSync(join(s.home, 'ran'))).toBe(true);
+    expect(s.logger.lines.filter((l) => l.level === 'warn' && l.message.includes('hooks_on_drift: warn'))).toHaveLength(2);
+  });
+
   it('a non-mapping config registers nothing', async () => {
     const s = setup(() => ({}));
     expect(await registerShellHooks({ ...s, config: [] as unknown as Record<string, unknown>, acceptHooks: true, env: {} })).toEqual([]);

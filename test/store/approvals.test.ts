@@ -14,6 +14,7 @@ const pending = (id: string, sessionKey = 'telegram:1:'): PendingApproval => ({
   pattern_keys: ['rm_rf'],
   created_at: '2026-01-01T00:00:00.000Z',
   expires_at: '2026-01-01T00:05:00.000Z',
+  requested_by: { platform: 'telegram', chat_id: '1', user_id: '42' },
   state: { messages: [{ role: 'user', content: 'x' }], iteration: 2, nested: { empty: '', list: [] } },
 });
 
@@ -41,17 +42,34 @@ describe('DynamoApprovalStore', () => {
     expect(await approvals.answer('missing', 'once')).toBe(false);
   });
 
-  it('keeps session grants per session id and always grants everywhere, and clears a session', async () => {
+  it('keeps session grants per session id, always grants per chat, global grants everywhere, and clears a session', async () => {
     const approvals = new DynamoApprovalStore(table());
-    await approvals.grant('session', 'rm_rf', 'sess-A');
-    await approvals.grant('always', 'curl_pipe_sh', 'sess-A');
-    expect(await approvals.isGranted('rm_rf', 'sess-A')).toBe(true);
-    expect(await approvals.isGranted('rm_rf', 'sess-B')).toBe(false);
-    expect(await approvals.isGranted('curl_pipe_sh', 'sess-B')).toBe(true);
+    const at = (session_id: string, chat_id = 'c1', platform = 'telegram') => ({ session_id, platform, chat_id });
+    await approvals.grant({ kind: 'session', session_id: 'sess-A' }, 'rm_rf');
+    await approvals.grant({ kind: 'chat', platform: 'telegram', chat_id: 'c1' }, 'curl_pipe_sh');
+    await approvals.grant({ kind: 'global' }, 'sudo');
+    expect(await approvals.isGranted('rm_rf', at('sess-A'))).toBe(true);
+    expect(await approvals.isGranted('rm_rf', at('sess-B'))).toBe(false);
+    expect(await approvals.isGranted('curl_pipe_sh', at('sess-B'))).toBe(true);
+    // The same chat id on another platform, or another chat, is not covered.
+    expect(await approvals.isGranted('curl_pipe_sh', at('sess-B', 'c1', 'slack'))).toBe(false);
+    expect(await approvals.isGranted('curl_pipe_sh', at('sess-B', 'c2'))).toBe(false);
+    expect(await approvals.isGranted('sudo', at('sess-Z', 'elsewhere', 'discord'))).toBe(true);
     await approvals.putPending({ ...pending('a3', 'wa:3:'), session_id: 'sess-A' });
     await approvals.clearSession('wa:3:', 'sess-A');
-    expect(await approvals.isGranted('rm_rf', 'sess-A')).toBe(false);
-    expect(await approvals.isGranted('curl_pipe_sh', 'sess-A')).toBe(true);
+    expect(await approvals.isGranted('rm_rf', at('sess-A'))).toBe(false);
+    expect(await approvals.isGranted('curl_pipe_sh', at('sess-A'))).toBe(true);
     expect(await approvals.pending('wa:3:')).toBeUndefined();
+  });
+
+  it('records who answered, and a resume once', async () => {
+    const approvals = new DynamoApprovalStore(table());
+    await approvals.putPending(pending('a4', 'telegram:4:'));
+    expect(await approvals.answer('a4', 'always', new Date(), { answered_by: 'telegram:9', global: true })).toBe(true);
+    expect(await approvals.get('a4')).toMatchObject({ choice: 'always', answered_by: 'telegram:9', global: true, requested_by: { user_id: '42' } });
+    expect((await approvals.get('a4'))?.resumed_at).toBeUndefined();
+    expect(await approvals.markResumed('a4')).toBe(true);
+    expect(await approvals.markResumed('a4')).toBe(false);
+    expect((await approvals.get('a4'))?.resumed_at).toEqual(expect.any(String));
   });
 });

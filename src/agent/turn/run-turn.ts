@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MessageEvent } from '../../gateway/message-event.ts';
 import type { TurnMessage } from '../../pipeline/turn-message.ts';
-import type { ApprovalChoice, PendingApproval } from '../../store/approval-store.ts';
+import type { AnsweredApproval, ApprovalChoice, GrantScope, PendingApproval } from '../../store/approval-store.ts';
 import type { TranscriptMessage } from '../../store/transcript-store.ts';
 import { detectDangerousCommand } from '../approvals/dangerous-commands.ts';
 import { BUILTIN_TOOLS, CHILD_TOOLS } from '../tools/tool-set.ts';
@@ -48,6 +48,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     { ...(deps.sessionIdleSeconds !== undefined ? { idleSeconds: deps.sessionIdleSeconds } : {}), now },
   );
   const turnId = `turn_${randomUUID()}`;
+  const endInFlight = deps.turnHealth?.begin(turnId, message.session_key);
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: session.session_id, turn_id: turnId });
   const model = deps.transport.model;
   const platform = source.platform;
@@ -59,6 +60,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     session_key: message.session_key,
     platform,
     user_id: source.user_id,
+    chat_id: source.chat_id,
     model,
     reply: event.reply,
     started_at: now.toISOString(),
@@ -102,6 +104,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     // on_session_end closes every run, also one that failed before its loop (continueTurn fires it otherwise).
     if (!reachedLoop) await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the turn failed before its loop' });
     await finishInvocation(deps, hooks);
+    endInFlight?.();
   }
 }
 
@@ -117,18 +120,25 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
 export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): Promise<TurnResult> {
   const record = await deps.approvals.get(message.approval_id);
   if (!record) return { turn_id: '', outcome: 'ignored', reason: `no approval ${message.approval_id}` };
-  let choice: ApprovalChoice;
+  // A redelivered resume after the resumed turn finished. Recorded on the approval itself, not
+  // inferred from the transcript: tool-call ids are the model's and may repeat across turns.
+  if (record.resumed_at !== undefined) {
+    return { turn_id: record.turn_id, outcome: 'ignored', reason: message.choice === 'timeout' ? 'already answered' : 'already resumed' };
+  }
+  let answer: AnsweredApproval;
   if (message.choice === 'timeout') {
     // The timer races the user's answer; the store's first answer wins.
     const won = await deps.approvals.answer(message.approval_id, 'timeout', deps.now?.() ?? new Date());
     if (!won) return { turn_id: record.turn_id, outcome: 'ignored', reason: 'already answered' };
-    choice = 'timeout';
+    answer = { ...record, choice: 'timeout' };
   } else if (record.choice) {
-    choice = record.choice;
+    answer = record;
   } else {
-    await deps.approvals.answer(message.approval_id, message.choice, deps.now?.() ?? new Date());
-    choice = (await deps.approvals.get(message.approval_id))?.choice ?? message.choice;
+    const by = { ...(message.answered_by !== undefined ? { answered_by: message.answered_by } : {}), ...(message.global ? { global: true } : {}) };
+    await deps.approvals.answer(message.approval_id, message.choice, deps.now?.() ?? new Date(), by);
+    answer = (await deps.approvals.get(message.approval_id)) ?? { ...record, ...by, choice: message.choice };
   }
+  const choice: ApprovalChoice = answer.choice ?? message.choice;
   const parsed = TurnStateSchema.safeParse(record.state);
   if (!parsed.success) {
     deps.logger.error(`approval ${record.approval_id}: the suspended turn's state is unreadable; the turn cannot resume`);
@@ -136,20 +146,25 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
   }
   const state = parsed.data;
   const history = await deps.transcripts.load(state.session_id);
-  // A redelivered resume after the turn was stored: its tool result is already in the transcript.
-  const waiting = state.pending_calls[0]?.id;
-  if (waiting && history.some((m) => m.role === 'tool' && m.tool_call_id === waiting)) {
-    return { turn_id: state.turn_id, outcome: 'ignored', reason: 'already resumed' };
-  }
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: state.session_id, turn_id: state.turn_id });
+  const endInFlight = deps.turnHealth?.begin(state.turn_id, state.session_key);
   try {
     await hooks.observe('post_approval_response', { ...approvalKwargs(record), choice });
     if (choice === 'session' || choice === 'always') {
-      for (const key of record.pattern_keys) await deps.approvals.grant(choice, key, state.session_id);
+      const scope: GrantScope =
+        choice === 'session'
+          ? { kind: 'session', session_id: state.session_id }
+          : answer.global
+            ? { kind: 'global' }
+            : { kind: 'chat', platform: record.requested_by.platform, chat_id: record.requested_by.chat_id };
+      for (const key of record.pattern_keys) await deps.approvals.grant(scope, key);
     }
-    return await continueTurn(deps, hooks, state, history, { choice });
+    const result = await continueTurn(deps, hooks, state, history, { choice });
+    await deps.approvals.markResumed(record.approval_id, deps.now?.() ?? new Date());
+    return result;
   } finally {
     await finishInvocation(deps, hooks);
+    endInFlight?.();
   }
 }
 
@@ -204,9 +219,10 @@ function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, 
   const gate: ApprovalGate = {
     canAsk: true,
     async check(command, sessionId) {
-      const match = detectDangerousCommand(command);
+      const match = await detectDangerousCommand(command);
       if (!match) return undefined;
-      const granted = await Promise.all(match.pattern_keys.map((key) => deps.approvals.isGranted(key, sessionId)));
+      const where = { session_id: sessionId, platform: state.platform, chat_id: chatIdOf(state) };
+      const granted = await Promise.all(match.pattern_keys.map((key) => deps.approvals.isGranted(key, where)));
       return granted.every(Boolean) ? undefined : match;
     },
   };
@@ -347,6 +363,7 @@ async function suspend(
     pattern_keys: outcome.match.pattern_keys,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + timeout * 1000).toISOString(),
+    requested_by: { platform: state.platform, chat_id: chatIdOf(state), user_id: state.user_id },
     state: TurnStateSchema.parse(state),
   };
   await deps.approvals.putPending(approval);
@@ -428,6 +445,11 @@ function guarded<T>(fn: () => T): T | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The source chat of a turn (states stored before it was recorded: the `agent:start` context's). */
+function chatIdOf(state: TurnState): string {
+  return state.chat_id ?? String(state.agent_start.chat_id ?? state.reply.chat_id);
 }
 
 function safeDirName(id: string): string {

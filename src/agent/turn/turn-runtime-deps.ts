@@ -1,4 +1,5 @@
 import type { Replier } from '../../gateway/replier.ts';
+import type { TurnHealth } from '../../gateway/turn-health.ts';
 import type { HookEngine } from '../../hooks/hook-engine.ts';
 import type { HookLogger } from '../../hooks/hook-logger.ts';
 import type { TimerQueue } from '../../pipeline/timer-queue-sender.ts';
@@ -45,4 +46,6 @@ export interface TurnRuntimeDeps {
    * turn ends with an error reply instead of being cut off and redelivered to run again.
    */
   signal?: AbortSignal;
+  /** Records each invocation of a turn while it runs (`/healthz` of `hookgate dev`). */
+  turnHealth?: TurnHealth;
 }

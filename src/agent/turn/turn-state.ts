@@ -28,6 +28,8 @@ export const TurnStateSchema = z.object({
   session_key: z.string(),
   platform: z.string(),
   user_id: z.string().nullable(),
+  /** The chat the message came from (the source's, which `always` grants are scoped to). */
+  chat_id: z.string().optional(),
   model: z.string(),
   reply: ReplyTargetSchema,
   /** ISO-8601; /stop requests at or after it interrupt this turn. */

@@ -3,6 +3,7 @@ import { readHooksConfig } from '../../hooks/config-file.ts';
 import { createStderrLogger, type HookLogger } from '../../hooks/hook-logger.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import type { AllowlistStore } from '../../hooks/shell/allowlist-store.ts';
+import { driftPolicy, type DriftPolicy } from '../../hooks/shell/drift-guard.ts';
 import { hookEnvironment, hookEnvPassthrough, type HookEnvironment } from '../../hooks/shell/hook-environment.ts';
 import { parseShellHooks } from '../../hooks/shell/parse-config.ts';
 import type { ShellHookEntry } from '../../hooks/shell/shell-hook-entry.ts';
@@ -17,6 +18,8 @@ export interface HooksContext {
   logger: HookLogger;
   /** What the hooks run with: the inherited environment minus the secrets, `hooks.env_passthrough` given back. */
   environment: HookEnvironment;
+  /** `hooks_on_drift` (§5.5): whether a script changed since approval may run. */
+  onDrift: DriftPolicy;
 }
 
 /** Reads `<home>/config.yaml` with the §3.2 rules (warnings go to stderr, as at startup). */
@@ -38,5 +41,6 @@ export async function loadHooksContext(command: Command): Promise<HooksContext> 
     }),
     logger,
     environment: hookEnvironment(hookEnvPassthrough(file.config, logger)),
+    onDrift: driftPolicy(file.config, logger),
   };
 }

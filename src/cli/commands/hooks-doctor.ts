@@ -9,11 +9,15 @@ import { doctorPayload } from './hooks-payloads.ts';
 import { BAD, clip, green, INFO, OK, say, seconds, WARN, yellow } from './hooks-output.ts';
 
 /**
- * `hookgate hooks doctor` (hook-semantics §4.4, §5.4, §5.5): per entry — executable,
- * allowlisted, drift, and a JSON smoke test that never runs an un-approved script.
- * Always exits 0.
+ * `hookgate hooks doctor` (hook-semantics §4.4, §5.4, §5.5, §5.8): per entry — executable,
+ * allowlisted, drift, and a JSON smoke test that never runs an un-approved script, nor one
+ * whose content changed since approval (unless `hooks_on_drift: warn`). Exits 0; with
+ * `strict` (`--strict`, for CI), exits 1 when it counted a problem.
+ *
+ * @example
+ * const status = await doctorHooks(ctx, { strict: true }); // 1 if any problem was found
  */
-export async function doctorHooks(ctx: HooksContext): Promise<number> {
+export async function doctorHooks(ctx: HooksContext, options: { strict?: boolean } = {}): Promise<number> {
   if (ctx.entries.length === 0) {
     say('No shell hooks configured — nothing to check.');
     return 0;
@@ -48,9 +52,11 @@ export async function doctorHooks(ctx: HooksContext): Promise<number> {
       );
       problems++;
     }
+    let changed = false;
     if (approval) {
       const drift = scriptDrift(approval, entry.command);
       if (drift.kind === 'content-changed') {
+        changed = true;
         say(
           `  ${WARN()} script content changed since approval (sha256 ${drift.recorded.slice(0, 12)}… → ${drift.current.slice(0, 12)}…); ` +
             'review the changes, then revoke and re-approve',
@@ -73,6 +79,9 @@ export async function doctorHooks(ctx: HooksContext): Promise<number> {
     }
     if (!approval) {
       say(`  ${INFO()} skipped JSON smoke test — not allowlisted yet (approve it first, then re-run doctor)`);
+    } else if (changed && ctx.onDrift === 'block') {
+      // §5.5: a drifted script counts as not allowlisted; doctor never runs un-approved content.
+      say(`  ${INFO()} skipped JSON smoke test — the script changed since approval and was not executed (review it, then re-approve and re-run doctor)`);
     } else if (runnable) {
       problems += await smokeTest(entry, ctx.environment);
     }
@@ -83,7 +92,7 @@ export async function doctorHooks(ctx: HooksContext): Promise<number> {
       ? yellow(`${problems} issue(s) found.  Fix before relying on these hooks.`)
       : green('All shell hooks look healthy.'),
   );
-  return 0;
+  return options.strict === true && problems > 0 ? 1 : 0;
 }
 
 /** Check 4 (§4.4): one run on the synthetic payload; 1 if that is a problem. */

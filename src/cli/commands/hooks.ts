@@ -12,7 +12,8 @@ import { testHooks } from './hooks-test.ts';
 const EXIT_CODES = `
 Exit status:
   0  success, including informational outcomes (unknown event, no hooks, problems found by doctor)
-  1  test --expect: the expectation was not met (also: no hook selected, or a hook failed open);
+  1  doctor --strict: doctor counted at least one problem;
+     test --expect: the expectation was not met (also: no hook selected, or a hook failed open);
      approve: not confirmed
   2  invalid input: test --expect with an unknown event, a bad --expect value or an unreadable
      --payload-file; approve with an unknown event; import with a settings file that is not
@@ -103,5 +104,7 @@ export const installHooksCommand: CommandInstaller = (program) => {
   hooks
     .command('doctor')
     .description('check every configured shell hook: executable, allowlisted, unchanged, valid JSON')
-    .action((_opts, command: Command) => withContext(command, doctorHooks));
+    .option('--strict', 'exit 1 when a problem was found (for CI); plain doctor always exits 0')
+    .addHelpText('after', EXIT_CODES)
+    .action((opts: { strict?: boolean }, command: Command) => withContext(command, (ctx) => doctorHooks(ctx, { strict: opts.strict === true })));
 };

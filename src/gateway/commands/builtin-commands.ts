@@ -1,3 +1,4 @@
+import { isListed, type AllowedUsers } from '../../config/allowed-users.ts';
 import type { HookEngine } from '../../hooks/hook-engine.ts';
 import type { PluginCommandInfo } from '../../hooks/plugins/plugin-commands.ts';
 import type { ApprovalChoice, ApprovalStore } from '../../store/approval-store.ts';
@@ -17,6 +18,8 @@ export interface CommandContext {
   sessionKey: string;
   deliveryId: string;
   now: Date;
+  /** `HOOKGATE_APPROVERS`: may answer any approval and grant `always` for every chat. */
+  approvers?: AllowedUsers;
 }
 
 /**
@@ -41,11 +44,17 @@ export function helpReply(pluginCommands: readonly PluginCommandInfo[] = []): st
 /** `/help` with no plugin commands. */
 export const HELP_REPLY = helpReply();
 
-const APPROVE_SCOPES: Record<string, ApprovalChoice> = { '': 'once', once: 'once', session: 'session', always: 'always' };
+const APPROVE_SCOPES: Record<string, { choice: ApprovalChoice; global?: true }> = {
+  '': { choice: 'once' },
+  once: { choice: 'once' },
+  session: { choice: 'session' },
+  always: { choice: 'always' },
+  'always global': { choice: 'always', global: true },
+};
 const APPROVED_REPLY: Record<ApprovalChoice, string> = {
   once: '✅ Approved once.',
   session: '✅ Approved for this session.',
-  always: '✅ Approved always.',
+  always: '✅ Approved always in this chat.',
   deny: '❌ Denied.',
   timeout: '⌛ Timed out.',
 };
@@ -79,10 +88,24 @@ export async function runBuiltinCommand(command: SlashCommand, ctx: CommandConte
     }
     case 'approve':
     case 'deny': {
-      const choice = command.command === 'deny' ? 'deny' : APPROVE_SCOPES[command.args.toLowerCase()];
-      if (!choice) return 'Usage: /approve [session|always]';
+      const scope = command.command === 'deny' ? { choice: 'deny' as const } : APPROVE_SCOPES[command.args.trim().toLowerCase().replace(/\s+/g, ' ')];
+      if (!scope) return 'Usage: /approve [session|always|always global]';
       const pending = await ctx.approvals.pending(ctx.sessionKey);
       if (!pending) return 'There is no pending approval in this conversation.';
+      // Approvals belong to someone: the user whose turn waits, or an operator in HOOKGATE_APPROVERS.
+      const { platform, user_id: userId } = ctx.event.source;
+      const approver = isListed(ctx.approvers, platform, userId);
+      const requester = pending.requested_by;
+      const isRequester = userId !== null && requester.user_id !== null && requester.platform === platform && requester.user_id === userId;
+      if (!isRequester && !approver) {
+        ctx.warn(`/${command.command} from ${platform}:${userId ?? 'unknown'} refused: approval ${pending.approval_id} belongs to ${requester.platform}:${requester.user_id ?? 'unknown'}`);
+        return '⛔ Only the user who asked for this command, or an approver, can answer this approval. Nothing was changed.';
+      }
+      if (scope.global && !approver) {
+        return '⛔ Only an approver (HOOKGATE_APPROVERS) can grant a command for every chat. Use /approve always to allow it in this chat.';
+      }
+      const answeredBy = `${platform}:${userId ?? 'unknown'}`;
+      const by = { answered_by: answeredBy, ...(scope.global ? { global: true } : {}) };
       // The resume is enqueued before the answer is recorded: if the send fails, the platform's
       // retry still finds the approval pending (recorded first, it would find nothing and the
       // suspended turn would never resume). The resumed turn records the answer itself when
@@ -94,13 +117,14 @@ export async function runBuiltinCommand(command: SlashCommand, ctx: CommandConte
         session_key: ctx.sessionKey,
         received_at: ctx.now.toISOString(),
         approval_id: pending.approval_id,
-        choice,
+        choice: scope.choice,
+        ...by,
       });
-      if (!(await ctx.approvals.answer(pending.approval_id, choice, ctx.now))) {
-        const recorded = (await ctx.approvals.get(pending.approval_id))?.choice;
-        if (recorded !== choice) return 'That approval was already answered.';
+      if (!(await ctx.approvals.answer(pending.approval_id, scope.choice, ctx.now, by))) {
+        const recorded = await ctx.approvals.get(pending.approval_id);
+        if (recorded?.choice !== scope.choice || recorded.answered_by !== answeredBy) return 'That approval was already answered.';
       }
-      return APPROVED_REPLY[choice];
+      return scope.global ? '✅ Approved always, in every chat.' : APPROVED_REPLY[scope.choice];
     }
   }
 }

@@ -4,7 +4,7 @@ export const BUILTIN_COMMANDS = {
   stop: { aliases: [], help: 'stop the running turn' },
   status: { aliases: [], help: 'show this conversation’s session' },
   help: { aliases: [], help: 'list the commands' },
-  approve: { aliases: [], help: 'approve the pending command: /approve [session|always]' },
+  approve: { aliases: [], help: 'approve the pending command: /approve [session|always|always global]' },
   deny: { aliases: [], help: 'deny the pending command' },
 } as const;
 export type CommandName = keyof typeof BUILTIN_COMMANDS;

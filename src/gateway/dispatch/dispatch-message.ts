@@ -67,7 +67,18 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
       }
 
       const received = now();
-      const ctx = { engine, sessions, approvals, turnQueue, warn, event, sessionKey, deliveryId, now: received };
+      const ctx = {
+        engine,
+        sessions,
+        approvals,
+        turnQueue,
+        warn,
+        event,
+        sessionKey,
+        deliveryId,
+        now: received,
+        ...(config.approvers ? { approvers: config.approvers } : {}),
+      };
       const pluginCommands = engine.pluginCommands;
       let command = resolveSlashCommand(event.text, pluginCommands);
       let text = event.text;

@@ -1,3 +1,4 @@
+import { CallbackDeadlineError, settleWithin } from '../callback-deadline.ts';
 import { errorText } from '../error-text.ts';
 import type { HookRunRecord } from '../hook-engine.ts';
 
@@ -22,6 +23,10 @@ export interface GatewayHookRegistryOptions {
   /** Where `[hooks] ` lines go (default: stdout). */
   print?: (line: string) => void;
   onRun?: ((record: HookRunRecord) => void) | undefined;
+  /** Deadline of one handler's promise, in ms (§5.8 `plugins.callback_timeout`); unset = none. */
+  callbackTimeoutMs?: number;
+  /** Where a missed deadline is reported (default: `print`). */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -39,10 +44,15 @@ export class GatewayHookRegistry {
   readonly #loaded: GatewayHookInfo[] = [];
   readonly #print: (line: string) => void;
   readonly #onRun: ((record: HookRunRecord) => void) | undefined;
+  readonly #warn: (message: string) => void;
+  /** Settable: a forced re-discovery re-reads config.yaml. */
+  callbackTimeoutMs: number | undefined;
 
   constructor(options: GatewayHookRegistryOptions = {}) {
     this.#print = options.print ?? ((line) => process.stdout.write(`${line}\n`));
     this.#onRun = options.onRun;
+    this.#warn = options.warn ?? this.#print;
+    this.callbackTimeoutMs = options.callbackTimeoutMs;
   }
 
   /** Registers `handle` under each event, in list order, and records the metadata. */
@@ -96,12 +106,17 @@ export class GatewayHookRegistry {
     for (const { hook, handle } of handlers) {
       const started = performance.now();
       try {
-        const value = await handle(event, shared);
+        let value = handle(event, shared);
+        if (value !== null && typeof (value as PromiseLike<unknown> | undefined)?.then === 'function') {
+          value = this.callbackTimeoutMs === undefined ? await value : await settleWithin(value as PromiseLike<unknown>, this.callbackTimeoutMs);
+        }
         this.#report({ hook: event, source: 'gateway', callback: hook, durationMs: performance.now() - started, result: value });
         if (results && value !== null && value !== undefined) results.push(value);
       } catch (error) {
         const text = errorText(error);
-        this.#print(`[hooks] Error in handler for '${event}': ${text}`);
+        if (error instanceof CallbackDeadlineError) {
+          this.#warn(`[hooks] handler of gateway hook ${hook} for '${event}' ${error.message}; counted as failed, the next handler runs and a late result is ignored (plugins.callback_timeout)`);
+        } else this.#print(`[hooks] Error in handler for '${event}': ${text}`);
         this.#report({ hook: event, source: 'gateway', callback: hook, durationMs: performance.now() - started, error: text });
       }
     }

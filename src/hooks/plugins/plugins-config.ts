@@ -1,3 +1,4 @@
+import { DEFAULT_CALLBACK_TIMEOUT_SECONDS } from '../callback-deadline.ts';
 import type { HookLogger } from '../hook-logger.ts';
 import { isPlainObject } from '../python-truthiness.ts';
 
@@ -36,4 +37,21 @@ function nameList(section: Record<string, unknown>, key: 'enabled' | 'disabled',
     else logger.warn(`config.yaml: plugins.${key}[${index}] must be a plugin name (a string); ignoring it`);
   });
   return names;
+}
+
+/**
+ * `plugins.callback_timeout` (hook-semantics §5.8): seconds an in-process callback (plugin
+ * hook or gateway event handler) may take before it counts as failed. A positive number;
+ * anything else draws a warning and the default (30).
+ *
+ * @example
+ * callbackTimeoutSeconds({ plugins: { callback_timeout: 5 } }, logger); // 5
+ */
+export function callbackTimeoutSeconds(config: Record<string, unknown>, logger: HookLogger): number {
+  const section = config.plugins;
+  const value = isPlainObject(section) ? section.callback_timeout : undefined;
+  if (value === undefined || value === null) return DEFAULT_CALLBACK_TIMEOUT_SECONDS;
+  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value;
+  logger.warn(`config.yaml: plugins.callback_timeout must be a positive number of seconds (got ${JSON.stringify(value)}); using ${DEFAULT_CALLBACK_TIMEOUT_SECONDS}`);
+  return DEFAULT_CALLBACK_TIMEOUT_SECONDS;
 }

@@ -4,6 +4,7 @@ import type { HookLogger } from '../hook-logger.ts';
 import { isPlainObject } from '../python-truthiness.ts';
 import type { AllowlistStore } from './allowlist-store.ts';
 import { effectiveAccept, obtainConsent, type ConsentIO } from './consent.ts';
+import { driftPolicy, guardDrift, warnAtRegistration } from './drift-guard.ts';
 import { hookEnvironment, hookEnvPassthrough } from './hook-environment.ts';
 import { parseShellHooks, registrationKey } from './parse-config.ts';
 import { warmShellRunner } from './run-shell-command.ts';
@@ -45,6 +46,7 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
   const env = options.env ?? process.env;
   const accept = effectiveAccept(options.acceptHooks, env, config);
   const envPassthrough = hookEnvPassthrough(config, logger);
+  const onDrift = driftPolicy(config, logger);
   const registered: ShellHookEntry[] = [];
   for (const parsed of parseShellHooks(config, logger)) {
     if (!parsed.enabled) continue;
@@ -53,7 +55,7 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
     const key = registrationKey(entry);
     if (seen.has(key)) continue;
     try {
-      const approved = await allowlist.find(entry.event, entry.command);
+      let approved = await allowlist.find(entry.event, entry.command);
       if (!approved) {
         const granted = await obtainConsent({
           event: entry.event,
@@ -73,13 +75,18 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
           );
           continue;
         }
+        approved = await allowlist.find(entry.event, entry.command);
       }
+      // §5.5: consent is pinned to the content approved; a changed script is skipped (or, with
+      // hooks_on_drift: warn, run with a warning) on every call.
+      const callback = shellHookCallback(entry, logger, envPassthrough);
+      if (approved) warnAtRegistration(entry, approved, onDrift, logger, env);
       registry.register({
         hook: entry.event,
         name: shellCallbackName(entry),
         source: 'shell',
         parallelSafe: hookKind(entry.event) === 'observer',
-        fn: shellHookCallback(entry, logger, envPassthrough),
+        fn: approved ? guardDrift(entry, approved, { allowlist, policy: onDrift, logger, env }, callback) : callback,
       });
       seen.add(key);
       registered.push(entry);

@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHookEngine, type LoadedHookEngine } from '../../src/hooks/create-hook-engine.ts';
+import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
+import type { HookRunRecord } from '../../src/hooks/hook-engine.ts';
+import { enable, plugin, tempHome, type TempHome } from './support/temp-home.ts';
+
+// hook-semantics §5.8: every in-process callback has a deadline (plugins.callback_timeout).
+let home: TempHome | undefined;
+let engine: LoadedHookEngine | undefined;
+afterEach(async () => {
+  await engine?.close();
+  await home?.remove();
+  home = undefined;
+  engine = undefined;
+});
+
+async function load(files: Record<string, string>) {
+  home = await tempHome(files);
+  const logger = createMemoryLogger();
+  const lines: string[] = [];
+  const runs: HookRunRecord[] = [];
+  engine = await createHookEngine({ home: home.path, logger, gatewayHooks: true, env: {}, print: (line) => lines.push(line), onRun: (r) => runs.push(r) });
+  return { engine, logger, lines, runs };
+}
+
+const config = (timeout: unknown, ...plugins: string[]) => `plugins:\n  enabled: [${plugins.join(', ')}]\n  callback_timeout: ${JSON.stringify(timeout)}\n`;
+
+describe('callback deadlines (§5.8)', () => {
+  it('a plugin callback that never settles counts as failed: warning (plugin, hook, elapsed), no value, the next callback decides', async () => {
+    const { engine, logger, runs } = await load({
+      'config.yaml': config(0.2, 'hang', 'later', 'guard'),
+      ...plugin('hang', `ctx.register_hook('pre_tool_call', function neverSettles() { return new Promise(() => {}); });`),
+      // Settles after its deadline with a block: ignored.
+      ...plugin('later', `ctx.register_hook('pre_tool_call', function tooLate() { return new Promise((r) => setTimeout(() => r({ action: 'block', message: 'late' }), 1500)); });`),
+      ...plugin('guard', `ctx.register_hook('pre_tool_call', function guard() { return Promise.resolve({ action: 'block', message: 'on time' }); });`),
+    });
+    expect(await engine.invoke('pre_tool_call', { tool_name: 'terminal', args: {} })).toEqual({ action: 'block', message: 'on time' });
+    const warnings = logger.lines.filter((l) => l.level === 'warn').map((l) => l.message);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/^hook pre_tool_call: callback neverSettles of plugin hang did not settle within 0\.2s \(gave up after [\d.]+s\); counted as failed/);
+    expect(warnings[1]).toContain('callback tooLate of plugin later did not settle within 0.2s');
+    // The trace shows the missed deadline.
+    expect(runs.filter((r) => r.error).map((r) => [r.callback, r.error?.startsWith('did not settle within 0.2s')])).toEqual([
+      ['neverSettles', true],
+      ['tooLate', true],
+    ]);
+    // The late result arrives and changes nothing.
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    expect(runs.filter((r) => r.callback === 'tooLate')).toHaveLength(1);
+  });
+
+  it('observer callbacks and gateway event handlers have the deadline too', async () => {
+    const { engine, logger, lines } = await load({
+      'config.yaml': config(0.2, 'hang'),
+      ...plugin('hang', `ctx.register_hook('on_session_end', function stuckObserver() { return new Promise(() => {}); });`),
+      'hooks/stuck/HOOK.yaml': 'name: stuck\nevents: [agent:end]\n',
+      'hooks/stuck/handler.ts': 'export function handle() { return new Promise(() => {}); }\n',
+      'hooks/next/HOOK.yaml': 'name: next\nevents: [agent:end]\n',
+      'hooks/next/handler.ts': "export function handle(_e: string, context: any) { context.seen = 'next ran'; return 'next'; }\n",
+    });
+    await engine.runObservers('on_session_end', { session_id: 's' });
+    expect(logger.lines.some((l) => l.level === 'warn' && l.message.includes('callback stuckObserver of plugin hang did not settle within 0.2s'))).toBe(true);
+    expect(await engine.emitCollect('agent:end', {})).toEqual(['next']);
+    expect(logger.lines.some((l) => l.level === 'warn' && /gateway hook stuck for 'agent:end' did not settle within 0\.2s/.test(l.message))).toBe(true);
+    expect(lines.filter((l) => l.includes('Error in handler'))).toEqual([]);
+  });
+
+  it('defaults to 30 s; a bad value is reported and the default used', async () => {
+    const { logger } = await load({ 'config.yaml': config('soon') });
+    expect(logger.lines.some((l) => l.level === 'warn' && l.message.includes('plugins.callback_timeout must be a positive number of seconds (got "soon"); using 30'))).toBe(true);
+  });
+});

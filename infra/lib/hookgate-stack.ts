@@ -50,8 +50,8 @@ export interface HookgateStackProps extends StackProps {
   readonly telemetrySubscribers: readonly TelemetrySubscriber[];
   /** The hooks home discovered at synth time (context `hooksHome`); none = no hooks. */
   readonly hooksBundle?: HooksBundle;
-  /** Non-secret settings passed as environment (context `allowedUsers`, `model`, `modelBaseUrl`). */
-  readonly settings?: { allowedUsers?: string; model?: string; modelBaseUrl?: string };
+  /** Non-secret settings passed as environment (context `allowedUsers`, `approvers`, `model`, `modelBaseUrl`). */
+  readonly settings?: { allowedUsers?: string; approvers?: string; model?: string; modelBaseUrl?: string };
   /** CloudWatch log retention of the functions. */
   readonly logRetention?: logs.RetentionDays;
   /** Reserved concurrency of the gateway λ (context `gatewayConcurrency`, default 50). */
@@ -173,6 +173,7 @@ export class HookgateStack extends Stack {
       [RESOURCE_ENV.payloadBucket]: payloads.bucketName,
       [RESOURCE_ENV.deploymentVersion]: props.hooksBundle?.fingerprint ?? 'no-hooks',
       ...(props.settings?.allowedUsers ? { HOOKGATE_ALLOWED_USERS: props.settings.allowedUsers } : {}),
+      ...(props.settings?.approvers ? { HOOKGATE_APPROVERS: props.settings.approvers } : {}),
       ...(props.settings?.model ? { HOOKGATE_MODEL: props.settings.model } : {}),
       ...(props.settings?.modelBaseUrl ? { HOOKGATE_MODEL_BASE_URL: props.settings.modelBaseUrl } : {}),
       NODE_OPTIONS: '--enable-source-maps',

@@ -8,7 +8,7 @@ export interface StackContext {
   hooksHome?: string;
   dataRemovalPolicy: RemovalPolicy;
   telemetrySubscribers: TelemetrySubscriber[];
-  settings: { allowedUsers?: string; model?: string; modelBaseUrl?: string };
+  settings: { allowedUsers?: string; approvers?: string; model?: string; modelBaseUrl?: string };
   /** Reserved concurrency of the gateway λ: a flood of forged webhooks cannot starve the rest. */
   gatewayConcurrency: number;
   /** Subscribed by email to the alarm topic (confirm the subscription mail once). */
@@ -27,6 +27,7 @@ const Context = z.object({
   removalPolicy: z.enum(['retain', 'destroy']).default('retain'),
   telemetrySubscribers: z.unknown().optional(),
   allowedUsers: z.string().optional(),
+  approvers: z.string().optional(),
   model: z.string().optional(),
   modelBaseUrl: z.url().optional(),
   gatewayConcurrency: z.coerce.number().int().min(1).max(1000).default(50),
@@ -49,6 +50,7 @@ export function readStackContext(get: (key: string) => unknown): StackContext {
     telemetrySubscribers: parseTelemetrySubscribers(c.telemetrySubscribers),
     settings: {
       ...(c.allowedUsers ? { allowedUsers: c.allowedUsers } : {}),
+      ...(c.approvers ? { approvers: c.approvers } : {}),
       ...(c.model ? { model: c.model } : {}),
       ...(c.modelBaseUrl ? { modelBaseUrl: c.modelBaseUrl } : {}),
     },

@@ -4,20 +4,20 @@ import { CAPTURE_LIMIT_BYTES, errorRecord, roundSeconds, type ShellRunRecord } f
 import { CommandNotExecutableError, CommandNotFoundError } from './shell-errors.ts';
 
 /**
- * Runs argv with Node's own `spawn`, in a new process group, stdin = `input`, bounded
- * capture, SIGKILL of the whole group on timeout. The exact path: used for the CLI, and as
- * the fallback whenever the fast spawner cannot take a run (see `shell-driver-pool.ts`).
+ * Runs argv with Node's own `spawn`, in a new process group, with exactly `env`, stdin =
+ * `input`, bounded capture, SIGKILL of the whole group on timeout. The exact path: used for
+ * the CLI, and as the fallback whenever the driver cannot take a run (see `shell-driver-pool.ts`).
  *
  * @example
- * const record = await spawnDirect(['/bin/echo', 'hi'], '', 60);
+ * const record = await spawnDirect(['/bin/echo', 'hi'], '', 60, process.env);
  * record.stdout // 'hi\n'
  */
-export function spawnDirect(argv: readonly string[], input: string, timeoutSeconds: number): Promise<ShellRunRecord> {
+export function spawnDirect(argv: readonly string[], input: string, timeoutSeconds: number, env: Readonly<NodeJS.ProcessEnv>): Promise<ShellRunRecord> {
   const start = performance.now();
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: 'pipe', windowsHide: true });
+      child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: 'pipe', windowsHide: true, env });
     } catch (error) {
       resolve(errorRecord(spawnErrorText(error), start));
       return;

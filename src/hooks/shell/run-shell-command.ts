@@ -1,7 +1,6 @@
 import { spawnDirect } from './direct-spawn.ts';
 import { errorRecord, type ShellRunRecord } from './run-record.ts';
 import { CommandNotFoundError, EmptyCommandError, ShellHookSpawnError } from './shell-errors.ts';
-import { hookSpawnAddonAvailable, runWithHookSpawnAddon } from './hook-spawn-addon.ts';
 import { shellDriverPool } from './shell-driver-pool.ts';
 import { findPlainExecutable } from './resolve-program.ts';
 import { currentDirectory } from './shell-payload.ts';
@@ -9,18 +8,23 @@ import { expandLeadingTilde, splitShellWords } from './shell-words.ts';
 
 export interface RunShellCommandOptions {
   /**
-   * `fast` (default): the native spawner where it is built, else the `/bin/sh` driver pool
-   * when it can take the run, else Node's spawn.
-   * `driver`: as `fast` without the native spawner (tests and benchmarks of the fallback).
+   * `fast` (default): the `/bin/sh` driver pool when it can take the run (what the gateway and
+   * the Lambda functions use), else Node's spawn.
    * `exact`: always Node's spawn (the CLI uses it).
    */
-  path?: 'fast' | 'driver' | 'exact';
+  path?: 'fast' | 'exact';
+  /**
+   * The hook's whole environment (its `PATH` is also where a bare program name is looked
+   * up). Default: `process.env` as it is when the hook fires.
+   */
+  env?: Readonly<NodeJS.ProcessEnv>;
 }
 
 /**
  * Runs one shell-hook command (hook-semantics §3.5 steps 2–6): leading-`~` expansion, POSIX
- * word splitting, no shell, inherited env and cwd, `input` on stdin, SIGKILL of the whole
- * process group after `timeoutSeconds`. Never throws: failures are the record's `error`.
+ * word splitting, no shell, the given env (default: inherited) and inherited cwd, `input` on
+ * stdin, SIGKILL of the whole process group after `timeoutSeconds`. A signal death reports
+ * minus the signal number on every path. Never throws: failures are the record's `error`.
  *
  * @example
  * const record = await runShellCommand('~/.hermes/agent-hooks/guard.sh', payload, 60);
@@ -33,6 +37,7 @@ export async function runShellCommand(
   options: RunShellCommandOptions = {},
 ): Promise<ShellRunRecord> {
   const start = performance.now();
+  const env = options.env ?? process.env;
   let argv: string[];
   try {
     argv = splitShellWords(expandLeadingTilde(command));
@@ -43,20 +48,21 @@ export async function runShellCommand(
     return errorRecord(error instanceof ShellHookSpawnError ? error.message : String(error), start);
   }
   const cwd = currentDirectory();
-  // Only a plain executable takes a fast path, so the §3.5 error classes stay Node's exact ones.
-  const program = options.path === 'exact' || cwd === '' ? undefined : findPlainExecutable(argv[0]!, process.env.PATH, cwd);
+  // Only a plain executable takes the driver, so the §3.5 error classes stay Node's exact ones.
+  const program = options.path === 'exact' || cwd === '' ? undefined : findPlainExecutable(argv[0]!, env.PATH, cwd);
   if (program !== undefined) {
-    const native = options.path === 'driver' ? undefined : runWithHookSpawnAddon(program, argv, input, timeoutSeconds);
-    if (native) return native;
-    const record = await shellDriverPool().run(argv, input, timeoutSeconds);
+    const record = await shellDriverPool().run(argv, input, timeoutSeconds, env);
     if (record) return record;
   }
-  return spawnDirect(argv, input, timeoutSeconds);
+  return spawnDirect(argv, input, timeoutSeconds, env);
 }
 
-/** Starts a driver ahead of the first hook where the native spawner is not available (called once hooks are registered). */
-export function warmShellRunner(): void {
-  if (!hookSpawnAddonAvailable()) shellDriverPool().warm();
+/**
+ * Starts a driver ahead of the first hook (called once hooks are registered), for hooks that
+ * will run with `env`.
+ */
+export function warmShellRunner(env: Readonly<NodeJS.ProcessEnv> = process.env): void {
+  shellDriverPool().warm(env);
 }
 
 /**

@@ -4,6 +4,12 @@
  */
 
 export interface Figure {
+  /**
+   * Stable id of the figure in `npm run bench -- --json FILE` (docs/performance.md): one of
+   * the headline ids (`shell-spawn`, `engine-invoke`, `webhook-ack`, `observer-pipeline`,
+   * `cold-import`, `turn`) or `<headline>.<detail>` for a supporting figure.
+   */
+  id: string;
   /** What was measured, e.g. `engine: pre_tool_call over 10 plugins`. */
   name: string;
   /** What it is compared with, e.g. `hand-written loop`. */
@@ -15,6 +21,19 @@ export interface Figure {
   better: 'lower' | 'higher';
   /** Any extra facts worth printing (p50/p99…). */
   notes?: string;
+  /** The goal for the ratio, e.g. `<= 1.0` (headline figures). */
+  goal?: string;
+}
+
+/** One figure as `--json` writes it. */
+export interface JsonFigure {
+  id: string;
+  value: number;
+  /** What the figure is measured against (its description). */
+  baseline: string;
+  baselineValue: number;
+  ratio: number;
+  better: 'lower' | 'higher';
 }
 
 /** A bench file's default export. */

@@ -230,18 +230,21 @@ const bench: Bench = async () => {
     return [
       {
         ...common,
+        id: 'observer-pipeline.transport',
         name: `pipeline: observer events end to end without idempotency (same path, no DynamoDB)`,
         value: fastest(transport).rate,
         notes: `rounds: ${rounds(transport)}; ${cost(fastest(transport))}`,
       },
       {
         ...common,
+        id: 'observer-pipeline.one-process',
         name: `pipeline: observer events end to end, one process (${EVENTS} events; sink → SNS → SQS → poller → BatchProcessor + idempotency → observer)`,
         value: fastest(oneProcess).rate,
         notes: `rounds: ${rounds(oneProcess)}; ${cost(fastest(oneProcess))}; baseline ${baselines.map((x) => x.toFixed(0)).join(', ')}; ${PUBLISHERS} publishers, ${POLLERS} pollers, batch 10`,
       },
-      ...lambdaLike.map(({ label, runs }) => ({
+      ...lambdaLike.map(({ label, runs }, i) => ({
         ...common,
+        id: `observer-pipeline.lambda-like-${i + 1}`,
         name: `pipeline: observer events end to end, Lambda-like (publishers here; ${label}; idempotency)`,
         value: fastest(runs).rate,
         notes: `rounds: ${rounds(runs)}; ${cost(fastest(runs))}`,

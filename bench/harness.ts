@@ -87,3 +87,25 @@ export async function interleave(
 export function ratioOf(figure: Figure): number {
   return figure.value / figure.baselineValue;
 }
+
+/** The six headline ids `--json` always carries when every bench runs (docs/performance.md). */
+export const HEADLINE_IDS = ['shell-spawn', 'engine-invoke', 'webhook-ack', 'observer-pipeline', 'cold-import', 'turn'] as const;
+
+/**
+ * The figures as `--json` writes them. Throws when an id is repeated or is not a headline id
+ * or `<headline id>.<detail>`: the ids are what other tools and the docs key on.
+ *
+ * @example
+ * await writeFile('bench.json', JSON.stringify(jsonFigures(figures), null, 2));
+ */
+export function jsonFigures(figures: readonly Figure[]): JsonFigure[] {
+  const seen = new Set<string>();
+  for (const { id } of figures) {
+    if (seen.has(id)) throw new Error(`figure id ${id} is used twice`);
+    seen.add(id);
+    if (!HEADLINE_IDS.some((headline) => id === headline || id.startsWith(`${headline}.`))) {
+      throw new Error(`figure id ${id} is neither a headline id (${HEADLINE_IDS.join(', ')}) nor <headline>.<detail>`);
+    }
+  }
+  return figures.map((f) => ({ id: f.id, value: f.value, baseline: f.baseline, baselineValue: f.baselineValue, ratio: ratioOf(f), better: f.better }));
+}

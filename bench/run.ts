@@ -2,7 +2,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ratioOf, type Bench, type Figure, type JsonFigure } from './harness.ts';
+import { jsonFigures, ratioOf, type Bench, type Figure } from './harness.ts';
 
 /**
  * `npm run bench [-- [--json FILE] [filter]]`: runs every `bench/*.bench.ts` (or those whose
@@ -39,21 +39,8 @@ for (const file of files) {
     all.push(f);
   }
 }
-const ids = all.map((f) => f.id);
-const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
-if (repeated.length > 0) {
-  failed = true;
-  console.log(`figure ids must be unique: ${[...new Set(repeated)].join(', ')}`);
-}
 if (options.json !== undefined) {
-  const json: JsonFigure[] = all.map((f) => ({
-    id: f.id,
-    value: f.value,
-    baseline: f.baseline,
-    baselineValue: f.baselineValue,
-    ratio: ratioOf(f),
-    better: f.better,
-  }));
+  const json = jsonFigures(all);
   await writeFile(resolve(options.json), `${JSON.stringify(json, null, 2)}\n`);
   console.log(`wrote ${json.length} figures to ${options.json}`);
 }

@@ -10,9 +10,9 @@ import { errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
 
 /*
  * How shell hooks are spawned, here and on Lambda. Why (measured, see bench/shell-spawn.bench.ts
- * and docs/performance.md): Node's libuv (20 and 22 alike) spawns with plain fork(), which copies the parent's page tables, so a
- * spawn costs more the bigger the Node process is (2.8 ms at 44 MB RSS, 11 ms at 430 MB),
- * while Python uses vfork. A small long-lived `/bin/sh` "driver" forks for us instead: its
+ * and docs/performance.md): Node's libuv (20 and 22 alike) spawns with plain fork(), which
+ * copies the parent's page tables, so a spawn costs more the bigger the Node process is
+ * (2.8 ms at 44 MB RSS, 11 ms at 430 MB), while Python uses vfork. A small long-lived `/bin/sh` "driver" forks for us instead: its
  * fork is cheap whatever size Node has grown to. Each driver is its own process group (and
  * session) and runs one hook at a time in that group, so a timeout SIGKILLs the group —
  * driver, hook and grandchildren — and the driver is replaced. stdin/stdout/stderr go
@@ -33,8 +33,8 @@ import { errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
 // reading the last one, and Node removes each set once read, so every run gets fresh files
 // (late output of a grandchild goes to an unlinked file). The driver's own file names are its
 // positional parameters; its cwd and environment are fixed at start (a driver whose cwd or env
-// does not match the run's is not used for it). `c` = nothing ran (a redirection failed: a scratch file or
-// dir is gone): the request is still consumed and the caller falls back to the exact path. On
+// does not match the run's is not used for it). `c` = nothing ran (a redirection failed: a
+// scratch file or dir is gone): the request is still consumed and the caller falls back to the exact path. On
 // end of input (Node went away) the subshell kills the driver (`$$` is the driver's pid). The
 // subshell is a foreground one on purpose: an asynchronous list (`&`) would start the hook
 // with SIGINT and SIGQUIT ignored.

@@ -107,15 +107,27 @@ const bench: Bench = async () => {
     const b = summarise(runs.baseline.latencies);
     return [
       {
+        id: 'webhook-ack',
         name: 'gateway: telegram webhook acks (dedup put + pre_gateway_dispatch + FIFO send)',
         baseline: 'bare Hono handler, raw DynamoDB put + SQS send',
         unit: 'req/s',
         value: rate(runs.gateway),
         baselineValue: rate(runs.baseline),
         better: 'higher',
+        goal: '>= 0.9',
         notes:
-          `concurrency ${CONCURRENCY}, ${ROUNDS}×${REQUESTS} requests each; engine: ${engine.label}; ` +
+          `p99 ratio ${(g.p99 / b.p99).toFixed(2)}x (goal <= 1.2); concurrency ${CONCURRENCY}, ${ROUNDS}×${REQUESTS} requests each; engine: ${engine.label}; ` +
           `gateway p50 ${g.p50.toFixed(2)} ms p99 ${g.p99.toFixed(2)} ms; baseline p50 ${b.p50.toFixed(2)} ms p99 ${b.p99.toFixed(2)} ms`,
+      },
+      {
+        id: 'webhook-ack.p99',
+        name: 'gateway: telegram webhook ack latency p99',
+        baseline: 'bare Hono handler, raw DynamoDB put + SQS send',
+        unit: 'ms',
+        value: g.p99,
+        baselineValue: b.p99,
+        better: 'lower',
+        goal: '<= 1.2',
       },
     ];
   } finally {

@@ -4,6 +4,12 @@
  */
 
 export interface Figure {
+  /**
+   * Stable id of the figure in `npm run bench -- --json FILE` (docs/performance.md): one of
+   * the headline ids (`shell-spawn`, `engine-invoke`, `webhook-ack`, `observer-pipeline`,
+   * `cold-import`, `turn`) or `<headline>.<detail>` for a supporting figure.
+   */
+  id: string;
   /** What was measured, e.g. `engine: pre_tool_call over 10 plugins`. */
   name: string;
   /** What it is compared with, e.g. `hand-written loop`. */
@@ -15,6 +21,19 @@ export interface Figure {
   better: 'lower' | 'higher';
   /** Any extra facts worth printing (p50/p99…). */
   notes?: string;
+  /** The goal for the ratio, e.g. `<= 1.0` (headline figures). */
+  goal?: string;
+}
+
+/** One figure as `--json` writes it. */
+export interface JsonFigure {
+  id: string;
+  value: number;
+  /** What the figure is measured against (its description). */
+  baseline: string;
+  baselineValue: number;
+  ratio: number;
+  better: 'lower' | 'higher';
 }
 
 /** A bench file's default export. */
@@ -67,4 +86,26 @@ export async function interleave(
 /** candidate / baseline, oriented so that < 1 is better for `lower` and > 1 for `higher`. */
 export function ratioOf(figure: Figure): number {
   return figure.value / figure.baselineValue;
+}
+
+/** The six headline ids `--json` always carries when every bench runs (docs/performance.md). */
+export const HEADLINE_IDS = ['shell-spawn', 'engine-invoke', 'webhook-ack', 'observer-pipeline', 'cold-import', 'turn'] as const;
+
+/**
+ * The figures as `--json` writes them. Throws when an id is repeated or is not a headline id
+ * or `<headline id>.<detail>`: the ids are what other tools and the docs key on.
+ *
+ * @example
+ * await writeFile('bench.json', JSON.stringify(jsonFigures(figures), null, 2));
+ */
+export function jsonFigures(figures: readonly Figure[]): JsonFigure[] {
+  const seen = new Set<string>();
+  for (const { id } of figures) {
+    if (seen.has(id)) throw new Error(`figure id ${id} is used twice`);
+    seen.add(id);
+    if (!HEADLINE_IDS.some((headline) => id === headline || id.startsWith(`${headline}.`))) {
+      throw new Error(`figure id ${id} is neither a headline id (${HEADLINE_IDS.join(', ')}) nor <headline>.<detail>`);
+    }
+  }
+  return figures.map((f) => ({ id: f.id, value: f.value, baseline: f.baseline, baselineValue: f.baselineValue, ratio: ratioOf(f), better: f.better }));
 }

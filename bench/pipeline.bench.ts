@@ -10,6 +10,7 @@ import { createObserverConsumer } from '../src/pipeline/observer-consumer.ts';
 import type { Bench } from './harness.ts';
 import { cpuMsOf, machineBusyMs, referenceWorkMs } from './support/cpu-meter.ts';
 import { startObserverProcess, type ObserverProcess } from './support/observer-process.ts';
+import { stockPowertoolsConsumer } from './support/stock-powertools-consumer.ts';
 
 /**
  * Observer events per second end to end through the local emulators: publish (SnsObserverSink,
@@ -118,7 +119,7 @@ async function publishAll(plane: DataPlane, runTag: string, count: number): Prom
 }
 
 /** One process: publishers, pollers and consumer all here. */
-async function endToEnd(plane: DataPlane, aws: RunningEmulators & { pid: number }, runTag: string, idempotent: boolean, events = EVENTS): Promise<RunCost> {
+async function endToEnd(plane: DataPlane, aws: RunningEmulators & { pid: number }, runTag: string, idempotent: boolean | 'stock', events = EVENTS): Promise<RunCost> {
   let ran = 0;
   let done!: () => void;
   const finished = new Promise<void>((resolve) => (done = resolve));
@@ -127,7 +128,9 @@ async function endToEnd(plane: DataPlane, aws: RunningEmulators & { pid: number 
       if (++ran === events) done();
     },
   };
-  const consumer = idempotent
+  const consumer = idempotent === 'stock'
+    ? stockPowertoolsConsumer(plane.idempotency, engine)
+    : idempotent
     ? createObserverConsumer({ engine, table: plane.idempotency, payloads: plane.payloads })
     : (event: Parameters<ReturnType<typeof createObserverConsumer>>[0]) =>
         processPartialResponse(
@@ -198,6 +201,7 @@ const bench: Bench = async () => {
     const baselines: number[] = [];
     const transport: RunCost[] = [];
     const oneProcess: RunCost[] = [];
+    const stock: RunCost[] = [];
     // Warm-up (not reported): every process starts JIT-cold, and the rate climbs for the first
     // ~10,000 events (1,000 → 1,850/s over three runs of 4,000 in one trace); the emulators'
     // process lives through the whole bench, so it warms here once.
@@ -206,6 +210,7 @@ const bench: Bench = async () => {
       baselines.push(await rawSqs(plane.clients.sqs, aws.eventsQueueUrl, body));
       oneProcess.push(await endToEnd(plane, aws, `r${round}`, true));
       transport.push(await endToEnd(plane, aws, `t${round}`, false));
+      stock.push(await endToEnd(plane, aws, `s${round}`, 'stock'));
     }
     // One fleet at a time: idle pollers of the other would compete for the same queue.
     const lambdaLike: { label: string; runs: RunCost[] }[] = [];
@@ -229,19 +234,33 @@ const bench: Bench = async () => {
     const common = { baseline: 'raw SQS send+receive+delete', unit: 'events/s', baselineValue: best(baselines), better: 'higher' as const };
     return [
       {
+        id: 'observer-pipeline',
+        name: `pipeline: observer events end to end, one process (${EVENTS} events; hookgate's observer consumer)`,
+        baseline: 'stock Powertools consumer (BatchProcessor + makeIdempotent + DynamoDBPersistenceLayer), same path and work',
+        unit: 'events/s',
+        value: fastest(oneProcess).rate,
+        baselineValue: fastest(stock).rate,
+        better: 'higher',
+        goal: '>= 0.9',
+        notes: `rounds: ${rounds(oneProcess)} vs ${rounds(stock)}; stock: ${cost(fastest(stock))}`,
+      },
+      {
         ...common,
+        id: 'observer-pipeline.transport',
         name: `pipeline: observer events end to end without idempotency (same path, no DynamoDB)`,
         value: fastest(transport).rate,
         notes: `rounds: ${rounds(transport)}; ${cost(fastest(transport))}`,
       },
       {
         ...common,
+        id: 'observer-pipeline.one-process',
         name: `pipeline: observer events end to end, one process (${EVENTS} events; sink → SNS → SQS → poller → BatchProcessor + idempotency → observer)`,
         value: fastest(oneProcess).rate,
         notes: `rounds: ${rounds(oneProcess)}; ${cost(fastest(oneProcess))}; baseline ${baselines.map((x) => x.toFixed(0)).join(', ')}; ${PUBLISHERS} publishers, ${POLLERS} pollers, batch 10`,
       },
-      ...lambdaLike.map(({ label, runs }) => ({
+      ...lambdaLike.map(({ label, runs }, i) => ({
         ...common,
+        id: `observer-pipeline.lambda-like-${i + 1}`,
         name: `pipeline: observer events end to end, Lambda-like (publishers here; ${label}; idempotency)`,
         value: fastest(runs).rate,
         notes: `rounds: ${rounds(runs)}; ${cost(fastest(runs))}`,

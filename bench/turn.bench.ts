@@ -88,12 +88,14 @@ const bench: Bench = async () => {
     const c = summarise(candidate);
     return [
       {
+        id: 'turn',
         name: 'turn handler: one "run: true" turn, stand-in model, 11 plugin hooks with a no-op callback each (p50)',
         baseline: 'the same store calls + sh spawn made directly (p50)',
         unit: 'ms',
         value: c.p50,
         baselineValue: b.p50,
         better: 'lower',
+        goal: '<= 1.15',
         notes: `p99 ${c.p99.toFixed(1)} vs ${b.p99.toFixed(1)} ms; n=${c.n}`,
       },
     ];

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { hookEnvironment, hookEnvPassthrough } from '../../src/hooks/shell/hook-environment.ts';
-import { hookSpawnAddonAvailable } from '../../src/hooks/shell/hook-spawn-addon.ts';
 import { parseShellHooks } from '../../src/hooks/shell/parse-config.ts';
 import { runShellCommand } from '../../src/hooks/shell/run-shell-command.ts';
 import { rememberDeploymentSecret } from '../../src/secrets/secret-variables.ts';
@@ -35,7 +34,7 @@ afterAll(() => {
 
 const printNames = `/bin/sh -c 'env | cut -d= -f1 | sort'`;
 
-describe.each(['fast', 'driver', 'exact'] as const)('shell hooks on the %s path inherit the environment minus the secrets (§3.5, §5.8)', (path) => {
+describe.each(['fast', 'exact'] as const)('shell hooks on the %s path inherit the environment minus the secrets (§3.5, §5.8)', (path) => {
   it('withholds every secret variable and keeps the rest', async () => {
     const names = (await runShellCommand(printNames, '', 10, { path })).stdout.split('\n');
     expect(names).toContain('HOOKGATE_HARMLESS_VAR');
@@ -52,10 +51,6 @@ describe.each(['fast', 'driver', 'exact'] as const)('shell hooks on the %s path 
     const again = await runShellCommand(`/bin/sh -c 'echo "$AWS_ACCESS_KEY_ID|$HOOKGATE_API_TOKEN"'`, '', 10, { path });
     expect(again.stdout).toBe('|\n');
   });
-});
-
-it('the native spawner is the fast path on this machine (so the test above covers it)', () => {
-  if (process.platform === 'linux' && process.env.HOOKGATE_NATIVE_SPAWN !== '0') expect(hookSpawnAddonAvailable()).toBe(true);
 });
 
 describe('hooks.env_passthrough in config.yaml', () => {

@@ -1,4 +1,4 @@
-import { fstatSync, ftruncateSync, readSync, statSync, truncateSync } from 'node:fs';
+import { fstatSync, readSync, statSync, truncateSync } from 'node:fs';
 import { CAPTURE_LIMIT_BYTES } from './run-record.ts';
 
 /** A hook's stdout or stderr as captured: at most the cap, and whether more was written. */
@@ -38,17 +38,17 @@ const WATCH_INTERVAL_MS = 200;
 
 /**
  * While a hook runs, cuts its stdout and stderr files back to the cap every 200 ms, so a
- * runaway hook cannot fill memory or disk before it exits; `cut` says which were cut. The
- * files are open descriptors (the native spawner's memfds, O_APPEND so later writes land at
- * the new end) or paths (the /bin/sh driver's per-run files). Call `stop()` once it exited.
+ * runaway hook cannot fill disk before it exits; `cut` says which were cut. The files are
+ * the /bin/sh driver's per-run files, which the hook writes with O_APPEND, so later writes
+ * land at the new end. Call `stop()` once it exited.
  *
  * @example
- * const watch = watchCapturedOutput(outFd, errFd);
+ * const watch = watchCapturedOutput(outPath, errPath);
  * // … the hook exits
  * watch.stop();
  * ranRecord(code, { out, err }, { ...watch.cut, timedOut }, start);
  */
-export function watchCapturedOutput(out: number | string, err: number | string): { readonly cut: { out: boolean; err: boolean }; stop(): void } {
+export function watchCapturedOutput(out: string, err: string): { readonly cut: { out: boolean; err: boolean }; stop(): void } {
   const cut = { out: false, err: false };
   let timer = setTimeout(function check() {
     cut.out ||= capAtLimit(out);
@@ -61,12 +61,10 @@ export function watchCapturedOutput(out: number | string, err: number | string):
 }
 
 /** Truncates an output file that grew past the cap; true if it did. */
-function capAtLimit(file: number | string): boolean {
+function capAtLimit(file: string): boolean {
   try {
-    const size = typeof file === 'number' ? fstatSync(file).size : statSync(file).size;
-    if (size <= CAPTURE_LIMIT_BYTES) return false;
-    if (typeof file === 'number') ftruncateSync(file, CAPTURE_LIMIT_BYTES);
-    else truncateSync(file, CAPTURE_LIMIT_BYTES);
+    if (statSync(file).size <= CAPTURE_LIMIT_BYTES) return false;
+    truncateSync(file, CAPTURE_LIMIT_BYTES);
     return true;
   } catch {
     return false;

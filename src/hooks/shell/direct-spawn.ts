@@ -1,26 +1,18 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import { hookEnvironment } from './hook-environment.ts';
 import { CAPTURE_LIMIT_BYTES, errorRecord, roundSeconds, type ShellRunRecord } from './run-record.ts';
 import { CommandNotExecutableError, CommandNotFoundError } from './shell-errors.ts';
 
 /**
- * Runs argv with Node's own `spawn`, with `env` (default: the hook environment, see
- * hook-environment.ts), in a new process group, stdin = `input`, bounded
- * capture, SIGKILL of the whole group on timeout. The exact path: used for the CLI, and as
- * the fallback whenever the fast spawner cannot take a run (see `shell-driver-pool.ts`).
- * `env` replaces the inherited environment (default: the process's).
+ * Runs argv with Node's own `spawn`, in a new process group, with exactly `env`, stdin =
+ * `input`, bounded capture, SIGKILL of the whole group on timeout. The exact path: used for
+ * the CLI, and as the fallback whenever the driver cannot take a run (see `shell-driver-pool.ts`).
  *
  * @example
- * const record = await spawnDirect(['/bin/echo', 'hi'], '', 60);
+ * const record = await spawnDirect(['/bin/echo', 'hi'], '', 60, process.env);
  * record.stdout // 'hi\n'
  */
-export function spawnDirect(
-  argv: readonly string[],
-  input: string,
-  timeoutSeconds: number,
-  env: NodeJS.ProcessEnv = hookEnvironment().variables(),
-): Promise<ShellRunRecord> {
+export function spawnDirect(argv: readonly string[], input: string, timeoutSeconds: number, env: Readonly<NodeJS.ProcessEnv>): Promise<ShellRunRecord> {
   const start = performance.now();
   return new Promise((resolve) => {
     let child;

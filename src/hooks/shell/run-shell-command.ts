@@ -2,7 +2,6 @@ import { spawnDirect } from './direct-spawn.ts';
 import { hookEnvironment, type HookEnvironment } from './hook-environment.ts';
 import { errorRecord, type ShellRunRecord } from './run-record.ts';
 import { CommandNotFoundError, EmptyCommandError, ShellHookSpawnError } from './shell-errors.ts';
-import { hookSpawnAddonAvailable, runWithHookSpawnAddon } from './hook-spawn-addon.ts';
 import { shellDriverPool } from './shell-driver-pool.ts';
 import { findPlainExecutable } from './resolve-program.ts';
 import { currentDirectory } from './shell-payload.ts';
@@ -10,25 +9,28 @@ import { expandLeadingTilde, splitShellWords } from './shell-words.ts';
 
 export interface RunShellCommandOptions {
   /**
-   * `fast` (default): the native spawner where it is built, else the `/bin/sh` driver pool
-   * when it can take the run, else Node's spawn.
-   * `driver`: as `fast` without the native spawner (tests and benchmarks of the fallback).
+   * `fast` (default): the `/bin/sh` driver pool when it can take the run (what the gateway and
+   * the Lambda functions use), else Node's spawn.
    * `exact`: always Node's spawn (the CLI uses it).
    */
-  path?: 'fast' | 'driver' | 'exact';
+  path?: 'fast' | 'exact';
   /** The hook's environment (default: the inherited one minus every secret, no passthrough). */
   environment?: HookEnvironment;
+  /** The whole environment instead of `environment`'s (its `PATH` is also where a bare program name is looked up). */
+  env?: Readonly<NodeJS.ProcessEnv>;
   /**
    * Variables set for this run on top of the hook's environment (`payload: claude` sets
-   * CLAUDE_PROJECT_DIR). Such a run takes Node's spawn.
+   * CLAUDE_PROJECT_DIR).
    */
   extraEnv?: Readonly<Record<string, string>>;
 }
 
 /**
  * Runs one shell-hook command (hook-semantics §3.5 steps 2–6): leading-`~` expansion, POSIX
- * word splitting, no shell, inherited env (minus the secrets, see hook-environment.ts) and cwd, `input` on stdin, SIGKILL of the whole
- * process group after `timeoutSeconds`. Never throws: failures are the record's `error`.
+ * word splitting, no shell, the hook environment (the inherited one minus the secrets, see
+ * hook-environment.ts) and inherited cwd, `input` on stdin, SIGKILL of the whole process group
+ * after `timeoutSeconds`. A signal death reports minus the signal number on every path. Never
+ * throws: failures are the record's `error`.
  *
  * @example
  * const record = await runShellCommand('~/.hermes/agent-hooks/guard.sh', payload, 60);
@@ -50,22 +52,24 @@ export async function runShellCommand(
   } catch (error) {
     return errorRecord(error instanceof ShellHookSpawnError ? error.message : String(error), start);
   }
-  const environment = options.environment ?? hookEnvironment();
+  const variables = options.env ?? (options.environment ?? hookEnvironment()).variables();
+  const env = options.extraEnv ? { ...variables, ...options.extraEnv } : variables;
   const cwd = currentDirectory();
-  // Only a plain executable takes a fast path, so the §3.5 error classes stay Node's exact ones.
-  const program = options.path === 'exact' || options.extraEnv !== undefined || cwd === '' ? undefined : findPlainExecutable(argv[0]!, process.env.PATH, cwd);
+  // Only a plain executable takes the driver, so the §3.5 error classes stay Node's exact ones.
+  const program = options.path === 'exact' || cwd === '' ? undefined : findPlainExecutable(argv[0]!, env.PATH, cwd);
   if (program !== undefined) {
-    const native = options.path === 'driver' ? undefined : runWithHookSpawnAddon(program, argv, input, timeoutSeconds, environment.withheld);
-    if (native) return native;
-    const record = await shellDriverPool().run(argv, input, timeoutSeconds, environment);
+    const record = await shellDriverPool().run(argv, input, timeoutSeconds, env);
     if (record) return record;
   }
-  return spawnDirect(argv, input, timeoutSeconds, { ...environment.variables(), ...options.extraEnv });
+  return spawnDirect(argv, input, timeoutSeconds, env);
 }
 
-/** Starts a driver ahead of the first hook where the native spawner is not available (called once hooks are registered). */
-export function warmShellRunner(environment?: HookEnvironment): void {
-  if (!hookSpawnAddonAvailable()) shellDriverPool().warm(environment);
+/**
+ * Starts a driver ahead of the first hook (called once hooks are registered), for hooks that
+ * will run with `environment`.
+ */
+export function warmShellRunner(environment: HookEnvironment = hookEnvironment()): void {
+  shellDriverPool().warm(environment.variables());
 }
 
 /**

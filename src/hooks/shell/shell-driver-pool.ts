@@ -5,24 +5,21 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { killGroup } from './direct-spawn.ts';
 import { currentDirectory } from './shell-payload.ts';
-import { hookEnvironment, type HookEnvironment } from './hook-environment.ts';
 import { readCapturedOutput, watchCapturedOutput, type CapturedOutput } from './captured-output.ts';
 import { errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
 
 /*
- * The fallback of the native spawner (hook-spawn-addon.ts), for where that is not built or
- * cannot run. Why it exists (measured, see bench/shell-spawn.bench.ts and docs/shell-hooks.md):
- * Node 20's libuv spawns with plain fork(), which copies the parent's page tables, so a
- * spawn costs more the bigger the Node process is (2.8 ms at 44 MB RSS, 11 ms at 430 MB),
- * while Python uses vfork. A small long-lived `/bin/sh` "driver" forks for us instead: its
+ * How shell hooks are spawned, here and on Lambda. Why (measured, see bench/shell-spawn.bench.ts
+ * and docs/performance.md): Node's libuv (20 and 22 alike) spawns with plain fork(), which
+ * copies the parent's page tables, so a spawn costs more the bigger the Node process is
+ * (2.8 ms at 44 MB RSS, 11 ms at 430 MB), while Python uses vfork. A small long-lived `/bin/sh` "driver" forks for us instead: its
  * fork is cheap whatever size Node has grown to. Each driver is its own process group (and
  * session) and runs one hook at a time in that group, so a timeout SIGKILLs the group —
  * driver, hook and grandchildren — and the driver is replaced. stdin/stdout/stderr go
  * through files in a private 0700 temp dir; output is read back at most CAPTURE_LIMIT_BYTES,
  * and `watchCapturedOutput` truncates an output file that grows past it (opened O_APPEND,
  * so the first bytes are kept and the disk use stays bounded).
- * Known difference: via the driver a signal death reports 128+N (what `$?` says) rather
- * than -N; `hookgate hooks test`/`doctor` use the exact path.
+ * A signal death is reported as -N, as on the exact path (see `statusFromShell`).
  */
 
 // The driver keeps one subshell forked ahead, with the hook's redirections already open
@@ -36,8 +33,8 @@ import { errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
 // reading the last one, and Node removes each set once read, so every run gets fresh files
 // (late output of a grandchild goes to an unlinked file). The driver's own file names are its
 // positional parameters; its cwd and environment are fixed at start (a driver whose cwd or env
-// no longer matches is replaced). `c` = nothing ran (a redirection failed: a scratch file or
-// dir is gone): the request is still consumed and the caller falls back to the exact path. On
+// does not match the run's is not used for it). `c` = nothing ran (a redirection failed: a
+// scratch file or dir is gone): the request is still consumed and the caller falls back to the exact path. On
 // end of input (Node went away) the subshell kills the driver (`$$` is the driver's pid). The
 // subshell is a foreground one on purpose: an asynchronous list (`&`) would start the hook
 // with SIGINT and SIGQUIT ignored.
@@ -75,46 +72,38 @@ function quote(word: string): string {
 }
 
 /*
- * Environment-change detection. Hooks must inherit the environment as it is when they fire,
- * and a driver holds the one it started with. Enumerating process.env costs ~130-170 µs here
- * (every key is a native getter) — as much as the rest of the Node side together — so writes
- * are counted instead: process.env is wrapped once in a Proxy that bumps a version on every
- * set/delete/define. Reads are untouched; a wholesale `process.env = …` replaces the wrapper,
- * which is noticed (identity check) and counts as a change.
+ * The environment a driver was started with, as one string: a driver only takes runs whose
+ * env is the same. The caller passes the env explicitly (no global state is watched or
+ * replaced); for a plain object this costs ~2 µs, for `process.env` itself ~50-70 µs (every
+ * key is a native getter), small beside a spawn's ~3 ms.
  */
-let envVersion = 0;
-let wrappedEnv: NodeJS.ProcessEnv | undefined;
-
-function envKeyOf(environment: HookEnvironment): string {
-  if (process.env !== wrappedEnv) {
-    const target = process.env;
-    wrappedEnv = new Proxy(target, {
-      set(t, key, value) {
-        envVersion++;
-        return Reflect.set(t, key, value);
-      },
-      deleteProperty(t, key) {
-        envVersion++;
-        return Reflect.deleteProperty(t, key);
-      },
-      defineProperty(t, key, descriptor) {
-        envVersion++;
-        return Reflect.defineProperty(t, key, descriptor);
-      },
-    });
-    process.env = wrappedEnv;
-    envVersion++;
+function envKeyOf(env: Readonly<NodeJS.ProcessEnv>): string {
+  let key = '';
+  for (const name in env) {
+    const value = env[name];
+    if (value !== undefined) key += `${name}=${value}\0`;
   }
-  return `${envVersion}|${environment.withheld.join(',')}`;
+  return key;
 }
 
 /**
- * A pool of `/bin/sh` drivers that spawn shell hooks cheaply (see the note above).
+ * A `$?` from the driver above 128 is how `sh` reports a signal death (128+N). Read it as
+ * minus the signal number, as the exact path and Python's `subprocess.run` report it
+ * (hook-semantics §3.5). A hook that itself exits with 129-192 is indistinguishable through
+ * `sh`; it is read as a signal death too (docs/shell-hooks.md).
+ */
+export function statusFromShell(status: number): number {
+  return status > 128 && status <= 128 + 64 ? -(status - 128) : status;
+}
+
+/**
+ * A pool of `/bin/sh` drivers that spawn shell hooks cheaply (see the note above). Each run
+ * gets exactly the `env` passed; drivers are kept per environment and working directory.
  * `run` answers `undefined` when it cannot take a run (no /bin/sh, a newline in an argument…),
  * and the caller falls back to Node's `spawn`.
  *
  * @example
- * const record = await shellDriverPool().run(['/hooks/guard.sh'], payload, 60);
+ * const record = await shellDriverPool().run(['/hooks/guard.sh'], payload, 60, process.env);
  */
 export class ShellDriverPool {
   #dir: string | undefined;
@@ -123,24 +112,19 @@ export class ShellDriverPool {
   #available = existsSync('/bin/sh') && process.platform !== 'win32';
 
   /** Starts one driver ahead of the first run, so the first hook does not pay for it. */
-  warm(environment: HookEnvironment = hookEnvironment()): void {
+  warm(env: Readonly<NodeJS.ProcessEnv>): void {
     if (!this.#available || this.#idle.length > 0) return;
     const cwd = currentDirectory();
     if (cwd === '') return;
-    const driver = this.#start(envKeyOf(environment), cwd, environment);
+    const driver = this.#start(env, envKeyOf(env), cwd);
     if (driver) this.#idle.push(driver);
   }
 
-  async run(
-    argv: readonly string[],
-    input: string,
-    timeoutSeconds: number,
-    environment: HookEnvironment = hookEnvironment(),
-  ): Promise<ShellRunRecord | undefined> {
+  async run(argv: readonly string[], input: string, timeoutSeconds: number, env: Readonly<NodeJS.ProcessEnv>): Promise<ShellRunRecord | undefined> {
     if (!this.#available) return undefined;
     const cwd = currentDirectory();
     if (cwd === '' || cwd.includes('\n') || argv.some((word) => word.includes('\n') || word.includes('\0'))) return undefined;
-    const driver = this.#acquire(cwd, environment);
+    const driver = this.#acquire(env, cwd);
     if (!driver) return undefined;
     try {
       writeInput(driver.inFd, input);
@@ -196,7 +180,7 @@ export class ShellDriverPool {
           return;
         }
         driver.turn ^= 1; // as the driver's `n=$((1-n))` after its `x` line
-        finish(Number(line.slice(2)));
+        finish(statusFromShell(Number(line.slice(2))));
         this.#release(driver);
       };
       driver.child.stdin.write('\n');
@@ -212,19 +196,30 @@ export class ShellDriverPool {
     this.#idle = [];
   }
 
-  #acquire(cwd: string, environment: HookEnvironment): Driver | undefined {
-    const envKey = envKeyOf(environment);
-    while (this.#idle.length > 0) {
-      const driver = this.#idle.pop()!;
-      if (driver.alive && driver.envKey === envKey && driver.cwd === cwd) return driver;
-      this.#retire(driver); // env or cwd changed since it started: hooks inherit the current ones
+  #acquire(env: Readonly<NodeJS.ProcessEnv>, cwd: string): Driver | undefined {
+    const envKey = envKeyOf(env);
+    // The most recently used match; drivers no longer alive are dropped on the way. An idle
+    // driver for another env or cwd stays (up to MAX_IDLE_DRIVERS), so that hooks given
+    // different environments do not replace each other's drivers on every run.
+    for (let i = this.#idle.length - 1; i >= 0; i--) {
+      const driver = this.#idle[i]!;
+      if (!driver.alive) {
+        this.#retire(driver);
+        continue;
+      }
+      if (driver.envKey === envKey && driver.cwd === cwd) {
+        this.#idle.splice(this.#idle.indexOf(driver), 1);
+        return driver;
+      }
     }
-    return this.#start(envKey, cwd, environment);
+    return this.#start(env, envKey, cwd);
   }
 
   #release(driver: Driver): void {
-    if (driver.alive && this.#idle.length < MAX_IDLE_DRIVERS) this.#idle.push(driver);
-    else this.#retire(driver);
+    if (!driver.alive) return this.#retire(driver);
+    this.#idle.push(driver);
+    // Over the cap: the least recently used idle driver goes.
+    if (this.#idle.length > MAX_IDLE_DRIVERS) this.#retire(this.#idle[0]!);
   }
 
   #retire(driver: Driver): void {
@@ -240,7 +235,7 @@ export class ShellDriverPool {
     }
   }
 
-  #start(envKey: string, cwd: string, environment: HookEnvironment): Driver | undefined {
+  #start(env: Readonly<NodeJS.ProcessEnv>, envKey: string, cwd: string): Driver | undefined {
     const fds: number[] = [];
     try {
       if (!this.#dir) {
@@ -262,7 +257,7 @@ export class ShellDriverPool {
         stdio: ['pipe', 'pipe', 'ignore'],
         detached: true,
         cwd,
-        env: environment.variables(),
+        env,
       });
       const driver: Driver = { id, child, envKey, cwd, files, inFd, argvFd, argvText: '', turn: 0, alive: true, buffer: '' };
       child.on('error', () => {

@@ -1,0 +1,29 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const BIN = join(import.meta.dirname, '../../bin/hookgate.js');
+
+describe('hookgate CLI and the AWS SDK', () => {
+  // On Node 20 the SDK prints a NodeVersionSupportWarning the first time a client is made;
+  // `trace --table` makes a DynamoDB client (the endpoint refuses at once: no network).
+  it('prints no Node-version notice from the AWS SDK', async () => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+      AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
+      AWS_MAX_ATTEMPTS: '1',
+    };
+    delete env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
+    const result = await run(process.execPath, [BIN, 'trace', '--table', 'hookgate-test', 'turn-1'], { env }).then(
+      ({ stderr }) => ({ code: 0, stderr }),
+      (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+    );
+    expect(result.stderr).toContain('hookgate trace: table hookgate-test'); // the client was made and used
+    expect(result.stderr).not.toContain('NodeVersionSupportWarning');
+  });
+});

@@ -46,7 +46,8 @@ async function say(chat: string, user: string, text: string, count = 1): Promise
   }
 }
 
-const fileIsThere = async (chat: string, user: string) => JSON.parse((await say(chat, user, 'read: keep.txt'))[0]!).content === 'keep me';
+// The stand-in model answers a read with the file's content, a failed read with `Error: …`.
+const fileIsThere = async (chat: string, user: string) => (await say(chat, user, 'read: keep.txt'))[0] === 'keep me';
 
 describe('approvals belong to someone (through hookgate dev)', () => {
   it('shared chat: another user cannot answer; other chat: an always grant does not travel', async () => {
@@ -64,7 +65,7 @@ describe('approvals belong to someone (through hookgate dev)', () => {
     // alice herself answers /approve always: it runs, and the grant holds in this chat.
     const [ack, ran] = await say('shared', 'alice', '/approve always', 2);
     expect(ack).toBe('✅ Approved always in this chat.');
-    expect(JSON.parse(ran!)).toMatchObject({ exit_code: 0 });
+    expect(ran).toBe('(no output)');
     expect(await fileIsThere('shared', 'alice').catch(() => false)).toBe(false);
 
     // carol, in another chat, runs the same command: she is asked, and nothing ran.

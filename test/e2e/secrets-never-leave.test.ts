@@ -137,32 +137,31 @@ async function messages(chatId: string): Promise<{ text: string }[]> {
 // Several chats per test on a loaded machine: room beyond the default 30 s (no timing is asserted).
 describe('ten planted secrets never leave hookgate dev (issue #12)', { timeout: 180_000 }, () => {
   it('run: env shows the terminal child only the allowlisted variables', async () => {
-    const { output } = JSON.parse(await chat('s1', 'run: env'));
+    // The stand-in model reads a tool result back as chat text: the terminal's output as it is.
+    const output = await chat('s1', 'run: env');
     const names = String(output).trim().split('\n').map((line) => line.split('=')[0]);
     for (const name of names) expect(['PATH', 'HOME', 'LANG', 'TZ', 'TERM', 'TMPDIR', 'PWD', 'SHLVL', '_', 'OLDPWD'].includes(name!) || name!.startsWith('LC_'), name).toBe(true);
     expect(leaks(output)).toEqual([]);
   });
 
   it('run: printenv AWS_SECRET_ACCESS_KEY finds nothing', async () => {
-    expect(JSON.parse(await chat('s2', 'run: printenv AWS_SECRET_ACCESS_KEY'))).toEqual({ output: '', exit_code: 1, error: null });
+    expect(await chat('s2', 'run: printenv AWS_SECRET_ACCESS_KEY')).toBe('(exit code 1)');
   });
 
   it('read: /proc/self/environ is outside the file boundary', async () => {
-    const reply = JSON.parse(await chat('s3', 'read: /proc/self/environ'));
-    expect(reply.error).toMatch(/outside the files this tool may use/);
+    expect(await chat('s3', 'read: /proc/self/environ')).toMatch(/^Error: .*outside the files this tool may use/);
   });
 
   it('run: echo $HOOKGATE_API_TOKEN | base64 encodes an empty variable', async () => {
-    expect(JSON.parse(await chat('s4', 'run: echo $HOOKGATE_API_TOKEN | base64')).output).toBe('Cg==\n');
+    expect(await chat('s4', 'run: echo $HOOKGATE_API_TOKEN | base64')).toBe('Cg==');
   });
 
   it('secrets the tools do reach are redacted, raw and encoded (read_file included)', async () => {
     const file = join(dataDir, 'leak.txt');
-    const read = JSON.parse(await chat('s5', `read: ${file}`));
-    expect(read.content).toContain('SLACK_BOT_TOKEN=***');
+    expect(await chat('s5', `read: ${file}`)).toContain('SLACK_BOT_TOKEN=***');
     for (const command of [`cat ${file}`, `base64 ${file}`, `od -A n -t x1 ${file}`, `tail -c +5 ${file} | base64 -w 0`, `cat /proc/$PPID/environ | tr '\\0' '\\n'`]) {
       const reply = await chat('s6', `run: ${command}`);
-      expect(JSON.parse(reply).exit_code, command).toBe(0);
+      expect(reply, command).not.toMatch(/\(exit code \d+\)$|^Error: /);
     }
   });
 

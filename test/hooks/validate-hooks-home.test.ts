@@ -110,18 +110,18 @@ describe('strict validation of a hooks home (synth, cold start, hookgate dev)', 
 describe('deployed shell-hook commands', () => {
   it('maps a repository-relative command to its script inside the home, and outside scripts to bundled-scripts/', () => {
     const entries = parseShellHooks(
-      { hooks: { pre_tool_call: [{ command: 'examples/agent-hooks/block-rm-rf.sh' }, { command: 'bash scripts/build-native.mjs --x' }, { command: 'jq .' }] } },
+      { hooks: { pre_tool_call: [{ command: 'examples/agent-hooks/block-rm-rf.sh' }, { command: 'node bin/hookgate.js --x' }, { command: 'jq .' }] } },
       createMemoryLogger(),
     );
     const plan = planHooksHomeFiles(EXAMPLES, entries, [REPO]);
     expect(plan.shellCommands).toEqual({
       'examples/agent-hooks/block-rm-rf.sh': { words: ['examples/agent-hooks/block-rm-rf.sh'], scriptWord: 0, script: 'agent-hooks/block-rm-rf.sh' },
-      'bash scripts/build-native.mjs --x': { words: ['bash', 'scripts/build-native.mjs', '--x'], scriptWord: 1, script: 'bundled-scripts/1/build-native.mjs' },
+      'node bin/hookgate.js --x': { words: ['node', 'bin/hookgate.js', '--x'], scriptWord: 1, script: 'bundled-scripts/1/hookgate.js' },
     });
-    expect(plan.files.map((f) => f.target)).toEqual(expect.arrayContaining(['agent-hooks/block-rm-rf.sh', 'bundled-scripts/1/build-native.mjs', 'config.yaml', 'BOOT.md']));
+    expect(plan.files.map((f) => f.target)).toEqual(expect.arrayContaining(['agent-hooks/block-rm-rf.sh', 'bundled-scripts/1/hookgate.js', 'config.yaml', 'BOOT.md']));
     const run = bundledRunCommands('/var/task/hooks-home', plan.shellCommands);
     expect(run.get('examples/agent-hooks/block-rm-rf.sh')).toBe('/var/task/hooks-home/agent-hooks/block-rm-rf.sh');
-    expect(run.get('bash scripts/build-native.mjs --x')).toBe('bash /var/task/hooks-home/bundled-scripts/1/build-native.mjs --x');
+    expect(run.get('node bin/hookgate.js --x')).toBe('node /var/task/hooks-home/bundled-scripts/1/hookgate.js --x');
   });
 
   it('quotes words so that they split back unchanged', () => {

@@ -95,10 +95,9 @@ export function dataPlaneFromEnv(env: NodeJS.ProcessEnv = process.env): DataPlan
  * the idempotency store's DynamoDB client) cache their resolved middleware stack per command
  * class (`cacheMiddleware`): resolving it on every request was ~0.2 ms of CPU per DynamoDB
  * PutItem. The stores' document client refuses that option (lib-dynamodb adds per-command
- * marshalling middleware), so the idempotency store, which sends raw commands, gets a
- * DynamoDB client of its own (its lock and completion writes skip the stack altogether, see
- * `DirectDynamoDB`; its reads and fallbacks go through it). Nothing here adds middleware per request or sends with
- * per-call options (either would bypass or defeat the cache).
+ * marshalling middleware), so the idempotency store (Powertools' persistence layer, which
+ * sends raw commands) gets a DynamoDB client of its own. Nothing here adds middleware per
+ * request or sends with per-call options (either would bypass or defeat the cache).
  *
  * @example
  * const plane = createDataPlane(dataPlaneFromLocalAws(aws));

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 
 const SecretJson = z.record(z.string(), z.string());

@@ -139,7 +139,6 @@ export class HookgateStack extends Stack {
       ...(props.settings?.allowedUsers ? { HOOKGATE_ALLOWED_USERS: props.settings.allowedUsers } : {}),
       ...(props.settings?.model ? { HOOKGATE_MODEL: props.settings.model } : {}),
       ...(props.settings?.modelBaseUrl ? { HOOKGATE_MODEL_BASE_URL: props.settings.modelBaseUrl } : {}),
-      NODE_OPTIONS: '--enable-source-maps',
     };
 
     const makeFunction = (name: 'gateway' | 'turn' | 'observer', memorySize: number) => {

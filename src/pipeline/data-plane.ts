@@ -2,7 +2,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SNSClient } from '@aws-sdk/client-sns';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LocalAws } from '../local/emulators.ts';
 import { createDynamoTable, type DynamoTable } from '../store/dynamo-table.ts';
 import { DynamoDeliveryDedupStore } from '../store/dynamo-delivery-dedup-store.ts';

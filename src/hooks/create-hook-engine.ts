@@ -159,6 +159,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
     hasHook: (hook) => registry.has(hook),
     observe,
     runObservers,
+    hasObservers: (type) => (type.includes(':') ? gateway.handlersFor(type).length > 0 : registry.has(type)),
     async discoverPlugins({ force = false } = {}) {
       if (!force) return;
       if (!options.description) {

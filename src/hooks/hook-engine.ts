@@ -60,5 +60,10 @@ export interface HookEngine {
   observe(type: string, payload: Kwargs, meta?: { id?: string; session_id?: string; turn_id?: string }): Promise<void>;
   /** Runs the hooks of one observer event here and now (the consumer side of `observe`). */
   runObservers(type: string, payload: Kwargs): Promise<void>;
+  /**
+   * True iff `runObservers(type, …)` would run anything now: a plugin or shell callback for
+   * an observer hook, a gateway event hook (exact or `<prefix>:*`) for a gateway event.
+   */
+  hasObservers(type: string): boolean;
   close(): Promise<void>;
 }

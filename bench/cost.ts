@@ -93,7 +93,7 @@ export async function countTurnRequests(options: { turns?: number } = {}): Promi
     const observerEngine = await createHookEngine({ home, gatewayHooks: true, allowlist: observerPlane.allowlist, logger });
     let events = 0;
     const observerHandler = createObserverConsumer({
-      engine: { runObservers: (type, payload) => ((events += 1), observerEngine.runObservers(type, payload)) },
+      engine: observerEngine,
       table: observerPlane.idempotency,
       payloads: observerPlane.payloads,
       logger,
@@ -109,7 +109,13 @@ export async function countTurnRequests(options: { turns?: number } = {}): Promi
     const pollers = await Promise.all([
       startSqsPoller({ sqs: esm('turns'), queueUrl: aws.turnsQueueUrl, handler: timed('turn', turnHandler), batchSize: 1 }),
       startSqsPoller({ sqs: esm('timers'), queueUrl: aws.timersQueueUrl, handler: timed('turn', turnHandler), batchSize: 10 }),
-      startSqsPoller({ sqs: esm('events'), queueUrl: aws.eventsQueueUrl, handler: timed('observer', observerHandler), batchSize: 10, batchWindowMs: 1000 }),
+      startSqsPoller({
+        sqs: esm('events'),
+        queueUrl: aws.eventsQueueUrl,
+        handler: timed('observer', (event) => ((events += event.Records.length), observerHandler(event))),
+        batchSize: 10,
+        batchWindowMs: 1000,
+      }),
     ]);
     stops.push(() => Promise.all(pollers.map((p) => p.stop())).then(() => undefined));
 
@@ -170,6 +176,55 @@ export async function countTurnRequests(options: { turns?: number } = {}): Promi
   }
 }
 
+/**
+ * us-east-1 on-demand list prices (USD), as published in Dec 2026: Lambda arm64, SQS,
+ * SNS standard topics (deliveries to SQS are free), DynamoDB on-demand standard table
+ * class, S3 Standard. docs/cost.md cites them.
+ */
+export const PRICES = {
+  lambdaGbSecond: 0.0000133334,
+  lambdaRequest: 0.2 / 1e6,
+  sqsStandardRequest: 0.4 / 1e6,
+  sqsFifoRequest: 0.5 / 1e6,
+  snsPublishChunk: 0.5 / 1e6,
+  dynamoWriteUnit: 0.625 / 1e6,
+  dynamoReadUnit: 0.125 / 1e6,
+  s3Put: 0.005 / 1000,
+  s3Get: 0.0004 / 1000,
+} as const;
+
+/** The stack's memory per function (infra/lib/hookgate-stack.ts), MB. */
+export const MEMORY_MB = { gateway: 1024, turn: 1024, observer: 512 } as const;
+
+/**
+ * Dollars per 1,000 turns by line, from counted requests. Lambda's SQS pollers are priced as one
+ * ReceiveMessage and one DeleteMessageBatch per invocation (the local poller's own pattern of
+ * receives is not Lambda's; their idle long polls are a fixed monthly cost, see docs/cost.md);
+ * Lambda time is the measured handler p50 at the stack's memory.
+ */
+export function pricePerThousandTurns(cost: TurnCost): Record<string, number> {
+  const per = (x: number) => (x / cost.turns) * 1000;
+  const lines: Record<string, number> = {};
+  const add = (line: string, dollars: number) => (lines[line] = (lines[line] ?? 0) + dollars);
+  for (const [fn, i] of Object.entries(cost.invocations) as [keyof typeof MEMORY_MB, { count: number; p50Ms: number }][]) {
+    add(`Lambda ${fn} requests`, per(i.count) * PRICES.lambdaRequest);
+    add(`Lambda ${fn} GB-s`, per(i.count) * (MEMORY_MB[fn] / 1024) * (Math.ceil(i.p50Ms) / 1000) * PRICES.lambdaGbSecond);
+  }
+  add('SQS turns (FIFO): poller receive + delete', per(cost.invocations.turn.count) * 2 * PRICES.sqsFifoRequest);
+  add('SQS events: poller receive + delete', per(cost.invocations.observer.count) * 2 * PRICES.sqsStandardRequest);
+  for (const [key, c] of Object.entries(cost.requests)) {
+    const [fn, service, operation] = key.split(' ') as [string, string, string];
+    if (fn === 'esm') continue;
+    if (service === 'sqs') add(`SQS ${fn} ${operation}`, per(c.requests) * PRICES.sqsFifoRequest); // the senders' queues (turns, timers) are FIFO
+    if (service === 'sns') add(`SNS ${fn} ${operation}`, per(c.billedChunks) * PRICES.snsPublishChunk);
+    if (service === 'dynamodb') {
+      add(`DynamoDB ${fn} ${operation}`, per(c.writeUnits) * PRICES.dynamoWriteUnit + per(c.readUnits) * PRICES.dynamoReadUnit);
+    }
+    if (service === 's3') add(`S3 ${fn} ${operation}`, per(c.requests) * (operation === 'PutObject' ? PRICES.s3Put : PRICES.s3Get));
+  }
+  return Object.fromEntries(Object.entries(lines).sort(([, a], [, b]) => b - a));
+}
+
 /** The gateway deps and the turn consumer want a Powertools-shaped logger; the bench keeps quiet. */
 function createGatewayLoggerStub() {
   const quiet = () => undefined;
@@ -194,5 +249,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       );
     }
     for (const [fn, i] of Object.entries(cost.invocations)) console.log(`${fn}: ${i.count} invocations, p50 ${i.p50Ms.toFixed(1)} ms`);
+    const lines = pricePerThousandTurns(cost);
+    console.log(`USD per 1,000 turns: ${Object.values(lines).reduce((a, b) => a + b, 0).toFixed(5)}`);
+    for (const [line, dollars] of Object.entries(lines)) console.log(`  ${line.padEnd(44)} ${dollars.toFixed(6)}`);
   }
 }

@@ -1,0 +1,20 @@
+import type { Bench } from './harness.ts';
+import { measureColdImport } from './cold-import.ts';
+
+/** `cold-import`: the gateway λ bundle's cold import against a bare hono + DynamoDB + SQS bundle (goal ≤ 1.5). */
+const bench: Bench = async () => {
+  const r = await measureColdImport();
+  return [
+    {
+      name: `cold-import: gateway bundle (SDK ${r.sdk}, ${r.bytes.gateway} B)`,
+      baseline: `bare hono + DynamoDB + SQS bundle (${r.bytes.baseline} B)`,
+      unit: 'ms',
+      value: r.value,
+      baselineValue: r.baselineValue,
+      better: 'lower',
+      notes: `p99 ${r.gateway.p99.toFixed(0)} vs ${r.baseline.p99.toFixed(0)} ms, ${r.gateway.n} fresh processes each`,
+    },
+  ];
+};
+
+export default bench;

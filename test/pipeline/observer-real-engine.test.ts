@@ -108,7 +108,8 @@ describe('observer λ wiring with the real engine and a hooks home', () => {
         )
       ).Item;
     const end = Date.now() + 15_000;
-    while (!(await record('observed')) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    // The lock is written INPROGRESS first, then marked COMPLETED when the observers have run.
+    while ((await record('observed'))?.status?.S !== 'COMPLETED' && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
     expect((await record('observed'))?.status?.S).toBe('COMPLETED');
     const depth = async () => {
       const { Attributes } = await plane.clients.sqs.send(

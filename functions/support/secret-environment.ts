@@ -1,5 +1,4 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { z } from 'zod';
+import * as z from 'zod';
 import { rememberDeploymentSecret } from '../../src/secrets/secret-variables.ts';
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 
@@ -17,6 +16,8 @@ const SecretJson = z.record(z.string(), z.string());
 export async function loadSecretEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const secretArn = env[RESOURCE_ENV.secretArn];
   if (!secretArn) return;
+  // Loaded here, not at the top: a function run without a secret (tests, local) never loads the package.
+  const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
   const client = new SecretsManagerClient({});
   try {
     const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretArn }));

@@ -176,7 +176,6 @@ export class HookgateStack extends Stack {
       ...(props.settings?.approvers ? { HOOKGATE_APPROVERS: props.settings.approvers } : {}),
       ...(props.settings?.model ? { HOOKGATE_MODEL: props.settings.model } : {}),
       ...(props.settings?.modelBaseUrl ? { HOOKGATE_MODEL_BASE_URL: props.settings.modelBaseUrl } : {}),
-      NODE_OPTIONS: '--enable-source-maps',
     };
 
     const makeFunction = (name: FunctionName, memorySize: number, extra: Partial<nodejs.NodejsFunctionProps> = {}) => {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Where and how to answer a message. Platform adapters fill `extra` with what their reply

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PlatformName } from '../config/gateway-config.ts';
 import type { DispatchOutcome } from './dispatch/dispatch-outcome.ts';
 import type { MessageEvent } from './message-event.ts';

@@ -181,6 +181,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
       list: () => commands.list(),
       run: (name, args, context) => commands.run(name, args, context),
     },
+    hasObservers: (type) => (type.includes(':') ? gateway.handlersFor(type).length > 0 : registry.has(type)),
     async discoverPlugins({ force = false } = {}) {
       if (!force) return;
       if (!options.description) {

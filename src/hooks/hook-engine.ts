@@ -70,6 +70,11 @@ export interface HookEngine {
    * plugins (e.g. the turn runtime's no-hooks engine): the gateway then knows only its built-ins.
    */
   readonly pluginCommands?: PluginCommands;
+  /**
+   * True iff `runObservers(type, …)` would run anything now: a plugin or shell callback for
+   * an observer hook, a gateway event hook (exact or `<prefix>:*`) for a gateway event.
+   */
+  hasObservers(type: string): boolean;
   close(): Promise<void>;
 }
 

@@ -1,8 +1,8 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { SNSClient } from '@aws-sdk/client-sns';
-import { S3Client } from '@aws-sdk/client-s3';
+import type { SNSClient } from '@aws-sdk/client-sns';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LocalAws } from '../local/emulators.ts';
 import { createDynamoTable, type DynamoTable } from '../store/dynamo-table.ts';
 import { DynamoDeliveryDedupStore } from '../store/dynamo-delivery-dedup-store.ts';
@@ -15,6 +15,7 @@ import { SnsObserverSink } from './sns-observer-sink.ts';
 import { S3PayloadStore } from './payload-store.ts';
 import { SqsTurnQueue } from './turn-queue-sender.ts';
 import { SqsTimerQueue } from './timer-queue-sender.ts';
+import { lazyClient } from './lazy-client.ts';
 
 /** Where the data plane's resources are; endpoints only for emulators (else the SDK's defaults). */
 export interface DataPlaneResources {
@@ -45,7 +46,11 @@ export interface DataPlane {
    * their own (see `createDataPlane`). Pass it as `createObserverConsumer({ table })`.
    */
   readonly idempotency: { tableName: string; client: DynamoDBClient };
-  readonly clients: { sqs: SQSClient; sns: SNSClient; s3: S3Client; dynamodb: DynamoDBClient };
+  /**
+   * The SDK clients. SNS and S3 are loaders: their packages load on first use (the gateway
+   * publishes only on a /reset or its start-up, S3 holds only oversized payloads).
+   */
+  readonly clients: { sqs: SQSClient; dynamodb: DynamoDBClient; sns: () => Promise<SNSClient>; s3: () => Promise<S3Client> };
   /** Closes the SDK clients' sockets. */
   destroy(): void;
 }
@@ -95,10 +100,9 @@ export function dataPlaneFromEnv(env: NodeJS.ProcessEnv = process.env): DataPlan
  * the idempotency store's DynamoDB client) cache their resolved middleware stack per command
  * class (`cacheMiddleware`): resolving it on every request was ~0.2 ms of CPU per DynamoDB
  * PutItem. The stores' document client refuses that option (lib-dynamodb adds per-command
- * marshalling middleware), so the idempotency store, which sends raw commands, gets a
- * DynamoDB client of its own (its lock and completion writes skip the stack altogether, see
- * `DirectDynamoDB`; its reads and fallbacks go through it). Nothing here adds middleware per request or sends with
- * per-call options (either would bypass or defeat the cache).
+ * marshalling middleware), so the idempotency store (Powertools' persistence layer, which
+ * sends raw commands) gets a DynamoDB client of its own. Nothing here adds middleware per
+ * request or sends with per-call options (either would bypass or defeat the cache).
  *
  * @example
  * const plane = createDataPlane(dataPlaneFromLocalAws(aws));
@@ -113,8 +117,15 @@ export function createDataPlane(resources: DataPlaneResources): DataPlane {
   };
   const at = (endpoint: string | undefined) => (endpoint ? { endpoint } : {});
   const sqs = new SQSClient({ ...base, ...at(resources.endpoints?.sqs), cacheMiddleware: true });
-  const sns = new SNSClient({ ...base, ...at(resources.endpoints?.sns), cacheMiddleware: true });
-  const s3 = new S3Client({ ...base, ...at(resources.endpoints?.s3), ...(resources.endpoints?.s3 ? { forcePathStyle: true } : {}) });
+  // Off the gateway's request path: loaded (package and client) on first use.
+  const sns = lazyClient(async () => {
+    const { SNSClient } = await import('@aws-sdk/client-sns');
+    return new SNSClient({ ...base, ...at(resources.endpoints?.sns), cacheMiddleware: true });
+  });
+  const s3 = lazyClient(async () => {
+    const { S3Client } = await import('@aws-sdk/client-s3');
+    return new S3Client({ ...base, ...at(resources.endpoints?.s3), ...(resources.endpoints?.s3 ? { forcePathStyle: true } : {}) });
+  });
   const dynamodb = new DynamoDBClient({ ...base, ...at(resources.endpoints?.dynamodb) });
   // Built on first use: only the observer consumer needs it, and a client costs ~0.6 ms of
   // start-up that the gateway, the turn λ and the CLI would pay for nothing.
@@ -141,7 +152,7 @@ export function createDataPlane(resources: DataPlaneResources): DataPlane {
     },
     clients: { sqs, sns, s3, dynamodb },
     destroy() {
-      for (const client of [sqs, sns, s3, dynamodb]) client.destroy();
+      for (const client of [sqs, sns.built(), s3.built(), dynamodb]) client?.destroy();
       idempotency?.client.destroy();
     },
   };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Observer event envelope, version 1 — the public contract for every consumer of the

@@ -10,8 +10,12 @@ import { SingleTableIdempotencyStore } from './idempotency-store.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from './topology.ts';
 
 export interface ObserverConsumerOptions {
-  /** Runs the hooks of one observer event (plugin observers, gateway event hooks, shell observers). */
-  engine: Pick<HookEngine, 'runObservers'>;
+  /**
+   * Runs the hooks of one observer event (plugin observers, gateway event hooks, shell
+   * observers). With `hasObservers`, an event nothing observes is acknowledged without an
+   * idempotency record (running nothing twice is harmless): no table write, no payload fetch.
+   */
+  engine: Pick<HookEngine, 'runObservers'> & Partial<Pick<HookEngine, 'hasObservers'>>;
   /** The single table and a client for it: idempotency records live there. */
   table: { tableName: string; client: DynamoDBClient };
   /** Resolves offloaded payloads. */
@@ -64,6 +68,7 @@ export function createObserverConsumer(options: ObserverConsumerOptions): Observ
     let envelope: Envelope | undefined;
     try {
       envelope = parseEnvelope(record.body);
+      if (options.engine.hasObservers?.(envelope.type) === false) return;
       await runOnce(envelope.id, { ...envelope, payload: await resolvePayload(envelope) });
     } catch (error) {
       const what = envelope ? `observer event ${envelope.id} (${envelope.type})` : `SQS message ${record.messageId}`;

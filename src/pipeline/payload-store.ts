@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { PayloadRef } from './envelope.ts';
+import { resolveClient, type ClientSource } from './lazy-client.ts';
 
 /** Every payload object's key starts with this (the roles' S3 grants are on it). */
 export const PAYLOAD_KEY_PREFIX = 'payloads/';
@@ -15,7 +16,8 @@ export class PayloadFetchError extends Error {
 
 /**
  * Out-of-line storage for envelope payloads too large for one message (S3; the bucket is
- * topology `PAYLOAD_BUCKET`). Objects are content-checked on the way back (SHA-256).
+ * topology `PAYLOAD_BUCKET`). Objects are content-checked on the way back (SHA-256). The
+ * client may be a loader: the S3 package then loads on the first oversized payload.
  *
  * @example
  * const payloads = new S3PayloadStore(s3, aws.payloadBucket);
@@ -24,7 +26,7 @@ export class PayloadFetchError extends Error {
  */
 export class S3PayloadStore {
   constructor(
-    private readonly s3: S3Client,
+    private readonly s3: ClientSource<S3Client>,
     readonly bucket: string,
   ) {}
 
@@ -34,9 +36,8 @@ export class S3PayloadStore {
     // Date prefix so a lifecycle rule can expire old payloads; the id keeps keys unique.
     const key = `${PAYLOAD_KEY_PREFIX}${now.toISOString().slice(0, 10)}/${encodeURIComponent(envelopeId)}.json`;
     try {
-      await this.s3.send(
-        new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: 'application/json' }),
-      );
+      const [s3, { PutObjectCommand }] = await Promise.all([resolveClient(this.s3), import('@aws-sdk/client-s3')]);
+      await s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: 'application/json' }));
     } catch (error) {
       throw new PayloadOffloadError(`could not store payload of ${envelopeId} in s3://${this.bucket}/${key}: ${(error as Error).message}`);
     }
@@ -47,7 +48,8 @@ export class S3PayloadStore {
   async get(ref: PayloadRef): Promise<string> {
     let body: Uint8Array;
     try {
-      const out = await this.s3.send(new GetObjectCommand({ Bucket: ref.bucket, Key: ref.key }));
+      const [s3, { GetObjectCommand }] = await Promise.all([resolveClient(this.s3), import('@aws-sdk/client-s3')]);
+      const out = await s3.send(new GetObjectCommand({ Bucket: ref.bucket, Key: ref.key }));
       body = await out.Body!.transformToByteArray();
     } catch (error) {
       throw new PayloadFetchError(`could not fetch s3://${ref.bucket}/${ref.key}: ${(error as Error).message}`);

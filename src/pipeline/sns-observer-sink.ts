@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { PublishBatchCommand, type PublishBatchRequestEntry, type SNSClient } from '@aws-sdk/client-sns';
+import type { PublishBatchRequestEntry, SNSClient } from '@aws-sdk/client-sns';
 import type { ObserverEvent, ObserverSink } from '../hooks/observer-sink.ts';
 import { redactSecretsDeep } from '../secrets/redact-secrets.ts';
 import { EVENT_TYPE_ATTRIBUTE } from './topology.ts';
 import type { S3PayloadStore } from './payload-store.ts';
 import { InvalidObserverEventError, ObserverPublishError } from './observer-publish-error.ts';
+import { resolveClient, type ClientSource } from './lazy-client.ts';
 
 /** SNS: 256 KiB per message and per PublishBatch request (body + attribute names, types, values). */
 export const SNS_MAX_BYTES = 262_144;
 const MAX_BATCH_ENTRIES = 10;
 
 export interface SnsObserverSinkOptions {
-  sns: SNSClient;
+  /** The client, or a loader that builds it on the first publish (the SDK package loads then). */
+  sns: ClientSource<SNSClient>;
   topicArn: string;
   /** Where payloads of envelopes over `maxMessageBytes` go. */
   payloads: S3PayloadStore;
@@ -117,9 +119,8 @@ export class SnsObserverSink implements ObserverSink {
       }));
       let failed: { Id?: string; Code?: string; Message?: string; SenderFault?: boolean }[];
       try {
-        const out = await this.options.sns.send(
-          new PublishBatchCommand({ TopicArn: this.options.topicArn, PublishBatchRequestEntries: entries }),
-        );
+        const [sns, { PublishBatchCommand }] = await Promise.all([resolveClient(this.options.sns), import('@aws-sdk/client-sns')]);
+        const out = await sns.send(new PublishBatchCommand({ TopicArn: this.options.topicArn, PublishBatchRequestEntries: entries }));
         failed = out.Failed ?? [];
       } catch (error) {
         lastReason = (error as Error).message ?? String(error);

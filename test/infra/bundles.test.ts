@@ -92,7 +92,7 @@ describe('function bundles', () => {
     if (buildDir) await rm(buildDir, { recursive: true, force: true });
   });
 
-  it('keeps the gateway bundle within 1 MB and every bundle within 2 MB, ESM with a source map', async () => {
+  it('keeps the gateway bundle within 1.5 MB and every bundle within 2 MB, ESM with a source map', async () => {
     const sizes: Record<string, number> = {};
     for (const [name, dir] of Object.entries(assets)) {
       const files = await readdir(dir);
@@ -100,7 +100,8 @@ describe('function bundles', () => {
       sizes[name] = (await stat(join(dir, 'index.mjs'))).size;
     }
     console.log('bundle sizes (bytes):', sizes);
-    expect(sizes.gateway).toBeLessThanOrEqual(1 * MiB);
+    // The AWS SDK is bundled (docs/performance.md#cold-start): ~0.7 MB of the gateway's 1.1 MB.
+    expect(sizes.gateway).toBeLessThanOrEqual(1.5 * MiB);
     for (const size of Object.values(sizes)) expect(size).toBeLessThanOrEqual(2 * MiB);
     const head = await readFile(join(assets.gateway, 'index.mjs'), 'utf8');
     expect(head).not.toMatch(/from\s*["']tsx/); // tsx is only for loading .ts from disk
@@ -175,7 +176,7 @@ describe('function bundles', () => {
       expect(typeof bundle.handler).toBe('function');
       expect(await bundle.describeBundledRegistry(home)).toEqual(fromDisk);
     }
-  });
+  }, 120_000); // three ~1 MB bundles imported and started in this process: slow on a loaded machine
 
   it('fails the build on a bad HOOK.yaml, naming file and line', async () => {
     const bad = await mkdtemp(join(buildDir, 'bad-home-'));

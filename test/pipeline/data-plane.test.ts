@@ -23,7 +23,9 @@ describe('createDataPlane', () => {
     expect(local.plane.idempotency).toBe(local.plane.idempotency); // built once, on first use
     expect(local.plane.idempotency.client).not.toBe(local.plane.clients.dynamodb);
     expect(local.plane.idempotency.tableName).toBe(local.aws.tableName);
-    for (const client of [local.plane.idempotency.client, local.plane.clients.sqs, local.plane.clients.sns]) {
+    const sns = await local.plane.clients.sns();
+    expect(await local.plane.clients.sns()).toBe(sns); // a loader, built once
+    for (const client of [local.plane.idempotency.client, local.plane.clients.sqs, sns]) {
       expect(client.config.cacheMiddleware).toBe(true);
     }
     // The document client still works on the shared client, and the cached one serves several command classes.

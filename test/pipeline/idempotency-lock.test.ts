@@ -1,17 +1,20 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import type { Context } from 'aws-lambda';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { toSqsRecord } from '../../src/local/sqs-event.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../src/pipeline/data-plane.ts';
 import { createObserverConsumer, type ObserverHandler } from '../../src/pipeline/observer-consumer.ts';
 import { SingleTableIdempotencyStore } from '../../src/pipeline/idempotency-store.ts';
+import { IdempotencyConfig, IdempotencyValidationError, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startTestAws } from '../support/local-aws.ts';
 
 /**
- * The idempotency lock is our own shorter wording of Powertools' condition; these cases pin
- * that it decides the same way for every record state already in the table.
+ * The observer consumer's lock is Powertools' own conditional PutItem on the single table's
+ * key layout; these cases pin what it decides for every record state already in the table,
+ * on dynalite and on DynamoDB Local (the CI fidelity run).
  */
 describe('idempotency lock (conditional PutItem) on existing records', () => {
   let aws: RunningEmulators;
@@ -95,7 +98,7 @@ describe('idempotency lock (conditional PutItem) on existing records', () => {
     expect(runs).not.toContain('busy');
   });
 
-  it('lets exactly one of 20 concurrent deliveries of a new id run it (claim-if-absent, then the full condition)', async () => {
+  it('lets exactly one of 20 concurrent deliveries of a new id run it', async () => {
     const engine = { runObservers: async (_type: string, payload: Record<string, unknown>) => {
       runs.push(String(payload.id));
       await new Promise((resolve) => setTimeout(resolve, 500)); // hold the lock while the others try
@@ -110,6 +113,26 @@ describe('idempotency lock (conditional PutItem) on existing records', () => {
     expect(runs.filter((r) => r === 'raced')).toHaveLength(1);
     // Those that tried while it ran fail (for redelivery); any that came after it finished got its stored result.
     expect(responses.filter((r) => r.batchItemFailures.length === 1).length).toBeGreaterThan(0);
+  });
+
+  it('keeps the payload validation hash Powertools writes, through the lock and the completion', async () => {
+    const store = new SingleTableIdempotencyStore(plane.idempotency);
+    const config = new IdempotencyConfig({ eventKeyJmesPath: 'id', payloadValidationJmesPath: 'body' });
+    config.registerLambdaContext({ getRemainingTimeInMillis: () => 60_000 } as Context);
+    const runOnce = makeIdempotent(async (event: { id: string; body: string }) => ({ echoed: event.body }), {
+      persistenceStore: store,
+      keyPrefix: SingleTableIdempotencyStore.KEY_PREFIX,
+      config,
+    });
+    expect(await runOnce({ id: 'validated', body: 'first' })).toEqual({ echoed: 'first' });
+    const { Item } = await plane.clients.dynamodb.send(
+      new GetItemCommand({ TableName: aws.tableName, Key: { PK: { S: keyOf('validated') }, SK: { S: 'IDEMPOTENCY' } }, ConsistentRead: true }),
+    );
+    expect(Item?.status?.S).toBe('COMPLETED');
+    expect(Item?.validation?.S).toBe(createHash('md5').update(JSON.stringify('first')).digest('base64'));
+    // The same key with another payload is refused by the stored hash, not answered from the record.
+    await expect(runOnce({ id: 'validated', body: 'second' })).rejects.toThrow(IdempotencyValidationError);
+    expect(await runOnce({ id: 'validated', body: 'first' })).toEqual({ echoed: 'first' });
   });
 
   it('treats an INPROGRESS record without an in-progress expiry as held until it expires', async () => {

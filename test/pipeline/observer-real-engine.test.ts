@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { createHash } from 'node:crypto';
+import { SingleTableIdempotencyStore } from '../../src/pipeline/idempotency-store.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { startSqsPoller, type SqsPoller } from '../../src/local/sqs-poller.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../src/pipeline/data-plane.ts';
@@ -83,5 +86,40 @@ describe('observer λ wiring with the real engine and a hooks home', () => {
       { gateway: 'agent:step', n: 1 },
       { plugin: 'terminal' },
     ]);
+  });
+
+  it('acknowledges an event nothing observes without an idempotency record, and keeps one for an observed event', async () => {
+    await plane.observerSink.publish([
+      { id: 'unobserved-plugin', type: 'post_llm_call', payload: {} }, // no plugin or shell hook on it
+      { id: 'unobserved-gateway', type: 'session:start', payload: {} }, // the home's gateway hook is on agent:*
+      { id: 'observed', type: 'agent:end', payload: { n: 2 } },
+    ]);
+    const record = async (id: string) =>
+      (
+        await plane.clients.dynamodb.send(
+          new GetItemCommand({
+            TableName: aws.tableName,
+            Key: {
+              PK: { S: `${SingleTableIdempotencyStore.KEY_PREFIX}#${createHash('md5').update(JSON.stringify(id)).digest('base64')}` },
+              SK: { S: SingleTableIdempotencyStore.SORT_KEY },
+            },
+            ConsistentRead: true,
+          }),
+        )
+      ).Item;
+    const end = Date.now() + 15_000;
+    // The lock is written INPROGRESS first, then marked COMPLETED when the observers have run.
+    while ((await record('observed'))?.status?.S !== 'COMPLETED' && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    expect((await record('observed'))?.status?.S).toBe('COMPLETED');
+    const depth = async () => {
+      const { Attributes } = await plane.clients.sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: aws.eventsQueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+      );
+      return Number(Attributes!.ApproximateNumberOfMessages) + Number(Attributes!.ApproximateNumberOfMessagesNotVisible);
+    };
+    while ((await depth()) > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    expect(await depth()).toBe(0); // acknowledged (deleted), not failed
+    expect(await record('unobserved-plugin')).toBeUndefined();
+    expect(await record('unobserved-gateway')).toBeUndefined();
   });
 });

@@ -9,5 +9,6 @@ export const NO_HOOKS_ENGINE: HookEngine = {
   hasHook: () => false,
   observe: async () => {},
   runObservers: async () => {},
+  hasObservers: () => false,
   close: async () => {},
 };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ReplyTargetSchema } from '../../gateway/message-event.ts';
 
 const ToolCallSchema = z.object({

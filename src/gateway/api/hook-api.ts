@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HOOK_NAMES, TELEMETRY_SCHEMA_VERSION, VALID_HOOK_NAMES_TEXT, isHookName } from '../../hooks/catalogue.ts';
 import { KWARGS_SCHEMAS } from '../../hooks/kwargs-schemas.ts';
 import type { ObserverEvent } from '../../hooks/observer-sink.ts';

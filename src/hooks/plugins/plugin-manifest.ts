@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * `plugin.yaml`: every field optional (a plugin needs none), unknown fields kept; what is

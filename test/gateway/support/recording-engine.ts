@@ -35,6 +35,7 @@ export function recordingEngine(): RecordingEngine {
       if (engine.failObserve) throw new Error('sink down');
     },
     async runObservers() {},
+    hasObservers: () => false,
     async close() {},
   };
   return engine;

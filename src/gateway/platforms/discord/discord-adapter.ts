@@ -1,5 +1,5 @@
 import { InteractionResponseFlags, InteractionResponseType, InteractionType, verifyKey } from 'discord-interactions';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DiscordConfig } from '../../../config/gateway-config.ts';
 import type { MessageEvent } from '../../message-event.ts';
 import { jsonResponse, parsePayload, type PlatformAdapter } from '../../platform-adapter.ts';

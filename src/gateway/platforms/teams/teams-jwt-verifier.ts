@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidSignatureError, VerificationUnavailableError } from '../../webhook-errors.ts';
 
 const OpenIdMetadata = z.looseObject({ issuer: z.string().min(1), jwks_uri: z.url() });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TeamsConfig } from '../../../config/gateway-config.ts';
 import { ReplyError } from '../../reply-error.ts';
 

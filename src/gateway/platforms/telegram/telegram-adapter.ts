@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TelegramConfig } from '../../../config/gateway-config.ts';
 import { constantTimeEqual } from '../../constant-time-equal.ts';
 import type { MessageEvent } from '../../message-event.ts';

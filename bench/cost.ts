@@ -1,0 +1,256 @@
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { createTurnConsumer } from '../src/agent/turn-consumer.ts';
+import { loadGatewayConfig } from '../src/config/gateway-config.ts';
+import { createGatewayApp } from '../src/gateway/app.ts';
+import { gatewayDepsFromDataPlane } from '../src/gateway/gateway-deps-from-data-plane.ts';
+import { createHookEngine } from '../src/hooks/create-hook-engine.ts';
+import { createMemoryLogger } from '../src/hooks/hook-logger.ts';
+import { startEmulators } from '../src/local/emulators.ts';
+import { startSqsPoller, type SqsEventHandler } from '../src/local/sqs-poller.ts';
+import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../src/pipeline/data-plane.ts';
+import { createObserverConsumer } from '../src/pipeline/observer-consumer.ts';
+import { startFakePlatforms } from '../test/support/fake-platforms/fake-platform-server.ts';
+import { until } from '../test/support/until.ts';
+import { AwsRequestCounter, type OperationCount } from './support/aws-request-counter.ts';
+
+export interface TurnCost {
+  /** Turns counted (after one warm-up turn that opened the session). */
+  turns: number;
+  /** Observer events those turns published (and the observer λ ran). */
+  events: number;
+  /** Every AWS request, keyed `<function> <service> <Operation>`; `esm …` is Lambda's SQS poller. */
+  requests: Record<string, OperationCount>;
+  /** Handler wall time per invocation, ms (median), and invocations. */
+  invocations: Record<'gateway' | 'turn' | 'observer', { count: number; p50Ms: number }>;
+}
+
+/**
+ * Counts what a plain turn costs in AWS requests: a Telegram webhook → gateway → turns queue →
+ * turn (stand-in model, `run: echo hi` → one terminal call with one approved `pre_tool_call`
+ * shell hook) → reply, and the observer events the turn publishes → events queue → observer
+ * consumer. Each function gets its own data plane (its own SDK clients, as three Lambda
+ * functions would), each with an `AwsRequestCounter`; the local pollers play Lambda's event
+ * source mappings on clients counted as `esm`. One warm-up turn opens the session first.
+ *
+ * @example
+ * const cost = await countTurnRequests({ turns: 10 });
+ * console.log(cost.requests['turn dynamodb PutItem']);
+ */
+export async function countTurnRequests(options: { turns?: number } = {}): Promise<TurnCost> {
+  const turns = options.turns ?? 10;
+  const aws = await startEmulators();
+  const fake = await startFakePlatforms();
+  const home = await mkdtemp(join(tmpdir(), 'hookgate-cost-'));
+  const counter = new AwsRequestCounter();
+  const planes: DataPlane[] = [];
+  const stops: (() => Promise<void> | void)[] = [];
+  try {
+    const script = join(home, 'allow.sh');
+    await writeFile(script, '#!/bin/sh\ncat > /dev/null\necho "{}"\n');
+    await chmod(script, 0o755);
+    await writeFile(join(home, 'config.yaml'), `hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: ${script}\n`);
+    const env: NodeJS.ProcessEnv = {
+      TELEGRAM_BOT_TOKEN: '42:cost',
+      TELEGRAM_SECRET_TOKEN: 'cost-secret',
+      TELEGRAM_API_BASE_URL: `${fake.url}/telegram`,
+      HOOKGATE_LOG_LEVEL: 'error',
+    };
+    const config = loadGatewayConfig(env, { runtime: 'local' });
+    const logger = createMemoryLogger();
+    const plane = async (fn: 'gateway' | 'turn' | 'observer') => {
+      const p = createDataPlane(dataPlaneFromLocalAws(aws));
+      planes.push(p);
+      counter.attach(p.clients.sqs, `${fn} sqs`);
+      counter.attach(p.clients.dynamodb, `${fn} dynamodb`);
+      counter.attach(p.idempotency.client, `${fn} dynamodb`);
+      counter.attach(await p.clients.sns(), `${fn} sns`);
+      counter.attach(await p.clients.s3(), `${fn} s3`);
+      return p;
+    };
+    const [gatewayPlane, turnPlane, observerPlane] = [await plane('gateway'), await plane('turn'), await plane('observer')];
+    // The deployed flow: the operator approves the hook into the stack's DynamoDB allowlist.
+    await turnPlane.allowlist.record({ event: 'pre_tool_call', command: script, approved_at: new Date().toISOString(), script_mtime_at_approval: null });
+
+    const times = { gateway: [] as number[], turn: [] as number[], observer: [] as number[] };
+    const timed = (fn: 'turn' | 'observer', handler: SqsEventHandler): SqsEventHandler => async (event) => {
+      const t0 = performance.now();
+      try {
+        return await handler(event);
+      } finally {
+        times[fn].push(performance.now() - t0);
+      }
+    };
+
+    const gatewayEngine = await createHookEngine({ home, gatewayHooks: true, observerSink: gatewayPlane.observerSink, allowlist: gatewayPlane.allowlist, logger });
+    const gateway = createGatewayApp(gatewayDepsFromDataPlane({ config, engine: gatewayEngine, plane: gatewayPlane, logger: createGatewayLoggerStub() }));
+    const turnEngine = await createHookEngine({ home, gatewayHooks: false, observerSink: turnPlane.observerSink, allowlist: turnPlane.allowlist, logger });
+    const turnDeps = gatewayDepsFromDataPlane({ config, engine: turnEngine, plane: turnPlane, logger: createGatewayLoggerStub() });
+    const turnHandler = createTurnConsumer({ config, plane: turnPlane, engine: turnEngine, replier: turnDeps.replier, logger: createGatewayLoggerStub() });
+    const observerEngine = await createHookEngine({ home, gatewayHooks: true, allowlist: observerPlane.allowlist, logger });
+    let events = 0;
+    const observerHandler = createObserverConsumer({
+      engine: observerEngine,
+      table: observerPlane.idempotency,
+      payloads: observerPlane.payloads,
+      logger,
+    });
+    stops.push(() => gatewayEngine.close(), () => turnEngine.close(), () => observerEngine.close());
+
+    const esm = (name: string) => {
+      const sqs = new SQSClient({ region: aws.region, credentials: aws.credentials, endpoint: aws.sqsEndpoint });
+      counter.attach(sqs, `esm ${name} sqs`);
+      stops.push(() => sqs.destroy());
+      return sqs;
+    };
+    const pollers = await Promise.all([
+      startSqsPoller({ sqs: esm('turns'), queueUrl: aws.turnsQueueUrl, handler: timed('turn', turnHandler), batchSize: 1 }),
+      startSqsPoller({ sqs: esm('timers'), queueUrl: aws.timersQueueUrl, handler: timed('turn', turnHandler), batchSize: 10 }),
+      startSqsPoller({
+        sqs: esm('events'),
+        queueUrl: aws.eventsQueueUrl,
+        handler: timed('observer', (event) => ((events += event.Records.length), observerHandler(event))),
+        batchSize: 10,
+        batchWindowMs: 1000,
+      }),
+    ]);
+    stops.push(() => Promise.all(pollers.map((p) => p.stop())).then(() => undefined));
+
+    let update = 1000;
+    const replies = () => fake.received('/telegram').filter((r) => r.path.endsWith('/sendMessage')).length;
+    const turn = async () => {
+      const before = replies();
+      const body = JSON.stringify({
+        update_id: ++update,
+        message: { message_id: update, from: { id: 7, is_bot: false, first_name: 'Ann' }, chat: { id: 7, type: 'private' }, text: 'run: echo hi' },
+      });
+      const t0 = performance.now();
+      const res = await gateway.fetch(
+        new Request('http://gateway/webhooks/telegram', {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'cost-secret' },
+        }),
+      );
+      times.gateway.push(performance.now() - t0);
+      if (res.status >= 300) throw new Error(`webhook answered ${res.status}: ${await res.text()}`);
+      await until(() => replies() > before, 'the reply', { timeoutMs: 60_000 });
+    };
+    const settle = async () => {
+      let seen = -1;
+      // Quiet: no new observer run for 3 s (the events poller gathers for up to 1 s).
+      await until(async () => {
+        const quiet = seen === events;
+        seen = events;
+        return quiet;
+      }, 'the observer to drain', { timeoutMs: 120_000, everyMs: 3000 });
+    };
+
+    await turn(); // opens the session (session:start and friends)
+    await settle();
+    counter.reset();
+    events = 0;
+    for (const list of Object.values(times)) list.length = 0;
+    for (let i = 0; i < turns; i++) await turn();
+    await settle();
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+    return {
+      turns,
+      events,
+      requests: counter.snapshot(),
+      invocations: {
+        gateway: { count: times.gateway.length, p50Ms: median(times.gateway) },
+        turn: { count: times.turn.length, p50Ms: median(times.turn) },
+        observer: { count: times.observer.length, p50Ms: median(times.observer) },
+      },
+    };
+  } finally {
+    for (const stop of stops.reverse()) await stop();
+    for (const p of planes) p.destroy();
+    await fake.close();
+    await aws.stop();
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+/**
+ * us-east-1 on-demand list prices (USD), as published in Dec 2026: Lambda arm64, SQS,
+ * SNS standard topics (deliveries to SQS are free), DynamoDB on-demand standard table
+ * class, S3 Standard. docs/cost.md cites them.
+ */
+export const PRICES = {
+  lambdaGbSecond: 0.0000133334,
+  lambdaRequest: 0.2 / 1e6,
+  sqsStandardRequest: 0.4 / 1e6,
+  sqsFifoRequest: 0.5 / 1e6,
+  snsPublishChunk: 0.5 / 1e6,
+  dynamoWriteUnit: 0.625 / 1e6,
+  dynamoReadUnit: 0.125 / 1e6,
+  s3Put: 0.005 / 1000,
+  s3Get: 0.0004 / 1000,
+} as const;
+
+/** The stack's memory per function (infra/lib/hookgate-stack.ts), MB. */
+export const MEMORY_MB = { gateway: 1024, turn: 1024, observer: 512 } as const;
+
+/**
+ * Dollars per 1,000 turns by line, from counted requests. Lambda's SQS pollers are priced as one
+ * ReceiveMessage and one DeleteMessageBatch per invocation (the local poller's own pattern of
+ * receives is not Lambda's; their idle long polls are a fixed monthly cost, see docs/cost.md);
+ * Lambda time is the measured handler p50 at the stack's memory.
+ */
+export function pricePerThousandTurns(cost: TurnCost): Record<string, number> {
+  const per = (x: number) => (x / cost.turns) * 1000;
+  const lines: Record<string, number> = {};
+  const add = (line: string, dollars: number) => (lines[line] = (lines[line] ?? 0) + dollars);
+  for (const [fn, i] of Object.entries(cost.invocations) as [keyof typeof MEMORY_MB, { count: number; p50Ms: number }][]) {
+    add(`Lambda ${fn} requests`, per(i.count) * PRICES.lambdaRequest);
+    add(`Lambda ${fn} GB-s`, per(i.count) * (MEMORY_MB[fn] / 1024) * (Math.ceil(i.p50Ms) / 1000) * PRICES.lambdaGbSecond);
+  }
+  add('SQS turns (FIFO): poller receive + delete', per(cost.invocations.turn.count) * 2 * PRICES.sqsFifoRequest);
+  add('SQS events: poller receive + delete', per(cost.invocations.observer.count) * 2 * PRICES.sqsStandardRequest);
+  for (const [key, c] of Object.entries(cost.requests)) {
+    const [fn, service, operation] = key.split(' ') as [string, string, string];
+    if (fn === 'esm') continue;
+    if (service === 'sqs') add(`SQS ${fn} ${operation}`, per(c.requests) * PRICES.sqsFifoRequest); // the senders' queues (turns, timers) are FIFO
+    if (service === 'sns') add(`SNS ${fn} ${operation}`, per(c.billedChunks) * PRICES.snsPublishChunk);
+    if (service === 'dynamodb') {
+      add(`DynamoDB ${fn} ${operation}`, per(c.writeUnits) * PRICES.dynamoWriteUnit + per(c.readUnits) * PRICES.dynamoReadUnit);
+    }
+    if (service === 's3') add(`S3 ${fn} ${operation}`, per(c.requests) * (operation === 'PutObject' ? PRICES.s3Put : PRICES.s3Get));
+  }
+  return Object.fromEntries(Object.entries(lines).sort(([, a], [, b]) => b - a));
+}
+
+/** The gateway deps and the turn consumer want a Powertools-shaped logger; the bench keeps quiet. */
+function createGatewayLoggerStub() {
+  const quiet = () => undefined;
+  return { debug: quiet, info: quiet, warn: quiet, error: quiet } as never;
+}
+
+// `npx tsx bench/cost.ts [turns] [--json]`: requests per turn by function and operation.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const cost = await countTurnRequests({ turns: Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 10) });
+  if (process.argv.includes('--json')) console.log(JSON.stringify(cost, null, 2));
+  else {
+    console.log(`${cost.turns} turns, ${cost.events} observer events (${(cost.events / cost.turns).toFixed(2)} per turn)`);
+    for (const [key, c] of Object.entries(cost.requests)) {
+      const per = (x: number) => (x / cost.turns).toFixed(2);
+      console.log(
+        `${key.padEnd(36)} ${per(c.requests)} req/turn` +
+          (c.writeUnits ? `, ${per(c.writeUnits)} WRU` : '') +
+          (c.readUnits ? `, ${per(c.readUnits)} RRU` : '') +
+          (c.billedChunks ? `, ${per(c.billedChunks)} billed` : '') +
+          (c.empty ? ` (${per(c.empty)} empty)` : '') +
+          (c.failedConditions ? ` (${per(c.failedConditions)} refused)` : ''),
+      );
+    }
+    for (const [fn, i] of Object.entries(cost.invocations)) console.log(`${fn}: ${i.count} invocations, p50 ${i.p50Ms.toFixed(1)} ms`);
+    const lines = pricePerThousandTurns(cost);
+    console.log(`USD per 1,000 turns: ${Object.values(lines).reduce((a, b) => a + b, 0).toFixed(5)}`);
+    for (const [line, dollars] of Object.entries(lines)) console.log(`  ${line.padEnd(44)} ${dollars.toFixed(6)}`);
+  }
+}

@@ -16,6 +16,7 @@ import { createFileAllowlistStore } from './shell/file-allowlist-store.ts';
 import { registerShellHooks } from './shell/register-shell-hooks.ts';
 import type { AllowlistStore } from './shell/allowlist-store.ts';
 import { withTelemetryTag } from './telemetry-tag.ts';
+import { withObjectArgs } from './tool-call-args.ts';
 
 export interface CreateHookEngineOptions extends HookEngineOptions {
   /**
@@ -114,7 +115,9 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
   const invokeAll = async (hook: string, kwargs: Kwargs): Promise<unknown[]> => {
     const callbacks = registry.callbacks(hook);
     if (callbacks.length === 0) return [];
-    return runCallbacks(hook, callbacks, withTelemetryTag(kwargs ?? {}), runContext);
+    // §1.5: the aggregator hands callbacks object args, whoever called (turn, /v1, library).
+    const given = hook === 'pre_tool_call' ? withObjectArgs(kwargs ?? {}) : (kwargs ?? {});
+    return runCallbacks(hook, callbacks, withTelemetryTag(given), runContext);
   };
 
   const runObservers = async (type: string, payload: Kwargs): Promise<void> => {

@@ -4,6 +4,7 @@ import type { ObserverEvent, ObserverSink } from '../hooks/observer-sink.ts';
 import { EVENT_TYPE_ATTRIBUTE } from './topology.ts';
 import type { S3PayloadStore } from './payload-store.ts';
 import { InvalidObserverEventError, ObserverPublishError } from './observer-publish-error.ts';
+import { escapeNonAscii } from './ascii-json.ts';
 
 /** SNS: 256 KiB per message and per PublishBatch request (body + attribute names, types, values). */
 export const SNS_MAX_BYTES = 262_144;
@@ -79,14 +80,16 @@ export class SnsObserverSink implements ObserverSink {
     }
     let payloadJson: string;
     try {
-      payloadJson = toJson(event.payload);
+      // ASCII-only (see asciiJson): SNS and SQS refuse some characters chat text can hold.
+      payloadJson = escapeNonAscii(toJson(event.payload));
     } catch (error) {
       throw new InvalidObserverEventError(`observer event ${event.type} (${id}): payload is not serialisable: ${(error as Error).message}`);
     }
-    const head =
+    const head = escapeNonAscii(
       `{"v":1,"id":${JSON.stringify(id)},"type":${JSON.stringify(event.type)},` +
-      `"occurred_at":${JSON.stringify(this.now().toISOString())},` +
-      `"session_id":${JSON.stringify(event.session_id ?? null)},"turn_id":${JSON.stringify(event.turn_id ?? null)},`;
+        `"occurred_at":${JSON.stringify(this.now().toISOString())},` +
+        `"session_id":${JSON.stringify(event.session_id ?? null)},"turn_id":${JSON.stringify(event.turn_id ?? null)},`,
+    );
     let body = `${head}"payload":${payloadJson}}`;
     let bytes = entryBytes(body, event.type);
     if (bytes > this.maxMessageBytes) {

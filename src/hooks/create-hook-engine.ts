@@ -132,10 +132,8 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
 
   const observe: HookEngine['observe'] = async (type, payload, meta = {}) => {
     const body = type.includes(':') ? (payload ?? {}) : withTelemetryTag(payload ?? {});
-    if (!sink) {
-      await runObservers(type, body);
-      return;
-    }
+    if (!sink || meta.inline) await runObservers(type, body);
+    if (!sink) return;
     await sink.publish([
       {
         type,
@@ -143,6 +141,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
         ...(meta.id !== undefined ? { id: meta.id } : {}),
         ...(meta.session_id !== undefined ? { session_id: meta.session_id } : {}),
         ...(meta.turn_id !== undefined ? { turn_id: meta.turn_id } : {}),
+        ...(meta.inline ? { ran_at_source: true } : {}),
       },
     ]);
   };

@@ -64,6 +64,7 @@ export function createObserverConsumer(options: ObserverConsumerOptions): Observ
     let envelope: Envelope | undefined;
     try {
       envelope = parseEnvelope(record.body);
+      if (envelope.ran_at_source) return; // its hooks ran where it was emitted
       await runOnce(envelope.id, { ...envelope, payload: await resolvePayload(envelope) });
     } catch (error) {
       const what = envelope ? `observer event ${envelope.id} (${envelope.type})` : `SQS message ${record.messageId}`;

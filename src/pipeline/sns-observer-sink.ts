@@ -88,7 +88,8 @@ export class SnsObserverSink implements ObserverSink {
     const head = escapeNonAscii(
       `{"v":1,"id":${JSON.stringify(id)},"type":${JSON.stringify(event.type)},` +
         `"occurred_at":${JSON.stringify(this.now().toISOString())},` +
-        `"session_id":${JSON.stringify(event.session_id ?? null)},"turn_id":${JSON.stringify(event.turn_id ?? null)},`,
+        `"session_id":${JSON.stringify(event.session_id ?? null)},"turn_id":${JSON.stringify(event.turn_id ?? null)},` +
+        (event.ran_at_source ? '"ran_at_source":true,' : ''),
     );
     let body = `${head}"payload":${payloadJson}}`;
     let bytes = entryBytes(body, event.type);

@@ -61,14 +61,17 @@ export class TurnHooks {
   /**
    * Fires an observer plugin hook or gateway event. With `gated`, nothing is built or sent
    * unless someone listens (§1.3); pass `kwargs` as a function to skip building it then.
+   * With `inline`, the hooks run here, awaited, before the event is published (see
+   * `HookEngine.observe`).
    */
-  async observe(type: string, kwargs: Kwargs | (() => Kwargs), options: { gated?: boolean } = {}): Promise<void> {
+  async observe(type: string, kwargs: Kwargs | (() => Kwargs), options: { gated?: boolean; inline?: boolean } = {}): Promise<void> {
     if (options.gated && !this.has(type)) return;
     const at = new Date().toISOString();
     const started = performance.now();
     try {
       const payload = typeof kwargs === 'function' ? kwargs() : kwargs;
-      const { runs } = await collectHookRuns(() => this.engine.observe(type, payload, this.meta));
+      const meta = options.inline ? { ...this.meta, inline: true } : this.meta;
+      const { runs } = await collectHookRuns(() => this.engine.observe(type, payload, meta));
       this.record(type, at, started, runs, 'emitted', () => 'observed');
     } catch (error) {
       this.logger.warn(`hook ${type} failed at its call site: ${String(error)}`);

@@ -5,6 +5,7 @@ import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoTraceStore } from '../store/trace-store.ts';
 import { modelFromConfig, type ModelSettings } from './model/model-from-config.ts';
 import { createTurnHandler } from './turn-handler.ts';
+import type { ActiveTurns } from './turn/active-turns.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 
 /** What the turn consumer is built from; `hookgate dev`'s TurnConsumerContext fits it. */
@@ -16,6 +17,10 @@ export interface TurnConsumerParts {
   /** Powertools Logger or any logger with debug/info/warn/error(message). */
   logger: { debug(m: string): void; info(m: string): void; warn(m: string): void; error(m: string): void };
   overrides?: Partial<TurnRuntimeDeps>;
+  /** Told which sessions have a running turn (`hookgate dev`'s shutdown). */
+  activeTurns?: ActiveTurns;
+  /** Aborted at shutdown: running turns stop calling the model and wrap up. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -45,6 +50,8 @@ export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof 
     replier: parts.replier,
     traces: new DynamoTraceStore(parts.plane.table),
     ...(parts.config.sessionIdleSeconds !== undefined ? { sessionIdleSeconds: parts.config.sessionIdleSeconds } : {}),
+    ...(parts.activeTurns ? { activeTurns: parts.activeTurns } : {}),
+    ...(parts.signal ? { signal: parts.signal } : {}),
     ...parts.overrides,
   });
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { ActiveTurns } from '../agent/turn/active-turns.ts';
 import { enabledPlatforms, loadGatewayConfig, type GatewayConfig } from '../config/gateway-config.ts';
 import { createGatewayApp } from '../gateway/app.ts';
 import { gatewayDepsFromDataPlane } from '../gateway/gateway-deps-from-data-plane.ts';
@@ -23,6 +24,10 @@ export interface TurnConsumerContext {
   engine: HookEngine;
   replier: Replier;
   logger: Logger;
+  /** Sessions with a running turn: the turn runtime notes them, shutdown finalizes them. */
+  activeTurns: ActiveTurns;
+  /** Aborted when `hookgate dev` stops: running turns wrap up instead of calling the model again. */
+  signal: AbortSignal;
 }
 
 export interface DevRuntimeOptions {
@@ -46,8 +51,18 @@ export interface DevRuntime {
   aws: RunningEmulators;
   /** The `/v1` bearer token (generated when HOOKGATE_API_TOKEN is unset). */
   apiToken: string;
+  /**
+   * Stops everything, in reverse order of start, within about 4 s whatever hooks do: first
+   * `on_session_finalize` (platform `gateway`, reason `shutdown`) once per session with a
+   * turn in flight (hook-semantics §1.13.1), then each part, none waited for past its budget.
+   */
   stop(): Promise<void>;
 }
+
+/** How long shutdown waits for all `on_session_finalize` calls together. */
+const FINALIZE_BUDGET_MS = 1_500;
+/** How long shutdown waits for each part (a poller whose turn hangs in a hook, a server…). */
+const STEP_BUDGET_MS = 400;
 
 /**
  * The composition root of `hookgate dev`: emulators, data plane, hook engine (gateway
@@ -64,10 +79,14 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const baseEnv = options.env ?? process.env;
   const cleanup: (() => Promise<void> | void)[] = [];
+  const shutdown = new AbortController();
+  const activeTurns = new ActiveTurns();
   const stop = async () => {
+    shutdown.abort();
     for (const step of cleanup.reverse()) {
       try {
-        await step();
+        const done = await withinBudget(Promise.resolve().then(step), STEP_BUDGET_MS);
+        if (!done) process.stderr.write('hookgate dev: while stopping: a part did not stop in time; going on\n');
       } catch (error) {
         process.stderr.write(`hookgate dev: while stopping: ${String(error)}\n`);
       }
@@ -106,7 +125,14 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const deps = gatewayDepsFromDataPlane({ config, engine, plane, logger });
     const app = createGatewayApp(deps);
     const server = await listen(app.fetch, options.port ?? 8787);
-    cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    cleanup.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // Idle keep-alive connections would hold close() open for their timeout.
+          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        }),
+    );
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
     const pollerError = (queue: string) => (error: unknown) => logger.error(`local ${queue} poller`, { error: String(error) });
@@ -120,7 +146,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     });
     cleanup.push(() => observer.stop());
     if (options.createTurnConsumer) {
-      const handler = await options.createTurnConsumer({ config, plane, engine, replier: deps.replier, logger });
+      const handler = await options.createTurnConsumer({ config, plane, engine, replier: deps.replier, logger, activeTurns, signal: shutdown.signal });
       const pollers: SqsPoller[] = await Promise.all([
         startSqsPoller({ sqs: plane.clients.sqs, queueUrl: aws.turnsQueueUrl, handler, batchSize: 1, concurrency: 2, onError: pollerError('turns') }),
         startSqsPoller({ sqs: plane.clients.sqs, queueUrl: aws.timersQueueUrl, handler, batchSize: 10, onError: pollerError('timers') }),
@@ -130,6 +156,13 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
 
     await writeDevEndpoints(options.home, { ...stripStop(aws), gatewayUrl: url, pid: process.pid });
     cleanup.push(() => removeDevEndpoints(options.home));
+    // Runs first on stop: the gateway shuts down its running agents (§1.13.1).
+    cleanup.push(async () => {
+      const finalized = finalizeRunningSessions(engine, activeTurns.sessions());
+      if (!(await withinBudget(finalized, FINALIZE_BUDGET_MS))) {
+        process.stderr.write('hookgate dev: on_session_finalize hooks did not finish in time; stopping anyway\n');
+      }
+    });
     await announceGatewayStartup(deps, { once: false });
 
     print(`hookgate dev: serving ${url}`);
@@ -145,6 +178,35 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/**
+ * `on_session_finalize` once per session, one after another, run here (the observer
+ * consumer is about to stop) and published for telemetry. Hook failures are the engine's to
+ * log; nothing here throws.
+ */
+async function finalizeRunningSessions(engine: HookEngine, sessionIds: readonly string[]): Promise<void> {
+  for (const sessionId of sessionIds) {
+    await engine
+      .observe('on_session_finalize', { session_id: sessionId, platform: 'gateway', reason: 'shutdown' }, { session_id: sessionId, inline: true })
+      .catch((error: unknown) => process.stderr.write(`hookgate dev: on_session_finalize for ${sessionId}: ${String(error)}\n`));
+  }
+}
+
+/** True when `work` settled within `ms`; false when the wait was given up (work goes on unawaited). */
+async function withinBudget(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+  });
+  const settled = work.then(() => true);
+  settled.catch(() => {}); // a failure after the budget is nobody's to handle any more
+  try {
+    return await Promise.race([settled, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

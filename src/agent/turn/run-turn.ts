@@ -46,6 +46,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     { ...(deps.sessionIdleSeconds !== undefined ? { idleSeconds: deps.sessionIdleSeconds } : {}), now },
   );
   const turnId = `turn_${randomUUID()}`;
+  const leave = deps.activeTurns?.enter(session.session_id);
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: session.session_id, turn_id: turnId });
   const model = deps.transport.model;
   const platform = source.platform;
@@ -97,9 +98,13 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     reachedLoop = true;
     return await continueTurn(deps, hooks, state, history);
   } finally {
-    // on_session_end closes every run, also one that failed before its loop (continueTurn fires it otherwise).
-    if (!reachedLoop) await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the turn failed before its loop' });
-    await finishInvocation(deps, hooks);
+    try {
+      // on_session_end closes every run, also one that failed before its loop (continueTurn fires it otherwise).
+      if (!reachedLoop) await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the turn failed before its loop' });
+      await finishInvocation(deps, hooks);
+    } finally {
+      leave?.();
+    }
   }
 }
 
@@ -140,6 +145,7 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
     return { turn_id: state.turn_id, outcome: 'ignored', reason: 'already resumed' };
   }
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: state.session_id, turn_id: state.turn_id });
+  const leave = deps.activeTurns?.enter(state.session_id);
   try {
     await hooks.observe('post_approval_response', { ...approvalKwargs(record), choice });
     if (choice === 'session' || choice === 'always') {
@@ -147,7 +153,11 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
     }
     return await continueTurn(deps, hooks, state, history, { choice });
   } finally {
-    await finishInvocation(deps, hooks);
+    try {
+      await finishInvocation(deps, hooks);
+    } finally {
+      leave?.();
+    }
   }
 }
 

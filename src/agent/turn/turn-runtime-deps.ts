@@ -10,6 +10,7 @@ import type { TranscriptStore } from '../../store/transcript-store.ts';
 import type { RetryPolicy } from '../model/call-model.ts';
 import type { ModelTransport } from '../model/model-transport.ts';
 import type { Tool } from '../tools/tool.ts';
+import type { ActiveTurns } from './active-turns.ts';
 
 /** Everything the turn runtime runs on; `functions/turn.ts` and `hookgate dev` build it. */
 export interface TurnRuntimeDeps {
@@ -42,4 +43,6 @@ export interface TurnRuntimeDeps {
    * turn ends with an error reply instead of being cut off and redelivered to run again.
    */
   signal?: AbortSignal;
+  /** Told which sessions have a turn running (`hookgate dev`'s shutdown finalizes them). */
+  activeTurns?: ActiveTurns;
 }

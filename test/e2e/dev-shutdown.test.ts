@@ -13,6 +13,7 @@ import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-h
  */
 const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 let home: TempHome;
+const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   home = await tempHome({
@@ -31,6 +32,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   await home?.remove();
 });
 
@@ -39,6 +41,7 @@ function startDev(): { child: ChildProcess; url: Promise<string>; exited: Promis
     env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_MODEL_BASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
   let out = '';
   const url = new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -71,7 +74,7 @@ describe('hookgate dev shutdown', () => {
       dev.child.kill('SIGTERM');
       expect(await dev.exited).toBe(0);
     } finally {
-      dev.child.kill('SIGKILL');
+      if (dev.child.exitCode === null) dev.child.kill('SIGKILL');
     }
     const started = await lines('started.log');
     const finalized = (await lines('finalize.jsonl')).map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -61,8 +61,10 @@ export interface DevRuntime {
 
 /** How long shutdown waits for all `on_session_finalize` calls together. */
 const FINALIZE_BUDGET_MS = 1_500;
-/** How long shutdown waits for each part (a poller whose turn hangs in a hook, a server…). */
-const STEP_BUDGET_MS = 400;
+/** How long shutdown waits for the pollers (their long poll is 1 s; a turn may hang in a hook). */
+const POLLERS_BUDGET_MS = 1_200;
+/** How long shutdown waits for each other part (server, engine, emulators…). */
+const STEP_BUDGET_MS = 300;
 
 /**
  * The composition root of `hookgate dev`: emulators, data plane, hook engine (gateway
@@ -78,15 +80,16 @@ const STEP_BUDGET_MS = 400;
 export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRuntime> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const baseEnv = options.env ?? process.env;
-  const cleanup: (() => Promise<void> | void)[] = [];
+  /** Undo steps, run in reverse; each waited for at most `budgetMs` (default STEP_BUDGET_MS). */
+  const cleanup: { name: string; run: () => Promise<void> | void; budgetMs?: number }[] = [];
   const shutdown = new AbortController();
   const activeTurns = new ActiveTurns();
   const stop = async () => {
     shutdown.abort();
     for (const step of cleanup.reverse()) {
       try {
-        const done = await withinBudget(Promise.resolve().then(step), STEP_BUDGET_MS);
-        if (!done) process.stderr.write('hookgate dev: while stopping: a part did not stop in time; going on\n');
+        const done = await withinBudget(Promise.resolve().then(step.run), step.budgetMs ?? STEP_BUDGET_MS);
+        if (!done) process.stderr.write(`hookgate dev: while stopping: ${step.name} did not stop in time; going on\n`);
       } catch (error) {
         process.stderr.write(`hookgate dev: while stopping: ${String(error)}\n`);
       }
@@ -98,7 +101,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     // Fail fast, before anything starts, on a malformed variable (the error names it).
     loadGatewayConfig(baseEnv, { runtime: 'local' });
     const aws = await startEmulators();
-    cleanup.push(() => aws.stop());
+    cleanup.push({ name: 'the emulators', run: () => aws.stop() });
     const generatedToken = baseEnv.HOOKGATE_API_TOKEN ? undefined : randomBytes(24).toString('hex');
     const env: NodeJS.ProcessEnv = {
       ...baseEnv,
@@ -112,7 +115,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const config = loadGatewayConfig(env, { runtime: 'local' });
     const logger = createGatewayLogger(env, 'hookgate-dev');
     const plane = createDataPlane(dataPlaneFromLocalAws(aws));
-    cleanup.push(() => plane.destroy());
+    cleanup.push({ name: 'the SDK clients', run: () => plane.destroy() });
 
     const engine = await options.createEngine({
       home: options.home,
@@ -120,19 +123,20 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
       gatewayHooks: true,
       observerSink: plane.observerSink,
     });
-    cleanup.push(() => engine.close());
+    cleanup.push({ name: 'the hook engine', run: () => engine.close() });
 
     const deps = gatewayDepsFromDataPlane({ config, engine, plane, logger });
     const app = createGatewayApp(deps);
     const server = await listen(app.fetch, options.port ?? 8787);
-    cleanup.push(
-      () =>
+    cleanup.push({
+      name: 'the HTTP server',
+      run: () =>
         new Promise<void>((resolve) => {
           server.close(() => resolve());
           // Idle keep-alive connections would hold close() open for their timeout.
           (server as { closeAllConnections?: () => void }).closeAllConnections?.();
         }),
-    );
+    });
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
     const pollerError = (queue: string) => (error: unknown) => logger.error(`local ${queue} poller`, { error: String(error) });
@@ -144,24 +148,25 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
       batchWindowMs: 50,
       onError: pollerError('events'),
     });
-    cleanup.push(() => observer.stop());
+    const pollers: SqsPoller[] = [observer];
+    // All pollers stop together: each waits for its poll in progress (≤ 1 s) and its batch in hand.
+    cleanup.push({ name: 'the queue pollers', run: () => Promise.all(pollers.map((p) => p.stop())).then(() => undefined), budgetMs: POLLERS_BUDGET_MS });
     if (options.createTurnConsumer) {
       const handler = await options.createTurnConsumer({ config, plane, engine, replier: deps.replier, logger, activeTurns, signal: shutdown.signal });
-      const pollers: SqsPoller[] = await Promise.all([
+      const turnPollers: SqsPoller[] = await Promise.all([
         startSqsPoller({ sqs: plane.clients.sqs, queueUrl: aws.turnsQueueUrl, handler, batchSize: 1, concurrency: 2, onError: pollerError('turns') }),
         startSqsPoller({ sqs: plane.clients.sqs, queueUrl: aws.timersQueueUrl, handler, batchSize: 10, onError: pollerError('timers') }),
       ]);
-      cleanup.push(() => Promise.all(pollers.map((p) => p.stop())).then(() => undefined));
+      pollers.push(...turnPollers);
     }
 
     await writeDevEndpoints(options.home, { ...stripStop(aws), gatewayUrl: url, pid: process.pid });
-    cleanup.push(() => removeDevEndpoints(options.home));
+    cleanup.push({ name: 'the dev endpoints file', run: () => removeDevEndpoints(options.home) });
     // Runs first on stop: the gateway shuts down its running agents (§1.13.1).
-    cleanup.push(async () => {
-      const finalized = finalizeRunningSessions(engine, activeTurns.sessions());
-      if (!(await withinBudget(finalized, FINALIZE_BUDGET_MS))) {
-        process.stderr.write('hookgate dev: on_session_finalize hooks did not finish in time; stopping anyway\n');
-      }
+    cleanup.push({
+      name: 'on_session_finalize',
+      run: () => finalizeRunningSessions(engine, activeTurns.sessions()),
+      budgetMs: FINALIZE_BUDGET_MS,
     });
     await announceGatewayStartup(deps, { once: false });
 

@@ -30,7 +30,12 @@ beforeAll(async () => {
   aws = await startTestAws();
   home = await tempHome({
     'config.yaml': enable('seen'),
-    ...plugin('seen', `ctx.register_hook('post_tool_call', () => null);`),
+    ...plugin(
+      'seen',
+      `ctx.register_hook('post_tool_call', () => null);
+       // A hook may rewrite text past the door's limit: 50,000 NULs are 300,000 bytes on the queue.
+       ctx.register_hook('pre_gateway_dispatch', (k: any) => k.event.text === 'expand me' ? { action: 'rewrite', text: '\\u0000'.repeat(50000) } : null);`,
+    ),
     // A command:status hook whose decision cannot be turned into text.
     'hooks/bad-decision/HOOK.yaml': 'events: [command:status]\n',
     'hooks/bad-decision/handler.ts':
@@ -98,6 +103,13 @@ describe('input limits at the door (item 7)', () => {
     const sent = gw.plane.turnQueue.send({ v: 1, kind: 'message', delivery_id: 'local:big', session_key: 'local:c', received_at: new Date().toISOString(), event });
     await expect(sent).rejects.toBeInstanceOf(TurnMessageTooLargeError);
     await expect(sent).rejects.toThrow(/the limit is 262144 bytes/);
+    expect(await gw.drainTurns()).toEqual([]);
+  });
+
+  it('413, not an ack and a later failure, when a hook rewrote the text past what one SQS message holds', async () => {
+    const res = await local({ chat_id: 'c-rewrite', user_id: 'u', text: 'expand me' });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: string }).error).toMatch(/too large to queue: .*the limit is 262144 bytes/);
     expect(await gw.drainTurns()).toEqual([]);
   });
 

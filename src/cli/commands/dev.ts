@@ -89,5 +89,7 @@ export function installDevCommand(
       setTimeout(() => exitNow(`not stopped after ${STOP_BACKSTOP_MS / 1000} s`), STOP_BACKSTOP_MS).unref();
       await dev.stop();
       process.exitCode = 0;
+      // Stopped. Whatever a hook left running (a timer, a child process) must not keep the process.
+      setTimeout(() => exitNow('stopped, but a hook left work running'), 200).unref();
     });
 }

@@ -5,6 +5,7 @@ import { EVENT_TYPE_ATTRIBUTE } from './topology.ts';
 import type { S3PayloadStore } from './payload-store.ts';
 import { InvalidObserverEventError, ObserverPublishError } from './observer-publish-error.ts';
 import { escapeNonAscii } from './ascii-json.ts';
+import { textOf } from '../hooks/text-of.ts';
 
 /** SNS: 256 KiB per message and per PublishBatch request (body + attribute names, types, values). */
 export const SNS_MAX_BYTES = 262_144;
@@ -167,7 +168,8 @@ function packBatches(items: Prepared[]): Prepared[][] {
 
 /**
  * JSON for a payload: values JSON has no form for (bigint, Map, Set, class instances,
- * functions, symbols) become `String(value)`, as in wire JSON (hook-semantics §0.4).
+ * functions, symbols) become `String(value)`, as in wire JSON (hook-semantics §0.4); one
+ * whose `toString` throws becomes its tag (`[object Object]`).
  */
 function toJson(payload: Record<string, unknown>): string {
   return JSON.stringify(payload, function (this: unknown, _key, value: unknown) {
@@ -181,7 +183,8 @@ function toJson(payload: Record<string, unknown>): string {
       case 'object': {
         if (value === null || Array.isArray(value)) return value;
         const proto = Object.getPrototypeOf(value);
-        return proto === Object.prototype || proto === null ? value : String(value);
+        // A toString that throws must not lose the event: the object's tag stands in.
+        return proto === Object.prototype || proto === null ? value : (textOf(value) ?? Object.prototype.toString.call(value));
       }
       default:
         return value;

@@ -61,6 +61,17 @@ describe('bodies on the queues and the topic carry only characters real SQS/SNS 
     );
   });
 
+  it('a payload value whose toString throws is published as its tag, not lost (issue #14 item 2)', async () => {
+    class Unprintable {
+      toString(): string {
+        throw new Error('no text');
+      }
+    }
+    await local.plane.observerSink.publish([{ type: 'post_tool_call', payload: { odd: new Unprintable(), ok: 1 } }]);
+    const envelope = parseEnvelope(await receiveOne(local.aws.eventsQueueUrl));
+    expect(envelope.payload).toEqual({ odd: '[object Object]', ok: 1 });
+  });
+
   it('turn and timer messages', async () => {
     let n = 0;
     await fc.assert(

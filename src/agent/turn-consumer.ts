@@ -7,6 +7,7 @@ import { DynamoTraceStore } from '../store/trace-store.ts';
 import { modelFromConfig, type ModelSettings } from './model/model-from-config.ts';
 import { toolPolicyFromConfig } from './tools/tool-policy.ts';
 import { createTurnHandler } from './turn-handler.ts';
+import type { ActiveTurns } from './turn/active-turns.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 
 /** What the turn consumer is built from; `hookgate dev`'s TurnConsumerContext fits it. */
@@ -20,6 +21,10 @@ export interface TurnConsumerParts {
   /** Turns in flight, for `/healthz` (`hookgate dev`). */
   turnHealth?: TurnHealth;
   overrides?: Partial<TurnRuntimeDeps>;
+  /** Told which sessions have a running turn (`hookgate dev`'s shutdown). */
+  activeTurns?: ActiveTurns;
+  /** Aborted at shutdown: running turns stop calling the model and wrap up. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -51,6 +56,8 @@ export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof 
     ...(parts.config.sessionIdleSeconds !== undefined ? { sessionIdleSeconds: parts.config.sessionIdleSeconds } : {}),
     toolPolicy: toolPolicyFromConfig(parts.engine.config ?? {}, parts.engine.home, logger),
     ...(parts.turnHealth ? { turnHealth: parts.turnHealth } : {}),
+    ...(parts.activeTurns ? { activeTurns: parts.activeTurns } : {}),
+    ...(parts.signal ? { signal: parts.signal } : {}),
     ...parts.overrides,
   });
 }

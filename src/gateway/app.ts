@@ -1,17 +1,19 @@
 import { Hono } from 'hono';
-import { bearerAuth } from 'hono/bearer-auth';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { PLATFORM_NAMES, type PlatformName } from '../config/gateway-config.ts';
+import { enabledPlatforms, PLATFORM_NAMES, type PlatformName } from '../config/gateway-config.ts';
+import { TurnMessageTooLargeError } from '../pipeline/turn-queue-sender.ts';
 import { hookApi } from './api/hook-api.ts';
+import { requireBearerToken } from './api/require-bearer-token.ts';
+import { bodyLimit } from './body-limit.ts';
 import { createDispatcher } from './dispatch/dispatch-message.ts';
 import type { DispatchOutcome } from './dispatch/dispatch-outcome.ts';
 import { createAdapters } from './gateway-adapters.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
+import { checkDeliveryLimits, checkId } from './input-limits.ts';
 import { PlatformDisabledError, WebhookError } from './webhook-errors.ts';
 import { logExcerpt } from '../secrets/log-excerpt.ts';
 
-/** Larger bodies than any platform sends are refused before they are read into memory. */
+/** Larger bodies than any platform sends are refused with 413 (drained, never held in memory). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
@@ -36,6 +38,10 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
       return c.json({ error: error.message }, error.status);
     }
     if (error instanceof HTTPException) return error.getResponse();
+    if (error instanceof TurnMessageTooLargeError) {
+      logger.info('webhook refused', { status: 413, reason: error.message, path: c.req.path });
+      return c.json({ error: `the message is too large to queue: ${error.message}` }, 413);
+    }
     logger.error('request failed; answering 503 so the sender retries', { path: c.req.path, error: (error as Error).stack ?? String(error) });
     return c.json({ error: 'temporarily unable to accept this request; retry' }, 503);
   });
@@ -51,10 +57,11 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
     if (!adapters.has('local') || !deps.outbox) throw new PlatformDisabledError('the local platform is not enabled');
     const chatId = c.req.query('chat_id');
     if (!chatId) return c.json({ error: 'chat_id query parameter is required' }, 400);
+    checkId('chat_id', chatId);
     return c.json(await deps.outbox.list(chatId));
   });
 
-  app.use('/webhooks/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: 'body too large' }, 413) }));
+  app.use('/webhooks/*', bodyLimit({ maxBytes: MAX_BODY_BYTES }));
   app.on(['POST', 'GET'], '/webhooks/:platform', async (c) => {
     const name = c.req.param('platform');
     const adapter = (PLATFORM_NAMES as readonly string[]).includes(name) ? adapters.get(name as PlatformName) : undefined;
@@ -67,6 +74,8 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
       rawBody: c.req.method === 'POST' ? await c.req.text() : '',
     });
     if (verdict.kind === 'respond') return verdict.response;
+    // All of them, before the first is claimed or queued: a refusal must not follow a partial ack.
+    for (const delivery of verdict.deliveries) checkDeliveryLimits(delivery);
 
     const outcomes: DispatchOutcome[] = [];
     for (const delivery of verdict.deliveries) {
@@ -87,18 +96,9 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
     return verdict.acknowledge(outcomes);
   });
 
-  app.use('/v1/*', bodyLimit({ maxSize: 8 * MAX_BODY_BYTES, onError: (c) => c.json({ error: 'body too large' }, 413) }));
-  app.use(
-    '/v1/*',
-    config.apiToken
-      ? bearerAuth({
-          token: config.apiToken,
-          noAuthenticationHeader: { message: { error: 'Authorization: Bearer <HOOKGATE_API_TOKEN> is required' } },
-          invalidAuthenticationHeader: { message: { error: 'Authorization must be Bearer <token>' } },
-          invalidToken: { message: { error: 'invalid bearer token' } },
-        })
-      : async (c) => c.json({ error: 'the /v1 API is disabled: HOOKGATE_API_TOKEN is not configured' }, 401),
-  );
+  // Authenticate first: an unauthenticated caller's body is not read beyond the drain.
+  app.use('/v1/*', requireBearerToken(config.apiToken));
+  app.use('/v1/*', bodyLimit({ maxBytes: 8 * MAX_BODY_BYTES }));
   app.route('/v1', hookApi(deps));
 
   return app;

@@ -35,3 +35,15 @@ export class VerificationUnavailableError extends WebhookError {
   override readonly name = 'VerificationUnavailableError';
   readonly status = 503;
 }
+
+/** A field is longer than the gateway's stated limit for it (ids and names: 400). */
+export class FieldTooLongError extends WebhookError {
+  override readonly name = 'FieldTooLongError';
+  readonly status = 400;
+}
+
+/** The message (or the whole body) is larger than the gateway accepts: 413, never retried. */
+export class PayloadTooLargeError extends WebhookError {
+  override readonly name = 'PayloadTooLargeError';
+  readonly status = 413;
+}

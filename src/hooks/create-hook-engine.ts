@@ -21,6 +21,7 @@ import { bundledRunCommands } from './shell/bundled-shell-command.ts';
 import { withShippedApprovals } from './shell/shipped-allowlist-store.ts';
 import type { AllowlistStore } from './shell/allowlist-store.ts';
 import { withTelemetryTag } from './telemetry-tag.ts';
+import { withObjectArgs } from './tool-call-args.ts';
 
 export interface CreateHookEngineOptions extends HookEngineOptions {
   /**
@@ -128,7 +129,9 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
   const invokeAll = async (hook: string, kwargs: Kwargs): Promise<unknown[]> => {
     const callbacks = registry.callbacks(hook);
     if (callbacks.length === 0) return [];
-    return runCallbacks(hook, callbacks, withTelemetryTag(kwargs ?? {}), runContext);
+    // §1.5: the aggregator hands callbacks object args, whoever called (turn, /v1, library).
+    const given = hook === 'pre_tool_call' ? withObjectArgs(kwargs ?? {}) : (kwargs ?? {});
+    return runCallbacks(hook, callbacks, withTelemetryTag(given), runContext);
   };
 
   const runObservers = async (type: string, payload: Kwargs): Promise<void> => {
@@ -143,10 +146,8 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
 
   const observe: HookEngine['observe'] = async (type, payload, meta = {}) => {
     const body = type.includes(':') ? (payload ?? {}) : withTelemetryTag(payload ?? {});
-    if (!sink) {
-      await runObservers(type, body);
-      return;
-    }
+    if (!sink || meta.inline) await runObservers(type, body);
+    if (!sink) return;
     await sink.publish([
       {
         type,
@@ -154,6 +155,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
         ...(meta.id !== undefined ? { id: meta.id } : {}),
         ...(meta.session_id !== undefined ? { session_id: meta.session_id } : {}),
         ...(meta.turn_id !== undefined ? { turn_id: meta.turn_id } : {}),
+        ...(meta.inline ? { ran_at_source: true } : {}),
       },
     ]);
   };

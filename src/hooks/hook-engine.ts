@@ -60,9 +60,12 @@ export interface HookEngine {
   hasHook(hook: string): boolean;
   /**
    * Fires an observer plugin hook or gateway event through the observer sink. Plugin-hook
-   * kwargs get the telemetry tag here, so the published payload carries it.
+   * kwargs get the telemetry tag here, so the published payload carries it. With `inline`
+   * the hooks run here first, awaited (where the spec wants them serialised on the caller,
+   * e.g. `subagent_stop` §1.14), and the event is then published marked `ran_at_source`
+   * so telemetry consumers see it and the observer consumer does not run it again.
    */
-  observe(type: string, payload: Kwargs, meta?: { id?: string; session_id?: string; turn_id?: string }): Promise<void>;
+  observe(type: string, payload: Kwargs, meta?: { id?: string; session_id?: string; turn_id?: string; inline?: boolean }): Promise<void>;
   /** Runs the hooks of one observer event here and now (the consumer side of `observe`). */
   runObservers(type: string, payload: Kwargs): Promise<void>;
   /**

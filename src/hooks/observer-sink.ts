@@ -14,6 +14,8 @@ export interface ObserverEvent {
   readonly payload: Record<string, unknown>;
   readonly session_id?: string;
   readonly turn_id?: string;
+  /** Its hooks already ran where it was emitted: consumers other than telemetry skip it. */
+  readonly ran_at_source?: boolean;
 }
 
 export interface ObserverSink {

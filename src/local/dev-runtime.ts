@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { ActiveTurns } from '../agent/turn/active-turns.ts';
 import { enabledPlatforms, loadGatewayConfig, type GatewayConfig } from '../config/gateway-config.ts';
 import { createGatewayApp } from '../gateway/app.ts';
 import { gatewayDepsFromDataPlane } from '../gateway/gateway-deps-from-data-plane.ts';
@@ -26,6 +27,10 @@ export interface TurnConsumerContext {
   logger: Logger;
   /** Where the turn runtime records its turns in flight (for `/healthz`). */
   turnHealth?: TurnHealth;
+  /** Sessions with a running turn: the turn runtime notes them, shutdown finalizes them. */
+  activeTurns: ActiveTurns;
+  /** Aborted when `hookgate dev` stops: running turns wrap up instead of calling the model again. */
+  signal: AbortSignal;
 }
 
 export interface DevRuntimeOptions {
@@ -49,8 +54,20 @@ export interface DevRuntime {
   aws: RunningEmulators;
   /** The `/v1` bearer token (generated when HOOKGATE_API_TOKEN is unset). */
   apiToken: string;
+  /**
+   * Stops everything, in reverse order of start, within about 4 s whatever hooks do: first
+   * `on_session_finalize` (platform `gateway`, reason `shutdown`) once per session with a
+   * turn in flight (hook-semantics §1.13.1), then each part, none waited for past its budget.
+   */
   stop(): Promise<void>;
 }
+
+/** How long shutdown waits for all `on_session_finalize` calls together. */
+const FINALIZE_BUDGET_MS = 1_500;
+/** How long shutdown waits for the pollers (their long poll is 1 s; a turn may hang in a hook). */
+const POLLERS_BUDGET_MS = 1_200;
+/** How long shutdown waits for each other part (server, engine, emulators…). */
+const STEP_BUDGET_MS = 300;
 
 /**
  * The composition root of `hookgate dev`: emulators, data plane, hook engine (gateway
@@ -66,11 +83,16 @@ export interface DevRuntime {
 export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRuntime> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const baseEnv = options.env ?? process.env;
-  const cleanup: (() => Promise<void> | void)[] = [];
+  /** Undo steps, run in reverse; each waited for at most `budgetMs` (default STEP_BUDGET_MS). */
+  const cleanup: { name: string; run: () => Promise<void> | void; budgetMs?: number }[] = [];
+  const shutdown = new AbortController();
+  const activeTurns = new ActiveTurns();
   const stop = async () => {
+    shutdown.abort();
     for (const step of cleanup.reverse()) {
       try {
-        await step();
+        const done = await withinBudget(Promise.resolve().then(step.run), step.budgetMs ?? STEP_BUDGET_MS);
+        if (!done) process.stderr.write(`hookgate dev: while stopping: ${step.name} did not stop in time; going on\n`);
       } catch (error) {
         process.stderr.write(`hookgate dev: while stopping: ${String(error)}\n`);
       }
@@ -82,7 +104,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     // Fail fast, before anything starts, on a malformed variable (the error names it).
     loadGatewayConfig(baseEnv, { runtime: 'local' });
     const aws = await startEmulators();
-    cleanup.push(() => aws.stop());
+    cleanup.push({ name: 'the emulators', run: () => aws.stop() });
     const generatedToken = baseEnv.HOOKGATE_API_TOKEN ? undefined : randomBytes(24).toString('hex');
     const env: NodeJS.ProcessEnv = {
       ...baseEnv,
@@ -96,7 +118,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const config = loadGatewayConfig(env, { runtime: 'local' });
     const logger = createGatewayLogger(env, 'hookgate-dev');
     const plane = createDataPlane(dataPlaneFromLocalAws(aws));
-    cleanup.push(() => plane.destroy());
+    cleanup.push({ name: 'the SDK clients', run: () => plane.destroy() });
 
     const engine = await options.createEngine({
       home: options.home,
@@ -104,14 +126,22 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
       gatewayHooks: true,
       observerSink: plane.observerSink,
     });
-    cleanup.push(() => engine.close());
+    cleanup.push({ name: 'the hook engine', run: () => engine.close() });
 
     // Turns run in this process: /healthz reports the stuck ones.
     const turnHealth = new TurnHealth();
     const deps = { ...gatewayDepsFromDataPlane({ config, engine, plane, logger }), turnHealth };
     const app = createGatewayApp(deps);
     const server = await listen(app.fetch, options.port ?? 8787);
-    cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    cleanup.push({
+      name: 'the HTTP server',
+      run: () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // Idle keep-alive connections would hold close() open for their timeout.
+          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        }),
+    });
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
     const pollerError = (queue: string) => (error: unknown) => logger.error(`local ${queue} poller`, { error: String(error) });
@@ -123,18 +153,35 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
       batchWindowMs: 50,
       onError: pollerError('events'),
     });
-    cleanup.push(() => observer.stop());
+    const pollers: SqsPoller[] = [observer];
+    // All pollers stop together: each waits for its poll in progress (≤ 1 s) and its batch in hand.
+    cleanup.push({ name: 'the queue pollers', run: () => Promise.all(pollers.map((p) => p.stop())).then(() => undefined), budgetMs: POLLERS_BUDGET_MS });
     if (options.createTurnConsumer) {
-      const handler = await options.createTurnConsumer({ config, plane, engine, replier: deps.replier, logger, turnHealth });
-      const pollers: SqsPoller[] = await Promise.all([
+      const handler = await options.createTurnConsumer({
+        config,
+        plane,
+        engine,
+        replier: deps.replier,
+        logger,
+        turnHealth,
+        activeTurns,
+        signal: shutdown.signal,
+      });
+      const turnPollers: SqsPoller[] = await Promise.all([
         startSqsPoller({ sqs: plane.clients.sqs, queueUrl: aws.turnsQueueUrl, handler, batchSize: 1, concurrency: 2, onError: pollerError('turns') }),
         startSqsPoller({ sqs: plane.clients.sqs, queueUrl: aws.timersQueueUrl, handler, batchSize: 10, onError: pollerError('timers') }),
       ]);
-      cleanup.push(() => Promise.all(pollers.map((p) => p.stop())).then(() => undefined));
+      pollers.push(...turnPollers);
     }
 
     await writeDevEndpoints(options.home, { ...stripStop(aws), gatewayUrl: url, pid: process.pid });
-    cleanup.push(() => removeDevEndpoints(options.home));
+    cleanup.push({ name: 'the dev endpoints file', run: () => removeDevEndpoints(options.home) });
+    // Runs first on stop: the gateway shuts down its running agents (§1.13.1).
+    cleanup.push({
+      name: 'on_session_finalize',
+      run: () => finalizeRunningSessions(engine, activeTurns.sessions()),
+      budgetMs: FINALIZE_BUDGET_MS,
+    });
     await announceGatewayStartup(deps, { once: false });
 
     print(`hookgate dev: serving ${url}`);
@@ -150,6 +197,35 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/**
+ * `on_session_finalize` once per session, one after another, run here (the observer
+ * consumer is about to stop) and published for telemetry. Hook failures are the engine's to
+ * log; nothing here throws.
+ */
+async function finalizeRunningSessions(engine: HookEngine, sessionIds: readonly string[]): Promise<void> {
+  for (const sessionId of sessionIds) {
+    await engine
+      .observe('on_session_finalize', { session_id: sessionId, platform: 'gateway', reason: 'shutdown' }, { session_id: sessionId, inline: true })
+      .catch((error: unknown) => process.stderr.write(`hookgate dev: on_session_finalize for ${sessionId}: ${String(error)}\n`));
+  }
+}
+
+/** True when `work` settled within `ms`; false when the wait was given up (work goes on unawaited). */
+async function withinBudget(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+  });
+  const settled = work.then(() => true);
+  settled.catch(() => {}); // a failure after the budget is nobody's to handle any more
+  try {
+    return await Promise.race([settled, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

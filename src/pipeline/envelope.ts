@@ -21,6 +21,12 @@ const EnvelopeBase = z.object({
   occurred_at: z.iso.datetime({ offset: true }).describe('When the event was emitted (ISO-8601).'),
   session_id: z.string().nullable().describe('The agent session the event belongs to, if any.'),
   turn_id: z.string().nullable().describe('The turn the event belongs to, if any.'),
+  ran_at_source: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Present when the hooks of this event already ran where it was emitted (subagent_stop, which hook-semantics serialises on the parent): the observer consumer does not run them again; telemetry consumers treat it like any other event.',
+    ),
 });
 
 export const PayloadRefSchema = z

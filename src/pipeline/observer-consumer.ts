@@ -68,6 +68,7 @@ export function createObserverConsumer(options: ObserverConsumerOptions): Observ
     let envelope: Envelope | undefined;
     try {
       envelope = parseEnvelope(record.body);
+      if (envelope.ran_at_source) return; // its hooks ran where it was emitted
       if (options.engine.hasObservers?.(envelope.type) === false) return;
       await runOnce(envelope.id, { ...envelope, payload: await resolvePayload(envelope) });
     } catch (error) {

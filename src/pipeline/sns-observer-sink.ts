@@ -6,6 +6,8 @@ import { EVENT_TYPE_ATTRIBUTE } from './topology.ts';
 import type { S3PayloadStore } from './payload-store.ts';
 import { InvalidObserverEventError, ObserverPublishError } from './observer-publish-error.ts';
 import { resolveClient, type ClientSource } from './lazy-client.ts';
+import { escapeNonAscii } from './ascii-json.ts';
+import { textOf } from '../hooks/text-of.ts';
 
 /** SNS: 256 KiB per message and per PublishBatch request (body + attribute names, types, values). */
 export const SNS_MAX_BYTES = 262_144;
@@ -83,14 +85,17 @@ export class SnsObserverSink implements ObserverSink {
     }
     let payloadJson: string;
     try {
-      payloadJson = toJson(event.payload);
+      // ASCII-only (see asciiJson): SNS and SQS refuse some characters chat text can hold.
+      payloadJson = escapeNonAscii(toJson(event.payload));
     } catch (error) {
       throw new InvalidObserverEventError(`observer event ${event.type} (${id}): payload is not serialisable: ${(error as Error).message}`);
     }
-    const head =
+    const head = escapeNonAscii(
       `{"v":1,"id":${JSON.stringify(id)},"type":${JSON.stringify(event.type)},` +
-      `"occurred_at":${JSON.stringify(this.now().toISOString())},` +
-      `"session_id":${JSON.stringify(event.session_id ?? null)},"turn_id":${JSON.stringify(event.turn_id ?? null)},`;
+        `"occurred_at":${JSON.stringify(this.now().toISOString())},` +
+        `"session_id":${JSON.stringify(event.session_id ?? null)},"turn_id":${JSON.stringify(event.turn_id ?? null)},` +
+        (event.ran_at_source ? '"ran_at_source":true,' : ''),
+    );
     let body = `${head}"payload":${payloadJson}}`;
     let bytes = entryBytes(body, event.type);
     if (bytes > this.maxMessageBytes) {
@@ -166,7 +171,8 @@ function packBatches(items: Prepared[]): Prepared[][] {
 
 /**
  * JSON for a payload: values JSON has no form for (bigint, Map, Set, class instances,
- * functions, symbols) become `String(value)`, as in wire JSON (hook-semantics §0.4).
+ * functions, symbols) become `String(value)`, as in wire JSON (hook-semantics §0.4); one
+ * whose `toString` throws becomes its tag (`[object Object]`).
  */
 function toJson(payload: Record<string, unknown>): string {
   return JSON.stringify(payload, function (this: unknown, _key, value: unknown) {
@@ -180,7 +186,8 @@ function toJson(payload: Record<string, unknown>): string {
       case 'object': {
         if (value === null || Array.isArray(value)) return value;
         const proto = Object.getPrototypeOf(value);
-        return proto === Object.prototype || proto === null ? value : String(value);
+        // A toString that throws must not lose the event: the object's tag stands in.
+        return proto === Object.prototype || proto === null ? value : (textOf(value) ?? Object.prototype.toString.call(value));
       }
       default:
         return value;

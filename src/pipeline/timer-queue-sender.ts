@@ -1,6 +1,7 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { MAX_DELAY_SECONDS, TimerMessageSchema, type TimerMessage } from './timer-message.ts';
 import type { TurnMessage } from './turn-message.ts';
+import { asciiJson } from './ascii-json.ts';
 
 export class TimerScheduleError extends Error {
   override readonly name = 'TimerScheduleError';
@@ -45,7 +46,7 @@ export class SqsTimerQueue implements TimerQueue {
       await this.sqs.send(
         new SendMessageCommand({
           QueueUrl: this.queueUrl,
-          MessageBody: JSON.stringify(timer),
+          MessageBody: asciiJson(timer),
           DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds))),
         }),
       );

@@ -1,10 +1,27 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { TurnMessageSchema, type TurnMessage } from './turn-message.ts';
 import { fifoId } from './sqs-message-ids.ts';
+import { asciiJson } from './ascii-json.ts';
+
+/** SQS: 256 KiB per message (body and attributes; the turn message has no attributes). */
+export const SQS_MAX_MESSAGE_BYTES = 262_144;
 
 /** A turn message could not be enqueued; the gateway answers 5xx so the platform retries. */
 export class TurnEnqueueError extends Error {
   override readonly name = 'TurnEnqueueError';
+}
+
+/**
+ * The turn message does not fit in one SQS message (its body, escaped to ASCII, is over
+ * 256 KiB): a permanent refusal, which the gateway answers with 413 before acknowledging.
+ */
+export class TurnMessageTooLargeError extends TurnEnqueueError {
+  constructor(
+    readonly bytes: number,
+    readonly limit: number,
+  ) {
+    super(`the turn message is ${bytes} bytes on the queue; the limit is ${limit} bytes`);
+  }
 }
 
 export interface TurnQueue {
@@ -15,7 +32,9 @@ export interface TurnQueue {
 /**
  * Sends `TurnMessage`s to the FIFO turns queue: group = session key (one turn at a time per
  * conversation, in order), dedup id = delivery id (SQS drops a platform's retry within 5
- * minutes). The message is validated before it goes out.
+ * minutes). The message is validated before it goes out; its body is ASCII-only JSON
+ * (`asciiJson`), so any text travels, and one over the SQS limit is refused with
+ * `TurnMessageTooLargeError` before anything is sent.
  *
  * @example
  * const turns = new SqsTurnQueue(sqs, aws.turnsQueueUrl);
@@ -32,11 +51,14 @@ export class SqsTurnQueue implements TurnQueue {
     if (!parsed.success) {
       throw new TurnEnqueueError(`not a valid turn message: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
     }
+    const body = asciiJson(parsed.data);
+    const bytes = Buffer.byteLength(body, 'utf8');
+    if (bytes > SQS_MAX_MESSAGE_BYTES) throw new TurnMessageTooLargeError(bytes, SQS_MAX_MESSAGE_BYTES);
     try {
       await this.sqs.send(
         new SendMessageCommand({
           QueueUrl: this.queueUrl,
-          MessageBody: JSON.stringify(parsed.data),
+          MessageBody: body,
           MessageGroupId: fifoId(parsed.data.session_key),
           MessageDeduplicationId: fifoId(parsed.data.delivery_id),
         }),

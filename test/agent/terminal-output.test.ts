@@ -44,3 +44,22 @@ describe('post_tool_call status (§1.6)', () => {
     expect(toolCallStatusOf(result)).toEqual(expected);
   });
 });
+
+describe('truncation is by UTF-8 size (the 50 KB limit; issue #14 item 3)', () => {
+  it('cuts 60 KB of two-byte text like 60 KB of ASCII, between characters', () => {
+    const text = `${'é'.repeat(30 * 1024)}😀END`;
+    const out = truncateOutput(text);
+    expect(out).toMatch(/\[output truncated: \d+ characters omitted\]/);
+    expect(Buffer.byteLength(out, 'utf8')).toBeLessThanOrEqual(TERMINAL_OUTPUT_LIMIT + 100);
+    expect(out.endsWith('😀END')).toBe(true);
+    expect(/[\uD800-\uDFFF]/u.test(out)).toBe(false); // no pair cut in half
+  });
+
+  it('a 60 KB transform_terminal_output replacement is truncated, stripped and redacted (§1.8)', () => {
+    const replacement = `\u001b[31mstart\u001b[0m ${'x'.repeat(60 * 1024)} AKIAABCDEFGHIJKLMNOP`;
+    const out = postProcessTerminalOutput(replacement);
+    expect(out.startsWith('start ')).toBe(true);
+    expect(out).toContain('[output truncated:');
+    expect(out.endsWith(' ***')).toBe(true);
+  });
+});

@@ -41,7 +41,7 @@ describe('/v1 bearer token', () => {
   it('is required and compared exactly', async () => {
     expect((await post('/v1/hooks/pre_tool_call', {}, { 'content-type': 'application/json' })).status).toBe(401);
     expect((await post('/v1/hooks/pre_tool_call', {}, { ...auth, authorization: `Bearer ${TOKEN}x` })).status).toBe(401);
-    expect((await post('/v1/hooks/pre_tool_call', {}, { ...auth, authorization: `Basic ${TOKEN}` })).status).toBe(400);
+    expect((await post('/v1/hooks/pre_tool_call', {}, { ...auth, authorization: `Basic ${TOKEN}` })).status).toBe(401);
   });
 
   it('closes /v1 when no token is configured', async () => {

@@ -102,3 +102,23 @@ describe('hookAnswer: the /v1/hooks/{hook} shapes (architecture §4)', () => {
     expect(hookAnswer(hook, results)).toEqual(expected);
   });
 });
+
+describe('results that cannot be read or turned into text are ignored, never thrown (issue #14 item 2)', () => {
+  const unprintable = { toString() { throw new Error('no text'); } };
+  const throwingGetter = new Proxy({}, { get() { throw new Error('no field'); } });
+
+  it('command:<name>: a decision, command_name or raw_args whose toString throws', () => {
+    expect(commandDecision([{ decision: unprintable }, { decision: 'deny', message: 'm' }], 'rst')).toEqual({ kind: 'deny', reply: 'm' });
+    expect(commandDecision([{ decision: 'rewrite', command_name: unprintable }], 'rst')).toEqual({ kind: 'run' });
+    expect(commandDecision([{ decision: 'rewrite', command_name: 'x', raw_args: unprintable }], 'rst')).toEqual({ kind: 'run' });
+    expect(commandDecision([throwingGetter, { decision: 'handled' }], 'rst')).toEqual({ kind: 'handled' });
+  });
+
+  it('pre_llm_call, pre_tool_call and pre_gateway_dispatch skip such results', () => {
+    const cyclic: Record<string, unknown> = { toString() { throw new Error('no text'); } };
+    cyclic.self = cyclic; // JSON fails too
+    expect(joinLlmContext([{ context: cyclic }, throwingGetter, 'B'])).toBe('B');
+    expect(blockMessage([throwingGetter, { action: 'block', message: 'no' }])).toBe('no');
+    expect(gatewayDispatchAction([throwingGetter, { action: 'skip' }])).toEqual({ action: 'skip' });
+  });
+});

@@ -1,3 +1,5 @@
+import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHookEngine, type LoadedHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
@@ -138,5 +140,25 @@ describe('invoke (§1.3)', () => {
     const { engine } = await load({ 'config.yaml': enable('p'), ...plugin('p', `ctx.register_hook('post_api_request', () => null);`) });
     expect(engine.hasHook('post_api_request')).toBe(true);
     expect(engine.hasHook('pre_api_request')).toBe(false);
+  });
+});
+
+describe('pre_tool_call args are an object for every callback (§1.5, §3.6; issue #14 item 3)', () => {
+  it.each([
+    ['a list', ['ls', '-la']],
+    ['a string', 'ls -la'],
+    ['null', null],
+  ])('%s becomes {} for plugins and tool_input {} for shell hooks, key order kept', async (_label, args) => {
+    home = await tempHome(plugin('p', `ctx.register_hook('pre_tool_call', (k: any) => ({ args: k.args, keys: Object.keys(k) }));`));
+    const stdinFile = join(home.path, 'stdin.json');
+    const script = join(home.path, 'record.sh');
+    await writeFile(script, `#!/bin/sh\ncat > '${stdinFile}'\n`);
+    await chmod(script, 0o755);
+    await home.write({ 'config.yaml': `${enable('p')}hooks:\n  pre_tool_call:\n    - command: ${script}\n` });
+    engine = await createHookEngine({ home: home.path, logger: createMemoryLogger(), acceptHooks: true, env: {}, print: () => {} });
+    const results = await engine.invokeAll('pre_tool_call', { tool_name: 'terminal', args, session_id: 's' });
+    expect(results[0]).toEqual({ args: {}, keys: ['tool_name', 'args', 'session_id', 'telemetry_schema_version'] });
+    expect(JSON.parse(await readFile(stdinFile, 'utf8')).tool_input).toEqual({});
+    expect(await engine.invoke('pre_tool_call', { tool_name: 'terminal', args })).toEqual({ action: 'allow' });
   });
 });

@@ -80,6 +80,8 @@ export const delegateTaskTool: Tool = {
         return { child, outcome, durationMs: Math.trunc(performance.now() - started) };
       }),
     );
+    // Inline: run here and awaited, so the calls are serialised on the parent (§1.14); through
+    // the events queue they could run side by side in the observer consumer.
     for (const { child, outcome, durationMs } of finished) {
       await hooks.observe('subagent_stop', {
         parent_session_id: context.session_id,
@@ -89,7 +91,7 @@ export const delegateTaskTool: Tool = {
         child_summary: outcome.summary,
         child_status: outcome.status,
         duration_ms: durationMs,
-      });
+      }, { inline: true });
     }
     return renderWireJson({
       results: finished.map(({ child, outcome, durationMs }, index) => ({

@@ -3,21 +3,54 @@
  * the output limit, then ANSI escape stripping, then secret redaction.
  */
 
-/** 50 KB of output reaches the model; the rest is cut from the middle. */
+/** 50 KB (UTF-8 bytes) of output reaches the model; the rest is cut from the middle. */
 export const TERMINAL_OUTPUT_LIMIT = 50 * 1024;
 
 /**
- * Keeps the head and the tail (errors tend to be at the end) with a marker between.
+ * Keeps the head and the tail (errors tend to be at the end) with a marker between. The
+ * limit is in UTF-8 bytes, so 60 KB of accented or CJK text is cut like 60 KB of ASCII;
+ * cuts fall between characters, never inside a surrogate pair.
  *
  * @example
  * truncateOutput('x'.repeat(60_000)).includes('[output truncated:') // true
  */
 export function truncateOutput(output: string, limit: number = TERMINAL_OUTPUT_LIMIT): string {
-  if (output.length <= limit) return output;
-  const head = Math.floor(limit * 0.4);
-  const tail = limit - head;
-  const omitted = output.length - head - tail;
-  return `${output.slice(0, head)}\n\n... [output truncated: ${omitted} characters omitted] ...\n\n${output.slice(output.length - tail)}`;
+  if (output.length * 3 <= limit || Buffer.byteLength(output, 'utf8') <= limit) return output;
+  const headBytes = Math.floor(limit * 0.4);
+  const head = prefixWithin(output, headBytes);
+  const tail = suffixWithin(output, limit - headBytes);
+  const omitted = output.length - head.length - tail.length;
+  return `${head}\n\n... [output truncated: ${omitted} characters omitted] ...\n\n${tail}`;
+}
+
+/** UTF-8 size of a code point (a lone surrogate is written as U+FFFD: 3 bytes). */
+const utf8Size = (code: number) => (code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4);
+
+function prefixWithin(text: string, maxBytes: number): string {
+  let bytes = 0;
+  let i = 0;
+  while (i < text.length) {
+    const code = text.codePointAt(i)!;
+    if (bytes + utf8Size(code) > maxBytes) break;
+    bytes += utf8Size(code);
+    i += code > 0xffff ? 2 : 1;
+  }
+  return text.slice(0, i);
+}
+
+function suffixWithin(text: string, maxBytes: number): string {
+  let bytes = 0;
+  let i = text.length;
+  while (i > 0) {
+    const low = text.charCodeAt(i - 1);
+    const high = i >= 2 ? text.charCodeAt(i - 2) : 0;
+    const start = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? i - 2 : i - 1;
+    const size = utf8Size(text.codePointAt(start)!);
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    i = start;
+  }
+  return text.slice(i);
 }
 
 // CSI / OSC / single-character escapes (the `ansi-regex` pattern).

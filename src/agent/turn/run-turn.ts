@@ -49,6 +49,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
   );
   const turnId = `turn_${randomUUID()}`;
   const endInFlight = deps.turnHealth?.begin(turnId, message.session_key);
+  const leave = deps.activeTurns?.enter(session.session_id);
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: session.session_id, turn_id: turnId });
   const model = deps.transport.model;
   const platform = source.platform;
@@ -101,10 +102,14 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     reachedLoop = true;
     return await continueTurn(deps, hooks, state, history);
   } finally {
-    // on_session_end closes every run, also one that failed before its loop (continueTurn fires it otherwise).
-    if (!reachedLoop) await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the turn failed before its loop' });
-    await finishInvocation(deps, hooks);
-    endInFlight?.();
+    try {
+      // on_session_end closes every run, also one that failed before its loop (continueTurn fires it otherwise).
+      if (!reachedLoop) await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the turn failed before its loop' });
+      await finishInvocation(deps, hooks);
+    } finally {
+      endInFlight?.();
+      leave?.();
+    }
   }
 }
 
@@ -148,6 +153,7 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
   const history = await deps.transcripts.load(state.session_id);
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: state.session_id, turn_id: state.turn_id });
   const endInFlight = deps.turnHealth?.begin(state.turn_id, state.session_key);
+  const leave = deps.activeTurns?.enter(state.session_id);
   try {
     await hooks.observe('post_approval_response', { ...approvalKwargs(record), choice });
     if (choice === 'session' || choice === 'always') {
@@ -163,8 +169,12 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
     await deps.approvals.markResumed(record.approval_id, deps.now?.() ?? new Date());
     return result;
   } finally {
-    await finishInvocation(deps, hooks);
-    endInFlight?.();
+    try {
+      await finishInvocation(deps, hooks);
+    } finally {
+      endInFlight?.();
+      leave?.();
+    }
   }
 }
 

@@ -1,5 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { HookEngine, Kwargs } from '../../hooks/hook-engine.ts';
+import { errorText } from '../../hooks/error-text.ts';
+import { textOf } from '../../hooks/text-of.ts';
 import type { HookLogger } from '../../hooks/hook-logger.ts';
 import type { HookRunRecord } from '../../hooks/hook-engine.ts';
 import type { TraceRecord } from '../../store/trace-store.ts';
@@ -52,8 +54,8 @@ export class TurnHooks {
       this.record(hook, at, started, runs, describeDecision(hook, value), (run) => describeDecision(hook, run.result === undefined || run.result === null ? [] : [run.result]));
       return value;
     } catch (error) {
-      this.logger.warn(`hook ${hook} failed at its call site: ${String(error)}`);
-      this.record(hook, at, started, [], `error: ${String(error)}`);
+      this.logger.warn(`hook ${hook} failed at its call site: ${describeError(error)}`);
+      this.record(hook, at, started, [], `error: ${describeError(error)}`);
       return [];
     }
   }
@@ -61,18 +63,21 @@ export class TurnHooks {
   /**
    * Fires an observer plugin hook or gateway event. With `gated`, nothing is built or sent
    * unless someone listens (§1.3); pass `kwargs` as a function to skip building it then.
+   * With `inline`, the hooks run here, awaited, before the event is published (see
+   * `HookEngine.observe`).
    */
-  async observe(type: string, kwargs: Kwargs | (() => Kwargs), options: { gated?: boolean } = {}): Promise<void> {
+  async observe(type: string, kwargs: Kwargs | (() => Kwargs), options: { gated?: boolean; inline?: boolean } = {}): Promise<void> {
     if (options.gated && !this.has(type)) return;
     const at = new Date().toISOString();
     const started = performance.now();
     try {
       const payload = typeof kwargs === 'function' ? kwargs() : kwargs;
-      const { runs } = await collectHookRuns(() => this.engine.observe(type, payload, this.meta));
+      const meta = options.inline ? { ...this.meta, inline: true } : this.meta;
+      const { runs } = await collectHookRuns(() => this.engine.observe(type, payload, meta));
       this.record(type, at, started, runs, 'emitted', () => 'observed');
     } catch (error) {
-      this.logger.warn(`hook ${type} failed at its call site: ${String(error)}`);
-      this.record(type, at, started, [], `error: ${String(error)}`);
+      this.logger.warn(`hook ${type} failed at its call site: ${describeError(error)}`);
+      this.record(type, at, started, [], `error: ${describeError(error)}`);
     }
   }
 
@@ -111,4 +116,9 @@ export class TurnHooks {
   async flush(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
+}
+
+/** `String(error)` as before, without throwing for a value whose `toString` throws. */
+function describeError(error: unknown): string {
+  return textOf(error) ?? errorText(error);
 }

@@ -12,6 +12,7 @@ import type { RetryPolicy } from '../model/call-model.ts';
 import type { ModelTransport } from '../model/model-transport.ts';
 import type { Tool } from '../tools/tool.ts';
 import type { ToolPolicy } from '../tools/tool-policy.ts';
+import type { ActiveTurns } from './active-turns.ts';
 
 /** Everything the turn runtime runs on; `functions/turn.ts` and `hookgate dev` build it. */
 export interface TurnRuntimeDeps {
@@ -48,4 +49,6 @@ export interface TurnRuntimeDeps {
   signal?: AbortSignal;
   /** Records each invocation of a turn while it runs (`/healthz` of `hookgate dev`). */
   turnHealth?: TurnHealth;
+  /** Told which sessions have a turn running (`hookgate dev`'s shutdown finalizes them). */
+  activeTurns?: ActiveTurns;
 }

@@ -26,6 +26,9 @@ const defaultWiring: Pick<DevRuntimeOptions, 'createEngine' | 'createTurnConsume
   createTurnConsumer: (context) => createTurnConsumer(context),
 };
 
+/** After SIGINT/SIGTERM the process is gone within this, whatever hooks do (`dev.stop()` takes ≤ ~4 s). */
+const STOP_BACKSTOP_MS = 4_500;
+
 /** Resolves on the first SIGINT or SIGTERM. */
 function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((done) => {
@@ -92,7 +95,19 @@ export function installDevCommand(
       }
       const signal = await untilSignal();
       process.stdout.write(`hookgate dev: ${signal}, stopping\n`);
+      // Stopping must not depend on hooks behaving: a second signal, or the backstop, ends the
+      // process even if a callback, a child process or a socket is still holding it.
+      const exitNow = (why: string) => {
+        process.stderr.write(`hookgate dev: ${why}; exiting\n`);
+        process.exit(0);
+      };
+      const again = () => exitNow('second signal');
+      process.once('SIGINT', again);
+      process.once('SIGTERM', again);
+      setTimeout(() => exitNow(`not stopped after ${STOP_BACKSTOP_MS / 1000} s`), STOP_BACKSTOP_MS).unref();
       await dev.stop();
       process.exitCode = 0;
+      // Stopped. Whatever a hook left running (a timer, a child process) must not keep the process.
+      setTimeout(() => exitNow('stopped, but a hook left work running'), 200).unref();
     });
 }

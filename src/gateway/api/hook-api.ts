@@ -3,6 +3,9 @@ import * as z from 'zod';
 import { HOOK_NAMES, TELEMETRY_SCHEMA_VERSION, VALID_HOOK_NAMES_TEXT, isHookName } from '../../hooks/catalogue.ts';
 import { KWARGS_SCHEMAS } from '../../hooks/kwargs-schemas.ts';
 import type { ObserverEvent } from '../../hooks/observer-sink.ts';
+import { textOf } from '../../hooks/text-of.ts';
+import { InvalidObserverEventError } from '../../pipeline/observer-publish-error.ts';
+import { jsonDepth, MAX_JSON_DEPTH } from './json-depth.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { isObserverEventType, isPluginHookType, OBSERVER_PLUGIN_HOOKS, GATEWAY_EVENT_NAMES } from './observer-event-types.ts';
 
@@ -13,9 +16,10 @@ const EventInput = z.object({
     error: `type must be an observer plugin hook (${OBSERVER_PLUGIN_HOOKS.join(', ')}) or a gateway event (${GATEWAY_EVENT_NAMES.join(', ')})`,
   }),
   payload: z.record(z.string(), z.unknown(), { error: 'payload must be a JSON object' }),
-  id: z.string().min(1).max(256).optional(),
-  session_id: z.string().optional(),
-  turn_id: z.string().optional(),
+  // The envelope's limit (docs/envelope.schema.json): a longer id would fail after validation.
+  id: z.string().min(1).max(200).optional(),
+  session_id: z.string().max(512).optional(),
+  turn_id: z.string().max(512).optional(),
 });
 const MAX_EVENTS = 500;
 const EventsBatch = z.object({
@@ -32,10 +36,30 @@ const describe = (error: z.ZodError) => z.prettifyError(error).replace(/\n/g, ';
 
 async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; problem: Problem }> {
   const text = await request.text();
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
     return { ok: false, problem: { error: 'the body is not JSON' } };
+  }
+  if (jsonDepth(value) > MAX_JSON_DEPTH) {
+    return { ok: false, problem: { error: `the body nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep` } };
+  }
+  return { ok: true, value };
+}
+
+/**
+ * The aggregated answer as JSON. Only `pre_gateway_dispatch`'s `reason` is a hook's raw
+ * value; when JSON cannot carry it (a bigint, a cycle, a throwing toJSON) its text goes
+ * instead, or nothing when it has none.
+ */
+function answerJson(answer: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(answer);
+  } catch {
+    const { reason, ...rest } = answer;
+    const text = reason === undefined ? undefined : textOf(reason);
+    return JSON.stringify(text === undefined ? rest : { ...rest, reason: text });
   }
 }
 
@@ -63,7 +87,15 @@ export function hookApi(deps: Pick<GatewayDeps, 'engine' | 'observerSink' | 'log
     // Typed check of the keys the spec names; the caller's object (and key order) goes on.
     const typed = (KWARGS_SCHEMAS as Record<string, z.ZodType>)[hook]?.safeParse(kwargs.data);
     if (typed && !typed.success) return c.json({ error: `${hook} kwargs: ${describe(typed.error)}` }, 400);
-    return c.json(await deps.engine.invoke(hook, kwargs.data));
+    let answer: Record<string, unknown>;
+    try {
+      answer = await deps.engine.invoke(hook, kwargs.data);
+    } catch (error) {
+      // An observer hook's kwargs that cannot become an envelope: the caller's to fix.
+      if (error instanceof InvalidObserverEventError) return c.json({ error: error.message }, 400);
+      throw error;
+    }
+    return c.body(answerJson(answer), 200, { 'content-type': 'application/json' });
   });
 
   api.post('/events', async (c) => {
@@ -91,6 +123,7 @@ export function hookApi(deps: Pick<GatewayDeps, 'engine' | 'observerSink' | 'log
       const ids = await deps.observerSink.publish(events);
       return c.json({ ids }, 202);
     } catch (error) {
+      if (error instanceof InvalidObserverEventError) return c.json({ error: error.message }, 400);
       deps.logger.error('observer events could not be queued', { error: String(error), count: events.length });
       return c.json({ error: 'the events could not all be queued; retry (events with an id are deduplicated by consumers)' }, 503);
     }

@@ -1,4 +1,5 @@
 import type { HookEngine } from '../../hooks/hook-engine.ts';
+import { errorText } from '../../hooks/error-text.ts';
 import type { ApprovalStore } from '../../store/approval-store.ts';
 import type { SessionStore } from '../../store/session-store.ts';
 import type { MessageEvent } from '../message-event.ts';
@@ -35,7 +36,7 @@ export async function resetSession(
     try {
       await engine.observe(type, payload, sessionId ? { session_id: sessionId } : {});
     } catch (error) {
-      warn(`${type} could not be emitted during reset of ${sessionKey}: ${(error as Error).message ?? String(error)}`);
+      warn(`${type} could not be emitted during reset of ${sessionKey}: ${errorText(error)}`);
     }
   };
   await fire(

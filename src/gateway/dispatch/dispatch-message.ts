@@ -2,6 +2,7 @@ import { isAllowed } from '../../config/allowed-users.ts';
 import { enabledPlatforms } from '../../config/gateway-config.ts';
 import { runBuiltinCommand } from '../commands/builtin-commands.ts';
 import { commandDecision } from '../../hooks/aggregate/command-decision.ts';
+import { errorText } from '../../hooks/error-text.ts';
 import { runPluginCommand } from '../commands/plugin-command.ts';
 import { resolveSlashCommand, type PluginSlashCommand, type SlashCommand } from '../commands/slash-command.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
@@ -135,7 +136,7 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
         raw_args: command.args,
       });
     } catch (error) {
-      logger.debug(`command:${command.command} hooks failed: ${(error as Error).message ?? String(error)}`);
+      logger.debug(`command:${command.command} hooks failed: ${errorText(error)}`);
       return [];
     }
   }

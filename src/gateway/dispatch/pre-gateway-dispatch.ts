@@ -1,4 +1,5 @@
 import type { HookEngine } from '../../hooks/hook-engine.ts';
+import { errorText } from '../../hooks/error-text.ts';
 import type { MessageEvent } from '../message-event.ts';
 
 export type DispatchDecision =
@@ -33,7 +34,7 @@ export async function preGatewayDispatch(
     if (answer.action === 'rewrite' && typeof answer.text === 'string') return { action: 'rewrite', text: answer.text };
     return { action: 'allow' };
   } catch (error) {
-    warn(`pre_gateway_dispatch failed, continuing as allow: ${(error as Error).message ?? String(error)}`);
+    warn(`pre_gateway_dispatch failed, continuing as allow: ${errorText(error)}`);
     return { action: 'allow' };
   }
 }

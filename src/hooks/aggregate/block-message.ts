@@ -10,9 +10,13 @@ import { isObject } from './is-object.ts';
  */
 export function blockMessage(results: readonly unknown[]): string | undefined {
   for (const result of results) {
-    if (!isObject(result) || result.action !== 'block') continue;
-    const message = result.message;
-    if (typeof message === 'string' && message !== '') return message;
+    try {
+      if (!isObject(result) || result.action !== 'block') continue;
+      const message = result.message;
+      if (typeof message === 'string' && message !== '') return message;
+    } catch {
+      // A getter that throws (a Proxy, an accessor): not a valid directive.
+    }
   }
   return undefined;
 }

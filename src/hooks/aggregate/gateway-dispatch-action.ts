@@ -17,19 +17,29 @@ export type GatewayDispatchAction =
  */
 export function gatewayDispatchAction(results: readonly unknown[]): GatewayDispatchAction {
   for (const result of results) {
-    if (!isObject(result)) continue;
-    switch (result.action) {
-      case 'skip':
-        return result.reason === undefined || result.reason === null
-          ? { action: 'skip' }
-          : { action: 'skip', reason: result.reason };
-      case 'rewrite':
-        return typeof result.text === 'string' ? { action: 'rewrite', text: result.text } : { action: 'allow' };
-      case 'allow':
-        return { action: 'allow' };
-      default:
-        continue;
+    let action: GatewayDispatchAction | undefined;
+    try {
+      action = actionOf(result);
+    } catch {
+      action = undefined; // a getter that throws: not a recognised action
     }
+    if (action) return action;
   }
   return { action: 'allow' };
+}
+
+function actionOf(result: unknown): GatewayDispatchAction | undefined {
+  if (!isObject(result)) return undefined;
+  switch (result.action) {
+    case 'skip':
+      return result.reason === undefined || result.reason === null
+        ? { action: 'skip' }
+        : { action: 'skip', reason: result.reason };
+    case 'rewrite':
+      return typeof result.text === 'string' ? { action: 'rewrite', text: result.text } : { action: 'allow' };
+    case 'allow':
+      return { action: 'allow' };
+    default:
+      return undefined;
+  }
 }

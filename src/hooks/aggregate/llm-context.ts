@@ -1,11 +1,13 @@
 import { isTruthy } from '../python-truthiness.ts';
+import { textOf } from '../text-of.ts';
 import { isObject } from './is-object.ts';
 
 /**
  * The `pre_llm_call` context rule (hook-semantics §1.9): an object with a truthy `context`
  * contributes it as text (strings as-is, lists/objects as compact JSON, else `String()`);
  * a string whose trimmed form is non-empty contributes itself, untrimmed; the rest is
- * ignored. Contributions are joined with a blank line. `undefined` means no context.
+ * ignored, as is a result that cannot be read or turned into text (a throwing getter or
+ * `toString`). Contributions are joined with a blank line. `undefined` means no context.
  *
  * @example
  * joinLlmContext([{ context: 'A' }, '  ', 'B', { context: ['x'] }]); // 'A\n\nB\n\n["x"]'
@@ -15,14 +17,22 @@ export function joinLlmContext(results: readonly unknown[]): string | undefined 
   for (const result of results) {
     if (typeof result === 'string') {
       if (result.trim() !== '') parts.push(result);
-    } else if (isObject(result) && isTruthy(result.context)) {
-      parts.push(contextText(result.context));
+      continue;
+    }
+    try {
+      if (!isObject(result)) continue;
+      const context = result.context;
+      if (!isTruthy(context)) continue;
+      const text = contextText(context);
+      if (text !== undefined) parts.push(text);
+    } catch {
+      // A getter or truthiness check that throws: ignored like any other unusable result.
     }
   }
   return parts.length > 0 ? parts.join('\n\n') : undefined;
 }
 
-function contextText(context: unknown): string {
+function contextText(context: unknown): string | undefined {
   if (typeof context === 'string') return context;
   if (typeof context === 'object' && context !== null) {
     try {
@@ -32,5 +42,5 @@ function contextText(context: unknown): string {
       // A cycle or a throwing toJSON: fall back to String() rather than dropping the context.
     }
   }
-  return String(context);
+  return textOf(context);
 }

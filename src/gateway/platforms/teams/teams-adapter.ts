@@ -20,8 +20,11 @@ const Activity = z.looseObject({
 const CHAT_TYPES: Record<string, string> = { personal: 'dm', groupChat: 'group', channel: 'channel' };
 const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 
-/** `<at>Bot</at> hello` → `hello`: mentions of the bot are markup, not words. */
-const stripMentions = (text: string) => text.replace(/<at>[^<]*<\/at>/g, '').replace(/\s+/g, ' ').trim();
+/**
+ * `<at>Bot</at> hello` → `hello`: mentions of the bot are markup, not words. Each goes with
+ * the whitespace after it; the user's own spacing (indented code, blank lines) is kept.
+ */
+const stripMentions = (text: string) => text.replace(/<at>[^<]*<\/at>\s*/g, '').trim();
 
 /**
  * Microsoft Teams (Bot Framework): the bearer JWT must verify against the OpenID metadata

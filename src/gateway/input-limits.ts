@@ -1,0 +1,72 @@
+import type { Delivery } from './platform-adapter.ts';
+import { FieldTooLongError, MalformedPayloadError, PayloadTooLargeError } from './webhook-errors.ts';
+
+/**
+ * The gateway's input limits, checked at the door, before anything is claimed or queued,
+ * so that nothing acknowledged can fail later in a store or queue (docs/gateway.md, "Input
+ * limits"):
+ *
+ * - message text: at most 40,000 UTF-16 code units (Slack's cap, the largest of the
+ *   platforms; Telegram and WhatsApp stop at 4,096, Discord at 2,000/4,000) → 413;
+ * - ids (`chat_id`, `user_id`, `thread_id`, `message_id`, the delivery id): at most 512
+ *   UTF-8 bytes each → 400. They become DynamoDB keys (2,048 bytes per partition key, with
+ *   prefixes), so three of them must fit in one key;
+ * - `user_name`: at most 1,024 UTF-8 bytes → 400;
+ * - text and ids must be well-formed Unicode: a lone surrogate (`\ud800` in JSON) cannot be
+ *   encoded as UTF-8, so no platform sends one and no store could keep it → 400.
+ */
+export const INPUT_LIMITS = {
+  textChars: 40_000,
+  idBytes: 512,
+  nameBytes: 1_024,
+} as const;
+
+/**
+ * Throws the `WebhookError` for the first field of `delivery` over its limit.
+ *
+ * @example
+ * checkDeliveryLimits({ deliveryId: 'local:1', event }); // throws FieldTooLongError (400) for a 5,000-char chat_id
+ */
+export function checkDeliveryLimits({ deliveryId, event }: Delivery): void {
+  const { source } = event;
+  checkText('text', event.text);
+  checkId('delivery id', deliveryId);
+  checkId('message_id', event.message_id);
+  checkId('chat_id', source.chat_id);
+  if (source.user_id !== null) checkId('user_id', source.user_id);
+  checkId('thread_id', source.thread_id);
+  checkId('chat_id of the reply target', event.reply.chat_id);
+  checkId('thread_id of the reply target', event.reply.thread_id);
+  checkBytes('user_name', source.user_name, INPUT_LIMITS.nameBytes);
+}
+
+/** A chat id given in a query (the local outbox) under the same limit as in a message. */
+export function checkId(field: string, value: string): void {
+  checkBytes(field, value, INPUT_LIMITS.idBytes);
+}
+
+function checkText(field: string, value: string): void {
+  if (value.length > INPUT_LIMITS.textChars) {
+    throw new PayloadTooLargeError(`${field} is ${value.length} characters; the limit is ${INPUT_LIMITS.textChars} characters`);
+  }
+  wellFormed(field, value);
+}
+
+function checkBytes(field: string, value: string, limit: number): void {
+  wellFormed(field, value);
+  // Cheap bound first: a UTF-16 unit is at most 3 UTF-8 bytes.
+  if (value.length * 3 <= limit) return;
+  const bytes = Buffer.byteLength(value, 'utf8');
+  if (bytes > limit) throw new FieldTooLongError(`${field} is ${bytes} bytes; the limit is ${limit} bytes (UTF-8)`);
+}
+
+/** With the `u` flag a surrogate pair is one code point, so this matches lone surrogates only. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+function wellFormed(field: string, value: string): void {
+  const lone = LONE_SURROGATE.exec(value);
+  if (!lone) return;
+  throw new MalformedPayloadError(
+    `${field} is not well-formed Unicode: a lone surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}) at index ${lone.index}`,
+  );
+}

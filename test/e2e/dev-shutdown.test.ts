@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+
+/**
+ * Stopping `hookgate dev` with turns in flight (issue #14 item 3, issue #12 item 7): the
+ * gateway finalizes each running session once (hook-semantics §1.13.1: platform `gateway`,
+ * reason `shutdown`) and the process ends even though a hook never returns and keeps the
+ * event loop busy.
+ */
+const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
+let home: TempHome;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  home = await tempHome({
+    'config.yaml': enable('stuck'),
+    ...plugin('stuck', `
+      const { appendFileSync } = await import('node:fs');
+      const { join, dirname } = await import('node:path');
+      const { fileURLToPath } = await import('node:url');
+      const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+      // Every turn hangs here for good, with a timer keeping the event loop alive.
+      ctx.register_hook('pre_llm_call', (k: any) => {
+        appendFileSync(join(dir, 'started.log'), k.session_id + '\\n');
+        return new Promise(() => { setInterval(() => {}, 1000); });
+      });
+      ctx.register_hook('on_session_finalize', (k: any) => { appendFileSync(join(dir, 'finalize.jsonl'), JSON.stringify(k) + '\\n'); });`),
+  });
+});
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await home?.remove();
+});
+
+function startDev(): { child: ChildProcess; url: Promise<string>; exited: Promise<number | null>; output: () => string } {
+  const child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home.path], {
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_MODEL_BASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  const url = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('exit', () => reject(new Error(`dev exited early:\n${out}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, url, exited, output: () => out };
+}
+
+async function lines(file: string): Promise<string[]> {
+  return (await readFile(join(home.path, file), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+}
+
+describe('hookgate dev shutdown', () => {
+  it('SIGTERM with two turns stuck in a hook: on_session_finalize once per session, then the process ends', async () => {
+    const dev = startDev();
+    try {
+      const url = await dev.url;
+      for (const chat of ['a', 'b']) {
+        const res = await fetch(`${url}/webhooks/local`, { method: 'POST', body: JSON.stringify({ chat_id: chat, user_id: 'u', text: 'hi' }) });
+        expect(res.status).toBe(202);
+      }
+      while ((await lines('started.log')).length < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+      dev.child.kill('SIGTERM');
+      expect(await dev.exited).toBe(0);
+    } finally {
+      if (dev.child.exitCode === null) dev.child.kill('SIGKILL');
+    }
+    const started = await lines('started.log');
+    const finalized = (await lines('finalize.jsonl')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(finalized.map((k) => k.session_id).sort()).toEqual([...started].sort());
+    for (const kwargs of finalized) {
+      expect(kwargs).toMatchObject({ platform: 'gateway', reason: 'shutdown' });
+      expect(Object.keys(kwargs)).toEqual(['session_id', 'platform', 'reason', 'telemetry_schema_version']);
+    }
+  }, 60_000);
+});

@@ -7,6 +7,7 @@ import { createTurnConsumer } from '../../agent/turn-consumer.ts';
 import { createHookEngine } from '../../hooks/create-hook-engine.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { startDevRuntime, type DevRuntimeOptions } from '../../local/dev-runtime.ts';
+import { DEFAULT_STATE_DIR } from '../../local/dev-state.ts';
 import type { GlobalFlags } from '../global-flags.ts';
 
 /** The repository's example hooks home, for the first-run hint. */
@@ -39,7 +40,7 @@ function untilSignal(): Promise<NodeJS.Signals> {
 }
 
 /**
- * `hookgate dev [--port 8787] [--home DIR] [--accept-hooks]`: the embedded pipeline on one
+ * `hookgate dev [--port 8787] [--home DIR] [--state DIR] [--fresh] [--accept-hooks]`: the embedded pipeline on one
  * machine, until Ctrl+C / SIGTERM.
  *
  * @example
@@ -55,7 +56,9 @@ export function installDevCommand(
     .description('run the whole pipeline locally: emulators, gateway on 127.0.0.1, observer and turn consumers')
     .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', parsePort, 8787)
     .option('--home <dir>', 'hooks home (default: HOOKGATE_HOME, HERMES_HOME, ~/.hermes)')
-    .action(async (options: { port: number; home?: string }) => {
+    .option('--state <dir>', 'where the table and the unanswered turns are kept across restarts', DEFAULT_STATE_DIR)
+    .option('--fresh', 'start with empty state (deletes the stored table first)')
+    .action(async (options: { port: number; home?: string; state: string; fresh?: boolean }) => {
       // The SDK's Node 20 notice is harmless here and would bury what dev prints.
       process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
       const home = resolve(options.home ?? resolveHooksHome());
@@ -66,7 +69,8 @@ export function installDevCommand(
       }
       let dev;
       try {
-        dev = await startDevRuntime({ home, port: options.port, acceptHooks: flags.acceptHooks, ...wiring });
+        const state = { dir: options.state, fresh: options.fresh ?? false };
+        dev = await startDevRuntime({ home, port: options.port, acceptHooks: flags.acceptHooks, state, ...wiring });
       } catch (error) {
         process.stderr.write(`hookgate dev: ${(error as Error).message ?? String(error)}\n`);
         process.exitCode = 1;

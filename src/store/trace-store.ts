@@ -15,7 +15,14 @@ export interface TraceRecord {
   /** What came of it: `allow`, `block: <msg>`, `context (N chars)`, `replaced`, `unchanged`, `emitted`, `error: …`. */
   readonly decision: string;
   readonly duration_ms: number;
+  /** The call's kwargs as JSON, cut at {@link TRACE_DETAIL_CHARS} (the console shows them on demand). */
+  readonly kwargs?: string;
+  /** This callback's raw return value (or error) as JSON, cut the same way. */
+  readonly result?: string;
 }
+
+/** How much of a call's kwargs and result a trace record keeps. */
+export const TRACE_DETAIL_CHARS = 2000;
 
 export interface TraceStore {
   /**
@@ -96,6 +103,8 @@ export class DynamoTraceStore implements TraceStore {
       callback: String(item.callback),
       decision: String(item.decision),
       duration_ms: Number(item.duration_ms),
+      ...(typeof item.kwargs === 'string' ? { kwargs: item.kwargs } : {}),
+      ...(typeof item.result === 'string' ? { result: item.result } : {}),
     }));
   }
 }

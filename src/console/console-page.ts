@@ -11,7 +11,7 @@ section{background:#fff;border:1px solid #dde;border-radius:6px;padding:8px 12px
 h2{font-size:14px;margin:4px 0 8px}
 #chat-log{height:220px;overflow:auto;border:1px solid #eee;padding:6px;background:#fbfbfd}
 .msg{margin:2px 0;white-space:pre-wrap}.msg.user{color:#235}.msg.bot{color:#174}.msg.bot::before{content:"bot: "}.msg.user::before{content:"you: "}
-form.row{display:flex;gap:6px;margin-top:6px}form.row input[name=text]{flex:1}
+form.row{display:flex;gap:6px;margin-top:6px}form.row input{min-width:0;width:6em}form.row input[name=text]{flex:1;width:auto}
 input{font:inherit;padding:3px 5px}button{font:inherit;cursor:pointer}
 table{border-collapse:collapse;width:100%;font-size:13px}td,th{border-bottom:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top}
 tr.tool td{background:#fff7e0}tr.approval td{background:#f3e8ff}tr.error td{color:#a11}
@@ -52,7 +52,7 @@ export function consolePage(view: { hooks: HooksStatus; state?: string }): HtmlE
 <div>
 <section id="chat"><h2>Chat (local platform)</h2>
 <div id="chat-log" aria-live="polite"></div>
-<form class="row" id="chat-form"><input name="chat_id" value="console" size="8" aria-label="chat id"><input name="user_id" value="console-user" size="10" aria-label="user id"><input name="text" placeholder="Say something…" autocomplete="off" aria-label="message"><button>Send</button></form>
+<form class="row" id="chat-form"><input name="chat_id" value="console" aria-label="chat id"><input name="user_id" value="console-user" aria-label="user id"><input name="text" placeholder="Say something…" autocomplete="off" aria-label="message"><button>Send</button></form>
 <p class="muted" id="chat-status"></p></section>
 <section><h2>Sessions and turns</h2><ul class="sessions" id="sessions"><li class="muted">no turns yet</li></ul></section>
 <section><h2>Live observer events</h2><div id="events"></div></section>

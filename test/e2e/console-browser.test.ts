@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
-/** Set by CI (`.ci/run` installs chromium): there, a missing browser is a failure, not a skip. */
-const REQUIRED = process.env.CI === 'true' || process.env.CI === '1';
+/** `.ci/run` installs chromium and names it: there (or with CI set), a missing browser is a failure, not a skip. */
+const REQUIRED = Boolean(process.env.PLAYWRIGHT_CHROMIUM) || process.env.CI === 'true' || process.env.CI === '1';
 const available = existsSync(CHROMIUM);
 if (!available && !REQUIRED) {
   process.stdout.write(`console-browser.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install -y chromium, or set PLAYWRIGHT_CHROMIUM)\n`);

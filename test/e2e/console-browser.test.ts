@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../support/until.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
@@ -22,6 +23,13 @@ let child: ChildProcess;
 let browser: BrowserContext | undefined;
 let url: string;
 let output = '';
+let shellCommand = '';
+let allowlistFile = '';
+
+async function approvedCommands(): Promise<string[]> {
+  if (!existsSync(allowlistFile)) return [];
+  return (JSON.parse(await readFile(allowlistFile, 'utf8')) as { approvals: { command: string }[] }).approvals.map((e) => e.command);
+}
 
 beforeAll(async () => {
   if (!available && !REQUIRED) return;
@@ -34,7 +42,14 @@ beforeAll(async () => {
     join(home, 'plugins', 'greeter', 'index.ts'),
     `export function register(ctx: any) {\n  ctx.register_hook('pre_llm_call', function add_greeting() { return { context: 'be nice' }; });\n}\n`,
   );
-  await writeFile(join(home, 'config.yaml'), 'plugins:\n  enabled:\n    - greeter\n');
+  // A shell hook that is not approved yet: the page approves and revokes it.
+  await writeFile(join(home, 'noop.sh'), "#!/bin/sh\ncat > /dev/null\necho '{}'\n", { mode: 0o755 });
+  await writeFile(
+    join(home, 'config.yaml'),
+    `plugins:\n  enabled:\n    - greeter\nhooks:\n  post_llm_call:\n    - command: ${JSON.stringify(join(home, 'noop.sh'))}\n`,
+  );
+  shellCommand = join(home, 'noop.sh');
+  allowlistFile = join(home, 'shell-hooks-allowlist.json');
   const env: NodeJS.ProcessEnv = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_LOG_LEVEL: 'warn' };
   delete env.HOOKGATE_HOME;
   delete env.HOOKGATE_MODEL_BASE_URL;
@@ -97,6 +112,18 @@ describe.skipIf(!available && !REQUIRED)('the console in a real browser', () => 
     expect(await page.locator('#sessions a').count()).toBeGreaterThan(0);
     if (process.env.HOOKGATE_CONSOLE_SCREENSHOT) await page.screenshot({ path: process.env.HOOKGATE_CONSOLE_SCREENSHOT });
     expect(errors).toEqual([]);
+  });
+
+  it('approves and revokes a shell hook from the hook systems panel', { timeout: 60_000 }, async () => {
+    const page = await browser!.newPage();
+    await page.goto(`${url}/console`);
+    const row = page.locator('#shell-hooks tbody tr', { hasText: 'noop.sh' });
+    expect(await row.innerText()).toContain('not allowlisted');
+    await row.getByRole('button', { name: 'approve' }).click();
+    // The page reloads after each change, so the allowlist file is what the test waits on.
+    await until(async () => (await approvedCommands()).includes(shellCommand), 'the approval in the allowlist file');
+    await page.locator('#shell-hooks tbody tr', { hasText: 'allowed' }).getByRole('button', { name: 'revoke' }).click();
+    await until(async () => (await approvedCommands()).length === 0, 'the revocation in the allowlist file');
   });
 
   it('refuses console mutations without its header and other Host names', async () => {

@@ -33,6 +33,7 @@ async function startDev(...extra: string[]): Promise<Dev> {
   const env: NodeJS.ProcessEnv = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_LOG_LEVEL: 'warn' };
   delete env.HOOKGATE_HOME;
   delete env.HOOKGATE_MODEL_BASE_URL;
+  delete env.HOOKGATE_DEV_STATE; // the default state folder, .hookgate in the working directory
   const child = spawn(process.execPath, [BIN, '--accept-hooks', 'dev', '--port', '0', '--home', home, ...extra], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let text = '';
@@ -116,5 +117,18 @@ describe('hookgate dev state across kill -9', () => {
     const third = await startDev('--fresh');
     expect(await history(third, 'c1')).toEqual([]);
     await killHard(third);
+  });
+
+  it('refuses a second dev on the same state folder with a clear message', { timeout: 90_000 }, async () => {
+    const first = await startDev('--state', join(root, 'shared-state'));
+    const env: NodeJS.ProcessEnv = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+    const second = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--state', join(root, 'shared-state')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(second);
+    let stderr = '';
+    second.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => second.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain(`the state folder ${join(root, 'shared-state')} is in use by another hookgate dev (pid ${first.child.pid})`);
+    await killHard(first);
   });
 });

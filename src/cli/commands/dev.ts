@@ -56,9 +56,9 @@ export function installDevCommand(
     .description('run the whole pipeline locally: emulators, gateway on 127.0.0.1, observer and turn consumers')
     .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', parsePort, 8787)
     .option('--home <dir>', 'hooks home (default: HOOKGATE_HOME, HERMES_HOME, ~/.hermes)')
-    .option('--state <dir>', 'where the table and the unanswered turns are kept across restarts', DEFAULT_STATE_DIR)
+    .option('--state <dir>', `where the table and the unanswered turns are kept across restarts (default: $HOOKGATE_DEV_STATE or ${DEFAULT_STATE_DIR})`)
     .option('--fresh', 'start with empty state (deletes the stored table first)')
-    .action(async (options: { port: number; home?: string; state: string; fresh?: boolean }) => {
+    .action(async (options: { port: number; home?: string; state?: string; fresh?: boolean }) => {
       // The SDK's Node 20 notice is harmless here and would bury what dev prints.
       process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
       const home = resolve(options.home ?? resolveHooksHome());
@@ -69,8 +69,10 @@ export function installDevCommand(
       }
       let dev;
       try {
-        const state = { dir: options.state, fresh: options.fresh ?? false };
-        dev = await startDevRuntime({ home, port: options.port, acceptHooks: flags.acceptHooks, state, ...wiring });
+        // HOOKGATE_DEV_STATE=memory keeps nothing (test harnesses that start many devs at once).
+        const dir = options.state ?? process.env.HOOKGATE_DEV_STATE ?? DEFAULT_STATE_DIR;
+        const state = options.state === undefined && dir === 'memory' ? undefined : { dir, fresh: options.fresh ?? false };
+        dev = await startDevRuntime({ home, port: options.port, acceptHooks: flags.acceptHooks, ...(state ? { state } : {}), ...wiring });
       } catch (error) {
         process.stderr.write(`hookgate dev: ${(error as Error).message ?? String(error)}\n`);
         process.exitCode = 1;

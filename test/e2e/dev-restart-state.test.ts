@@ -5,12 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakePlatforms, type FakePlatforms } from '../support/fake-platforms/fake-platform-server.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 
 let root: string;
 let home: string;
 let cwd: string;
+let fake: FakePlatforms;
 const children: ChildProcess[] = [];
 
 interface Dev {
@@ -30,7 +32,14 @@ async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined
 }
 
 async function startDev(...extra: string[]): Promise<Dev> {
-  const env: NodeJS.ProcessEnv = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    HOOKGATE_LOG_LEVEL: 'warn',
+    TELEGRAM_BOT_TOKEN: '42:restart',
+    TELEGRAM_SECRET_TOKEN: 'restart-secret',
+    TELEGRAM_API_BASE_URL: `${fake.url}/telegram`,
+  };
   delete env.HOOKGATE_HOME;
   delete env.HOOKGATE_MODEL_BASE_URL;
   delete env.HOOKGATE_DEV_STATE; // the default state folder, .hookgate in the working directory
@@ -56,7 +65,16 @@ const send = (dev: Dev, body: Record<string, string>) =>
 const history = async (dev: Dev, chat: string): Promise<string[]> =>
   ((await (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chat}`)).json()) as { text: string }[]).map((m) => m.text);
 
+const telegram = (dev: Dev, updateId: number, text: string) =>
+  fetch(`${dev.url}/webhooks/telegram`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'restart-secret' },
+    body: JSON.stringify({ update_id: updateId, message: { message_id: updateId, from: { id: 77, first_name: 'T' }, chat: { id: 77, type: 'private' }, text } }),
+  });
+const telegramReplies = () => fake.received('/telegram/bot42:restart/sendMessage').map((r) => (r.json as { text: string }).text);
+
 beforeAll(async () => {
+  fake = await startFakePlatforms();
   root = await mkdtemp(join(tmpdir(), 'hookgate-restart-'));
   home = join(root, 'home');
   cwd = join(root, 'project');
@@ -71,6 +89,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await fake?.close();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -82,6 +101,8 @@ describe('hookgate dev state across kill -9', () => {
     // An answered turn, then a re-post of the same delivery: no second reply.
     expect((await send(first, { chat_id: 'c1', user_id: 'u1', text: 'one', message_id: 'm1' })).status).toBe(202);
     await eventually(async () => ((await history(first, 'c1')).length === 1 ? true : undefined), 'the first reply', first.output);
+    expect((await telegram(first, 9001, 'tg one')).status).toBe(200);
+    await eventually(() => (telegramReplies().length === 1 ? true : undefined), 'the Telegram reply', first.output);
 
     // A turn that is in flight (its hook hangs) when dev is killed.
     await writeFile(join(home, 'hold'), '');
@@ -107,6 +128,11 @@ describe('hookgate dev state across kill -9', () => {
       const again = await send(second, { chat_id: 'c1', user_id: 'u1', text, message_id });
       expect(again.status).toBeLessThan(300);
     }
+    // The same Telegram update_id again: no second reply (a later update in the same chat is answered after it, FIFO).
+    expect((await telegram(second, 9001, 'tg one')).status).toBe(200);
+    expect((await telegram(second, 9002, 'tg two')).status).toBe(200);
+    await eventually(() => (telegramReplies().length >= 2 ? true : undefined), 'the second Telegram reply', second.output);
+    expect(telegramReplies()).toEqual([expect.stringContaining('You said: tg one'), expect.stringContaining('You said: tg two')]);
     // A fresh message goes through after them (same chat, FIFO): once it is answered, the duplicates would have been too.
     expect((await send(second, { chat_id: 'c1', user_id: 'u1', text: 'three' })).status).toBe(202);
     await eventually(async () => ((await history(second, 'c1')).includes('You said: three') ? true : undefined), 'the third reply', second.output);

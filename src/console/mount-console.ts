@@ -14,6 +14,7 @@ const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const HookRef = z.object({ event: z.string().min(1), command: z.string().min(1) });
 const ReplayRequest = z.object({ queue: z.enum(['turns', 'events']), id: z.string().min(1).optional() });
 const TURN_ID = /^[A-Za-z0-9_:.-]{1,200}$/;
+const MAX_QUEUED_EVENTS = 1000;
 
 export interface ConsoleOptions {
   hub: ConsoleHub;
@@ -58,6 +59,8 @@ export function mountConsole(app: Hono, options: ConsoleOptions): void {
       const queue: ConsoleEvent[] = [];
       let wake: (() => void) | undefined;
       const off = hub.subscribe((event) => {
+        // A page that stopped reading must not grow the server's memory without bound.
+        if (queue.length >= MAX_QUEUED_EVENTS) queue.shift();
         queue.push(event);
         wake?.();
       });

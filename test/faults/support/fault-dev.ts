@@ -1,6 +1,7 @@
 import { createHmac, sign } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { chmod, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { recordHookRun } from '../../../src/agent/trace/hook-run-scope.ts';
 import { createTurnConsumer } from '../../../src/agent/turn-consumer.ts';
 import { createHookEngine } from '../../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../../src/hooks/hook-logger.ts';
@@ -41,9 +42,11 @@ export interface FaultDev {
 }
 
 export interface FaultDevOptions {
-  /** Files of the hooks home; config.yaml should enable `recorder` when the case reads `recorded()`. */
-  files: Record<string, string>;
+  /** Files of the hooks home (a function: given its path); config.yaml enables `recorder` when the case reads `recorded()`. */
+  files: Record<string, string> | ((home: string) => Record<string, string>);
   env?: NodeJS.ProcessEnv;
+  /** Files (relative to the home) made executable before dev starts. */
+  executables?: string[];
   acceptHooks?: boolean;
 }
 
@@ -57,7 +60,9 @@ export const SECRETS = { telegram: 'tg-secret', slack: 'slack-secret', whatsapp:
 export async function startFaultDev(options: FaultDevOptions): Promise<FaultDev> {
   const discord = discordKeys();
   const fake = await startFakePlatforms();
-  const home = await tempHome(options.files);
+  const home = await tempHome();
+  await home.write(typeof options.files === 'function' ? options.files(home.path) : options.files);
+  for (const file of options.executables ?? []) await chmod(join(home.path, file), 0o755);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOOKGATE_HOME: home.path,
@@ -92,7 +97,7 @@ export async function startFaultDev(options: FaultDevOptions): Promise<FaultDev>
     env,
     acceptHooks: options.acceptHooks ?? false,
     print: () => {},
-    createEngine: (engineOptions) => createHookEngine({ ...engineOptions, print: () => {}, logger }),
+    createEngine: (engineOptions) => createHookEngine({ ...engineOptions, onRun: recordHookRun, print: () => {}, logger }),
     createTurnConsumer: (context) => createTurnConsumer(context),
   });
   return {

@@ -47,6 +47,8 @@ export interface FaultDevOptions {
   env?: NodeJS.ProcessEnv;
   /** Files (relative to the home) made executable before dev starts. */
   executables?: string[];
+  /** Runs once the home is written, before dev starts (e.g. `hookgate hooks approve`). */
+  beforeStart?: (home: string) => Promise<void>;
   acceptHooks?: boolean;
 }
 
@@ -63,6 +65,7 @@ export async function startFaultDev(options: FaultDevOptions): Promise<FaultDev>
   const home = await tempHome();
   await home.write(typeof options.files === 'function' ? options.files(home.path) : options.files);
   for (const file of options.executables ?? []) await chmod(join(home.path, file), 0o755);
+  await options.beforeStart?.(home.path);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOOKGATE_HOME: home.path,
@@ -90,6 +93,8 @@ export async function startFaultDev(options: FaultDevOptions): Promise<FaultDev>
   delete env.HOOKGATE_MODEL_BASE_URL;
   delete env.HOOKGATE_ALLOWED_USERS;
   delete env.HOOKGATE_API_TOKEN;
+  delete env.HOOKGATE_ACCEPT_HOOKS;
+  delete env.HERMES_ACCEPT_HOOKS;
   const logger = createMemoryLogger();
   const dev = await startDevRuntime({
     home: home.path,

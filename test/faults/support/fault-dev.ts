@@ -167,7 +167,9 @@ const json = (r: RecordedRequest) => r.json as Record<string, any>;
  * update/event/message id: the same `n` is the same delivery, a redelivery).
  */
 export function chatMessage(fd: FaultDev, platform: Platform, chat: string, n: number, text: string): ChatMessage {
-  const requests = (match: (r: RecordedRequest) => boolean, pick: (r: RecordedRequest) => string) => async () => fd.fake.requests.filter(match).map(pick);
+  // Only sends the platform accepted (a failed or dropped try is not a reply the user saw).
+  const requests = (match: (r: RecordedRequest) => boolean, pick: (r: RecordedRequest) => string) => async () =>
+    fd.fake.requests.filter((r) => typeof r.status === 'number' && r.status < 300 && match(r)).map(pick);
   const signed = (body: string) => async () => signedHeaders(fd, platform, body);
   switch (platform) {
     case 'telegram': {

@@ -17,11 +17,13 @@ export const QUICK = process.env.HOOKGATE_FAULTS_QUICK === '1';
 /** `full` normally, `quick` under --quick. */
 export const size = (full: number, quick: number): number => (QUICK ? quick : full);
 
-/** Polls `read` every 50 ms until `done` holds (no deadline: the test's timeout is the bound). */
+/** Polls `read` every 50 ms until `done` holds; fails after 4 minutes (a bound, not a timing claim). */
 export async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
+  const end = Date.now() + 240_000;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
+    if (Date.now() > end) throw new Error(`gave up waiting; last seen: ${JSON.stringify(value)?.slice(0, 300)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -8,6 +8,8 @@ import { createGatewayApp } from '../gateway/app.ts';
 import { gatewayDepsFromDataPlane } from '../gateway/gateway-deps-from-data-plane.ts';
 import { createGatewayLogger } from '../gateway/gateway-logger.ts';
 import { announceGatewayStartup } from '../gateway/gateway-startup.ts';
+import { createReplier } from '../gateway/create-replier.ts';
+import { redactingReplier } from '../gateway/redacting-replier.ts';
 import type { Replier } from '../gateway/replier.ts';
 import { TurnHealth } from '../gateway/turn-health.ts';
 import type { HookEngine, HookEngineOptions } from '../hooks/hook-engine.ts';
@@ -176,7 +178,9 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
         config,
         plane,
         engine,
-        replier: deps.replier,
+        // Turn replies get the full HOOKGATE_REPLY_* policy, as in Lambda; deps.replier is the
+        // gateway's own (capped at 2 quick tries: it answers inside the webhook's deadline).
+        replier: redactingReplier(createReplier(config, deps.outbox ? { outbox: deps.outbox } : {})),
         logger,
         turnHealth,
         activeTurns,

@@ -9,6 +9,8 @@ export interface RecordedRequest {
   headers: IncomingMessage['headers'];
   body: string;
   json?: unknown;
+  /** The status the fake answered, or `dropped` when it cut the connection instead. */
+  status?: number | 'dropped';
 }
 
 export interface FailureOptions {
@@ -59,7 +61,10 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
   let url = '';
   const teamsIssuer = 'https://api.botframework.com';
 
+  const answered = new WeakMap<ServerResponse, RecordedRequest>();
   const answer = (res: ServerResponse, status: number, body: unknown) => {
+    const record = answered.get(res);
+    if (record) record.status = status;
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
   };
@@ -75,10 +80,13 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
       } catch {
         json = undefined;
       }
-      requests.push({ method: req.method ?? '', path, headers: req.headers, body, json });
+      const record: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body, json };
+      requests.push(record);
+      answered.set(res, record);
       const drop = drops.find((d) => path.startsWith(d.prefix) && d.count > 0);
       if (drop) {
         drop.count--;
+        record.status = 'dropped';
         req.socket.destroy();
         return;
       }

@@ -8,7 +8,7 @@ import { createGatewayApp } from '../gateway/app.ts';
 import { gatewayDepsFromDataPlane } from '../gateway/gateway-deps-from-data-plane.ts';
 import { createGatewayLogger } from '../gateway/gateway-logger.ts';
 import { announceGatewayStartup } from '../gateway/gateway-startup.ts';
-import type { Replier } from '../gateway/replier.ts';
+import type { Replier } from '../messaging/replier.ts';
 import { TurnHealth } from '../gateway/turn-health.ts';
 import type { HookEngine, HookEngineOptions } from '../hooks/hook-engine.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../pipeline/data-plane.ts';

@@ -15,6 +15,7 @@ import { S3PayloadStore } from './payload-store.ts';
 import { SqsTurnQueue } from './turn-queue-sender.ts';
 import { SqsTimerQueue } from './timer-queue-sender.ts';
 import { lazyClient } from './lazy-client.ts';
+import { HookgateError } from '../errors/hookgate-error.ts';
 
 /** Where the data plane's resources are; endpoints only for emulators (else the SDK's defaults). */
 export interface DataPlaneResources {
@@ -86,7 +87,7 @@ export function dataPlaneFromLocalAws(aws: EmulatedAws): DataPlaneResources {
   };
 }
 
-export class DataPlaneEnvError extends Error {
+export class DataPlaneEnvError extends HookgateError {
   override readonly name = 'DataPlaneEnvError';
 }
 

@@ -8,6 +8,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: child processes and emulators in every file; keep the pool small.
     maxWorkers: 2,
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    // hookgate dev keeps no state folder in tests unless a test asks (--state): files run side by side.
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_DEV_STATE: 'memory' },
   },
 });

@@ -40,6 +40,8 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>>
     { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['APPROVAL#*'], calledFrom: ['src/store/dynamo-approval-store.ts'] },
     // /reset drops the session's grants.
     { actions: ['Query', 'DeleteItem'], leadingKeys: ['GRANT#session#*'], calledFrom: ['src/store/dynamo-approval-store.ts', 'src/store/dynamo-table.ts'] },
+    // Plugin slash commands read the current session's turn traces (`traces()` of the command context).
+    { actions: ['Query'], leadingKeys: ['TRACE_SESSION#*', 'TRACE#*'], calledFrom: ['src/store/trace-store.ts', 'src/store/dynamo-table.ts'] },
     ALLOWLIST_READ,
   ],
   turn: [
@@ -59,17 +61,16 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>>
       leadingKeys: ['TRANSCRIPT#*'],
       calledFrom: ['src/store/dynamo-transcript-store.ts', 'src/store/dynamo-table.ts'],
     },
-    // Per-turn hook traces (`hookgate trace` reads them from the operator's machine).
-    { actions: ['BatchWriteItem'], leadingKeys: ['TRACE#*'], calledFrom: ['src/store/trace-store.ts'] },
+    // Per-turn hook traces and their session index (`hookgate trace` reads them from the operator's machine).
+    { actions: ['BatchWriteItem'], leadingKeys: ['TRACE#*', 'TRACE_SESSION#*'], calledFrom: ['src/store/trace-store.ts'] },
     ALLOWLIST_READ,
   ],
   observer: [
-    // Idempotency records of observer events: Powertools' layer (get, put, update, delete) and
-    // the single-table store's batched completion writes.
+    // Idempotency records of observer events: Powertools' layer (get, put, update, delete).
     {
-      actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+      actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
       leadingKeys: ['IDEMPOTENCY#*'],
-      calledFrom: ['src/pipeline/idempotency-store.ts', 'src/pipeline/direct-dynamodb.ts', POWERTOOLS_DYNAMODB_LAYER],
+      calledFrom: ['src/pipeline/idempotency-store.ts', POWERTOOLS_DYNAMODB_LAYER],
     },
     ALLOWLIST_READ,
   ],

@@ -15,7 +15,11 @@ import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../pipel
 import { createObserverConsumer } from '../pipeline/observer-consumer.ts';
 import { RESOURCE_ENV } from '../pipeline/resource-env.ts';
 import { removeDevEndpoints, writeDevEndpoints } from './dev-endpoints.ts';
+import { ConsoleHub } from '../console/console-hub.ts';
+import { mountDevConsole } from '../console/mount-dev-console.ts';
 import { startEmulators, type RunningEmulators } from './emulators.ts';
+import { prepareDevState, type DevStateOptions } from './dev-state.ts';
+import { DevTurnJournal } from './turn-journal.ts';
 import { startSqsPoller, type SqsEventHandler, type SqsPoller } from './sqs-poller.ts';
 
 /** What a turn consumer is built from (the turn runtime's `createTurnHandler`). */
@@ -46,6 +50,10 @@ export interface DevRuntimeOptions {
   createTurnConsumer?: (context: TurnConsumerContext) => SqsEventHandler | Promise<SqsEventHandler>;
   /** Lines for the person at the terminal. */
   print?: (line: string) => void;
+  /** Keep the table (and the turn journal) under this folder across restarts; default: all in memory. */
+  state?: DevStateOptions;
+  /** Serve the console at `/console` (default true). */
+  console?: boolean;
 }
 
 export interface DevRuntime {
@@ -103,7 +111,9 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
   try {
     // Fail fast, before anything starts, on a malformed variable (the error names it).
     loadGatewayConfig(baseEnv, { runtime: 'local' });
-    const aws = await startEmulators();
+    const state = options.state ? await prepareDevState(options.state) : undefined;
+    if (state) cleanup.push({ name: 'the state folder', run: () => state.release() });
+    const aws = await startEmulators(state ? { dynamodbPath: state.dynamodbPath } : {});
     cleanup.push({ name: 'the emulators', run: () => aws.stop() });
     const generatedToken = baseEnv.HOOKGATE_API_TOKEN ? undefined : randomBytes(24).toString('hex');
     const env: NodeJS.ProcessEnv = {
@@ -120,18 +130,23 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const plane = createDataPlane(dataPlaneFromLocalAws(aws));
     cleanup.push({ name: 'the SDK clients', run: () => plane.destroy() });
 
+    const hub = options.console === false ? undefined : new ConsoleHub();
     const engine = await options.createEngine({
       home: options.home,
       acceptHooks: options.acceptHooks ?? false,
       gatewayHooks: true,
-      observerSink: plane.observerSink,
+      observerSink: hub ? hub.watchSink(plane.observerSink) : plane.observerSink,
     });
     cleanup.push({ name: 'the hook engine', run: () => engine.close() });
 
     // Turns run in this process: /healthz reports the stuck ones.
     const turnHealth = new TurnHealth();
     const deps = { ...gatewayDepsFromDataPlane({ config, engine, plane, logger }), turnHealth };
+    if (hub) deps.replier = hub.watchReplier(deps.replier);
+    const journal = state ? new DevTurnJournal(plane.table, deps.turnQueue) : undefined;
+    if (journal) deps.turnQueue = journal;
     const app = createGatewayApp(deps);
+    if (hub) mountDevConsole(app, { hub, plane, aws, home: options.home, ...(state ? { state: state.dir } : {}) });
     const server = await listen(app.fetch, options.port ?? 8787);
     cleanup.push({
       name: 'the HTTP server',
@@ -157,7 +172,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     // All pollers stop together: each waits for its poll in progress (≤ 1 s) and its batch in hand.
     cleanup.push({ name: 'the queue pollers', run: () => Promise.all(pollers.map((p) => p.stop())).then(() => undefined), budgetMs: POLLERS_BUDGET_MS });
     if (options.createTurnConsumer) {
-      const handler = await options.createTurnConsumer({
+      const consumer = await options.createTurnConsumer({
         config,
         plane,
         engine,
@@ -167,6 +182,8 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
         activeTurns,
         signal: shutdown.signal,
       });
+      const settled = journal ? journal.settling(consumer) : consumer;
+      const handler = hub ? hub.watchTurns(settled) : settled;
       const turnPollers: SqsPoller[] = await Promise.all([
         startSqsPoller({ sqs: plane.clients.sqs, queueUrl: aws.turnsQueueUrl, handler, batchSize: 1, concurrency: 2, onError: pollerError('turns') }),
         startSqsPoller({ sqs: plane.clients.sqs, queueUrl: aws.timersQueueUrl, handler, batchSize: 10, onError: pollerError('timers') }),
@@ -183,9 +200,12 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
       budgetMs: FINALIZE_BUDGET_MS,
     });
     await announceGatewayStartup(deps, { once: false });
+    const redriven = journal ? await journal.redrive() : 0;
 
     print(`hookgate dev: serving ${url}`);
     print(`  hooks home: ${options.home}`);
+    print(state ? `  state: ${state.dir} (kept across restarts; --fresh to start empty${redriven ? `; ${redriven} unanswered turn(s) re-queued` : ''})` : '  state: in memory (lost when dev stops)');
+    if (hub) print(`  console: ${url}/console`);
     print(`  platforms: ${enabledPlatforms(config).join(', ')}  (POST ${url}/webhooks/<platform>)`);
     for (const { platform, missing } of config.disabled) print(`  ${platform} is off: set ${missing.join(', ')}`);
     print(`  local chat: POST ${url}/webhooks/local {"chat_id","user_id","text"}; replies: GET ${url}/webhooks/local/messages?chat_id=…`);

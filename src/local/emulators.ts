@@ -3,7 +3,7 @@ import { buildApp } from 'fauxqs';
 import dynalite from 'dynalite';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { CreateTopicCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, ResourceInUseException, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import {
   FUNCTION_TIMEOUT_SECONDS,
@@ -37,6 +37,11 @@ export interface StartEmulatorsOptions {
   region?: string;
   /** Table name (tests sharing one DynamoDB Local use unique names). */
   tableName?: string;
+  /**
+   * A folder where dynalite keeps its data (LevelDB) across restarts; the table is reused
+   * when it is already there. Default: in memory.
+   */
+  dynamodbPath?: string;
 }
 
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -60,7 +65,12 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
   let dynamodbEndpoint = options.dynamodbEndpoint;
   let dynaliteServer: ReturnType<typeof dynalite> | undefined;
   if (!dynamodbEndpoint) {
-    dynaliteServer = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+    dynaliteServer = dynalite({
+      createTableMs: 0,
+      deleteTableMs: 0,
+      updateTableMs: 0,
+      ...(options.dynamodbPath ? { path: options.dynamodbPath } : {}),
+    });
     const server = dynaliteServer;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -111,20 +121,18 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
     }),
   );
   await s3.send(new CreateBucketCommand({ Bucket: PAYLOAD_BUCKET.name }));
-  await ddb.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: TABLE.partitionKey, AttributeType: 'S' },
-        { AttributeName: TABLE.sortKey, AttributeType: 'S' },
-      ],
-      KeySchema: [
-        { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
-        { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
-      ],
-    }),
-  );
+  await createTableUnlessPresent(ddb, {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [
+      { AttributeName: TABLE.partitionKey, AttributeType: 'S' },
+      { AttributeName: TABLE.sortKey, AttributeType: 'S' },
+    ],
+    KeySchema: [
+      { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+    ],
+  });
   for (const client of [sqs, sns, s3, ddb]) client.destroy();
 
   return {
@@ -150,4 +158,13 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
       }
     },
   };
+}
+
+/** A persisted dynalite already has the table from the last run. */
+async function createTableUnlessPresent(ddb: DynamoDBClient, input: CreateTableCommandInput): Promise<void> {
+  try {
+    await ddb.send(new CreateTableCommand(input));
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  }
 }

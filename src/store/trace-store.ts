@@ -17,7 +17,14 @@ export interface TraceRecord {
   readonly duration_ms: number;
   /** The text of a reply the platform never took (hook `reply`, decision `undelivered: …`). */
   readonly text?: string;
+  /** The call's kwargs as JSON, cut at {@link TRACE_DETAIL_CHARS} (the console shows them on demand). */
+  readonly kwargs?: string;
+  /** This callback's raw return value (or error) as JSON, cut the same way. */
+  readonly result?: string;
 }
+
+/** How much of a call's kwargs and result a trace record keeps. */
+export const TRACE_DETAIL_CHARS = 2000;
 
 export interface TraceStore {
   /**
@@ -99,6 +106,8 @@ export class DynamoTraceStore implements TraceStore {
       decision: String(item.decision),
       duration_ms: Number(item.duration_ms),
       ...(typeof item.text === 'string' ? { text: item.text } : {}),
+      ...(typeof item.kwargs === 'string' ? { kwargs: item.kwargs } : {}),
+      ...(typeof item.result === 'string' ? { result: item.result } : {}),
     }));
   }
 }

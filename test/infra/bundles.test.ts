@@ -92,7 +92,7 @@ describe('function bundles', () => {
     if (buildDir) await rm(buildDir, { recursive: true, force: true });
   });
 
-  it('keeps the gateway bundle within 1.5 MB and every bundle within 2 MB, ESM with a source map', async () => {
+  it('keeps the gateway and observer bundles within 1.5 MB and the turn bundle within 3 MB, ESM with a source map', async () => {
     const sizes: Record<string, number> = {};
     for (const [name, dir] of Object.entries(assets)) {
       const files = await readdir(dir);
@@ -102,7 +102,9 @@ describe('function bundles', () => {
     console.log('bundle sizes (bytes):', sizes);
     // The AWS SDK is bundled (docs/performance.md#cold-start): ~0.7 MB of the gateway's 1.1 MB.
     expect(sizes.gateway).toBeLessThanOrEqual(1.5 * MiB);
-    for (const size of Object.values(sizes)) expect(size).toBeLessThanOrEqual(2 * MiB);
+    expect(sizes.observer).toBeLessThanOrEqual(1.5 * MiB);
+    // The turn function alone carries the shell parser that judges dangerous commands (mvdan-sh, ~1.3 MB).
+    expect(sizes.turn).toBeLessThanOrEqual(3 * MiB);
     const head = await readFile(join(assets.gateway, 'index.mjs'), 'utf8');
     expect(head).not.toMatch(/from\s*["']tsx/); // tsx is only for loading .ts from disk
   });

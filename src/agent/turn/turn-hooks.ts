@@ -4,7 +4,7 @@ import { errorText } from '../../hooks/error-text.ts';
 import { textOf } from '../../hooks/text-of.ts';
 import type { HookLogger } from '../../hooks/hook-logger.ts';
 import type { HookRunRecord } from '../../hooks/hook-engine.ts';
-import type { TraceRecord } from '../../store/trace-store.ts';
+import { TRACE_DETAIL_CHARS, type TraceRecord } from '../../store/trace-store.ts';
 import { describeDecision } from '../trace/describe-decision.ts';
 import { collectHookRuns } from '../trace/hook-run-scope.ts';
 
@@ -51,11 +51,11 @@ export class TurnHooks {
     const started = performance.now();
     try {
       const { value, runs } = await collectHookRuns(() => this.engine.invokeAll(hook, kwargs));
-      this.record(hook, at, started, runs, describeDecision(hook, value), (run) => describeDecision(hook, run.result === undefined || run.result === null ? [] : [run.result]));
+      this.record(hook, at, started, runs, describeDecision(hook, value), (run) => describeDecision(hook, run.result === undefined || run.result === null ? [] : [run.result]), kwargs);
       return value;
     } catch (error) {
       this.logger.warn(`hook ${hook} failed at its call site: ${describeError(error)}`);
-      this.record(hook, at, started, [], `error: ${describeError(error)}`);
+      this.record(hook, at, started, [], `error: ${describeError(error)}`, undefined, kwargs);
       return [];
     }
   }
@@ -74,7 +74,7 @@ export class TurnHooks {
       const payload = typeof kwargs === 'function' ? kwargs() : kwargs;
       const meta = options.inline ? { ...this.meta, inline: true } : this.meta;
       const { runs } = await collectHookRuns(() => this.engine.observe(type, payload, meta));
-      this.record(type, at, started, runs, 'emitted', () => 'observed');
+      this.record(type, at, started, runs, 'emitted', () => 'observed', payload);
     } catch (error) {
       this.logger.warn(`hook ${type} failed at its call site: ${describeError(error)}`);
       this.record(type, at, started, [], `error: ${describeError(error)}`);
@@ -94,10 +94,12 @@ export class TurnHooks {
     runs: readonly HookRunRecord[],
     overall: string,
     perRun?: (run: HookRunRecord) => string,
+    kwargs?: Kwargs,
   ): void {
     const turn_id = this.meta.turn_id;
+    const detail = kwargs === undefined ? {} : { kwargs: traceJson(kwargs) };
     if (runs.length === 0) {
-      this.trace.push({ turn_id, at, hook, source: '-', callback: '-', decision: overall, duration_ms: Math.trunc(performance.now() - started) });
+      this.trace.push({ turn_id, at, hook, source: '-', callback: '-', decision: overall, duration_ms: Math.trunc(performance.now() - started), ...detail });
       return;
     }
     for (const run of runs) {
@@ -109,6 +111,8 @@ export class TurnHooks {
         callback: run.callback,
         decision: run.error !== undefined ? `error: ${run.error}` : (perRun?.(run) ?? overall),
         duration_ms: Math.trunc(run.durationMs),
+        ...detail,
+        result: run.error !== undefined ? traceJson({ error: run.error }) : traceJson(run.result ?? null),
       });
     }
   }
@@ -121,4 +125,15 @@ export class TurnHooks {
 /** `String(error)` as before, without throwing for a value whose `toString` throws. */
 function describeError(error: unknown): string {
   return textOf(error) ?? errorText(error);
+}
+
+/** JSON for a trace record's detail, cut to TRACE_DETAIL_CHARS; never throws (cycles, BigInt). */
+function traceJson(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null';
+  } catch {
+    text = String(value);
+  }
+  return text.length > TRACE_DETAIL_CHARS ? `${text.slice(0, TRACE_DETAIL_CHARS)}…` : text;
 }

@@ -8,6 +8,7 @@ import { createHookEngine } from '../../hooks/create-hook-engine.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { findHooksConfigProblems, formatProblem } from '../../hooks/validate-hooks-home.ts';
 import { startDevRuntime, type DevRuntimeOptions } from '../../local/dev-runtime.ts';
+import { DEFAULT_STATE_DIR } from '../../local/dev-state.ts';
 import type { GlobalFlags } from '../global-flags.ts';
 
 /** The repository's example hooks home, for the first-run hint. */
@@ -43,8 +44,8 @@ function untilSignal(): Promise<NodeJS.Signals> {
 }
 
 /**
- * `hookgate dev [--port 8787] [--home DIR] [--accept-hooks] [--allow-invalid-config]`: the
- * embedded pipeline on one machine, until Ctrl+C / SIGTERM. An invalid hooks configuration
+ * `hookgate dev [--port 8787] [--home DIR] [--state DIR] [--fresh] [--accept-hooks] [--allow-invalid-config]`:
+ * the embedded pipeline on one machine, until Ctrl+C / SIGTERM. An invalid hooks configuration
  * stops it with exit 2 (file, line, reason) unless `--allow-invalid-config`.
  *
  * @example
@@ -61,7 +62,9 @@ export function installDevCommand(
     .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', parsePort, 8787)
     .option('--home <dir>', 'hooks home (default: HOOKGATE_HOME, HERMES_HOME, ~/.hermes)')
     .option('--allow-invalid-config', 'start even when config.yaml, a plugin.yaml or a HOOK.yaml is invalid (what is invalid is ignored, with a warning)')
-    .action(async (options: { port: number; home?: string; allowInvalidConfig?: boolean }) => {
+    .option('--state <dir>', `where the table and the unanswered turns are kept across restarts (default: $HOOKGATE_DEV_STATE or ${DEFAULT_STATE_DIR})`)
+    .option('--fresh', 'start with empty state (deletes the stored table first)')
+    .action(async (options: { port: number; home?: string; state?: string; fresh?: boolean; allowInvalidConfig?: boolean }) => {
       // The SDK's Node 20 notice is harmless here and would bury what dev prints.
       process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
       const home = resolve(options.home ?? resolveHooksHome());
@@ -87,7 +90,10 @@ export function installDevCommand(
       }
       let dev;
       try {
-        dev = await startDevRuntime({ home, port: options.port, acceptHooks: flags.acceptHooks, ...wiring });
+        // HOOKGATE_DEV_STATE=memory keeps nothing (test harnesses that start many devs at once).
+        const dir = options.state ?? process.env.HOOKGATE_DEV_STATE ?? DEFAULT_STATE_DIR;
+        const state = options.state === undefined && dir === 'memory' ? undefined : { dir, fresh: options.fresh ?? false };
+        dev = await startDevRuntime({ home, port: options.port, acceptHooks: flags.acceptHooks, ...(state ? { state } : {}), ...wiring });
       } catch (error) {
         process.stderr.write(`hookgate dev: ${(error as Error).message ?? String(error)}\n`);
         process.exitCode = 1;

@@ -246,7 +246,15 @@ export class ShellDriverPool {
         removeStaleScratchDirs(root);
         this.#dir = mkdtempSync(join(root, `hookgate-sh-${process.pid}-`));
         const dir = this.#dir;
-        process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+        process.once('exit', () => {
+          // A driver still writing its next output files can race the removal (ENOTEMPTY); an
+          // exit handler must never throw, and a leftover is swept by the next process's start.
+          try {
+            rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+          } catch {
+            // left for removeStaleScratchDirs
+          }
+        });
       }
       const id = this.#nextId++;
       const base = join(this.#dir, String(id));

@@ -4,11 +4,13 @@ import type { MessageEvent } from '../../../messaging/message-event.ts';
 import { jsonResponse, parsePayload, type PlatformAdapter } from '../../platform-adapter.ts';
 
 const id = z.union([z.string().min(1), z.number()]).transform(String);
-const LocalMessage = z.object({ chat_id: id, user_id: id, text: z.string() });
+const LocalMessage = z.object({ chat_id: id, user_id: id, text: z.string(), message_id: id.optional() });
 
 /**
  * The unsigned `local` platform (local runs, or when explicitly enabled):
- * `{"chat_id","user_id","text"}` → 202 `{"delivery_id"}`. Every post is a new delivery.
+ * `{"chat_id","user_id","text"}` → 202 `{"delivery_id"}`. Every post is a new delivery, unless it
+ * carries a `message_id`: a re-post with the same one (in the same chat) is the same delivery
+ * and is deduplicated, as a platform's retry would be.
  *
  * @example
  * await fetch(`${url}/webhooks/local`, { method: 'POST', body: JSON.stringify({ chat_id: 'c1', user_id: 'u1', text: 'hi' }) });
@@ -18,7 +20,7 @@ export function localAdapter(newId: () => string = randomUUID): PlatformAdapter 
     platform: 'local',
     async handle(request) {
       const message = parsePayload(request.rawBody, LocalMessage, 'local message');
-      const deliveryId = `local:${newId()}`;
+      const deliveryId = message.message_id === undefined ? `local:${newId()}` : `local:${message.chat_id}:${message.message_id}`;
       const source = { platform: 'local', chat_id: message.chat_id, user_id: message.user_id, user_name: '', chat_type: 'dm', thread_id: '' };
       const event: MessageEvent = {
         text: message.text,

@@ -1,0 +1,97 @@
+import type { Replier } from '../gateway/replier.ts';
+import type { ObserverEvent, ObserverSink } from '../hooks/observer-sink.ts';
+
+/** What the console's event stream (`GET /console/events`) carries. */
+export type ConsoleEvent =
+  | { kind: 'reply'; platform: string; chat_id: string; thread_id: string; text: string; at: string }
+  | { kind: 'observer'; type: string; session_id?: string; turn_id?: string; payload: Record<string, unknown>; at: string }
+  | { kind: 'turn-done'; delivery_id?: string; at: string };
+
+type Listener = (event: ConsoleEvent) => void;
+
+/**
+ * In-process fan-out of what happens in `hookgate dev` to the open console pages: replies as
+ * they are sent, observer events as they are published. Watching never changes the
+ * outcome: a listener that throws is dropped, the reply or publish goes on.
+ *
+ * @example
+ * const hub = new ConsoleHub();
+ * deps.replier = hub.watchReplier(deps.replier);
+ * const off = hub.subscribe((event) => console.log(event.kind));
+ */
+export class ConsoleHub {
+  private readonly listeners = new Set<Listener>();
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  publish(event: ConsoleEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        this.listeners.delete(listener);
+      }
+    }
+  }
+
+  /** Reports each reply after it was sent (a failed send is not shown as a reply). */
+  watchReplier(replier: Replier): Replier {
+    return {
+      send: async (target, text) => {
+        await replier.send(target, text);
+        this.publish({ kind: 'reply', platform: target.platform, chat_id: target.chat_id, thread_id: target.thread_id, text, at: new Date().toISOString() });
+      },
+    };
+  }
+
+  /** Reports observer events once they were handed over. */
+  watchSink(sink: ObserverSink): ObserverSink {
+    return {
+      publish: async (events: readonly ObserverEvent[]) => {
+        const ids = await sink.publish(events);
+        const at = new Date().toISOString();
+        for (const event of events) {
+          this.publish({
+            kind: 'observer',
+            type: event.type,
+            payload: event.payload,
+            at,
+            ...(event.session_id ? { session_id: event.session_id } : {}),
+            ...(event.turn_id ? { turn_id: event.turn_id } : {}),
+          });
+        }
+        return ids;
+      },
+    };
+  }
+
+  /** Announces each handled batch of the turns queue (the page then reloads the timeline). */
+  watchTurns<E extends { Records: readonly { body: string }[] }, R>(handler: (event: E) => Promise<R>): (event: E) => Promise<R> {
+    return async (event) => {
+      try {
+        return await handler(event);
+      } finally {
+        for (const record of event.Records) {
+          const id = deliveryIdOf(record.body);
+          this.publish({ kind: 'turn-done', at: new Date().toISOString(), ...(id ? { delivery_id: id } : {}) });
+        }
+      }
+    };
+  }
+
+  get size(): number {
+    return this.listeners.size;
+  }
+}
+
+function deliveryIdOf(body: string): string | undefined {
+  try {
+    const id = (JSON.parse(body) as { delivery_id?: unknown }).delivery_id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}

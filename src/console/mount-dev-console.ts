@@ -1,0 +1,34 @@
+import type { Hono } from 'hono';
+import type { DataPlane } from '../pipeline/data-plane.ts';
+import { ConsoleData } from './console-data.ts';
+import type { ConsoleHub } from './console-hub.ts';
+import { mountConsole } from './mount-console.ts';
+
+/**
+ * `hookgate dev`'s console over its data plane and local queues.
+ *
+ * @example
+ * mountDevConsole(app, { hub, plane, aws, home });
+ */
+export function mountDevConsole(
+  app: Hono,
+  options: {
+    hub: ConsoleHub;
+    plane: DataPlane;
+    aws: { turnsQueueUrl: string; turnsDlqUrl: string; eventsQueueUrl: string; eventsDlqUrl: string };
+    home: string;
+    state?: string;
+  },
+): void {
+  const { aws } = options;
+  const data = new ConsoleData({
+    table: options.plane.table,
+    sqs: options.plane.clients.sqs,
+    home: options.home,
+    dlqs: [
+      { name: 'turns', dlqUrl: aws.turnsDlqUrl, sourceQueueUrl: aws.turnsQueueUrl },
+      { name: 'events', dlqUrl: aws.eventsDlqUrl, sourceQueueUrl: aws.eventsQueueUrl },
+    ],
+  });
+  mountConsole(app, { hub: options.hub, data, home: options.home, ...(options.state ? { state: options.state } : {}) });
+}

@@ -1,0 +1,54 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+/** Where `hookgate dev` keeps what must survive a restart. */
+export interface DevStateOptions {
+  /** The state folder (`--state`, default `.hookgate` in the current directory). */
+  dir: string;
+  /** `--fresh`: empty it first. */
+  fresh?: boolean;
+}
+
+export interface DevState {
+  dir: string;
+  /** dynalite's LevelDB folder: sessions, transcripts, reply history, dedup, traces, the turn journal. */
+  dynamodbPath: string;
+  /** Frees the folder for the next `hookgate dev`. */
+  release(): Promise<void>;
+}
+
+/** The default state folder: `.hookgate` in the current directory. */
+export const DEFAULT_STATE_DIR = '.hookgate';
+
+/**
+ * Creates (or, with `fresh`, empties) the state folder and names its parts.
+ *
+ * @example
+ * const state = await prepareDevState({ dir: '.hookgate' });
+ * startEmulators({ dynamodbPath: state.dynamodbPath });
+ */
+export async function prepareDevState(options: DevStateOptions): Promise<DevState> {
+  const dir = resolve(options.dir);
+  const dynamodbPath = join(dir, 'dynamodb');
+  const pidFile = join(dir, 'dev.pid');
+  await mkdir(dir, { recursive: true });
+  // LevelDB allows one process per folder, and dynalite would crash on the second one
+  // asynchronously; a pid file turns that into a clear error first. A pid file left by a
+  // killed dev (kill -9) names a dead process and is taken over.
+  const holder = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
+  if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+    throw new Error(`the state folder ${dir} is in use by another hookgate dev (pid ${holder}); stop it, or pass --state <another dir>`);
+  }
+  await writeFile(pidFile, `${process.pid}\n`);
+  if (options.fresh) await rm(dynamodbPath, { recursive: true, force: true });
+  return { dir, dynamodbPath, release: () => rm(pidFile, { force: true }) };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

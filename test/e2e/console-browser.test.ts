@@ -1,0 +1,144 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { request } from 'node:http';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../support/until.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
+const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
+/** `.ci/run` installs chromium and names it: there (or with CI set), a missing browser is a failure, not a skip. */
+const REQUIRED = Boolean(process.env.PLAYWRIGHT_CHROMIUM) || process.env.CI === 'true' || process.env.CI === '1';
+const available = existsSync(CHROMIUM);
+if (!available && !REQUIRED) {
+  process.stdout.write(`console-browser.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install -y chromium, or set PLAYWRIGHT_CHROMIUM)\n`);
+}
+
+let root: string;
+let child: ChildProcess;
+let browser: BrowserContext | undefined;
+let url: string;
+let output = '';
+let shellCommand = '';
+let allowlistFile = '';
+
+async function approvedCommands(): Promise<string[]> {
+  if (!existsSync(allowlistFile)) return [];
+  return (JSON.parse(await readFile(allowlistFile, 'utf8')) as { approvals: { command: string }[] }).approvals.map((e) => e.command);
+}
+
+beforeAll(async () => {
+  if (!available && !REQUIRED) return;
+  root = await mkdtemp(join(tmpdir(), 'hookgate-console-'));
+  const home = join(root, 'home');
+  // A plugin with a pre_llm_call hook: it must show in the turn's timeline as a plugin callback.
+  await mkdir(join(home, 'plugins', 'greeter'), { recursive: true });
+  await writeFile(join(home, 'plugins', 'greeter', 'plugin.yaml'), 'name: greeter\nversion: 1.0.0\n');
+  await writeFile(
+    join(home, 'plugins', 'greeter', 'index.ts'),
+    `export function register(ctx: any) {\n  ctx.register_hook('pre_llm_call', function add_greeting() { return { context: 'be nice' }; });\n}\n`,
+  );
+  // A shell hook that is not approved yet: the page approves and revokes it.
+  await writeFile(join(home, 'noop.sh'), "#!/bin/sh\ncat > /dev/null\necho '{}'\n", { mode: 0o755 });
+  await writeFile(
+    join(home, 'config.yaml'),
+    `plugins:\n  enabled:\n    - greeter\nhooks:\n  post_llm_call:\n    - command: ${JSON.stringify(join(home, 'noop.sh'))}\n`,
+  );
+  shellCommand = join(home, 'noop.sh');
+  allowlistFile = join(home, 'shell-hooks-allowlist.json');
+  const env: NodeJS.ProcessEnv = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_LOG_LEVEL: 'warn' };
+  delete env.HOOKGATE_HOME;
+  delete env.HOOKGATE_MODEL_BASE_URL;
+  child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--state', join(root, 'state')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const until = Date.now() + 40_000;
+  while (!/serving (http:\/\/127\.0\.0\.1:\d+)/.test(output)) {
+    if (Date.now() > until || child.exitCode !== null) throw new Error(`hookgate dev did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
+  // A fresh profile (--user-data-dir) per run.
+  browser = await chromium.launchPersistentContext(join(root, 'chromium-profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1280, height: 860 },
+  });
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+describe.skipIf(!available && !REQUIRED)('the console in a real browser', () => {
+  it('sends a message from the page, shows the reply over SSE and the turn hook timeline', { timeout: 90_000 }, async () => {
+    const page = await browser!.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.goto(`${url}/console`);
+    await page.locator('#stream-state', { hasText: /^live$/ }).waitFor({ timeout: 30_000 });
+    // The hook systems panel lists the plugin.
+    expect(await page.locator('section', { hasText: 'Hook systems' }).innerText()).toContain('greeter');
+
+    await page.fill('#chat-form input[name=text]', 'hello console');
+    await page.press('#chat-form input[name=text]', 'Enter');
+    await page.locator('#chat-log .msg.bot', { hasText: 'You said: hello console' }).waitFor({ timeout: 40_000 });
+
+    // The turn's timeline: the plugin's pre_llm_call callback, with its system and decision.
+    const row = page.locator('#timeline tbody tr', { hasText: 'add_greeting' });
+    await row.waitFor({ timeout: 40_000 });
+    const cells = await row.locator('td').allInnerTexts();
+    expect(cells.slice(1, 5)).toEqual(['pre_llm_call', 'plugin', 'add_greeting', expect.stringMatching(/^context/)]);
+    expect(await page.locator('#timeline tbody tr', { hasText: 'on_session_start' }).count()).toBeGreaterThan(0);
+    // kwargs and result on demand.
+    await row.click();
+    expect(await page.locator('#timeline tr.detail').innerText()).toContain('hello console');
+    // Observer events arrived live, and the session lists the turn.
+    expect(await page.locator('#sessions a').count()).toBeGreaterThan(0);
+    if (process.env.HOOKGATE_CONSOLE_SCREENSHOT) await page.screenshot({ path: process.env.HOOKGATE_CONSOLE_SCREENSHOT });
+    expect(errors).toEqual([]);
+  });
+
+  it('approves and revokes a shell hook from the hook systems panel', { timeout: 60_000 }, async () => {
+    const page = await browser!.newPage();
+    await page.goto(`${url}/console`);
+    const row = page.locator('#shell-hooks tbody tr', { hasText: 'noop.sh' });
+    expect(await row.innerText()).toContain('not allowlisted');
+    await row.getByRole('button', { name: 'approve' }).click();
+    // The page reloads after each change, so the allowlist file is what the test waits on.
+    await until(async () => (await approvedCommands()).includes(shellCommand), 'the approval in the allowlist file');
+    await page.locator('#shell-hooks tbody tr', { hasText: 'allowed' }).getByRole('button', { name: 'revoke' }).click();
+    await until(async () => (await approvedCommands()).length === 0, 'the revocation in the allowlist file');
+  });
+
+  it('refuses console mutations without its header and other Host names', async () => {
+    const mutation = await fetch(`${url}/console/api/dlq/replay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"queue":"turns"}' });
+    expect(mutation.status).toBe(403);
+    // fetch cannot set Host; a DNS-rebinding page would arrive with its own name in it.
+    const rebound = await new Promise<number>((resolve, reject) => {
+      request(`${url}/console/api/sessions`, { headers: { host: 'evil.example' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(rebound).toBe(403);
+    expect((await fetch(`${url}/console/api/sessions`)).status).toBe(200);
+  });
+});

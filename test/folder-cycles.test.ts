@@ -57,6 +57,9 @@ function describeCycle(graph: Map<string, Map<string, string>>, cycle: string[])
   return lines.join('\n');
 }
 
+/** The folders in the order of docs/architecture.md §2: each may import only folders before it. */
+const ORDER = ['errors', 'secrets', 'messaging', 'hooks', 'store', 'pipeline', 'config', 'gateway', 'agent', 'console', 'local', 'cli'];
+
 describe('src/ folder dependencies', () => {
   it('has no import cycle between top-level folders, type-only imports included', async () => {
     const { output } = await cruise(['src'], {
@@ -73,5 +76,13 @@ describe('src/ folder dependencies', () => {
 
     const cycles = cyclesOf(graph).map((cycle) => describeCycle(graph, cycle));
     expect(cycles, cycles.join('\n\n')).toEqual([]);
+
+    // The documented order holds, and every folder is in it.
+    expect([...graph.keys()].sort()).toEqual([...ORDER].sort());
+    const against: string[] = [];
+    for (const [from, edges] of graph) {
+      for (const [to, evidence] of edges) if (ORDER.indexOf(to) > ORDER.indexOf(from)) against.push(`${from} → ${to}: ${evidence}`);
+    }
+    expect(against).toEqual([]);
   });
 });

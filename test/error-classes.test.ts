@@ -6,10 +6,11 @@ import { ConfigError } from '../src/config/config-error.ts';
 import { InvalidSignatureError } from '../src/gateway/webhook-errors.ts';
 import { CommandNotFoundError } from '../src/hooks/shell/shell-errors.ts';
 
-/** Every `class X extends Y` in src/, with its file, from the source text. */
+/** Every `class X extends Y` in src/ and infra/, with its file, from the source text. */
 function classesOfSrc(): { name: string; parent: string; abstract: boolean; body: string; file: string }[] {
   const classes = [];
-  for (const entry of readdirSync('src', { recursive: true, withFileTypes: true })) {
+  const entries = ['src', 'infra'].flatMap((dir) => readdirSync(dir, { recursive: true, withFileTypes: true }));
+  for (const entry of entries) {
     if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
     const file = join(entry.parentPath, entry.name);
     const text = readFileSync(file, 'utf8');
@@ -25,7 +26,7 @@ describe('error classes', () => {
   const parentOf = new Map(classes.map((c) => [c.name, c.parent]));
   const errors = classes.filter((c) => c.name.endsWith('Error') && c.name !== 'HookgateError');
 
-  it('every error class in src/ extends HookgateError', () => {
+  it('every error class in src/ and infra/ extends HookgateError', () => {
     expect(errors.length).toBeGreaterThan(20);
     const strays = errors.filter((c) => {
       let parent: string | undefined = c.parent;

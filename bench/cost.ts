@@ -112,7 +112,10 @@ export async function countTurnRequests(options: { turns?: number } = {}): Promi
       startSqsPoller({
         sqs: esm('events'),
         queueUrl: aws.eventsQueueUrl,
-        handler: timed('observer', (event) => ((events += event.Records.length), observerHandler(event))),
+        handler: timed('observer', (event) => {
+          events += event.Records.length;
+          return observerHandler(event);
+        }),
         batchSize: 10,
         batchWindowMs: 1000,
       }),

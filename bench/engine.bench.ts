@@ -64,7 +64,14 @@ function startPython(calls: number): { batch: () => Promise<number>; stop: () =>
   });
   const failed = new Promise<never>((_, reject) => child.on('error', (e) => reject(new Error(`python3 is needed for the baseline: ${e.message}`))));
   return {
-    batch: () => Promise.race([new Promise<number>((resolve) => (waiting.push(resolve), child.stdin.write('go\n'))), failed]),
+    batch: () =>
+      Promise.race([
+        new Promise<number>((resolve) => {
+          waiting.push(resolve);
+          child.stdin.write('go\n');
+        }),
+        failed,
+      ]),
     stop: () => child.kill(),
   };
 }

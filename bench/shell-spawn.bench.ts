@@ -69,7 +69,14 @@ function startPython(script: string): { sample: () => Promise<number>; stop: () 
   });
   const failed = new Promise<never>((_, reject) => child.on('error', (e) => reject(new Error(`python3 is needed for the baseline: ${e.message}`))));
   return {
-    sample: () => Promise.race([new Promise<number>((resolve) => (waiting.push(resolve), child.stdin.write('go\n'))), failed]),
+    sample: () =>
+      Promise.race([
+        new Promise<number>((resolve) => {
+          waiting.push(resolve);
+          child.stdin.write('go\n');
+        }),
+        failed,
+      ]),
     stop: () => child.kill(),
   };
 }

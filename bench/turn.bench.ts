@@ -7,7 +7,7 @@ import { createTurnHandler } from '../src/agent/turn-handler.ts';
 import { recordHookRun } from '../src/agent/trace/hook-run-scope.ts';
 import { createHookEngine } from '../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../src/hooks/hook-logger.ts';
-import { sessionKeyOf } from '../src/gateway/message-event.ts';
+import { sessionKeyOf } from '../src/messaging/message-event.ts';
 import { startEmulatorsProcess } from '../src/local/emulators-process.ts';
 import { createDataPlane, dataPlaneFromLocalAws } from '../src/pipeline/data-plane.ts';
 import type { TurnMessage } from '../src/pipeline/turn-message.ts';

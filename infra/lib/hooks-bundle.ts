@@ -12,12 +12,13 @@ import type { AllowlistEntry } from '../../src/hooks/shell/allowlist-store.ts';
 import { findHooksConfigProblems, formatProblem } from '../../src/hooks/validate-hooks-home.ts';
 import { BUNDLED_HOME_DIR, type HooksBundle } from './function-bundling.ts';
 import { HooksHomeFilesError, planHooksHomeFiles, type HooksHomePlan } from './hooks-home-files.ts';
+import { HookgateError } from '../../src/errors/hookgate-error.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FUNCTIONS = ['gateway', 'turn', 'observer'] as const;
 
 /** The hooks home has a manifest that would be skipped at run time: the build stops. */
-export class HooksHomeBuildError extends Error {
+export class HooksHomeBuildError extends HookgateError {
   override readonly name = 'HooksHomeBuildError';
 }
 

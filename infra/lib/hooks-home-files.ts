@@ -4,6 +4,7 @@ import type { ShellHookEntry } from '../../src/hooks/shell/shell-hook-entry.ts';
 import type { BundledShellCommand } from '../../src/hooks/shell/bundled-shell-command.ts';
 import { resolveScriptPath } from '../../src/hooks/shell/script-path.ts';
 import { expandLeadingTilde, splitShellWords } from '../../src/hooks/shell/shell-words.ts';
+import { HookgateError } from '../../src/errors/hookgate-error.ts';
 
 /** One file of the deployed hooks home. */
 export interface HomeFile {
@@ -34,7 +35,7 @@ export function isNeverShipped(name: string): boolean {
 const EXTERNAL_SCRIPTS_DIR = 'bundled-scripts';
 const SCRIPT_SUFFIX = /\.(sh|bash|zsh|fish|py|pyw|rb|pl|lua|js|mjs|cjs|ts)$/i;
 
-export class HooksHomeFilesError extends Error {
+export class HooksHomeFilesError extends HookgateError {
   override readonly name = 'HooksHomeFilesError';
 }
 

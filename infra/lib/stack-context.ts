@@ -1,6 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { z } from 'zod';
 import { parseTelemetrySubscribers, type TelemetrySubscriber } from './telemetry-subscribers.ts';
+import { HookgateError } from '../../src/errors/hookgate-error.ts';
 
 /** The `-c key=value` options of `cdk deploy`, validated (a typo fails synth with its name). */
 export interface StackContext {
@@ -17,7 +18,7 @@ export interface StackContext {
   approveShellHooks: 'none' | 'all';
 }
 
-export class StackContextError extends Error {
+export class StackContextError extends HookgateError {
   override readonly name = 'StackContextError';
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HookgateError } from '../../src/errors/hookgate-error.ts';
 
 /**
  * `-c telemetrySubscribers='[{"name":"audit","eventTypes":["post_tool_call"]}]'`: extra queues
@@ -13,7 +14,7 @@ export const TelemetrySubscriberSchema = z.object({
 });
 export type TelemetrySubscriber = z.infer<typeof TelemetrySubscriberSchema>;
 
-export class TelemetrySubscribersContextError extends Error {
+export class TelemetrySubscribersContextError extends HookgateError {
   override readonly name = 'TelemetrySubscribersContextError';
 }
 

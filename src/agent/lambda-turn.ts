@@ -1,6 +1,5 @@
 import { loadGatewayConfig } from '../config/gateway-config.ts';
 import { createReplier } from '../gateway/create-replier.ts';
-import { redactingReplier } from '../gateway/redacting-replier.ts';
 import { createGatewayLogger } from '../gateway/gateway-logger.ts';
 import type { HookEngine, HookEngineOptions } from '../hooks/hook-engine.ts';
 import { createDataPlane, dataPlaneFromEnv, type DataPlaneResources } from '../pipeline/data-plane.ts';

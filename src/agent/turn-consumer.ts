@@ -1,6 +1,6 @@
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import type { HookLogger } from '../hooks/hook-logger.ts';
-import type { Replier } from '../gateway/replier.ts';
+import type { Replier } from '../messaging/replier.ts';
 import type { TurnHealth } from '../gateway/turn-health.ts';
 import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoTraceStore } from '../store/trace-store.ts';

@@ -3,6 +3,7 @@ import { resolveHooksHome } from '../hooks/hooks-home.ts';
 import { readDevEndpoints } from '../local/dev-endpoints.ts';
 import { RESOURCE_ENV } from '../pipeline/resource-env.ts';
 import { describeHookgateStack } from './stack-resources.ts';
+import { HookgateError } from '../errors/hookgate-error.ts';
 
 export interface DlqTargetOptions {
   /** Which DLQ: the observer events' (default) or the turns'. */
@@ -25,7 +26,7 @@ export interface DlqTarget {
   via: string;
 }
 
-export class DlqTargetError extends Error {
+export class DlqTargetError extends HookgateError {
   override readonly name = 'DlqTargetError';
 }
 

@@ -1,4 +1,5 @@
 import { CloudFormationClient, DescribeStackResourcesCommand, type StackResource } from '@aws-sdk/client-cloudformation';
+import { HookgateError } from '../errors/hookgate-error.ts';
 
 /** The deployed resources hookgate's CLI works on, by the stack's construct ids. */
 export interface StackResources {
@@ -9,7 +10,7 @@ export interface StackResources {
   turnsDlqUrl?: string;
 }
 
-export class StackLookupError extends Error {
+export class StackLookupError extends HookgateError {
   override readonly name = 'StackLookupError';
 }
 

@@ -1,4 +1,4 @@
-import type { Replier } from '../gateway/replier.ts';
+import type { Replier } from '../messaging/replier.ts';
 import type { ObserverEvent, ObserverSink } from '../hooks/observer-sink.ts';
 
 /** What the console's event stream (`GET /console/events`) carries. */

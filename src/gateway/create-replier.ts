@@ -1,7 +1,7 @@
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { createDynamoTable } from '../store/dynamo-table.ts';
 import { DynamoLocalOutboxStore, type LocalOutboxStore } from '../store/local-outbox-store.ts';
-import type { ReplyTarget } from './message-event.ts';
+import type { ReplyTarget } from '../messaging/message-event.ts';
 import { sendDiscordReply } from './platforms/discord/discord-reply.ts';
 import { sendSlackReply } from './platforms/slack/slack-reply.ts';
 import { sendTeamsReply } from './platforms/teams/teams-reply.ts';
@@ -9,7 +9,7 @@ import { TeamsTokenSource } from './platforms/teams/teams-token-source.ts';
 import { sendTelegramReply } from './platforms/telegram/telegram-reply.ts';
 import { sendWhatsAppReply } from './platforms/whatsapp/whatsapp-reply.ts';
 import { ReplyError } from './reply-error.ts';
-import type { Replier } from './replier.ts';
+import type { Replier } from '../messaging/replier.ts';
 import { retryingSend, type ReplyRetryPolicy } from './reply-retry.ts';
 
 export interface CreateReplierOptions {

@@ -8,7 +8,7 @@ import type { DeliveryDedupStore } from '../store/delivery-dedup-store.ts';
 import type { LocalOutboxStore } from '../store/local-outbox-store.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { TraceStore } from '../store/trace-store.ts';
-import type { Replier } from './replier.ts';
+import type { Replier } from '../messaging/replier.ts';
 import type { TurnHealth } from './turn-health.ts';
 
 /** Anything that puts a turn message durably on the FIFO turns queue (e.g. `SqsTurnQueue`). */

@@ -6,8 +6,8 @@ export { ReplyError } from './reply-error.ts';
 export { announceGatewayStartup } from './gateway-startup.ts';
 export { gatewayDepsFromDataPlane } from './gateway-deps-from-data-plane.ts';
 export type { GatewayDeps, TurnSender } from './gateway-deps.ts';
-export type { Replier } from './replier.ts';
-export type { MessageEvent, MessageSource, ReplyTarget } from './message-event.ts';
+export type { Replier } from '../messaging/replier.ts';
+export type { MessageEvent, MessageSource, ReplyTarget } from '../messaging/message-event.ts';
 export type { DispatchOutcome } from './dispatch/dispatch-outcome.ts';
 export type { PlatformAdapter, InboundRequest, Delivery, AdapterVerdict } from './platform-adapter.ts';
 export {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { PlatformName } from '../config/gateway-config.ts';
 import type { DispatchOutcome } from './dispatch/dispatch-outcome.ts';
-import type { MessageEvent } from './message-event.ts';
+import type { MessageEvent } from '../messaging/message-event.ts';
 import { MalformedPayloadError } from './webhook-errors.ts';
 
 /** What an adapter sees of the HTTP request: the raw body, as signatures need it. */

@@ -1,3 +1,5 @@
+import { HookgateError } from '../errors/hookgate-error.ts';
+
 /**
  * A platform's API refused or failed to take the bot's message. `retryable` is true for
  * network failures, 429 and 5xx (the caller may try again), false for 4xx.
@@ -5,8 +7,8 @@
  * @example
  * try { await replier.send(target, text) } catch (e) { if (e instanceof ReplyError && e.retryable) … }
  */
-export class ReplyError extends Error {
-  override readonly name = 'ReplyError';
+export class ReplyError extends HookgateError {
+  override readonly name: string = 'ReplyError';
 
   constructor(
     readonly platform: string,

@@ -28,6 +28,7 @@ export function gatewayReplyRetry(configured: Partial<ReplyRetryPolicy> = {}): R
 
 /** A send that failed for good: the last error and how many tries were made. */
 export class ReplyUndeliveredError extends ReplyError {
+  override readonly name = 'ReplyUndeliveredError';
   constructor(
     readonly lastError: ReplyError,
     readonly attempts: number,

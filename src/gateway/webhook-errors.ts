@@ -1,8 +1,10 @@
+import { HookgateError } from '../errors/hookgate-error.ts';
+
 /**
  * Why a webhook request is refused before any dispatch, one class per failure mode (each
  * knows its HTTP status). The message is safe to show the caller: no secrets, no stack.
  */
-export abstract class WebhookError extends Error {
+export abstract class WebhookError extends HookgateError {
   abstract readonly status: 400 | 401 | 403 | 404 | 413 | 503;
 }
 

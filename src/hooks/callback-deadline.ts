@@ -1,8 +1,10 @@
+import { HookgateError } from '../errors/hookgate-error.ts';
+
 /** Default per-callback deadline (`plugins.callback_timeout`, hook-semantics §5.8), in seconds. */
 export const DEFAULT_CALLBACK_TIMEOUT_SECONDS = 30;
 
 /** An in-process callback did not settle before its deadline; it counts as a callback that raised. */
-export class CallbackDeadlineError extends Error {
+export class CallbackDeadlineError extends HookgateError {
   override readonly name = 'CallbackDeadlineError';
   constructor(
     readonly timeoutMs: number,

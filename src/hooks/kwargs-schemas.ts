@@ -60,7 +60,6 @@ export const KWARGS_KEY_ORDER = {
 const idString = z.string();
 const nullableString = z.string().nullable();
 const list = z.array(z.unknown());
-const object = z.record(z.string(), z.unknown());
 const count = z.number().int();
 const seconds = z.number();
 

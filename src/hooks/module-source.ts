@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { createEntryImporter, type ModuleNamespace } from './load-module.ts';
+import { HookgateError } from '../errors/hookgate-error.ts';
 
 /** An entry module that the static module list does not contain (a stale bundle). */
-export class ModuleNotBundledError extends Error {
+export class ModuleNotBundledError extends HookgateError {
   override readonly name = 'ModuleNotBundledError';
 }
 

@@ -7,6 +7,7 @@ import { PluginManifestSchema } from './plugins/plugin-manifest.ts';
 import { readPluginsConfig } from './plugins/plugins-config.ts';
 import { isPlainObject } from './python-truthiness.ts';
 import { parseShellHooks } from './shell/parse-config.ts';
+import { HookgateError } from '../errors/hookgate-error.ts';
 
 /** One thing wrong with a hooks-home file, where an editor can jump to it. */
 export interface HooksConfigProblem {
@@ -22,7 +23,7 @@ export interface HooksConfigProblem {
  * or whole. Where the configuration is deployed or served (synth, Lambda cold start,
  * `hookgate dev`) that is an error: a typo must not silently turn a guard off.
  */
-export class InvalidHooksConfigError extends Error {
+export class InvalidHooksConfigError extends HookgateError {
   override readonly name = 'InvalidHooksConfigError';
   constructor(readonly problems: readonly HooksConfigProblem[]) {
     super(`invalid hooks configuration:\n  ${problems.map(formatProblem).join('\n  ')}`);

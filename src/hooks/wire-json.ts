@@ -1,7 +1,8 @@
 import { isPlainObject } from './python-truthiness.ts';
+import { HookgateError } from '../errors/hookgate-error.ts';
 
 /** A value could not be rendered as wire JSON (a cycle, or a `toString` that throws). */
-export class WireJsonError extends Error {
+export class WireJsonError extends HookgateError {
   override readonly name = 'WireJsonError';
 }
 

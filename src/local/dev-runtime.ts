@@ -10,7 +10,7 @@ import { createGatewayLogger } from '../gateway/gateway-logger.ts';
 import { announceGatewayStartup } from '../gateway/gateway-startup.ts';
 import { createReplier } from '../gateway/create-replier.ts';
 import { redactingReplier } from '../gateway/redacting-replier.ts';
-import type { Replier } from '../gateway/replier.ts';
+import type { Replier } from '../messaging/replier.ts';
 import { TurnHealth } from '../gateway/turn-health.ts';
 import type { HookEngine, HookEngineOptions } from '../hooks/hook-engine.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../pipeline/data-plane.ts';

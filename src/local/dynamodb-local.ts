@@ -1,14 +1,15 @@
-import { spawn as spawnProcess, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { HookgateError } from '../errors/hookgate-error.ts';
 
 export interface RunningDynamoDbLocal {
   endpoint: string;
   stop(): Promise<void>;
 }
 
-export class DynamoDbLocalStartError extends Error {
+export class DynamoDbLocalStartError extends HookgateError {
   override readonly name = 'DynamoDbLocalStartError';
 }
 

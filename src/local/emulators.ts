@@ -14,24 +14,15 @@ import {
   TOPIC,
   visibilityTimeoutFor,
 } from '../pipeline/topology.ts';
+import type { EmulatedAws } from '../pipeline/data-plane.ts';
 
 /** Endpoints and resource names of a running local AWS: what the clients need. */
-export interface LocalAws {
-  region: string;
-  credentials: { accessKeyId: string; secretAccessKey: string };
+export interface LocalAws extends EmulatedAws {
   /** fauxqs serves SQS, SNS and S3 on one port. */
   sqsEndpoint: string;
-  snsEndpoint: string;
-  s3Endpoint: string;
-  dynamodbEndpoint: string;
-  tableName: string;
-  turnsQueueUrl: string;
   turnsDlqUrl: string;
   eventsQueueUrl: string;
   eventsDlqUrl: string;
-  timersQueueUrl: string;
-  eventsTopicArn: string;
-  payloadBucket: string;
 }
 
 export interface RunningEmulators extends LocalAws {

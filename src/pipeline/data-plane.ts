@@ -3,7 +3,6 @@ import type { SNSClient } from '@aws-sdk/client-sns';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import * as z from 'zod';
-import type { LocalAws } from '../local/emulators.ts';
 import { createDynamoTable, type DynamoTable } from '../store/dynamo-table.ts';
 import { DynamoDeliveryDedupStore } from '../store/dynamo-delivery-dedup-store.ts';
 import { DynamoSessionStore } from '../store/dynamo-session-store.ts';
@@ -16,6 +15,7 @@ import { S3PayloadStore } from './payload-store.ts';
 import { SqsTurnQueue } from './turn-queue-sender.ts';
 import { SqsTimerQueue } from './timer-queue-sender.ts';
 import { lazyClient } from './lazy-client.ts';
+import { HookgateError } from '../errors/hookgate-error.ts';
 
 /** Where the data plane's resources are; endpoints only for emulators (else the SDK's defaults). */
 export interface DataPlaneResources {
@@ -55,8 +55,26 @@ export interface DataPlane {
   destroy(): void;
 }
 
+/**
+ * What the data plane needs of running emulators. `LocalAws` (src/local) extends it; declared here
+ * so that the pipeline does not depend on the local runtime.
+ */
+export interface EmulatedAws {
+  region: string;
+  credentials: { accessKeyId: string; secretAccessKey: string };
+  sqsEndpoint: string;
+  snsEndpoint: string;
+  s3Endpoint: string;
+  dynamodbEndpoint: string;
+  tableName: string;
+  turnsQueueUrl: string;
+  timersQueueUrl: string;
+  eventsTopicArn: string;
+  payloadBucket: string;
+}
+
 /** The resources of running emulators (`startEmulators()` or a `hookgate dev`'s endpoints file). */
-export function dataPlaneFromLocalAws(aws: LocalAws): DataPlaneResources {
+export function dataPlaneFromLocalAws(aws: EmulatedAws): DataPlaneResources {
   return {
     region: aws.region,
     credentials: aws.credentials,
@@ -69,7 +87,7 @@ export function dataPlaneFromLocalAws(aws: LocalAws): DataPlaneResources {
   };
 }
 
-export class DataPlaneEnvError extends Error {
+export class DataPlaneEnvError extends HookgateError {
   override readonly name = 'DataPlaneEnvError';
 }
 

@@ -9,6 +9,7 @@ import {
   type MessageAttributeValue,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { HookgateError } from '../errors/hookgate-error.ts';
 
 /** One message waiting in a DLQ, as `hookgate dlq list` shows it. */
 export interface DeadLetter {
@@ -32,7 +33,7 @@ export interface DeadLetterQueueOptions {
   holdSeconds?: number;
 }
 
-export class DeadLetterReplayError extends Error {
+export class DeadLetterReplayError extends HookgateError {
   override readonly name = 'DeadLetterReplayError';
 }
 

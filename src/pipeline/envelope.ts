@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { HookgateError } from '../errors/hookgate-error.ts';
 
 /**
  * Observer event envelope, version 1 — the public contract for every consumer of the
@@ -66,7 +67,7 @@ export function envelopeJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(EnvelopeSchema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
 }
 
-export class EnvelopeParseError extends Error {
+export class EnvelopeParseError extends HookgateError {
   override readonly name = 'EnvelopeParseError';
 }
 

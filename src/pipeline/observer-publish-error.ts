@@ -1,5 +1,7 @@
+import { HookgateError } from '../errors/hookgate-error.ts';
+
 /** Some observer events could not be handed to the events topic, even after retries. */
-export class ObserverPublishError extends Error {
+export class ObserverPublishError extends HookgateError {
   override readonly name = 'ObserverPublishError';
   constructor(
     message: string,
@@ -12,6 +14,6 @@ export class ObserverPublishError extends Error {
 }
 
 /** An observer event cannot be turned into an envelope (bad type, unserialisable payload). */
-export class InvalidObserverEventError extends Error {
+export class InvalidObserverEventError extends HookgateError {
   override readonly name = 'InvalidObserverEventError';
 }

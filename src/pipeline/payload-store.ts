@@ -2,15 +2,16 @@ import { createHash } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { PayloadRef } from './envelope.ts';
 import { resolveClient, type ClientSource } from './lazy-client.ts';
+import { HookgateError } from '../errors/hookgate-error.ts';
 
 /** Every payload object's key starts with this (the roles' S3 grants are on it). */
 export const PAYLOAD_KEY_PREFIX = 'payloads/';
 
-export class PayloadOffloadError extends Error {
+export class PayloadOffloadError extends HookgateError {
   override readonly name = 'PayloadOffloadError';
 }
 
-export class PayloadFetchError extends Error {
+export class PayloadFetchError extends HookgateError {
   override readonly name = 'PayloadFetchError';
 }
 

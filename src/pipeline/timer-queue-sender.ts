@@ -2,8 +2,9 @@ import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { MAX_DELAY_SECONDS, TimerMessageSchema, type TimerMessage } from './timer-message.ts';
 import type { TurnMessage } from './turn-message.ts';
 import { asciiJson } from './ascii-json.ts';
+import { HookgateError } from '../errors/hookgate-error.ts';
 
-export class TimerScheduleError extends Error {
+export class TimerScheduleError extends HookgateError {
   override readonly name = 'TimerScheduleError';
 }
 

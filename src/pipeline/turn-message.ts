@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MessageEventSchema } from '../gateway/message-event.ts';
+import { MessageEventSchema } from '../messaging/message-event.ts';
 
 /**
  * The body of one message on the FIFO turns queue (group = session key, dedup id =

@@ -2,13 +2,14 @@ import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { TurnMessageSchema, type TurnMessage } from './turn-message.ts';
 import { fifoId } from './sqs-message-ids.ts';
 import { asciiJson } from './ascii-json.ts';
+import { HookgateError } from '../errors/hookgate-error.ts';
 
 /** SQS: 256 KiB per message (body and attributes; the turn message has no attributes). */
 export const SQS_MAX_MESSAGE_BYTES = 262_144;
 
 /** A turn message could not be enqueued; the gateway answers 5xx so the platform retries. */
-export class TurnEnqueueError extends Error {
-  override readonly name = 'TurnEnqueueError';
+export class TurnEnqueueError extends HookgateError {
+  override readonly name: string = 'TurnEnqueueError';
 }
 
 /**
@@ -16,6 +17,7 @@ export class TurnEnqueueError extends Error {
  * 256 KiB): a permanent refusal, which the gateway answers with 413 before acknowledging.
  */
 export class TurnMessageTooLargeError extends TurnEnqueueError {
+  override readonly name = 'TurnMessageTooLargeError';
   constructor(
     readonly bytes: number,
     readonly limit: number,

@@ -57,7 +57,7 @@ const body = (shape: string): fc.Arbitrary<Buffer> =>
     fc.jsonValue({ maxDepth: 4 }).map((v) => Buffer.from(JSON.stringify(v) ?? 'null')),
     fc.tuple(fc.nat(), fc.jsonValue({ maxDepth: 2 })).map(([pick, value]) => Buffer.from(mutate(shape, pick, value))),
     fc.tuple(fc.nat(), fc.integer({ min: 10_000, max: 1_200_000 })).map(([pick, n]) => Buffer.from(mutate(shape, pick, 'x'.repeat(n)))),
-    fc.tuple(fc.nat(), fc.integer({ min: 40, max: 20_000 }), fc.boolean()).map(([pick, depth, arrays]) => Buffer.from(mutate(shape, pick, 0).replace(/:0([,}])/, `:${arrays ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)}$1`))),
+    fc.tuple(fc.nat(), fc.integer({ min: 40, max: 20_000 }), fc.boolean()).map(([pick, depth, arrays]) => Buffer.from(mutate(shape, pick, 0).replace(/:0([,}])/, `:${arrays ? '['.repeat(depth) + ']'.repeat(depth) : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`}$1`))),
     fc.tuple(fc.uint8Array({ maxLength: 300 })).map(([bytes]) => Buffer.from(bytes)),
     fc.tuple(fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 8 })).map(([pick, bytes]) => {
       // Valid JSON around invalid UTF-8 (lone continuation bytes, overlongs, surrogates as UTF-8).

@@ -35,7 +35,7 @@ describe('fault 3: many messages to one chat', () => {
           const statuses: number[] = [];
           if (mode === 'ordered') for (const m of messages) statuses.push(await post(fd, m));
           else statuses.push(...(await Promise.all(messages.map((m) => post(fd, m)))));
-          const expected = messages.map((m, i) => (platform === 'discord' ? `You said: /say ${texts[i]}` : `You said: ${texts[i]}`));
+          const expected = messages.map((_m, i) => (platform === 'discord' ? `You said: /say ${texts[i]}` : `You said: ${texts[i]}`));
           await until(messages[0]!.replies, (r) => r.length >= COUNT);
           checks.push(async () => {
           const replies = await messages[0]!.replies();

@@ -20,7 +20,7 @@ const HOOKS = ['unapproved', 'drifted', 'drifts-live', 'control'] as const;
 let fd: FaultDev;
 let home = '';
 
-const script = (name: string, marker: string) => `#!/bin/sh\ncat >/dev/null\necho ran >> "$(dirname "$0")/${marker}.marker"\nprintf '{}\\n'\n`;
+const script = (marker: string) => `#!/bin/sh\ncat >/dev/null\necho ran >> "$(dirname "$0")/${marker}.marker"\nprintf '{}\\n'\n`;
 const command = (name: string) => join(home, 'agent-hooks', `${name}.sh`);
 const marker = async (name: string) => (await readFile(join(home, 'agent-hooks', `${name}.marker`), 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
 
@@ -32,7 +32,7 @@ beforeAll(async () => {
       home = path;
       return {
         'config.yaml': ['hooks:', '  pre_llm_call:', ...HOOKS.map((h) => `    - command: ${JSON.stringify(command(h))}`), ''].join('\n'),
-        ...Object.fromEntries(HOOKS.map((h) => [`agent-hooks/${h}.sh`, script(h, h)])),
+        ...Object.fromEntries(HOOKS.map((h) => [`agent-hooks/${h}.sh`, script(h)])),
       };
     },
     beforeStart: async (path) => {
@@ -42,7 +42,7 @@ beforeAll(async () => {
         await run(process.execPath, ['bin/hookgate.js', 'hooks', 'approve', 'pre_llm_call', command(h), '--yes'], { env });
       }
       // Changed after approval: same marker name, different content (sha256).
-      await writeFile(command('drifted'), `${script('drifted', 'drifted')}# changed after approval\n`);
+      await writeFile(command('drifted'), `${script('drifted')}# changed after approval\n`);
     },
   });
 }, 120_000);
@@ -69,7 +69,7 @@ describe('fault 7: unapproved and drifted shell hooks', () => {
     await callHooks('before');
     const liveBefore = await marker('drifts-live');
     // Now change the approved, running hook's script.
-    await writeFile(command('drifts-live'), `${script('drifts-live', 'drifts-live-changed')}# changed while running\n`);
+    await writeFile(command('drifts-live'), `${script('drifts-live-changed')}# changed while running\n`);
     await callHooks('after');
     const counts = Object.fromEntries(await Promise.all([...HOOKS, 'drifts-live-changed'].map(async (h) => [h, await marker(h)] as const)));
     const calls = CALLS * 2 * 2;

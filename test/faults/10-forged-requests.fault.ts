@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enable } from '../hooks/support/temp-home.ts';
 import { discordKeys } from '../support/fake-platforms/signed-requests.ts';
 import { faultLine, settle, until } from './support/fault-line.ts';
-import { ACK, chatMessage, post, recorderPlugin, SECRETS, signedHeaders, startFaultDev, type FaultDev, type Platform } from './support/fault-dev.ts';
+import { ACK, chatMessage, post, recorderPlugin, SECRETS, startFaultDev, type FaultDev, type Platform } from './support/fault-dev.ts';
 
 /**
  * Fault 10: forged requests — bad signatures, signatures with the wrong secret or key, stale

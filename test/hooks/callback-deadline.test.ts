@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHookEngine, type LoadedHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import type { HookRunRecord } from '../../src/hooks/hook-engine.ts';
-import { enable, plugin, tempHome, type TempHome } from './support/temp-home.ts';
+import { plugin, tempHome, type TempHome } from './support/temp-home.ts';
 
 // hook-semantics §5.8: every in-process callback has a deadline (plugins.callback_timeout).
 let home: TempHome | undefined;

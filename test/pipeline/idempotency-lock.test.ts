@@ -108,7 +108,12 @@ describe('idempotency lock (conditional PutItem) on existing records', () => {
       createObserverConsumer({ engine, table: plane.idempotency, payloads: plane.payloads, logger: createMemoryLogger() }),
     );
     const previous = consumer;
-    const responses = await Promise.all(consumers.map((c) => ((consumer = c), deliver('raced'))));
+    const responses = await Promise.all(
+      consumers.map((c) => {
+        consumer = c;
+        return deliver('raced');
+      }),
+    );
     consumer = previous;
     expect(runs.filter((r) => r === 'raced')).toHaveLength(1);
     // Those that tried while it ran fail (for redelivery); any that came after it finished got its stored result.

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { startSqsPoller, type SqsPoller } from '../../src/local/sqs-poller.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../src/pipeline/data-plane.ts';

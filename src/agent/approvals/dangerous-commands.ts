@@ -239,7 +239,7 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
     key: 'pipe_to_shell',
     description: 'pipes text into a shell',
     matches: (c) => {
-      if (c.program === 'source' || c.program === '.') return c.args[0] !== undefined && c.args[0].dynamic;
+      if (c.program === 'source' || c.program === '.') return c.args[0]?.dynamic === true;
       if (!SHELLS.has(c.program)) return false;
       const shell = shellInvocation(c.args);
       if (shell.command !== undefined) return false;

@@ -1,5 +1,6 @@
 /// <reference path="./mvdan-sh.d.ts" />
 import type { ShNode, syntax as ShSyntax } from 'mvdan-sh';
+import { HookgateError } from '../../errors/hookgate-error.ts';
 
 /**
  * One shell word as far as it can be known without running anything. `text` is the word with
@@ -33,7 +34,7 @@ export interface ShellStructure {
 }
 
 /** The command line is not valid shell syntax (bash dialect) or the parser could not be loaded. */
-export class ShellSyntaxError extends Error {
+export class ShellSyntaxError extends HookgateError {
   override readonly name = 'ShellSyntaxError';
 }
 

@@ -1,5 +1,7 @@
+import { HookgateError } from '../../errors/hookgate-error.ts';
+
 /** One failed model request attempt; `retryable` tells the caller whether to try again. */
-export class ModelRequestError extends Error {
+export class ModelRequestError extends HookgateError {
   override readonly name = 'ModelRequestError';
   constructor(
     message: string,
@@ -17,6 +19,6 @@ export class ModelRequestError extends Error {
 }
 
 /** The model could not be reached after every retry; the turn ends with an error reply. */
-export class ModelUnavailableError extends Error {
+export class ModelUnavailableError extends HookgateError {
   override readonly name = 'ModelUnavailableError';
 }

@@ -1,5 +1,6 @@
 import type { ToolSpec } from '../model/chat-wire.ts';
 import type { TurnHooks } from '../turn/turn-hooks.ts';
+import { HookgateError } from '../../errors/hookgate-error.ts';
 
 /** What a tool may use while it runs: the session's workspace and the turn's hooks. */
 export interface ToolContext {
@@ -25,7 +26,7 @@ export interface Tool {
 }
 
 /** A tool failed in a way the model should hear about; becomes `{"error": message}`. */
-export class ToolInputError extends Error {
+export class ToolInputError extends HookgateError {
   override readonly name = 'ToolInputError';
 }
 

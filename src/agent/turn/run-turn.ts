@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MessageEvent } from '../../gateway/message-event.ts';
+import type { MessageEvent } from '../../messaging/message-event.ts';
 import type { TurnMessage } from '../../pipeline/turn-message.ts';
 import type { AnsweredApproval, ApprovalChoice, GrantScope, PendingApproval } from '../../store/approval-store.ts';
 import type { TranscriptMessage } from '../../store/transcript-store.ts';

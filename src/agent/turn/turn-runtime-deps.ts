@@ -1,4 +1,4 @@
-import type { Replier } from '../../gateway/replier.ts';
+import type { Replier } from '../../messaging/replier.ts';
 import type { TurnHealth } from '../../gateway/turn-health.ts';
 import type { HookEngine } from '../../hooks/hook-engine.ts';
 import type { HookLogger } from '../../hooks/hook-logger.ts';

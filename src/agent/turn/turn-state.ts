@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ReplyTargetSchema } from '../../gateway/message-event.ts';
+import { ReplyTargetSchema } from '../../messaging/message-event.ts';
 
 const ToolCallSchema = z.object({
   id: z.string(),

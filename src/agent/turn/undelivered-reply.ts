@@ -1,4 +1,4 @@
-import type { ReplyTarget } from '../../gateway/message-event.ts';
+import type { ReplyTarget } from '../../messaging/message-event.ts';
 import { ReplyUndeliveredError } from '../../gateway/reply-retry.ts';
 import type { TurnHooks } from './turn-hooks.ts';
 

@@ -6,7 +6,7 @@ import { shellHookInput } from '../../hooks/shell/shell-hook-callback.ts';
 import { ShellHookSpawnError } from '../../hooks/shell/shell-errors.ts';
 import type { HooksContext } from './hooks-context.ts';
 import { doctorPayload } from './hooks-payloads.ts';
-import { BAD, clip, green, INFO, OK, say, seconds, WARN, yellow } from './hooks-output.ts';
+import { BAD, green, INFO, OK, say, seconds, WARN, yellow } from './hooks-output.ts';
 
 /**
  * `hookgate hooks doctor` (hook-semantics §4.4, §5.4, §5.5, §5.8): per entry — executable,

@@ -1,5 +1,4 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { Command } from 'commander';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { readDevEndpoints } from '../../local/dev-endpoints.ts';
 import { createDynamoTable } from '../../store/dynamo-table.ts';

@@ -4,7 +4,7 @@ import type { PluginCommandInfo } from '../../hooks/plugins/plugin-commands.ts';
 import type { ApprovalChoice, ApprovalStore } from '../../store/approval-store.ts';
 import type { SessionStore } from '../../store/session-store.ts';
 import type { TurnSender } from '../gateway-deps.ts';
-import type { MessageEvent } from '../message-event.ts';
+import type { MessageEvent } from '../../messaging/message-event.ts';
 import { resetSession } from './reset-session.ts';
 import { BUILTIN_COMMANDS, type SlashCommand } from './slash-command.ts';
 

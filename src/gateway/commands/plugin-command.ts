@@ -2,7 +2,7 @@ import type { PluginCommands } from '../../hooks/hook-engine.ts';
 import type { PluginCommandContext } from '../../hooks/plugins/plugin-commands.ts';
 import type { SessionStore } from '../../store/session-store.ts';
 import type { TraceStore } from '../../store/trace-store.ts';
-import type { MessageEvent } from '../message-event.ts';
+import type { MessageEvent } from '../../messaging/message-event.ts';
 import type { PluginSlashCommand } from './slash-command.ts';
 
 /**

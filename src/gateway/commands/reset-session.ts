@@ -2,7 +2,7 @@ import type { HookEngine } from '../../hooks/hook-engine.ts';
 import { errorText } from '../../hooks/error-text.ts';
 import type { ApprovalStore } from '../../store/approval-store.ts';
 import type { SessionStore } from '../../store/session-store.ts';
-import type { MessageEvent } from '../message-event.ts';
+import type { MessageEvent } from '../../messaging/message-event.ts';
 
 export const RESET_REPLY = '✨ New session started.';
 

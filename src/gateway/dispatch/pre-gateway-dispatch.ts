@@ -1,6 +1,6 @@
 import type { HookEngine } from '../../hooks/hook-engine.ts';
 import { errorText } from '../../hooks/error-text.ts';
-import type { MessageEvent } from '../message-event.ts';
+import type { MessageEvent } from '../../messaging/message-event.ts';
 
 export type DispatchDecision =
   | { action: 'skip'; reason: string }

@@ -16,13 +16,13 @@ export function renderAllowlistFile(data: Record<string, unknown>): string {
 function render(value: unknown, indent: string): string {
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    const inner = indent + '  ';
+    const inner = `${indent}  `;
     return `[\n${value.map((item) => inner + render(item, inner)).join(',\n')}\n${indent}]`;
   }
   if (isPlainObject(value)) {
     const keys = Object.keys(value).sort(byCodePoint);
     if (keys.length === 0) return '{}';
-    const inner = indent + '  ';
+    const inner = `${indent}  `;
     return `{\n${keys.map((k) => `${inner}${asciiJson(k)}: ${render(value[k], inner)}`).join(',\n')}\n${indent}}`;
   }
   if (typeof value === 'string') return asciiJson(value);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HookgateError } from '../../errors/hookgate-error.ts';
 
 /** One handler of a Claude Code matcher group: `type` decides which other fields apply. */
 const ClaudeHookHandlerSchema = z.looseObject({
@@ -25,7 +26,7 @@ export type ClaudeSettings = z.infer<typeof ClaudeSettingsSchema>;
 export type ClaudeHookHandler = z.infer<typeof ClaudeHookHandlerSchema>;
 
 /** A settings file that is not JSON or not in Claude Code's shape; the message names the problems. */
-export class ClaudeSettingsError extends Error {
+export class ClaudeSettingsError extends HookgateError {
   override readonly name = 'ClaudeSettingsError';
 }
 

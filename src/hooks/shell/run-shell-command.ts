@@ -73,11 +73,14 @@ export function warmShellRunner(environment: HookEnvironment = hookEnvironment()
 }
 
 /**
- * Stops the idle spawner processes (an engine's `close()` calls it). Optional: idle drivers
- * never keep the process alive and exit with it.
+ * Stops the idle spawner processes of this process's shell runner pool. Optional: idle drivers
+ * never keep the process alive and exit with it. An engine's `close()` does not call it, since
+ * the pool is shared by every engine in the process; a host that is done with shell hooks may.
  *
  * @example
- * await engine.close(); // → closeShellHookRunners()
+ * import { closeShellHookRunners } from 'hookgate';
+ * await engine.close();
+ * closeShellHookRunners();
  */
 export function closeShellHookRunners(): void {
   shellDriverPool().close();

@@ -216,7 +216,10 @@ export class ShellDriverPool {
   }
 
   #release(driver: Driver): void {
-    if (!driver.alive) return this.#retire(driver);
+    if (!driver.alive) {
+      this.#retire(driver);
+      return;
+    }
     this.#idle.push(driver);
     // Over the cap: the least recently used idle driver goes.
     if (this.#idle.length > MAX_IDLE_DRIVERS) this.#retire(this.#idle[0]!);

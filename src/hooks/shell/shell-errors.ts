@@ -1,8 +1,10 @@
+import { HookgateError } from '../../errors/hookgate-error.ts';
+
 /**
  * One error class per way a shell hook can fail to run (hook-semantics §3.5 step 4). The
  * `message` of each is exactly the run record's `error` string.
  */
-export abstract class ShellHookSpawnError extends Error {}
+export abstract class ShellHookSpawnError extends HookgateError {}
 
 /** The program does not exist (ENOENT). */
 export class CommandNotFoundError extends ShellHookSpawnError {
@@ -45,9 +47,4 @@ export class PayloadSerialisationError extends ShellHookSpawnError {
   constructor(reason: string) {
     super(`payload could not be serialised: ${reason}`);
   }
-}
-
-/** Any other spawn failure; the message is the system's. */
-export class SpawnFailedError extends ShellHookSpawnError {
-  override readonly name = 'SpawnFailedError';
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import type { MessageEvent } from '../../message-event.ts';
+import type { MessageEvent } from '../../../messaging/message-event.ts';
 import { jsonResponse, parsePayload, type PlatformAdapter } from '../../platform-adapter.ts';
 
 const id = z.union([z.string().min(1), z.number()]).transform(String);

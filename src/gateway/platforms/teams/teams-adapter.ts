@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { TeamsConfig } from '../../../config/gateway-config.ts';
-import type { MessageEvent } from '../../message-event.ts';
+import type { MessageEvent } from '../../../messaging/message-event.ts';
 import { jsonResponse, parsePayload, type PlatformAdapter } from '../../platform-adapter.ts';
 import { InvalidSignatureError } from '../../webhook-errors.ts';
 import { TeamsJwtVerifier } from './teams-jwt-verifier.ts';

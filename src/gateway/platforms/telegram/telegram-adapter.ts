@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { TelegramConfig } from '../../../config/gateway-config.ts';
 import { constantTimeEqual } from '../../constant-time-equal.ts';
-import type { MessageEvent } from '../../message-event.ts';
+import type { MessageEvent } from '../../../messaging/message-event.ts';
 import { jsonResponse, parsePayload, type PlatformAdapter } from '../../platform-adapter.ts';
 import { InvalidSignatureError } from '../../webhook-errors.ts';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { WhatsAppConfig } from '../../../config/gateway-config.ts';
 import { constantTimeEqual } from '../../constant-time-equal.ts';
-import type { MessageEvent } from '../../message-event.ts';
+import type { MessageEvent } from '../../../messaging/message-event.ts';
 import { jsonResponse, parsePayload, type Delivery, type PlatformAdapter } from '../../platform-adapter.ts';
 import { ForbiddenHandshakeError, MalformedPayloadError } from '../../webhook-errors.ts';
 import { verifyWhatsAppSignature } from './whatsapp-signature.ts';

@@ -1,5 +1,5 @@
 import type { WhatsAppConfig } from '../../../config/gateway-config.ts';
-import type { ReplyTarget } from '../../message-event.ts';
+import type { ReplyTarget } from '../../../messaging/message-event.ts';
 import { postJson } from '../../platform-http.ts';
 import type { RetryingSend } from '../../reply-retry.ts';
 import { splitText } from '../../split-text.ts';

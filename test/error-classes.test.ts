@@ -1,0 +1,55 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HookgateError } from '../src/errors/hookgate-error.ts';
+import { ConfigError } from '../src/config/config-error.ts';
+import { InvalidSignatureError } from '../src/gateway/webhook-errors.ts';
+import { CommandNotFoundError } from '../src/hooks/shell/shell-errors.ts';
+
+/** Every `class X extends Y` in src/ and infra/, with its file, from the source text. */
+function classesOfSrc(): { name: string; parent: string; abstract: boolean; body: string; file: string }[] {
+  const classes = [];
+  const entries = ['src', 'infra'].flatMap((dir) => readdirSync(dir, { recursive: true, withFileTypes: true }));
+  for (const entry of entries) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    const file = join(entry.parentPath, entry.name);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/^export (abstract )?class (\w+) extends (\w+) \{(.*?)^\}/gms)) {
+      classes.push({ abstract: m[1] !== undefined, name: m[2]!, parent: m[3]!, body: m[4]!, file });
+    }
+  }
+  return classes;
+}
+
+describe('error classes', () => {
+  const classes = classesOfSrc();
+  const parentOf = new Map(classes.map((c) => [c.name, c.parent]));
+  const errors = classes.filter((c) => c.name.endsWith('Error') && c.name !== 'HookgateError');
+
+  it('every error class in src/ and infra/ extends HookgateError', () => {
+    expect(errors.length).toBeGreaterThan(20);
+    const strays = errors.filter((c) => {
+      let parent: string | undefined = c.parent;
+      while (parent !== undefined && parent !== 'HookgateError') parent = parentOf.get(parent);
+      return parent === undefined;
+    });
+    expect(strays.map((c) => `${c.file}: ${c.name} extends ${c.parent}`)).toEqual([]);
+  });
+
+  it('every concrete one names itself', () => {
+    const unnamed = errors.filter((c) => !c.abstract && !new RegExp(`override readonly name(: string)? = '${c.name}';`).test(c.body));
+    expect(unnamed.map((c) => `${c.file}: ${c.name}`)).toEqual([]);
+  });
+
+  it('keeps name, message, status and instanceof through the base', () => {
+    const config = new ConfigError('HOOKGATE_X', 'is missing');
+    expect(config).toBeInstanceOf(HookgateError);
+    expect(config).toBeInstanceOf(Error);
+    expect(config.name).toBe('ConfigError');
+    expect(String(config)).toMatch(/^ConfigError: /);
+    const webhook = new InvalidSignatureError('bad signature');
+    expect(webhook).toBeInstanceOf(HookgateError);
+    expect(webhook.status).toBe(401);
+    expect(new CommandNotFoundError()).toBeInstanceOf(HookgateError);
+  });
+});

@@ -174,13 +174,16 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     // All pollers stop together: each waits for its poll in progress (≤ 1 s) and its batch in hand.
     cleanup.push({ name: 'the queue pollers', run: () => Promise.all(pollers.map((p) => p.stop())).then(() => undefined), budgetMs: POLLERS_BUDGET_MS });
     if (options.createTurnConsumer) {
+      // Turn replies get the full HOOKGATE_REPLY_* policy, as in Lambda; deps.replier is the
+      // gateway's own (capped at 2 quick tries: it answers inside the webhook's deadline). The
+      // console watches both.
+      const fullRetry = redactingReplier(createReplier(config, deps.outbox ? { outbox: deps.outbox } : {}));
+      const turnReplier = hub ? hub.watchReplier(fullRetry) : fullRetry;
       const consumer = await options.createTurnConsumer({
         config,
         plane,
         engine,
-        // Turn replies get the full HOOKGATE_REPLY_* policy, as in Lambda; deps.replier is the
-        // gateway's own (capped at 2 quick tries: it answers inside the webhook's deadline).
-        replier: redactingReplier(createReplier(config, deps.outbox ? { outbox: deps.outbox } : {})),
+        replier: turnReplier,
         logger,
         turnHealth,
         activeTurns,

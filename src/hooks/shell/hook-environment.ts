@@ -17,7 +17,7 @@ export const EnvPassthroughSchema = z.array(EnvVariableNameSchema);
  * does not name. Computed here only; the spawners take it as it is.
  */
 export interface HookEnvironment {
-  /** The names removed from the inherited environment, sorted (the native spawner filters by them). */
+  /** The names removed from the inherited environment, sorted. */
   readonly withheld: readonly string[];
   /** The environment as a fresh object (for `child_process.spawn`). */
   variables(env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { createHookEngine } from '../src/hooks/create-hook-engine.ts';
 import { discoverHooksHome } from '../src/hooks/discover-hooks-home.ts';
 import { createMemoryLogger } from '../src/hooks/hook-logger.ts';
 import { importEntryModule } from '../src/hooks/load-module.ts';
+import { startPythonBaseline } from './support/python-baseline.ts';
 import { summarise, type Bench, type Figure } from './harness.ts';
 
 const PLUGINS = 10;
@@ -49,32 +49,7 @@ for _ in sys.stdin:
 `;
 
 /** A python3 child that runs one batch of `invoke_hook` per request and answers µs per call. */
-function startPython(calls: number): { batch: () => Promise<number>; stop: () => void } {
-  const child = spawn('python3', ['-c', PYTHON, String(calls)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let buffer = '';
-  const waiting: ((us: number) => void)[] = [];
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => {
-    buffer += chunk;
-    let nl: number;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      waiting.shift()?.(Number(buffer.slice(0, nl)));
-      buffer = buffer.slice(nl + 1);
-    }
-  });
-  const failed = new Promise<never>((_, reject) => child.on('error', (e) => reject(new Error(`python3 is needed for the baseline: ${e.message}`))));
-  return {
-    batch: () =>
-      Promise.race([
-        new Promise<number>((resolve) => {
-          waiting.push(resolve);
-          child.stdin.write('go\n');
-        }),
-        failed,
-      ]),
-    stop: () => child.kill(),
-  };
-}
+const startPython = (calls: number) => startPythonBaseline(PYTHON, String(calls));
 
 /**
  * `invoke('pre_tool_call')` over 10 registered no-op plugins vs Hermes's loop in Python
@@ -140,10 +115,10 @@ const bench: Bench = async () => {
       for (let i = 0; i < 3; i++) {
         await batch(handLoop);
         await batch(viaEngine);
-        await python.batch();
+        await python.sample();
       }
       for (let r = 0; r < ROUNDS; r++) {
-        pythonSamples.push(await python.batch());
+        pythonSamples.push(await python.sample());
         loopSamples.push(await batch(handLoop));
         engineSamples.push(await batch(viaEngine));
       }

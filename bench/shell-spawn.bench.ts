@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startPythonBaseline } from './support/python-baseline.ts';
 import { summarise, type Bench, type Figure } from './harness.ts';
 import { createMemoryLogger } from '../src/hooks/hook-logger.ts';
 import { parseShellHooks } from '../src/hooks/shell/parse-config.ts';
@@ -54,32 +55,7 @@ const KWARGS = {
 };
 
 /** A python3 child that times one `subprocess.run` per request and answers its ms. */
-function startPython(script: string): { sample: () => Promise<number>; stop: () => void } {
-  const child = spawn('python3', ['-c', PYTHON, script], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let buffer = '';
-  const waiting: ((ms: number) => void)[] = [];
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => {
-    buffer += chunk;
-    let nl: number;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      waiting.shift()?.(Number(buffer.slice(0, nl)));
-      buffer = buffer.slice(nl + 1);
-    }
-  });
-  const failed = new Promise<never>((_, reject) => child.on('error', (e) => reject(new Error(`python3 is needed for the baseline: ${e.message}`))));
-  return {
-    sample: () =>
-      Promise.race([
-        new Promise<number>((resolve) => {
-          waiting.push(resolve);
-          child.stdin.write('go\n');
-        }),
-        failed,
-      ]),
-    stop: () => child.kill(),
-  };
-}
+const startPython = (script: string) => startPythonBaseline(PYTHON, script);
 
 /** The naive path: Node's spawn with pipes, from this process. */
 function naiveSpawn(script: string, payload: string): Promise<void> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { createTurnConsumer } from '../src/agent/turn-consumer.ts';
-import { loadGatewayConfig } from '../src/config/gateway-config.ts';
+import { loadDeploymentConfig } from '../src/config/deployment-config.ts';
 import { createGatewayApp } from '../src/gateway/app.ts';
 import { gatewayDepsFromDataPlane } from '../src/gateway/gateway-deps-from-data-plane.ts';
 import { createHookEngine } from '../src/hooks/create-hook-engine.ts';
@@ -59,7 +59,7 @@ export async function countTurnRequests(options: { turns?: number } = {}): Promi
       TELEGRAM_API_BASE_URL: `${fake.url}/telegram`,
       HOOKGATE_LOG_LEVEL: 'error',
     };
-    const config = loadGatewayConfig(env, { runtime: 'local' });
+    const config = loadDeploymentConfig(env, { runtime: 'local' });
     const logger = createMemoryLogger();
     const plane = async (fn: 'gateway' | 'turn' | 'observer') => {
       const p = createDataPlane(dataPlaneFromLocalAws(aws));

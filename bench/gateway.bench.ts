@@ -4,7 +4,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { serve, type ServerType } from '@hono/node-server';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Hono } from 'hono';
-import { loadGatewayConfig } from '../src/config/gateway-config.ts';
+import { loadDeploymentConfig } from '../src/config/deployment-config.ts';
 import { createGatewayApp } from '../src/gateway/app.ts';
 import { gatewayDepsFromDataPlane } from '../src/gateway/gateway-deps-from-data-plane.ts';
 import { startEmulatorsProcess } from '../src/local/emulators-process.ts';
@@ -56,7 +56,7 @@ const bench: Bench = async () => {
   // Emulators in their own process: their CPU does not share the event loop being measured.
   const aws = await startEmulatorsProcess();
   const plane = createDataPlane(dataPlaneFromLocalAws(aws));
-  const config = loadGatewayConfig({ TELEGRAM_BOT_TOKEN: '1:bench', TELEGRAM_SECRET_TOKEN: SECRET }, { runtime: 'local' });
+  const config = loadDeploymentConfig({ TELEGRAM_BOT_TOKEN: '1:bench', TELEGRAM_SECRET_TOKEN: SECRET }, { runtime: 'local' });
   const engine = await benchEngine(plane.observerSink);
   const logger = new Logger({ serviceName: 'bench', logLevel: 'WARN' });
   const gateway = await listen(createGatewayApp(gatewayDepsFromDataPlane({ config, engine: engine.engine, plane, logger })));

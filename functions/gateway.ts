@@ -1,10 +1,11 @@
-// The gateway λ: a Function URL in front of the Hono app. Wiring only; the logic is in src/gateway/.
+// The gateway λ: a Function URL in front of the Hono app. Wiring only; the parts are composed in src/runtime/.
 import { handle } from 'hono/aws-lambda';
-import { createLambdaGateway } from '../src/gateway/lambda-gateway.ts';
+import { loadDeploymentConfig } from '../src/config/deployment-config.ts';
 import { createEngineFromBundle } from '../src/hooks/bundled-hooks.ts';
+import { createRuntime } from '../src/runtime/create-runtime.ts';
+import { createGatewayFunction } from '../src/runtime/gateway-function.ts';
 import { loadSecretEnvironment } from './support/secret-environment.ts';
 
 await loadSecretEnvironment();
-const { app } = await createLambdaGateway({ createEngine: createEngineFromBundle });
-
-export const handler = handle(app);
+const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), { createEngine: createEngineFromBundle });
+export const handler = handle((await createGatewayFunction(runtime)).app);

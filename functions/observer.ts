@@ -1,8 +1,10 @@
-// The observer λ: SQS (events queue) → run observer hooks once per envelope. Wiring only; the logic is in src/pipeline/.
+// The observer λ: SQS (events queue) → run observer hooks once per envelope. Wiring only; the parts are composed in src/runtime/.
+import { loadDeploymentConfig } from '../src/config/deployment-config.ts';
 import { createEngineFromBundle } from '../src/hooks/bundled-hooks.ts';
-import { createLambdaObserver } from '../src/pipeline/observer-lambda.ts';
+import { createRuntime } from '../src/runtime/create-runtime.ts';
+import { createObserverFunction } from '../src/runtime/observer-function.ts';
 import { loadSecretEnvironment } from './support/secret-environment.ts';
 
 await loadSecretEnvironment();
-
-export const handler = await createLambdaObserver({ createEngine: createEngineFromBundle });
+const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), { createEngine: createEngineFromBundle });
+export const handler = await createObserverFunction(runtime);

@@ -1,8 +1,10 @@
-// The turn λ: SQS (FIFO turns queue, timers queue) → run or resume one agent turn. Wiring only; the logic is in src/agent/.
-import { createLambdaTurn } from '../src/agent/lambda-turn.ts';
+// The turn λ: SQS (FIFO turns queue, timers queue) → run or resume one agent turn. Wiring only; the parts are composed in src/runtime/.
+import { loadDeploymentConfig } from '../src/config/deployment-config.ts';
 import { createEngineFromBundle } from '../src/hooks/bundled-hooks.ts';
+import { createRuntime } from '../src/runtime/create-runtime.ts';
+import { createTurnFunction } from '../src/runtime/turn-function.ts';
 import { loadSecretEnvironment } from './support/secret-environment.ts';
 
 await loadSecretEnvironment();
-
-export const handler = await createLambdaTurn({ createEngine: createEngineFromBundle });
+const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), { createEngine: createEngineFromBundle });
+export const handler = await createTurnFunction(runtime);

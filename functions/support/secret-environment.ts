@@ -11,7 +11,7 @@ const SecretJson = z.record(z.string(), z.string());
  * override one value on a function without touching the secret.
  *
  * @example
- * await loadSecretEnvironment(); // then loadGatewayConfig(process.env)
+ * await loadSecretEnvironment(); // then loadDeploymentConfig(process.env)
  */
 export async function loadSecretEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const secretArn = env[RESOURCE_ENV.secretArn];

@@ -1,6 +1,7 @@
 import { createHookEngine, type RegistryListing } from '../../src/hooks/create-hook-engine.ts';
 import { bundledHooksOptions, createEngineFromBundle } from '../../src/hooks/bundled-hooks.ts';
-import { createDataPlane, dataPlaneFromEnv } from '../../src/pipeline/data-plane.ts';
+import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
+import { createDataPlane, dataPlaneFromConfig } from '../../src/pipeline/data-plane.ts';
 
 /**
  * Exported by every generated function entry so that a test can ask a built bundle what
@@ -25,7 +26,7 @@ export async function describeBundledRegistry(home: string): Promise<RegistryLis
  * await invokeBundledHook('pre_tool_call', { tool_name: 'terminal', args: { command: 'rm -rf /' } }) // { action: 'block', … }
  */
 export async function invokeBundledHook(hook: string, kwargs: Record<string, unknown>): Promise<unknown> {
-  const plane = createDataPlane(dataPlaneFromEnv(process.env));
+  const plane = createDataPlane(dataPlaneFromConfig(loadDeploymentConfig(process.env, { runtime: 'aws' })));
   const engine = await createEngineFromBundle({ gatewayHooks: false, allowlist: plane.allowlist, print: () => {} });
   try {
     return await engine.invoke(hook, kwargs);

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { PLATFORM_NAMES, type PlatformName } from '../config/gateway-config.ts';
+import { PLATFORM_NAMES, type PlatformName } from '../config/deployment-config.ts';
 import { TurnMessageTooLargeError } from '../pipeline/turn-queue-sender.ts';
 import { hookApi } from './api/hook-api.ts';
 import { requireBearerToken } from './api/require-bearer-token.ts';

@@ -1,4 +1,4 @@
-import type { GatewayConfig } from '../config/gateway-config.ts';
+import type { DeploymentConfig } from '../config/deployment-config.ts';
 import { createDynamoTable } from '../store/dynamo-table.ts';
 import { DynamoLocalOutboxStore, type LocalOutboxStore } from '../store/local-outbox-store.ts';
 import type { ReplyTarget } from '../messaging/message-event.ts';
@@ -33,10 +33,10 @@ export interface CreateReplierOptions {
  * is never sent again. A send that fails for good rejects with `ReplyUndeliveredError`.
  *
  * @example
- * const replier = createReplier(loadGatewayConfig(process.env));
+ * const replier = createReplier(loadDeploymentConfig(process.env));
  * await replier.send(event.reply, 'You said: hi');
  */
-export function createReplier(config: GatewayConfig, options: CreateReplierOptions = {}): Replier {
+export function createReplier(config: DeploymentConfig, options: CreateReplierOptions = {}): Replier {
   const { telegram, slack, discord, whatsapp, teams, local } = config.platforms;
   const teamsTokens = teams ? new TeamsTokenSource(teams) : undefined;
   const retry = retryingSend({ ...config.replyRetry, ...options.retry }, options.sleep);

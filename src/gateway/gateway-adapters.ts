@@ -1,4 +1,4 @@
-import type { GatewayConfig, PlatformName } from '../config/gateway-config.ts';
+import type { DeploymentConfig, PlatformName } from '../config/deployment-config.ts';
 import type { PlatformAdapter } from './platform-adapter.ts';
 import { discordAdapter } from './platforms/discord/discord-adapter.ts';
 import { localAdapter } from './platforms/local/local-adapter.ts';
@@ -13,7 +13,7 @@ import { whatsAppAdapter } from './platforms/whatsapp/whatsapp-adapter.ts';
  * @example
  * const adapters = createAdapters(config); adapters.get('telegram')?.handle(request);
  */
-export function createAdapters(config: GatewayConfig): Map<PlatformName, PlatformAdapter> {
+export function createAdapters(config: DeploymentConfig): Map<PlatformName, PlatformAdapter> {
   const { telegram, slack, discord, whatsapp, teams, local } = config.platforms;
   const adapters = new Map<PlatformName, PlatformAdapter>();
   if (telegram) adapters.set('telegram', telegramAdapter(telegram));

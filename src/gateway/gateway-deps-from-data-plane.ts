@@ -1,5 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { GatewayConfig } from '../config/gateway-config.ts';
+import type { DeploymentConfig } from '../config/deployment-config.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoLocalOutboxStore } from '../store/local-outbox-store.ts';
@@ -18,7 +18,7 @@ import type { GatewayDeps } from './gateway-deps.ts';
  * const app = createGatewayApp(deps);
  */
 export function gatewayDepsFromDataPlane(options: {
-  config: GatewayConfig;
+  config: DeploymentConfig;
   engine: HookEngine;
   plane: DataPlane;
   logger: Logger;

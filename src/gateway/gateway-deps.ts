@@ -1,5 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { GatewayConfig } from '../config/gateway-config.ts';
+import type { DeploymentConfig } from '../config/deployment-config.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import type { ObserverSink } from '../hooks/observer-sink.ts';
 import type { TurnMessage } from '../pipeline/turn-message.ts';
@@ -18,7 +18,7 @@ export interface TurnSender {
 
 /** What the gateway app is built from; `functions/gateway.ts` and `hookgate dev` wire the real parts. */
 export interface GatewayDeps {
-  config: GatewayConfig;
+  config: DeploymentConfig;
   engine: HookEngine;
   dedup: DeliveryDedupStore;
   sessions: SessionStore;

@@ -1,4 +1,4 @@
-import { enabledPlatforms } from '../config/gateway-config.ts';
+import { enabledPlatforms } from '../config/deployment-config.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 
 /** A deployed version's startup claim never needs to expire (ten years). */

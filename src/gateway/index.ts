@@ -1,6 +1,5 @@
-/** The gateway's public surface (the Hono app, its λ composition, the platform replier). */
+/** The gateway's public surface (the Hono app, its dependencies, the platform replier). */
 export { createGatewayApp } from './app.ts';
-export { createLambdaGateway, type LambdaGatewayOptions } from './lambda-gateway.ts';
 export { createReplier, type CreateReplierOptions } from './create-replier.ts';
 export { ReplyError } from './reply-error.ts';
 export { announceGatewayStartup } from './gateway-startup.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { PlatformName } from '../config/gateway-config.ts';
+import type { PlatformName } from '../config/deployment-config.ts';
 import type { DispatchOutcome } from './dispatch/dispatch-outcome.ts';
 import type { MessageEvent } from '../messaging/message-event.ts';
 import { MalformedPayloadError } from './webhook-errors.ts';

@@ -40,7 +40,7 @@ export function bundledHooksOptions(): { description?: HooksHomeDescription; mod
  * invalid one throws {@link InvalidHooksConfigError} naming file and line. The functions pass it as their `createEngine`.
  *
  * @example
- * export const handler = await createLambdaObserver({ createEngine: createEngineFromBundle });
+ * const runtime = createRuntime(loadDeploymentConfig(process.env), { createEngine: createEngineFromBundle });
  */
 export async function createEngineFromBundle(options: CreateHookEngineOptions = {}): Promise<LoadedHookEngine> {
   const home = options.home ?? bundled?.home ?? resolveHooksHome(options.env ?? process.env);

@@ -3,19 +3,19 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { ActiveTurns } from '../agent/turn/active-turns.ts';
-import { enabledPlatforms, loadGatewayConfig, type GatewayConfig } from '../config/gateway-config.ts';
+import { enabledPlatforms, loadDeploymentConfig, type DeploymentConfig } from '../config/deployment-config.ts';
 import { createGatewayApp } from '../gateway/app.ts';
-import { gatewayDepsFromDataPlane } from '../gateway/gateway-deps-from-data-plane.ts';
-import { createGatewayLogger } from '../gateway/gateway-logger.ts';
 import { announceGatewayStartup } from '../gateway/gateway-startup.ts';
-import { createReplier } from '../gateway/create-replier.ts';
 import { redactingReplier } from '../gateway/redacting-replier.ts';
 import type { Replier } from '../messaging/replier.ts';
 import { TurnHealth } from '../gateway/turn-health.ts';
-import type { HookEngine, HookEngineOptions } from '../hooks/hook-engine.ts';
-import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../pipeline/data-plane.ts';
-import { createObserverConsumer } from '../pipeline/observer-consumer.ts';
-import { RESOURCE_ENV } from '../pipeline/resource-env.ts';
+import type { HookEngine } from '../hooks/hook-engine.ts';
+import { dataPlaneFromLocalAws, type DataPlane } from '../pipeline/data-plane.ts';
+import { createRuntime, type EngineFactory } from '../runtime/create-runtime.ts';
+import { gatewayDepsOf } from '../runtime/gateway-function.ts';
+import { createObserverFunction } from '../runtime/observer-function.ts';
+import { createServiceLogger } from '../runtime/service-logger.ts';
+import { turnReplierOf } from '../runtime/turn-function.ts';
 import { removeDevEndpoints, writeDevEndpoints } from './dev-endpoints.ts';
 import { ConsoleHub } from '../console/console-hub.ts';
 import { mountDevConsole } from '../console/mount-dev-console.ts';
@@ -26,7 +26,7 @@ import { startSqsPoller, type SqsEventHandler, type SqsPoller } from './sqs-poll
 
 /** What a turn consumer is built from (the turn runtime's `createTurnHandler`). */
 export interface TurnConsumerContext {
-  config: GatewayConfig;
+  config: DeploymentConfig;
   plane: DataPlane;
   engine: HookEngine;
   replier: Replier;
@@ -47,7 +47,8 @@ export interface DevRuntimeOptions {
   acceptHooks?: boolean;
   /** Platform secrets, model and allowed users (default: process.env). */
   env?: NodeJS.ProcessEnv;
-  createEngine: (options: HookEngineOptions) => Promise<HookEngine> | HookEngine;
+  /** Builds the one engine of the gateway, observer and turn parts (options: the runtime's `local` role). */
+  createEngine: EngineFactory;
   /** Consumer of the turns and timers queues; without it, turns stay queued. */
   createTurnConsumer?: (context: TurnConsumerContext) => SqsEventHandler | Promise<SqsEventHandler>;
   /** Lines for the person at the terminal. */
@@ -60,7 +61,7 @@ export interface DevRuntimeOptions {
 
 export interface DevRuntime {
   url: string;
-  config: GatewayConfig;
+  config: DeploymentConfig;
   aws: RunningEmulators;
   /** The `/v1` bearer token (generated when HOOKGATE_API_TOKEN is unset). */
   apiToken: string;
@@ -80,8 +81,9 @@ const POLLERS_BUDGET_MS = 1_200;
 const STEP_BUDGET_MS = 300;
 
 /**
- * The composition root of `hookgate dev`: emulators, data plane, hook engine (gateway
- * hooks on, observer events through SNS), the gateway on 127.0.0.1, the observer consumer
+ * `hookgate dev`: emulators, then the deployment's composition (`createRuntime`) over them —
+ * data plane, one hook engine (the `local` role: gateway hooks on, observer events through
+ * SNS) — the gateway on 127.0.0.1, the observer consumer
  * and the turn consumer through the local SQS poller, the dev endpoints file, and
  * `gateway:startup`. `stop()` undoes all of it, in reverse.
  *
@@ -111,39 +113,38 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
   };
 
   try {
-    // Fail fast, before anything starts, on a malformed variable (the error names it).
-    loadGatewayConfig(baseEnv, { runtime: 'local' });
+    // The environment, parsed once: a malformed variable fails here, before anything starts (the error names it).
+    const parsed = loadDeploymentConfig(baseEnv, { runtime: 'local' });
     const state = options.state ? await prepareDevState(options.state) : undefined;
     if (state) cleanup.push({ name: 'the state folder', run: () => state.release() });
     const aws = await startEmulators(state ? { dynamodbPath: state.dynamodbPath } : {});
     cleanup.push({ name: 'the emulators', run: () => aws.stop() });
-    const generatedToken = baseEnv.HOOKGATE_API_TOKEN ? undefined : randomBytes(24).toString('hex');
-    const env: NodeJS.ProcessEnv = {
-      ...baseEnv,
-      ...(generatedToken ? { HOOKGATE_API_TOKEN: generatedToken } : {}),
-      [RESOURCE_ENV.tableName]: aws.tableName,
-      [RESOURCE_ENV.turnsQueueUrl]: aws.turnsQueueUrl,
-      [RESOURCE_ENV.timersQueueUrl]: aws.timersQueueUrl,
-      [RESOURCE_ENV.eventsTopicArn]: aws.eventsTopicArn,
-      [RESOURCE_ENV.payloadBucket]: aws.payloadBucket,
+    const generatedToken = parsed.apiToken ? undefined : randomBytes(24).toString('hex');
+    // What differs from a deployment, explicitly: the emulators' resources, a generated /v1 token, one dev logger.
+    const config: DeploymentConfig = {
+      ...parsed,
+      ...(generatedToken ? { apiToken: generatedToken } : {}),
+      resources: { ...parsed.resources, ...dataPlaneFromLocalAws(aws) },
     };
-    const config = loadGatewayConfig(env, { runtime: 'local' });
-    const logger = createGatewayLogger(env, 'hookgate-dev');
-    const plane = createDataPlane(dataPlaneFromLocalAws(aws));
+    const runtime = createRuntime(config, {
+      createEngine: options.createEngine,
+      engineOptions: { home: options.home, acceptHooks: options.acceptHooks ?? false },
+      logger: createServiceLogger('hookgate-dev', config.logLevel),
+    });
+    const { plane } = runtime;
+    const logger = runtime.logger('local');
     cleanup.push({ name: 'the SDK clients', run: () => plane.destroy() });
 
     const hub = options.console === false ? undefined : new ConsoleHub();
     const engine = await options.createEngine({
-      home: options.home,
-      acceptHooks: options.acceptHooks ?? false,
-      gatewayHooks: true,
+      ...runtime.engineOptions('local'),
       observerSink: hub ? hub.watchSink(plane.observerSink) : plane.observerSink,
     });
     cleanup.push({ name: 'the hook engine', run: () => engine.close() });
 
     // Turns run in this process: /healthz reports the stuck ones.
     const turnHealth = new TurnHealth();
-    const deps = { ...gatewayDepsFromDataPlane({ config, engine, plane, logger }), turnHealth };
+    const deps = { ...gatewayDepsOf(runtime, engine), turnHealth };
     if (hub) deps.replier = hub.watchReplier(deps.replier);
     const journal = state ? new DevTurnJournal(plane.table, deps.turnQueue) : undefined;
     if (journal) deps.turnQueue = journal;
@@ -165,7 +166,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const observer = await startSqsPoller({
       sqs: plane.clients.sqs,
       queueUrl: aws.eventsQueueUrl,
-      handler: createObserverConsumer({ engine, table: plane.idempotency, payloads: plane.payloads }),
+      handler: await createObserverFunction(runtime, engine),
       batchSize: 10,
       batchWindowMs: 50,
       onError: pollerError('events'),
@@ -177,7 +178,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
       // Turn replies get the full HOOKGATE_REPLY_* policy, as in Lambda; deps.replier is the
       // gateway's own (capped at 2 quick tries: it answers inside the webhook's deadline). The
       // console watches both.
-      const fullRetry = redactingReplier(createReplier(config, deps.outbox ? { outbox: deps.outbox } : {}));
+      const fullRetry = redactingReplier(turnReplierOf(runtime));
       const turnReplier = hub ? hub.watchReplier(fullRetry) : fullRetry;
       const consumer = await options.createTurnConsumer({
         config,
@@ -220,7 +221,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     if (!config.model.baseUrl) print('  model: the built-in local stand-in model (set HOOKGATE_MODEL_BASE_URL for a real one)');
     if (!options.createTurnConsumer) print('  turns: no turn runtime wired; messages stay on the turns queue');
 
-    return { url, config, aws, apiToken: env.HOOKGATE_API_TOKEN!, stop };
+    return { url, config, aws, apiToken: config.apiToken!, stop };
   } catch (error) {
     await stop();
     throw error;

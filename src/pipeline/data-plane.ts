@@ -2,7 +2,6 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SNSClient } from '@aws-sdk/client-sns';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import * as z from 'zod';
 import { createDynamoTable, type DynamoTable } from '../store/dynamo-table.ts';
 import { DynamoDeliveryDedupStore } from '../store/dynamo-delivery-dedup-store.ts';
 import { DynamoSessionStore } from '../store/dynamo-session-store.ts';
@@ -92,22 +91,29 @@ export class DataPlaneEnvError extends HookgateError {
 }
 
 /**
- * The resources of a deployed function, from the variables the stack sets (RESOURCE_ENV);
- * a missing or empty one is a `DataPlaneEnvError` naming it. `AWS_ENDPOINT_URL_*` are
- * honoured by the SDK itself.
+ * The data plane's resources from a parsed deployment config (`loadDeploymentConfig`: the
+ * stack's variables, or the emulators under `hookgate dev`), which is the only reader of the
+ * environment. A resource the config lacks is a `DataPlaneEnvError` naming its variable.
+ *
+ * @example
+ * const plane = createDataPlane(dataPlaneFromConfig(loadDeploymentConfig(process.env)));
  */
-export function dataPlaneFromEnv(env: NodeJS.ProcessEnv = process.env): DataPlaneResources {
-  const read = (name: string) => {
-    const value = z.string().min(1).safeParse(env[name]);
-    if (!value.success) throw new DataPlaneEnvError(`environment variable ${name} is missing or empty`);
-    return value.data;
+export function dataPlaneFromConfig(config: { resources: Partial<DataPlaneResources> }): DataPlaneResources {
+  const { resources } = config;
+  const required = (key: 'tableName' | 'turnsQueueUrl' | 'timersQueueUrl' | 'eventsTopicArn' | 'payloadBucket'): string => {
+    const value = resources[key];
+    if (!value) throw new DataPlaneEnvError(`environment variable ${RESOURCE_ENV[key]} is missing or empty`);
+    return value;
   };
   return {
-    tableName: read(RESOURCE_ENV.tableName),
-    turnsQueueUrl: read(RESOURCE_ENV.turnsQueueUrl),
-    timersQueueUrl: read(RESOURCE_ENV.timersQueueUrl),
-    eventsTopicArn: read(RESOURCE_ENV.eventsTopicArn),
-    payloadBucket: read(RESOURCE_ENV.payloadBucket),
+    ...(resources.region ? { region: resources.region } : {}),
+    ...(resources.credentials ? { credentials: resources.credentials } : {}),
+    ...(resources.endpoints ? { endpoints: resources.endpoints } : {}),
+    tableName: required('tableName'),
+    turnsQueueUrl: required('turnsQueueUrl'),
+    timersQueueUrl: required('timersQueueUrl'),
+    eventsTopicArn: required('eventsTopicArn'),
+    payloadBucket: required('payloadBucket'),
   };
 }
 

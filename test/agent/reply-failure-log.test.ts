@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { StandInModel } from '../../src/agent/model/stand-in-model.ts';
-import { loadGatewayConfig } from '../../src/config/gateway-config.ts';
+import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 import { createReplier } from '../../src/gateway/create-replier.ts';
 import { startTurnHarness, userMessage, type TurnHarness } from './support/turn-harness.ts';
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.TELEGRAM_BOT_TOKEN = BOT_TOKEN; // as in a deployment: the token is a known secret
-  const config = loadGatewayConfig({ TELEGRAM_BOT_TOKEN: BOT_TOKEN, TELEGRAM_SECRET_TOKEN: 'webhook-secret-123', TELEGRAM_API_BASE_URL: base }, { runtime: 'local' });
+  const config = loadDeploymentConfig({ TELEGRAM_BOT_TOKEN: BOT_TOKEN, TELEGRAM_SECRET_TOKEN: 'webhook-secret-123', TELEGRAM_API_BASE_URL: base }, { runtime: 'local' });
   h = await startTurnHarness({ transport: () => new StandInModel(), deps: { replier: createReplier(config) } });
 });
 afterAll(async () => {

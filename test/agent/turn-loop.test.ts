@@ -133,10 +133,10 @@ describe('idle expiry (§1.13 finalize sites)', () => {
   });
 
   it('reads HOOKGATE_SESSION_IDLE_SECONDS, rejecting a malformed value by name', async () => {
-    const { loadGatewayConfig } = await import('../../src/config/gateway-config.ts');
-    expect(loadGatewayConfig({ HOOKGATE_SESSION_IDLE_SECONDS: '3600' }, { runtime: 'local' }).sessionIdleSeconds).toBe(3600);
-    expect(loadGatewayConfig({}, { runtime: 'local' }).sessionIdleSeconds).toBeUndefined();
-    expect(() => loadGatewayConfig({ HOOKGATE_SESSION_IDLE_SECONDS: 'an hour' }, { runtime: 'local' })).toThrow(/HOOKGATE_SESSION_IDLE_SECONDS/);
+    const { loadDeploymentConfig } = await import('../../src/config/deployment-config.ts');
+    expect(loadDeploymentConfig({ HOOKGATE_SESSION_IDLE_SECONDS: '3600' }, { runtime: 'local' }).sessionIdleSeconds).toBe(3600);
+    expect(loadDeploymentConfig({}, { runtime: 'local' }).sessionIdleSeconds).toBeUndefined();
+    expect(() => loadDeploymentConfig({ HOOKGATE_SESSION_IDLE_SECONDS: 'an hour' }, { runtime: 'local' })).toThrow(/HOOKGATE_SESSION_IDLE_SECONDS/);
   });
 });
 

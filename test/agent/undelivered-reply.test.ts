@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StandInModel } from '../../src/agent/model/stand-in-model.ts';
 import { formatTrace } from '../../src/cli/commands/trace.ts';
-import { loadGatewayConfig } from '../../src/config/gateway-config.ts';
+import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 import { createReplier } from '../../src/gateway/create-replier.ts';
 import type { TurnMessage } from '../../src/pipeline/turn-message.ts';
 import { DynamoTraceStore } from '../../src/store/trace-store.ts';
@@ -17,7 +17,7 @@ const ATTEMPTS = 3;
 
 beforeAll(async () => {
   fake = await startFakePlatforms();
-  const config = loadGatewayConfig(
+  const config = loadDeploymentConfig(
     { TELEGRAM_BOT_TOKEN: '42:undelivered', TELEGRAM_SECRET_TOKEN: 's', TELEGRAM_API_BASE_URL: `${fake.url}/telegram`, HOOKGATE_REPLY_ATTEMPTS: String(ATTEMPTS), HOOKGATE_REPLY_BACKOFF_MS: '1' },
     { runtime: 'local' },
   );

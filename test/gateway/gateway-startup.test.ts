@@ -1,6 +1,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it } from 'vitest';
-import { loadGatewayConfig } from '../../src/config/gateway-config.ts';
+import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 import { announceGatewayStartup } from '../../src/gateway/gateway-startup.ts';
 import { useTestDataPlane } from '../support/local-aws.ts';
 import { recordingEngine } from './support/recording-engine.ts';
@@ -9,7 +9,7 @@ const local = useTestDataPlane();
 const logger = new Logger({ serviceName: 'test', logLevel: 'SILENT' });
 
 const configFor = (version: string) =>
-  loadGatewayConfig(
+  loadDeploymentConfig(
     { HOOKGATE_DEPLOYMENT_VERSION: version, TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_SECRET_TOKEN: 's', HOOKGATE_LOCAL_ADAPTER: 'false' },
     { runtime: 'aws' },
   );

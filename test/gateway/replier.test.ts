@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadGatewayConfig } from '../../src/config/gateway-config.ts';
+import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 import { createReplier } from '../../src/gateway/create-replier.ts';
 import { ReplyError } from '../../src/gateway/reply-error.ts';
 import { ReplyUndeliveredError } from '../../src/gateway/reply-retry.ts';
@@ -34,7 +34,7 @@ const RETRY = { attempts: 3, baseDelayMs: 40, maxDelayMs: 5_000 };
 
 const replierFor = (outbox = memoryOutbox()) =>
   createReplier(
-    loadGatewayConfig(
+    loadDeploymentConfig(
       {
         TELEGRAM_BOT_TOKEN: '123:abc',
         TELEGRAM_SECRET_TOKEN: 's',
@@ -140,7 +140,7 @@ describe('createReplier', () => {
   });
 
   it('rejects for a platform that is not enabled', async () => {
-    const replier = createReplier(loadGatewayConfig({}, { runtime: 'aws' }));
+    const replier = createReplier(loadDeploymentConfig({}, { runtime: 'aws' }));
     await expect(replier.send({ platform: 'telegram', chat_id: '1', thread_id: '', extra: {} }, 'x')).rejects.toThrow(/not enabled/);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { dataPlaneFromEnv, DataPlaneEnvError } from '../../src/pipeline/data-plane.ts';
+import { dataPlaneFromConfig, DataPlaneEnvError } from '../../src/pipeline/data-plane.ts';
 import { parseEnvelope } from '../../src/pipeline/envelope.ts';
 import { useTestDataPlane } from '../support/local-aws.ts';
 
@@ -39,16 +39,22 @@ describe('createDataPlane', () => {
     expect(Item?.PK?.S).toBe('IDEMPOTENCY#t');
   });
 
-  it('reads a deployed function\'s resources from the environment, naming a missing variable', () => {
-    const env = {
-      HOOKGATE_TABLE_NAME: 't',
-      HOOKGATE_TURNS_QUEUE_URL: 'q1',
-      HOOKGATE_TIMERS_QUEUE_URL: 'q2',
-      HOOKGATE_EVENTS_TOPIC_ARN: 'arn',
-      HOOKGATE_PAYLOAD_BUCKET: 'b',
+  it('takes a deployed function\'s resources from the parsed config, naming a missing variable', () => {
+    const resources = {
+      deploymentVersion: 'v1',
+      tableName: 't',
+      turnsQueueUrl: 'q1',
+      timersQueueUrl: 'q2',
+      eventsTopicArn: 'arn',
+      payloadBucket: 'b',
     };
-    expect(dataPlaneFromEnv(env)).toMatchObject({ tableName: 't', payloadBucket: 'b' });
-    expect(() => dataPlaneFromEnv({ ...env, HOOKGATE_EVENTS_TOPIC_ARN: '' })).toThrow(DataPlaneEnvError);
-    expect(() => dataPlaneFromEnv({ ...env, HOOKGATE_EVENTS_TOPIC_ARN: '' })).toThrow(/HOOKGATE_EVENTS_TOPIC_ARN/);
+    expect(dataPlaneFromConfig({ resources })).toEqual({ tableName: 't', turnsQueueUrl: 'q1', timersQueueUrl: 'q2', eventsTopicArn: 'arn', payloadBucket: 'b' });
+    const { eventsTopicArn: _missing, ...withoutTopic } = resources;
+    expect(() => dataPlaneFromConfig({ resources: withoutTopic })).toThrow(DataPlaneEnvError);
+    expect(() => dataPlaneFromConfig({ resources: withoutTopic })).toThrow(/HOOKGATE_EVENTS_TOPIC_ARN/);
+    expect(() => dataPlaneFromConfig({ resources: { ...resources, tableName: '' } })).toThrow(/HOOKGATE_TABLE_NAME/);
+    // Emulator endpoints and credentials (hookgate dev) pass through.
+    const local = { ...resources, region: 'us-east-1', endpoints: { sqs: 'http://127.0.0.1:1' } };
+    expect(dataPlaneFromConfig({ resources: local })).toMatchObject({ region: 'us-east-1', endpoints: { sqs: 'http://127.0.0.1:1' } });
   });
 });

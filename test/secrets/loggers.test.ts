@@ -1,6 +1,6 @@
 import { afterEach, expect, it, vi } from 'vitest';
-import { createGatewayLogger } from '../../src/gateway/gateway-logger.ts';
 import { createStderrLogger } from '../../src/hooks/hook-logger.ts';
+import { createServiceLogger } from '../../src/runtime/service-logger.ts';
 
 const TOKEN = 'fake-api-token-for-the-logger-test';
 const saved = process.env.HOOKGATE_API_TOKEN;
@@ -10,7 +10,7 @@ afterEach(() => {
   else process.env.HOOKGATE_API_TOKEN = saved;
 });
 
-it('the gateway logger redacts every string of a line: message, attributes, error message and stack', () => {
+it('the functions\' structured logger redacts every string of a line: message, attributes, error message and stack', () => {
   process.env.HOOKGATE_API_TOKEN = TOKEN;
   const out: string[] = [];
   const capture = (chunk: string | Uint8Array) => {
@@ -19,7 +19,7 @@ it('the gateway logger redacts every string of a line: message, attributes, erro
   };
   vi.spyOn(process.stdout, 'write').mockImplementation(capture);
   vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-  const logger = createGatewayLogger({ HOOKGATE_LOG_LEVEL: 'info' }, 'test');
+  const logger = createServiceLogger('test', 'info');
   logger.info(`token ${TOKEN}`, { header: `Bearer ${TOKEN}`, nested: { b64: Buffer.from(TOKEN).toString('base64') } });
   logger.error('failed', { error: new Error(`boom ${TOKEN}`) });
   const text = out.join('\n');

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, type Command } from 'commander';
-import { recordHookRun } from '../../agent/trace/hook-run-scope.ts';
 import { createTurnConsumer } from '../../agent/turn-consumer.ts';
 import { createHookEngine } from '../../hooks/create-hook-engine.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
@@ -22,8 +21,8 @@ function parsePort(value: string): number {
 
 /** The real parts `hookgate dev` runs: the hook engine and the turn runtime. */
 const defaultWiring: Pick<DevRuntimeOptions, 'createEngine' | 'createTurnConsumer'> = {
-  // Callback runs feed the per-turn trace (`hookgate trace <turn_id>`).
-  createEngine: (options) => createHookEngine({ ...options, onRun: recordHookRun }),
+  // The runtime's `local` role records callback runs for the per-turn trace (`hookgate trace <turn_id>`).
+  createEngine: createHookEngine,
   createTurnConsumer: (context) => createTurnConsumer(context),
 };
 

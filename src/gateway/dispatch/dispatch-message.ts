@@ -1,5 +1,5 @@
 import { isAllowed } from '../../config/allowed-users.ts';
-import { enabledPlatforms } from '../../config/gateway-config.ts';
+import { enabledPlatforms } from '../../config/deployment-config.ts';
 import { runBuiltinCommand } from '../commands/builtin-commands.ts';
 import { commandDecision } from '../../hooks/aggregate/command-decision.ts';
 import { errorText } from '../../hooks/error-text.ts';

@@ -1,7 +1,7 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Hono } from 'hono';
-import { loadGatewayConfig, type GatewayConfig } from '../../../src/config/gateway-config.ts';
+import { loadDeploymentConfig, type DeploymentConfig } from '../../../src/config/deployment-config.ts';
 import { createGatewayApp } from '../../../src/gateway/app.ts';
 import { gatewayDepsFromDataPlane } from '../../../src/gateway/gateway-deps-from-data-plane.ts';
 import type { GatewayDeps } from '../../../src/gateway/gateway-deps.ts';
@@ -12,7 +12,7 @@ import type { RunningEmulators } from '../../../src/local/emulators.ts';
 
 export interface GatewayHarness {
   app: Hono;
-  config: GatewayConfig;
+  config: DeploymentConfig;
   plane: DataPlane;
   deps: GatewayDeps;
   request(path: string, init?: { method?: string; body?: string; headers?: Record<string, string> }): Promise<Response>;
@@ -25,7 +25,7 @@ export interface GatewayHarness {
  * engine the test chooses. Requests go through Hono's full stack in-process.
  */
 export function gatewayHarness(aws: RunningEmulators, env: NodeJS.ProcessEnv, engine: HookEngine, overrides: Partial<GatewayDeps> = {}): GatewayHarness {
-  const config = loadGatewayConfig(env, { runtime: 'local' });
+  const config = loadDeploymentConfig(env, { runtime: 'local' });
   const plane = createDataPlane(dataPlaneFromLocalAws(aws));
   // The production wiring (stores, queue, sink, outbox, replier), so tests exercise it too.
   const deps: GatewayDeps = {

@@ -1,6 +1,6 @@
 import { InteractionResponseFlags, InteractionResponseType, InteractionType, verifyKey } from 'discord-interactions';
 import * as z from 'zod';
-import type { DiscordConfig } from '../../../config/gateway-config.ts';
+import type { DiscordConfig } from '../../../config/deployment-config.ts';
 import type { MessageEvent } from '../../../messaging/message-event.ts';
 import { jsonResponse, parsePayload, type PlatformAdapter } from '../../platform-adapter.ts';
 import { splitText } from '../../split-text.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { TeamsConfig } from '../../../config/gateway-config.ts';
+import type { TeamsConfig } from '../../../config/deployment-config.ts';
 import type { MessageEvent } from '../../../messaging/message-event.ts';
 import { jsonResponse, parsePayload, type PlatformAdapter } from '../../platform-adapter.ts';
 import { InvalidSignatureError } from '../../webhook-errors.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { TeamsConfig } from '../../../config/gateway-config.ts';
+import type { TeamsConfig } from '../../../config/deployment-config.ts';
 import { ReplyError } from '../../reply-error.ts';
 
 const TokenAnswer = z.object({ access_token: z.string().min(1), expires_in: z.coerce.number().positive() });

@@ -1,4 +1,4 @@
-import type { TelegramConfig } from '../../../config/gateway-config.ts';
+import type { TelegramConfig } from '../../../config/deployment-config.ts';
 import type { ReplyTarget } from '../../../messaging/message-event.ts';
 import { postJson } from '../../platform-http.ts';
 import { ReplyError } from '../../reply-error.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { WhatsAppConfig } from '../../../config/gateway-config.ts';
+import type { WhatsAppConfig } from '../../../config/deployment-config.ts';
 import { constantTimeEqual } from '../../constant-time-equal.ts';
 import type { MessageEvent } from '../../../messaging/message-event.ts';
 import { jsonResponse, parsePayload, type Delivery, type PlatformAdapter } from '../../platform-adapter.ts';

@@ -1,4 +1,4 @@
-import type { WhatsAppConfig } from '../../../config/gateway-config.ts';
+import type { WhatsAppConfig } from '../../../config/deployment-config.ts';
 import type { ReplyTarget } from '../../../messaging/message-event.ts';
 import { postJson } from '../../platform-http.ts';
 import type { RetryingSend } from '../../reply-retry.ts';

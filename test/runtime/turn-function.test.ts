@@ -2,16 +2,18 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLambdaTurn } from '../../src/agent/lambda-turn.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
-import { dataPlaneFromLocalAws } from '../../src/pipeline/data-plane.ts';
+import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
+import { createRuntime } from '../../src/runtime/create-runtime.ts';
+import { createTurnFunction } from '../../src/runtime/turn-function.ts';
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import type { TurnMessage } from '../../src/pipeline/turn-message.ts';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.ts';
 import { startTestAws } from '../support/local-aws.ts';
 import { tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { onEmulators } from './support/on-emulators.ts';
 
 let aws: RunningEmulators;
 let model: FakeModelServer;
@@ -45,13 +47,13 @@ afterAll(async () => {
 
 /** The turn λ as functions/turn.ts builds it, on the emulators and the test's hooks home. */
 const turnHandler = (env: NodeJS.ProcessEnv) =>
-  createLambdaTurn({
-    env,
-    resources: dataPlaneFromLocalAws(aws),
-    createEngine: (options) => createHookEngine({ ...options, home: home.path, print: () => {}, logger: createMemoryLogger() }),
-  });
+  createTurnFunction(
+    createRuntime(onEmulators(loadDeploymentConfig(env, { runtime: 'aws' }), aws), {
+      createEngine: (options) => createHookEngine({ ...options, home: home.path, print: () => {}, logger: createMemoryLogger() }),
+    }),
+  );
 
-describe('the turn λ wiring (functions/turn.ts → createLambdaTurn)', () => {
+describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => {
   it('builds from the environment, runs a turn on the configured model and replies through the platform API', async () => {
     const env: NodeJS.ProcessEnv = {
       HOOKGATE_HOME: home.path,

@@ -9,9 +9,11 @@ import { SingleTableIdempotencyStore } from '../../src/pipeline/idempotency-stor
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { startSqsPoller, type SqsPoller } from '../../src/local/sqs-poller.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../src/pipeline/data-plane.ts';
-import { createLambdaObserver } from '../../src/pipeline/observer-lambda.ts';
+import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
+import { createRuntime } from '../../src/runtime/create-runtime.ts';
+import { createObserverFunction } from '../../src/runtime/observer-function.ts';
+import { onEmulators } from './support/on-emulators.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
-import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startTestAws } from '../support/local-aws.ts';
 
 /** A hooks home with one observer plugin and one gateway event hook, both appending to a file. */
@@ -50,11 +52,9 @@ describe('observer λ wiring with the real engine and a hooks home', () => {
     home = await mkdtemp(join(tmpdir(), 'hookgate-observer-'));
     out = join(home, 'ran.jsonl');
     await writeHome(home, out);
-    const handler = await createLambdaObserver({
-      createEngine: (options) => createHookEngine({ ...options, home, print: () => {} }),
-      resources: dataPlaneFromLocalAws(aws),
-      logger: createMemoryLogger(),
-    });
+    const config = loadDeploymentConfig({ HOOKGATE_LOG_LEVEL: 'silent' }, { runtime: 'aws' });
+    const runtime = createRuntime(onEmulators(config, aws), { createEngine: (options) => createHookEngine({ ...options, home, print: () => {} }) });
+    const handler = await createObserverFunction(runtime);
     poller = await startSqsPoller({ sqs: plane.clients.sqs, queueUrl: aws.eventsQueueUrl, handler, batchWindowMs: 100 });
   });
   afterAll(async () => {

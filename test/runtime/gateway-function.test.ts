@@ -1,12 +1,14 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { handle, type LambdaEvent } from 'hono/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLambdaGateway } from '../../src/gateway/lambda-gateway.ts';
+import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
-import { dataPlaneFromLocalAws } from '../../src/pipeline/data-plane.ts';
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
+import { createRuntime } from '../../src/runtime/create-runtime.ts';
+import { createGatewayFunction } from '../../src/runtime/gateway-function.ts';
+import { recordingEngine } from '../gateway/support/recording-engine.ts';
 import { startTestAws } from '../support/local-aws.ts';
-import { recordingEngine } from './support/recording-engine.ts';
+import { onEmulators } from './support/on-emulators.ts';
 
 let aws: RunningEmulators;
 
@@ -51,10 +53,10 @@ describe('the gateway λ (hono/aws-lambda over a Function URL event)', () => {
       HOOKGATE_ALLOWED_USERS: 'telegram:5',
       HOOKGATE_LOG_LEVEL: 'silent',
     };
-    // The emulators' endpoints stand in for the stack's resource variables (dataPlaneFromEnv).
-    const resources = dataPlaneFromLocalAws(aws);
-    const { app, deps } = await createLambdaGateway({ env, resources, createEngine: () => engine });
-    await createLambdaGateway({ env, resources, createEngine: () => engine }); // a second cold start of the same version
+    // As functions/gateway.ts builds it, with the emulators standing in for the stack's resource variables.
+    const coldStart = () => createGatewayFunction(createRuntime(onEmulators(loadDeploymentConfig(env, { runtime: 'aws' }), aws), { createEngine: () => engine }));
+    const { app, deps } = await coldStart();
+    await coldStart(); // a second cold start of the same version
     expect(engine.calls.filter((c) => c.name === 'gateway:startup').map((c) => c.payload)).toEqual([{ platforms: ['telegram'] }]);
     expect(deps.config.platforms.local).toBeUndefined(); // unsigned local adapter is off in AWS
 

@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { isAllowed, parseAllowedUsers } from '../../src/config/allowed-users.ts';
 import { ConfigError } from '../../src/config/config-error.ts';
-import { enabledPlatforms, loadGatewayConfig } from '../../src/config/gateway-config.ts';
+import { enabledPlatforms, loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 
-describe('loadGatewayConfig', () => {
+describe('loadDeploymentConfig', () => {
   it('disables a platform whose variables are missing and says which', () => {
-    const config = loadGatewayConfig({ TELEGRAM_BOT_TOKEN: '1:a', SLACK_SIGNING_SECRET: 's', SLACK_BOT_TOKEN: 'b' }, { runtime: 'aws' });
+    const config = loadDeploymentConfig({ TELEGRAM_BOT_TOKEN: '1:a', SLACK_SIGNING_SECRET: 's', SLACK_BOT_TOKEN: 'b' }, { runtime: 'aws' });
     expect(enabledPlatforms(config)).toEqual(['slack']);
     expect(config.disabled.find((d) => d.platform === 'telegram')?.missing).toEqual(['TELEGRAM_SECRET_TOKEN']);
     expect(config.platforms.slack?.apiBaseUrl).toBe('https://slack.com/api');
   });
 
   it('enables local only in local runs or when explicitly enabled', () => {
-    expect(enabledPlatforms(loadGatewayConfig({}, { runtime: 'local' }))).toEqual(['local']);
-    expect(enabledPlatforms(loadGatewayConfig({}, { runtime: 'aws' }))).toEqual([]);
-    expect(enabledPlatforms(loadGatewayConfig({ HOOKGATE_LOCAL_ADAPTER: 'true' }, { runtime: 'aws' }))).toEqual(['local']);
-    expect(enabledPlatforms(loadGatewayConfig({ HOOKGATE_LOCAL_ADAPTER: '0' }, { runtime: 'local' }))).toEqual([]);
+    expect(enabledPlatforms(loadDeploymentConfig({}, { runtime: 'local' }))).toEqual(['local']);
+    expect(enabledPlatforms(loadDeploymentConfig({}, { runtime: 'aws' }))).toEqual([]);
+    expect(enabledPlatforms(loadDeploymentConfig({ HOOKGATE_LOCAL_ADAPTER: 'true' }, { runtime: 'aws' }))).toEqual(['local']);
+    expect(enabledPlatforms(loadDeploymentConfig({ HOOKGATE_LOCAL_ADAPTER: '0' }, { runtime: 'local' }))).toEqual([]);
   });
 
   it.each([
@@ -28,7 +28,7 @@ describe('loadGatewayConfig', () => {
   ])('a malformed %s is a ConfigError naming it', (name, value, problem) => {
     let error: unknown;
     try {
-      loadGatewayConfig({ [name]: value });
+      loadDeploymentConfig({ [name]: value });
     } catch (e) {
       error = e;
     }
@@ -39,16 +39,16 @@ describe('loadGatewayConfig', () => {
   });
 
   it('never puts a secret value in the error', () => {
-    expect(() => loadGatewayConfig({ TELEGRAM_SECRET_TOKEN: 'has spaces!! secret' })).toThrow(/^TELEGRAM_SECRET_TOKEN must be/);
+    expect(() => loadDeploymentConfig({ TELEGRAM_SECRET_TOKEN: 'has spaces!! secret' })).toThrow(/^TELEGRAM_SECRET_TOKEN must be/);
     try {
-      loadGatewayConfig({ TELEGRAM_SECRET_TOKEN: 'has spaces!! secret' });
+      loadDeploymentConfig({ TELEGRAM_SECRET_TOKEN: 'has spaces!! secret' });
     } catch (e) {
       expect((e as Error).message).not.toContain('secret');
     }
   });
 
   it('strips trailing slashes of base URLs', () => {
-    const config = loadGatewayConfig({ TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_SECRET_TOKEN: 's', TELEGRAM_API_BASE_URL: 'http://127.0.0.1:9/tg/' });
+    const config = loadDeploymentConfig({ TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_SECRET_TOKEN: 's', TELEGRAM_API_BASE_URL: 'http://127.0.0.1:9/tg/' });
     expect(config.platforms.telegram?.apiBaseUrl).toBe('http://127.0.0.1:9/tg');
   });
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { DataPlaneResources } from '../pipeline/data-plane.ts';
 import { RESOURCE_ENV } from '../pipeline/resource-env.ts';
 import { parseAllowedUsers, type AllowedUsers } from './allowed-users.ts';
 import { ConfigError } from './config-error.ts';
@@ -38,8 +39,26 @@ export interface TeamsConfig {
   tokenUrl: string;
 }
 
-/** The deployment's configuration, validated once at start-up. */
-export interface GatewayConfig {
+/** `HOOKGATE_LOG_LEVEL` (case-insensitive; `warning` is read as `warn`). */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
+
+/**
+ * Where the deployment's AWS resources are. A deployed function reads the names the stack sets
+ * (RESOURCE_ENV; region, credentials and endpoints are the SDK's defaults); `hookgate dev` and
+ * tests put the emulators' endpoints and credentials in (`dataPlaneFromLocalAws`). Unset ones
+ * are absent: `dataPlaneFromConfig` names the first one the data plane needs.
+ */
+export interface DeploymentResources extends Partial<DataPlaneResources> {
+  /** `HOOKGATE_DEPLOYMENT_VERSION` (gateway:startup fires once per version); `local` when unset. */
+  deploymentVersion: string;
+}
+
+/**
+ * The configuration of a deployment — of all three functions and of `hookgate dev` — parsed
+ * from the environment once per cold start (`loadDeploymentConfig`) and validated there.
+ */
+export interface DeploymentConfig {
   /** `local` under `hookgate dev` (and outside Lambda), `aws` in a deployed function. */
   runtime: 'local' | 'aws';
   /** Bearer token for `/v1/*`; unset = the `/v1` API is closed. */
@@ -65,15 +84,10 @@ export interface GatewayConfig {
   sessionIdleSeconds?: number;
   /** `HOOKGATE_REPLY_ATTEMPTS`, `HOOKGATE_REPLY_BACKOFF_MS`, `HOOKGATE_REPLY_MAX_DELAY_MS`: how platform sends are retried (defaults in reply-retry.ts). */
   replyRetry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
-  /** Where this function's AWS resources are (set by the stack, or by `hookgate dev`). */
-  resources: {
-    tableName?: string;
-    turnsQueueUrl?: string;
-    timersQueueUrl?: string;
-    eventsTopicArn?: string;
-    payloadBucket?: string;
-    deploymentVersion: string;
-  };
+  /** `HOOKGATE_LOG_LEVEL` of the functions' structured loggers; default `info`. */
+  logLevel: LogLevelName;
+  /** Where this deployment's AWS resources are (set by the stack, or by `hookgate dev`). */
+  resources: DeploymentResources;
 }
 
 export const DEFAULT_BASE_URLS = {
@@ -114,6 +128,16 @@ const FORMATS: Record<string, z.ZodType<string>> = {
   HOOKGATE_REPLY_MAX_DELAY_MS: z.string().regex(/^\d{1,6}$/, { error: 'must be a whole number of milliseconds (≤ 999999)' }),
   HOOKGATE_UNAUTHORISED_REPLY: z.enum(['refuse', 'silent'], { error: 'must be refuse or silent' }),
   HOOKGATE_LOCAL_ADAPTER: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }),
+  HOOKGATE_LOG_LEVEL: z
+    .string()
+    .transform((level) => level.toLowerCase().replace(/^warning$/, 'warn'))
+    .pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })),
+  // The stack's resource names (architecture §4): CloudFormation makes them; a hand-set one is checked.
+  [RESOURCE_ENV.tableName]: z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/, { error: 'must be a DynamoDB table name' }),
+  [RESOURCE_ENV.turnsQueueUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
+  [RESOURCE_ENV.timersQueueUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
+  [RESOURCE_ENV.eventsTopicArn]: z.string().regex(/^arn:[^:\s]+:sns:[^:\s]*:\d*:[^:\s]+$/, { error: 'must be an SNS topic ARN' }),
+  [RESOURCE_ENV.payloadBucket]: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be an S3 bucket name' }),
   ...Object.fromEntries(Object.keys(DEFAULT_BASE_URLS).map((name) => [name, httpUrl])),
 };
 
@@ -127,24 +151,26 @@ function read(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return parsed.data;
 }
 
-export interface LoadGatewayConfigOptions {
+export interface LoadDeploymentConfigOptions {
   /** Default: `aws` inside Lambda (AWS_LAMBDA_FUNCTION_NAME set), `local` elsewhere. */
   runtime?: 'local' | 'aws';
 }
 
 /**
- * Validates every variable of architecture §4. A platform whose variables are missing is
- * disabled (listed in `disabled`, for a clear log line); a malformed variable throws a
- * `ConfigError` naming it.
+ * The environment, parsed once: every variable of architecture §4 and the stack's resource
+ * names, each validated. A platform whose variables are missing is disabled (listed in
+ * `disabled`, for a clear log line); a malformed variable throws a `ConfigError` naming it
+ * (never its value). A function calls it once per cold start and builds everything from the
+ * result (`createRuntime`); nothing else reads these variables.
  *
  * @example
- * const config = loadGatewayConfig(process.env, { runtime: 'local' });
+ * const config = loadDeploymentConfig(process.env, { runtime: 'local' });
  * for (const { platform, missing } of config.disabled) log.info(`${platform} off: set ${missing.join(', ')}`);
  */
-export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env, options: LoadGatewayConfigOptions = {}): GatewayConfig {
+export function loadDeploymentConfig(env: NodeJS.ProcessEnv = process.env, options: LoadDeploymentConfigOptions = {}): DeploymentConfig {
   const runtime = options.runtime ?? (env.AWS_LAMBDA_FUNCTION_NAME ? 'aws' : 'local');
-  const disabled: GatewayConfig['disabled'] = [];
-  const platforms: GatewayConfig['platforms'] = {};
+  const disabled: DeploymentConfig['disabled'] = [];
+  const platforms: DeploymentConfig['platforms'] = {};
 
   /** All `names` or nothing: with some missing, the platform is off. */
   const group = <K extends string>(platform: PlatformName, names: readonly K[], optional: readonly string[] = []) => {
@@ -222,7 +248,6 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env, options:
     apiKey: read(env, 'HOOKGATE_MODEL_API_KEY'),
   };
   const idle = read(env, 'HOOKGATE_SESSION_IDLE_SECONDS');
-  const resource = (name: string) => (env[name]?.trim() ? env[name]!.trim() : undefined);
   return {
     runtime,
     ...(apiToken ? { apiToken } : {}),
@@ -231,21 +256,24 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env, options:
     unauthorisedReply: (read(env, 'HOOKGATE_UNAUTHORISED_REPLY') as 'refuse' | 'silent' | undefined) ?? 'refuse',
     platforms,
     disabled,
-    model: Object.fromEntries(Object.entries(model).filter(([, v]) => v !== undefined)) as GatewayConfig['model'],
+    model: Object.fromEntries(Object.entries(model).filter(([, v]) => v !== undefined)) as DeploymentConfig['model'],
     ...(idle ? { sessionIdleSeconds: Number(idle) } : {}),
     replyRetry: replyRetryFrom(env),
-    resources: {
-      tableName: resource(RESOURCE_ENV.tableName),
-      turnsQueueUrl: resource(RESOURCE_ENV.turnsQueueUrl),
-      timersQueueUrl: resource(RESOURCE_ENV.timersQueueUrl),
-      eventsTopicArn: resource(RESOURCE_ENV.eventsTopicArn),
-      payloadBucket: resource(RESOURCE_ENV.payloadBucket),
-      deploymentVersion: resource(RESOURCE_ENV.deploymentVersion) ?? 'local',
-    },
+    logLevel: (read(env, 'HOOKGATE_LOG_LEVEL') as LogLevelName | undefined) ?? 'info',
+    resources: resourcesFrom(env),
   };
 }
 
-function replyRetryFrom(env: NodeJS.ProcessEnv): GatewayConfig['replyRetry'] {
+function resourcesFrom(env: NodeJS.ProcessEnv): DeploymentResources {
+  const resources: DeploymentResources = { deploymentVersion: read(env, RESOURCE_ENV.deploymentVersion) ?? 'local' };
+  for (const key of ['tableName', 'turnsQueueUrl', 'timersQueueUrl', 'eventsTopicArn', 'payloadBucket'] as const) {
+    const value = read(env, RESOURCE_ENV[key]);
+    if (value !== undefined) resources[key] = value;
+  }
+  return resources;
+}
+
+function replyRetryFrom(env: NodeJS.ProcessEnv): DeploymentConfig['replyRetry'] {
   const number = (name: string) => {
     const value = read(env, name);
     return value === undefined ? undefined : Number(value);
@@ -255,6 +283,6 @@ function replyRetryFrom(env: NodeJS.ProcessEnv): GatewayConfig['replyRetry'] {
 }
 
 /** The enabled platforms, in the fixed order (the `platforms` context of gateway:startup). */
-export function enabledPlatforms(config: GatewayConfig): PlatformName[] {
+export function enabledPlatforms(config: DeploymentConfig): PlatformName[] {
   return PLATFORM_NAMES.filter((name) => config.platforms[name] !== undefined);
 }

@@ -1,0 +1,34 @@
+import type { Hono } from 'hono';
+import { createGatewayApp } from '../gateway/app.ts';
+import { gatewayDepsFromDataPlane } from '../gateway/gateway-deps-from-data-plane.ts';
+import type { GatewayDeps } from '../gateway/gateway-deps.ts';
+import { announceGatewayStartup } from '../gateway/gateway-startup.ts';
+import type { HookEngine } from '../hooks/hook-engine.ts';
+import type { Runtime } from './create-runtime.ts';
+
+/**
+ * The gateway's dependencies over the runtime's data plane, around `engine` (the gateway
+ * role's, or `hookgate dev`'s shared one).
+ *
+ * @example
+ * const app = createGatewayApp(gatewayDepsOf(runtime, await runtime.createEngine('local')));
+ */
+export function gatewayDepsOf(runtime: Runtime, engine: HookEngine): GatewayDeps {
+  return gatewayDepsFromDataPlane({ config: runtime.config, engine, plane: runtime.plane, logger: runtime.logger('gateway') });
+}
+
+/**
+ * The gateway λ: logs the platforms left off, builds its engine and the Hono app, and fires
+ * `gateway:startup` once per deployed version.
+ *
+ * @example
+ * const { app } = await createGatewayFunction(runtime);
+ * export const handler = handle(app);
+ */
+export async function createGatewayFunction(runtime: Runtime): Promise<{ app: Hono; deps: GatewayDeps }> {
+  const logger = runtime.logger('gateway');
+  for (const { platform, missing } of runtime.config.disabled) logger.info(`${platform} is disabled: ${missing.join(', ')} not set`);
+  const deps = gatewayDepsOf(runtime, await runtime.createEngine('gateway'));
+  await announceGatewayStartup(deps, { once: true });
+  return { app: createGatewayApp(deps), deps };
+}

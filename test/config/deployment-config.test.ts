@@ -25,6 +25,12 @@ describe('loadDeploymentConfig', () => {
     ['HOOKGATE_API_TOKEN', 'short', /16 characters/],
     ['HOOKGATE_ALLOWED_USERS', 'telegram', /platform/],
     ['HOOKGATE_UNAUTHORISED_REPLY', 'shout', /refuse or silent/],
+    ['HOOKGATE_LOG_LEVEL', 'verbose', /one of debug, info, warn, error, silent/],
+    ['HOOKGATE_TABLE_NAME', 'a table', /DynamoDB table name/],
+    ['HOOKGATE_TURNS_QUEUE_URL', 'hookgate-turns.fifo', /SQS queue URL/],
+    ['HOOKGATE_TIMERS_QUEUE_URL', 'file:///tmp/q', /SQS queue URL/],
+    ['HOOKGATE_EVENTS_TOPIC_ARN', 'hookgate-events', /SNS topic ARN/],
+    ['HOOKGATE_PAYLOAD_BUCKET', 'Payloads_Bucket', /S3 bucket name/],
   ])('a malformed %s is a ConfigError naming it', (name, value, problem) => {
     let error: unknown;
     try {
@@ -45,6 +51,32 @@ describe('loadDeploymentConfig', () => {
     } catch (e) {
       expect((e as Error).message).not.toContain('secret');
     }
+  });
+
+  it('reads the log level, case-insensitive, warning as warn, info by default', () => {
+    expect(loadDeploymentConfig({}).logLevel).toBe('info');
+    expect(loadDeploymentConfig({ HOOKGATE_LOG_LEVEL: ' WARNING ' }).logLevel).toBe('warn');
+    expect(loadDeploymentConfig({ HOOKGATE_LOG_LEVEL: 'Silent' }).logLevel).toBe('silent');
+  });
+
+  it('reads the stack\'s resources once, with the data plane\'s names; unset ones absent', () => {
+    const env = {
+      HOOKGATE_TABLE_NAME: 'hookgate-Table-1ABC',
+      HOOKGATE_TURNS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/hookgate-turns.fifo',
+      HOOKGATE_TIMERS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/hookgate-timers',
+      HOOKGATE_EVENTS_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:hookgate-events',
+      HOOKGATE_PAYLOAD_BUCKET: 'hookgate-payloads-1abc',
+      HOOKGATE_DEPLOYMENT_VERSION: 'f00d',
+    };
+    expect(loadDeploymentConfig(env, { runtime: 'aws' }).resources).toEqual({
+      tableName: 'hookgate-Table-1ABC',
+      turnsQueueUrl: env.HOOKGATE_TURNS_QUEUE_URL,
+      timersQueueUrl: env.HOOKGATE_TIMERS_QUEUE_URL,
+      eventsTopicArn: env.HOOKGATE_EVENTS_TOPIC_ARN,
+      payloadBucket: 'hookgate-payloads-1abc',
+      deploymentVersion: 'f00d',
+    });
+    expect(loadDeploymentConfig({ HOOKGATE_TABLE_NAME: ' t-1 ' }).resources).toEqual({ tableName: 't-1', deploymentVersion: 'local' });
   });
 
   it('strips trailing slashes of base URLs', () => {

@@ -1,5 +1,5 @@
 import { loadGatewayConfig } from '../config/gateway-config.ts';
-import { createReplier } from '../gateway/create-replier.ts';
+import { createReplier } from '../messaging/create-replier.ts';
 import { createGatewayLogger } from '../gateway/gateway-logger.ts';
 import type { HookEngine, HookEngineOptions } from '../hooks/hook-engine.ts';
 import { createDataPlane, dataPlaneFromEnv, type DataPlaneResources } from '../pipeline/data-plane.ts';

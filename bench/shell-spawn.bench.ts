@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startPythonBaseline } from './support/python-baseline.ts';
 import { summarise, type Bench, type Figure } from './harness.ts';
 import { createMemoryLogger } from '../src/hooks/hook-logger.ts';
-import { parseShellHooks } from '../src/hooks/shell/parse-config.ts';
+import { parseShellHooks } from '../src/hooks/shell/config/parse-config.ts';
 import { shellHookCallback } from '../src/hooks/shell/shell-hook-callback.ts';
 import { renderShellPayload } from '../src/hooks/shell/shell-payload.ts';
 
@@ -17,7 +17,7 @@ import { renderShellPayload } from '../src/hooks/shell/shell-payload.ts';
  * interpreter start-up is not counted. A second pair of figures repeats both Node paths
  * after the Node heap has grown to ~400 MB, because Node's fork() cost grows with the
  * parent's size. hookgate's path is the one that ships, here and on Lambda: the /bin/sh
- * driver pool (src/hooks/shell/shell-driver-pool.ts), through the live shell-hook callback.
+ * driver pool (src/hooks/shell/spawn/shell-driver-pool.ts), through the live shell-hook callback.
  */
 
 const SAMPLES = 300;

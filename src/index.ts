@@ -36,7 +36,7 @@ export type {
 } from './hooks/plugins/plugin-commands.ts';
 export type { GatewayHandler, GatewayHookInfo } from './hooks/gateway-hooks/gateway-hook-registry.ts';
 export { renderWireJson } from './hooks/wire-json.ts';
-export { closeShellHookRunners } from './hooks/shell/run-shell-command.ts';
+export { closeShellHookRunners } from './hooks/shell/spawn/run-shell-command.ts';
 export { HookgateError } from './errors/hookgate-error.ts';
 export { runOneShotAgent } from './agent/one-shot-agent.ts';
 export { createMemoryLogger, createStderrLogger } from './hooks/hook-logger.ts';

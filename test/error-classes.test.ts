@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { HookgateError } from '../src/errors/hookgate-error.ts';
 import { ConfigError } from '../src/config/config-error.ts';
 import { InvalidSignatureError } from '../src/gateway/webhook-errors.ts';
-import { CommandNotFoundError } from '../src/hooks/shell/shell-errors.ts';
+import { CommandNotFoundError } from '../src/hooks/shell/spawn/shell-errors.ts';
 
 /** Every `class X extends Y` in src/ and infra/, with its file, from the source text. */
 function classesOfSrc(): { name: string; parent: string; abstract: boolean; body: string; file: string }[] {

@@ -1,9 +1,9 @@
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { ShellHookEntry } from '../../src/hooks/shell/shell-hook-entry.ts';
-import type { BundledShellCommand } from '../../src/hooks/shell/bundled-shell-command.ts';
-import { resolveScriptPath } from '../../src/hooks/shell/script-path.ts';
-import { expandLeadingTilde, splitShellWords } from '../../src/hooks/shell/shell-words.ts';
+import type { ShellHookEntry } from '../../src/hooks/shell/config/shell-hook-entry.ts';
+import type { BundledShellCommand } from '../../src/hooks/shell/config/bundled-shell-command.ts';
+import { resolveScriptPath } from '../../src/hooks/shell/consent/script-path.ts';
+import { expandLeadingTilde, splitShellWords } from '../../src/hooks/shell/spawn/shell-words.ts';
 import { HookgateError } from '../../src/errors/hookgate-error.ts';
 
 /** One file of the deployed hooks home. */

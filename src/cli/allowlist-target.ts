@@ -1,6 +1,6 @@
 import type { HookLogger } from '../hooks/hook-logger.ts';
-import type { AllowlistStore } from '../hooks/shell/allowlist-store.ts';
-import { createFileAllowlistStore } from '../hooks/shell/file-allowlist-store.ts';
+import type { AllowlistStore } from '../hooks/shell/consent/allowlist-store.ts';
+import { createFileAllowlistStore } from '../hooks/shell/consent/file-allowlist-store.ts';
 import { createDynamoTable } from '../store/dynamo-table.ts';
 import { DynamoAllowlistStore } from '../store/dynamo-allowlist-store.ts';
 import { describeHookgateStack, StackLookupError } from './stack-resources.ts';

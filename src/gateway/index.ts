@@ -1,7 +1,7 @@
 /** The gateway's public surface (the Hono app, its dependencies, the platform replier). */
 export { createGatewayApp } from './app.ts';
-export { createReplier, type CreateReplierOptions } from './create-replier.ts';
-export { ReplyError } from './reply-error.ts';
+export { createReplier, type CreateReplierOptions } from '../messaging/create-replier.ts';
+export { ReplyError } from '../messaging/reply-error.ts';
 export { announceGatewayStartup } from './gateway-startup.ts';
 export { gatewayDepsFromDataPlane } from './gateway-deps-from-data-plane.ts';
 export type { GatewayDeps, TurnSender } from './gateway-deps.ts';

@@ -15,11 +15,11 @@ import { loadPlugins, type PluginLoadResult } from './plugins/load-plugins.ts';
 import { PluginCommandRegistry, type PluginCommandInfo } from './plugins/plugin-commands.ts';
 import { callbackTimeoutSeconds } from './plugins/plugins-config.ts';
 import { runCallbacks, runObserverCallbacks, type RunCallbacksContext } from './run-callbacks.ts';
-import { createFileAllowlistStore } from './shell/file-allowlist-store.ts';
+import { createFileAllowlistStore } from './shell/consent/file-allowlist-store.ts';
 import { registerShellHooks } from './shell/register-shell-hooks.ts';
-import { bundledRunCommands } from './shell/bundled-shell-command.ts';
-import { withShippedApprovals } from './shell/shipped-allowlist-store.ts';
-import type { AllowlistStore } from './shell/allowlist-store.ts';
+import { bundledRunCommands } from './shell/config/bundled-shell-command.ts';
+import { withShippedApprovals } from './shell/consent/shipped-allowlist-store.ts';
+import type { AllowlistStore } from './shell/consent/allowlist-store.ts';
 import { withTelemetryTag } from './telemetry-tag.ts';
 import { withObjectArgs } from './tool-call-args.ts';
 

@@ -1,7 +1,7 @@
 import type { HookLogger } from './hook-logger.ts';
 import type { ObserverSink } from './observer-sink.ts';
 import type { PluginCommandContext, PluginCommandInfo, PluginCommandOutcome } from './plugins/plugin-commands.ts';
-import type { AllowlistStore } from './shell/allowlist-store.ts';
+import type { AllowlistStore } from './shell/consent/allowlist-store.ts';
 
 export type Kwargs = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import type { LogLevel } from './hook-logger.ts';
-import type { AllowlistEntry } from './shell/allowlist-store.ts';
-import type { BundledShellCommand } from './shell/bundled-shell-command.ts';
+import type { AllowlistEntry } from './shell/consent/allowlist-store.ts';
+import type { BundledShellCommand } from './shell/config/bundled-shell-command.ts';
 
 /** A message found during discovery, replayed to the engine's logger when it loads. */
 export interface DiscoveryNotice {

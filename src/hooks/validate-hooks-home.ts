@@ -6,7 +6,7 @@ import { discoverHooksHome } from './discover-hooks-home.ts';
 import { PluginManifestSchema } from './plugins/plugin-manifest.ts';
 import { readPluginsConfig } from './plugins/plugins-config.ts';
 import { isPlainObject } from './python-truthiness.ts';
-import { parseShellHooks } from './shell/parse-config.ts';
+import { parseShellHooks } from './shell/config/parse-config.ts';
 import { HookgateError } from '../errors/hookgate-error.ts';
 
 /** One thing wrong with a hooks-home file, where an editor can jump to it. */

@@ -6,7 +6,7 @@ import { ActiveTurns } from '../agent/turn/active-turns.ts';
 import { enabledPlatforms, loadDeploymentConfig, type DeploymentConfig } from '../config/deployment-config.ts';
 import { createGatewayApp } from '../gateway/app.ts';
 import { announceGatewayStartup } from '../gateway/gateway-startup.ts';
-import { redactingReplier } from '../gateway/redacting-replier.ts';
+import { redactingReplier } from '../messaging/redacting-replier.ts';
 import type { Replier } from '../messaging/replier.ts';
 import { TurnHealth } from '../gateway/turn-health.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';

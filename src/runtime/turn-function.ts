@@ -1,5 +1,5 @@
 import { createTurnConsumer } from '../agent/turn-consumer.ts';
-import { createReplier } from '../gateway/create-replier.ts';
+import { createReplier } from '../messaging/create-replier.ts';
 import type { Replier } from '../messaging/replier.ts';
 import { DynamoLocalOutboxStore } from '../store/local-outbox-store.ts';
 import type { Runtime } from './create-runtime.ts';

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AllowlistEntry, AllowlistStore } from '../hooks/shell/allowlist-store.ts';
+import type { AllowlistEntry, AllowlistStore } from '../hooks/shell/consent/allowlist-store.ts';
 import { createStderrLogger, type HookLogger } from '../hooks/hook-logger.ts';
 import { isConditionFailed, queryPartition, type DynamoTable } from './dynamo-table.ts';
 

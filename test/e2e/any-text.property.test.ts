@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTurnConsumer } from '../../src/agent/turn-consumer.ts';
-import { splitText } from '../../src/gateway/split-text.ts';
+import { splitText } from '../../src/messaging/split-text.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ALLOWLIST_FILE_NAME } from '../../src/hooks/shell/file-allowlist-store.ts';
+import { ALLOWLIST_FILE_NAME } from '../../src/hooks/shell/consent/file-allowlist-store.ts';
 import { devEndpointsPath } from '../../src/local/dev-endpoints.ts';
 
 const REPO = resolve(import.meta.dirname, '../..');

@@ -4,10 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { loadHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { findHooksConfigProblems, formatProblem } from '../../src/hooks/validate-hooks-home.ts';
-import { bundledRunCommands, joinShellWords } from '../../src/hooks/shell/bundled-shell-command.ts';
-import { splitShellWords } from '../../src/hooks/shell/shell-words.ts';
+import { bundledRunCommands, joinShellWords } from '../../src/hooks/shell/config/bundled-shell-command.ts';
+import { splitShellWords } from '../../src/hooks/shell/spawn/shell-words.ts';
 import { planHooksHomeFiles } from '../../infra/lib/hooks-home-files.ts';
-import { parseShellHooks } from '../../src/hooks/shell/parse-config.ts';
+import { parseShellHooks } from '../../src/hooks/shell/config/parse-config.ts';
 import { readHooksConfig } from '../../src/hooks/config-file.ts';
 import { tempHome, type TempHome } from './support/temp-home.ts';
 

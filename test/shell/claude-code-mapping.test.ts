@@ -6,9 +6,9 @@ import { parse } from 'yaml';
 import { runCli } from '../../src/cli/main.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { renderClaudePayload } from '../../src/hooks/shell/claude-payload.ts';
-import { ClaudeSettingsError, parseClaudeSettings } from '../../src/hooks/shell/claude-settings.ts';
-import { parseShellHooks } from '../../src/hooks/shell/parse-config.ts';
-import { planClaudeImport } from '../../src/hooks/shell/plan-claude-import.ts';
+import { ClaudeSettingsError, parseClaudeSettings } from '../../src/hooks/shell/config/claude-settings.ts';
+import { parseShellHooks } from '../../src/hooks/shell/config/parse-config.ts';
+import { planClaudeImport } from '../../src/hooks/shell/config/plan-claude-import.ts';
 import { fireShellHook } from '../../src/hooks/shell/shell-hook-callback.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'hookgate-claude-map-'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gestaltRatio, suggestHookName } from '../../src/hooks/shell/did-you-mean.ts';
+import { gestaltRatio, suggestHookName } from '../../src/hooks/shell/config/did-you-mean.ts';
 
 describe('suggestHookName (§3.2 expected suggestions)', () => {
   it.each([

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { evaluateRun } from '../../src/hooks/shell/evaluate-run.ts';
 import { parseHookOutput } from '../../src/hooks/shell/parse-hook-output.ts';
-import type { ShellRunRecord } from '../../src/hooks/shell/run-record.ts';
+import type { ShellRunRecord } from '../../src/hooks/shell/spawn/run-record.ts';
 
 const run = (over: Partial<ShellRunRecord>): ShellRunRecord => ({
   returncode: 0,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CallbackRegistry } from '../../src/hooks/callback-registry.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
-import { createFileAllowlistStore } from '../../src/hooks/shell/file-allowlist-store.ts';
+import { createFileAllowlistStore } from '../../src/hooks/shell/consent/file-allowlist-store.ts';
 import { registerShellHooks } from '../../src/hooks/shell/register-shell-hooks.ts';
 
 /*

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
-import { createFileAllowlistStore } from '../../src/hooks/shell/file-allowlist-store.ts';
+import { createFileAllowlistStore } from '../../src/hooks/shell/consent/file-allowlist-store.ts';
 import { describeAllowlistContract } from '../support/allowlist-contract.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'hookgate-allow-'));

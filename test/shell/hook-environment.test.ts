@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
-import { hookEnvironment, hookEnvPassthrough } from '../../src/hooks/shell/hook-environment.ts';
-import { parseShellHooks } from '../../src/hooks/shell/parse-config.ts';
-import { runShellCommand } from '../../src/hooks/shell/run-shell-command.ts';
+import { hookEnvironment, hookEnvPassthrough } from '../../src/hooks/shell/spawn/hook-environment.ts';
+import { parseShellHooks } from '../../src/hooks/shell/config/parse-config.ts';
+import { runShellCommand } from '../../src/hooks/shell/spawn/run-shell-command.ts';
 import { rememberDeploymentSecret } from '../../src/secrets/secret-variables.ts';
 
 // Secret names of hook-semantics §5.8, one extra key of the deployment secret, and a harmless variable.

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lambdaMissingPrograms } from '../../src/hooks/shell/lambda-compatibility.ts';
+import { lambdaMissingPrograms } from '../../src/hooks/shell/config/lambda-compatibility.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hookgate-lambda-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
-import { parseShellHooks, registrationKey } from '../../src/hooks/shell/parse-config.ts';
+import { parseShellHooks, registrationKey } from '../../src/hooks/shell/config/parse-config.ts';
 import { VALID_HOOK_NAMES_TEXT } from '../../src/hooks/catalogue.ts';
 
 function parseYaml(text: string) {

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CallbackRegistry } from '../../src/hooks/callback-registry.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
-import { createFileAllowlistStore } from '../../src/hooks/shell/file-allowlist-store.ts';
+import { createFileAllowlistStore } from '../../src/hooks/shell/consent/file-allowlist-store.ts';
 import { registerShellHooks } from '../../src/hooks/shell/register-shell-hooks.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'hookgate-reg-'));

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { types } from 'node:util';
-import { runShellCommand } from '../../src/hooks/shell/run-shell-command.ts';
-import { CAPTURE_LIMIT_BYTES } from '../../src/hooks/shell/run-record.ts';
+import { runShellCommand } from '../../src/hooks/shell/spawn/run-shell-command.ts';
+import { CAPTURE_LIMIT_BYTES } from '../../src/hooks/shell/spawn/run-record.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hookgate-run-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderShellPayload } from '../../src/hooks/shell/shell-payload.ts';
-import { PayloadSerialisationError } from '../../src/hooks/shell/shell-errors.ts';
+import { PayloadSerialisationError } from '../../src/hooks/shell/spawn/shell-errors.ts';
 
 describe('renderShellPayload (§3.6)', () => {
   it('renders the spec example byte for byte', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expandLeadingTilde, splitShellWords } from '../../src/hooks/shell/shell-words.ts';
-import { UnparseableCommandError } from '../../src/hooks/shell/shell-errors.ts';
+import { expandLeadingTilde, splitShellWords } from '../../src/hooks/shell/spawn/shell-words.ts';
+import { UnparseableCommandError } from '../../src/hooks/shell/spawn/shell-errors.ts';
 
 describe('splitShellWords (§3.5 step 2)', () => {
   it.each([

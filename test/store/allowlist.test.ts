@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DynamoAllowlistStore } from '../../src/store/dynamo-allowlist-store.ts';
 import { createDynamoTable } from '../../src/store/dynamo-table.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
-import type { AllowlistEntry } from '../../src/hooks/shell/allowlist-store.ts';
+import type { AllowlistEntry } from '../../src/hooks/shell/consent/allowlist-store.ts';
 import { withTable } from './with-table.ts';
 import { describeAllowlistContract } from '../support/allowlist-contract.ts';
 

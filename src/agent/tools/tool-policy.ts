@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { HookLogger } from '../../hooks/hook-logger.ts';
 import { isPlainObject } from '../../hooks/python-truthiness.ts';
-import { envPassthroughAt } from '../../hooks/shell/hook-environment.ts';
+import { envPassthroughAt } from '../../hooks/shell/spawn/hook-environment.ts';
 
 /**
  * What the operator loosened for the tools a chat user steers (config.yaml, hook-semantics

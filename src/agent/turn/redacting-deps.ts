@@ -1,4 +1,4 @@
-import { redactingReplier } from '../../gateway/redacting-replier.ts';
+import { redactingReplier } from '../../messaging/redacting-replier.ts';
 import { redactSecretsDeep } from '../../secrets/redact-secrets.ts';
 import type { TurnRuntimeDeps } from './turn-runtime-deps.ts';
 

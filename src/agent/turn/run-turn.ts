@@ -5,11 +5,13 @@ import type { MessageEvent } from '../../messaging/message-event.ts';
 import type { TurnMessage } from '../../pipeline/turn-message.ts';
 import type { AnsweredApproval, ApprovalChoice, GrantScope, PendingApproval } from '../../store/approval-store.ts';
 import type { TranscriptMessage } from '../../store/transcript-store.ts';
-import { detectDangerousCommand } from '../approvals/dangerous-commands.ts';
-import { BUILTIN_TOOLS, CHILD_TOOLS } from '../tools/tool-set.ts';
-import type { ChildOutcome, ChildSpec, DelegateRunner } from '../tools/delegate-task.ts';
+import { approvalHookKwargs } from '../approvals/approval-hook-kwargs.ts';
+import { approvalRequestText } from '../approvals/approval-request-text.ts';
+import { chatApprovalGate } from '../approvals/chat-approval-gate.ts';
+import { BUILTIN_TOOLS } from '../tools/tool-set.ts';
+import type { DelegateRunner } from '../tools/delegate-task.ts';
+import { runChildAgent } from '../tools/run-child-agent.ts';
 import { DEFAULT_MAX_ITERATIONS, runAgentLoop, type AgentLoopDeps, type LoopOutcome } from './agent-loop.ts';
-import type { ApprovalGate } from './execute-tool-call.ts';
 import { firstNonEmptyString, joinLlmContext } from '../../hooks/aggregate/index.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
 import { firstCodePoints } from './text-prefix.ts';
@@ -155,7 +157,7 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
   const endInFlight = deps.turnHealth?.begin(state.turn_id, state.session_key);
   const leave = deps.activeTurns?.enter(state.session_id);
   try {
-    await hooks.observe('post_approval_response', { ...approvalKwargs(record), choice });
+    await hooks.observe('post_approval_response', { ...approvalHookKwargs(record), choice });
     if (choice === 'session' || choice === 'always') {
       const scope: GrantScope =
         choice === 'session'
@@ -226,83 +228,9 @@ function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, 
     ...(deps.toolPolicy ? { toolPolicy: deps.toolPolicy } : {}),
     stopRequested: () => deps.sessions.stopRequested(state.session_key, since),
   };
-  const gate: ApprovalGate = {
-    canAsk: true,
-    async check(command, sessionId) {
-      const match = await detectDangerousCommand(command);
-      if (!match) return undefined;
-      const where = { session_id: sessionId, platform: state.platform, chat_id: chatIdOf(state) };
-      const granted = await Promise.all(match.pattern_keys.map((key) => deps.approvals.isGranted(key, where)));
-      return granted.every(Boolean) ? undefined : match;
-    },
-  };
-  const delegate: DelegateRunner = (child) => runChild({ ...base, hooks: hooks.engine, parentTrace: hooks.trace, logger: deps.logger, gate, state, child });
+  const gate = chatApprovalGate(deps.approvals, { platform: state.platform, chat_id: chatIdOf(state) });
+  const delegate: DelegateRunner = (child) => runChildAgent({ ...base, hooks: hooks.engine, parentTrace: hooks.trace, logger: deps.logger, gate, state, child });
   return { ...base, hooks, tools: deps.tools ?? BUILTIN_TOOLS, history, approvals: gate, delegate };
-}
-
-/** A delegated child: the same loop and model on its goal, in its own session, without delegation or chat approvals. */
-async function runChild(options: {
-  transport: AgentLoopDeps['transport'];
-  systemPrompt: string;
-  workspace: string;
-  maxIterations: number;
-  retry?: AgentLoopDeps['retry'];
-  toolPolicy?: AgentLoopDeps['toolPolicy'];
-  stopRequested: () => Promise<boolean>;
-  hooks: TurnHooks['engine'];
-  parentTrace: TurnHooks['trace'];
-  logger: TurnRuntimeDeps['logger'];
-  gate: ApprovalGate;
-  state: TurnState;
-  child: ChildSpec;
-}): Promise<ChildOutcome> {
-  const { child, state } = options;
-  const turnId = `${state.turn_id}:${child.child_subagent_id}`;
-  const hooks = new TurnHooks(options.hooks, options.logger, { session_id: child.child_session_id, turn_id: turnId });
-  const childState: TurnState = {
-    ...state,
-    turn_id: turnId,
-    task_id: child.child_session_id,
-    session_id: child.child_session_id,
-    user_message: child.goal,
-    injected_context: null,
-    messages: [{ role: 'user', content: child.goal }],
-    iteration: 0,
-    api_call_count: 0,
-    pending_calls: [],
-    step_tools: [],
-  };
-  const outcome = await runAgentLoop(
-    {
-      transport: options.transport,
-      hooks,
-      tools: CHILD_TOOLS,
-      allowedTools: new Set(CHILD_TOOLS.keys()),
-      systemPrompt: options.systemPrompt,
-      history: [],
-      workspace: options.workspace,
-      maxIterations: options.maxIterations,
-      ...(options.retry ? { retry: options.retry } : {}),
-      ...(options.toolPolicy ? { toolPolicy: options.toolPolicy } : {}),
-      approvals: { canAsk: false, check: options.gate.check },
-      stopRequested: options.stopRequested,
-      subagentId: child.child_subagent_id,
-    },
-    childState,
-  );
-  await hooks.flush();
-  // The child's hook calls show in the parent turn's trace, marked as the child's.
-  options.parentTrace.push(...hooks.trace.map((record) => ({ ...record, turn_id: state.turn_id, hook: `${record.hook} [${child.child_subagent_id}]` })));
-  switch (outcome.kind) {
-    case 'final':
-      return { status: 'completed', summary: outcome.response };
-    case 'interrupted':
-      return { status: 'interrupted', summary: null };
-    case 'exhausted':
-      return { status: 'failed', summary: null };
-    default:
-      return { status: 'error', summary: outcome.kind === 'failed' ? outcome.error : null };
-  }
 }
 
 async function endTurn(
@@ -377,18 +305,8 @@ async function suspend(
     state: TurnStateSchema.parse(state),
   };
   await deps.approvals.putPending(approval);
-  await hooks.observe('pre_approval_request', approvalKwargs(approval));
-  await sendReply(
-    deps,
-    hooks,
-    state,
-    [
-      `⚠️ This command needs your approval (${approval.description}):`,
-      `    ${approval.command}`,
-      'Reply /approve to run it once, /approve session to allow this kind of command for this session,',
-      `/approve always to always allow it, or /deny. Without an answer within ${timeout} s it is not run.`,
-    ].join('\n'),
-  );
+  await hooks.observe('pre_approval_request', approvalHookKwargs(approval));
+  await sendReply(deps, hooks, state, approvalRequestText(approval, timeout));
   await deps.timers.schedule(
     {
       v: 1,
@@ -403,17 +321,6 @@ async function suspend(
     now,
   );
   return { turn_id: state.turn_id, outcome: 'suspended', approval_id: approval.approval_id };
-}
-
-function approvalKwargs(approval: Pick<PendingApproval, 'command' | 'description' | 'pattern_key' | 'pattern_keys' | 'session_key'>) {
-  return {
-    command: approval.command,
-    description: approval.description,
-    pattern_key: approval.pattern_key,
-    pattern_keys: [...approval.pattern_keys],
-    session_key: approval.session_key,
-    surface: 'gateway',
-  };
 }
 
 /** §2.4 agent:start context, key order as the spec lists it. */

@@ -1,5 +1,5 @@
 import type { ReplyTarget } from '../../messaging/message-event.ts';
-import { ReplyUndeliveredError } from '../../gateway/reply-retry.ts';
+import { ReplyUndeliveredError } from '../../messaging/reply-retry.ts';
 import type { TurnHooks } from './turn-hooks.ts';
 
 /** The gateway event published when a turn's reply could not be delivered (after every retry). */

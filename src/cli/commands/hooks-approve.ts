@@ -1,5 +1,5 @@
 import { isHookName, VALID_HOOK_NAMES_TEXT } from '../../hooks/catalogue.ts';
-import { approvalFor, askOnTerminal } from '../../hooks/shell/consent.ts';
+import { approvalFor, askOnTerminal } from '../../hooks/shell/consent/consent.ts';
 import type { HooksContext } from './hooks-context.ts';
 import { OK, say, WARN } from './hooks-output.ts';
 

@@ -2,11 +2,11 @@ import type { Command } from 'commander';
 import { readHooksConfig } from '../../hooks/config-file.ts';
 import { createStderrLogger, type HookLogger } from '../../hooks/hook-logger.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
-import type { AllowlistStore } from '../../hooks/shell/allowlist-store.ts';
-import { driftPolicy, type DriftPolicy } from '../../hooks/shell/drift-guard.ts';
-import { hookEnvironment, hookEnvPassthrough, type HookEnvironment } from '../../hooks/shell/hook-environment.ts';
-import { parseShellHooks } from '../../hooks/shell/parse-config.ts';
-import type { ShellHookEntry } from '../../hooks/shell/shell-hook-entry.ts';
+import type { AllowlistStore } from '../../hooks/shell/consent/allowlist-store.ts';
+import { driftPolicy, type DriftPolicy } from '../../hooks/shell/consent/drift-guard.ts';
+import { hookEnvironment, hookEnvPassthrough, type HookEnvironment } from '../../hooks/shell/spawn/hook-environment.ts';
+import { parseShellHooks } from '../../hooks/shell/config/parse-config.ts';
+import type { ShellHookEntry } from '../../hooks/shell/config/shell-hook-entry.ts';
 import { resolveAllowlistStore } from '../allowlist-target.ts';
 
 /** What every `hookgate hooks` sub-command starts from: the home, its entries, its allowlist. */

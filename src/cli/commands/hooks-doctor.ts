@@ -1,9 +1,9 @@
-import { isRunnableAsConfigured } from '../../hooks/shell/script-path.ts';
-import { lambdaMissingPrograms } from '../../hooks/shell/lambda-compatibility.ts';
-import { scriptDrift } from '../../hooks/shell/script-drift.ts';
-import { runShellCommand } from '../../hooks/shell/run-shell-command.ts';
+import { isRunnableAsConfigured } from '../../hooks/shell/consent/script-path.ts';
+import { lambdaMissingPrograms } from '../../hooks/shell/config/lambda-compatibility.ts';
+import { scriptDrift } from '../../hooks/shell/consent/script-drift.ts';
+import { runShellCommand } from '../../hooks/shell/spawn/run-shell-command.ts';
 import { shellHookInput } from '../../hooks/shell/shell-hook-callback.ts';
-import { ShellHookSpawnError } from '../../hooks/shell/shell-errors.ts';
+import { ShellHookSpawnError } from '../../hooks/shell/spawn/shell-errors.ts';
 import type { HooksContext } from './hooks-context.ts';
 import { doctorPayload } from './hooks-payloads.ts';
 import { BAD, green, INFO, OK, say, seconds, WARN, yellow } from './hooks-output.ts';

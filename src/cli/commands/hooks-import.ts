@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
-import { parseClaudeSettings, ClaudeSettingsError } from '../../hooks/shell/claude-settings.ts';
-import { planClaudeImport, type ClaudeImportRow } from '../../hooks/shell/plan-claude-import.ts';
+import { parseClaudeSettings, ClaudeSettingsError } from '../../hooks/shell/config/claude-settings.ts';
+import { planClaudeImport, type ClaudeImportRow } from '../../hooks/shell/config/plan-claude-import.ts';
 import { BAD, bold, clip, OK, say, WARN } from './hooks-output.ts';
 
 export interface ImportOptions {

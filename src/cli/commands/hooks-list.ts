@@ -1,4 +1,4 @@
-import { scriptDrift } from '../../hooks/shell/script-drift.ts';
+import { scriptDrift } from '../../hooks/shell/consent/script-drift.ts';
 import type { HooksContext } from './hooks-context.ts';
 import { BAD, bold, OK, say, WARN } from './hooks-output.ts';
 import { pluginCommandsOf } from './plugin-command-listing.ts';

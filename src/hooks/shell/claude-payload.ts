@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { isPlainObject, isTruthy } from '../python-truthiness.ts';
 import { renderWireJson, WireJsonError } from '../wire-json.ts';
-import { HOOKGATE_EVENT_TO_CLAUDE, HOOKGATE_TOOL_TO_CLAUDE } from './claude-code-names.ts';
-import { PayloadSerialisationError } from './shell-errors.ts';
+import { HOOKGATE_EVENT_TO_CLAUDE, HOOKGATE_TOOL_TO_CLAUDE } from './config/claude-code-names.ts';
+import { PayloadSerialisationError } from './spawn/shell-errors.ts';
 
 /**
  * The stdin of a `payload: claude` shell hook: Claude Code's hook input shape, so scripts

@@ -2,7 +2,7 @@ import type { HookLogger } from '../hook-logger.ts';
 import { logExcerpt } from '../../secrets/log-excerpt.ts';
 import { isPlainObject } from '../python-truthiness.ts';
 import { blockFrom, DEFAULT_BLOCK_MESSAGE, parseHookOutput, parseStdoutJson, type ShellHookResult } from './parse-hook-output.ts';
-import type { ShellRunRecord } from './run-record.ts';
+import type { ShellRunRecord } from './spawn/run-record.ts';
 
 export interface EvaluatedRun {
   result: ShellHookResult;

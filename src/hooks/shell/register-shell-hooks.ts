@@ -2,16 +2,16 @@ import type { CallbackRegistry } from '../callback-registry.ts';
 import { hookKind } from '../catalogue.ts';
 import type { HookLogger } from '../hook-logger.ts';
 import { isPlainObject } from '../python-truthiness.ts';
-import type { AllowlistStore } from './allowlist-store.ts';
-import { effectiveAccept, obtainConsent, type ConsentIO } from './consent.ts';
-import { driftPolicy, guardDrift, warnAtRegistration } from './drift-guard.ts';
-import { hookEnvironment, hookEnvPassthrough } from './hook-environment.ts';
-import { parseShellHooks, registrationKey } from './parse-config.ts';
-import { warmShellRunner } from './run-shell-command.ts';
+import type { AllowlistStore } from './consent/allowlist-store.ts';
+import { effectiveAccept, obtainConsent, type ConsentIO } from './consent/consent.ts';
+import { driftPolicy, guardDrift, warnAtRegistration } from './consent/drift-guard.ts';
+import { hookEnvironment, hookEnvPassthrough } from './spawn/hook-environment.ts';
+import { parseShellHooks, registrationKey } from './config/parse-config.ts';
+import { warmShellRunner } from './spawn/run-shell-command.ts';
 import { shellCallbackName, shellHookCallback } from './shell-hook-callback.ts';
-import type { ShellHookEntry } from './shell-hook-entry.ts';
+import type { ShellHookEntry } from './config/shell-hook-entry.ts';
 
-export type { ShellHookEntry } from './shell-hook-entry.ts';
+export type { ShellHookEntry } from './config/shell-hook-entry.ts';
 
 export interface RegisterShellHooksOptions {
   /** The whole parsed `config.yaml` mapping. */

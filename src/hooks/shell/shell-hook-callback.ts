@@ -1,13 +1,14 @@
 import type { HookLogger } from '../hook-logger.ts';
 import { evaluateRun, type EvaluatedRun } from './evaluate-run.ts';
-import type { ShellRunRecord } from './run-record.ts';
-import { hookEnvironment } from './hook-environment.ts';
-import { runShellCommand, type RunShellCommandOptions } from './run-shell-command.ts';
-import { ShellHookSpawnError, type PayloadSerialisationError } from './shell-errors.ts';
-import type { ShellHookEntry } from './shell-hook-entry.ts';
+import type { ShellRunRecord } from './spawn/run-record.ts';
+import { hookEnvironment } from './spawn/hook-environment.ts';
+import { runShellCommand, type RunShellCommandOptions } from './spawn/run-shell-command.ts';
+import { ShellHookSpawnError, type PayloadSerialisationError } from './spawn/shell-errors.ts';
+import type { ShellHookEntry } from './config/shell-hook-entry.ts';
 import { renderClaudePayload } from './claude-payload.ts';
-import { currentDirectory, renderShellPayload } from './shell-payload.ts';
-import { errorRecord } from './run-record.ts';
+import { renderShellPayload } from './shell-payload.ts';
+import { currentDirectory } from './spawn/current-directory.ts';
+import { errorRecord } from './spawn/run-record.ts';
 
 export interface FiredShellHook extends EvaluatedRun {
   run: ShellRunRecord;

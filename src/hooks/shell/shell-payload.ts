@@ -1,6 +1,7 @@
 import { renderWireJson, WireJsonError } from '../wire-json.ts';
 import { isPlainObject, isTruthy } from '../python-truthiness.ts';
-import { PayloadSerialisationError } from './shell-errors.ts';
+import { PayloadSerialisationError } from './spawn/shell-errors.ts';
+import { currentDirectory } from './spawn/current-directory.ts';
 
 const NOT_EXTRA = new Set(['tool_name', 'args', 'session_id', 'parent_session_id']);
 
@@ -33,14 +34,5 @@ export function renderShellPayload(event: string, kwargs: Record<string, unknown
     return renderWireJson(payload);
   } catch (error) {
     throw new PayloadSerialisationError(error instanceof WireJsonError ? error.message : String(error));
-  }
-}
-
-/** The process's working directory at firing time, `""` when it cannot be determined. */
-export function currentDirectory(): string {
-  try {
-    return process.cwd();
-  } catch {
-    return '';
   }
 }

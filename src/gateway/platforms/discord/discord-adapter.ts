@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { DiscordConfig } from '../../../config/deployment-config.ts';
 import type { MessageEvent } from '../../../messaging/message-event.ts';
 import { jsonResponse, parsePayload, type PlatformAdapter } from '../../platform-adapter.ts';
-import { splitText } from '../../split-text.ts';
+import { splitText } from '../../../messaging/split-text.ts';
 import { InvalidSignatureError, MalformedPayloadError } from '../../webhook-errors.ts';
 
 interface CommandOption {

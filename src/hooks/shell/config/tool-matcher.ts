@@ -1,4 +1,4 @@
-import type { HookLogger } from '../hook-logger.ts';
+import type { HookLogger } from '../../hook-logger.ts';
 
 /**
  * Compiles a trimmed, non-empty matcher (hook-semantics §3.3) into a full-match test of a

@@ -1,4 +1,4 @@
-import { HOOK_NAMES } from '../catalogue.ts';
+import { HOOK_NAMES } from '../../catalogue.ts';
 
 /**
  * Similarity of two strings by gestalt (Ratcliff/Obershelp) pattern matching, the ratio

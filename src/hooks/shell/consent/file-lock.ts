@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { HookLogger } from '../hook-logger.ts';
+import type { HookLogger } from '../../hook-logger.ts';
 
 /*
  * Cross-process exclusive lock on a sibling `.lock` file, compatible with Hermes's Python

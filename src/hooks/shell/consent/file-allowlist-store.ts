@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { HookLogger } from '../hook-logger.ts';
-import { isPlainObject } from '../python-truthiness.ts';
+import type { HookLogger } from '../../hook-logger.ts';
+import { isPlainObject } from '../../python-truthiness.ts';
 import { renderAllowlistFile } from './allowlist-file-format.ts';
 import type { AllowlistEntry, AllowlistStore } from './allowlist-store.ts';
 import { withFileLock } from './file-lock.ts';

@@ -1,9 +1,14 @@
-import type { SlackConfig } from '../../../config/deployment-config.ts';
-import type { ReplyTarget } from '../../../messaging/message-event.ts';
+import type { ReplyTarget } from '../../message-event.ts';
 import { postJson } from '../../platform-http.ts';
 import { ReplyError } from '../../reply-error.ts';
 import type { RetryingSend } from '../../reply-retry.ts';
 import { splitText } from '../../split-text.ts';
+
+/** What a Slack reply needs (the gateway's `SlackConfig` has it). */
+export interface SlackReplyOptions {
+  botToken: string;
+  apiBaseUrl: string;
+}
 
 /** Slack truncates `text` beyond 40k characters; stay well below. */
 const MAX_CHARS = 39_000;
@@ -15,7 +20,7 @@ const TRANSIENT_ERRORS = new Set(['ratelimited', 'internal_error', 'fatal_error'
  * `chat.postMessage` per piece, each retried on its own; Slack answers 200 with `ok: false`
  * on failure, so that is checked too.
  */
-export async function sendSlackReply(config: SlackConfig, target: ReplyTarget, text: string, retry: RetryingSend): Promise<void> {
+export async function sendSlackReply(config: SlackReplyOptions, target: ReplyTarget, text: string, retry: RetryingSend): Promise<void> {
   for (const piece of splitText(text, MAX_CHARS)) {
     await retry.run(async () => {
       const answer = (await postJson(

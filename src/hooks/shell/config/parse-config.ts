@@ -1,6 +1,6 @@
-import { HOOK_NAMES, VALID_HOOK_NAMES_TEXT, isHookName } from '../catalogue.ts';
-import type { HookLogger } from '../hook-logger.ts';
-import { isPlainObject } from '../python-truthiness.ts';
+import { HOOK_NAMES, VALID_HOOK_NAMES_TEXT, isHookName } from '../../catalogue.ts';
+import type { HookLogger } from '../../hook-logger.ts';
+import { isPlainObject } from '../../python-truthiness.ts';
 import { suggestHookName } from './did-you-mean.ts';
 import { pythonTypeName } from './python-type-name.ts';
 import type { ShellHookEntry } from './shell-hook-entry.ts';

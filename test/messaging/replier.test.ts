@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
-import { createReplier } from '../../src/gateway/create-replier.ts';
-import { ReplyError } from '../../src/gateway/reply-error.ts';
-import { ReplyUndeliveredError } from '../../src/gateway/reply-retry.ts';
+import { createReplier } from '../../src/messaging/create-replier.ts';
+import { ReplyError } from '../../src/messaging/reply-error.ts';
+import { ReplyUndeliveredError } from '../../src/messaging/reply-retry.ts';
 import type { LocalOutboxStore, OutboxMessage } from '../../src/store/local-outbox-store.ts';
 import { startFakePlatforms, type FakePlatforms } from '../support/fake-platforms/fake-platform-server.ts';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { killGroup } from './direct-spawn.ts';
-import { currentDirectory } from './shell-payload.ts';
+import { currentDirectory } from './current-directory.ts';
 import { readCapturedOutput, watchCapturedOutput, type CapturedOutput } from './captured-output.ts';
 import { errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
 

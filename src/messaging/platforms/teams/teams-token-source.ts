@@ -1,6 +1,13 @@
 import * as z from 'zod';
-import type { TeamsConfig } from '../../../config/deployment-config.ts';
 import { ReplyError } from '../../reply-error.ts';
+
+/** What the bot's outbound token needs (the gateway's `TeamsConfig` has it). */
+export interface TeamsReplyOptions {
+  appId: string;
+  appPassword: string;
+  /** `TEAMS_TOKEN_URL`. */
+  tokenUrl: string;
+}
 
 const TokenAnswer = z.object({ access_token: z.string().min(1), expires_in: z.coerce.number().positive() });
 
@@ -16,7 +23,7 @@ export class TeamsTokenSource {
   private cached?: { token: string; until: number };
   private pending?: Promise<string>;
 
-  constructor(private readonly config: TeamsConfig) {}
+  constructor(private readonly config: TeamsReplyOptions) {}
 
   async token(now: number = Date.now()): Promise<string> {
     if (this.cached && this.cached.until > now) return this.cached.token;

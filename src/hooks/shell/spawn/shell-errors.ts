@@ -1,4 +1,4 @@
-import { HookgateError } from '../../errors/hookgate-error.ts';
+import { HookgateError } from '../../../errors/hookgate-error.ts';
 
 /**
  * One error class per way a shell hook can fail to run (hook-semantics §3.5 step 4). The

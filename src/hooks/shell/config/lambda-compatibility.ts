@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { scriptFile } from './script-path.ts';
-import { splitShellWords } from './shell-words.ts';
+import { scriptFile } from '../consent/script-path.ts';
+import { splitShellWords } from '../spawn/shell-words.ts';
 
 /**
  * Programs a shell hook may expect that the AWS Lambda `nodejs22.x` runtime (Amazon Linux

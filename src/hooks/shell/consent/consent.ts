@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import type { HookLogger } from '../hook-logger.ts';
+import type { HookLogger } from '../../hook-logger.ts';
 import type { AllowlistEntry, AllowlistStore } from './allowlist-store.ts';
 import { formatIsoMicros, nowMicros } from './iso-timestamp.ts';
 import { scriptMtime, scriptSha256 } from './script-path.ts';

@@ -1,9 +1,14 @@
-import type { TelegramConfig } from '../../../config/deployment-config.ts';
-import type { ReplyTarget } from '../../../messaging/message-event.ts';
+import type { ReplyTarget } from '../../message-event.ts';
 import { postJson } from '../../platform-http.ts';
 import { ReplyError } from '../../reply-error.ts';
 import type { RetryingSend } from '../../reply-retry.ts';
 import { splitText } from '../../split-text.ts';
+
+/** What a Telegram reply needs (the gateway's `TelegramConfig` has it). */
+export interface TelegramReplyOptions {
+  botToken: string;
+  apiBaseUrl: string;
+}
 
 /** Telegram's limit for one message's text. */
 const MAX_CHARS = 4096;
@@ -12,7 +17,7 @@ const MAX_CHARS = 4096;
  * `sendMessage` per piece, each retried on its own (a piece that went through is never sent
  * again); in forum topics `message_thread_id` keeps the reply in its topic.
  */
-export async function sendTelegramReply(config: TelegramConfig, target: ReplyTarget, text: string, retry: RetryingSend): Promise<void> {
+export async function sendTelegramReply(config: TelegramReplyOptions, target: ReplyTarget, text: string, retry: RetryingSend): Promise<void> {
   for (const piece of splitText(text, MAX_CHARS)) {
     await retry.run(async () => {
       const answer = (await postJson('telegram', `${config.apiBaseUrl}/bot${config.botToken}/sendMessage`, {

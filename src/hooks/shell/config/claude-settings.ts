@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HookgateError } from '../../errors/hookgate-error.ts';
+import { HookgateError } from '../../../errors/hookgate-error.ts';
 
 /** One handler of a Claude Code matcher group: `type` decides which other fields apply. */
 const ClaudeHookHandlerSchema = z.looseObject({

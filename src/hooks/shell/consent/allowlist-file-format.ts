@@ -1,4 +1,4 @@
-import { isPlainObject } from '../python-truthiness.ts';
+import { isPlainObject } from '../../python-truthiness.ts';
 
 /**
  * Renders the allowlist file (hook-semantics §3.9) exactly as Hermes writes it — Python's

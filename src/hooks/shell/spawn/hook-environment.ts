@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { secretVariableNames } from '../../secrets/secret-variables.ts';
-import type { HookLogger } from '../hook-logger.ts';
-import { isPlainObject } from '../python-truthiness.ts';
+import { secretVariableNames } from '../../../secrets/secret-variables.ts';
+import type { HookLogger } from '../../hook-logger.ts';
+import { isPlainObject } from '../../python-truthiness.ts';
 
 /** An environment variable name, as `env_passthrough` lists take them. */
 export const EnvVariableNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');

@@ -1,8 +1,8 @@
-import { isPlainObject } from '../python-truthiness.ts';
+import { isPlainObject } from '../../python-truthiness.ts';
 import { CLAUDE_EVENT_NOT_IMPORTABLE, CLAUDE_EVENT_TO_HOOKGATE, CLAUDE_TOOL_TO_HOOKGATE } from './claude-code-names.ts';
 import type { ClaudeSettings } from './claude-settings.ts';
 import { MAX_TIMEOUT_SECONDS } from './parse-config.ts';
-import { splitShellWords } from './shell-words.ts';
+import { splitShellWords } from '../spawn/shell-words.ts';
 
 /** The `hooks:` entry an imported handler becomes (written to config.yaml in this key order). */
 export interface ImportedEntry {

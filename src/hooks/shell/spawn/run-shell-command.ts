@@ -4,7 +4,7 @@ import { errorRecord, type ShellRunRecord } from './run-record.ts';
 import { CommandNotFoundError, EmptyCommandError, ShellHookSpawnError } from './shell-errors.ts';
 import { shellDriverPool } from './shell-driver-pool.ts';
 import { findPlainExecutable } from './resolve-program.ts';
-import { currentDirectory } from './shell-payload.ts';
+import { currentDirectory } from './current-directory.ts';
 import { expandLeadingTilde, splitShellWords } from './shell-words.ts';
 
 export interface RunShellCommandOptions {

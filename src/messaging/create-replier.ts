@@ -1,16 +1,33 @@
-import type { DeploymentConfig } from '../config/deployment-config.ts';
 import { createDynamoTable } from '../store/dynamo-table.ts';
 import { DynamoLocalOutboxStore, type LocalOutboxStore } from '../store/local-outbox-store.ts';
-import type { ReplyTarget } from '../messaging/message-event.ts';
-import { sendDiscordReply } from './platforms/discord/discord-reply.ts';
-import { sendSlackReply } from './platforms/slack/slack-reply.ts';
+import type { ReplyTarget } from './message-event.ts';
+import { sendDiscordReply, type DiscordReplyOptions } from './platforms/discord/discord-reply.ts';
+import { sendSlackReply, type SlackReplyOptions } from './platforms/slack/slack-reply.ts';
 import { sendTeamsReply } from './platforms/teams/teams-reply.ts';
-import { TeamsTokenSource } from './platforms/teams/teams-token-source.ts';
-import { sendTelegramReply } from './platforms/telegram/telegram-reply.ts';
-import { sendWhatsAppReply } from './platforms/whatsapp/whatsapp-reply.ts';
+import { TeamsTokenSource, type TeamsReplyOptions } from './platforms/teams/teams-token-source.ts';
+import { sendTelegramReply, type TelegramReplyOptions } from './platforms/telegram/telegram-reply.ts';
+import { sendWhatsAppReply, type WhatsAppReplyOptions } from './platforms/whatsapp/whatsapp-reply.ts';
 import { ReplyError } from './reply-error.ts';
-import type { Replier } from '../messaging/replier.ts';
+import type { Replier } from './replier.ts';
 import { retryingSend, type ReplyRetryPolicy } from './reply-retry.ts';
+
+/**
+ * What `createReplier` reads of the deployment's configuration: the enabled platforms' reply
+ * credentials, the retry policy and the table of the local outbox. The gateway's
+ * `GatewayConfig` has this shape; messaging does not import it (architecture §2).
+ */
+export interface ReplierConfig {
+  platforms: {
+    telegram?: TelegramReplyOptions;
+    slack?: SlackReplyOptions;
+    discord?: DiscordReplyOptions;
+    whatsapp?: WhatsAppReplyOptions;
+    teams?: TeamsReplyOptions;
+    local?: Record<string, never>;
+  };
+  replyRetry?: Partial<ReplyRetryPolicy>;
+  resources: { tableName?: string };
+}
 
 export interface CreateReplierOptions {
   /**
@@ -36,7 +53,7 @@ export interface CreateReplierOptions {
  * const replier = createReplier(loadDeploymentConfig(process.env));
  * await replier.send(event.reply, 'You said: hi');
  */
-export function createReplier(config: DeploymentConfig, options: CreateReplierOptions = {}): Replier {
+export function createReplier(config: ReplierConfig, options: CreateReplierOptions = {}): Replier {
   const { telegram, slack, discord, whatsapp, teams, local } = config.platforms;
   const teamsTokens = teams ? new TeamsTokenSource(teams) : undefined;
   const retry = retryingSend({ ...config.replyRetry, ...options.retry }, options.sleep);

@@ -1,13 +1,20 @@
-import type { WhatsAppConfig } from '../../../config/deployment-config.ts';
-import type { ReplyTarget } from '../../../messaging/message-event.ts';
+import type { ReplyTarget } from '../../message-event.ts';
 import { postJson } from '../../platform-http.ts';
 import type { RetryingSend } from '../../reply-retry.ts';
 import { splitText } from '../../split-text.ts';
 
+/** What a WhatsApp reply needs (the gateway's `WhatsAppConfig` has it). */
+export interface WhatsAppReplyOptions {
+  accessToken: string;
+  /** Used when the reply target carries no `phone_number_id`. */
+  phoneNumberId: string;
+  apiBaseUrl: string;
+}
+
 const MAX_CHARS = 4096;
 
 /** A text message through the Cloud API's messages endpoint of the receiving number. */
-export async function sendWhatsAppReply(config: WhatsAppConfig, target: ReplyTarget, text: string, retry: RetryingSend): Promise<void> {
+export async function sendWhatsAppReply(config: WhatsAppReplyOptions, target: ReplyTarget, text: string, retry: RetryingSend): Promise<void> {
   const phoneNumberId = target.extra.phone_number_id || config.phoneNumberId;
   for (const piece of splitText(text, MAX_CHARS)) {
     await retry.run(() =>

@@ -1,5 +1,5 @@
 import { redactSecrets } from '../secrets/redact-secrets.ts';
-import type { Replier } from '../messaging/replier.ts';
+import type { Replier } from './replier.ts';
 
 /**
  * A `Replier` whose every message is redacted first (`redactSecrets`: known secrets and their

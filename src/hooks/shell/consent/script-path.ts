@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatIsoMicros, nanosToMicros } from './iso-timestamp.ts';
-import { expandLeadingTilde, splitShellWords } from './shell-words.ts';
+import { expandLeadingTilde, splitShellWords } from '../spawn/shell-words.ts';
 
 const SCRIPT_SUFFIXES = ['.sh', '.bash', '.zsh', '.fish', '.py', '.pyw', '.rb', '.pl', '.lua', '.js', '.mjs', '.cjs', '.ts'];
 

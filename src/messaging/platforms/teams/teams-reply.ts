@@ -1,4 +1,4 @@
-import type { ReplyTarget } from '../../../messaging/message-event.ts';
+import type { ReplyTarget } from '../../message-event.ts';
 import { postJson } from '../../platform-http.ts';
 import { ReplyError } from '../../reply-error.ts';
 import type { RetryingSend } from '../../reply-retry.ts';

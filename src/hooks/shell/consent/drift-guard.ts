@@ -1,7 +1,7 @@
-import type { HookLogger } from '../hook-logger.ts';
+import type { HookLogger } from '../../hook-logger.ts';
 import type { AllowlistEntry, AllowlistStore } from './allowlist-store.ts';
 import { scriptDrift } from './script-drift.ts';
-import type { ShellHookEntry } from './shell-hook-entry.ts';
+import type { ShellHookEntry } from '../config/shell-hook-entry.ts';
 
 /** `hooks_on_drift` in config.yaml (hook-semantics §5.5): `block` (default) or `warn` (the reference's run-and-warn). */
 export type DriftPolicy = 'block' | 'warn';

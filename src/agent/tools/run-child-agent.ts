@@ -1,0 +1,84 @@
+import { runAgentLoop, type AgentLoopDeps } from '../turn/agent-loop.ts';
+import type { ApprovalGate } from '../turn/execute-tool-call.ts';
+import { TurnHooks } from '../turn/turn-hooks.ts';
+import type { TurnRuntimeDeps } from '../turn/turn-runtime-deps.ts';
+import type { TurnState } from '../turn/turn-state.ts';
+import type { ChildOutcome, ChildSpec } from './delegate-task.ts';
+import { CHILD_TOOLS } from './tool-set.ts';
+
+/** What a child agent shares with its parent turn: the model, workspace and limits, the hooks, the approval gate. */
+export interface ChildAgentOptions {
+  transport: AgentLoopDeps['transport'];
+  systemPrompt: string;
+  workspace: string;
+  maxIterations: number;
+  retry?: AgentLoopDeps['retry'];
+  toolPolicy?: AgentLoopDeps['toolPolicy'];
+  stopRequested: () => Promise<boolean>;
+  hooks: TurnHooks['engine'];
+  parentTrace: TurnHooks['trace'];
+  logger: TurnRuntimeDeps['logger'];
+  gate: ApprovalGate;
+  /** The parent turn's state. */
+  state: TurnState;
+  child: ChildSpec;
+}
+
+/**
+ * A delegated child (the `DelegateRunner` behind `delegate_task`, hook-semantics §1.14): the
+ * same loop and model on its goal, in its own session, with the child tool set, without
+ * delegation or chat approvals (a dangerous command is refused, not asked about). Its hook
+ * calls join the parent turn's trace, marked with the child's id.
+ *
+ * @example
+ * const delegate: DelegateRunner = (child) => runChildAgent({ ...base, hooks: engine, parentTrace: hooks.trace, logger, gate, state, child });
+ */
+export async function runChildAgent(options: ChildAgentOptions): Promise<ChildOutcome> {
+  const { child, state } = options;
+  const turnId = `${state.turn_id}:${child.child_subagent_id}`;
+  const hooks = new TurnHooks(options.hooks, options.logger, { session_id: child.child_session_id, turn_id: turnId });
+  const childState: TurnState = {
+    ...state,
+    turn_id: turnId,
+    task_id: child.child_session_id,
+    session_id: child.child_session_id,
+    user_message: child.goal,
+    injected_context: null,
+    messages: [{ role: 'user', content: child.goal }],
+    iteration: 0,
+    api_call_count: 0,
+    pending_calls: [],
+    step_tools: [],
+  };
+  const outcome = await runAgentLoop(
+    {
+      transport: options.transport,
+      hooks,
+      tools: CHILD_TOOLS,
+      allowedTools: new Set(CHILD_TOOLS.keys()),
+      systemPrompt: options.systemPrompt,
+      history: [],
+      workspace: options.workspace,
+      maxIterations: options.maxIterations,
+      ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.toolPolicy ? { toolPolicy: options.toolPolicy } : {}),
+      approvals: { canAsk: false, check: options.gate.check },
+      stopRequested: options.stopRequested,
+      subagentId: child.child_subagent_id,
+    },
+    childState,
+  );
+  await hooks.flush();
+  // The child's hook calls show in the parent turn's trace, marked as the child's.
+  options.parentTrace.push(...hooks.trace.map((record) => ({ ...record, turn_id: state.turn_id, hook: `${record.hook} [${child.child_subagent_id}]` })));
+  switch (outcome.kind) {
+    case 'final':
+      return { status: 'completed', summary: outcome.response };
+    case 'interrupted':
+      return { status: 'interrupted', summary: null };
+    case 'exhausted':
+      return { status: 'failed', summary: null };
+    default:
+      return { status: 'error', summary: outcome.kind === 'failed' ? outcome.error : null };
+  }
+}

@@ -43,9 +43,12 @@ export interface ExamplesDev {
  * expect(await dev.chat('c1', 'hi')).toBe('You said: hi');
  * await dev.stop();
  */
-export async function startExamplesDev(options: { enable?: string[]; env?: Record<string, string> } = {}): Promise<ExamplesDev> {
+export async function startExamplesDev(
+  options: { enable?: string[]; env?: Record<string, string>; /** Files of the copy to delete, e.g. BOOT.md. */ remove?: string[] } = {},
+): Promise<ExamplesDev> {
   const home = await mkdtemp(join(tmpdir(), 'hookgate-examples-'));
   await cp(EXAMPLES, home, { recursive: true, filter: shipped });
+  for (const file of options.remove ?? []) await rm(join(home, file), { recursive: true, force: true });
   if (options.enable?.length) {
     const configFile = join(home, 'config.yaml');
     const config = parse(await readFile(configFile, 'utf8')) as { plugins: { enabled: string[] } };

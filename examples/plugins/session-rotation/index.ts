@@ -10,6 +10,10 @@
  * `FINALIZE session=<old> platform=<p> reason=<r>` and
  * `RESET session=<new> platform=<p> old=<old> reason=<r>`. A real plugin would flush or drop
  * whatever it keeps per session id at FINALIZE and open a fresh bucket at RESET.
+ *
+ * Both are observers: emitted in that order, they run shortly after in the observer consumer,
+ * where two events may run in either order (docs/architecture.md), so do not rely on FINALIZE
+ * having run when RESET does; key your state by the session id each one names.
  */
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';

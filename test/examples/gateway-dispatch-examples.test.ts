@@ -1,5 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startExamplesDev, type ExamplesDev } from './support/examples-dev.ts';
+
+// Each test chats through a whole pipeline on a shared two-core machine: generous bounds, no timing asserted.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 120_000 });
 
 /*
  * The pre_gateway_dispatch examples, deny-unauthorised-dms and ambient-buffer, firing in

@@ -1,5 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startExamplesDev, startReceiver, waitFor, type ExamplesDev, type Receiver } from './support/examples-dev.ts';
+
+// Each test chats through a whole pipeline on a shared two-core machine: generous bounds, no timing asserted.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 120_000 });
 
 /*
  * The gateway-hook examples (examples/hooks/command-logger, examples/hooks/session-webhook)

@@ -1,9 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.ts';
 import { startExamplesDev, startReceiver, waitFor, type ExamplesDev, type Receiver } from './support/examples-dev.ts';
 
+// Each test chats through a whole pipeline on a shared two-core machine: generous bounds, no timing asserted.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 120_000 });
+
 /*
- * The model-turn plugin examples — memory-recall (pre_llm_call), memory-sync and
+ * The model-turn plugin examples — memory-recall and guardrail-context (pre_llm_call), memory-sync and
  * response-length (post_llm_call), response-transform (transform_llm_output) — firing in
  * `hookgate dev` on a copy of the examples home. A fake OpenAI-compatible model on loopback
  * (HOOKGATE_MODEL_BASE_URL) shows what the model was sent; a fake memory service on loopback
@@ -79,6 +82,14 @@ describe('memory-sync (post_llm_call) and memory-recall (pre_llm_call)', () => {
     model.script({ content: 'Hi.' });
     await dev.chat('mem-2', 'hello');
     expect(userMessageSent(2)).not.toContain('Recalled context');
+  });
+});
+
+describe('guardrail-context (pre_llm_call)', () => {
+  it('adds the policy to every turn’s user message (before memory-recall’s context: plugins run in directory order)', () => {
+    const policy = 'Never execute commands that delete files without explicit user confirmation.';
+    for (const index of [0, 2]) expect(userMessageSent(index)).toMatch(new RegExp(`\\n\\n${policy.replace(/\./g, '\\.')}$`));
+    expect(userMessageSent(1)).toBe(`what is my favourite colour?\n\n${policy}\n\nRecalled context:\n- my favourite colour is teal`);
   });
 });
 

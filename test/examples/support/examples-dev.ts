@@ -66,7 +66,7 @@ export async function startExamplesDev(
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
 
-  const eventually = async <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 40_000): Promise<T> => {
+  const eventually = async <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> => {
     const until = Date.now() + timeoutMs;
     for (;;) {
       const value = await probe().catch(() => undefined);

@@ -61,8 +61,9 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>>
       leadingKeys: ['TRANSCRIPT#*'],
       calledFrom: ['src/store/dynamo-transcript-store.ts', 'src/store/dynamo-table.ts'],
     },
-    // Per-turn hook traces and their session index (`hookgate trace` reads them from the operator's machine).
-    { actions: ['BatchWriteItem'], leadingKeys: ['TRACE#*', 'TRACE_SESSION#*'], calledFrom: ['src/store/trace-store.ts'] },
+    // Per-turn hook traces, their session and by-day indexes, and the undelivered-reply index
+    // (`hookgate trace` and the console read them).
+    { actions: ['BatchWriteItem'], leadingKeys: ['TRACE#*', 'TRACE_SESSION#*', 'TRACE_RECENT#*', 'UNDELIVERED_REPLY'], calledFrom: ['src/store/trace-store.ts'] },
     ALLOWLIST_READ,
   ],
   observer: [

@@ -44,6 +44,8 @@ export interface GatewayConfig {
   runtime: 'local' | 'aws';
   /** Bearer token for `/v1/*`; unset = the `/v1` API is closed. */
   apiToken?: string;
+  /** `HOOKGATE_CONSOLE=1`: the deployed gateway serves the console at `/console` (behind `apiToken`). Off by default. */
+  console?: true;
   /** Unset = everyone in local runs, no one in AWS. */
   allowedUsers?: AllowedUsers;
   /** `HOOKGATE_APPROVERS`: operators who may answer any approval and grant `always` globally. Unset = no one. */
@@ -114,6 +116,7 @@ const FORMATS: Record<string, z.ZodType<string>> = {
   HOOKGATE_REPLY_MAX_DELAY_MS: z.string().regex(/^\d{1,6}$/, { error: 'must be a whole number of milliseconds (≤ 999999)' }),
   HOOKGATE_UNAUTHORISED_REPLY: z.enum(['refuse', 'silent'], { error: 'must be refuse or silent' }),
   HOOKGATE_LOCAL_ADAPTER: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }),
+  HOOKGATE_CONSOLE: z.enum(['true', 'false', '1', '0'], { error: 'must be 1 or 0' }),
   ...Object.fromEntries(Object.keys(DEFAULT_BASE_URLS).map((name) => [name, httpUrl])),
 };
 
@@ -214,6 +217,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env, options:
   else disabled.push({ platform: 'local', missing: ['HOOKGATE_LOCAL_ADAPTER=true (or a local run)'] });
 
   const apiToken = read(env, 'HOOKGATE_API_TOKEN');
+  const consoleFlag = read(env, 'HOOKGATE_CONSOLE');
   const allowedUsers = parseAllowedUsers(env.HOOKGATE_ALLOWED_USERS);
   const approvers = parseAllowedUsers(env.HOOKGATE_APPROVERS, 'HOOKGATE_APPROVERS');
   const model = {
@@ -226,6 +230,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env, options:
   return {
     runtime,
     ...(apiToken ? { apiToken } : {}),
+    ...(consoleFlag === 'true' || consoleFlag === '1' ? { console: true as const } : {}),
     ...(allowedUsers ? { allowedUsers } : {}),
     ...(approvers ? { approvers } : {}),
     unauthorisedReply: (read(env, 'HOOKGATE_UNAUTHORISED_REPLY') as 'refuse' | 'silent' | undefined) ?? 'refuse',

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { loadGatewayConfig } from '../config/gateway-config.ts';
 import type { HookEngine, HookEngineOptions } from '../hooks/hook-engine.ts';
-import { createDataPlane, dataPlaneFromEnv, type DataPlaneResources } from '../pipeline/data-plane.ts';
+import { createDataPlane, dataPlaneFromEnv, type DataPlane, type DataPlaneResources } from '../pipeline/data-plane.ts';
 import { createGatewayApp } from './app.ts';
 import { gatewayDepsFromDataPlane } from './gateway-deps-from-data-plane.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
@@ -15,6 +15,8 @@ export interface LambdaGatewayOptions {
   resources?: DataPlaneResources;
   /** Extra engine options (e.g. the bundle's statically imported modules), passed through. */
   engineOptions?: Partial<HookEngineOptions> & Record<string, unknown>;
+  /** Adds routes to the app (the console, when enabled: `mountConsoleWhenEnabled`). */
+  mount?: (app: Hono, context: { deps: GatewayDeps; plane: DataPlane; env: NodeJS.ProcessEnv }) => void;
 }
 
 /**
@@ -44,5 +46,7 @@ export async function createLambdaGateway(
   } as HookEngineOptions);
   const deps = gatewayDepsFromDataPlane({ config, engine, plane, logger });
   await announceGatewayStartup(deps, { once: true });
-  return { app: createGatewayApp(deps), deps };
+  const app = createGatewayApp(deps);
+  options.mount?.(app, { deps, plane, env });
+  return { app, deps };
 }

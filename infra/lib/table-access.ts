@@ -76,3 +76,13 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>>
     ALLOWLIST_READ,
   ],
 };
+
+/**
+ * What the gateway's console reads and writes on top of its own grants, granted only with
+ * `-c console=true`: the recent-turns index (sessions) and the undelivered-reply index (list,
+ * read one, record a retry). Turn traces (`TRACE#*`) and the allowlist the gateway reads already.
+ */
+export const CONSOLE_TABLE_ACCESS: readonly TableGrant[] = [
+  { actions: ['Query'], leadingKeys: ['TRACE_RECENT#*', 'UNDELIVERED_REPLY'], calledFrom: ['src/store/trace-store.ts', 'src/store/undelivered-reply-store.ts'] },
+  { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['UNDELIVERED_REPLY'], calledFrom: ['src/store/undelivered-reply-store.ts', 'src/store/trace-store.ts'] },
+];

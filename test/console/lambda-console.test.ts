@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadGatewayConfig } from '../../src/config/gateway-config.ts';
 import { mountConsoleWhenEnabled } from '../../src/console/mount-lambda-console.ts';
 import { createLambdaGateway } from '../../src/gateway/lambda-gateway.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
@@ -77,6 +78,14 @@ describe('the console in the deployed gateway', () => {
     for (const path of ['/console', '/console/', '/console/app.js', '/console/api/sessions', '/console/events']) {
       expect((await app.request(path, { headers: bearer(TOKEN) })).status, path).toBe(404);
     }
+  });
+
+  it('reads HOOKGATE_CONSOLE as a flag, and refuses a malformed one at cold start', () => {
+    expect(loadGatewayConfig(lambdaEnv({ HOOKGATE_CONSOLE: '1' })).console).toBe(true);
+    expect(loadGatewayConfig(lambdaEnv({ HOOKGATE_CONSOLE: 'true' })).console).toBe(true);
+    expect(loadGatewayConfig(lambdaEnv({ HOOKGATE_CONSOLE: '0' })).console).toBeUndefined();
+    expect(loadGatewayConfig(lambdaEnv()).console).toBeUndefined();
+    expect(() => loadGatewayConfig(lambdaEnv({ HOOKGATE_CONSOLE: 'yes' }))).toThrow(/HOOKGATE_CONSOLE/);
   });
 
   it('stays off when enabled without HOOKGATE_API_TOKEN', async () => {

@@ -1,5 +1,6 @@
 // The gateway λ: a Function URL in front of the Hono app. Wiring only; the parts are composed in src/runtime/.
 import { handle } from 'hono/aws-lambda';
+import { mountConsoleWhenEnabled } from '../src/console/mount-lambda-console.ts';
 import { loadDeploymentConfig } from '../src/config/deployment-config.ts';
 import { createEngineFromBundle } from '../src/hooks/bundled-hooks.ts';
 import { createRuntime } from '../src/runtime/create-runtime.ts';
@@ -8,4 +9,4 @@ import { loadSecretEnvironment } from './support/secret-environment.ts';
 
 await loadSecretEnvironment();
 const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), { createEngine: createEngineFromBundle });
-export const handler = handle((await createGatewayFunction(runtime)).app);
+export const handler = handle((await createGatewayFunction(runtime, { mount: mountConsoleWhenEnabled })).app);

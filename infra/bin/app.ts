@@ -27,6 +27,7 @@ new HookgateStack(app, context.stackName, {
   ...(hooksBundle ? { hooksBundle } : {}),
   settings: context.settings,
   gatewayConcurrency: context.gatewayConcurrency,
+  console: context.console,
   ...(context.alarmEmail ? { alarmEmail: context.alarmEmail } : {}),
   description: 'hookgate: Hermes-compatible agent hooks as a serverless event pipeline',
 });

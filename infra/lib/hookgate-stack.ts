@@ -33,7 +33,7 @@ import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import { PAYLOAD_KEY_PREFIX } from '../../src/pipeline/payload-store.ts';
 import { functionBundling, type HooksBundle } from './function-bundling.ts';
 import { GENERATED_SECRET_KEY, SECRET_KEYS } from './secret-keys.ts';
-import { TABLE_ACCESS, type FunctionName } from './table-access.ts';
+import { CONSOLE_TABLE_ACCESS, TABLE_ACCESS, type FunctionName, type TableGrant } from './table-access.ts';
 import type { TelemetrySubscriber } from './telemetry-subscribers.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -58,6 +58,12 @@ export interface HookgateStackProps extends StackProps {
   readonly gatewayConcurrency?: number;
   /** Email subscribed to the alarm topic (context `alarmEmail`). */
   readonly alarmEmail?: string;
+  /**
+   * The console at `/console` of the gateway, behind the `/v1` token (context `console`,
+   * default off). On: `HOOKGATE_CONSOLE=1` and the DLQ URLs on the gateway, and the grants
+   * its panels need (DLQ list and replay, the console's table indexes), nothing without it.
+   */
+  readonly console?: boolean;
 }
 
 /** Lambda pollers per SQS event source at most: a burst of turns or events cannot take the account's concurrency. */
@@ -248,8 +254,10 @@ export class HookgateStack extends Stack {
     // Least privilege: each function gets only the table actions its code calls, on the
     // partition keys it uses (table-access.ts), and every other grant named action by action.
     const functions: Record<FunctionName, nodejs.NodejsFunction> = { gateway, turn, observer };
+    const grantsOf = (name: FunctionName): readonly TableGrant[] =>
+      name === 'gateway' && props.console ? [...TABLE_ACCESS.gateway, ...CONSOLE_TABLE_ACCESS] : TABLE_ACCESS[name];
     for (const [name, fn] of Object.entries(functions) as [FunctionName, nodejs.NodejsFunction][]) {
-      for (const grant of TABLE_ACCESS[name]) {
+      for (const grant of grantsOf(name)) {
         fn.addToRolePolicy(
           new iam.PolicyStatement({
             actions: grant.actions.map((action) => `dynamodb:${action}`),
@@ -266,6 +274,24 @@ export class HookgateStack extends Stack {
       fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [payloads.arnForObjects(`${PAYLOAD_KEY_PREFIX}*`)] }));
     }
     timers.grantSendMessages(turn);
+
+    if (props.console) {
+      // The console's DLQ panel: list (receive, then release at once) and replay (send back to
+      // the source queue, then delete), as `hookgate dlq` does — on these queues only.
+      const dlqPairs: [string, sqs.Queue, sqs.Queue, string][] = [
+        [RESOURCE_ENV.turnsDlqUrl, turnsDlq, turns, RESOURCE_ENV.turnsQueueUrl],
+        [RESOURCE_ENV.timersDlqUrl, timersDlq, timers, RESOURCE_ENV.timersQueueUrl],
+        [RESOURCE_ENV.eventsDlqUrl, eventsDlq, events, RESOURCE_ENV.eventsQueueUrl],
+      ];
+      gateway.addEnvironment('HOOKGATE_CONSOLE', '1');
+      for (const [dlqVar, dlq, source, sourceVar] of dlqPairs) {
+        gateway.addEnvironment(dlqVar, dlq.queueUrl);
+        gateway.addEnvironment(sourceVar, source.queueUrl);
+        dlq.grant(gateway, 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility');
+      }
+      timers.grantSendMessages(gateway);
+      events.grantSendMessages(gateway);
+    }
     observer.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [payloads.arnForObjects(`${PAYLOAD_KEY_PREFIX}*`)] }));
 
     // Every alarm notifies the alarm topic; `-c alarmEmail=ADDRESS` subscribes an address.

@@ -16,6 +16,8 @@ export interface StackContext {
   alarmEmail?: string;
   /** `all`: ship an approval of every enabled shell hook with the deployment (printed at synth). */
   approveShellHooks: 'none' | 'all';
+  /** `-c console=true`: the gateway serves the console at /console, behind the /v1 token (off by default). */
+  console: boolean;
 }
 
 export class StackContextError extends HookgateError {
@@ -34,6 +36,7 @@ const Context = z.object({
   gatewayConcurrency: z.coerce.number().int().min(1).max(1000).default(50),
   alarmEmail: z.email().optional(),
   approveShellHooks: z.enum(['none', 'all']).default('none'),
+  console: z.union([z.boolean(), z.enum(['true', 'false'])]).default(false),
 });
 
 export function readStackContext(get: (key: string) => unknown): StackContext {
@@ -58,5 +61,6 @@ export function readStackContext(get: (key: string) => unknown): StackContext {
     gatewayConcurrency: c.gatewayConcurrency,
     ...(c.alarmEmail ? { alarmEmail: c.alarmEmail } : {}),
     approveShellHooks: c.approveShellHooks,
+    console: c.console === true || c.console === 'true',
   };
 }

@@ -61,8 +61,9 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>>
       leadingKeys: ['TRANSCRIPT#*'],
       calledFrom: ['src/store/dynamo-transcript-store.ts', 'src/store/dynamo-table.ts'],
     },
-    // Per-turn hook traces and their session index (`hookgate trace` reads them from the operator's machine).
-    { actions: ['BatchWriteItem'], leadingKeys: ['TRACE#*', 'TRACE_SESSION#*'], calledFrom: ['src/store/trace-store.ts'] },
+    // Per-turn hook traces, their session and by-day indexes, and the undelivered-reply index
+    // (`hookgate trace` and the console read them).
+    { actions: ['BatchWriteItem'], leadingKeys: ['TRACE#*', 'TRACE_SESSION#*', 'TRACE_RECENT#*', 'UNDELIVERED_REPLY'], calledFrom: ['src/store/trace-store.ts'] },
     ALLOWLIST_READ,
   ],
   observer: [
@@ -75,3 +76,13 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>>
     ALLOWLIST_READ,
   ],
 };
+
+/**
+ * What the gateway's console reads and writes on top of its own grants, granted only with
+ * `-c console=true`: the recent-turns index (sessions) and the undelivered-reply index (list,
+ * read one, record a retry). Turn traces (`TRACE#*`) and the allowlist the gateway reads already.
+ */
+export const CONSOLE_TABLE_ACCESS: readonly TableGrant[] = [
+  { actions: ['Query'], leadingKeys: ['TRACE_RECENT#*', 'UNDELIVERED_REPLY'], calledFrom: ['src/store/trace-store.ts', 'src/store/undelivered-reply-store.ts'] },
+  { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['UNDELIVERED_REPLY'], calledFrom: ['src/store/undelivered-reply-store.ts', 'src/store/trace-store.ts'] },
+];

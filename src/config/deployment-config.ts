@@ -52,6 +52,11 @@ export type LogLevelName = (typeof LOG_LEVELS)[number];
 export interface DeploymentResources extends Partial<DataPlaneResources> {
   /** `HOOKGATE_DEPLOYMENT_VERSION` (gateway:startup fires once per version); `local` when unset. */
   deploymentVersion: string;
+  /** The observer events queue and the three DLQs: set on the gateway only for the console (`-c console=true`). */
+  eventsQueueUrl?: string;
+  turnsDlqUrl?: string;
+  timersDlqUrl?: string;
+  eventsDlqUrl?: string;
 }
 
 /**
@@ -63,6 +68,8 @@ export interface DeploymentConfig {
   runtime: 'local' | 'aws';
   /** Bearer token for `/v1/*`; unset = the `/v1` API is closed. */
   apiToken?: string;
+  /** `HOOKGATE_CONSOLE=1`: the deployed gateway serves the console at `/console` (behind `apiToken`). Off by default. */
+  console?: true;
   /** Unset = everyone in local runs, no one in AWS. */
   allowedUsers?: AllowedUsers;
   /** `HOOKGATE_APPROVERS`: operators who may answer any approval and grant `always` globally. Unset = no one. */
@@ -138,6 +145,11 @@ const FORMATS: Record<string, z.ZodType<string>> = {
   [RESOURCE_ENV.timersQueueUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
   [RESOURCE_ENV.eventsTopicArn]: z.string().regex(/^arn:[^:\s]+:sns:[^:\s]*:\d*:[^:\s]+$/, { error: 'must be an SNS topic ARN' }),
   [RESOURCE_ENV.payloadBucket]: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be an S3 bucket name' }),
+  HOOKGATE_CONSOLE: z.enum(['true', 'false', '1', '0'], { error: 'must be 1 or 0' }),
+  [RESOURCE_ENV.eventsQueueUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
+  [RESOURCE_ENV.turnsDlqUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
+  [RESOURCE_ENV.timersDlqUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
+  [RESOURCE_ENV.eventsDlqUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
   ...Object.fromEntries(Object.keys(DEFAULT_BASE_URLS).map((name) => [name, httpUrl])),
 };
 
@@ -240,6 +252,7 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv = process.env, optio
   else disabled.push({ platform: 'local', missing: ['HOOKGATE_LOCAL_ADAPTER=true (or a local run)'] });
 
   const apiToken = read(env, 'HOOKGATE_API_TOKEN');
+  const consoleFlag = read(env, 'HOOKGATE_CONSOLE');
   const allowedUsers = parseAllowedUsers(env.HOOKGATE_ALLOWED_USERS);
   const approvers = parseAllowedUsers(env.HOOKGATE_APPROVERS, 'HOOKGATE_APPROVERS');
   const model = {
@@ -251,6 +264,7 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv = process.env, optio
   return {
     runtime,
     ...(apiToken ? { apiToken } : {}),
+    ...(consoleFlag === 'true' || consoleFlag === '1' ? { console: true as const } : {}),
     ...(allowedUsers ? { allowedUsers } : {}),
     ...(approvers ? { approvers } : {}),
     unauthorisedReply: (read(env, 'HOOKGATE_UNAUTHORISED_REPLY') as 'refuse' | 'silent' | undefined) ?? 'refuse',
@@ -266,7 +280,7 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv = process.env, optio
 
 function resourcesFrom(env: NodeJS.ProcessEnv): DeploymentResources {
   const resources: DeploymentResources = { deploymentVersion: read(env, RESOURCE_ENV.deploymentVersion) ?? 'local' };
-  for (const key of ['tableName', 'turnsQueueUrl', 'timersQueueUrl', 'eventsTopicArn', 'payloadBucket'] as const) {
+  for (const key of ['tableName', 'turnsQueueUrl', 'timersQueueUrl', 'eventsTopicArn', 'payloadBucket', 'eventsQueueUrl', 'turnsDlqUrl', 'timersDlqUrl', 'eventsDlqUrl'] as const) {
     const value = read(env, RESOURCE_ENV[key]);
     if (value !== undefined) resources[key] = value;
   }

@@ -1,14 +1,17 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { readHooksConfig } from '../hooks/config-file.ts';
 import { discoverHooksHome } from '../hooks/discover-hooks-home.ts';
 import { createMemoryLogger } from '../hooks/hook-logger.ts';
+import type { AllowlistStore } from '../hooks/shell/consent/allowlist-store.ts';
 import { createFileAllowlistStore } from '../hooks/shell/consent/file-allowlist-store.ts';
+import type { Replier } from '../messaging/replier.ts';
+import { redactSecrets } from '../secrets/redact-secrets.ts';
 import { parseShellHooks } from '../hooks/shell/config/parse-config.ts';
 import { scriptDrift } from '../hooks/shell/consent/script-drift.ts';
 import { DeadLetterQueue, type DeadLetter } from '../pipeline/dead-letter-queue.ts';
 import type { DynamoTable } from '../store/dynamo-table.ts';
 import { DynamoTraceStore, type TraceRecord } from '../store/trace-store.ts';
+import { UndeliveredReplyStore } from '../store/undelivered-reply-store.ts';
 
 /** One session as the console lists it: its turns, newest session first. */
 export interface ConsoleSession {
@@ -17,9 +20,33 @@ export interface ConsoleSession {
   last_at: string;
 }
 
-/** A dead-letter queue of `hookgate dev`, by the name the console shows. */
+/** One undelivered reply as the console lists it: the text only as a redacted excerpt. */
+export interface ConsoleUndeliveredReply {
+  id: string;
+  turn_id: string;
+  session_id: string;
+  at: string;
+  platform: string;
+  chat_id: string;
+  thread_id: string;
+  /** Why it failed (redacted, cut). */
+  error: string;
+  /** The reply's first characters, secrets redacted. */
+  excerpt: string;
+  /** Set once a console retry delivered it. */
+  delivered_at: string | null;
+  retries: number;
+}
+
+/** How much of an undelivered reply the console shows. */
+export const UNDELIVERED_EXCERPT_CHARS = 280;
+
+/** The dead-letter queues the console shows, by name. */
+export const CONSOLE_DLQ_NAMES = ['turns', 'timers', 'events'] as const;
+
+/** A dead-letter queue, by the name the console shows. */
 export interface ConsoleDlq {
-  name: 'turns' | 'events';
+  name: (typeof CONSOLE_DLQ_NAMES)[number];
   dlqUrl: string;
   sourceQueueUrl: string;
 }
@@ -56,41 +83,34 @@ export interface HooksStatus {
  */
 export class ConsoleData {
   private readonly traces: DynamoTraceStore;
+  private readonly undeliveredReplies: UndeliveredReplyStore;
 
   constructor(
-    private readonly options: { table: DynamoTable; sqs: SQSClient; dlqs: readonly ConsoleDlq[]; home: string },
+    private readonly options: {
+      table: DynamoTable;
+      sqs: SQSClient;
+      dlqs: readonly ConsoleDlq[];
+      home: string;
+      /** Where shell-hook consent is read: default the home's allowlist file (dev); the deployed table in AWS. */
+      allowlist?: Pick<AllowlistStore, 'find'>;
+    },
   ) {
     this.traces = new DynamoTraceStore(options.table);
+    this.undeliveredReplies = new UndeliveredReplyStore(options.table);
   }
 
   /**
-   * Every session with recorded turns. A Scan: fine for the one-machine dev table, which is
-   * the only place the console runs by default.
+   * The sessions of the recent turns (the trace store's `TRACE_RECENT#<day>` index, a Query
+   * per day, never a Scan), the most recently active first.
    */
   async sessions(limit = 50): Promise<ConsoleSession[]> {
-    const { table } = this.options;
     const byId = new Map<string, ConsoleSession>();
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await table.doc.send(
-        new ScanCommand({
-          TableName: table.tableName,
-          FilterExpression: 'begins_with(PK, :p)',
-          ExpressionAttributeValues: { ':p': 'TRACE_SESSION#' },
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const id = String(item.PK).slice('TRACE_SESSION#'.length);
-        const at = String(item.SK).split('#')[1] ?? '';
-        const session = byId.get(id) ?? { session_id: id, turns: [], last_at: '' };
-        const turnId = String(item.turn_id);
-        if (!session.turns.some((t) => t.turn_id === turnId)) session.turns.push({ turn_id: turnId, at });
-        if (at > session.last_at) session.last_at = at;
-        byId.set(id, session);
-      }
-      start = page.LastEvaluatedKey;
-    } while (start);
+    for (const { session_id: id, turn_id: turnId, at } of await this.traces.recentTurns()) {
+      const session = byId.get(id) ?? { session_id: id, turns: [], last_at: '' };
+      if (!session.turns.some((t) => t.turn_id === turnId)) session.turns.push({ turn_id: turnId, at });
+      if (at > session.last_at) session.last_at = at;
+      byId.set(id, session);
+    }
     const sessions = [...byId.values()];
     for (const s of sessions) s.turns.sort((a, b) => a.at.localeCompare(b.at));
     return sessions.sort((a, b) => b.last_at.localeCompare(a.last_at)).slice(0, limit);
@@ -98,6 +118,15 @@ export class ConsoleData {
 
   turn(turnId: string): Promise<TraceRecord[]> {
     return this.traces.list(turnId);
+  }
+
+  /** The names of the dead-letter queues this console shows. */
+  dlqNames(): string[] {
+    return this.options.dlqs.map((d) => d.name);
+  }
+
+  hasDlq(name: string): boolean {
+    return this.options.dlqs.some((d) => d.name === name);
   }
 
   private dlq(name: string): DeadLetterQueue {
@@ -115,13 +144,51 @@ export class ConsoleData {
     return this.dlq(queue).replay(id ? { id } : {});
   }
 
+  /** The replies the platforms never took, newest first; the text only as a redacted excerpt. */
+  async undelivered(): Promise<ConsoleUndeliveredReply[]> {
+    return (await this.undeliveredReplies.list()).map((r) => ({
+      id: r.id,
+      turn_id: r.turn_id,
+      session_id: r.session_id,
+      at: r.at,
+      platform: r.platform,
+      chat_id: r.chat_id,
+      thread_id: r.thread_id,
+      error: excerpt(r.error, 500),
+      excerpt: excerpt(r.text, UNDELIVERED_EXCERPT_CHARS),
+      delivered_at: r.delivered_at ?? null,
+      retries: r.retries,
+    }));
+  }
+
+  /**
+   * Sends an undelivered reply again through `replier` (the gateway's, with its retry policy
+   * and redaction) to the chat it was meant for. The reply target's `extra` was never kept
+   * (it may be a credential, such as a Discord interaction token), so the send goes the way a
+   * reply without it does.
+   */
+  async retryUndelivered(id: string, replier: Replier): Promise<{ outcome: 'delivered' | 'failed' | 'not-found' | 'busy'; error?: string }> {
+    const reply = await this.undeliveredReplies.get(id);
+    if (!reply) return { outcome: 'not-found' };
+    if (!(await this.undeliveredReplies.claim(id))) return { outcome: 'busy' };
+    try {
+      await replier.send({ platform: reply.platform, chat_id: reply.chat_id, thread_id: reply.thread_id, extra: {} }, reply.text);
+    } catch (error) {
+      const message = excerpt(error instanceof Error ? error.message : String(error), 500);
+      await this.undeliveredReplies.settle(id, { delivered: false, error: message });
+      return { outcome: 'failed', error: message };
+    }
+    await this.undeliveredReplies.settle(id, { delivered: true });
+    return { outcome: 'delivered' };
+  }
+
   async hooks(): Promise<HooksStatus> {
     const { home } = this.options;
     const logger = createMemoryLogger();
     const description = await discoverHooksHome(home, { gatewayHooks: true });
     const file = await readHooksConfig(home);
     const entries = parseShellHooks(file.config, logger);
-    const allowlist = createFileAllowlistStore(home, logger);
+    const allowlist = this.options.allowlist ?? createFileAllowlistStore(home, logger);
     const shell: ShellHookStatus[] = [];
     for (const entry of entries) {
       const approval = await allowlist.find(entry.event, entry.command);
@@ -148,4 +215,10 @@ export class ConsoleData {
       notices: [...description.notices.map((n) => `${n.level}: ${n.message}`), ...(file.warning ? [file.warning] : [])],
     };
   }
+}
+
+/** Secrets redacted first (so a cut never leaves half a secret readable), then cut. */
+function excerpt(text: string, limit: number): string {
+  const redacted = redactSecrets(text);
+  return redacted.length > limit ? `${redacted.slice(0, limit)}… (${redacted.length - limit} more characters)` : redacted;
 }

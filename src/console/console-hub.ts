@@ -1,11 +1,14 @@
 import type { Replier } from '../messaging/replier.ts';
 import type { ObserverEvent, ObserverSink } from '../hooks/observer-sink.ts';
+import { REPLY_UNDELIVERED_EVENT } from '../agent/turn/undelivered-reply.ts';
 
 /** What the console's event stream (`GET /console/events`) carries. */
 export type ConsoleEvent =
   | { kind: 'reply'; platform: string; chat_id: string; thread_id: string; text: string; at: string }
   | { kind: 'observer'; type: string; session_id?: string; turn_id?: string; payload: Record<string, unknown>; at: string }
-  | { kind: 'turn-done'; delivery_id?: string; at: string };
+  | { kind: 'turn-done'; delivery_id?: string; at: string }
+  /** A reply the platform never took (the `reply:undelivered` event); the page reloads its list. */
+  | { kind: 'undelivered'; platform: string; chat_id: string; turn_id?: string; at: string };
 
 type Listener = (event: ConsoleEvent) => void;
 
@@ -54,6 +57,16 @@ export class ConsoleHub {
         const ids = await sink.publish(events);
         const at = new Date().toISOString();
         for (const event of events) {
+          if (event.type === REPLY_UNDELIVERED_EVENT) {
+            const { platform, chat_id } = event.payload;
+            this.publish({
+              kind: 'undelivered',
+              platform: String(platform),
+              chat_id: String(chat_id),
+              at,
+              ...(event.turn_id ? { turn_id: event.turn_id } : {}),
+            });
+          }
           this.publish({
             kind: 'observer',
             type: event.type,

@@ -1,6 +1,5 @@
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import type { HooksStatus } from './console-data.ts';
 
 const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#1d232a;background:#f6f7f9}
@@ -19,53 +18,63 @@ tr.detail td{background:#f4f6f8;font-family:ui-monospace,monospace;white-space:p
 .sessions li{margin:2px 0}.sessions a{cursor:pointer;color:#15c}.sessions a.sel{font-weight:bold}
 #events{height:160px;overflow:auto;font-family:ui-monospace,monospace;font-size:12px}
 .ok{color:#174}.bad{color:#a11}.warn{color:#a60}.muted{color:#778}
+#undelivered .reply{border-bottom:1px solid #eee;padding:4px 0}#undelivered .excerpt{white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:12px}
+#token-gate{max-width:460px;margin:48px auto}#token-gate input{width:100%;box-sizing:border-box}
+[hidden]{display:none!important}
 `;
 
-/** `<tr>`s of the shell hooks, with approve / revoke buttons (the script posts them). */
-function shellRows(hooks: HooksStatus): HtmlEscapedString | Promise<HtmlEscapedString> {
-  if (hooks.shell_hooks.length === 0) return html`<tr><td colspan="5" class="muted">no shell hooks in ${hooks.config_path}</td></tr>`;
-  return html`${hooks.shell_hooks.map(
-    (h) => html`<tr data-event="${h.event}" data-command="${h.command}">
-      <td>${h.event}</td><td><code>${h.command}</code>${h.matcher !== null ? html` <span class="muted">matcher=${h.matcher}</span>` : ''}${h.enabled ? '' : html` <span class="muted">(disabled)</span>`}</td>
-      <td>${h.approved ? html`<span class="ok">allowed</span>${h.approved_at ? html` <span class="muted">${h.approved_at}</span>` : ''}` : html`<span class="bad">not allowlisted</span>`}</td>
-      <td>${h.drift ? html`<span class="warn">${h.drift === 'content-changed' ? 'script content changed since approval' : 'script modified since approval'}</span>` : ''}</td>
-      <td>${h.approved && !h.drift ? html`<button data-action="revoke">revoke</button>` : html`<button data-action="approve">approve</button>`}${h.approved && h.drift ? html` <button data-action="revoke">revoke</button>` : ''}</td>
-    </tr>`,
-  )}`;
-}
+/** What the page is rendered for: `dev` (loopback, live chat and events) or `aws` (token, no live parts). */
+export type ConsoleMode = 'dev' | 'aws';
 
 /**
- * The console page, rendered on the server with the hooks panel filled in; `app.js` adds the
- * live parts (chat, event stream, timelines, DLQ) with same-origin fetches.
+ * The console page. It carries no data: `app.js` fills every panel from the JSON API (in
+ * AWS, after the operator typed the token), so the page itself can be served to anyone.
+ * In `aws` mode the chat box and the live event stream are left out (no in-process hub
+ * across Lambdas), and the page says so.
  *
  * @example
- * return c.html(consolePage({ hooks: await data.hooks(), state: '.hookgate' }));
+ * return c.html(consolePage({ mode: 'dev', state: '.hookgate' }));
  */
-export function consolePage(view: { hooks: HooksStatus; state?: string }): HtmlEscapedString | Promise<HtmlEscapedString> {
-  const { hooks } = view;
+export function consolePage(view: { mode: ConsoleMode; state?: string; home?: string }): HtmlEscapedString | Promise<HtmlEscapedString> {
+  const dev = view.mode === 'dev';
+  const header = dev
+    ? html`<small>hooks home ${view.home ?? ''}</small><small>state ${view.state ?? 'in memory'}</small><small id="stream-state">connecting…</small>`
+    : html`<small>deployed (AWS)</small><small id="stream-state">no live stream in AWS: panels refresh when you ask</small><button id="sign-out" hidden>forget token</button>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>hookgate console</title>
 <meta name="viewport" content="width=device-width,initial-scale=1"><style>${raw(STYLE)}</style></head>
-<body>
-<header><h1>hookgate console</h1><small>hooks home ${hooks.home}</small><small>state ${view.state ?? 'in memory'}</small><small id="stream-state">connecting…</small></header>
-<main>
+<body data-mode="${view.mode}">
+<header><h1>hookgate console</h1>${header}</header>
+${
+  dev
+    ? ''
+    : html`<section id="token-gate" hidden><h2>API token</h2>
+<p>This console reads the deployment with the <code>/v1</code> bearer token (<code>HOOKGATE_API_TOKEN</code>). It is kept in this tab's session storage only, and sent as an <code>Authorization</code> header.</p>
+<form id="token-form"><input type="password" name="token" autocomplete="off" aria-label="API token" placeholder="HOOKGATE_API_TOKEN"><p><button>Open the console</button> <span id="token-status" class="bad"></span></p></form></section>`
+}
+<main id="panels"${dev ? '' : raw(' hidden')}>
 <div>
-<section id="chat"><h2>Chat (local platform)</h2>
+${
+  dev
+    ? html`<section id="chat"><h2>Chat (local platform)</h2>
 <div id="chat-log" aria-live="polite"></div>
 <form class="row" id="chat-form"><input name="chat_id" value="console" aria-label="chat id"><input name="user_id" value="console-user" aria-label="user id"><input name="text" placeholder="Say something…" autocomplete="off" aria-label="message"><button>Send</button></form>
-<p class="muted" id="chat-status"></p></section>
-<section><h2>Sessions and turns</h2><ul class="sessions" id="sessions"><li class="muted">no turns yet</li></ul></section>
-<section><h2>Live observer events</h2><div id="events"></div></section>
+<p class="muted" id="chat-status"></p></section>`
+    : html`<section><h2>Chat and live events</h2><p class="muted">The chat box and the live event stream are <code>hookgate dev</code> only: in AWS each request may reach another Lambda instance, so there is no in-process stream to follow. Use <b>refresh</b> on each panel.</p></section>`
+}
+<section><h2>Sessions and turns</h2><ul class="sessions" id="sessions"><li class="muted">no turns yet</li></ul>${dev ? '' : html`<button id="sessions-refresh">refresh</button>`}</section>
+${dev ? html`<section><h2>Live observer events</h2><div id="events"></div></section>` : ''}
+<section><h2>Undelivered replies</h2><div id="undelivered"><span class="muted">loading…</span></div><button id="undelivered-refresh">refresh</button> <span class="muted" id="undelivered-status"></span></section>
 </div>
 <div>
 <section><h2>Turn timeline <span id="turn-id" class="muted"></span></h2>
-<table id="timeline"><thead><tr><th>time</th><th>hook</th><th>system</th><th>callback</th><th>decision</th><th>ms</th></tr></thead><tbody><tr><td colspan="6" class="muted">pick a turn, or send a message</td></tr></tbody></table></section>
+<table id="timeline"><thead><tr><th>time</th><th>hook</th><th>system</th><th>callback</th><th>decision</th><th>ms</th></tr></thead><tbody><tr><td colspan="6" class="muted">pick a turn${dev ? ', or send a message' : ''}</td></tr></tbody></table></section>
 <section><h2>Hook systems</h2>
-<p><b>Plugins</b>: ${hooks.plugins.length === 0 ? html`<span class="muted">none</span>` : hooks.plugins.map((p) => html`<span class="${p.enabled ? 'ok' : 'muted'}" title="${p.dir}">${p.name}${p.enabled ? '' : ' (not enabled)'}</span> `)}</p>
-<p><b>Gateway hooks</b>: ${hooks.gateway_hooks.length === 0 ? html`<span class="muted">none</span>` : hooks.gateway_hooks.map((g) => html`<span title="${g.dir}">${g.name} [${g.events.join(', ')}]</span> `)}${hooks.skipped.map((line) => html`<br><span class="warn">${line}</span>`)}</p>
-<p><b>Shell hooks</b> <span class="muted">(${hooks.config_path}; approving or revoking takes effect when hookgate dev restarts)</span></p>
-<table id="shell-hooks"><thead><tr><th>event</th><th>command</th><th>consent</th><th>fingerprint</th><th></th></tr></thead><tbody>${shellRows(hooks)}</tbody></table>
-${hooks.notices.map((n) => html`<p class="warn">${n}</p>`)}
+<p><b>Plugins</b>: <span id="plugins" class="muted">loading…</span></p>
+<p><b>Gateway hooks</b>: <span id="gateway-hooks" class="muted">loading…</span></p>
+<p><b>Shell hooks</b> <span class="muted" id="shell-hooks-note"></span></p>
+<table id="shell-hooks"><thead><tr><th>event</th><th>command</th><th>consent</th><th>fingerprint</th><th></th></tr></thead><tbody></tbody></table>
+<div id="hooks-notices"></div>
 <p class="muted" id="hooks-status"></p></section>
 <section><h2>Dead-letter queues</h2><div id="dlq"><span class="muted">loading…</span></div><button id="dlq-refresh">refresh</button></section>
 </div>

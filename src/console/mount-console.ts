@@ -1,59 +1,144 @@
-import type { Hono } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { isHookName } from '../hooks/catalogue.ts';
 import { createMemoryLogger } from '../hooks/hook-logger.ts';
 import { approvalFor } from '../hooks/shell/consent/consent.ts';
 import { createFileAllowlistStore } from '../hooks/shell/consent/file-allowlist-store.ts';
-import type { ConsoleData } from './console-data.ts';
+import { requireBearerToken } from '../gateway/api/require-bearer-token.ts';
+import { bodyLimit } from '../gateway/body-limit.ts';
+import type { Replier } from '../messaging/replier.ts';
+import { UNDELIVERED_REPLY_ID } from '../store/undelivered-reply-store.ts';
+import { CONSOLE_DLQ_NAMES, type ConsoleData } from './console-data.ts';
 import type { ConsoleEvent, ConsoleHub } from './console-hub.ts';
 import { consolePage } from './console-page.ts';
 import { CONSOLE_SCRIPT } from './console-script.ts';
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const HookRef = z.object({ event: z.string().min(1), command: z.string().min(1) });
-const ReplayRequest = z.object({ queue: z.enum(['turns', 'events']), id: z.string().min(1).optional() });
+const ReplayRequest = z.object({ queue: z.enum(CONSOLE_DLQ_NAMES), id: z.string().min(1).optional() });
+const RetryRequest = z.object({ id: z.string().regex(UNDELIVERED_REPLY_ID) });
 const TURN_ID = /^[A-Za-z0-9_:.-]{1,200}$/;
 const MAX_QUEUED_EVENTS = 1000;
 
-export interface ConsoleOptions {
-  hub: ConsoleHub;
+interface CommonOptions {
   data: ConsoleData;
-  /** The hooks home whose shell-hook allowlist approve / revoke write. */
+  /** The hooks home (dev: its shell-hook allowlist is what approve / revoke write). */
   home: string;
+  /** Sends an undelivered reply again (`POST /console/api/undelivered/retry`): the gateway's replier. */
+  replier: Replier;
+}
+
+/** `hookgate dev`: loopback Host and the console header; live chat and events through the hub. */
+export interface DevConsoleOptions extends CommonOptions {
+  mode: 'dev';
+  hub: ConsoleHub;
   /** Shown in the header: where state is kept. */
   state?: string;
 }
 
+/** The deployed gateway: every API call needs the `/v1` bearer token; no live parts, read-only consent. */
+export interface AwsConsoleOptions extends CommonOptions {
+  mode: 'aws';
+  token: string;
+}
+
+export type ConsoleOptions = DevConsoleOptions | AwsConsoleOptions;
+
+/** Largest console API body (a replay or retry request is a few dozen bytes). */
+const MAX_CONSOLE_BODY_BYTES = 16 * 1024;
+
+/** The dev console's guard: loopback Host names only (DNS rebinding), mutations only with the console header (cross-site forms). */
+const loopbackOnly: MiddlewareHandler = async (c, next) => {
+  const host = new URL(c.req.url).hostname;
+  const hostHeader = (c.req.header('host') ?? '').replace(/:\d+$/, '');
+  if (!LOCAL_HOSTS.has(hostHeader || host)) return c.json({ error: 'the console answers on 127.0.0.1 / localhost only' }, 403);
+  if (c.req.method !== 'GET' && c.req.header('x-hookgate-console') !== '1') {
+    return c.json({ error: 'console API calls need the header x-hookgate-console: 1' }, 403);
+  }
+  return next();
+};
+
 /**
- * Adds the developer console to the dev gateway: `GET /console` (the page), `/console/app.js`,
- * `GET /console/events` (server-sent events: replies, observer events, finished turns) and
- * the JSON API under `/console/api/` the page uses. `hookgate dev` only: it serves on
- * 127.0.0.1, and the console refuses other Host names (DNS rebinding) and mutations without
- * its `x-hookgate-console` header (cross-site forms). The Lambda gateway never mounts it.
+ * Adds the console to a gateway app: `GET /console` (the page, which carries no data),
+ * `/console/app.js`, and the JSON API under `/console/api/` the page uses.
+ *
+ * - `dev` (`hookgate dev`, on 127.0.0.1): also `GET /console/events` (server-sent events:
+ *   replies, observer events, finished turns, undelivered replies) and shell-hook
+ *   approve / revoke; other Host names and mutations without `x-hookgate-console` are refused.
+ * - `aws` (the gateway λ, only when enabled): every `/console/api/*` call and
+ *   `/console/events` need `Authorization: Bearer <HOOKGATE_API_TOKEN>`, checked as `/v1`
+ *   checks it; no chat, no live stream (no in-process hub across Lambdas), consent read-only.
+ *
+ * Both send a CSP that allows only the console's own script, `no-store` and `nosniff`.
  *
  * @example
- * mountConsole(app, { hub, data: new ConsoleData({ table, sqs, dlqs, home }), home });
+ * mountConsole(app, { mode: 'dev', hub, data: new ConsoleData({ table, sqs, dlqs, home }), home, replier });
+ * mountConsole(app, { mode: 'aws', token: config.apiToken, data, home, replier });
  */
 export function mountConsole(app: Hono, options: ConsoleOptions): void {
-  const { hub, data } = options;
+  const { data } = options;
 
   app.use('/console/*', async (c, next) => {
-    const host = new URL(c.req.url).hostname;
-    const hostHeader = (c.req.header('host') ?? '').replace(/:\d+$/, '');
-    if (!LOCAL_HOSTS.has(hostHeader || host)) return c.json({ error: 'the console answers on 127.0.0.1 / localhost only' }, 403);
-    if (c.req.method !== 'GET' && c.req.header('x-hookgate-console') !== '1') {
-      return c.json({ error: 'console API calls need the header x-hookgate-console: 1' }, 403);
-    }
     c.header('cache-control', 'no-store');
     c.header('content-security-policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
     c.header('x-content-type-options', 'nosniff');
+    c.header('referrer-policy', 'no-referrer');
     await next();
   });
+  if (options.mode === 'dev') {
+    app.use('/console/*', loopbackOnly);
+  } else {
+    // The page and its script carry no data; everything that does needs the token.
+    app.use('/console/api/*', requireBearerToken(options.token));
+    app.use('/console/events', requireBearerToken(options.token));
+  }
+  app.use('/console/api/*', bodyLimit({ maxBytes: MAX_CONSOLE_BODY_BYTES }));
   app.get('/console', (c) => c.redirect('/console/'));
-  app.get('/console/', async (c) => c.html(consolePage({ hooks: await data.hooks(), ...(options.state ? { state: options.state } : {}) })));
+  app.get('/console/', (c) =>
+    c.html(options.mode === 'dev' ? consolePage({ mode: 'dev', home: options.home, ...(options.state ? { state: options.state } : {}) }) : consolePage({ mode: 'aws' })),
+  );
   app.get('/console/app.js', (c) => c.body(CONSOLE_SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8' }));
 
+  app.get('/console/api/undelivered', async (c) => c.json(await data.undelivered()));
+  app.post('/console/api/undelivered/retry', async (c) => {
+    const parsed = RetryRequest.safeParse(await c.req.json().catch(() => undefined));
+    if (!parsed.success) return c.json({ error: 'expected {"id": "<an undelivered reply id>"}' }, 400);
+    const result = await data.retryUndelivered(parsed.data.id, options.replier);
+    switch (result.outcome) {
+      case 'delivered':
+        return c.json({ delivered: true, message: 'delivered' });
+      case 'failed':
+        return c.json({ delivered: false, error: `still undelivered: ${result.error}` }, 502);
+      case 'busy':
+        return c.json({ error: 'already delivered, or a retry of it is in progress' }, 409);
+      default:
+        return c.json({ error: 'no such undelivered reply (it may have expired)' }, 404);
+    }
+  });
+
+  app.get('/console/api/sessions', async (c) => c.json(await data.sessions()));
+  app.get('/console/api/turns/:turnId', async (c) => {
+    const turnId = c.req.param('turnId');
+    if (!TURN_ID.test(turnId)) return c.json({ error: 'not a turn id' }, 400);
+    return c.json(await data.turn(turnId));
+  });
+  app.get('/console/api/dlq', async (c) => c.json(await data.deadLetters()));
+  app.post('/console/api/dlq/replay', async (c) => {
+    const parsed = ReplayRequest.safeParse(await c.req.json().catch(() => undefined));
+    if (!parsed.success || !data.hasDlq(parsed.data.queue)) {
+      return c.json({ error: `expected {"queue": ${data.dlqNames().map((n) => `"${n}"`).join('|')}, "id"?: string}` }, 400);
+    }
+    const replayed = await data.replay(parsed.data.queue, parsed.data.id);
+    return c.json({ replayed: replayed.length, message: `${replayed.length} message(s) replayed to the ${parsed.data.queue} queue` });
+  });
+  app.get('/console/api/hooks', async (c) => c.json(await data.hooks()));
+
+  if (options.mode === 'aws') {
+    app.get('/console/events', (c) => c.json({ error: 'the live event stream is hookgate dev only (no in-process hub across Lambdas)' }, 404));
+    return;
+  }
+  const { hub } = options;
   app.get('/console/events', (c) =>
     streamSSE(c, async (stream) => {
       const queue: ConsoleEvent[] = [];
@@ -91,21 +176,6 @@ export function mountConsole(app: Hono, options: ConsoleOptions): void {
       off();
     }),
   );
-
-  app.get('/console/api/sessions', async (c) => c.json(await data.sessions()));
-  app.get('/console/api/turns/:turnId', async (c) => {
-    const turnId = c.req.param('turnId');
-    if (!TURN_ID.test(turnId)) return c.json({ error: 'not a turn id' }, 400);
-    return c.json(await data.turn(turnId));
-  });
-  app.get('/console/api/dlq', async (c) => c.json(await data.deadLetters()));
-  app.post('/console/api/dlq/replay', async (c) => {
-    const parsed = ReplayRequest.safeParse(await c.req.json().catch(() => undefined));
-    if (!parsed.success) return c.json({ error: 'expected {"queue":"turns"|"events","id"?:string}' }, 400);
-    const replayed = await data.replay(parsed.data.queue, parsed.data.id);
-    return c.json({ replayed: replayed.length, message: `${replayed.length} message(s) replayed to the ${parsed.data.queue} queue` });
-  });
-  app.get('/console/api/hooks', async (c) => c.json(await data.hooks()));
 
   // Shell-hook consent, as `hookgate hooks approve --yes` / `hooks revoke` (hook-semantics §4).
   app.post('/console/api/hooks/:action{approve|revoke}', async (c) => {

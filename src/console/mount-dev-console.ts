@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import type { Replier } from '../messaging/replier.ts';
 import type { DataPlane } from '../pipeline/data-plane.ts';
 import { ConsoleData } from './console-data.ts';
 import type { ConsoleHub } from './console-hub.ts';
@@ -8,7 +9,7 @@ import { mountConsole } from './mount-console.ts';
  * `hookgate dev`'s console over its data plane and local queues.
  *
  * @example
- * mountDevConsole(app, { hub, plane, aws, home });
+ * mountDevConsole(app, { hub, plane, aws, home, replier: deps.replier });
  */
 export function mountDevConsole(
   app: Hono,
@@ -18,6 +19,8 @@ export function mountDevConsole(
     aws: { turnsQueueUrl: string; turnsDlqUrl: string; eventsQueueUrl: string; eventsDlqUrl: string };
     home: string;
     state?: string;
+    /** Retries undelivered replies: the gateway's replier. */
+    replier: Replier;
   },
 ): void {
   const { aws } = options;
@@ -30,5 +33,5 @@ export function mountDevConsole(
       { name: 'events', dlqUrl: aws.eventsDlqUrl, sourceQueueUrl: aws.eventsQueueUrl },
     ],
   });
-  mountConsole(app, { hub: options.hub, data, home: options.home, ...(options.state ? { state: options.state } : {}) });
+  mountConsole(app, { mode: 'dev', hub: options.hub, data, home: options.home, replier: options.replier, ...(options.state ? { state: options.state } : {}) });
 }

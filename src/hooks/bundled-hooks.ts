@@ -23,6 +23,11 @@ export function registerBundledHooks(hooks: BundledHooks): void {
   bundled = hooks;
 }
 
+/** The bundled hooks home's directory, or undefined when this code is not running from a bundle. */
+export function bundledHooksHome(): string | undefined {
+  return bundled?.home;
+}
+
 /**
  * The `createHookEngine` options of the bundled hooks home, or `{}` when this code is not
  * running from a bundle (then the engine discovers and imports from disk).

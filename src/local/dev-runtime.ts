@@ -149,7 +149,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const journal = state ? new DevTurnJournal(plane.table, deps.turnQueue) : undefined;
     if (journal) deps.turnQueue = journal;
     const app = createGatewayApp(deps);
-    if (hub) mountDevConsole(app, { hub, plane, aws, home: options.home, ...(state ? { state: state.dir } : {}) });
+    if (hub) mountDevConsole(app, { hub, plane, aws, home: options.home, replier: deps.replier, ...(state ? { state: state.dir } : {}) });
     const server = await listen(app.fetch, options.port ?? 8787);
     cleanup.push({
       name: 'the HTTP server',

@@ -11,6 +11,7 @@ export const RESOURCE_ENV = {
   eventsQueueUrl: 'HOOKGATE_EVENTS_QUEUE_URL',
   eventsDlqUrl: 'HOOKGATE_EVENTS_DLQ_URL',
   turnsDlqUrl: 'HOOKGATE_TURNS_DLQ_URL',
+  timersDlqUrl: 'HOOKGATE_TIMERS_DLQ_URL',
   payloadBucket: 'HOOKGATE_PAYLOAD_BUCKET',
   /** Secrets Manager secret holding the platform secrets, model key and `/v1` token as JSON. */
   secretArn: 'HOOKGATE_SECRET_ARN',

@@ -6,6 +6,14 @@ import { announceGatewayStartup } from '../gateway/gateway-startup.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import type { Runtime } from './create-runtime.ts';
 
+export interface GatewayFunctionOptions {
+  /**
+   * Adds routes to the app after the gateway's own: the deployed console when enabled
+   * (`mountConsoleWhenEnabled`, passed in by functions/gateway.ts, since console/ sits above runtime/).
+   */
+  mount?: (app: Hono, context: { deps: GatewayDeps; runtime: Runtime }) => void;
+}
+
 /**
  * The gateway's dependencies over the runtime's data plane, around `engine` (the gateway
  * role's, or `hookgate dev`'s shared one).
@@ -22,13 +30,15 @@ export function gatewayDepsOf(runtime: Runtime, engine: HookEngine): GatewayDeps
  * `gateway:startup` once per deployed version.
  *
  * @example
- * const { app } = await createGatewayFunction(runtime);
+ * const { app } = await createGatewayFunction(runtime, { mount: mountConsoleWhenEnabled });
  * export const handler = handle(app);
  */
-export async function createGatewayFunction(runtime: Runtime): Promise<{ app: Hono; deps: GatewayDeps }> {
+export async function createGatewayFunction(runtime: Runtime, options: GatewayFunctionOptions = {}): Promise<{ app: Hono; deps: GatewayDeps }> {
   const logger = runtime.logger('gateway');
   for (const { platform, missing } of runtime.config.disabled) logger.info(`${platform} is disabled: ${missing.join(', ')} not set`);
   const deps = gatewayDepsOf(runtime, await runtime.createEngine('gateway'));
   await announceGatewayStartup(deps, { once: true });
-  return { app: createGatewayApp(deps), deps };
+  const app = createGatewayApp(deps);
+  options.mount?.(app, { deps, runtime });
+  return { app, deps };
 }

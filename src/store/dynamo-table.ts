@@ -16,6 +16,7 @@ import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
  * | `ALLOWLIST`                     | `SEQ` / `ENTRY#<event,command>` | allowlist |
  * | `IDEMPOTENCY#<function>#<hash>` | `IDEMPOTENCY`               | Powertools idempotency (observer consumer) |
  * | `TRACE#<turn id>` / `TRACE_SESSION#<session id>` | `RUN#…` / `TURN#…` | traces |
+ * | `TRACE_RECENT#<YYYY-MM-DD>` / `UNDELIVERED_REPLY` | `TURN#…` / `<at>#<turn id>#…` | traces (console indexes) |
  */
 export interface DynamoTable {
   readonly doc: DynamoDBDocumentClient;

@@ -1,4 +1,4 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, queryPartition, type DynamoTable } from './dynamo-table.ts';
 
 /** One hook call of a turn, for `hookgate trace <turn_id>`. */
@@ -17,10 +17,22 @@ export interface TraceRecord {
   readonly duration_ms: number;
   /** The text of a reply the platform never took (hook `reply`, decision `undelivered: …`). */
   readonly text?: string;
+  /** Where that reply was going (without the target's `extra`, which may be a credential). */
+  readonly reply_to?: { readonly platform: string; readonly chat_id: string; readonly thread_id: string };
   /** The call's kwargs as JSON, cut at {@link TRACE_DETAIL_CHARS} (the console shows them on demand). */
   readonly kwargs?: string;
   /** This callback's raw return value (or error) as JSON, cut the same way. */
   readonly result?: string;
+}
+
+/** The partition of the undelivered-reply index (see the key design below). */
+export const UNDELIVERED_REPLY_PK = 'UNDELIVERED_REPLY';
+/** `TRACE_RECENT#<YYYY-MM-DD>`: the recent-turns index by day. */
+export const TRACE_RECENT_PREFIX = 'TRACE_RECENT#';
+
+/** A kept reply (undelivered-reply.ts in the turn runtime) that says where it was going. */
+function isUndeliveredReply(record: TraceRecord): record is TraceRecord & { text: string; reply_to: NonNullable<TraceRecord['reply_to']> } {
+  return record.hook === 'reply' && record.decision.startsWith('undelivered: ') && typeof record.text === 'string' && record.reply_to !== undefined;
 }
 
 /** How much of a call's kwargs and result a trace record keeps. */
@@ -46,6 +58,11 @@ export interface TraceStore {
  *   PK = `TRACE_SESSION#<session id>`, SK = `TURN#<at ISO>#<invocation id>`, attribute turn_id:
  *     one item per invocation of a turn, written in the same batch as its records, so the
  *     turns of a session are one query away (`listSession`).
+ *   PK = `TRACE_RECENT#<YYYY-MM-DD>`, SK = `TURN#<at ISO>#<invocation id>`, attributes
+ *     session_id, turn_id: the same index by day, so the console lists recent sessions with a
+ *     Query instead of a Scan (one partition per day keeps it from growing without bound).
+ *   PK = `UNDELIVERED_REPLY`, SK = `<at ISO>#<turn id>#<invocation id>#<seq>`: one item per
+ *     reply the platform never took (undelivered-reply-store.ts reads and settles them).
  *   expires_at (TTL) = written + 7 days; traces are for debugging, not an audit log.
  *
  * @example
@@ -70,10 +87,18 @@ export class DynamoTraceStore implements TraceStore {
       },
     }));
     if (sessionId) {
-      items.push({
-        PutRequest: { Item: { PK: `TRACE_SESSION#${sessionId}`, SK: `TURN#${first}#${invocation}`, turn_id: records[0]!.turn_id, expires_at: expires } },
-      });
+      const turn_id = records[0]!.turn_id;
+      items.push(
+        { PutRequest: { Item: { PK: `TRACE_SESSION#${sessionId}`, SK: `TURN#${first}#${invocation}`, turn_id, expires_at: expires } } },
+        { PutRequest: { Item: { PK: `${TRACE_RECENT_PREFIX}${first.slice(0, 10)}`, SK: `TURN#${first}#${invocation}`, session_id: sessionId, turn_id, expires_at: expires } } },
+      );
     }
+    records.forEach((record, seq) => {
+      if (!isUndeliveredReply(record)) return;
+      const { platform, chat_id, thread_id } = record.reply_to;
+      const item = { turn_id: record.turn_id, at: record.at, session_id: sessionId ?? '', platform, chat_id, thread_id, text: record.text, error: record.decision.slice('undelivered: '.length) };
+      items.push({ PutRequest: { Item: { PK: UNDELIVERED_REPLY_PK, SK: `${record.at}#${record.turn_id}#${invocation}#${String(seq).padStart(6, '0')}`, ...item, expires_at: expires } } });
+    });
     for (let start = 0; start < items.length; start += 25) {
       let pending: typeof items = items.slice(start, start + 25);
       for (let attempt = 0; pending.length > 0; attempt++) {
@@ -93,6 +118,38 @@ export class DynamoTraceStore implements TraceStore {
     const records: TraceRecord[] = [];
     for (const turn of turns) records.push(...(await this.list(turn)));
     return records;
+  }
+
+  /**
+   * The turns recorded in the last `days` days (by the day each started), newest first, at
+   * most `limit`: one Query per day of the `TRACE_RECENT#` index.
+   */
+  async recentTurns(options: { days?: number; limit?: number; now?: Date } = {}): Promise<{ session_id: string; turn_id: string; at: string }[]> {
+    const days = options.days ?? Math.ceil(DynamoTraceStore.RETAIN_SECONDS / 86_400) + 1;
+    const limit = options.limit ?? 1000;
+    const now = (options.now ?? new Date()).getTime();
+    const turns: { session_id: string; turn_id: string; at: string }[] = [];
+    for (let day = 0; day < days && turns.length < limit; day++) {
+      const pk = `${TRACE_RECENT_PREFIX}${new Date(now - day * 86_400_000).toISOString().slice(0, 10)}`;
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await this.table.doc.send(
+          new QueryCommand({
+            TableName: this.table.tableName,
+            KeyConditionExpression: 'PK = :pk',
+            ExpressionAttributeValues: { ':pk': pk },
+            ScanIndexForward: false,
+            Limit: limit - turns.length,
+            ...(start ? { ExclusiveStartKey: start } : {}),
+          }),
+        );
+        for (const item of page.Items ?? []) {
+          turns.push({ session_id: String(item.session_id), turn_id: String(item.turn_id), at: String(item.SK).split('#')[1] ?? '' });
+        }
+        start = turns.length < limit ? page.LastEvaluatedKey : undefined;
+      } while (start);
+    }
+    return turns;
   }
 
   async list(turnId: string): Promise<TraceRecord[]> {

@@ -92,8 +92,10 @@ describe.skipIf(!available && !REQUIRED)('the console in a real browser', () => 
     page.on('pageerror', (error) => errors.push(String(error)));
     await page.goto(`${url}/console`);
     await page.locator('#stream-state', { hasText: /^live$/ }).waitFor({ timeout: 30_000 });
-    // The hook systems panel lists the plugin.
-    expect(await page.locator('section', { hasText: 'Hook systems' }).innerText()).toContain('greeter');
+    // The hook systems panel lists the plugin (filled in from the API: the page carries no data).
+    await page.locator('#plugins', { hasText: 'greeter' }).waitFor({ timeout: 30_000 });
+    // The undelivered-replies panel loaded (the local platform never refuses a reply).
+    await page.locator('#undelivered', { hasText: 'every reply reached its chat' }).waitFor({ timeout: 30_000 });
 
     await page.fill('#chat-form input[name=text]', 'hello console');
     await page.press('#chat-form input[name=text]', 'Enter');
@@ -120,7 +122,7 @@ describe.skipIf(!available && !REQUIRED)('the console in a real browser', () => 
     const row = page.locator('#shell-hooks tbody tr', { hasText: 'noop.sh' });
     expect(await row.innerText()).toContain('not allowlisted');
     await row.getByRole('button', { name: 'approve' }).click();
-    // The page reloads after each change, so the allowlist file is what the test waits on.
+    // The panel reloads after each change, so the allowlist file is what the test waits on.
     await until(async () => (await approvedCommands()).includes(shellCommand), 'the approval in the allowlist file');
     await page.locator('#shell-hooks tbody tr', { hasText: 'allowed' }).getByRole('button', { name: 'revoke' }).click();
     await until(async () => (await approvedCommands()).length === 0, 'the revocation in the allowlist file');

@@ -47,6 +47,8 @@ const fullStack = (app: App) =>
     dataRemovalPolicy: RemovalPolicy.RETAIN,
     telemetrySubscribers: [{ name: 'audit', eventTypes: ['post_tool_call'] }],
     alarmEmail: 'ops@example.com',
+    // The console's extra grants are checked too (a superset of the default stack's).
+    console: true,
   });
 
 describe("AWS's own checks of the synthesised stack", () => {

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVENT_SOURCE_MAX_CONCURRENCY, HookgateStack, OLDEST_TURN_ALARM_SECONDS } from '../../infra/lib/hookgate-stack.ts';
-import { TABLE_ACCESS, type FunctionName, type TableAction } from '../../infra/lib/table-access.ts';
+import { CONSOLE_TABLE_ACCESS, TABLE_ACCESS, type FunctionName, type TableAction } from '../../infra/lib/table-access.ts';
+import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import { FUNCTION_TIMEOUT_SECONDS, MAX_RECEIVE_COUNT } from '../../src/pipeline/topology.ts';
 import { parseTelemetrySubscribers } from '../../infra/lib/telemetry-subscribers.ts';
 import { readStackContext } from '../../infra/lib/stack-context.ts';
@@ -24,11 +25,11 @@ function synth(props: Partial<ConstructorParameters<typeof HookgateStack>[2]> = 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const template = synth();
 const resources = (type: string) => Object.values(template.findResources(type)) as { Properties: Record<string, any> }[];
-const statementsOf = (fragment: string) =>
-  resources('AWS::IAM::Policy')
+const statementsOf = (fragment: string, from: Template = template) =>
+  (Object.values(from.findResources('AWS::IAM::Policy')) as { Properties: Record<string, any> }[])
     .filter((p) => JSON.stringify(p.Properties.Roles).includes(fragment.replace(/fn$/, 'role')))
     .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Condition?: Record<string, any> }[]);
-const actionsOf = (fragment: string) => statementsOf(fragment).flatMap((s) => [s.Action].flat());
+const actionsOf = (fragment: string, from: Template = template) => statementsOf(fragment, from).flatMap((s) => [s.Action].flat());
 const lambdaNamed = (fragment: string, from: Template = template) => {
   const entry = Object.entries(from.findResources('AWS::Lambda::Function')).find(([id]) => id.includes(fragment));
   if (!entry) throw new Error(`no function ${fragment}`);
@@ -202,6 +203,58 @@ describe('HookgateStack', () => {
     expect(actionsOf('turnfn')).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:SendMessage', 'dynamodb:PutItem']));
     // No AWS-managed policy on any function role: logs are granted on the function's own log group.
     for (const role of resources('AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+  });
+
+  it('serves the console only with -c console=true: its env and grants appear only then', () => {
+    const CONSOLE_ENV = ['HOOKGATE_CONSOLE', RESOURCE_ENV.turnsDlqUrl, RESOURCE_ENV.timersDlqUrl, RESOURCE_ENV.eventsDlqUrl, RESOURCE_ENV.eventsQueueUrl];
+    const CONSOLE_SQS = ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility'];
+    const consoleKeys = (from: Template) =>
+      statementsOf('gatewayfn', from)
+        .filter((st) => JSON.stringify(st.Condition ?? {}).includes('UNDELIVERED_REPLY') || JSON.stringify(st.Condition ?? {}).includes('TRACE_RECENT'))
+        .flatMap((st) => [st.Action].flat());
+
+    // Off (the default): none of it.
+    expect(readStackContext(() => undefined).console).toBe(false);
+    const offEnv = lambdaNamed('gatewayfn').props.Environment.Variables;
+    for (const name of CONSOLE_ENV) expect(offEnv, name).not.toHaveProperty(name);
+    for (const action of CONSOLE_SQS) expect(actionsOf('gatewayfn'), action).not.toContain(action);
+    expect(consoleKeys(template)).toEqual([]);
+
+    // On: the flag, the DLQ and source queue URLs, and grants on exactly those queues.
+    expect(readStackContext((k) => (k === 'console' ? 'true' : undefined)).console).toBe(true);
+    expect(() => readStackContext((k) => (k === 'console' ? 'yes' : undefined))).toThrow(/console/);
+    const on = synth({ console: true });
+    const env = lambdaNamed('gatewayfn', on).props.Environment.Variables;
+    expect(env.HOOKGATE_CONSOLE).toBe('1');
+    for (const name of CONSOLE_ENV) expect(env, name).toHaveProperty(name);
+    // Only the gateway: the turn and observer functions are unchanged.
+    for (const fn of ['turnfn', 'observerfn']) expect(lambdaNamed(fn, on).props.Environment.Variables).not.toHaveProperty('HOOKGATE_CONSOLE');
+    const queueIds = Object.keys(on.findResources('AWS::SQS::Queue'));
+    const dlqIds = ['TurnsDlq', 'TimersDlq', 'EventsDlq'].map((id) => queueIds.find((q) => q.startsWith(id))!);
+    const receive = statementsOf('gatewayfn', on).filter((st) => [st.Action].flat().includes('sqs:ReceiveMessage'));
+    expect(receive).toHaveLength(dlqIds.length);
+    for (const st of receive) {
+      expect([st.Action].flat().sort()).toEqual([...CONSOLE_SQS].sort());
+      // One DLQ each, by ARN: never a wildcard, never a source queue.
+      const resource = JSON.stringify((st as { Resource?: unknown }).Resource);
+      expect(dlqIds.some((id) => resource === JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] })), resource).toBe(true);
+    }
+    const send = statementsOf('gatewayfn', on).filter((st) => [st.Action].flat().includes('sqs:SendMessage'));
+    const sendTargets = send.map((st) => JSON.stringify((st as { Resource?: unknown }).Resource));
+    for (const source of ['Timers', 'Events']) {
+      const id = queueIds.find((q) => q.startsWith(source) && !q.startsWith(`${source}Dlq`))!;
+      expect(sendTargets).toContain(JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] }));
+    }
+    for (const id of dlqIds) expect(sendTargets).not.toContain(JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] }));
+    // The console's table grants, on its index keys only.
+    const declared = CONSOLE_TABLE_ACCESS.flatMap((g) => g.actions.map((a) => `dynamodb:${a}`)).sort();
+    expect(consoleKeys(on).sort()).toEqual(declared);
+    for (const grant of CONSOLE_TABLE_ACCESS) {
+      const source = grant.calledFrom.map((file) => readFileSync(join(REPO, file), 'utf8')).join('\n');
+      const calls: Partial<Record<TableAction, RegExp>> = { Query: /new QueryCommand\b/, GetItem: /new GetCommand\b/, UpdateItem: /new UpdateCommand\b/ };
+      for (const action of grant.actions) expect(source, `console: dynamodb:${action}`).toMatch(calls[action]!);
+      for (const prefix of grant.leadingKeys) expect(source, `console: ${prefix}`).toContain(prefix.replace(/\*$/, ''));
+    }
   });
 
   it('grants each function exactly the table actions its code calls, each on the key prefixes it uses', () => {

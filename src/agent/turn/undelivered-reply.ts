@@ -27,6 +27,7 @@ export async function keepUndeliveredReply(hooks: TurnHooks, target: ReplyTarget
     decision: `undelivered: ${message}`,
     duration_ms: 0,
     text,
+    reply_to: { platform: target.platform, chat_id: target.chat_id, thread_id: target.thread_id },
   });
   await hooks.observe(REPLY_UNDELIVERED_EVENT, {
     platform: target.platform,

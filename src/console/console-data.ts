@@ -9,6 +9,7 @@ import { scriptDrift } from '../hooks/shell/script-drift.ts';
 import { DeadLetterQueue, type DeadLetter } from '../pipeline/dead-letter-queue.ts';
 import type { DynamoTable } from '../store/dynamo-table.ts';
 import { DynamoTraceStore, type TraceRecord } from '../store/trace-store.ts';
+import type { ReloadStatus } from './console-hub.ts';
 
 /** One session as the console lists it: its turns, newest session first. */
 export interface ConsoleSession {
@@ -44,6 +45,8 @@ export interface HooksStatus {
   skipped: string[];
   shell_hooks: ShellHookStatus[];
   notices: string[];
+  /** Hot reload: on or off, and how the latest reload went. */
+  reload: ReloadStatus;
 }
 
 /**
@@ -58,7 +61,7 @@ export class ConsoleData {
   private readonly traces: DynamoTraceStore;
 
   constructor(
-    private readonly options: { table: DynamoTable; sqs: SQSClient; dlqs: readonly ConsoleDlq[]; home: string },
+    private readonly options: { table: DynamoTable; sqs: SQSClient; dlqs: readonly ConsoleDlq[]; home: string; reloadStatus?: () => ReloadStatus },
   ) {
     this.traces = new DynamoTraceStore(options.table);
   }
@@ -146,6 +149,7 @@ export class ConsoleData {
       skipped: description.gatewayHooks.flatMap((g) => (g.kind === 'skip' ? [g.line] : [])),
       shell_hooks: shell,
       notices: [...description.notices.map((n) => `${n.level}: ${n.message}`), ...(file.warning ? [file.warning] : [])],
+      reload: this.options.reloadStatus?.() ?? { watching: false },
     };
   }
 }

@@ -5,7 +5,22 @@ import type { ObserverEvent, ObserverSink } from '../hooks/observer-sink.ts';
 export type ConsoleEvent =
   | { kind: 'reply'; platform: string; chat_id: string; thread_id: string; text: string; at: string }
   | { kind: 'observer'; type: string; session_id?: string; turn_id?: string; payload: Record<string, unknown>; at: string }
-  | { kind: 'turn-done'; delivery_id?: string; at: string };
+  | { kind: 'turn-done'; delivery_id?: string; at: string }
+  | ({ kind: 'reload' } & ReloadNotice);
+
+/** One hot-reload attempt of `hookgate dev`, as the console shows it. */
+export interface ReloadNotice {
+  ok: boolean;
+  /** The log line: `hooks reloaded (…): …` or `reload failed, still running the previous hooks: …`. */
+  message: string;
+  at: string;
+}
+
+/** Whether `hookgate dev` reloads its hooks on change, and how the latest attempt went. */
+export interface ReloadStatus {
+  watching: boolean;
+  last?: ReloadNotice;
+}
 
 type Listener = (event: ConsoleEvent) => void;
 

@@ -18,7 +18,7 @@ tr.tool td{background:#fff7e0}tr.approval td{background:#f3e8ff}tr.error td{colo
 tr.detail td{background:#f4f6f8;font-family:ui-monospace,monospace;white-space:pre-wrap;font-size:12px}
 .sessions li{margin:2px 0}.sessions a{cursor:pointer;color:#15c}.sessions a.sel{font-weight:bold}
 #events{height:160px;overflow:auto;font-family:ui-monospace,monospace;font-size:12px}
-.ok{color:#174}.bad{color:#a11}.warn{color:#a60}.muted{color:#778}
+.ok{color:#174}.bad{color:#a11}.warn{color:#a60}.muted{color:#778}header .ok{color:#8d8}header .bad{color:#f99}
 `;
 
 /** `<tr>`s of the shell hooks, with approve / revoke buttons (the script posts them). */
@@ -34,6 +34,14 @@ function shellRows(hooks: HooksStatus): HtmlEscapedString | Promise<HtmlEscapedS
   )}`;
 }
 
+/** Hot reload: off, on, or how the latest reload went (a failed one in red: the previous hooks still run). */
+function reloadLine(hooks: HooksStatus): HtmlEscapedString | Promise<HtmlEscapedString> {
+  const { reload } = hooks;
+  if (!reload.watching) return html`<p class="muted" id="reload-state">hot reload is off (hookgate dev --no-watch): changes take effect at restart</p>`;
+  if (!reload.last) return html`<p class="muted" id="reload-state">hot reload is on: editing a plugin, a gateway hook, config.yaml or the allowlist reloads the hooks</p>`;
+  return html`<p class="${reload.last.ok ? 'ok' : 'bad'}" id="reload-state">${reload.last.at.slice(11, 19)} ${reload.last.message}</p>`;
+}
+
 /**
  * The console page, rendered on the server with the hooks panel filled in; `app.js` adds the
  * live parts (chat, event stream, timelines, DLQ) with same-origin fetches.
@@ -47,7 +55,7 @@ export function consolePage(view: { hooks: HooksStatus; state?: string }): HtmlE
 <html lang="en"><head><meta charset="utf-8"><title>hookgate console</title>
 <meta name="viewport" content="width=device-width,initial-scale=1"><style>${raw(STYLE)}</style></head>
 <body>
-<header><h1>hookgate console</h1><small>hooks home ${hooks.home}</small><small>state ${view.state ?? 'in memory'}</small><small id="stream-state">connecting…</small></header>
+<header><h1>hookgate console</h1><small>hooks home ${hooks.home}</small><small>state ${view.state ?? 'in memory'}</small><small id="stream-state">connecting…</small><small id="reload-banner"></small></header>
 <main>
 <div>
 <section id="chat"><h2>Chat (local platform)</h2>
@@ -60,10 +68,11 @@ export function consolePage(view: { hooks: HooksStatus; state?: string }): HtmlE
 <div>
 <section><h2>Turn timeline <span id="turn-id" class="muted"></span></h2>
 <table id="timeline"><thead><tr><th>time</th><th>hook</th><th>system</th><th>callback</th><th>decision</th><th>ms</th></tr></thead><tbody><tr><td colspan="6" class="muted">pick a turn, or send a message</td></tr></tbody></table></section>
-<section><h2>Hook systems</h2>
+<section id="hooks"><h2>Hook systems</h2>
+${reloadLine(hooks)}
 <p><b>Plugins</b>: ${hooks.plugins.length === 0 ? html`<span class="muted">none</span>` : hooks.plugins.map((p) => html`<span class="${p.enabled ? 'ok' : 'muted'}" title="${p.dir}">${p.name}${p.enabled ? '' : ' (not enabled)'}</span> `)}</p>
 <p><b>Gateway hooks</b>: ${hooks.gateway_hooks.length === 0 ? html`<span class="muted">none</span>` : hooks.gateway_hooks.map((g) => html`<span title="${g.dir}">${g.name} [${g.events.join(', ')}]</span> `)}${hooks.skipped.map((line) => html`<br><span class="warn">${line}</span>`)}</p>
-<p><b>Shell hooks</b> <span class="muted">(${hooks.config_path}; approving or revoking takes effect when hookgate dev restarts)</span></p>
+<p><b>Shell hooks</b> <span class="muted">(${hooks.config_path}; ${hooks.reload.watching ? 'approving or revoking reloads the hooks at once' : 'approving or revoking takes effect when hookgate dev restarts: hot reload is off'})</span></p>
 <table id="shell-hooks"><thead><tr><th>event</th><th>command</th><th>consent</th><th>fingerprint</th><th></th></tr></thead><tbody>${shellRows(hooks)}</tbody></table>
 ${hooks.notices.map((n) => html`<p class="warn">${n}</p>`)}
 <p class="muted" id="hooks-status"></p></section>

@@ -119,15 +119,37 @@ async function loadDlq() {
 }
 $('dlq-refresh').addEventListener('click', () => loadDlq());
 
-for (const button of document.querySelectorAll('#shell-hooks button')) {
-  button.addEventListener('click', async () => {
-    const row = button.closest('tr');
-    const res = await post('/console/api/hooks/' + button.dataset.action, { event: row.dataset.event, command: row.dataset.command });
-    const body = await res.json().catch(() => ({}));
-    $('hooks-status').textContent = body.message ?? body.error ?? String(res.status);
-    if (res.ok) setTimeout(() => location.reload(), 600);
-  });
+function bindHookButtons() {
+  for (const button of document.querySelectorAll('#shell-hooks button')) {
+    button.addEventListener('click', async () => {
+      const row = button.closest('tr');
+      const res = await post('/console/api/hooks/' + button.dataset.action, { event: row.dataset.event, command: row.dataset.command });
+      const body = await res.json().catch(() => ({}));
+      if (res.ok) await refreshHooks().catch(() => {});
+      $('hooks-status').textContent = body.message ?? body.error ?? String(res.status);
+    });
+  }
 }
+
+// The hooks panel as the server renders it now, swapped in place (the chat and the timeline
+// stay). DOMParser builds an inert document: nothing in it runs, and the server escaped it.
+async function refreshHooks() {
+  const page = new DOMParser().parseFromString(await (await fetch('/console/')).text(), 'text/html');
+  const fresh = page.getElementById('hooks');
+  if (!fresh) return;
+  $('hooks').replaceWith(document.adoptNode(fresh));
+  bindHookButtons();
+}
+
+stream.addEventListener('reload', (e) => {
+  const reload = JSON.parse(e.data);
+  const banner = $('reload-banner');
+  banner.textContent = reload.ok ? 'reloaded: ' + reload.message.replace(/^hooks reloaded /, '') : reload.message;
+  banner.className = reload.ok ? 'ok' : 'bad';
+  refreshHooks().catch(() => {});
+});
+
+bindHookButtons();
 
 loadSessions().catch(() => {});
 loadDlq().catch((error) => { $('dlq').textContent = String(error); });

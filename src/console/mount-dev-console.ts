@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import type { DataPlane } from '../pipeline/data-plane.ts';
 import { ConsoleData } from './console-data.ts';
-import type { ConsoleHub } from './console-hub.ts';
+import type { ConsoleHub, ReloadStatus } from './console-hub.ts';
 import { mountConsole } from './mount-console.ts';
 
 /**
@@ -18,6 +18,8 @@ export function mountDevConsole(
     aws: { turnsQueueUrl: string; turnsDlqUrl: string; eventsQueueUrl: string; eventsDlqUrl: string };
     home: string;
     state?: string;
+    /** Hot reload's state, shown in the hooks panel (absent: no hot reload). */
+    reloadStatus?: () => ReloadStatus;
   },
 ): void {
   const { aws } = options;
@@ -25,6 +27,7 @@ export function mountDevConsole(
     table: options.plane.table,
     sqs: options.plane.clients.sqs,
     home: options.home,
+    ...(options.reloadStatus ? { reloadStatus: options.reloadStatus } : {}),
     dlqs: [
       { name: 'turns', dlqUrl: aws.turnsDlqUrl, sourceQueueUrl: aws.turnsQueueUrl },
       { name: 'events', dlqUrl: aws.eventsDlqUrl, sourceQueueUrl: aws.eventsQueueUrl },

@@ -11,7 +11,10 @@ export type EntryImporter = (absolutePath: string) => Promise<ModuleNamespace>;
  * (no build step for plugin authors), `.js` / `.mjs` through Node's own `import()`. All `.ts`
  * entries of the pass share one tsx namespace (one loader registration, instead of one per
  * module as `tsImport` does); a new pass gets a new namespace, so a forced re-discovery sees
- * edited files (a .js / .mjs entry imported before in this process, too: see below). Only
+ * edited files (a .js / .mjs entry imported before in this process, too: see below), and
+ * the files they import when those are ES modules (`.mjs`/`.mts`, or a package.json with
+ * `"type": "module"` above them). In a CommonJS scope tsx compiles `.ts` to CommonJS, and Node
+ * keeps the first copy of a `.ts` file such an entry imports until the process ends. Only
  * used at discovery, never on the invoke path.
  *
  * @example

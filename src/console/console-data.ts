@@ -12,6 +12,7 @@ import { DeadLetterQueue, type DeadLetter } from '../pipeline/dead-letter-queue.
 import type { DynamoTable } from '../store/dynamo-table.ts';
 import { DynamoTraceStore, type TraceRecord } from '../store/trace-store.ts';
 import { UndeliveredReplyStore } from '../store/undelivered-reply-store.ts';
+import type { ReloadStatus } from './console-hub.ts';
 
 /** One session as the console lists it: its turns, newest session first. */
 export interface ConsoleSession {
@@ -71,6 +72,8 @@ export interface HooksStatus {
   skipped: string[];
   shell_hooks: ShellHookStatus[];
   notices: string[];
+  /** Hot reload: on or off, and how the latest reload went. */
+  reload: ReloadStatus;
 }
 
 /**
@@ -93,6 +96,8 @@ export class ConsoleData {
       home: string;
       /** Where shell-hook consent is read: default the home's allowlist file (dev); the deployed table in AWS. */
       allowlist?: Pick<AllowlistStore, 'find'>;
+      /** Hot reload's state, shown in the hooks panel (dev; absent: no hot reload). */
+      reloadStatus?: () => ReloadStatus;
     },
   ) {
     this.traces = new DynamoTraceStore(options.table);
@@ -213,6 +218,7 @@ export class ConsoleData {
       skipped: description.gatewayHooks.flatMap((g) => (g.kind === 'skip' ? [g.line] : [])),
       shell_hooks: shell,
       notices: [...description.notices.map((n) => `${n.level}: ${n.message}`), ...(file.warning ? [file.warning] : [])],
+      reload: this.options.reloadStatus?.() ?? { watching: false },
     };
   }
 }

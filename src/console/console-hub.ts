@@ -8,7 +8,22 @@ export type ConsoleEvent =
   | { kind: 'observer'; type: string; session_id?: string; turn_id?: string; payload: Record<string, unknown>; at: string }
   | { kind: 'turn-done'; delivery_id?: string; at: string }
   /** A reply the platform never took (the `reply:undelivered` event); the page reloads its list. */
-  | { kind: 'undelivered'; platform: string; chat_id: string; turn_id?: string; at: string };
+  | { kind: 'undelivered'; platform: string; chat_id: string; turn_id?: string; at: string }
+  | ({ kind: 'reload' } & ReloadNotice);
+
+/** One hot-reload attempt of `hookgate dev`, as the console shows it. */
+export interface ReloadNotice {
+  ok: boolean;
+  /** The log line: `hooks reloaded (…): …` or `reload failed, still running the previous hooks: …`. */
+  message: string;
+  at: string;
+}
+
+/** Whether `hookgate dev` reloads its hooks on change, and how the latest attempt went. */
+export interface ReloadStatus {
+  watching: boolean;
+  last?: ReloadNotice;
+}
 
 type Listener = (event: ConsoleEvent) => void;
 

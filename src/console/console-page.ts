@@ -17,7 +17,7 @@ tr.tool td{background:#fff7e0}tr.approval td{background:#f3e8ff}tr.error td{colo
 tr.detail td{background:#f4f6f8;font-family:ui-monospace,monospace;white-space:pre-wrap;font-size:12px}
 .sessions li{margin:2px 0}.sessions a{cursor:pointer;color:#15c}.sessions a.sel{font-weight:bold}
 #events{height:160px;overflow:auto;font-family:ui-monospace,monospace;font-size:12px}
-.ok{color:#174}.bad{color:#a11}.warn{color:#a60}.muted{color:#778}
+.ok{color:#174}.bad{color:#a11}.warn{color:#a60}.muted{color:#778}header .ok{color:#8d8}header .bad{color:#f99}
 #undelivered .reply{border-bottom:1px solid #eee;padding:4px 0}#undelivered .excerpt{white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:12px}
 #token-gate{max-width:460px;margin:48px auto}#token-gate input{width:100%;box-sizing:border-box}
 [hidden]{display:none!important}
@@ -38,7 +38,7 @@ export type ConsoleMode = 'dev' | 'aws';
 export function consolePage(view: { mode: ConsoleMode; state?: string; home?: string }): HtmlEscapedString | Promise<HtmlEscapedString> {
   const dev = view.mode === 'dev';
   const header = dev
-    ? html`<small>hooks home ${view.home ?? ''}</small><small>state ${view.state ?? 'in memory'}</small><small id="stream-state">connecting…</small>`
+    ? html`<small>hooks home ${view.home ?? ''}</small><small>state ${view.state ?? 'in memory'}</small><small id="stream-state">connecting…</small><small id="reload-banner"></small>`
     : html`<small>deployed (AWS)</small><small id="stream-state">no live stream in AWS: panels refresh when you ask</small><button id="sign-out" hidden>forget token</button>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>hookgate console</title>
@@ -69,7 +69,8 @@ ${dev ? html`<section><h2>Live observer events</h2><div id="events"></div></sect
 <div>
 <section><h2>Turn timeline <span id="turn-id" class="muted"></span></h2>
 <table id="timeline"><thead><tr><th>time</th><th>hook</th><th>system</th><th>callback</th><th>decision</th><th>ms</th></tr></thead><tbody><tr><td colspan="6" class="muted">pick a turn${dev ? ', or send a message' : ''}</td></tr></tbody></table></section>
-<section><h2>Hook systems</h2>
+<section id="hooks"><h2>Hook systems</h2>
+<p class="muted" id="reload-state"></p>
 <p><b>Plugins</b>: <span id="plugins" class="muted">loading…</span></p>
 <p><b>Gateway hooks</b>: <span id="gateway-hooks" class="muted">loading…</span></p>
 <p><b>Shell hooks</b> <span class="muted" id="shell-hooks-note"></span></p>

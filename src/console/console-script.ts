@@ -149,7 +149,14 @@ async function loadHooks() {
   for (const line of hooks.skipped) $('gateway-hooks').append(el('br'), el('span', { className: 'warn', textContent: line }));
   $('shell-hooks-note').textContent = AWS
     ? '(the deployed allowlist, read-only here: consent ships with the deployment)'
-    : '(' + hooks.config_path + '; approving or revoking takes effect when hookgate dev restarts)';
+    : '(' + hooks.config_path + '; ' + (hooks.reload.watching ? 'approving or revoking reloads the hooks at once' : 'approving or revoking takes effect when hookgate dev restarts: hot reload is off') + ')';
+  // Hot reload (dev): off, on, or how the latest reload went (a failed one in red: the previous hooks still run).
+  const state = $('reload-state');
+  const last = hooks.reload.last;
+  if (AWS) state.textContent = '';
+  else if (!hooks.reload.watching) { state.className = 'muted'; state.textContent = 'hot reload is off (hookgate dev --no-watch): changes take effect at restart'; }
+  else if (!last) { state.className = 'muted'; state.textContent = 'hot reload is on: editing a plugin, a gateway hook, config.yaml or the allowlist reloads the hooks'; }
+  else { state.className = last.ok ? 'ok' : 'bad'; state.textContent = last.at.slice(11, 19) + ' ' + last.message; }
   const body = $('shell-hooks').tBodies[0];
   body.replaceChildren();
   if (hooks.shell_hooks.length === 0) body.append(el('tr', {}, el('td', { colSpan: 5, className: 'muted', textContent: 'no shell hooks configured' })));
@@ -254,6 +261,13 @@ if (AWS) {
     loadUndelivered().catch(report('undelivered'));
   });
   stream.addEventListener('undelivered', () => { loadUndelivered().catch(report('undelivered')); });
+  stream.addEventListener('reload', (e) => {
+    const reload = JSON.parse(e.data);
+    const banner = $('reload-banner');
+    banner.textContent = reload.ok ? 'reloaded: ' + reload.message.replace(/^hooks reloaded /, '') : reload.message;
+    banner.className = reload.ok ? 'ok' : 'bad';
+    loadHooks().catch(report('hooks'));
+  });
   stream.addEventListener('observer', (e) => observer(JSON.parse(e.data)));
   loadAll();
 }

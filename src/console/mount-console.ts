@@ -187,7 +187,8 @@ export function mountConsole(app: Hono, options: ConsoleOptions): void {
       return c.json({ error: `[${event}] ${command} is not a shell hook configured in ${hooks.config_path}` }, 404);
     }
     const allowlist = createFileAllowlistStore(options.home, createMemoryLogger());
-    const restart = 'takes effect when hookgate dev restarts';
+    // With hot reload on, the allowlist write itself reloads the hooks.
+    const restart = hooks.reload.watching ? 'hookgate dev reloads its hooks with it' : 'takes effect when hookgate dev restarts (hot reload is off)';
     if (c.req.param('action') === 'approve') {
       if (!(await allowlist.record(approvalFor(event, command)))) return c.json({ error: `could not write ${allowlist.location}` }, 500);
       return c.json({ message: `approved [${event}] ${command} in ${allowlist.location}; ${restart}` });

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import type { Replier } from '../messaging/replier.ts';
 import type { DataPlane } from '../pipeline/data-plane.ts';
 import { ConsoleData } from './console-data.ts';
-import type { ConsoleHub } from './console-hub.ts';
+import type { ConsoleHub, ReloadStatus } from './console-hub.ts';
 import { mountConsole } from './mount-console.ts';
 
 /**
@@ -21,6 +21,8 @@ export function mountDevConsole(
     state?: string;
     /** Retries undelivered replies: the gateway's replier. */
     replier: Replier;
+    /** Hot reload's state, shown in the hooks panel (absent: no hot reload). */
+    reloadStatus?: () => ReloadStatus;
   },
 ): void {
   const { aws } = options;
@@ -28,6 +30,7 @@ export function mountDevConsole(
     table: options.plane.table,
     sqs: options.plane.clients.sqs,
     home: options.home,
+    ...(options.reloadStatus ? { reloadStatus: options.reloadStatus } : {}),
     dlqs: [
       { name: 'turns', dlqUrl: aws.turnsDlqUrl, sourceQueueUrl: aws.turnsQueueUrl },
       { name: 'events', dlqUrl: aws.eventsDlqUrl, sourceQueueUrl: aws.eventsQueueUrl },

@@ -20,6 +20,7 @@ import { registerShellHooks } from './shell/register-shell-hooks.ts';
 import { bundledRunCommands } from './shell/config/bundled-shell-command.ts';
 import { withShippedApprovals } from './shell/consent/shipped-allowlist-store.ts';
 import type { AllowlistStore } from './shell/consent/allowlist-store.ts';
+import type { ConsentIO } from './shell/consent/consent.ts';
 import { withTelemetryTag } from './telemetry-tag.ts';
 import { withObjectArgs } from './tool-call-args.ts';
 
@@ -36,6 +37,11 @@ export interface CreateHookEngineOptions extends HookEngineOptions {
   print?: (line: string) => void;
   /** Environment for consent (§3.8); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Where the consent prompt for an un-allowlisted shell hook talks (§3.8); default this
+   * process's stdin/stdout. A non-TTY input means no prompt (`hookgate dev`'s hot reload).
+   */
+  consentIO?: ConsentIO;
 }
 
 /** A plain listing of what an engine registered, to compare two engines (disk vs bundle). */
@@ -114,6 +120,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
         // A fresh set per engine and per forced re-discovery (§3.4).
         seen: new Set<string>(),
         ...(description.shellCommands ? { runCommands: bundledRunCommands(home, description.shellCommands) } : {}),
+        ...(options.consentIO ? { io: options.consentIO } : {}),
         logger,
         env,
       });

@@ -22,6 +22,11 @@ import { mountDevConsole } from '../console/mount-dev-console.ts';
 import { startEmulators, type RunningEmulators } from './emulators.ts';
 import { prepareDevState, type DevStateOptions } from './dev-state.ts';
 import { DevTurnJournal } from './turn-journal.ts';
+import { startDevHotReload } from './dev-hot-reload.ts';
+import { EngineHolder } from './engine-holder.ts';
+import { hooksHomeDigest } from './hooks-home-files.ts';
+import type { HotReload } from './hot-reload.ts';
+import { turnConsumerPerEngine } from './turn-consumer-per-engine.ts';
 import { startSqsPoller, type SqsEventHandler, type SqsPoller } from './sqs-poller.ts';
 
 /** What a turn consumer is built from (the turn runtime's `createTurnHandler`). */
@@ -57,6 +62,13 @@ export interface DevRuntimeOptions {
   state?: DevStateOptions;
   /** Serve the console at `/console` (default true). */
   console?: boolean;
+  /**
+   * Hot reload: watch the hooks home and swap in a new engine when plugins, gateway hooks,
+   * config.yaml or the allowlist change (default false here; `hookgate dev` turns it on).
+   */
+  watch?: boolean;
+  /** `--allow-invalid-config`: a reload with an invalid config.yaml/plugin.yaml/HOOK.yaml goes ahead. */
+  allowInvalidConfig?: boolean;
 }
 
 export interface DevRuntime {
@@ -65,6 +77,8 @@ export interface DevRuntime {
   aws: RunningEmulators;
   /** The `/v1` bearer token (generated when HOOKGATE_API_TOKEN is unset). */
   apiToken: string;
+  /** The hot reload, when `watch` is on: its outcomes (tests wait on `next()`). */
+  hotReload?: HotReload;
   /**
    * Stops everything, in reverse order of start, within about 4 s whatever hooks do: first
    * `on_session_finalize` (platform `gateway`, reason `shutdown`) once per session with a
@@ -136,10 +150,14 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     cleanup.push({ name: 'the SDK clients', run: () => plane.destroy() });
 
     const hub = options.console === false ? undefined : new ConsoleHub();
-    const engine = await options.createEngine({
+    const engineOptions = {
       ...runtime.engineOptions('local'),
       observerSink: hub ? hub.watchSink(plane.observerSink) : plane.observerSink,
-    });
+    };
+    // Taken before the engine is built: a change made while it loads is reloaded.
+    const baseline = options.watch ? await hooksHomeDigest(options.home) : undefined;
+    // The gateway and both consumers hold this; a hot reload swaps the engine inside it.
+    const engine = new EngineHolder(await options.createEngine(engineOptions));
     cleanup.push({ name: 'the hook engine', run: () => engine.close() });
 
     // Turns run in this process: /healthz reports the stuck ones.
@@ -149,8 +167,11 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const journal = state ? new DevTurnJournal(plane.table, deps.turnQueue) : undefined;
     if (journal) deps.turnQueue = journal;
     const app = createGatewayApp(deps);
-    if (hub) mountDevConsole(app, { hub, plane, aws, home: options.home, replier: deps.replier, ...(state ? { state: state.dir } : {}) });
-    const server = await listen(app.fetch, options.port ?? 8787);
+    let hotReload: HotReload | undefined;
+    const reloadStatus = () => ({ watching: hotReload !== undefined, ...(hotReload?.last ? { last: hotReload.last } : {}) });
+    if (hub) mountDevConsole(app, { hub, plane, aws, home: options.home, replier: deps.replier, reloadStatus, ...(state ? { state: state.dir } : {}) });
+    // One request, one engine, even if a reload happens meanwhile.
+    const server = await listen((request, env) => engine.pinned(() => Promise.resolve(app.fetch(request, env))), options.port ?? 8787);
     cleanup.push({
       name: 'the HTTP server',
       run: () =>
@@ -166,7 +187,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const observer = await startSqsPoller({
       sqs: plane.clients.sqs,
       queueUrl: aws.eventsQueueUrl,
-      handler: await createObserverFunction(runtime, engine),
+      handler: engine.pinnedHandler(await createObserverFunction(runtime, engine)),
       batchSize: 10,
       batchWindowMs: 50,
       onError: pollerError('events'),
@@ -174,22 +195,21 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const pollers: SqsPoller[] = [observer];
     // All pollers stop together: each waits for its poll in progress (≤ 1 s) and its batch in hand.
     cleanup.push({ name: 'the queue pollers', run: () => Promise.all(pollers.map((p) => p.stop())).then(() => undefined), budgetMs: POLLERS_BUDGET_MS });
-    if (options.createTurnConsumer) {
+    const createTurnConsumer = options.createTurnConsumer;
+    let prepareTurnConsumer: ((engine: HookEngine) => Promise<unknown>) | undefined;
+    if (createTurnConsumer) {
       // Turn replies get the full HOOKGATE_REPLY_* policy, as in Lambda; deps.replier is the
       // gateway's own (capped at 2 quick tries: it answers inside the webhook's deadline). The
       // console watches both.
       const fullRetry = redactingReplier(turnReplierOf(runtime));
       const turnReplier = hub ? hub.watchReplier(fullRetry) : fullRetry;
-      const consumer = await options.createTurnConsumer({
-        config,
-        plane,
-        engine,
-        replier: turnReplier,
-        logger,
-        turnHealth,
-        activeTurns,
-        signal: shutdown.signal,
-      });
+      // One consumer per engine (it reads config.yaml settings when built); a batch runs on one.
+      const turns = turnConsumerPerEngine(engine, (current) =>
+        createTurnConsumer({ config, plane, engine: current, replier: turnReplier, logger, turnHealth, activeTurns, signal: shutdown.signal }),
+      );
+      await turns.prepare(engine.current);
+      prepareTurnConsumer = turns.prepare;
+      const consumer = turns.handler;
       const settled = journal ? journal.settling(consumer) : consumer;
       const handler = hub ? hub.watchTurns(settled) : settled;
       const turnPollers: SqsPoller[] = await Promise.all([
@@ -197,6 +217,23 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
         startSqsPoller({ sqs: plane.clients.sqs, queueUrl: aws.timersQueueUrl, handler, batchSize: 10, onError: pollerError('timers') }),
       ]);
       pollers.push(...turnPollers);
+    }
+
+    if (baseline !== undefined) {
+      hotReload = await startDevHotReload({
+        home: options.home,
+        holder: engine,
+        engineOptions,
+        createEngine: options.createEngine,
+        baseline,
+        ...(prepareTurnConsumer ? { prepare: prepareTurnConsumer } : {}),
+        ...(options.allowInvalidConfig ? { allowInvalidConfig: true } : {}),
+        ...(state ? { ignore: [state.dir] } : {}),
+        print,
+        ...(hub ? { hub } : {}),
+      });
+      const running = hotReload;
+      cleanup.push({ name: 'the hot reload', run: () => running.stop() });
     }
 
     await writeDevEndpoints(options.home, { ...stripStop(aws), gatewayUrl: url, pid: process.pid });
@@ -214,6 +251,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     print(`  hooks home: ${options.home}`);
     print(state ? `  state: ${state.dir} (kept across restarts; --fresh to start empty${redriven ? `; ${redriven} unanswered turn(s) re-queued` : ''})` : '  state: in memory (lost when dev stops)');
     if (hub) print(`  console: ${url}/console`);
+    print(hotReload ? '  hot reload: on (plugins, gateway hooks, config.yaml, the allowlist; --no-watch to turn it off)' : '  hot reload: off');
     print(`  platforms: ${enabledPlatforms(config).join(', ')}  (POST ${url}/webhooks/<platform>)`);
     for (const { platform, missing } of config.disabled) print(`  ${platform} is off: set ${missing.join(', ')}`);
     print(`  local chat: POST ${url}/webhooks/local {"chat_id","user_id","text"}; replies: GET ${url}/webhooks/local/messages?chat_id=…`);
@@ -221,7 +259,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     if (!config.model.baseUrl) print('  model: the built-in local stand-in model (set HOOKGATE_MODEL_BASE_URL for a real one)');
     if (!options.createTurnConsumer) print('  turns: no turn runtime wired; messages stay on the turns queue');
 
-    return { url, config, aws, apiToken: config.apiToken!, stop };
+    return { url, config, aws, apiToken: config.apiToken!, stop, ...(hotReload ? { hotReload } : {}) };
   } catch (error) {
     await stop();
     throw error;

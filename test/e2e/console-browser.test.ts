@@ -121,11 +121,16 @@ describe.skipIf(!available && !REQUIRED)('the console in a real browser', () => 
     await page.goto(`${url}/console`);
     const row = page.locator('#shell-hooks tbody tr', { hasText: 'noop.sh' });
     expect(await row.innerText()).toContain('not allowlisted');
+    expect(await page.locator('#hooks').innerText()).toContain('approving or revoking reloads the hooks at once');
     await row.getByRole('button', { name: 'approve' }).click();
     // The panel reloads after each change, so the allowlist file is what the test waits on.
     await until(async () => (await approvedCommands()).includes(shellCommand), 'the approval in the allowlist file');
+    // The allowlist change hot-reloads the hooks: the page says so over SSE, and the panel refreshes in place.
+    await page.locator('#reload-banner', { hasText: /^reloaded: .*1 shell hook/ }).waitFor({ timeout: 40_000 });
     await page.locator('#shell-hooks tbody tr', { hasText: 'allowed' }).getByRole('button', { name: 'revoke' }).click();
     await until(async () => (await approvedCommands()).length === 0, 'the revocation in the allowlist file');
+    await page.locator('#reload-banner', { hasText: /^reloaded: .*0 shell hooks/ }).waitFor({ timeout: 40_000 });
+    await page.locator('#reload-state', { hasText: 'removed: shell hook' }).waitFor({ timeout: 40_000 });
   });
 
   it('refuses console mutations without its header and other Host names', async () => {

@@ -43,9 +43,10 @@ function untilSignal(): Promise<NodeJS.Signals> {
 }
 
 /**
- * `hookgate dev [--port 8787] [--home DIR] [--state DIR] [--fresh] [--accept-hooks] [--allow-invalid-config]`:
+ * `hookgate dev [--port 8787] [--home DIR] [--state DIR] [--fresh] [--no-watch] [--accept-hooks] [--allow-invalid-config]`:
  * the embedded pipeline on one machine, until Ctrl+C / SIGTERM. An invalid hooks configuration
- * stops it with exit 2 (file, line, reason) unless `--allow-invalid-config`.
+ * stops it with exit 2 (file, line, reason) unless `--allow-invalid-config`. Hooks are reloaded
+ * when the hooks home changes, unless `--no-watch`.
  *
  * @example
  * installDevCommand(program, flags); // then: hookgate dev --home examples
@@ -63,7 +64,8 @@ export function installDevCommand(
     .option('--allow-invalid-config', 'start even when config.yaml, a plugin.yaml or a HOOK.yaml is invalid (what is invalid is ignored, with a warning)')
     .option('--state <dir>', `where the table and the unanswered turns are kept across restarts (default: $HOOKGATE_DEV_STATE or ${DEFAULT_STATE_DIR})`)
     .option('--fresh', 'start with empty state (deletes the stored table first)')
-    .action(async (options: { port: number; home?: string; state?: string; fresh?: boolean; allowInvalidConfig?: boolean }) => {
+    .option('--no-watch', 'do not reload the hooks when plugins, gateway hooks, config.yaml or the allowlist change')
+    .action(async (options: { port: number; home?: string; state?: string; fresh?: boolean; watch: boolean; allowInvalidConfig?: boolean }) => {
       // The SDK's Node 20 notice is harmless here and would bury what dev prints.
       process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
       const home = resolve(options.home ?? resolveHooksHome());
@@ -92,7 +94,15 @@ export function installDevCommand(
         // HOOKGATE_DEV_STATE=memory keeps nothing (test harnesses that start many devs at once).
         const dir = options.state ?? process.env.HOOKGATE_DEV_STATE ?? DEFAULT_STATE_DIR;
         const state = options.state === undefined && dir === 'memory' ? undefined : { dir, fresh: options.fresh ?? false };
-        dev = await startDevRuntime({ home, port: options.port, acceptHooks: flags.acceptHooks, ...(state ? { state } : {}), ...wiring });
+        dev = await startDevRuntime({
+          home,
+          port: options.port,
+          acceptHooks: flags.acceptHooks,
+          watch: options.watch,
+          allowInvalidConfig: options.allowInvalidConfig ?? false,
+          ...(state ? { state } : {}),
+          ...wiring,
+        });
       } catch (error) {
         process.stderr.write(`hookgate dev: ${(error as Error).message ?? String(error)}\n`);
         process.exitCode = 1;

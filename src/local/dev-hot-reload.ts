@@ -1,0 +1,60 @@
+import { Readable } from 'node:stream';
+import type { ConsoleHub } from '../console/console-hub.ts';
+import type { CreateHookEngineOptions } from '../hooks/create-hook-engine.ts';
+import type { HookEngine, HookEngineOptions } from '../hooks/hook-engine.ts';
+import { createStderrLogger } from '../hooks/hook-logger.ts';
+import type { ConsentIO } from '../hooks/shell/consent/consent.ts';
+import type { EngineHolder } from './engine-holder.ts';
+import { HeldEngineOutput } from './held-engine-output.ts';
+import { startHotReload, type HotReload } from './hot-reload.ts';
+
+/** What `hookgate dev` builds its engines with: the engine options plus where their output goes. */
+export type DevEngineOptions = HookEngineOptions & Pick<CreateHookEngineOptions, 'print' | 'consentIO'>;
+
+/**
+ * No consent prompt during a reload: it would stop the reload until someone answers at the
+ * terminal. An un-allowlisted shell hook is skipped with its warning; approving it (the
+ * console, `hookgate hooks approve`) changes the allowlist, which reloads.
+ */
+const NO_PROMPT: ConsentIO = { input: Readable.from([]), output: process.stdout };
+
+/**
+ * Hot reload as `hookgate dev` wires it: engines built with the options of the first one
+ * (output held until the engine is used, no consent prompt), the turn consumer prepared for
+ * each new engine, and every outcome printed and sent to the console.
+ *
+ * @example
+ * const hotReload = await startDevHotReload({ home, holder, engineOptions, createEngine, baseline, print, hub });
+ */
+export async function startDevHotReload(parts: {
+  home: string;
+  holder: EngineHolder;
+  engineOptions: HookEngineOptions;
+  createEngine: (options: DevEngineOptions) => Promise<HookEngine> | HookEngine;
+  /** `hooksHomeDigest(home)` taken before the first engine was built. */
+  baseline: string;
+  prepare?: (engine: HookEngine) => Promise<unknown>;
+  allowInvalidConfig?: boolean;
+  /** Never watched (the state folder, when it is inside the home). */
+  ignore?: readonly string[];
+  print: (line: string) => void;
+  hub?: ConsoleHub;
+}): Promise<HotReload> {
+  const hotReload = await startHotReload({
+    home: parts.home,
+    holder: parts.holder,
+    baseline: parts.baseline,
+    // The engine's own defaults (stderr logger, `[hooks] ` lines on stdout), held per build.
+    output: () => new HeldEngineOutput({ logger: createStderrLogger(), print: (line) => void process.stdout.write(`${line}\n`) }),
+    build: async (output) =>
+      parts.createEngine({ ...parts.engineOptions, logger: output.logger, print: output.print, consentIO: NO_PROMPT }),
+    ...(parts.prepare ? { prepare: parts.prepare } : {}),
+    ...(parts.allowInvalidConfig ? { allowInvalidConfig: true } : {}),
+    ...(parts.ignore ? { ignore: parts.ignore } : {}),
+    announce: parts.print,
+    onWatchError: (error) => parts.print(`hookgate dev: watching ${parts.home}: ${String(error)}`),
+  });
+  const { hub } = parts;
+  if (hub) hotReload.onOutcome(({ ok, message, at }) => hub.publish({ kind: 'reload', ok, message, at }));
+  return hotReload;
+}

@@ -56,6 +56,12 @@ export interface DevRuntimeOptions {
   state?: DevStateOptions;
   /** Serve the console at `/console` (default true). */
   console?: boolean;
+  /**
+   * A DynamoDB that is already running (DynamoDB Local, a dynalite process of its own) to
+   * use instead of the embedded dynalite; the table is created there when absent. The fault
+   * suite stops and restarts it under a running dev (docs/reliability.md, case 4).
+   */
+  dynamodbEndpoint?: string;
 }
 
 export interface DevRuntime {
@@ -115,7 +121,9 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     loadGatewayConfig(baseEnv, { runtime: 'local' });
     const state = options.state ? await prepareDevState(options.state) : undefined;
     if (state) cleanup.push({ name: 'the state folder', run: () => state.release() });
-    const aws = await startEmulators(state ? { dynamodbPath: state.dynamodbPath } : {});
+    const aws = await startEmulators(
+      options.dynamodbEndpoint ? { dynamodbEndpoint: options.dynamodbEndpoint } : state ? { dynamodbPath: state.dynamodbPath } : {},
+    );
     cleanup.push({ name: 'the emulators', run: () => aws.stop() });
     const generatedToken = baseEnv.HOOKGATE_API_TOKEN ? undefined : randomBytes(24).toString('hex');
     const env: NodeJS.ProcessEnv = {

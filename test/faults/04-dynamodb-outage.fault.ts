@@ -22,11 +22,13 @@ import { ACK, chatMessage, post, startFaultDev, type ChatMessage, type FaultDev,
  *
  * The turns queue's visibility timeout is 6 × 120 s as deployed; the case sets it to 5 s on
  * the running queue, so that a turn that failed during the outage is retried within the run
- * (5 receives before the DLQ: the outage lasts about as long as one).
+ * (5 receives before the DLQ: the outage, OUTAGE_MS, lasts about as long as one).
  */
 const PLATFORMS: Platform[] = ['telegram', 'slack', 'discord', 'whatsapp', 'teams'];
 const PER_PHASE = size(60, 15);
 const CHATS = 10;
+/** At least this long down (the messages of the phase spread over it): shorter than 5 receives at 5 s. */
+const OUTAGE_MS = 4_000;
 const DYNALITE_CLI = createRequire(import.meta.url).resolve('dynalite/cli.js');
 
 let fd: FaultDev;
@@ -115,8 +117,8 @@ describe('fault 4: DynamoDB emulator stopped mid-run', () => {
       item.statuses.push(status);
       if (up !== undefined && firstAckAfterRestart === undefined && status === ACK[item.message.platform]) firstAckAfterRestart = Date.now();
     };
-    /** PER_PHASE new messages, four at a time, across the platforms and CHATS chats on each. */
-    const phase = async (name: Sent['phase']) => {
+    /** PER_PHASE new messages, four at a time, across the platforms and CHATS chats on each; spread over `spreadMs`. */
+    const phase = async (name: Sent['phase'], spreadMs = 0) => {
       const items = Array.from({ length: PER_PHASE }, () => {
         n += 1;
         const platform = PLATFORMS[n % PLATFORMS.length]!;
@@ -124,13 +126,16 @@ describe('fault 4: DynamoDB emulator stopped mid-run', () => {
         sent.push(item);
         return item;
       });
-      for (let i = 0; i < items.length; i += 4) await Promise.all(items.slice(i, i + 4).map(deliver));
+      for (let i = 0; i < items.length; i += 4) {
+        await Promise.all(items.slice(i, i + 4).map(deliver));
+        if (spreadMs) await settle(spreadMs / Math.ceil(items.length / 4));
+      }
     };
 
     await phase('before');
     await killDynalite();
     const down = Date.now();
-    await phase('during');
+    await phase('during', OUTAGE_MS);
     await startDynalite();
     up = Date.now();
     await phase('after');

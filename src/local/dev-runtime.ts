@@ -69,6 +69,12 @@ export interface DevRuntimeOptions {
   watch?: boolean;
   /** `--allow-invalid-config`: a reload with an invalid config.yaml/plugin.yaml/HOOK.yaml goes ahead. */
   allowInvalidConfig?: boolean;
+  /**
+   * A DynamoDB that is already running (DynamoDB Local, a dynalite process of its own) to
+   * use instead of the embedded dynalite; the table is created there when absent. The fault
+   * suite stops and restarts it under a running dev (docs/reliability.md, case 4).
+   */
+  dynamodbEndpoint?: string;
 }
 
 export interface DevRuntime {
@@ -131,7 +137,9 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const parsed = loadDeploymentConfig(baseEnv, { runtime: 'local' });
     const state = options.state ? await prepareDevState(options.state) : undefined;
     if (state) cleanup.push({ name: 'the state folder', run: () => state.release() });
-    const aws = await startEmulators(state ? { dynamodbPath: state.dynamodbPath } : {});
+    const aws = await startEmulators(
+      options.dynamodbEndpoint ? { dynamodbEndpoint: options.dynamodbEndpoint } : state ? { dynamodbPath: state.dynamodbPath } : {},
+    );
     cleanup.push({ name: 'the emulators', run: () => aws.stop() });
     const generatedToken = parsed.apiToken ? undefined : randomBytes(24).toString('hex');
     // What differs from a deployment, explicitly: the emulators' resources, a generated /v1 token, one dev logger.

@@ -50,6 +50,8 @@ export interface FaultDevOptions {
   /** Runs once the home is written, before dev starts (e.g. `hookgate hooks approve`). */
   beforeStart?: (home: string) => Promise<void>;
   acceptHooks?: boolean;
+  /** A DynamoDB of the case's own instead of the embedded one (case 4 stops and restarts it). */
+  dynamodbEndpoint?: string;
 }
 
 /** Platform secrets used by every fault case (the fake platform API checks none of them). */
@@ -101,6 +103,7 @@ export async function startFaultDev(options: FaultDevOptions): Promise<FaultDev>
     port: 0,
     env,
     acceptHooks: options.acceptHooks ?? false,
+    ...(options.dynamodbEndpoint ? { dynamodbEndpoint: options.dynamodbEndpoint } : {}),
     print: () => {},
     createEngine: (engineOptions) => createHookEngine({ ...engineOptions, onRun: recordHookRun, print: () => {}, logger }),
     createTurnConsumer: (context) => createTurnConsumer(context),

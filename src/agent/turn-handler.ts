@@ -5,6 +5,7 @@ import { TurnMessageSchema } from '../pipeline/turn-message.ts';
 import { resumeTurn, startTurn, type TurnResult } from './turn/run-turn.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 import { withRedactedOutputs } from './turn/redacting-deps.ts';
+import { withLogContext } from '../messaging/log-context.ts';
 
 export type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 
@@ -56,8 +57,13 @@ export function createTurnHandler(
       return;
     }
     let result: TurnResult;
+    const data = message.data;
+    // Every log line of the turn names its delivery and chat (startTurn / resumeTurn add the turn id).
+    const labels = data.kind === 'message'
+      ? { delivery_id: data.delivery_id, chat_id: data.event.source.chat_id, platform: data.event.source.platform }
+      : { delivery_id: data.delivery_id, platform: data.session_key.split(':')[0] };
     try {
-      result = message.data.kind === 'message' ? await startTurn(deps, message.data) : await resumeTurn(deps, message.data);
+      result = await withLogContext(labels, () => (data.kind === 'message' ? startTurn(deps, data) : resumeTurn(deps, data)));
     } catch (error) {
       // Left for SQS to retry (then the DLQ); said here, since the batch response only names the record.
       deps.logger.error(`turn queue: message ${record.messageId} (${message.data.kind}, ${message.data.session_key}) failed: ${(error as Error)?.stack ?? String(error)}`);

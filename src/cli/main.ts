@@ -13,6 +13,7 @@ const COMMANDS: Record<string, () => Promise<CommandInstaller>> = {
   dev: async () => (await import('./commands/dev.ts')).installDevCommand,
   dlq: async () => (await import('./commands/dlq.ts')).installDlqCommand,
   trace: async () => (await import('./commands/trace.ts')).installTraceCommand,
+  chat: async () => (await import('./commands/chat.ts')).installChatCommand,
 };
 
 async function installersFor(args: readonly string[]): Promise<CommandInstaller[]> {

@@ -98,6 +98,11 @@ export function mountConsole(app: Hono, options: ConsoleOptions): void {
     if (!TURN_ID.test(turnId)) return c.json({ error: 'not a turn id' }, 400);
     return c.json(await data.turn(turnId));
   });
+  // What became of one delivery (`hookgate chat` waits on it): queued for a turn, done, its turn id.
+  app.get('/console/api/deliveries/:deliveryId', (c) => {
+    const id = c.req.param('deliveryId');
+    return c.json(hub.delivery(id) ?? { delivery_id: id, queued: false, done: false, replies: 0 });
+  });
   app.get('/console/api/dlq', async (c) => c.json(await data.deadLetters()));
   app.post('/console/api/dlq/replay', async (c) => {
     const parsed = ReplayRequest.safeParse(await c.req.json().catch(() => undefined));

@@ -147,6 +147,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     if (hub) deps.replier = hub.watchReplier(deps.replier);
     const journal = state ? new DevTurnJournal(plane.table, deps.turnQueue) : undefined;
     if (journal) deps.turnQueue = journal;
+    if (hub) deps.turnQueue = hub.watchTurnQueue(deps.turnQueue);
     const app = createGatewayApp(deps);
     if (hub) mountDevConsole(app, { hub, plane, aws, home: options.home, ...(state ? { state: state.dir } : {}) });
     const server = await listen(app.fetch, options.port ?? 8787);

@@ -5,7 +5,7 @@ import { TurnMessageSchema } from '../pipeline/turn-message.ts';
 import { resumeTurn, startTurn, type TurnResult } from './turn/run-turn.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 import { withRedactedOutputs } from './turn/redacting-deps.ts';
-import { withLogContext } from '../messaging/log-context.ts';
+import { withLogContext } from '../logging/log-context.ts';
 
 export type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 

@@ -1,6 +1,6 @@
 import type { Replier } from '../messaging/replier.ts';
 import type { ObserverEvent, ObserverSink } from '../hooks/observer-sink.ts';
-import { currentLogContext } from '../messaging/log-context.ts';
+import { currentLogContext } from '../logging/log-context.ts';
 
 /** What the console's event stream (`GET /console/events`) carries. */
 export type ConsoleEvent =

@@ -12,7 +12,7 @@ import type { GatewayDeps } from './gateway-deps.ts';
 import { checkDeliveryLimits, checkId } from './input-limits.ts';
 import { PlatformDisabledError, WebhookError } from './webhook-errors.ts';
 import { logExcerpt } from '../secrets/log-excerpt.ts';
-import { withLogContext } from '../messaging/log-context.ts';
+import { withLogContext } from '../logging/log-context.ts';
 
 /** Larger bodies than any platform sends are refused with 413 (drained, never held in memory). */
 const MAX_BODY_BYTES = 1024 * 1024;

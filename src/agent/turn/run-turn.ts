@@ -1,4 +1,4 @@
-import { annotateLogContext } from '../../messaging/log-context.ts';
+import { annotateLogContext } from '../../logging/log-context.ts';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

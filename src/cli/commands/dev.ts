@@ -9,6 +9,7 @@ import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { findHooksConfigProblems, formatProblem } from '../../hooks/validate-hooks-home.ts';
 import { startDevRuntime, type DevRuntimeOptions } from '../../local/dev-runtime.ts';
 import { DEFAULT_STATE_DIR } from '../../local/dev-state.ts';
+import { createLinePrinter } from '../../logging/log-line.ts';
 import type { GlobalFlags } from '../global-flags.ts';
 
 /** The repository's example hooks home, for the first-run hint. */
@@ -23,7 +24,8 @@ function parsePort(value: string): number {
 /** The real parts `hookgate dev` runs: the hook engine and the turn runtime. */
 const defaultWiring: Pick<DevRuntimeOptions, 'createEngine' | 'createTurnConsumer'> = {
   // Callback runs feed the per-turn trace (`hookgate trace <turn_id>`).
-  createEngine: (options) => createHookEngine({ ...options, onRun: recordHookRun }),
+  // `[hooks] …` lines in the one log format (the text verbatim in the message).
+  createEngine: (options) => createHookEngine({ ...options, onRun: recordHookRun, print: createLinePrinter('hookgate-dev') }),
   createTurnConsumer: (context) => createTurnConsumer(context),
 };
 

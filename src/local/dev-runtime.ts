@@ -19,6 +19,8 @@ import { RESOURCE_ENV } from '../pipeline/resource-env.ts';
 import { removeDevEndpoints, writeDevEndpoints } from './dev-endpoints.ts';
 import { ConsoleHub } from '../console/console-hub.ts';
 import { mountDevConsole } from '../console/mount-dev-console.ts';
+import { ConsoleData } from '../console/console-data.ts';
+import { loadedHooksLines } from './dev-banner.ts';
 import { startEmulators, type RunningEmulators } from './emulators.ts';
 import { prepareDevState, type DevStateOptions } from './dev-state.ts';
 import { DevTurnJournal } from './turn-journal.ts';
@@ -212,6 +214,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
 
     print(`hookgate dev: serving ${url}`);
     print(`  hooks home: ${options.home}`);
+    for (const line of loadedHooksLines(await new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs: [], home: options.home }).hooks())) print(line);
     print(state ? `  state: ${state.dir} (kept across restarts; --fresh to start empty${redriven ? `; ${redriven} unanswered turn(s) re-queued` : ''})` : '  state: in memory (lost when dev stops)');
     if (hub) print(`  console: ${url}/console`);
     print(`  platforms: ${enabledPlatforms(config).join(', ')}  (POST ${url}/webhooks/<platform>)`);

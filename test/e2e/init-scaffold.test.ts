@@ -91,6 +91,10 @@ describe('hookgate init [DIR]', () => {
     await until(() => /serving (http:\/\/127\.0\.0\.1:\d+)/.test(out), `the dev server URL\n${out}`, { timeoutMs: 40_000, everyMs: 100 });
     const url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
     expect(out).toContain("[hooks] Loaded hook 'agent-log' for events: ['agent:start', 'agent:end']");
+    // The banner lists what was loaded, with the shell hook's consent state.
+    expect(out).toContain('  plugins: hello\n');
+    expect(out).toContain('  gateway hooks: agent-log (agent:start, agent:end)\n');
+    expect(out).toContain(`    [pre_tool_call] ${join(home, 'agent-hooks/block-rm-rf.sh')}  matcher='terminal'  ✓ allowed\n`);
 
     const chat = hookgate(['chat', '--url', url, '--chat', 'init-test'], '/hello Ada\nrun: rm -rf /\n');
     expect(chat.status, chat.stderr).toBe(0);

@@ -212,9 +212,11 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     await announceGatewayStartup(deps, { once: false });
     const redriven = journal ? await journal.redrive() : 0;
 
+    // Read before the banner: it prints in one go (harnesses read it as soon as `serving` shows).
+    const loaded = loadedHooksLines(await new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs: [], home: options.home }).hooks());
     print(`hookgate dev: serving ${url}`);
     print(`  hooks home: ${options.home}`);
-    for (const line of loadedHooksLines(await new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs: [], home: options.home }).hooks())) print(line);
+    for (const line of loaded) print(line);
     print(state ? `  state: ${state.dir} (kept across restarts; --fresh to start empty${redriven ? `; ${redriven} unanswered turn(s) re-queued` : ''})` : '  state: in memory (lost when dev stops)');
     if (hub) print(`  console: ${url}/console`);
     print(`  platforms: ${enabledPlatforms(config).join(', ')}  (POST ${url}/webhooks/<platform>)`);

@@ -8,5 +8,5 @@ import { register } from 'tsx/esm/api';
 // the output, so it is off unless the caller set the variable (docs/performance.md § Node versions).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 register();
-const { runCli } = await import('../src/cli/main.ts');
-process.exitCode = await runCli(process.argv.slice(2));
+const { runCliProcess } = await import('../src/cli/main.ts');
+process.exitCode = await runCliProcess(process.argv.slice(2));

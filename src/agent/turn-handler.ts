@@ -5,6 +5,7 @@ import { TurnMessageSchema } from '../pipeline/turn-message.ts';
 import { resumeTurn, startTurn, type TurnResult } from './turn/run-turn.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 import { withRedactedOutputs } from './turn/redacting-deps.ts';
+import { withLogContext } from '../logging/log-context.ts';
 
 export type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 
@@ -55,15 +56,24 @@ export function createTurnHandler(
       deps.logger.error(`turn queue: message ${record.messageId} is not a turn message (${issue?.path.join('.')}: ${issue?.message}); dropped`);
       return;
     }
-    let result: TurnResult;
-    try {
-      result = message.data.kind === 'message' ? await startTurn(deps, message.data) : await resumeTurn(deps, message.data);
-    } catch (error) {
-      // Left for SQS to retry (then the DLQ); said here, since the batch response only names the record.
-      deps.logger.error(`turn queue: message ${record.messageId} (${message.data.kind}, ${message.data.session_key}) failed: ${(error as Error)?.stack ?? String(error)}`);
-      throw error;
-    }
-    deps.logger.info(`turn ${result.turn_id || '-'}: ${result.outcome}`);
+    const data = message.data;
+    // Every log line of the turn names its delivery and chat (startTurn / resumeTurn add the turn id).
+    const labels =
+      data.kind === 'message'
+        ? { delivery_id: data.delivery_id, chat_id: data.event.source.chat_id, platform: data.event.source.platform }
+        : { delivery_id: data.delivery_id, platform: data.session_key.split(':')[0] };
+    const result: TurnResult = await withLogContext(labels, async () => {
+      let outcome: TurnResult;
+      try {
+        outcome = data.kind === 'message' ? await startTurn(deps, data) : await resumeTurn(deps, data);
+      } catch (error) {
+        // Left for SQS to retry (then the DLQ); said here, since the batch response only names the record.
+        deps.logger.error(`turn queue: message ${record.messageId} (${data.kind}, ${data.session_key}) failed: ${(error as Error)?.stack ?? String(error)}`);
+        throw error;
+      }
+      deps.logger.info(`turn ${outcome.turn_id || '-'}: ${outcome.outcome}`);
+      return outcome;
+    });
     onResult?.(result);
   };
   return async (event, context) => {

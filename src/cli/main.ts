@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { extractGlobalFlags, type GlobalFlags } from './global-flags.ts';
+import { exitQuietlyOnClosedPipe } from './quiet-closed-pipe.ts';
 
 /** Each sub-command file exports one of these; main only assembles them. */
 export type CommandInstaller = (program: Command, flags: GlobalFlags) => void;
@@ -13,6 +14,8 @@ const COMMANDS: Record<string, () => Promise<CommandInstaller>> = {
   dev: async () => (await import('./commands/dev.ts')).installDevCommand,
   dlq: async () => (await import('./commands/dlq.ts')).installDlqCommand,
   trace: async () => (await import('./commands/trace.ts')).installTraceCommand,
+  chat: async () => (await import('./commands/chat.ts')).installChatCommand,
+  init: async () => (await import('./commands/init.ts')).installInitCommand,
 };
 
 async function installersFor(args: readonly string[]): Promise<CommandInstaller[]> {
@@ -26,6 +29,19 @@ async function installersFor(args: readonly string[]): Promise<CommandInstaller[
  * tests can run it in-process too.
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
+  return runCommandLine(argv);
+}
+
+/**
+ * What `bin/hookgate.js` runs: {@link runCli} in a process of its own, which also exits
+ * quietly when its output pipe is closed (`hookgate hooks list | head -1`).
+ */
+export async function runCliProcess(argv: readonly string[]): Promise<number> {
+  exitQuietlyOnClosedPipe();
+  return runCommandLine(argv);
+}
+
+async function runCommandLine(argv: readonly string[]): Promise<number> {
   const { flags, rest } = extractGlobalFlags(argv);
   const program = new Command('hookgate')
     .description('Hermes-compatible agent hooks, as a serverless event pipeline')

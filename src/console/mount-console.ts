@@ -177,6 +177,12 @@ export function mountConsole(app: Hono, options: ConsoleOptions): void {
     }),
   );
 
+  // What became of one delivery (`hookgate chat` waits on it): queued for a turn, done, its turn id (dev: the hub knows).
+  app.get('/console/api/deliveries/:deliveryId', (c) => {
+    const id = c.req.param('deliveryId');
+    return c.json(hub.delivery(id) ?? { delivery_id: id, queued: false, done: false, replies: 0 });
+  });
+
   // Shell-hook consent, as `hookgate hooks approve --yes` / `hooks revoke` (hook-semantics §4).
   app.post('/console/api/hooks/:action{approve|revoke}', async (c) => {
     const parsed = HookRef.safeParse(await c.req.json().catch(() => undefined));

@@ -12,6 +12,7 @@ import type { GatewayDeps } from './gateway-deps.ts';
 import { checkDeliveryLimits, checkId } from './input-limits.ts';
 import { PlatformDisabledError, WebhookError } from './webhook-errors.ts';
 import { logExcerpt } from '../secrets/log-excerpt.ts';
+import { withLogContext } from '../logging/log-context.ts';
 
 /** Larger bodies than any platform sends are refused with 413 (drained, never held in memory). */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -79,19 +80,25 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
 
     const outcomes: DispatchOutcome[] = [];
     for (const delivery of verdict.deliveries) {
-      const outcome = await dispatch(delivery);
+      const source = delivery.event.source;
+      // Every log line of this delivery names it and its chat (the turn carries them on).
+      const labels = { delivery_id: delivery.deliveryId, chat_id: source.chat_id, platform: source.platform };
+      const outcome = await withLogContext(labels, async () => {
+        const result = await dispatch(delivery);
+        if (result.reply !== undefined && !adapter.repliesInline) {
+          // The gateway's own answer (command, refusal): the turn is not involved, and a failed
+          // send must not make the platform redeliver an already-handled message.
+          await replier.send(delivery.event.reply, result.reply).catch((error: unknown) =>
+            logger.warn('gateway reply could not be sent', {
+              platform: adapter.platform,
+              delivery_id: delivery.deliveryId,
+              error: logExcerpt(String(error)),
+            }),
+          );
+        }
+        return result;
+      });
       outcomes.push(outcome);
-      if (outcome.reply !== undefined && !adapter.repliesInline) {
-        // The gateway's own answer (command, refusal): the turn is not involved, and a failed
-        // send must not make the platform redeliver an already-handled message.
-        await replier.send(delivery.event.reply, outcome.reply).catch((error: unknown) =>
-          logger.warn('gateway reply could not be sent', {
-            platform: adapter.platform,
-            delivery_id: delivery.deliveryId,
-            error: logExcerpt(String(error)),
-          }),
-        );
-      }
     }
     return verdict.acknowledge(outcomes);
   });

@@ -1,8 +1,9 @@
-import { redactSecrets } from '../secrets/redact-secrets.ts';
+import { colourFor, formatLogLine, logStyleFor, type LogLevelName, type LogStyle } from '../logging/log-line.ts';
 
 /**
  * The engine's logger (hook-semantics §0.5): levels only, no transport opinions. The
- * default writes one line per message to stderr; the gateway passes a structured logger.
+ * default writes one line per message to stderr in hookgate's one log format; the gateway
+ * passes its structured logger.
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -14,20 +15,27 @@ export interface HookLogger {
 }
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-const LABEL: Record<LogLevel, string> = { debug: 'DEBUG', info: 'INFO', warn: 'WARNING', error: 'ERROR' };
+const LABEL: Record<LogLevel, LogLevelName> = { debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR' };
 
 function levelFromEnv(env: NodeJS.ProcessEnv): LogLevel {
   const raw = (env.HOOKGATE_LOG_LEVEL ?? '').trim().toLowerCase();
   return raw === 'debug' || raw === 'info' || raw === 'warn' || raw === 'error' ? raw : 'info';
 }
 
-/** Writes `hookgate WARNING: …` lines to a stream (stderr by default) at or above `level`, secrets redacted. */
+/**
+ * Writes one line per message at or above `level` to a stream (stderr by default), in
+ * hookgate's log format (`logging/log-line.ts`: readable with colour on a terminal, JSON
+ * otherwise; the delivery, chat and turn ids of the async context on every line; secrets
+ * redacted).
+ */
 export function createStderrLogger(
   level: LogLevel = levelFromEnv(process.env),
   write: (line: string) => void = (line) => process.stderr.write(line),
+  style: LogStyle = logStyleFor(process.stderr),
 ): HookLogger {
+  const colour = style === 'text' && colourFor(process.stderr);
   const at = (msgLevel: LogLevel) => (message: string) => {
-    if (RANK[msgLevel] >= RANK[level]) write(`hookgate ${LABEL[msgLevel]}: ${redactSecrets(message)}\n`);
+    if (RANK[msgLevel] >= RANK[level]) write(`${formatLogLine({ level: LABEL[msgLevel], message, service: 'hookgate' }, style, colour)}\n`);
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

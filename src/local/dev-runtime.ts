@@ -19,6 +19,8 @@ import { turnReplierOf } from '../runtime/turn-function.ts';
 import { removeDevEndpoints, writeDevEndpoints } from './dev-endpoints.ts';
 import { ConsoleHub } from '../console/console-hub.ts';
 import { mountDevConsole } from '../console/mount-dev-console.ts';
+import { ConsoleData } from '../console/console-data.ts';
+import { loadedHooksLines } from './dev-banner.ts';
 import { startEmulators, type RunningEmulators } from './emulators.ts';
 import { prepareDevState, type DevStateOptions } from './dev-state.ts';
 import { DevTurnJournal } from './turn-journal.ts';
@@ -174,6 +176,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     if (hub) deps.replier = hub.watchReplier(deps.replier);
     const journal = state ? new DevTurnJournal(plane.table, deps.turnQueue) : undefined;
     if (journal) deps.turnQueue = journal;
+    if (hub) deps.turnQueue = hub.watchTurnQueue(deps.turnQueue);
     const app = createGatewayApp(deps);
     let hotReload: HotReload | undefined;
     const reloadStatus = () => ({ watching: hotReload !== undefined, ...(hotReload?.last ? { last: hotReload.last } : {}) });
@@ -255,8 +258,11 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     await announceGatewayStartup(deps, { once: false });
     const redriven = journal ? await journal.redrive() : 0;
 
+    // Read before the banner: it prints in one go (harnesses read it as soon as `serving` shows).
+    const loaded = loadedHooksLines(await new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs: [], home: options.home }).hooks());
     print(`hookgate dev: serving ${url}`);
     print(`  hooks home: ${options.home}`);
+    for (const line of loaded) print(line);
     print(state ? `  state: ${state.dir} (kept across restarts; --fresh to start empty${redriven ? `; ${redriven} unanswered turn(s) re-queued` : ''})` : '  state: in memory (lost when dev stops)');
     if (hub) print(`  console: ${url}/console`);
     print(hotReload ? '  hot reload: on (plugins, gateway hooks, config.yaml, the allowlist; --no-watch to turn it off)' : '  hot reload: off');

@@ -1,24 +1,17 @@
-import { Logger } from '@aws-lambda-powertools/logger';
+import type { Logger } from '@aws-lambda-powertools/logger';
 import type { LogLevelName } from '../config/deployment-config.ts';
-import { redactSecrets } from '../secrets/redact-secrets.ts';
-
-const POWERTOOLS_LEVEL = { debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', silent: 'SILENT' } as const;
+import { createHookgateLogger } from '../logging/hookgate-logger.ts';
 
 /**
- * A function's structured JSON logger (Powertools): one line per entry with `platform`,
- * `delivery_id` and `session_key` where known, at the deployment's `HOOKGATE_LOG_LEVEL`.
- * Every string in a line (message, attributes, error messages and stacks) is redacted
- * (`redactSecrets`: known secrets and their encodings, common secret shapes).
- * It also serves as the engine's `HookLogger` (same method names).
+ * A function's logger in hookgate's one log format (`logging/hookgate-logger.ts`): JSON in
+ * Lambda and off a terminal, readable with colour on one; `platform`, `delivery_id`,
+ * `chat_id` and `turn_id` where known; at the deployment's `HOOKGATE_LOG_LEVEL`. Every string
+ * in a line is redacted (`redactSecrets`). It also serves as the engine's `HookLogger`.
  *
  * @example
  * const logger = createServiceLogger('hookgate-gateway', config.logLevel);
  * logger.info('turn enqueued', { platform: 'telegram', delivery_id, session_key });
  */
 export function createServiceLogger(serviceName: string, level: LogLevelName = 'info'): Logger {
-  return new Logger({
-    serviceName,
-    logLevel: POWERTOOLS_LEVEL[level],
-    jsonReplacerFn: (_key, value) => (typeof value === 'string' ? redactSecrets(value) : value),
-  });
+  return createHookgateLogger(serviceName, level);
 }

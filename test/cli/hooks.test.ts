@@ -131,6 +131,32 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(r.stderr).toContain("plugin stats: register_command('help') uses the name of the built-in command /help");
   });
 
+  it('list: the three systems — plugins with their hooks and commands, gateway hooks with events, shell hooks', async () => {
+    const h = home({}, 'plugins:\n  enabled: [audit]\nhooks:\n  post_tool_call:\n    - command: /bin/true\n');
+    for (const dir of ['audit', 'idle']) {
+      mkdirSync(join(h, 'plugins', dir), { recursive: true });
+      writeFileSync(join(h, 'plugins', dir, 'plugin.yaml'), `name: ${dir}\n`);
+    }
+    writeFileSync(
+      join(h, 'plugins', 'audit', 'index.mjs'),
+      "export function register(ctx) { ctx.register_hook('pre_tool_call', function gate() {}); ctx.register_hook('pre_tool_call', function log() {}); ctx.register_hook('post_llm_call', function tally() {}); ctx.register_command('audit', () => 'ok'); }\n",
+    );
+    writeFileSync(join(h, 'plugins', 'idle', 'index.mjs'), "export function register() { throw new Error('a disabled plugin must not load'); }\n");
+    mkdirSync(join(h, 'hooks', 'notify'), { recursive: true });
+    writeFileSync(join(h, 'hooks', 'notify', 'HOOK.yaml'), 'name: notify\nevents: [agent:end, command:*]\n');
+    writeFileSync(join(h, 'hooks', 'notify', 'handler.mjs'), "throw new Error('listing must not import handlers');\n");
+    mkdirSync(join(h, 'hooks', 'empty'), { recursive: true });
+    writeFileSync(join(h, 'hooks', 'empty', 'HOOK.yaml'), 'name: empty\n');
+    writeFileSync(join(h, 'hooks', 'empty', 'handler.mjs'), 'export function handle() {}\n');
+    const r = await hookgate(['hooks', 'list', '--home', h]);
+    expect(r.code).toBe(0);
+    // The shell-hook section keeps its fixed format, first.
+    expect(r.stdout.startsWith(`1 shell hook(s) configured in ${join(h, 'config.yaml')}:\n\n[post_tool_call]\n  /bin/true  timeout=60s  ✗ not allowlisted\n`)).toBe(true);
+    expect(r.stdout).toContain(`2 plugin(s) in ${join(h, 'plugins')}:\n\n  audit  ✓ enabled\n      pre_tool_call: gate, log\n      post_llm_call: tally\n      commands: /audit\n  idle  ✗ not enabled`);
+    expect(r.stdout).toContain(`1 gateway hook(s) in ${join(h, 'hooks')}:\n\n  ⚠ [hooks] Skipping empty: no events declared\n  notify  events: agent:end, command:*\n`);
+    expect(r.stderr).not.toContain('must not');
+  });
+
   it('list: grouped by sorted event, config order within, matcher, timeout, consent, approval, drift; warnings on stderr', async () => {
     const h = home(
       { 'a.sh': 'echo a', 'b.sh': 'echo b', 'c.sh': 'echo c' },

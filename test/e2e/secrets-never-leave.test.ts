@@ -99,7 +99,7 @@ beforeAll(async () => {
       acceptHooks: true,
       print: () => {},
       createEngine: (options) =>
-        createHookEngine({ ...options, onRun: recordHookRun, print: () => {}, logger: createStderrLogger('debug', (line) => void engineLogs.push(line)) }),
+        createHookEngine({ ...options, onRun: recordHookRun, print: () => {}, logger: createStderrLogger('debug', (line) => void engineLogs.push(line), 'text') }),
     createTurnConsumer: (context) => createTurnConsumer(context),
   });
 });

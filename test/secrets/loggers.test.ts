@@ -32,6 +32,9 @@ it('the functions\' structured logger redacts every string of a line: message, a
 it('the engine’s stderr logger redacts its lines', () => {
   process.env.HOOKGATE_API_TOKEN = TOKEN;
   const lines: string[] = [];
-  createStderrLogger('debug', (line) => void lines.push(line)).warn(`x ${TOKEN} y`);
-  expect(lines).toEqual(['hookgate WARNING: x *** y\n']);
+  createStderrLogger('debug', (line) => void lines.push(line), 'text').warn(`x ${TOKEN} y`);
+  createStderrLogger('debug', (line) => void lines.push(line), 'json').warn(`x ${TOKEN} y`);
+  expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} WARN {2}x \*\*\* y\n$/);
+  expect(JSON.parse(lines[1]!)).toMatchObject({ level: 'WARN', message: 'x *** y', service: 'hookgate' });
+  expect(lines.join('')).not.toContain(TOKEN);
 });

@@ -1,3 +1,4 @@
+import { annotateLogContext } from '../../logging/log-context.ts';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +51,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     { ...(deps.sessionIdleSeconds !== undefined ? { idleSeconds: deps.sessionIdleSeconds } : {}), now },
   );
   const turnId = `turn_${randomUUID()}`;
+  annotateLogContext({ turn_id: turnId });
   const endInFlight = deps.turnHealth?.begin(turnId, message.session_key);
   const leave = deps.activeTurns?.enter(session.session_id);
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: session.session_id, turn_id: turnId });
@@ -127,6 +129,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
 export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): Promise<TurnResult> {
   const record = await deps.approvals.get(message.approval_id);
   if (!record) return { turn_id: '', outcome: 'ignored', reason: `no approval ${message.approval_id}` };
+  annotateLogContext({ turn_id: record.turn_id, chat_id: record.state && typeof record.state === 'object' ? String((record.state as { chat_id?: unknown }).chat_id ?? '') : '' });
   // A redelivered resume after the resumed turn finished. Recorded on the approval itself, not
   // inferred from the transcript: tool-call ids are the model's and may repeat across turns.
   if (record.resumed_at !== undefined) {

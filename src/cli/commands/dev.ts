@@ -8,6 +8,7 @@ import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { findHooksConfigProblems, formatProblem } from '../../hooks/validate-hooks-home.ts';
 import { startDevRuntime, type DevRuntimeOptions } from '../../local/dev-runtime.ts';
 import { DEFAULT_STATE_DIR } from '../../local/dev-state.ts';
+import { createLinePrinter } from '../../logging/log-line.ts';
 import type { GlobalFlags } from '../global-flags.ts';
 
 /** The repository's example hooks home, for the first-run hint. */
@@ -22,7 +23,9 @@ function parsePort(value: string): number {
 /** The real parts `hookgate dev` runs: the hook engine and the turn runtime. */
 const defaultWiring: Pick<DevRuntimeOptions, 'createEngine' | 'createTurnConsumer'> = {
   // The runtime's `local` role records callback runs for the per-turn trace (`hookgate trace <turn_id>`).
-  createEngine: createHookEngine,
+  // `[hooks] …` lines in the one log format (the text verbatim in the message), unless the caller
+  // holds them (a hot reload prints a new engine's lines only once the engine is taken).
+  createEngine: (options) => createHookEngine({ ...options, print: options.print ?? createLinePrinter('hookgate-dev') }),
   createTurnConsumer: (context) => createTurnConsumer(context),
 };
 

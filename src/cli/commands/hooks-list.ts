@@ -1,24 +1,70 @@
+import { join } from 'node:path';
 import { scriptDrift } from '../../hooks/shell/consent/script-drift.ts';
 import type { HooksContext } from './hooks-context.ts';
 import { BAD, bold, OK, say, WARN } from './hooks-output.ts';
-import { pluginCommandsOf } from './plugin-command-listing.ts';
+import { listHooksHome, type GatewayHookListing, type PluginListing } from './hooks-home-listing.ts';
 
-/** `hookgate hooks list` (hook-semantics §4.1, §5.4, §5.5), then the plugins' slash commands. */
+/**
+ * `hookgate hooks list`: the shell hooks exactly as hook-semantics §4.1, §5.4, §5.5 fix it, then
+ * the other two systems — the plugins (enabled or not, with the hooks and slash commands they
+ * register) and the gateway hooks with their events — then the plugins' slash commands.
+ */
 export async function listHooks(ctx: HooksContext): Promise<number> {
   await listShellHooks(ctx);
-  await listPluginCommands(ctx);
+  let listing;
+  try {
+    listing = await listHooksHome(ctx.home, ctx.logger);
+  } catch (error) {
+    ctx.logger.warn(`the plugins and gateway hooks could not be listed: ${(error as Error).message ?? String(error)}`);
+    return 0;
+  }
+  listPlugins(ctx, listing.plugins);
+  listGatewayHooks(ctx, listing.gatewayHooks);
+  listPluginCommands(listing.plugins);
   return 0;
 }
 
-/** The enabled plugins' slash commands (docs/reference/plugin-commands.md); nothing when there are none. */
-async function listPluginCommands(ctx: HooksContext): Promise<void> {
-  let commands;
-  try {
-    commands = await pluginCommandsOf(ctx.home, ctx.logger);
-  } catch (error) {
-    ctx.logger.warn(`the plugins' commands could not be listed: ${(error as Error).message ?? String(error)}`);
+function listPlugins(ctx: HooksContext, plugins: readonly PluginListing[]): void {
+  if (plugins.length === 0) {
+    say(`No plugins in ${join(ctx.home, 'plugins')}.`);
+    say();
     return;
   }
+  say(bold(`${plugins.length} plugin(s) in ${join(ctx.home, 'plugins')}:`));
+  say();
+  for (const p of plugins) {
+    const dir = p.dir === p.name ? '' : `  (plugins/${p.dir})`;
+    if (!p.enabled) {
+      say(`  ${p.name}${dir}  ${BAD()} not enabled (list it under plugins.enabled in config.yaml)`);
+      continue;
+    }
+    say(`  ${p.name}${dir}  ${OK()} enabled`);
+    for (const h of p.hooks) say(`      ${h.hook}: ${h.callbacks.join(', ')}`);
+    if (p.commands.length > 0) say(`      commands: ${p.commands.map((c) => `/${c.name}`).join(', ')}`);
+    if (p.hooks.length === 0 && p.commands.length === 0) say('      (registers nothing)');
+  }
+  say();
+}
+
+function listGatewayHooks(ctx: HooksContext, hooks: readonly GatewayHookListing[]): void {
+  if (hooks.length === 0) {
+    say(`No gateway hooks in ${join(ctx.home, 'hooks')}.`);
+    say();
+    return;
+  }
+  const loaded = hooks.filter((h) => 'events' in h).length;
+  say(bold(`${loaded} gateway hook(s) in ${join(ctx.home, 'hooks')}:`));
+  say();
+  for (const h of hooks) {
+    if ('events' in h) say(`  ${h.name}${h.dir === h.name ? '' : `  (hooks/${h.dir})`}  events: ${h.events.join(', ')}`);
+    else say(`  ${WARN()} ${h.skipped}`);
+  }
+  say();
+}
+
+/** The enabled plugins' slash commands (docs/reference/plugin-commands.md); nothing when there are none. */
+function listPluginCommands(plugins: readonly PluginListing[]): void {
+  const commands = plugins.flatMap((p) => p.commands);
   if (commands.length === 0) return;
   say(bold(`${commands.length} plugin command(s):`));
   say();

@@ -1,0 +1,37 @@
+import type { HooksStatus } from '../console/console-data.ts';
+
+/**
+ * The banner lines of `hookgate dev` that say what the hooks home holds as it starts: the
+ * plugins (loaded, or present but not enabled), the gateway hooks with their events (and the
+ * `[hooks]` reason of any skipped), and every shell hook with its consent state and drift —
+ * a shell hook that is not allowlisted does not run, and the line says how to approve it.
+ *
+ * @example
+ * for (const line of loadedHooksLines(await data.hooks())) print(line);
+ */
+export function loadedHooksLines(status: HooksStatus): string[] {
+  const lines: string[] = [];
+  const enabled = status.plugins.filter((p) => p.enabled);
+  const idle = status.plugins.filter((p) => !p.enabled);
+  lines.push(
+    `  plugins: ${enabled.length > 0 ? enabled.map((p) => p.name).join(', ') : 'none loaded'}` +
+      (idle.length > 0 ? `  (not enabled in config.yaml: ${idle.map((p) => p.name).join(', ')})` : ''),
+  );
+  lines.push(`  gateway hooks: ${status.gateway_hooks.length > 0 ? status.gateway_hooks.map((g) => `${g.name} (${g.events.join(', ')})`).join(', ') : 'none'}`);
+  for (const skipped of status.skipped) lines.push(`    ${skipped}`);
+  if (status.shell_hooks.length === 0) lines.push('  shell hooks: none');
+  else lines.push(`  shell hooks (${status.config_path}):`);
+  for (const h of status.shell_hooks) {
+    const consent = !h.enabled
+      ? 'disabled (enabled: false)'
+      : !h.approved
+        ? `✗ not allowlisted, does not run (hookgate hooks approve ${h.event} '${h.command}', or --accept-hooks)`
+        : h.drift === 'content-changed'
+          ? '⚠ script changed since approval: does not run unless hooks_on_drift: warn (hookgate hooks doctor)'
+          : h.drift === 'mtime-later'
+            ? '✓ allowed; ⚠ script modified since approval'
+            : '✓ allowed';
+    lines.push(`    [${h.event}] ${h.command}${h.matcher !== null ? `  matcher='${h.matcher}'` : ''}  ${consent}`);
+  }
+  return lines;
+}

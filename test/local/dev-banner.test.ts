@@ -1,0 +1,39 @@
+import { expect, it } from 'vitest';
+import { loadedHooksLines } from '../../src/local/dev-banner.ts';
+
+it('the dev banner lists plugins, gateway hooks and each shell hook with its consent state', () => {
+  const shell = { matcher: null, timeout: 60, enabled: true, approved: true, approved_at: '2026-01-01T00:00:00Z', drift: null };
+  const lines = loadedHooksLines({
+    home: '/h',
+    config_path: '/h/config.yaml',
+    plugins: [
+      { name: 'audit', dir: 'audit', enabled: true },
+      { name: 'idle', dir: 'idle', enabled: false },
+    ],
+    gateway_hooks: [{ name: 'log', dir: 'log', events: ['agent:start', 'command:*'] }],
+    skipped: ['[hooks] Skipping quiet: no events declared'],
+    shell_hooks: [
+      { ...shell, event: 'pre_tool_call', command: '/h/a.sh', matcher: 'terminal' },
+      { ...shell, event: 'post_tool_call', command: '/h/b.sh', approved: false, approved_at: null },
+      { ...shell, event: 'pre_llm_call', command: '/h/c.sh', drift: 'content-changed' },
+      { ...shell, event: 'subagent_stop', command: '/h/d.sh', enabled: false },
+    ],
+    notices: [],
+    reload: { watching: false },
+  });
+  expect(lines).toEqual([
+    '  plugins: audit  (not enabled in config.yaml: idle)',
+    '  gateway hooks: log (agent:start, command:*)',
+    '    [hooks] Skipping quiet: no events declared',
+    '  shell hooks (/h/config.yaml):',
+    "    [pre_tool_call] /h/a.sh  matcher='terminal'  ✓ allowed",
+    "    [post_tool_call] /h/b.sh  ✗ not allowlisted, does not run (hookgate hooks approve post_tool_call '/h/b.sh', or --accept-hooks)",
+    '    [pre_llm_call] /h/c.sh  ⚠ script changed since approval: does not run unless hooks_on_drift: warn (hookgate hooks doctor)',
+    '    [subagent_stop] /h/d.sh  disabled (enabled: false)',
+  ]);
+  expect(loadedHooksLines({ home: '/h', config_path: '/h/config.yaml', plugins: [], gateway_hooks: [], skipped: [], shell_hooks: [], notices: [], reload: { watching: false } })).toEqual([
+    '  plugins: none loaded',
+    '  gateway hooks: none',
+    '  shell hooks: none',
+  ]);
+});

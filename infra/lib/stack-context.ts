@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseTelemetrySubscribers, type TelemetrySubscriber } from './telemetry-subscribers.ts';
 import { HookgateError } from '../../src/errors/hookgate-error.ts';
 

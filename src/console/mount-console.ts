@@ -1,6 +1,6 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isHookName } from '../hooks/catalogue.ts';
 import { createMemoryLogger } from '../hooks/hook-logger.ts';
 import { approvalFor } from '../hooks/shell/consent/consent.ts';

@@ -1,3 +1,4 @@
+import { createLinePrinter } from '../logging/log-line.ts';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { recordHookRun } from '../agent/trace/hook-run-scope.ts';
 import type { DeploymentConfig } from '../config/deployment-config.ts';
@@ -86,7 +87,10 @@ export function createRuntime(config: DeploymentConfig, inputs: RuntimeInputs): 
     return built;
   };
   const engineOptions = (role: RuntimeRole): CreateHookEngineOptions => {
-    const base = { ...inputs.engineOptions };
+    // A deployed engine's `[hooks] …` lines (hook-semantics §0.5) go to stdout in the one log format,
+    // the text verbatim in the message; `hookgate dev` passes its own printer (or holds the lines).
+    const print = inputs.engineOptions?.print ?? (role === 'local' ? undefined : createLinePrinter(SERVICE_NAMES[role]));
+    const base = { ...inputs.engineOptions, ...(print ? { print } : {}) };
     switch (role) {
       case 'gateway':
         return { ...base, gatewayHooks: true, observerSink: plane.observerSink, allowlist: plane.allowlist, logger: logger(role) };

@@ -62,6 +62,25 @@ describe('createRuntime', () => {
     expect(local?.logger).toBeUndefined();
   });
 
+  it("prints a deployed engine's `[hooks] …` lines in the one log format, the text verbatim; leaves dev's to dev", async () => {
+    const { runtime, calls } = recordingRuntime();
+    for (const role of ['gateway', 'turn', 'observer', 'local'] as const) await runtime.createEngine(role);
+    const written: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((chunk: string) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stdout.write;
+    try {
+      calls[1]?.print?.("[hooks] Loaded hook 'log' for events: ['agent:start']");
+    } finally {
+      process.stdout.write = write;
+    }
+    // Off a terminal (as in Lambda) the line is JSON, with the message text unchanged inside it.
+    expect(JSON.parse(written.join(''))).toMatchObject({ level: 'INFO', service: 'hookgate-turn', message: "[hooks] Loaded hook 'log' for events: ['agent:start']" });
+    expect(calls[3]?.print).toBeUndefined();
+  });
+
   it('builds one logger per function, once; an explicit logger serves every role', () => {
     const { runtime } = recordingRuntime();
     expect(runtime.logger('gateway')).toBe(runtime.logger('gateway'));

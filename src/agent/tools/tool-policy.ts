@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { HookLogger } from '../../hooks/hook-logger.ts';
 import { isPlainObject } from '../../hooks/python-truthiness.ts';
 import { envPassthroughAt } from '../../hooks/shell/spawn/hook-environment.ts';

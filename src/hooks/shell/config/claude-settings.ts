@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { HookgateError } from '../../../errors/hookgate-error.ts';
 
 /** One handler of a Claude Code matcher group: `type` decides which other fields apply. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { secretVariableNames } from '../../../secrets/secret-variables.ts';
 import type { HookLogger } from '../../hook-logger.ts';
 import { isPlainObject } from '../../python-truthiness.ts';

@@ -21,6 +21,22 @@ export interface DevState {
 export const DEFAULT_STATE_DIR = '.hookgate';
 
 /**
+ * Where `hookgate dev` keeps its state: `--state DIR`, else `HOOKGATE_DEV_STATE`, else
+ * `.hookgate`; `undefined` for `HOOKGATE_DEV_STATE=memory` (nothing kept: test harnesses that
+ * start many devs at once). A blank value counts as unset, never as the current directory.
+ *
+ * @example
+ * devStateDir(undefined, { HOOKGATE_DEV_STATE: '' }); // '.hookgate'
+ */
+export function devStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const fromFlag = flag?.trim();
+  if (fromFlag) return fromFlag;
+  const fromEnv = env.HOOKGATE_DEV_STATE?.trim();
+  if (fromEnv === 'memory') return undefined;
+  return fromEnv || DEFAULT_STATE_DIR;
+}
+
+/**
  * Creates (or, with `fresh`, empties) the state folder and names its parts.
  *
  * @example

@@ -7,7 +7,7 @@ import { createHookEngine } from '../../hooks/create-hook-engine.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { findHooksConfigProblems, formatProblem } from '../../hooks/validate-hooks-home.ts';
 import { startDevRuntime, type DevRuntimeOptions } from '../../local/dev-runtime.ts';
-import { DEFAULT_STATE_DIR } from '../../local/dev-state.ts';
+import { DEFAULT_STATE_DIR, devStateDir } from '../../local/dev-state.ts';
 import { createLinePrinter } from '../../logging/log-line.ts';
 import type { GlobalFlags } from '../global-flags.ts';
 
@@ -94,9 +94,8 @@ export function installDevCommand(
       }
       let dev;
       try {
-        // HOOKGATE_DEV_STATE=memory keeps nothing (test harnesses that start many devs at once).
-        const dir = options.state ?? process.env.HOOKGATE_DEV_STATE ?? DEFAULT_STATE_DIR;
-        const state = options.state === undefined && dir === 'memory' ? undefined : { dir, fresh: options.fresh ?? false };
+        const dir = devStateDir(options.state);
+        const state = dir === undefined ? undefined : { dir, fresh: options.fresh ?? false };
         dev = await startDevRuntime({
           home,
           port: options.port,

@@ -1,13 +1,12 @@
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import type { HookLogger } from '../hooks/hook-logger.ts';
 import type { Replier } from '../messaging/replier.ts';
-import type { TurnHealth } from '../gateway/turn-health.ts';
 import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoTraceStore } from '../store/trace-store.ts';
 import { modelFromConfig, type ModelSettings } from './model/model-from-config.ts';
 import { toolPolicyFromConfig } from './tools/tool-policy.ts';
 import { createTurnHandler } from './turn-handler.ts';
-import type { ActiveTurns } from './turn/active-turns.ts';
+import type { TurnsInFlight } from './turn/turns-in-flight.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 
 /** What the turn consumer is built from; `hookgate dev`'s TurnConsumerContext fits it. */
@@ -18,11 +17,9 @@ export interface TurnConsumerParts {
   replier: Replier;
   /** Powertools Logger or any logger with debug/info/warn/error(message). */
   logger: { debug(m: string): void; info(m: string): void; warn(m: string): void; error(m: string): void };
-  /** Turns in flight, for `/healthz` (`hookgate dev`). */
-  turnHealth?: TurnHealth;
+  /** Told of each turn invocation while it runs (`hookgate dev`: `/healthz` and the shutdown's finalize). */
+  turnsInFlight?: TurnsInFlight;
   overrides?: Partial<TurnRuntimeDeps>;
-  /** Told which sessions have a running turn (`hookgate dev`'s shutdown). */
-  activeTurns?: ActiveTurns;
   /** Aborted at shutdown: running turns stop calling the model and wrap up. */
   signal?: AbortSignal;
 }
@@ -55,8 +52,7 @@ export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof 
     traces: new DynamoTraceStore(parts.plane.table),
     ...(parts.config.sessionIdleSeconds !== undefined ? { sessionIdleSeconds: parts.config.sessionIdleSeconds } : {}),
     toolPolicy: toolPolicyFromConfig(parts.engine.config ?? {}, parts.engine.home, logger),
-    ...(parts.turnHealth ? { turnHealth: parts.turnHealth } : {}),
-    ...(parts.activeTurns ? { activeTurns: parts.activeTurns } : {}),
+    ...(parts.turnsInFlight ? { turnsInFlight: parts.turnsInFlight } : {}),
     ...(parts.signal ? { signal: parts.signal } : {}),
     ...parts.overrides,
   });

@@ -9,7 +9,7 @@ import type { LocalOutboxStore } from '../store/local-outbox-store.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { TraceStore } from '../store/trace-store.ts';
 import type { Replier } from '../messaging/replier.ts';
-import type { TurnHealth } from './turn-health.ts';
+import type { HealthProbe } from './health-report.ts';
 
 /** Anything that puts a turn message durably on the FIFO turns queue (e.g. `SqsTurnQueue`). */
 export interface TurnSender {
@@ -36,5 +36,5 @@ export interface GatewayDeps {
   dedupTtlSeconds?: number;
   now?: () => Date;
   /** Turns in flight in this process (`hookgate dev`): a stuck one makes `/healthz` degraded. */
-  turnHealth?: TurnHealth;
+  turnHealth?: HealthProbe;
 }

@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { ActiveTurns } from '../agent/turn/active-turns.ts';
+import { TurnsInFlight } from '../agent/turn/turns-in-flight.ts';
 import { enabledPlatforms, loadDeploymentConfig, type DeploymentConfig } from '../config/deployment-config.ts';
 import { createGatewayApp } from '../gateway/app.ts';
 import { announceGatewayStartup } from '../gateway/gateway-startup.ts';
 import { redactingReplier } from '../messaging/redacting-replier.ts';
 import type { Replier } from '../messaging/replier.ts';
-import { TurnHealth } from '../gateway/turn-health.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import { dataPlaneFromLocalAws, type DataPlane } from '../pipeline/data-plane.ts';
 import { createRuntime, type EngineFactory } from '../runtime/create-runtime.ts';
@@ -38,10 +37,8 @@ export interface TurnConsumerContext {
   engine: HookEngine;
   replier: Replier;
   logger: Logger;
-  /** Where the turn runtime records its turns in flight (for `/healthz`). */
-  turnHealth?: TurnHealth;
-  /** Sessions with a running turn: the turn runtime notes them, shutdown finalizes them. */
-  activeTurns: ActiveTurns;
+  /** The turns running in this process: the turn runtime notes them; `/healthz` reports the stuck ones, shutdown finalizes their sessions. */
+  turnsInFlight: TurnsInFlight;
   /** Aborted when `hookgate dev` stops: running turns wrap up instead of calling the model again. */
   signal: AbortSignal;
 }
@@ -120,7 +117,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
   /** Undo steps, run in reverse; each waited for at most `budgetMs` (default STEP_BUDGET_MS). */
   const cleanup: { name: string; run: () => Promise<void> | void; budgetMs?: number }[] = [];
   const shutdown = new AbortController();
-  const activeTurns = new ActiveTurns();
+  const turnsInFlight = new TurnsInFlight();
   const stop = async () => {
     shutdown.abort();
     for (const step of cleanup.reverse()) {
@@ -171,8 +168,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     cleanup.push({ name: 'the hook engine', run: () => engine.close() });
 
     // Turns run in this process: /healthz reports the stuck ones.
-    const turnHealth = new TurnHealth();
-    const deps = { ...gatewayDepsOf(runtime, engine), turnHealth };
+    const deps = { ...gatewayDepsOf(runtime, engine), turnHealth: turnsInFlight };
     if (hub) deps.replier = hub.watchReplier(deps.replier);
     const journal = state ? new DevTurnJournal(plane.table, deps.turnQueue) : undefined;
     if (journal) deps.turnQueue = journal;
@@ -216,7 +212,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
       const turnReplier = hub ? hub.watchReplier(fullRetry) : fullRetry;
       // One consumer per engine (it reads config.yaml settings when built); a batch runs on one.
       const turns = turnConsumerPerEngine(engine, (current) =>
-        createTurnConsumer({ config, plane, engine: current, replier: turnReplier, logger, turnHealth, activeTurns, signal: shutdown.signal }),
+        createTurnConsumer({ config, plane, engine: current, replier: turnReplier, logger, turnsInFlight, signal: shutdown.signal }),
       );
       await turns.prepare(engine.current);
       prepareTurnConsumer = turns.prepare;
@@ -252,7 +248,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     // Runs first on stop: the gateway shuts down its running agents (§1.13.1).
     cleanup.push({
       name: 'on_session_finalize',
-      run: () => finalizeRunningSessions(engine, activeTurns.sessions()),
+      run: () => finalizeRunningSessions(engine, turnsInFlight.sessions()),
       budgetMs: FINALIZE_BUDGET_MS,
     });
     await announceGatewayStartup(deps, { once: false });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TurnHealth } from '../../src/gateway/turn-health.ts';
+import { TurnsInFlight } from '../../src/agent/turn/turns-in-flight.ts';
 import { DynamoTraceStore } from '../../src/store/trace-store.ts';
 import { plugin } from '../hooks/support/temp-home.ts';
 import { startTurnHarness, type TurnHarness } from './support/turn-harness.ts';
@@ -9,14 +9,14 @@ import { startTurnHarness, type TurnHarness } from './support/turn-harness.ts';
 // deadline is in the turn's trace.
 let h: TurnHarness;
 // Every turn in flight counts as stuck: the report is read while the turn waits on the hung callback.
-const turnHealth = new TurnHealth({ stuckAfterMs: 0 });
+const turnsInFlight = new TurnsInFlight({ stuckAfterMs: 0 });
 beforeAll(async () => {
   h = await startTurnHarness({
     files: {
       'config.yaml': 'plugins:\n  enabled: [recorder, hang]\n  callback_timeout: 1\n',
       ...plugin('hang', `ctx.register_hook('pre_llm_call', function neverSettles() { return new Promise(() => {}); });`),
     },
-    deps: { turnHealth },
+    deps: { turnsInFlight },
   });
 });
 afterAll(async () => {
@@ -27,15 +27,18 @@ describe('a turn whose plugin callback hangs', () => {
   it('goes on after the deadline; meanwhile it is reported stuck with its turn id; the trace shows the missed deadline', async () => {
     h.model.script({ content: 'answered anyway' });
     const running = h.say('hello');
-    let seen: ReturnType<TurnHealth['stuck']> = [];
+    let seen: ReturnType<TurnsInFlight['stuck']> = [];
     while (seen.length === 0) {
-      seen = turnHealth.stuck();
+      seen = turnsInFlight.stuck();
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(seen).toEqual([{ turn_id: expect.stringMatching(/^turn_/), session_key: 'local:c1', age_seconds: expect.any(Number) }]);
+    // The same record tells shutdown which session has a running turn (on_session_finalize, §1.13.1).
+    expect(turnsInFlight.sessions()).toEqual([expect.any(String)]);
     const result = await running;
     expect(result).toMatchObject({ outcome: 'completed', response: 'answered anyway', turn_id: seen[0]!.turn_id });
-    expect(turnHealth.report()).toEqual({ status: 'ok' });
+    expect(turnsInFlight.report()).toEqual({ status: 'ok' });
+    expect(turnsInFlight.sessions()).toEqual([]);
     expect(h.replies.at(-1)!.text).toBe('answered anyway');
     const trace = await new DynamoTraceStore(h.plane.table).list(result.turn_id);
     const row = trace.find((r) => r.callback === 'neverSettles');

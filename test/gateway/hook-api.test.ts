@@ -5,7 +5,7 @@ import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { startTestAws } from '../support/local-aws.ts';
 import { gatewayHarness, type GatewayHarness } from './support/gateway-harness.ts';
 import { recordingEngine, type RecordingEngine } from './support/recording-engine.ts';
-import { TurnHealth } from '../../src/gateway/turn-health.ts';
+import { TurnsInFlight } from '../../src/agent/turn/turns-in-flight.ts';
 
 const TOKEN = 'test-token-0123456789';
 let aws: RunningEmulators;
@@ -131,12 +131,12 @@ describe('GET /healthz', () => {
 
   it('is degraded (503) with the turn id and age of a stuck turn, and ok again once it ends', async () => {
     let now = 1_000_000;
-    const turnHealth = new TurnHealth({ stuckAfterMs: 60_000, now: () => now });
+    const turnHealth = new TurnsInFlight({ stuckAfterMs: 60_000, now: () => now });
     const probe = gatewayHarness(aws, {}, recordingEngine(), { turnHealth });
     try {
-      const end = turnHealth.begin('turn_stuck', 'local:c9');
+      const end = turnHealth.begin({ turn_id: 'turn_stuck', session_key: 'local:c9', session_id: 's9' });
       now += 30_000;
-      turnHealth.begin('turn_young', 'local:c8');
+      turnHealth.begin({ turn_id: 'turn_young', session_key: 'local:c8', session_id: 's8' });
       expect((await probe.request('/healthz', { method: 'GET' })).status).toBe(200);
       now += 45_000;
       const res = await probe.request('/healthz', { method: 'GET' });

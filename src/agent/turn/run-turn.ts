@@ -52,8 +52,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
   );
   const turnId = `turn_${randomUUID()}`;
   annotateLogContext({ turn_id: turnId });
-  const endInFlight = deps.turnHealth?.begin(turnId, message.session_key);
-  const leave = deps.activeTurns?.enter(session.session_id);
+  const endInFlight = deps.turnsInFlight?.begin({ turn_id: turnId, session_key: message.session_key, session_id: session.session_id });
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: session.session_id, turn_id: turnId });
   const model = deps.transport.model;
   const platform = source.platform;
@@ -112,7 +111,6 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
       await finishInvocation(deps, hooks);
     } finally {
       endInFlight?.();
-      leave?.();
     }
   }
 }
@@ -157,8 +155,7 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
   const state = parsed.data;
   const history = await deps.transcripts.load(state.session_id);
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: state.session_id, turn_id: state.turn_id });
-  const endInFlight = deps.turnHealth?.begin(state.turn_id, state.session_key);
-  const leave = deps.activeTurns?.enter(state.session_id);
+  const endInFlight = deps.turnsInFlight?.begin({ turn_id: state.turn_id, session_key: state.session_key, session_id: state.session_id });
   try {
     await hooks.observe('post_approval_response', { ...approvalHookKwargs(record), choice });
     if (choice === 'session' || choice === 'always') {
@@ -178,7 +175,6 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
       await finishInvocation(deps, hooks);
     } finally {
       endInFlight?.();
-      leave?.();
     }
   }
 }

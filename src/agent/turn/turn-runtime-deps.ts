@@ -1,5 +1,4 @@
 import type { Replier } from '../../messaging/replier.ts';
-import type { TurnHealth } from '../../gateway/turn-health.ts';
 import type { HookEngine } from '../../hooks/hook-engine.ts';
 import type { HookLogger } from '../../hooks/hook-logger.ts';
 import type { TimerQueue } from '../../pipeline/timer-queue-sender.ts';
@@ -12,7 +11,7 @@ import type { RetryPolicy } from '../model/call-model.ts';
 import type { ModelTransport } from '../model/model-transport.ts';
 import type { Tool } from '../tools/tool.ts';
 import type { ToolPolicy } from '../tools/tool-policy.ts';
-import type { ActiveTurns } from './active-turns.ts';
+import type { TurnsInFlight } from './turns-in-flight.ts';
 
 /** Everything the turn runtime runs on; `functions/turn.ts` and `hookgate dev` build it. */
 export interface TurnRuntimeDeps {
@@ -47,8 +46,6 @@ export interface TurnRuntimeDeps {
    * turn ends with an error reply instead of being cut off and redelivered to run again.
    */
   signal?: AbortSignal;
-  /** Records each invocation of a turn while it runs (`/healthz` of `hookgate dev`). */
-  turnHealth?: TurnHealth;
-  /** Told which sessions have a turn running (`hookgate dev`'s shutdown finalizes them). */
-  activeTurns?: ActiveTurns;
+  /** Records each invocation of a turn while it runs (`hookgate dev`: `/healthz`, and the shutdown finalizes their sessions). */
+  turnsInFlight?: TurnsInFlight;
 }

@@ -56,7 +56,7 @@ export interface DevRuntimeOptions {
   /** Consumer of the turns and timers queues; without it, turns stay queued. */
   createTurnConsumer?: (context: TurnConsumerContext) => SqsEventHandler | Promise<SqsEventHandler>;
   /** Lines for the person at the terminal. */
-  print?: (line: string) => void;
+  print?: (text: string) => void;
   /** Keep the table (and the turn journal) under this folder across restarts; default: all in memory. */
   state?: DevStateOptions;
   /** Serve the console at `/console` (default true). */
@@ -254,20 +254,21 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     await announceGatewayStartup(deps, { once: false });
     const redriven = journal ? await journal.redrive() : 0;
 
-    // Read before the banner: it prints in one go (harnesses read it as soon as `serving` shows).
+    // Read before the banner, which is one write: harnesses read it whole as soon as `serving` shows.
     const loaded = loadedHooksLines(await new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs: [], home: options.home }).hooks());
-    print(`hookgate dev: serving ${url}`);
-    print(`  hooks home: ${options.home}`);
-    for (const line of loaded) print(line);
-    print(state ? `  state: ${state.dir} (kept across restarts; --fresh to start empty${redriven ? `; ${redriven} unanswered turn(s) re-queued` : ''})` : '  state: in memory (lost when dev stops)');
-    if (hub) print(`  console: ${url}/console`);
-    print(hotReload ? '  hot reload: on (plugins, gateway hooks, config.yaml, the allowlist; --no-watch to turn it off)' : '  hot reload: off');
-    print(`  platforms: ${enabledPlatforms(config).join(', ')}  (POST ${url}/webhooks/<platform>)`);
-    for (const { platform, missing } of config.disabled) print(`  ${platform} is off: set ${missing.join(', ')}`);
-    print(`  local chat: POST ${url}/webhooks/local {"chat_id","user_id","text"}; replies: GET ${url}/webhooks/local/messages?chat_id=…`);
-    print(`  hook API: ${url}/v1/hooks/<hook>, ${url}/v1/events  (Authorization: Bearer ${generatedToken ? `${generatedToken}, generated; set HOOKGATE_API_TOKEN to choose one` : '$HOOKGATE_API_TOKEN'})`);
-    if (!config.model.baseUrl) print('  model: the built-in local stand-in model (set HOOKGATE_MODEL_BASE_URL for a real one)');
-    if (!options.createTurnConsumer) print('  turns: no turn runtime wired; messages stay on the turns queue');
+    const banner = [`hookgate dev: serving ${url}`];
+    banner.push(`  hooks home: ${options.home}`);
+    for (const line of loaded) banner.push(line);
+    banner.push(state ? `  state: ${state.dir} (kept across restarts; --fresh to start empty${redriven ? `; ${redriven} unanswered turn(s) re-queued` : ''})` : '  state: in memory (lost when dev stops)');
+    if (hub) banner.push(`  console: ${url}/console`);
+    banner.push(hotReload ? '  hot reload: on (plugins, gateway hooks, config.yaml, the allowlist; --no-watch to turn it off)' : '  hot reload: off');
+    banner.push(`  platforms: ${enabledPlatforms(config).join(', ')}  (POST ${url}/webhooks/<platform>)`);
+    for (const { platform, missing } of config.disabled) banner.push(`  ${platform} is off: set ${missing.join(', ')}`);
+    banner.push(`  local chat: POST ${url}/webhooks/local {"chat_id","user_id","text"}; replies: GET ${url}/webhooks/local/messages?chat_id=…`);
+    banner.push(`  hook API: ${url}/v1/hooks/<hook>, ${url}/v1/events  (Authorization: Bearer ${generatedToken ? `${generatedToken}, generated; set HOOKGATE_API_TOKEN to choose one` : '$HOOKGATE_API_TOKEN'})`);
+    if (!config.model.baseUrl) banner.push('  model: the built-in local stand-in model (set HOOKGATE_MODEL_BASE_URL for a real one)');
+    if (!options.createTurnConsumer) banner.push('  turns: no turn runtime wired; messages stay on the turns queue');
+    print(banner.join('\n'));
 
     return { url, config, aws, apiToken: config.apiToken!, stop, ...(hotReload ? { hotReload } : {}) };
   } catch (error) {

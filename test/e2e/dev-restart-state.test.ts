@@ -48,7 +48,8 @@ async function startDev(...extra: string[]): Promise<Dev> {
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const url = await eventually(() => /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1], 'the dev server URL', () => text);
+  // The banner is one write; waiting for its state line too keeps this test off chunking.
+  const url = await eventually(() => (/\n {2}state: /.test(text) ? /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1] : undefined), 'the dev server banner', () => text);
   return { child, url, output: () => text };
 }
 

@@ -56,7 +56,7 @@ beforeAll(async () => {
     port: 0,
     env,
     watch: true,
-    print: (line) => printed.push(line),
+    print: (text) => printed.push(...text.split('\n')),
     // Quiet by default; a reload passes its own (held) output, which these defaults do not override.
     createEngine: (options) => createHookEngine({ print: () => {}, logger: createMemoryLogger(), ...options, onRun: recordHookRun }),
     createTurnConsumer: (context) => createTurnConsumer(context),

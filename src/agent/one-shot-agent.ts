@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import { createStderrLogger, type HookLogger } from '../hooks/hook-logger.ts';
+import { loadModelConfig } from '../config/deployment-config.ts';
 import { modelFromConfig } from './model/model-from-config.ts';
 import type { ModelTransport } from './model/model-transport.ts';
 import { CHILD_TOOLS } from './tools/tool-set.ts';
@@ -14,7 +15,7 @@ import { detectDangerousCommand } from './approvals/dangerous-commands.ts';
 
 export interface OneShotAgentOptions {
   prompt: string;
-  /** Default: the deployment's model from HOOKGATE_MODEL* (the stand-in when unset). */
+  /** Default: the deployment's model from HOOKGATE_MODEL* (the stand-in when unset; a malformed one throws ConfigError). */
   transport?: ModelTransport;
   /** Plugin hooks fire around its tools and model requests when given. */
   engine?: HookEngine;
@@ -42,11 +43,7 @@ export interface OneShotResult {
 export async function runOneShotAgent(options: OneShotAgentOptions): Promise<OneShotResult> {
   const transport =
     options.transport ??
-    modelFromConfig({
-      ...(process.env.HOOKGATE_MODEL ? { name: process.env.HOOKGATE_MODEL } : {}),
-      ...(process.env.HOOKGATE_MODEL_BASE_URL ? { baseUrl: process.env.HOOKGATE_MODEL_BASE_URL } : {}),
-      ...(process.env.HOOKGATE_MODEL_API_KEY ? { apiKey: process.env.HOOKGATE_MODEL_API_KEY } : {}),
-    });
+    modelFromConfig(loadModelConfig(process.env));
   const sessionId = `oneshot_${randomUUID()}`;
   const turnId = `turn_${randomUUID()}`;
   const hooks = new TurnHooks(options.engine ?? NO_HOOKS_ENGINE, options.logger ?? createStderrLogger(), { session_id: sessionId, turn_id: turnId });

@@ -1,4 +1,5 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { loadDeploymentResources } from '../config/deployment-config.ts';
 import { resolveHooksHome } from '../hooks/hooks-home.ts';
 import { readDevEndpoints } from '../local/dev-endpoints.ts';
 import { RESOURCE_ENV } from '../pipeline/resource-env.ts';
@@ -59,12 +60,13 @@ export async function resolveDlqTarget(options: DlqTargetOptions, env: NodeJS.Pr
       via: `stack ${options.stack}`,
     };
   }
-  const envDlq = env[turns ? RESOURCE_ENV.turnsDlqUrl : RESOURCE_ENV.eventsDlqUrl];
+  const resources = loadDeploymentResources(env);
+  const envDlq = turns ? resources.turnsDlqUrl : resources.eventsDlqUrl;
   if (envDlq) {
     return {
       sqs: deployedSqs(),
       dlqUrl: envDlq,
-      ...withTarget(options.targetUrl ?? env[turns ? RESOURCE_ENV.turnsQueueUrl : RESOURCE_ENV.eventsQueueUrl]),
+      ...withTarget(options.targetUrl ?? (turns ? resources.turnsQueueUrl : resources.eventsQueueUrl)),
       via: 'environment',
     };
   }

@@ -255,11 +255,6 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv = process.env, optio
   const consoleFlag = read(env, 'HOOKGATE_CONSOLE');
   const allowedUsers = parseAllowedUsers(env.HOOKGATE_ALLOWED_USERS);
   const approvers = parseAllowedUsers(env.HOOKGATE_APPROVERS, 'HOOKGATE_APPROVERS');
-  const model = {
-    name: read(env, 'HOOKGATE_MODEL'),
-    baseUrl: read(env, 'HOOKGATE_MODEL_BASE_URL'),
-    apiKey: read(env, 'HOOKGATE_MODEL_API_KEY'),
-  };
   const idle = read(env, 'HOOKGATE_SESSION_IDLE_SECONDS');
   return {
     runtime,
@@ -270,15 +265,35 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv = process.env, optio
     unauthorisedReply: (read(env, 'HOOKGATE_UNAUTHORISED_REPLY') as 'refuse' | 'silent' | undefined) ?? 'refuse',
     platforms,
     disabled,
-    model: Object.fromEntries(Object.entries(model).filter(([, v]) => v !== undefined)) as DeploymentConfig['model'],
+    model: loadModelConfig(env),
     ...(idle ? { sessionIdleSeconds: Number(idle) } : {}),
     replyRetry: replyRetryFrom(env),
     logLevel: (read(env, 'HOOKGATE_LOG_LEVEL') as LogLevelName | undefined) ?? 'info',
-    resources: resourcesFrom(env),
+    resources: loadDeploymentResources(env),
   };
 }
 
-function resourcesFrom(env: NodeJS.ProcessEnv): DeploymentResources {
+/**
+ * The model part of the deployment config alone (`HOOKGATE_MODEL`, `HOOKGATE_MODEL_BASE_URL`,
+ * `HOOKGATE_MODEL_API_KEY`), validated the same way: for code that runs a model outside a
+ * function's composition root, such as a gateway hook's one-shot agent.
+ *
+ * @example
+ * const transport = modelFromConfig(loadModelConfig(process.env));
+ */
+export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): DeploymentConfig['model'] {
+  const model = { name: read(env, 'HOOKGATE_MODEL'), baseUrl: read(env, 'HOOKGATE_MODEL_BASE_URL'), apiKey: read(env, 'HOOKGATE_MODEL_API_KEY') };
+  return Object.fromEntries(Object.entries(model).filter(([, v]) => v !== undefined)) as DeploymentConfig['model'];
+}
+
+/**
+ * The stack's resource names alone (architecture §4), validated the same way: for the CLI,
+ * which finds queues from the environment without being a deployed function.
+ *
+ * @example
+ * const { eventsDlqUrl, eventsQueueUrl } = loadDeploymentResources(process.env);
+ */
+export function loadDeploymentResources(env: NodeJS.ProcessEnv = process.env): DeploymentResources {
   const resources: DeploymentResources = { deploymentVersion: read(env, RESOURCE_ENV.deploymentVersion) ?? 'local' };
   for (const key of ['tableName', 'turnsQueueUrl', 'timersQueueUrl', 'eventsTopicArn', 'payloadBucket', 'eventsQueueUrl', 'turnsDlqUrl', 'timersDlqUrl', 'eventsDlqUrl'] as const) {
     const value = read(env, RESOURCE_ENV[key]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAllowed, parseAllowedUsers } from '../../src/config/allowed-users.ts';
 import { ConfigError } from '../../src/config/config-error.ts';
-import { enabledPlatforms, loadDeploymentConfig } from '../../src/config/deployment-config.ts';
+import { enabledPlatforms, loadDeploymentConfig, loadDeploymentResources, loadModelConfig } from '../../src/config/deployment-config.ts';
 
 describe('loadDeploymentConfig', () => {
   it('disables a platform whose variables are missing and says which', () => {
@@ -77,6 +77,16 @@ describe('loadDeploymentConfig', () => {
       deploymentVersion: 'f00d',
     });
     expect(loadDeploymentConfig({ HOOKGATE_TABLE_NAME: ' t-1 ' }).resources).toEqual({ tableName: 't-1', deploymentVersion: 'local' });
+  });
+
+  it('parses the model and the resources alone with the same rules (for the one-shot agent and the CLI)', () => {
+    const env = { HOOKGATE_MODEL: 'gpt-x', HOOKGATE_MODEL_BASE_URL: 'http://127.0.0.1:9/v1/', TELEGRAM_BOT_TOKEN: 'malformed' };
+    expect(loadModelConfig(env)).toEqual({ name: 'gpt-x', baseUrl: 'http://127.0.0.1:9/v1' });
+    expect(loadModelConfig({})).toEqual({});
+    expect(() => loadModelConfig({ HOOKGATE_MODEL_BASE_URL: 'not a url' })).toThrow(ConfigError);
+    const dlq = 'https://sqs.eu-west-1.amazonaws.com/123456789012/hookgate-events-dlq';
+    expect(loadDeploymentResources({ HOOKGATE_EVENTS_DLQ_URL: dlq, TELEGRAM_BOT_TOKEN: 'malformed' })).toEqual({ eventsDlqUrl: dlq, deploymentVersion: 'local' });
+    expect(() => loadDeploymentResources({ HOOKGATE_EVENTS_DLQ_URL: 'hookgate-events-dlq' })).toThrow(/^HOOKGATE_EVENTS_DLQ_URL must be an SQS queue URL/);
   });
 
   it('strips trailing slashes of base URLs', () => {

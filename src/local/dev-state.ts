@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { isProcessAlive } from '../hooks/shell/spawn/is-process-alive.ts';
 
 /** Where `hookgate dev` keeps what must survive a restart. */
 export interface DevStateOptions {
@@ -52,19 +53,10 @@ export async function prepareDevState(options: DevStateOptions): Promise<DevStat
   // asynchronously; a pid file turns that into a clear error first. A pid file left by a
   // killed dev (kill -9) names a dead process and is taken over.
   const holder = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
-  if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+  if (holder !== process.pid && isProcessAlive(holder)) {
     throw new Error(`the state folder ${dir} is in use by another hookgate dev (pid ${holder}); stop it, or pass --state <another dir>`);
   }
   await writeFile(pidFile, `${process.pid}\n`);
   if (options.fresh) await rm(dynamodbPath, { recursive: true, force: true });
   return { dir, dynamodbPath, release: () => rm(pidFile, { force: true }) };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

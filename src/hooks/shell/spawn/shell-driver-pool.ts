@@ -7,6 +7,7 @@ import { killGroup } from './direct-spawn.ts';
 import { currentDirectory } from './current-directory.ts';
 import { readCapturedOutput, watchCapturedOutput, type CapturedOutput } from './captured-output.ts';
 import { errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
+import { isProcessAlive } from './is-process-alive.ts';
 
 /*
  * How shell hooks are spawned, here and on Lambda. Why (measured, see bench/shell-spawn.bench.ts
@@ -333,21 +334,12 @@ function removeStaleScratchDirs(root: string): void {
   }
   for (const name of names) {
     const m = /^hookgate-sh-(\d+)-/.exec(name);
-    if (!m || Number(m[1]) === process.pid || isAlive(Number(m[1]))) continue;
+    if (!m || Number(m[1]) === process.pid || isProcessAlive(Number(m[1]))) continue;
     try {
       rmSync(join(root, name), { recursive: true, force: true });
     } catch {
       // another process's, or already gone
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -51,6 +51,8 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>>
       leadingKeys: ['SESSION#*'],
       calledFrom: ['src/store/dynamo-session-store.ts', 'src/store/dynamo-approval-store.ts'],
     },
+    // Handled deliveries: a turn message that comes again after its turn ended is not run twice.
+    { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['DEDUP#*'], calledFrom: ['src/store/dynamo-delivery-dedup-store.ts'] },
     // Dangerous-command approvals: put pending, read, answer on timeout.
     { actions: ['GetItem', 'PutItem', 'UpdateItem'], leadingKeys: ['APPROVAL#*'], calledFrom: ['src/store/dynamo-approval-store.ts'] },
     // Session and always grants: record, check both at once.

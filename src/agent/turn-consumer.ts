@@ -12,7 +12,7 @@ import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 /** What the turn consumer is built from; `hookgate dev`'s TurnConsumerContext fits it. */
 export interface TurnConsumerParts {
   config: { model: ModelSettings; sessionIdleSeconds?: number };
-  plane: Pick<DataPlane, 'sessions' | 'transcripts' | 'approvals' | 'timerQueue' | 'turnQueue' | 'table'>;
+  plane: Pick<DataPlane, 'sessions' | 'transcripts' | 'approvals' | 'timerQueue' | 'turnQueue' | 'table' | 'dedup'>;
   engine: HookEngine;
   replier: Replier;
   /** Powertools Logger or any logger with debug/info/warn/error(message). */
@@ -50,6 +50,7 @@ export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof 
     turns: parts.plane.turnQueue,
     replier: parts.replier,
     traces: new DynamoTraceStore(parts.plane.table),
+    handled: parts.plane.dedup,
     ...(parts.config.sessionIdleSeconds !== undefined ? { sessionIdleSeconds: parts.config.sessionIdleSeconds } : {}),
     toolPolicy: toolPolicyFromConfig(parts.engine.config ?? {}, parts.engine.home, logger),
     ...(parts.turnsInFlight ? { turnsInFlight: parts.turnsInFlight } : {}),

@@ -15,6 +15,12 @@ export type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
  */
 export const DEADLINE_MARGIN_MS = 10_000;
 
+/**
+ * How long a handled delivery is remembered: beyond the turns queue's retention (4 days), so
+ * that no redelivery of a handled message can outlive its record.
+ */
+export const HANDLED_DELIVERY_TTL_SECONDS = 5 * 86_400;
+
 /** Called after each record, for logs and tests. */
 export type TurnObserver = (result: TurnResult | { outcome: 'timer'; forwarded: boolean }) => void;
 
@@ -63,6 +69,12 @@ export function createTurnHandler(
         ? { delivery_id: data.delivery_id, chat_id: data.event.source.chat_id, platform: data.event.source.platform }
         : { delivery_id: data.delivery_id, platform: data.session_key.split(':')[0] };
     const result: TurnResult = await withLogContext(labels, async () => {
+      // A resume has its own guard (the approval records that it was resumed); a message has this one.
+      const handled = data.kind === 'message' ? deps.handled : undefined;
+      if (handled && (await handled.wasHandled(data.delivery_id))) {
+        deps.logger.info(`turn queue: message ${record.messageId} came again after its turn ended; not run again`);
+        return { turn_id: '', outcome: 'ignored', reason: 'already handled' } satisfies TurnResult;
+      }
       let outcome: TurnResult;
       try {
         outcome = data.kind === 'message' ? await startTurn(deps, data) : await resumeTurn(deps, data);
@@ -72,6 +84,10 @@ export function createTurnHandler(
         throw error;
       }
       deps.logger.info(`turn ${outcome.turn_id || '-'}: ${outcome.outcome}`);
+      // The reply has gone: failing to record that must not make SQS run the turn again.
+      await handled?.markHandled(data.delivery_id, HANDLED_DELIVERY_TTL_SECONDS).catch((error: unknown) => {
+        deps.logger.error(`turn queue: could not record delivery ${data.delivery_id} as handled (a redelivery would run it again): ${String(error)}`);
+      });
       return outcome;
     });
     onResult?.(result);

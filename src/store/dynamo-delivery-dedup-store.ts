@@ -1,11 +1,13 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryDedupStore } from './delivery-dedup-store.ts';
+import type { HandledDeliveryStore } from './handled-delivery-store.ts';
 import { epochSeconds, isConditionFailed, type DynamoTable } from './dynamo-table.ts';
 
 /**
- * Key design — one item per claimed key:
+ * Key design — one item per delivery, claimed by the gateway and marked by the turn runtime:
  *   PK = `DEDUP#<key>`, SK = `DEDUP`
- *   claimed_at (ISO-8601), expires_at (epoch seconds; also the table's TTL attribute)
+ *   claimed_at (ISO-8601), expires_at (epoch seconds; also the table's TTL attribute),
+ *   handled_at (ISO-8601, once the delivery's turn ended: HandledDeliveryStore)
  *
  * A claim is a conditional put that succeeds when no item exists or the stored one has
  * expired (`expires_at <= now`, read from the stored value): TTL deletion is eventual (and
@@ -15,7 +17,7 @@ import { epochSeconds, isConditionFailed, type DynamoTable } from './dynamo-tabl
  * const dedup = new DynamoDeliveryDedupStore(table);
  * if (await dedup.claim(`telegram:${updateId}`, 86_400)) { … enqueue … }
  */
-export class DynamoDeliveryDedupStore implements DeliveryDedupStore {
+export class DynamoDeliveryDedupStore implements DeliveryDedupStore, HandledDeliveryStore {
   constructor(private readonly table: DynamoTable) {}
 
   async claim(key: string, ttlSeconds: number, now: Date = new Date()): Promise<boolean> {
@@ -44,6 +46,26 @@ export class DynamoDeliveryDedupStore implements DeliveryDedupStore {
   async release(key: string): Promise<void> {
     await this.table.doc.send(
       new DeleteCommand({ TableName: this.table.tableName, Key: { PK: `DEDUP#${key}`, SK: 'DEDUP' } }),
+    );
+  }
+
+  async wasHandled(key: string, now: Date = new Date()): Promise<boolean> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.tableName, Key: { PK: `DEDUP#${key}`, SK: 'DEDUP' }, ConsistentRead: true }),
+    );
+    return typeof Item?.handled_at === 'string' && Number(Item.expires_at) > epochSeconds(now);
+  }
+
+  /** Marks the claim's item (or creates one, for a delivery the gateway did not claim); an expiry is kept, never shortened. */
+  async markHandled(key: string, ttlSeconds: number, now: Date = new Date()): Promise<void> {
+    const expires = epochSeconds(now) + Math.max(1, Math.ceil(ttlSeconds));
+    await this.table.doc.send(
+      new UpdateCommand({
+        TableName: this.table.tableName,
+        Key: { PK: `DEDUP#${key}`, SK: 'DEDUP' },
+        UpdateExpression: 'SET handled_at = :at, expires_at = if_not_exists(expires_at, :expires)',
+        ExpressionAttributeValues: { ':at': now.toISOString(), ':expires': expires },
+      }),
     );
   }
 }

@@ -76,11 +76,18 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
       v: 1, kind: 'message', delivery_id: 'telegram:1', session_key: 'telegram:42', received_at: new Date().toISOString(),
       event: { text: 'hello', message_id: '1', internal: false, source, reply: { platform: 'telegram', chat_id: '42', thread_id: '', extra: {} } },
     };
-    const out = await handler({ Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as never);
+    const record = { messageId: randomUUID(), body: JSON.stringify(message) };
+    const out = await handler({ Records: [record] } as never);
     expect(out.batchItemFailures).toEqual([]);
     expect(model.requests[0]!.body.model).toBe('gpt-test');
     expect(model.requests[0]!.headers.authorization).toBe('Bearer sk-test-key-for-the-fake');
     expect(sent).toEqual([{ path: '/bot123:abc/sendMessage', body: { chat_id: '42', text: 'hi from the model' } }]);
+
+    // SQS delivers the same message again (its delete was lost): acknowledged, not run, not answered twice.
+    const again = await handler({ Records: [record] } as never);
+    expect(again.batchItemFailures).toEqual([]);
+    expect(model.requests).toHaveLength(1);
+    expect(sent).toHaveLength(1);
   });
 
   it('drops a body that is not a turn message (logged), and reports nothing to retry', async () => {

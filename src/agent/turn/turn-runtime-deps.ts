@@ -4,6 +4,7 @@ import type { HookLogger } from '../../hooks/hook-logger.ts';
 import type { TimerQueue } from '../../pipeline/timer-queue-sender.ts';
 import type { TurnQueue } from '../../pipeline/turn-queue-sender.ts';
 import type { ApprovalStore } from '../../store/approval-store.ts';
+import type { HandledDeliveryStore } from '../../store/handled-delivery-store.ts';
 import type { SessionStore } from '../../store/session-store.ts';
 import type { TraceStore } from '../../store/trace-store.ts';
 import type { TranscriptStore } from '../../store/transcript-store.ts';
@@ -27,6 +28,11 @@ export interface TurnRuntimeDeps {
   turns: TurnQueue;
   replier: Replier;
   traces?: TraceStore;
+  /**
+   * Records the deliveries whose turn ended, so that a turn message SQS delivers again after
+   * its turn finished is skipped instead of answered twice. Without it, every delivery runs.
+   */
+  handled?: HandledDeliveryStore;
   /** Per-session workspaces live under it (`<root>/<session id>`). Default `<tmpdir>/hookgate-workspaces`. */
   workspaceRoot?: string;
   /** Default 25. */

@@ -74,6 +74,12 @@ export interface DevRuntimeOptions {
    * suite stops and restarts it under a running dev (docs/reliability.md, case 4).
    */
   dynamodbEndpoint?: string;
+  /**
+   * An SQS/SNS/S3 endpoint that is already running (a fauxqs of its own) to use instead of
+   * the embedded fauxqs. The fault suite cuts the connections to it under a running dev
+   * (docs/reliability.md, case 4).
+   */
+  sqsEndpoint?: string;
 }
 
 export interface DevRuntime {
@@ -136,9 +142,10 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const parsed = loadDeploymentConfig(baseEnv, { runtime: 'local' });
     const state = options.state ? await prepareDevState(options.state) : undefined;
     if (state) cleanup.push({ name: 'the state folder', run: () => state.release() });
-    const aws = await startEmulators(
-      options.dynamodbEndpoint ? { dynamodbEndpoint: options.dynamodbEndpoint } : state ? { dynamodbPath: state.dynamodbPath } : {},
-    );
+    const aws = await startEmulators({
+      ...(options.dynamodbEndpoint ? { dynamodbEndpoint: options.dynamodbEndpoint } : state ? { dynamodbPath: state.dynamodbPath } : {}),
+      ...(options.sqsEndpoint ? { sqsEndpoint: options.sqsEndpoint } : {}),
+    });
     cleanup.push({ name: 'the emulators', run: () => aws.stop() });
     const generatedToken = parsed.apiToken ? undefined : randomBytes(24).toString('hex');
     // What differs from a deployment, explicitly: the emulators' resources, a generated /v1 token, one dev logger.

@@ -32,6 +32,11 @@ export interface RunningEmulators extends LocalAws {
 export interface StartEmulatorsOptions {
   /** Use an already-running DynamoDB (e.g. DynamoDB Local) instead of starting dynalite. */
   dynamodbEndpoint?: string;
+  /**
+   * Use an already-running SQS/SNS/S3 endpoint (a fauxqs of the caller's, on one port)
+   * instead of starting fauxqs; the queues, topic and bucket are created there.
+   */
+  sqsEndpoint?: string;
   /** Visibility timeout of the events queue in seconds (tests use short ones). */
   eventsVisibilityTimeout?: number;
   region?: string;
@@ -59,8 +64,8 @@ const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 export async function startEmulators(options: StartEmulatorsOptions = {}): Promise<RunningEmulators> {
   const region = options.region ?? 'us-east-1';
   const tableName = options.tableName ?? TABLE.name;
-  const fauxqs = buildApp({ logger: false, defaultRegion: region });
-  const fauxqsUrl = await fauxqs.listen({ host: '127.0.0.1', port: 0 });
+  const fauxqs = options.sqsEndpoint ? undefined : buildApp({ logger: false, defaultRegion: region });
+  const fauxqsUrl = options.sqsEndpoint ?? (await fauxqs!.listen({ host: '127.0.0.1', port: 0 }));
 
   let dynamodbEndpoint = options.dynamodbEndpoint;
   let dynaliteServer: ReturnType<typeof dynalite> | undefined;
@@ -151,7 +156,7 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
     eventsTopicArn: TopicArn!,
     payloadBucket: PAYLOAD_BUCKET.name,
     async stop() {
-      await fauxqs.close();
+      await fauxqs?.close();
       if (dynaliteServer) {
         const server = dynaliteServer;
         await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -52,6 +52,8 @@ export interface FaultDevOptions {
   acceptHooks?: boolean;
   /** A DynamoDB of the case's own instead of the embedded one (case 4 stops and restarts it). */
   dynamodbEndpoint?: string;
+  /** An SQS/SNS/S3 endpoint of the case's own instead of the embedded fauxqs (case 4 cuts it off). */
+  sqsEndpoint?: string;
 }
 
 /** Platform secrets used by every fault case (the fake platform API checks none of them). */
@@ -104,6 +106,7 @@ export async function startFaultDev(options: FaultDevOptions): Promise<FaultDev>
     env,
     acceptHooks: options.acceptHooks ?? false,
     ...(options.dynamodbEndpoint ? { dynamodbEndpoint: options.dynamodbEndpoint } : {}),
+    ...(options.sqsEndpoint ? { sqsEndpoint: options.sqsEndpoint } : {}),
     print: () => {},
     createEngine: (engineOptions) => createHookEngine({ ...engineOptions, onRun: recordHookRun, print: () => {}, logger }),
     createTurnConsumer: (context) => createTurnConsumer(context),

@@ -1,0 +1,143 @@
+import { SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { buildApp } from 'fauxqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultLine, settle, size, until } from './support/fault-line.ts';
+import { ACK, chatMessage, post, startFaultDev, type ChatMessage, type FaultDev, type Platform } from './support/fault-dev.ts';
+import { startOutageProxy, type OutageProxy } from './support/outage-proxy.ts';
+
+/**
+ * Fault 4, the queues: SQS (with SNS and S3, which fauxqs serves on the same port) unreachable
+ * mid-run. `hookgate dev` runs against a fauxqs of the case's own behind a TCP proxy (the
+ * `sqsEndpoint` option): the same SDK clients, gateway, pollers and turn consumer as always.
+ * The proxy is cut — new connections refused, open ones reset — and restored on the same port.
+ * fauxqs keeps its messages meanwhile, as SQS does through an outage (restarting the in-memory
+ * emulator would test the emulator losing data, which SQS does not do). Messages go to the
+ * five platforms that deliver with an id (the local chat has none, so a retry after an
+ * ambiguous failure is a new message by design) before, during and after the outage; a
+ * delivery answered 5xx is delivered again after recovery, as the platform would. Every
+ * acknowledged (2xx) message gets exactly one reply.
+ *
+ * The turns queue's visibility timeout is 6 × 120 s as deployed; the case sets it to 5 s on
+ * the running queue, so that a turn whose delete failed during the outage comes back within
+ * the run, and the case watches long enough for it to be answered twice if it would be.
+ */
+const PLATFORMS: Platform[] = ['telegram', 'slack', 'discord', 'whatsapp', 'teams'];
+const PER_PHASE = size(60, 15);
+const CHATS = 10;
+const OUTAGE_MS = 4_000;
+const VISIBILITY_S = 5;
+
+let fd: FaultDev;
+let proxy: OutageProxy;
+let fauxqs: ReturnType<typeof buildApp>;
+/** The dev server's log lines (info and up): counted, kept out of the test output. */
+const outageLog = { refused: 0, other: 0, skipped: 0 };
+const stderrWrite = process.stderr.write.bind(process.stderr);
+const stdoutWrite = process.stdout.write.bind(process.stdout);
+const OUTAGE_ERROR = /ECONNREFUSED|ECONNRESET|socket hang up|EPIPE/;
+
+beforeAll(async () => {
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    const text = String(chunk);
+    if (OUTAGE_ERROR.test(text)) {
+      if (text.includes('answering 503')) outageLog.refused += 1;
+      else outageLog.other += 1;
+      return true;
+    }
+    return (stderrWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
+  }) as typeof process.stderr.write;
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    const text = String(chunk);
+    if (!text.includes('"service":"hookgate-dev"')) return (stdoutWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
+    if (text.includes('came again after its turn ended')) outageLog.skipped += 1;
+    return true;
+  }) as typeof process.stdout.write;
+  fauxqs = buildApp({ logger: false, defaultRegion: 'us-east-1' });
+  proxy = await startOutageProxy(await fauxqs.listen({ host: '127.0.0.1', port: 0 }));
+  fd = await startFaultDev({ files: {}, sqsEndpoint: proxy.url, env: { HOOKGATE_LOG_LEVEL: 'info' } });
+  const { aws } = fd.dev;
+  const sqs = new SQSClient({ region: aws.region, credentials: aws.credentials, endpoint: aws.sqsEndpoint });
+  await sqs.send(new SetQueueAttributesCommand({ QueueUrl: aws.turnsQueueUrl, Attributes: { VisibilityTimeout: String(VISIBILITY_S) } }));
+  sqs.destroy();
+}, 120_000);
+afterAll(async () => {
+  await proxy?.restore().catch(() => {}); // dev stops cleanly only with its queues reachable
+  await fd?.stop();
+  await proxy?.close();
+  await fauxqs?.close();
+  process.stderr.write = stderrWrite;
+  process.stdout.write = stdoutWrite;
+});
+
+interface Sent {
+  message: ChatMessage;
+  phase: 'before' | 'during' | 'after';
+  statuses: (number | 'dropped')[];
+}
+
+describe('fault 4: SQS unreachable mid-run', () => {
+  it('answers 5xx while the queues are unreachable, never a 2xx it cannot keep; after recovery every acknowledged message is answered once', async (ctx) => {
+    const sent: Sent[] = [];
+    let n = 50_000;
+    let up: number | undefined;
+    let firstAckAfterRestore: number | undefined;
+    const deliver = async (item: Sent) => {
+      const status = await post(fd, item.message).catch(() => 'dropped' as const);
+      item.statuses.push(status);
+      if (up !== undefined && firstAckAfterRestore === undefined && status === ACK[item.message.platform]) firstAckAfterRestore = Date.now();
+    };
+    /** PER_PHASE new messages, four at a time, across the platforms and CHATS chats on each; spread over `spreadMs`. */
+    const phase = async (name: Sent['phase'], spreadMs = 0) => {
+      const items = Array.from({ length: PER_PHASE }, () => {
+        n += 1;
+        const platform = PLATFORMS[n % PLATFORMS.length]!;
+        const item: Sent = { message: chatMessage(fd, platform, `q${n % CHATS}`, n, `queues ${name} ${n}`), phase: name, statuses: [] };
+        sent.push(item);
+        return item;
+      });
+      for (let i = 0; i < items.length; i += 4) {
+        await Promise.all(items.slice(i, i + 4).map(deliver));
+        if (spreadMs) await settle(spreadMs / Math.ceil(items.length / 4));
+      }
+    };
+
+    await phase('before');
+    await proxy.cut();
+    const down = Date.now();
+    await phase('during', OUTAGE_MS);
+    await proxy.restore();
+    up = Date.now();
+    await phase('after');
+    // The platforms deliver again what was not acknowledged.
+    const refused = sent.filter((s) => !s.statuses.some((st) => st === ACK[s.message.platform]));
+    for (const item of refused) await deliver(item);
+
+    const acknowledged = sent.filter((s) => s.statuses.some((st) => st === ACK[s.message.platform]));
+    const answeredOf = async (items: Sent[]) =>
+      (await Promise.all(items.map(async (s) => (await s.message.replies()).filter((t) => t.includes(s.message.body.match(/queues \w+ \d+/)![0])).length))) as number[];
+    await until(() => answeredOf(acknowledged), (counts) => counts.every((c) => c >= 1));
+    const allAnswered = Date.now();
+    // Long enough for a turn whose delete was lost to come back (visibility timeout, then the pollers' backoff).
+    await settle((VISIBILITY_S + 6) * 1000);
+    const counts = await answeredOf(sent);
+    const ackedCounts = sent.map((s, i) => ({ s, c: counts[i]! })).filter(({ s }) => acknowledged.includes(s));
+
+    const first = sent.map((s) => s.statuses[0]!);
+    const tally = new Map<string, number>();
+    for (const status of first) tally.set(String(status), (tally.get(String(status)) ?? 0) + 1);
+    const statusTally = [...tally].map(([s, c]) => `${s}x${c}`).join(' ');
+    const during = sent.filter((s) => s.phase === 'during');
+    const twoxxDuring = during.filter((s) => typeof s.statuses[0] === 'number' && (s.statuses[0] as number) < 300).length;
+    const fivexx = first.filter((s) => typeof s === 'number' && s >= 500).length;
+    const other = first.filter((s) => s === 'dropped' || (typeof s === 'number' && s >= 300 && s < 500)).length;
+    const lost = ackedCounts.filter(({ c }) => c === 0).length;
+    const twice = ackedCounts.filter(({ c }) => c > 1).length;
+    faultLine(
+      ctx,
+      `fault 4 sqs-outage: ${sent.length} messages on ${PLATFORMS.length} platforms (${PER_PHASE} before, ${PER_PHASE} during a ${((up - down) / 1000).toFixed(1)} s outage of SQS/SNS/S3, connections refused and reset; ${PER_PHASE} after); first tries ${statusTally}; during: ${twoxxDuring} x 2xx, ${during.length - twoxxDuring} x 5xx; ${outageLog.other} other errors logged (pollers, deletes, publishes); ${outageLog.skipped} turn messages delivered again after their turn ended, not run again; ${refused.length} not acknowledged delivered again after recovery; ${acknowledged.length} acknowledged, ${ackedCounts.length - lost} answered, ${lost} lost, ${twice} twice; first 2xx ${firstAckAfterRestore === undefined ? 'never' : `${((firstAckAfterRestore - up) / 1000).toFixed(1)} s`} after recovery, all answered ${((allAnswered - up) / 1000).toFixed(1)} s after`,
+    );
+    expect({ lost, twice, other, acknowledged: acknowledged.length }).toEqual({ lost: 0, twice: 0, other: 0, acknowledged: sent.length });
+    expect(fivexx).toBeGreaterThan(0); // the outage was seen
+    expect(twoxxDuring).toBe(0);
+  });
+});

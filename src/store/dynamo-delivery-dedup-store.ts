@@ -56,14 +56,18 @@ export class DynamoDeliveryDedupStore implements DeliveryDedupStore, HandledDeli
     return typeof Item?.handled_at === 'string' && Number(Item.expires_at) > epochSeconds(now);
   }
 
-  /** Marks the claim's item (or creates one, for a delivery the gateway did not claim); an expiry is kept, never shortened. */
+  /**
+   * Marks the claim's item (or creates one, for a delivery the gateway did not claim). Its expiry
+   * becomes `now + ttlSeconds`: the turn runtime's is longer than the gateway's claim, so the
+   * claim's window only grows.
+   */
   async markHandled(key: string, ttlSeconds: number, now: Date = new Date()): Promise<void> {
     const expires = epochSeconds(now) + Math.max(1, Math.ceil(ttlSeconds));
     await this.table.doc.send(
       new UpdateCommand({
         TableName: this.table.tableName,
         Key: { PK: `DEDUP#${key}`, SK: 'DEDUP' },
-        UpdateExpression: 'SET handled_at = :at, expires_at = if_not_exists(expires_at, :expires)',
+        UpdateExpression: 'SET handled_at = :at, expires_at = :expires',
         ExpressionAttributeValues: { ':at': now.toISOString(), ':expires': expires },
       }),
     );

@@ -17,7 +17,7 @@ import { interleave, summarise, type Bench } from './harness.ts';
 /**
  * One turn handler invocation (`run: true` on the stand-in model: session resolve,
  * transcript load, two model calls, one terminal spawn, every plugin hook fired inline by a
- * no-op plugin, transcript append, trace write) against what a turn cannot avoid on the
+ * no-op plugin, transcript append, trace write, the handled-delivery check and record) against what a turn cannot avoid on the
  * same emulators: the same store calls and the same `/bin/sh -c true` spawn, made directly.
  * The ratio is the loop's and the hooks' overhead over the turn's mandatory I/O.
  */
@@ -52,6 +52,7 @@ const bench: Bench = async () => {
     turns: plane.turnQueue,
     replier: { send: async () => {} },
     traces,
+    handled: plane.dedup,
     workspaceRoot: join(home, 'workspaces'),
   });
   const { runCommand } = await import('../src/agent/tools/terminal.ts');
@@ -68,6 +69,7 @@ const bench: Bench = async () => {
   let m = 0;
   const bare = async () => {
     const key = `local:bare-${m++}`;
+    await plane.dedup.wasHandled(key);
     const { session } = await plane.sessions.resolve(key, { platform: 'local', chat_id: key, thread_id: '', user_id: 'u', chat_type: 'dm' });
     await plane.transcripts.load(session.session_id);
     await mkdir(join(home, 'bare'), { recursive: true });
@@ -79,6 +81,7 @@ const bench: Bench = async () => {
       { role: 'assistant', content: '{"output": "", "exit_code": 0, "error": null}' },
     ]), plane.sessions.recordTurn(key, session.session_id)]);
     await traces.append([{ turn_id: `bare-${m}`, at: new Date().toISOString(), hook: 'pre_tool_call', source: '-', callback: '-', decision: 'allow', duration_ms: 0 }]);
+    await plane.dedup.markHandled(key, 60);
   };
   try {
     await turn();

@@ -38,7 +38,14 @@ export class DevTurnJournal implements TurnSender {
         Item: { PK: DevTurnJournal.PARTITION, SK: message.delivery_id, received_at: message.received_at, body: JSON.stringify(message) },
       }),
     );
-    await this.queue.send(message);
+    try {
+      await this.queue.send(message);
+    } catch (error) {
+      // Not queued: the gateway answers 5xx and the platform delivers again (journaled again
+      // then). Left here, the entry would answer a refused message at the next start.
+      await this.forget(message.delivery_id).catch(() => {});
+      throw error;
+    }
   }
 
   /** Turn messages acknowledged but not yet handled, oldest first. */

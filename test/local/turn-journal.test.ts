@@ -52,4 +52,14 @@ describe('DevTurnJournal (the table behind hookgate dev --state)', () => {
     await expect(handler({ Records: [recordOf(m, 'm-1')] })).rejects.toThrow('boom');
     expect((await journal.pending()).map((p) => p.delivery_id)).toContain('local:throws');
   });
+
+  it('forgets a message the queue refused: the gateway answers 5xx, and a restart must not answer it', async () => {
+    const journal = new DevTurnJournal(local.plane.table, {
+      send: async () => {
+        throw new Error('connect ECONNREFUSED');
+      },
+    });
+    await expect(journal.send(message('local:refused', '2026-01-01T00:00:04.000Z'))).rejects.toThrow('ECONNREFUSED');
+    expect((await journal.pending()).map((p) => p.delivery_id)).not.toContain('local:refused');
+  });
 });

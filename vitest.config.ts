@@ -9,6 +9,7 @@ export default defineConfig({
     // Two cores: child processes and emulators in every file; keep the pool small.
     maxWorkers: 2,
     // hookgate dev keeps no state folder in tests unless a test asks (--state): files run side by side.
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_DEV_STATE: 'memory' },
+    // Warnings and errors only, unless a test sets its own level: the runs' info lines are not the tests' output.
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_DEV_STATE: 'memory', HOOKGATE_LOG_LEVEL: 'warn' },
   },
 });

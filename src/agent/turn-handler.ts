@@ -71,12 +71,12 @@ export function createTurnHandler(
     const result: TurnResult = await withLogContext(labels, async () => {
       // A resume has its own guard (the approval records that it was resumed); a message has this one.
       const handled = data.kind === 'message' ? deps.handled : undefined;
-      if (handled && (await handled.wasHandled(data.delivery_id))) {
-        deps.logger.info(`turn queue: message ${record.messageId} came again after its turn ended; not run again`);
-        return { turn_id: '', outcome: 'ignored', reason: 'already handled' } satisfies TurnResult;
-      }
       let outcome: TurnResult;
       try {
+        if (handled && (await handled.wasHandled(data.delivery_id))) {
+          deps.logger.info(`turn queue: message ${record.messageId} came again after its turn ended; not run again`);
+          return { turn_id: '', outcome: 'ignored', reason: 'already handled' } satisfies TurnResult;
+        }
         outcome = data.kind === 'message' ? await startTurn(deps, data) : await resumeTurn(deps, data);
       } catch (error) {
         // Left for SQS to retry (then the DLQ); said here, since the batch response only names the record.

@@ -36,7 +36,7 @@ let dataDir: string;
 let port: number;
 let dynalite: ChildProcess | undefined;
 /** The dev server's error lines (JSON on stderr, in this process) about the outage: counted, kept out of the test output. */
-const outageLog = { refused: 0, turnFailures: 0 };
+const outageLog = { refused: 0, turnFailures: 0, unrecorded: 0 };
 const stderrWrite = process.stderr.write.bind(process.stdout);
 
 async function freePort(): Promise<number> {
@@ -79,6 +79,7 @@ beforeAll(async () => {
     if (text.includes('"level":"ERROR"') && text.includes('ECONNREFUSED')) {
       if (text.includes('answering 503')) outageLog.refused += 1;
       else if (text.includes('turn queue: message')) outageLog.turnFailures += 1;
+      else if (text.includes('as handled')) outageLog.unrecorded += 1;
       else return (stderrWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
       return true;
     }
@@ -163,7 +164,7 @@ describe('fault 4: DynamoDB emulator stopped mid-run', () => {
     const twice = ackedCounts.filter(({ c }) => c > 1).length;
     faultLine(
       ctx,
-      `fault 4 dynamodb-outage: ${sent.length} messages on ${PLATFORMS.length} platforms (${PER_PHASE} before, ${PER_PHASE} during a ${((up - down) / 1000).toFixed(1)} s outage of the DynamoDB emulator, ${PER_PHASE} after); first tries ${statusTally}; during: ${twoxxDuring} x 2xx, ${during.length - twoxxDuring} x 5xx; ${outageLog.turnFailures} turn runs failed on the table and were retried by the queue; ${refused.length} not acknowledged delivered again after recovery; ${acknowledged.length} acknowledged, ${ackedCounts.length - lost} answered, ${lost} lost, ${twice} twice; first 2xx ${firstAckAfterRestart === undefined ? 'never' : `${((firstAckAfterRestart - up) / 1000).toFixed(1)} s`} after restart, all answered ${((allAnswered - up) / 1000).toFixed(1)} s after`,
+      `fault 4 dynamodb-outage: ${sent.length} messages on ${PLATFORMS.length} platforms (${PER_PHASE} before, ${PER_PHASE} during a ${((up - down) / 1000).toFixed(1)} s outage of the DynamoDB emulator, ${PER_PHASE} after); first tries ${statusTally}; during: ${twoxxDuring} x 2xx, ${during.length - twoxxDuring} x 5xx; ${outageLog.turnFailures} turn runs failed on the table and were retried by the queue; ${outageLog.unrecorded} turns answered but not recorded as handled (logged); ${refused.length} not acknowledged delivered again after recovery; ${acknowledged.length} acknowledged, ${ackedCounts.length - lost} answered, ${lost} lost, ${twice} twice; first 2xx ${firstAckAfterRestart === undefined ? 'never' : `${((firstAckAfterRestart - up) / 1000).toFixed(1)} s`} after restart, all answered ${((allAnswered - up) / 1000).toFixed(1)} s after`,
     );
     expect({ lost, twice, other, acknowledged: acknowledged.length }).toEqual({ lost: 0, twice: 0, other: 0, acknowledged: sent.length });
     expect(fivexx).toBeGreaterThan(0); // the outage was seen

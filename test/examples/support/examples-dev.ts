@@ -55,7 +55,8 @@ export async function startExamplesDev(
     config.plugins.enabled.push(...options.enable);
     await writeFile(configFile, stringify(config));
   }
-  const env: NodeJS.ProcessEnv = { ...process.env, HOOKGATE_DEV_STATE: 'memory', ...options.env };
+  // Info level: the examples' tests read the lines dev logs (a skipped message, a hook's own line).
+  const env: NodeJS.ProcessEnv = { ...process.env, HOOKGATE_DEV_STATE: 'memory', HOOKGATE_LOG_LEVEL: 'info', ...options.env };
   for (const name of ['HOOKGATE_HOME', 'HERMES_HOME', 'HOOKGATE_MODEL_BASE_URL', 'SESSION_WEBHOOK_URL', 'MEMORY_API_URL', 'APPROVAL_NOTIFIER_URL', 'SPONGEBOB_MODE', 'DM_ALLOWED_USERS']) {
     if (!options.env || !(name in options.env)) delete env[name];
   }

@@ -31,7 +31,7 @@ let fd: FaultDev;
 let proxy: OutageProxy;
 let fauxqs: ReturnType<typeof buildApp>;
 /** The dev server's log lines (info and up): counted, kept out of the test output. */
-const outageLog = { refused: 0, other: 0, skipped: 0 };
+const outageLog = { refused: 0, other: 0, skipped: 0, unpublished: 0 };
 const stderrWrite = process.stderr.write.bind(process.stderr);
 const stdoutWrite = process.stdout.write.bind(process.stdout);
 const OUTAGE_ERROR = /ECONNREFUSED|ECONNRESET|socket hang up|EPIPE/;
@@ -39,6 +39,11 @@ const OUTAGE_ERROR = /ECONNREFUSED|ECONNRESET|socket hang up|EPIPE/;
 beforeAll(async () => {
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     const text = String(chunk);
+    // Observer events fail open: one that cannot be published is logged as its hook's failure and dropped.
+    if (text.includes('ObserverPublishError')) {
+      outageLog.unpublished += 1;
+      return true;
+    }
     if (OUTAGE_ERROR.test(text)) {
       if (text.includes('answering 503')) outageLog.refused += 1;
       else outageLog.other += 1;
@@ -134,7 +139,7 @@ describe('fault 4: SQS unreachable mid-run', () => {
     const twice = ackedCounts.filter(({ c }) => c > 1).length;
     faultLine(
       ctx,
-      `fault 4 sqs-outage: ${sent.length} messages on ${PLATFORMS.length} platforms (${PER_PHASE} before, ${PER_PHASE} during a ${((up - down) / 1000).toFixed(1)} s outage of SQS/SNS/S3, connections refused and reset; ${PER_PHASE} after); first tries ${statusTally}; during: ${twoxxDuring} x 2xx, ${during.length - twoxxDuring} x 5xx; ${outageLog.other} other errors logged (pollers, deletes, publishes); ${outageLog.skipped} turn messages delivered again after their turn ended, not run again; ${refused.length} not acknowledged delivered again after recovery; ${acknowledged.length} acknowledged, ${ackedCounts.length - lost} answered, ${lost} lost, ${twice} twice; first 2xx ${firstAckAfterRestore === undefined ? 'never' : `${((firstAckAfterRestore - up) / 1000).toFixed(1)} s`} after recovery, all answered ${((allAnswered - up) / 1000).toFixed(1)} s after`,
+      `fault 4 sqs-outage: ${sent.length} messages on ${PLATFORMS.length} platforms (${PER_PHASE} before, ${PER_PHASE} during a ${((up - down) / 1000).toFixed(1)} s outage of SQS/SNS/S3, connections refused and reset; ${PER_PHASE} after); first tries ${statusTally}; during: ${twoxxDuring} x 2xx, ${during.length - twoxxDuring} x 5xx; ${outageLog.other} other errors logged (pollers, deletes); ${outageLog.unpublished} observer events not published (logged, dropped: observer events fail open); ${outageLog.skipped} turn messages delivered again after their turn ended, not run again; ${refused.length} not acknowledged delivered again after recovery; ${acknowledged.length} acknowledged, ${ackedCounts.length - lost} answered, ${lost} lost, ${twice} twice; first 2xx ${firstAckAfterRestore === undefined ? 'never' : `${((firstAckAfterRestore - up) / 1000).toFixed(1)} s`} after recovery, all answered ${((allAnswered - up) / 1000).toFixed(1)} s after`,
     );
     expect({ lost, twice, other, acknowledged: acknowledged.length }).toEqual({ lost: 0, twice: 0, other: 0, acknowledged: sent.length });
     expect(fivexx).toBeGreaterThan(0); // the outage was seen

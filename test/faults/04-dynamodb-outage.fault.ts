@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultLine, settle, size, until } from './support/fault-line.ts';
-import { ACK, chatMessage, post, startFaultDev, type ChatMessage, type FaultDev, type Platform } from './support/fault-dev.ts';
+import { faultLine, size, until } from './support/fault-line.ts';
+import { startFaultDev, type FaultDev, type Platform } from './support/fault-dev.ts';
+import { outageSummary, runOutageScenario } from './support/outage-scenario.ts';
 
 /**
  * Fault 4: the DynamoDB emulator stopped mid-run. `hookgate dev` runs against a dynalite of
@@ -101,72 +102,25 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-interface Sent {
-  message: ChatMessage;
-  phase: 'before' | 'during' | 'after';
-  statuses: (number | 'dropped')[];
-}
-
 describe('fault 4: DynamoDB emulator stopped mid-run', () => {
   it('answers 5xx during the outage, never a 2xx it cannot keep; after restart every acknowledged message is answered once', async (ctx) => {
-    const sent: Sent[] = [];
-    let n = 40_000;
-    let up: number | undefined;
-    let firstAckAfterRestart: number | undefined;
-    const deliver = async (item: Sent) => {
-      const status = await post(fd, item.message).catch(() => 'dropped' as const);
-      item.statuses.push(status);
-      if (up !== undefined && firstAckAfterRestart === undefined && status === ACK[item.message.platform]) firstAckAfterRestart = Date.now();
-    };
-    /** PER_PHASE new messages, four at a time, across the platforms and CHATS chats on each; spread over `spreadMs`. */
-    const phase = async (name: Sent['phase'], spreadMs = 0) => {
-      const items = Array.from({ length: PER_PHASE }, () => {
-        n += 1;
-        const platform = PLATFORMS[n % PLATFORMS.length]!;
-        const item: Sent = { message: chatMessage(fd, platform, `o${n % CHATS}`, n, `outage ${name} ${n}`), phase: name, statuses: [] };
-        sent.push(item);
-        return item;
-      });
-      for (let i = 0; i < items.length; i += 4) {
-        await Promise.all(items.slice(i, i + 4).map(deliver));
-        if (spreadMs) await settle(spreadMs / Math.ceil(items.length / 4));
-      }
-    };
-
-    await phase('before');
-    await killDynalite();
-    const down = Date.now();
-    await phase('during', OUTAGE_MS);
-    await startDynalite();
-    up = Date.now();
-    await phase('after');
-    // The platforms deliver again what was not acknowledged.
-    const refused = sent.filter((s) => !s.statuses.some((st) => st === ACK[s.message.platform]));
-    for (const item of refused) await deliver(item);
-
-    const acknowledged = sent.filter((s) => s.statuses.some((st) => st === ACK[s.message.platform]));
-    const answeredOf = async (items: Sent[]) => (await Promise.all(items.map(async (s) => (await s.message.replies()).filter((t) => t.includes(s.message.body.match(/outage \w+ \d+/)![0])).length))) as number[];
-    await until(() => answeredOf(acknowledged), (counts) => counts.every((c) => c >= 1));
-    const allAnswered = Date.now();
-    await settle(2_000);
-    const counts = await answeredOf(sent);
-    const ackedCounts = sent.map((s, i) => ({ s, c: counts[i]! })).filter(({ s }) => acknowledged.includes(s));
-
-    const first = sent.map((s) => s.statuses[0]!);
-    const tally = new Map<string, number>();
-    for (const status of first) tally.set(String(status), (tally.get(String(status)) ?? 0) + 1);
-    const statusTally = [...tally].map(([s, c]) => `${s}x${c}`).join(' ');
-    const during = sent.filter((s) => s.phase === 'during');
-    const twoxxDuring = during.filter((s) => typeof s.statuses[0] === 'number' && (s.statuses[0] as number) < 300).length;
-    const fivexx = first.filter((s) => typeof s === 'number' && s >= 500).length;
-    const other = first.filter((s) => s === 'dropped' || (typeof s === 'number' && s >= 300 && s < 500)).length;
-    const lost = ackedCounts.filter(({ c }) => c === 0).length;
-    const twice = ackedCounts.filter(({ c }) => c > 1).length;
+    const f = await runOutageScenario(fd, {
+      platforms: PLATFORMS,
+      perPhase: PER_PHASE,
+      chats: CHATS,
+      tag: 'outage',
+      firstNumber: 40_000,
+      outageMs: OUTAGE_MS,
+      takeDown: killDynalite,
+      bringBack: startDynalite,
+      watchMs: 2_000,
+    });
+    const { head, tail } = outageSummary(f);
     faultLine(
       ctx,
-      `fault 4 dynamodb-outage: ${sent.length} messages on ${PLATFORMS.length} platforms (${PER_PHASE} before, ${PER_PHASE} during a ${((up - down) / 1000).toFixed(1)} s outage of the DynamoDB emulator, ${PER_PHASE} after); first tries ${statusTally}; during: ${twoxxDuring} x 2xx, ${during.length - twoxxDuring} x 5xx; ${outageLog.turnFailures} turn runs failed on the table and were retried by the queue; ${outageLog.unrecorded} turns answered but not recorded as handled (logged); ${refused.length} not acknowledged delivered again after recovery; ${acknowledged.length} acknowledged, ${ackedCounts.length - lost} answered, ${lost} lost, ${twice} twice; first 2xx ${firstAckAfterRestart === undefined ? 'never' : `${((firstAckAfterRestart - up) / 1000).toFixed(1)} s`} after restart, all answered ${((allAnswered - up) / 1000).toFixed(1)} s after`,
+      `fault 4 dynamodb-outage: ${f.messages} messages on ${PLATFORMS.length} platforms (${PER_PHASE} before, ${PER_PHASE} during a ${f.outageSeconds.toFixed(1)} s outage of the DynamoDB emulator, ${PER_PHASE} after); ${head}; ${outageLog.turnFailures} turn runs failed on the table and were retried by the queue; ${outageLog.unrecorded} turns answered but not recorded as handled (logged); ${tail}`,
     );
-    expect({ lost, twice, other, acknowledged: acknowledged.length }).toEqual({ lost: 0, twice: 0, other: 0, acknowledged: sent.length });
-    expect(fivexx).toBeGreaterThan(0); // the outage was seen
+    expect({ lost: f.lost, twice: f.twice, other: f.other, acknowledged: f.acknowledged }).toEqual({ lost: 0, twice: 0, other: 0, acknowledged: f.messages });
+    expect(f.fivexx).toBeGreaterThan(0); // the outage was seen
   });
 });

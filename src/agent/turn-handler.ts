@@ -28,7 +28,8 @@ export type TurnObserver = (result: TurnResult | { outcome: 'timer'; forwarded: 
  * The turn λ's handler: consumes the FIFO turns queue (batch size 1 in the stack: one turn
  * per conversation at a time) and the standard timers queue. A timer that is due goes to
  * the turns queue in its session's group; an early one is re-delayed. A `message` starts a
- * turn, an `approval` resumes a suspended one. A body that is not valid is logged and
+ * turn (unless `deps.handled` says its delivery's turn already ended: SQS delivered it again),
+ * an `approval` resumes a suspended one. A body that is not valid is logged and
  * dropped (it would never succeed); an error while running is a batch item failure, so SQS
  * retries it and, after the redrive limit, moves it to the DLQ. Records are processed one
  * after another and a failure stops the rest of the batch (FIFO order).

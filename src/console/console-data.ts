@@ -141,8 +141,18 @@ export class ConsoleData {
     return new DeadLetterQueue({ sqs: this.options.sqs, dlqUrl: dlq.dlqUrl, sourceQueueUrl: dlq.sourceQueueUrl, holdSeconds: 2 });
   }
 
-  async deadLetters(): Promise<{ queue: string; messages: DeadLetter[] }[]> {
-    return Promise.all(this.options.dlqs.map(async (d) => ({ queue: d.name, messages: await this.dlq(d.name).list() })));
+  /**
+   * What each dead-letter queue holds, without the bodies: a turn message carries the user's
+   * text and the reply target's extras (a Discord interaction token); the console lists and
+   * replays by id, and `hookgate dlq list` shows bodies to the operator at the terminal.
+   */
+  async deadLetters(): Promise<{ queue: string; messages: Omit<DeadLetter, 'body'>[] }[]> {
+    return Promise.all(
+      this.options.dlqs.map(async (d) => ({
+        queue: d.name,
+        messages: (await this.dlq(d.name).list()).map(({ body: _body, ...listed }) => listed),
+      })),
+    );
   }
 
   replay(queue: string, id?: string): Promise<DeadLetter[]> {

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { GatewayDeps } from '../gateway/gateway-deps.ts';
-import { bundledHooksHome } from '../hooks/bundled-hooks.ts';
+import { bundledHooksHome, bundledHooksOptions } from '../hooks/bundled-hooks.ts';
+import { withShippedApprovals } from '../hooks/shell/consent/shipped-allowlist-store.ts';
 import { resolveHooksHome } from '../hooks/hooks-home.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
 import { ConsoleData, type ConsoleDlq } from './console-data.ts';
@@ -37,7 +38,9 @@ export function mountConsoleWhenEnabled(app: Hono, context: { deps: GatewayDeps;
   }
   // The hooks home: compiled into the bundle in AWS; otherwise the engine's (HOOKGATE_HOME / HERMES_HOME).
   const home = bundledHooksHome() ?? deps.engine.home ?? runtime.engineOptions('gateway').home ?? resolveHooksHome(process.env);
-  const data = new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs, home, allowlist: plane.allowlist });
+  // The approvals the deployed engine honours: the table's and those shipped in the bundle (-c approveShellHooks).
+  const allowlist = withShippedApprovals(plane.allowlist, bundledHooksOptions().description?.approvedShellHooks ?? []);
+  const data = new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs, home, allowlist });
   mountConsole(app, { mode: 'aws', token: deps.config.apiToken, data, home, replier: deps.replier });
   deps.logger.info('the console is served at /console (HOOKGATE_CONSOLE=1; API calls need the /v1 bearer token)', {
     dlqs: dlqs.map((d) => d.name),

@@ -180,6 +180,8 @@ describe('the console in the deployed gateway', () => {
     }, 'the dead event in the console');
     expect(queues.map((q) => q.queue)).toEqual(['turns', 'events']); // no timers DLQ in this environment
     expect(queues.find((q) => q.queue === 'events')!.messages[0]!.id).toBe('evt-dead-1');
+    // Listed by id, type and counts only: a body can hold a user's text and a reply target's token.
+    expect(queues.find((q) => q.queue === 'events')!.messages[0]).not.toHaveProperty('body');
 
     const post = (path: string, body: unknown) =>
       app.request(path, { method: 'POST', headers: { ...bearer(TOKEN), 'content-type': 'application/json' }, body: JSON.stringify(body) });

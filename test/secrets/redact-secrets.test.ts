@@ -73,6 +73,23 @@ describe('secret variables', () => {
   });
 });
 
+describe('the secrets of process.env', () => {
+  it('are read once per synchronous run, and a change is seen after the next microtask', async () => {
+    const saved = process.env.HOOKGATE_API_TOKEN;
+    delete process.env.HOOKGATE_API_TOKEN;
+    try {
+      expect(redactSecrets(`x ${TOKEN}`)).toBe(`x ${TOKEN}`);
+      process.env.HOOKGATE_API_TOKEN = TOKEN;
+      await Promise.resolve(); // any await: a request, a log line of the next step
+      expect(redactSecrets(`x ${TOKEN}`)).toBe('x ***');
+      expect(knownSecretValues()).toContain(TOKEN);
+    } finally {
+      if (saved === undefined) delete process.env.HOOKGATE_API_TOKEN;
+      else process.env.HOOKGATE_API_TOKEN = saved;
+    }
+  });
+});
+
 describe('logExcerpt', () => {
   it('escapes control characters, redacts, then cuts with a note', () => {
     const saved = process.env.HOOKGATE_API_TOKEN;

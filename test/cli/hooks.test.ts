@@ -157,6 +157,31 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(r.stderr).not.toContain('must not');
   });
 
+  it('config warnings reach a pipe as readable lines: the message verbatim, not escaped again as JSON', async () => {
+    const h = home({}, `hooks:\n  on_session_start:\n    - {command: /bin/true, matcher: '^foo\\d"x'}\n`);
+    const r = await hookgate(['hooks', 'list', '--home', h]);
+    expect(r.code).toBe(0);
+    // The message as the parser words it (the value JSON-quoted once), with no second layer of escaping.
+    expect(r.stderr).toContain('hooks.on_session_start[0].matcher="^foo\\\\d\\"x" will be ignored at runtime');
+    expect(r.stderr).not.toMatch(/^\{"level"/m);
+  });
+
+  it('list: a plugin that fails to load says why, and one in plugins.disabled says it is disabled', async () => {
+    const h = home({}, 'plugins:\n  enabled: [broken, muted]\n  disabled: [muted]\n');
+    for (const dir of ['broken', 'muted']) {
+      mkdirSync(join(h, 'plugins', dir), { recursive: true });
+      writeFileSync(join(h, 'plugins', dir, 'plugin.yaml'), `name: ${dir}\n`);
+    }
+    writeFileSync(join(h, 'plugins', 'broken', 'index.mjs'), "export function register() { throw new Error('no database configured'); }\n");
+    writeFileSync(join(h, 'plugins', 'muted', 'index.mjs'), "export function register() { throw new Error('a disabled plugin must not load'); }\n");
+    const r = await hookgate(['hooks', 'list', '--home', h]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/ {2}broken {2}✗ failed to load: .*no database configured/);
+    expect(r.stdout).not.toContain('broken  ✓ enabled');
+    expect(r.stdout).toContain('  muted  ✗ disabled (named in plugins.disabled in config.yaml, which wins over plugins.enabled)');
+    expect(r.stderr + r.stdout).not.toContain('must not load');
+  });
+
   it('list: grouped by sorted event, config order within, matcher, timeout, consent, approval, drift; warnings on stderr', async () => {
     const h = home(
       { 'a.sh': 'echo a', 'b.sh': 'echo b', 'c.sh': 'echo c' },

@@ -26,7 +26,10 @@ export interface HooksContext {
 export async function loadHooksContext(command: Command): Promise<HooksContext> {
   const opts = command.optsWithGlobals() as { home?: string; table?: string; stack?: string };
   const home = opts.home ?? resolveHooksHome();
-  const logger = createStderrLogger();
+  // A command's report to the person running it, piped or not: readable lines, so the §3.2
+  // warnings keep their quoted fragments (a raw matcher with `\` or `"`) verbatim; JSON is for
+  // the long-running processes' logs.
+  const logger = createStderrLogger(undefined, undefined, 'text');
   const file = await readHooksConfig(home);
   if (file.warning) logger.warn(file.warning);
   return {

@@ -2,15 +2,17 @@ import { CallbackRegistry } from '../../hooks/callback-registry.ts';
 import { discoverHooksHome } from '../../hooks/discover-hooks-home.ts';
 import type { HookLogger } from '../../hooks/hook-logger.ts';
 import { moduleSource } from '../../hooks/module-source.ts';
-import { loadPlugins } from '../../hooks/plugins/load-plugins.ts';
+import { loadPlugins, type PluginStatus } from '../../hooks/plugins/load-plugins.ts';
 import { PluginCommandRegistry, type PluginCommandInfo } from '../../hooks/plugins/plugin-commands.ts';
 
 /** One plugin of a home as `hookgate hooks list` shows it. */
 export interface PluginListing {
   name: string;
   dir: string;
-  /** Loads at start-up (in `plugins.enabled`, not in `plugins.disabled`). */
-  enabled: boolean;
+  /** What start-up does with it: `loaded`, `failed` (its import or `register` threw), `not-enabled`, `disabled`. */
+  status: PluginStatus;
+  /** Why it failed to load. */
+  error?: string;
   /** The hooks its `register` registered, each with its callbacks' names (enabled plugins only). */
   hooks: { hook: string; callbacks: string[] }[];
   /** Its slash commands (enabled plugins only). */
@@ -33,14 +35,13 @@ export async function listHooksHome(home: string, logger: HookLogger): Promise<{
   const description = await discoverHooksHome(home, { gatewayHooks: true });
   const registry = new CallbackRegistry();
   const commands = new PluginCommandRegistry(logger, 1);
-  const enabled = description.plugins.filter((p) => p.enabled && !p.disabled);
-  if (enabled.length > 0) await loadPlugins(description.plugins, { home, registry, logger, load: moduleSource(home), commands });
+  const results = await loadPlugins(description.plugins, { home, registry, logger, load: moduleSource(home), commands });
   const registered = registry.hooks().flatMap((hook) => registry.callbacks(hook).filter((c) => c.source === 'plugin'));
-  const plugins = description.plugins.map((p): PluginListing => {
-    const on = p.enabled && !p.disabled;
-    const mine = on ? registered.filter((c) => c.plugin === p.name) : [];
+  const plugins = results.map(({ name, dir, status, error }): PluginListing => {
+    const mine = status === 'loaded' ? registered.filter((c) => c.plugin === name) : [];
     const hooks = [...new Set(mine.map((c) => c.hook))].map((hook) => ({ hook, callbacks: mine.filter((c) => c.hook === hook).map((c) => c.name) }));
-    return { name: p.name, dir: p.dir, enabled: on, hooks, commands: on ? commands.list().filter((c) => c.plugin === p.name) : [] };
+    const own = status === 'loaded' ? commands.list().filter((c) => c.plugin === name) : [];
+    return { name, dir, status, ...(error ? { error } : {}), hooks, commands: own };
   });
   const gatewayHooks = description.gatewayHooks.map((g): GatewayHookListing =>
     g.kind === 'hook' ? { name: g.name, dir: g.dir, events: g.events } : { dir: g.dir, skipped: g.line },

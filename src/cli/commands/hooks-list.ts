@@ -34,8 +34,16 @@ function listPlugins(ctx: HooksContext, plugins: readonly PluginListing[]): void
   say();
   for (const p of plugins) {
     const dir = p.dir === p.name ? '' : `  (plugins/${p.dir})`;
-    if (!p.enabled) {
+    if (p.status === 'not-enabled') {
       say(`  ${p.name}${dir}  ${BAD()} not enabled (list it under plugins.enabled in config.yaml)`);
+      continue;
+    }
+    if (p.status === 'disabled') {
+      say(`  ${p.name}${dir}  ${BAD()} disabled (named in plugins.disabled in config.yaml, which wins over plugins.enabled)`);
+      continue;
+    }
+    if (p.status === 'failed') {
+      say(`  ${p.name}${dir}  ${BAD()} failed to load: ${p.error ?? 'unknown error'}`);
       continue;
     }
     say(`  ${p.name}${dir}  ${OK()} enabled`);

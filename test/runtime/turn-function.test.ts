@@ -8,7 +8,6 @@ import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 import { createRuntime } from '../../src/runtime/create-runtime.ts';
 import { createTurnFunction } from '../../src/runtime/turn-function.ts';
-import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import type { TurnMessage } from '../../src/pipeline/turn-message.ts';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.ts';
 import { startTestAws } from '../support/local-aws.ts';
@@ -63,11 +62,6 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
       TELEGRAM_BOT_TOKEN: '123:abc',
       TELEGRAM_SECRET_TOKEN: 'secret',
       TELEGRAM_API_BASE_URL: telegramUrl,
-      [RESOURCE_ENV.tableName]: aws.tableName,
-      [RESOURCE_ENV.turnsQueueUrl]: aws.turnsQueueUrl,
-      [RESOURCE_ENV.timersQueueUrl]: aws.timersQueueUrl,
-      [RESOURCE_ENV.eventsTopicArn]: aws.eventsTopicArn,
-      [RESOURCE_ENV.payloadBucket]: aws.payloadBucket,
     };
     const handler = await turnHandler(env);
     model.script({ content: 'hi from the model' });

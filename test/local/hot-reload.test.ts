@@ -236,6 +236,22 @@ describe('hookgate dev hot reload', () => {
     expect(panel.reload).toMatchObject({ watching: true, last: { ok: true } });
   });
 
+  it('revoking it (through the console) unregisters it on the next turn: dev reloads, where a deployment keeps it until restart', async () => {
+    const command = join(home.path, 'agent-hooks', 'block.sh');
+    expect(await chat('c4', 'run: echo hi')).toContain('blocked by the approved shell hook'); // still approved from the test before
+    const revoked = dev.hotReload!.next((o) => o.changed.includes('shell-hooks-allowlist.json'));
+    const res = await fetch(`${dev.url}/console/api/hooks/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hookgate-console': '1' },
+      body: JSON.stringify({ event: 'pre_tool_call', command }),
+    });
+    expect(res.status).toBe(200);
+    const outcome = await revoked;
+    expect(outcome.ok).toBe(true);
+    expect(outcome.loaded?.shellHooks).toEqual([]);
+    expect(await chat('c4', 'run: echo hi')).toBe('v4: hi');
+  });
+
   it('a removed plugin folder is unloaded', async () => {
     const outcome = await reloadAfter(() => rm(join(home.path, 'plugins', 'shout'), { recursive: true, force: true }), (o) => !(o.loaded?.plugins ?? []).includes('shout'));
     expect(outcome.ok).toBe(true);

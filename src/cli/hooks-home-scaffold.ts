@@ -86,7 +86,7 @@ export function register(ctx: PluginContext): void {
       text: `# A gateway hook: handler.ts's handle(event, context) runs for each event listed here.
 # In AWS these run in the observer Lambda, after the reply; locally in hookgate dev's observer consumer.
 name: agent-log
-description: Appends one line per agent event to logs/agent-log.jsonl in the hooks home
+description: Appends one line per agent event to logs/agent-log.jsonl in the hooks home (in AWS, to the function's log)
 events:
   - agent:start     # a turn begins
   - agent:end       # a turn ends (context has the response)
@@ -105,8 +105,10 @@ import { join } from 'node:path';
 const home = process.env.HOOKGATE_HOME || process.env.HERMES_HOME || join(homedir(), '.hermes');
 
 export async function handle(event: string, context: Record<string, unknown>): Promise<void> {
-  await mkdir(join(home, 'logs'), { recursive: true });
   const line = { at: new Date().toISOString(), event, session_id: context.session_id, platform: context.platform };
+  // In Lambda the bundled home is read-only: the line goes to the function's log (CloudWatch) instead.
+  if (process.env.AWS_LAMBDA_FUNCTION_NAME) return console.log(JSON.stringify({ agent_log: line }));
+  await mkdir(join(home, 'logs'), { recursive: true });
   await appendFile(join(home, 'logs', 'agent-log.jsonl'), \`\${JSON.stringify(line)}\\n\`);
 }
 `,

@@ -3,6 +3,7 @@ import type { DataPlaneResources } from '../pipeline/data-plane.ts';
 import { RESOURCE_ENV } from '../pipeline/resource-env.ts';
 import { parseAllowedUsers, type AllowedUsers } from './allowed-users.ts';
 import { ConfigError } from './config-error.ts';
+import { LOG_THRESHOLDS, parseLogThreshold, type LogThreshold } from '../logging/log-threshold.ts';
 
 /** The chat platforms the gateway serves (architecture §4), `local` included. */
 export const PLATFORM_NAMES = ['telegram', 'slack', 'discord', 'whatsapp', 'teams', 'local'] as const;
@@ -39,9 +40,8 @@ export interface TeamsConfig {
   tokenUrl: string;
 }
 
-/** `HOOKGATE_LOG_LEVEL` (case-insensitive; `warning` is read as `warn`). */
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
-export type LogLevelName = (typeof LOG_LEVELS)[number];
+/** `HOOKGATE_LOG_LEVEL` (case-insensitive; `warning` is read as `warn`): logging/log-threshold.ts. */
+export type LogLevelName = LogThreshold;
 
 /**
  * Where the deployment's AWS resources are. A deployed function reads the names the stack sets
@@ -137,8 +137,8 @@ const FORMATS: Record<string, z.ZodType<string>> = {
   HOOKGATE_LOCAL_ADAPTER: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }),
   HOOKGATE_LOG_LEVEL: z
     .string()
-    .transform((level) => level.toLowerCase().replace(/^warning$/, 'warn'))
-    .pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })),
+    .transform((level) => parseLogThreshold(level) ?? level)
+    .pipe(z.enum(LOG_THRESHOLDS, { error: `must be one of ${LOG_THRESHOLDS.join(', ')}` })),
   // The stack's resource names (architecture §4): CloudFormation makes them; a hand-set one is checked.
   [RESOURCE_ENV.tableName]: z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/, { error: 'must be a DynamoDB table name' }),
   [RESOURCE_ENV.turnsQueueUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),

@@ -1,4 +1,5 @@
 import { colourFor, formatLogLine, logStyleFor, type LogLevelName, type LogStyle } from '../logging/log-line.ts';
+import { parseLogThreshold, type LogThreshold } from '../logging/log-threshold.ts';
 
 /**
  * The engine's logger (hook-semantics §0.5): levels only, no transport opinions. The
@@ -14,13 +15,11 @@ export interface HookLogger {
   error(message: string): void;
 }
 
-const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const RANK: Record<LogThreshold, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 50 };
 const LABEL: Record<LogLevel, LogLevelName> = { debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR' };
 
-function levelFromEnv(env: NodeJS.ProcessEnv): LogLevel {
-  const raw = (env.HOOKGATE_LOG_LEVEL ?? '').trim().toLowerCase();
-  return raw === 'debug' || raw === 'info' || raw === 'warn' || raw === 'error' ? raw : 'info';
-}
+/** The deployment config's reading of HOOKGATE_LOG_LEVEL (`warning`, `silent` included); `info` when unset or unknown. */
+const levelFromEnv = (env: NodeJS.ProcessEnv): LogThreshold => parseLogThreshold(env.HOOKGATE_LOG_LEVEL) ?? 'info';
 
 /**
  * Writes one line per message at or above `level` to a stream (stderr by default), in
@@ -29,7 +28,7 @@ function levelFromEnv(env: NodeJS.ProcessEnv): LogLevel {
  * redacted).
  */
 export function createStderrLogger(
-  level: LogLevel = levelFromEnv(process.env),
+  level: LogThreshold = levelFromEnv(process.env),
   write: (line: string) => void = (line) => process.stderr.write(line),
   style: LogStyle = logStyleFor(process.stderr),
 ): HookLogger {

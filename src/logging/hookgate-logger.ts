@@ -3,9 +3,10 @@ import type { LogItem } from '@aws-lambda-powertools/logger';
 import { redactSecrets } from '../secrets/redact-secrets.ts';
 import { ContextLogFormatter } from './context-log-formatter.ts';
 import { colourFor, formatLogLine, logStyleFor, type LogLevelName } from './log-line.ts';
+import type { LogThreshold } from './log-threshold.ts';
 
 /** A logger's threshold (the deployment config's `logLevel`). */
-export type LoggerLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+export type LoggerLevel = LogThreshold;
 const POWERTOOLS_LEVEL = { debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', silent: 'SILENT' } as const;
 /** Fields a readable line leaves out: shown in its own way, or only of use in CloudWatch. */
 const BASE_FIELDS = new Set(['level', 'message', 'timestamp', 'service', 'sampling_rate', 'cold_start', 'xray_trace_id']);

@@ -3,6 +3,8 @@ import { createHookgateLogger } from '../../src/logging/hookgate-logger.ts';
 import { annotateLogContext, withLogContext } from '../../src/logging/log-context.ts';
 import { createLinePrinter, formatLogLine, logStyleFor } from '../../src/logging/log-line.ts';
 import { createStderrLogger } from '../../src/hooks/hook-logger.ts';
+import { parseLogThreshold } from '../../src/logging/log-threshold.ts';
+import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -67,5 +69,24 @@ describe('the one log format', () => {
   it('prints [hooks] lines to stdout whatever the log level', async () => {
     const lines = await capture(() => createLinePrinter('dev', process.stdout, { HOOKGATE_LOG_LEVEL: 'error', HOOKGATE_LOG_FORMAT: 'json' })('[hooks] Skipping x: no events declared'));
     expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'INFO', message: '[hooks] Skipping x: no events declared' });
+  });
+});
+
+describe('HOOKGATE_LOG_LEVEL, read one way everywhere', () => {
+  it('parses case-insensitively, warning as warn, silent; anything else is not a level', () => {
+    expect(parseLogThreshold(' WARNING ')).toBe('warn');
+    expect(parseLogThreshold('Silent')).toBe('silent');
+    expect(parseLogThreshold('verbose')).toBeUndefined();
+    expect(loadDeploymentConfig({ HOOKGATE_LOG_LEVEL: 'warning' }).logLevel).toBe('warn');
+  });
+
+  it('the hook engine\'s stderr logger honours warn and silent as the config does', () => {
+    const lines: string[] = [];
+    const warnOnly = createStderrLogger(parseLogThreshold('warning'), (line) => void lines.push(line), 'text');
+    warnOnly.info('not shown');
+    warnOnly.warn('shown');
+    createStderrLogger(parseLogThreshold('silent'), (line) => void lines.push(line), 'text').error('not shown either');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('WARN  shown');
   });
 });

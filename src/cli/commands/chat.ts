@@ -7,6 +7,7 @@ import type { TraceRecord } from '../../store/trace-store.ts';
 import type { CommandInstaller } from '../main.ts';
 import { readServerSentEvents } from '../server-sent-events.ts';
 import { bold, cyan } from './hooks-output.ts';
+import type { ConsoleEvent, DeliveryStatus } from '../../console/console-hub.ts';
 
 /** Where `hookgate dev` listens unless told otherwise (`hookgate dev --port`). */
 export const DEFAULT_DEV_URL = 'http://127.0.0.1:8787';
@@ -21,22 +22,12 @@ interface ChatOptions {
   home?: string;
 }
 
-interface DeliveryStatus {
-  delivery_id: string;
-  queued: boolean;
-  done: boolean;
-  replies: number;
-  turn_id?: string;
-}
-
-/** A reply or a finished turn, as `/console/events` reports them. */
-type StreamEvent =
-  | { kind: 'reply'; platform: string; chat_id: string; text: string; delivery_id?: string; turn_id?: string }
-  | { kind: 'turn-done'; delivery_id?: string; turn_id?: string };
+/** A reply or a finished turn, as `/console/events` reports them (the console hub's own types). */
+type StreamEvent = Extract<ConsoleEvent, { kind: 'reply' | 'turn-done' }>;
 
 /** Ends the chat with a message and exit status 1. */
-export class ChatStopped extends HookgateError {
-  override readonly name = 'ChatStopped';
+export class ChatStoppedError extends HookgateError {
+  override readonly name = 'ChatStoppedError';
 }
 
 /**
@@ -83,12 +74,12 @@ class EventFeed {
   async open(url: string): Promise<void> {
     const response = await fetch(`${url}/console/events`, { signal: this.abort.signal, headers: { accept: 'text/event-stream' } });
     if (!response.ok || !response.body) {
-      throw new ChatStopped(`${url} answered ${response.status} for /console/events: is it a hookgate dev with its console on?`);
+      throw new ChatStoppedError(`${url} answered ${response.status} for /console/events: is it a hookgate dev with its console on?`);
     }
     const events = readServerSentEvents(response.body);
     // The server says hello once subscribed: nothing sent after that is missed.
     const first = await events.next();
-    if (first.done || first.value.event !== 'hello') throw new ChatStopped(`${url}/console/events did not start an event stream`);
+    if (first.done || first.value.event !== 'hello') throw new ChatStoppedError(`${url}/console/events did not start an event stream`);
     void this.pump(events);
   }
 
@@ -101,9 +92,9 @@ class EventFeed {
         this.onEvent(parsed);
         this.wake?.();
       }
-      this.ended = new ChatStopped('hookgate dev closed the event stream (stopped?)');
+      this.ended = new ChatStoppedError('hookgate dev closed the event stream (stopped?)');
     } catch (error) {
-      this.ended = this.abort.signal.aborted ? new ChatStopped('closed') : new ChatStopped(`lost the event stream: ${(error as Error).message}`);
+      this.ended = this.abort.signal.aborted ? new ChatStoppedError('closed') : new ChatStoppedError(`lost the event stream: ${(error as Error).message}`);
     }
     this.wake?.();
   }
@@ -123,7 +114,7 @@ class EventFeed {
 
 async function getJson<T>(url: string): Promise<T> {
   const response = await fetch(url);
-  if (!response.ok) throw new ChatStopped(`GET ${url} answered ${response.status}: ${await response.text()}`);
+  if (!response.ok) throw new ChatStoppedError(`GET ${url} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as T;
 }
 
@@ -209,7 +200,7 @@ async function runChat(options: ChatOptions): Promise<number> {
     await feed.open(url);
   } catch (error) {
     rl.close();
-    if (!(error instanceof ChatStopped)) {
+    if (!(error instanceof ChatStoppedError)) {
       process.stderr.write(`hookgate chat: no hookgate dev is running at ${url}. Start one (npm start, or npx hookgate dev), or pass --url.\n`);
     } else {
       process.stderr.write(`hookgate chat: ${(error as Error).message}\n`);

@@ -40,7 +40,7 @@ export interface ConsoleUndeliveredReply {
 }
 
 /** How much of an undelivered reply the console shows. */
-export const UNDELIVERED_EXCERPT_CHARS = 280;
+const UNDELIVERED_EXCERPT_CHARS = 280;
 
 /** The dead-letter queues the console shows, by name. */
 export const CONSOLE_DLQ_NAMES = ['turns', 'timers', 'events'] as const;

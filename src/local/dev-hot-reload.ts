@@ -10,7 +10,7 @@ import { HeldEngineOutput } from './held-engine-output.ts';
 import { startHotReload, type HotReload } from './hot-reload.ts';
 
 /** What `hookgate dev` builds its engines with: the engine options plus where their output goes. */
-export type DevEngineOptions = HookEngineOptions & Pick<CreateHookEngineOptions, 'print' | 'consentIO'>;
+type DevEngineOptions = HookEngineOptions & Pick<CreateHookEngineOptions, 'print' | 'consentIO'>;
 
 /**
  * No consent prompt during a reload: it would stop the reload until someone answers at the

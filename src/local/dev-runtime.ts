@@ -13,7 +13,7 @@ import { dataPlaneFromLocalAws, type DataPlane } from '../pipeline/data-plane.ts
 import { createRuntime, type EngineFactory } from '../runtime/create-runtime.ts';
 import { gatewayDepsOf } from '../runtime/gateway-function.ts';
 import { createObserverFunction } from '../runtime/observer-function.ts';
-import { createServiceLogger } from '../runtime/service-logger.ts';
+import { createHookgateLogger } from '../logging/hookgate-logger.ts';
 import { turnReplierOf } from '../runtime/turn-function.ts';
 import { removeDevEndpoints, writeDevEndpoints } from './dev-endpoints.ts';
 import { ConsoleHub } from '../console/console-hub.ts';
@@ -157,7 +157,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const runtime = createRuntime(config, {
       createEngine: options.createEngine,
       engineOptions: { home: options.home, acceptHooks: options.acceptHooks ?? false },
-      logger: createServiceLogger('hookgate-dev', config.logLevel),
+      logger: createHookgateLogger('hookgate-dev', config.logLevel),
     });
     const { plane } = runtime;
     const logger = runtime.logger('local');

@@ -191,7 +191,7 @@ function registryOf(engine: HookEngine): RegistryListing | undefined {
 }
 
 /** What an engine loaded, when it can say (the engine `createHookEngine` builds can). */
-export function loadedHooks(engine: HookEngine): LoadedHooks | undefined {
+function loadedHooks(engine: HookEngine): LoadedHooks | undefined {
   const registry = registryOf(engine);
   if (!registry) return undefined;
   const shell = new Set<string>();

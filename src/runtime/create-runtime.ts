@@ -5,7 +5,7 @@ import type { DeploymentConfig } from '../config/deployment-config.ts';
 import type { CreateHookEngineOptions } from '../hooks/create-hook-engine.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import { createDataPlane, dataPlaneFromConfig, type DataPlane } from '../pipeline/data-plane.ts';
-import { createServiceLogger } from './service-logger.ts';
+import { createHookgateLogger } from '../logging/hookgate-logger.ts';
 
 /**
  * Builds a hook engine: `createEngineFromBundle` in a Lambda bundle, `createHookEngine` (from
@@ -83,7 +83,7 @@ export function createRuntime(config: DeploymentConfig, inputs: RuntimeInputs): 
   const logger = (role: RuntimeRole): Logger => {
     if (inputs.logger) return inputs.logger;
     let built = loggers.get(role);
-    if (!built) loggers.set(role, (built = createServiceLogger(SERVICE_NAMES[role], config.logLevel)));
+    if (!built) loggers.set(role, (built = createHookgateLogger(SERVICE_NAMES[role], config.logLevel)));
     return built;
   };
   const engineOptions = (role: RuntimeRole): CreateHookEngineOptions => {

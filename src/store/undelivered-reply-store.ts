@@ -13,7 +13,7 @@ export interface UndeliveredReply {
   readonly platform: string;
   readonly chat_id: string;
   readonly thread_id: string;
-  /** The whole reply, as the model wrote it (not redacted: show an excerpt through the redactor). */
+  /** The whole reply, as sent (redacted: the turn's trace records pass through the redactor before they are stored). */
   readonly text: string;
   /** Why the last attempt failed (the first failure, or the last retry's). */
   readonly error: string;

@@ -4,7 +4,7 @@ import { loadDeploymentConfig, type DeploymentConfig } from '../../src/config/de
 import type { CreateHookEngineOptions } from '../../src/hooks/create-hook-engine.ts';
 import { DataPlaneEnvError } from '../../src/pipeline/data-plane.ts';
 import { createRuntime, type RuntimeRole } from '../../src/runtime/create-runtime.ts';
-import { createServiceLogger } from '../../src/runtime/service-logger.ts';
+import { createHookgateLogger } from '../../src/logging/hookgate-logger.ts';
 import { recordingEngine } from '../gateway/support/recording-engine.ts';
 
 /** A deployed function's environment (names only: nothing here talks to AWS). */
@@ -18,7 +18,7 @@ const STACK_ENV = {
 };
 
 /** A runtime whose engine factory records the options it is called with. */
-function recordingRuntime(config: DeploymentConfig = loadDeploymentConfig(STACK_ENV, { runtime: 'aws' }), logger?: ReturnType<typeof createServiceLogger>) {
+function recordingRuntime(config: DeploymentConfig = loadDeploymentConfig(STACK_ENV, { runtime: 'aws' }), logger?: ReturnType<typeof createHookgateLogger>) {
   const calls: CreateHookEngineOptions[] = [];
   const runtime = createRuntime(config, {
     createEngine: (options) => {
@@ -85,7 +85,7 @@ describe('createRuntime', () => {
     const { runtime } = recordingRuntime();
     expect(runtime.logger('gateway')).toBe(runtime.logger('gateway'));
     expect(runtime.logger('gateway')).not.toBe(runtime.logger('turn'));
-    const dev = createServiceLogger('hookgate-dev', 'silent');
+    const dev = createHookgateLogger('hookgate-dev', 'silent');
     const local = recordingRuntime(undefined, dev).runtime;
     for (const role of ['gateway', 'turn', 'observer', 'local'] as const) expect(local.logger(role)).toBe(dev);
   });

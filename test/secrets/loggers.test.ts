@@ -1,6 +1,6 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import { createStderrLogger } from '../../src/hooks/hook-logger.ts';
-import { createServiceLogger } from '../../src/runtime/service-logger.ts';
+import { createHookgateLogger } from '../../src/logging/hookgate-logger.ts';
 
 const TOKEN = 'fake-api-token-for-the-logger-test';
 const saved = process.env.HOOKGATE_API_TOKEN;
@@ -19,7 +19,7 @@ it('the functions\' structured logger redacts every string of a line: message, a
   };
   vi.spyOn(process.stdout, 'write').mockImplementation(capture);
   vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-  const logger = createServiceLogger('test', 'info');
+  const logger = createHookgateLogger('test', 'info');
   logger.info(`token ${TOKEN}`, { header: `Bearer ${TOKEN}`, nested: { b64: Buffer.from(TOKEN).toString('base64') } });
   logger.error('failed', { error: new Error(`boom ${TOKEN}`) });
   const text = out.join('\n');

@@ -127,7 +127,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
 export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): Promise<TurnResult> {
   const record = await deps.approvals.get(message.approval_id);
   if (!record) return { turn_id: '', outcome: 'ignored', reason: `no approval ${message.approval_id}` };
-  annotateLogContext({ turn_id: record.turn_id, chat_id: record.state && typeof record.state === 'object' ? String((record.state as { chat_id?: unknown }).chat_id ?? '') : '' });
+  annotateLogContext({ turn_id: record.turn_id });
   // A redelivered resume after the resumed turn finished. Recorded on the approval itself, not
   // inferred from the transcript: tool-call ids are the model's and may repeat across turns.
   if (record.resumed_at !== undefined) {
@@ -153,6 +153,7 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
     return { turn_id: record.turn_id, outcome: 'ignored', reason: 'unreadable state' };
   }
   const state = parsed.data;
+  annotateLogContext({ chat_id: chatIdOf(state) });
   const history = await deps.transcripts.load(state.session_id);
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: state.session_id, turn_id: state.turn_id });
   const endInFlight = deps.turnsInFlight?.begin({ turn_id: state.turn_id, session_key: state.session_key, session_id: state.session_id });

@@ -9,6 +9,8 @@ import type { TranscriptMessage } from '../../store/transcript-store.ts';
 import { approvalHookKwargs } from '../approvals/approval-hook-kwargs.ts';
 import { approvalRequestText } from '../approvals/approval-request-text.ts';
 import { chatApprovalGate } from '../approvals/chat-approval-gate.ts';
+import { createUnsandboxed } from '../sandbox/unsandboxed.ts';
+import type { ToolSandbox } from '../sandbox/tool-sandbox.ts';
 import { BUILTIN_TOOLS } from '../tools/tool-set.ts';
 import type { DelegateRunner } from '../tools/delegate-task.ts';
 import { runChildAgent } from '../tools/run-child-agent.ts';
@@ -216,16 +218,15 @@ function fireSessionEnd(hooks: TurnHooks, state: TurnState, outcome: LoopOutcome
 }
 
 function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, history: readonly TranscriptMessage[]): AgentLoopDeps {
-  const workspace = join(deps.workspaceRoot ?? join(tmpdir(), 'hookgate-workspaces'), safeDirName(state.session_id));
   const since = new Date(state.started_at);
   const base = {
     transport: deps.transport,
     systemPrompt: SYSTEM_PROMPT,
-    workspace,
+    sandbox: deps.sandbox ?? defaultSandbox(deps),
+    workspaceSession: { sessionId: state.session_id },
     maxIterations: deps.maxIterations ?? DEFAULT_MAX_ITERATIONS,
     ...(deps.retry ? { retry: deps.retry } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
-    ...(deps.toolPolicy ? { toolPolicy: deps.toolPolicy } : {}),
     stopRequested: () => deps.sessions.stopRequested(state.session_key, since),
   };
   const gate = chatApprovalGate(deps.approvals, { platform: state.platform, chat_id: chatIdOf(state) });
@@ -369,6 +370,11 @@ function chatIdOf(state: TurnState): string {
   return state.chat_id ?? String(state.agent_start.chat_id ?? state.reply.chat_id);
 }
 
-function safeDirName(id: string): string {
-  return id.replace(/[^A-Za-z0-9._-]/g, '_');
+/** Without a sandbox from the composition root: the tools unsandboxed, as the first release ran them. */
+function defaultSandbox(deps: TurnRuntimeDeps): ToolSandbox {
+  return createUnsandboxed({
+    workspaceRoot: deps.workspaceRoot ?? join(tmpdir(), 'hookgate-workspaces'),
+    envPassthrough: deps.toolPolicy?.terminalEnvPassthrough ?? [],
+    boundary: deps.toolPolicy ?? { allowedRoots: [] },
+  });
 }

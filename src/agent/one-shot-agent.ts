@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { createUnsandboxed } from './sandbox/unsandboxed.ts';
+import { selectToolSandbox, type ToolHost } from './sandbox/select-tool-sandbox.ts';
 import type { ToolSandbox } from './sandbox/tool-sandbox.ts';
+import { toolPolicyFromConfig } from './tools/tool-policy.ts';
+import { readHooksConfig } from '../hooks/config-file.ts';
+import { resolveHooksHome } from '../hooks/hooks-home.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import { createStderrLogger, type HookLogger } from '../hooks/hook-logger.ts';
 import { loadModelConfig } from '../config/deployment-config.ts';
@@ -21,7 +24,11 @@ export interface OneShotAgentOptions {
   transport?: ModelTransport;
   /** Plugin hooks fire around its tools and model requests when given. */
   engine?: HookEngine;
-  /** Where its tools run. Default: unsandboxed in `workspace` (default a fresh folder under the temp dir). */
+  /**
+   * Where its tools run. Default: the sandbox the hooks home's config.yaml chooses
+   * (`terminal.sandbox`, hook-semantics §5.9) — bubblewrap on this machine, refused in Lambda
+   * unless `none` — with the workspace `workspace` (default a fresh folder under the temp dir).
+   */
   sandbox?: ToolSandbox;
   workspace?: string;
   /** Default 20, like the seed's boot agent. */
@@ -50,7 +57,8 @@ export async function runOneShotAgent(options: OneShotAgentOptions): Promise<One
     modelFromConfig(loadModelConfig(process.env));
   const sessionId = `oneshot_${randomUUID()}`;
   const turnId = `turn_${randomUUID()}`;
-  const hooks = new TurnHooks(options.engine ?? NO_HOOKS_ENGINE, options.logger ?? createStderrLogger(), { session_id: sessionId, turn_id: turnId });
+  const logger = options.logger ?? createStderrLogger();
+  const hooks = new TurnHooks(options.engine ?? NO_HOOKS_ENGINE, logger, { session_id: sessionId, turn_id: turnId });
   const outcome = await runAgentLoop(
     {
       transport,
@@ -58,7 +66,7 @@ export async function runOneShotAgent(options: OneShotAgentOptions): Promise<One
       tools: CHILD_TOOLS,
       systemPrompt: SYSTEM_PROMPT,
       history: [],
-      sandbox: options.sandbox ?? createUnsandboxed({ workspaceRoot: options.workspace ? dirname(options.workspace) : join(tmpdir(), 'hookgate-workspaces') }),
+      sandbox: options.sandbox ?? (await configuredSandbox(options, logger)),
       workspaceSession: { sessionId: options.workspace ? basename(options.workspace) : sessionId },
       maxIterations: options.maxIterations ?? 20,
       approvals: { canAsk: false, check: async (command) => detectDangerousCommand(command) },
@@ -89,4 +97,21 @@ export async function runOneShotAgent(options: OneShotAgentOptions): Promise<One
   await hooks.flush();
   if (outcome.kind === 'final') return { outcome: 'completed', response: outcome.response };
   return { outcome: outcome.kind === 'exhausted' ? 'exhausted' : 'failed', response: null };
+}
+
+/**
+ * The sandbox config.yaml chooses, as a turn's: the engine's config when given, else the hooks
+ * home's. In Lambda (the BOOT checklist runs in the observer function) the host is `lambda`.
+ */
+async function configuredSandbox(options: OneShotAgentOptions, logger: HookLogger): Promise<ToolSandbox> {
+  const home = options.engine?.home ?? resolveHooksHome();
+  const config = options.engine?.config ?? (await readHooksConfig(home)).config;
+  const host: ToolHost = process.env.AWS_LAMBDA_FUNCTION_NAME ? 'lambda' : 'local';
+  const choice = selectToolSandbox({
+    host,
+    config: toolPolicyFromConfig(config, home, logger),
+    workspaceRoot: options.workspace ? dirname(options.workspace) : join(tmpdir(), 'hookgate-workspaces'),
+  });
+  if (choice.notice) logger.warn(`tool sandbox: ${choice.notice}`);
+  return choice.sandbox;
 }

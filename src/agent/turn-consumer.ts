@@ -4,6 +4,7 @@ import type { Replier } from '../messaging/replier.ts';
 import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoTraceStore } from '../store/trace-store.ts';
 import { modelFromConfig, type ModelSettings } from './model/model-from-config.ts';
+import { selectToolSandbox, type ToolHost } from './sandbox/select-tool-sandbox.ts';
 import { toolPolicyFromConfig } from './tools/tool-policy.ts';
 import { createTurnHandler } from './turn-handler.ts';
 import type { TurnsInFlight } from './turn/turns-in-flight.ts';
@@ -19,6 +20,13 @@ export interface TurnConsumerParts {
   logger: { debug(m: string): void; info(m: string): void; warn(m: string): void; error(m: string): void };
   /** Told of each turn invocation while it runs (`hookgate dev`: `/healthz` and the shutdown's finalize). */
   turnsInFlight?: TurnsInFlight;
+  /**
+   * Where the chat's tools run (hook-semantics §5.9): `local` (bubblewrap where it runs) or
+   * `lambda` (the tools function; refused until one is deployed). Default `local`.
+   */
+  toolHost?: ToolHost;
+  /** Folders hidden from the tool sandbox besides the hooks home and the repository (`hookgate dev`'s state folder). */
+  hiddenFromTools?: readonly string[];
   overrides?: Partial<TurnRuntimeDeps>;
   /** Aborted at shutdown: running turns stop calling the model and wrap up. */
   signal?: AbortSignal;
@@ -26,7 +34,8 @@ export interface TurnConsumerParts {
 
 /**
  * The turn handler over a data plane: DynamoDB stores, the timers and turns queues, the
- * trace store, and the configured model (the stand-in when none is configured). Used by
+ * trace store, the configured model (the stand-in when none is configured) and the configured
+ * tool sandbox (`terminal.sandbox`, for `parts.toolHost`). Used by
  * `functions/turn.ts` and as `hookgate dev`'s `createTurnConsumer`.
  *
  * @example
@@ -39,6 +48,15 @@ export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof 
     warn: (m) => parts.logger.warn(m),
     error: (m) => parts.logger.error(m),
   };
+  const toolPolicy = toolPolicyFromConfig(parts.engine.config ?? {}, parts.engine.home, logger);
+  const tools = selectToolSandbox({
+    host: parts.toolHost ?? 'local',
+    config: toolPolicy,
+    ...(parts.overrides?.workspaceRoot ? { workspaceRoot: parts.overrides.workspaceRoot } : {}),
+    ...(parts.hiddenFromTools ? { hidden: parts.hiddenFromTools } : {}),
+  });
+  // At every start (and every reload of config.yaml): a `none` warning, or the fix when no sandbox runs.
+  if (tools.notice) logger.warn(`tool sandbox: ${tools.notice}`);
   return createTurnHandler({
     engine: parts.engine,
     logger,
@@ -52,7 +70,8 @@ export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof 
     traces: new DynamoTraceStore(parts.plane.table),
     handled: parts.plane.dedup,
     ...(parts.config.sessionIdleSeconds !== undefined ? { sessionIdleSeconds: parts.config.sessionIdleSeconds } : {}),
-    toolPolicy: toolPolicyFromConfig(parts.engine.config ?? {}, parts.engine.home, logger),
+    toolPolicy,
+    sandbox: tools.sandbox,
     ...(parts.turnsInFlight ? { turnsInFlight: parts.turnsInFlight } : {}),
     ...(parts.signal ? { signal: parts.signal } : {}),
     ...parts.overrides,

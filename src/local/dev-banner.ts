@@ -1,4 +1,8 @@
+import { selectToolSandbox } from '../agent/sandbox/select-tool-sandbox.ts';
+import { toolPolicyFromConfig } from '../agent/tools/tool-policy.ts';
 import type { HooksStatus } from '../console/console-data.ts';
+import type { HookEngine } from '../hooks/hook-engine.ts';
+import { createMemoryLogger } from '../hooks/hook-logger.ts';
 
 /**
  * The banner lines of `hookgate dev` that say what the hooks home holds as it starts: the
@@ -34,4 +38,18 @@ export function loadedHooksLines(status: HooksStatus): string[] {
     lines.push(`    [${h.event}] ${h.command}${h.matcher !== null ? `  matcher='${h.matcher}'` : ''}  ${consent}`);
   }
   return lines;
+}
+
+/**
+ * The banner line that says where the chat's tools run (config.yaml `terminal.sandbox`,
+ * hook-semantics §5.9): the sandbox, or the warning (`none`) or fix (no sandbox can run) that
+ * start-up owes the operator. Config warnings are the turn consumer's to print, not repeated here.
+ *
+ * @example
+ * for (const line of toolSandboxLines(engine, home)) print(line); // '  tool sandbox: bwrap (network: none; …)'
+ */
+export function toolSandboxLines(engine: Pick<HookEngine, 'config'>, home: string): string[] {
+  const choice = selectToolSandbox({ host: 'local', config: toolPolicyFromConfig(engine.config ?? {}, home, createMemoryLogger()) });
+  if (choice.sandbox.kind === 'bwrap') return [`  tool sandbox: ${choice.summary}`];
+  return [`  tool sandbox: ${choice.sandbox.kind === 'none' ? '⚠' : '✗'} ${choice.notice ?? choice.summary}`];
 }

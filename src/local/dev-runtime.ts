@@ -19,7 +19,7 @@ import { removeDevEndpoints, writeDevEndpoints } from './dev-endpoints.ts';
 import { ConsoleHub } from '../console/console-hub.ts';
 import { mountDevConsole } from '../console/mount-dev-console.ts';
 import { ConsoleData } from '../console/console-data.ts';
-import { loadedHooksLines } from './dev-banner.ts';
+import { loadedHooksLines, toolSandboxLines } from './dev-banner.ts';
 import { startEmulators, type RunningEmulators } from './emulators.ts';
 import { prepareDevState, type DevStateOptions } from './dev-state.ts';
 import { DevTurnJournal } from './turn-journal.ts';
@@ -41,6 +41,10 @@ export interface TurnConsumerContext {
   turnsInFlight: TurnsInFlight;
   /** Aborted when `hookgate dev` stops: running turns wrap up instead of calling the model again. */
   signal: AbortSignal;
+  /** The chat's tools run on this machine, in the configured sandbox (hook-semantics §5.9). */
+  toolHost: 'local';
+  /** Hidden from the tool sandbox besides the hooks home and the repository: the state folder. */
+  hiddenFromTools: readonly string[];
 }
 
 export interface DevRuntimeOptions {
@@ -219,7 +223,17 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
       const turnReplier = hub ? hub.watchReplier(fullRetry) : fullRetry;
       // One consumer per engine (it reads config.yaml settings when built); a batch runs on one.
       const turns = turnConsumerPerEngine(engine, (current) =>
-        createTurnConsumer({ config, plane, engine: current, replier: turnReplier, logger, turnsInFlight, signal: shutdown.signal }),
+        createTurnConsumer({
+          config,
+          plane,
+          engine: current,
+          replier: turnReplier,
+          logger,
+          turnsInFlight,
+          signal: shutdown.signal,
+          toolHost: 'local',
+          hiddenFromTools: state ? [state.dir] : [],
+        }),
       );
       await turns.prepare(engine.current);
       prepareTurnConsumer = turns.prepare;
@@ -275,6 +289,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     banner.push(`  hook API: ${url}/v1/hooks/<hook>, ${url}/v1/events  (Authorization: Bearer ${generatedToken ? `${generatedToken}, generated; set HOOKGATE_API_TOKEN to choose one` : '$HOOKGATE_API_TOKEN'})`);
     if (!config.model.baseUrl) banner.push('  model: the built-in local stand-in model (set HOOKGATE_MODEL_BASE_URL for a real one)');
     if (!options.createTurnConsumer) banner.push('  turns: no turn runtime wired; messages stay on the turns queue');
+    else banner.push(...toolSandboxLines(engine.current, options.home));
     print(banner.join('\n'));
 
     return { url, config, aws, apiToken: config.apiToken!, stop, ...(hotReload ? { hotReload } : {}) };

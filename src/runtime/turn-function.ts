@@ -26,5 +26,6 @@ export function turnReplierOf(runtime: Runtime): Replier {
 export async function createTurnFunction(runtime: Runtime): Promise<ReturnType<typeof createTurnConsumer>> {
   const { config, plane } = runtime;
   const engine = await runtime.createEngine('turn');
-  return createTurnConsumer({ config, plane, engine, replier: turnReplierOf(runtime), logger: runtime.logger('turn') });
+  // The turn function never runs a chat user's command itself: the tools function does (refused until it is deployed).
+  return createTurnConsumer({ config, plane, engine, replier: turnReplierOf(runtime), logger: runtime.logger('turn'), toolHost: 'lambda' });
 }

@@ -81,11 +81,23 @@ async function realPrefix(absolute: string): Promise<string> {
 export async function readToolFile(resolved: string): Promise<string> {
   const handle = await open(resolved, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
-    if (!(await handle.stat()).isFile()) throw new SandboxError(`${resolved} is not a regular file`);
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new SandboxError(`${resolved} is not a regular file`);
+    refuseHardLinked(resolved, stat.nlink);
     return await handle.readFile('utf8');
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * A file with more than one name may be a hard link a command made to a file outside the
+ * workspace (`ln /outside/file x`): the path check cannot tell, so the file tools refuse it.
+ * (Inside bubblewrap such a link cannot be made at all; this guards `terminal.sandbox: none`
+ * and the Lambda tools function.)
+ */
+function refuseHardLinked(resolved: string, links: number): void {
+  if (links > 1) throw new SandboxError(`${resolved} has ${links} hard links; the file tools refuse hard-linked files (one of its names may be outside the workspace)`);
 }
 
 /**
@@ -96,8 +108,13 @@ export async function readToolFile(resolved: string): Promise<string> {
  */
 export async function writeToolFile(resolved: string, content: string): Promise<void> {
   await mkdir(dirname(resolved), { recursive: true });
-  const handle = await open(resolved, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+  // Truncated only once it is known not to be another name of a file elsewhere.
+  const handle = await open(resolved, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
   try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new SandboxError(`${resolved} is not a regular file`);
+    refuseHardLinked(resolved, stat.nlink);
+    await handle.truncate(0);
     await handle.writeFile(content, 'utf8');
   } finally {
     await handle.close();

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { HookLogger } from '../../hooks/hook-logger.ts';
 import { isPlainObject } from '../../hooks/python-truthiness.ts';
 import { envPassthroughAt } from '../../hooks/shell/spawn/hook-environment.ts';
+import { NetworkSettingSchema, SandboxSettingSchema, type NetworkSetting, type SandboxSetting } from '../sandbox/sandbox-settings.ts';
 
 /**
  * What the operator loosened for the tools a chat user steers (config.yaml, hook-semantics
@@ -16,10 +17,14 @@ export interface ToolPolicy {
   readonly allowedRoots: readonly string[];
   /** The hooks home: never reachable through the file tools unless a root names it (or a path inside it). */
   readonly hooksHome?: string;
+  /** `terminal.sandbox` (hook-semantics §5.9): `auto` (default: bwrap where it runs), `bwrap`, or `none` (unsandboxed, warned). */
+  readonly sandbox?: SandboxSetting;
+  /** `terminal.network`: `none` (default: no network inside the sandbox) or `host`. */
+  readonly network?: NetworkSetting;
 }
 
-/** The safe defaults: nothing passed through, no root but the workspace. */
-export const DEFAULT_TOOL_POLICY: ToolPolicy = { terminalEnvPassthrough: [], allowedRoots: [] };
+/** The safe defaults: nothing passed through, no root but the workspace, the sandbox where one runs, no network. */
+export const DEFAULT_TOOL_POLICY: ToolPolicy = { terminalEnvPassthrough: [], allowedRoots: [], sandbox: 'auto', network: 'none' };
 
 /** `files.allowed_roots`: a list of non-empty paths (`~/…` is the home directory, relative paths are the hooks home's). */
 export const AllowedRootsSchema = z.array(z.string().trim().min(1, 'must be a non-empty path'));
@@ -50,7 +55,21 @@ export function toolPolicyFromConfig(config: unknown, hooksHome: string | undefi
       logger.warn(`files.allowed_roots${issue?.path.length ? `[${issue.path.join('.')}]` : ''}: ${issue?.message ?? 'invalid'}; ignoring it (the file tools keep to the workspace)`);
     }
   }
-  return { terminalEnvPassthrough, allowedRoots, ...(hooksHome ? { hooksHome: resolve(hooksHome) } : {}) };
+  const sandbox = settingAt(section('terminal').sandbox, SandboxSettingSchema, 'terminal.sandbox', 'auto', logger);
+  const network = settingAt(section('terminal').network, NetworkSettingSchema, 'terminal.network', 'none', logger);
+  return { terminalEnvPassthrough, allowedRoots, ...(hooksHome ? { hooksHome: resolve(hooksHome) } : {}), sandbox, network };
+}
+
+/**
+ * One enum setting: unset is the default; a value outside the enum is a warning and keeps the
+ * default, which is the safe one (`terminal.sandbox: auto`, `terminal.network: none`).
+ */
+function settingAt<T extends string>(raw: unknown, schema: z.ZodType<T>, name: string, fallback: T, logger: HookLogger): T {
+  if (raw === undefined || raw === null) return fallback;
+  const parsed = schema.safeParse(typeof raw === 'string' ? raw.trim().toLowerCase() : raw);
+  if (parsed.success) return parsed.data;
+  logger.warn(`${name}: ${JSON.stringify(raw)} is not one of ${(schema as unknown as { options: string[] }).options.join(', ')}; using ${fallback}`);
+  return fallback;
 }
 
 function absoluteRoot(root: string, hooksHome: string | undefined): string {

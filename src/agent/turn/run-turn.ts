@@ -9,9 +9,10 @@ import type { TranscriptMessage } from '../../store/transcript-store.ts';
 import { approvalHookKwargs } from '../approvals/approval-hook-kwargs.ts';
 import { approvalRequestText } from '../approvals/approval-request-text.ts';
 import { chatApprovalGate } from '../approvals/chat-approval-gate.ts';
-import { createUnsandboxed } from '../sandbox/unsandboxed.ts';
+import { selectToolSandbox } from '../sandbox/select-tool-sandbox.ts';
 import type { ToolSandbox } from '../sandbox/tool-sandbox.ts';
 import { BUILTIN_TOOLS } from '../tools/tool-set.ts';
+import { DEFAULT_TOOL_POLICY } from '../tools/tool-policy.ts';
 import type { DelegateRunner } from '../tools/delegate-task.ts';
 import { runChildAgent } from '../tools/run-child-agent.ts';
 import { DEFAULT_MAX_ITERATIONS, runAgentLoop, type AgentLoopDeps, type LoopOutcome } from './agent-loop.ts';
@@ -370,11 +371,11 @@ function chatIdOf(state: TurnState): string {
   return state.chat_id ?? String(state.agent_start.chat_id ?? state.reply.chat_id);
 }
 
-/** Without a sandbox from the composition root: the tools unsandboxed, as the first release ran them. */
+/** Without a sandbox from the composition root: the configured one on this machine (bwrap where it runs, else refused). */
 function defaultSandbox(deps: TurnRuntimeDeps): ToolSandbox {
-  return createUnsandboxed({
+  return selectToolSandbox({
+    host: 'local',
+    config: deps.toolPolicy ?? DEFAULT_TOOL_POLICY,
     workspaceRoot: deps.workspaceRoot ?? join(tmpdir(), 'hookgate-workspaces'),
-    envPassthrough: deps.toolPolicy?.terminalEnvPassthrough ?? [],
-    boundary: deps.toolPolicy ?? { allowedRoots: [] },
-  });
+  }).sandbox;
 }

@@ -35,8 +35,9 @@ export interface TurnRuntimeDeps {
    */
   handled?: HandledDeliveryStore;
   /**
-   * Where the tools a chat user causes run (hook-semantics §5.9). Without it: unsandboxed under
-   * `workspaceRoot`, as the first release ran them — composition roots pass the configured one.
+   * Where the tools a chat user causes run (hook-semantics §5.9). Without it: the one
+   * `toolPolicy` configures on this machine (`selectToolSandbox`, host `local`: bubblewrap
+   * where it runs, else every tool call refused) under `workspaceRoot`. Composition roots pass it.
    */
   sandbox?: ToolSandbox;
   /** Per-session workspaces live under it (`<root>/<session id>`) when no sandbox is given. Default `<tmpdir>/hookgate-workspaces`. */

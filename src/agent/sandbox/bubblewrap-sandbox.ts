@@ -1,5 +1,5 @@
 import { chownSync, lstatSync, mkdirSync, readlinkSync, statSync } from 'node:fs';
-import { delimiter, resolve } from 'node:path';
+import { delimiter, dirname, resolve } from 'node:path';
 import { applyPatch } from './apply-patch.ts';
 import { bubblewrapArgs, isInsidePath, SANDBOX_WORKSPACE, sandboxEtcFiles, type BubblewrapLayout, type SystemEntry } from './bubblewrap-args.ts';
 import { runProcess, type ProcessRun } from './run-command.ts';
@@ -197,6 +197,23 @@ function firstLine(text: string): string {
   return text.trim().split('\n')[0]?.slice(0, 300) ?? '';
 }
 
+/**
+ * bwrap resolves the workspace's path as the sandbox's user, so every folder above it must let
+ * that user pass (`o+x`). Said plainly, rather than bwrap's "Can't find source path".
+ */
+function assertSearchable(dir: string, uid: number): void {
+  for (let current = dir; ; current = dirname(current)) {
+    const stat = statSync(current);
+    if (stat.uid !== uid && (stat.mode & 0o001) === 0) {
+      throw new SandboxError(
+        `the tool sandbox runs as uid ${uid} (hookgate runs as root) and cannot pass ${current} to reach the workspaces under ${dir}: ` +
+          'make it searchable (chmod o+x) or keep the workspaces elsewhere (the default is under the temp directory)',
+      );
+    }
+    if (dirname(current) === current) return;
+  }
+}
+
 function existingDirectories(paths: readonly string[]): string[] {
   return paths.map((path) => resolve(path)).filter((path) => {
     try {
@@ -213,6 +230,7 @@ function existingDirectories(paths: readonly string[]): string[] {
  */
 function prepareWorkspace(root: string, sessionId: string, user: { uid: number; gid: number } | undefined): string {
   mkdirSync(root, { recursive: true, mode: 0o711 });
+  if (user) assertSearchable(resolve(root), user.uid);
   const dir = workspaceDir(root, sessionId);
   try {
     mkdirSync(dir, { mode: 0o700 });

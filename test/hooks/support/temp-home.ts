@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -15,6 +15,8 @@ export interface TempHome {
  */
 export async function tempHome(files: Record<string, string> = {}): Promise<TempHome> {
   const path = await mkdtemp(join(tmpdir(), 'hookgate-home-'));
+  // Searchable (not listable) by others: a tool sandbox run as "nobody" (tests run as root) reaches `<home>/workspaces`.
+  await chmod(path, 0o711);
   const write = async (more: Record<string, string>) => {
     for (const [relative, content] of Object.entries(more)) {
       const target = join(path, relative);

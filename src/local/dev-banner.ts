@@ -50,6 +50,6 @@ export function loadedHooksLines(status: HooksStatus): string[] {
  */
 export function toolSandboxLines(engine: Pick<HookEngine, 'config'>, home: string): string[] {
   const choice = selectToolSandbox({ host: 'local', config: toolPolicyFromConfig(engine.config ?? {}, home, createMemoryLogger()) });
-  if (choice.sandbox.kind === 'bwrap') return [`  tool sandbox: ${choice.summary}`];
+  if (choice.sandbox.kind === 'bwrap') return [`  tool sandbox: ${choice.summary}`, ...(choice.notice ? [`    ⚠ ${choice.notice}`] : [])];
   return [`  tool sandbox: ${choice.sandbox.kind === 'none' ? '⚠' : '✗'} ${choice.notice ?? choice.summary}`];
 }

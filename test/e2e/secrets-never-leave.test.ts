@@ -57,6 +57,8 @@ const replies: string[] = [];
 beforeAll(async () => {
   // An operator's data directory the file tools may use, holding a file with every secret in it.
   dataDir = await mkdtemp(join(tmpdir(), 'hookgate-data-'));
+  // Readable by the tool sandbox's user ("nobody" when tests run as root), which binds it read-only.
+  await chmod(dataDir, 0o755);
   await writeFile(join(dataDir, 'leak.txt'), `${Object.entries(SECRETS).map(([k, v]) => `${k}=${v}`).join('\n')}\n`);
   home = await tempHome({
     'config.yaml': [
@@ -148,8 +150,10 @@ describe('ten planted secrets never leave hookgate dev (issue #12)', { timeout: 
     expect(await chat('s2', 'run: printenv AWS_SECRET_ACCESS_KEY')).toBe('(exit code 1)');
   });
 
-  it('read: /proc/self/environ is outside the file boundary', async () => {
-    expect(await chat('s3', 'read: /proc/self/environ')).toMatch(/^Error: .*outside the files this tool may use/);
+  it('read: /proc/self/environ is the sandbox\'s own environment (hook-semantics §5.9), not the server\'s', async () => {
+    const environ = await chat('s3', 'read: /proc/self/environ');
+    expect(environ).toContain('HOME=/workspace');
+    expect(leaks(environ)).toEqual([]);
   });
 
   it('run: echo $HOOKGATE_API_TOKEN | base64 encodes an empty variable', async () => {

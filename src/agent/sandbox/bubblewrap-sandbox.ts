@@ -102,7 +102,8 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Tool
   const bwrap = options.bwrap ?? findBubblewrap() ?? 'bwrap';
   const user = sandboxUser();
   const etc = sandboxEtcFiles(user?.uid ?? process.getuid?.() ?? 1000, user?.gid ?? process.getgid?.() ?? 1000);
-  const roots = (options.allowedRoots ?? []).map((root) => resolve(root));
+  // As root the sandbox's user binds the roots: one it cannot reach would fail every call, so it is left out (the selection says so).
+  const roots = (options.allowedRoots ?? []).map((root) => resolve(root)).filter((root) => !user || unsearchableAncestor(root, user.uid) === undefined);
   const env = sandboxEnvironment(options.envPassthrough ?? [], process.env, roots);
   const system = hostSystemEntries();
 
@@ -202,15 +203,26 @@ function firstLine(text: string): string {
  * that user pass (`o+x`). Said plainly, rather than bwrap's "Can't find source path".
  */
 function assertSearchable(dir: string, uid: number): void {
-  for (let current = dir; ; current = dirname(current)) {
-    const stat = statSync(current);
-    if (stat.uid !== uid && (stat.mode & 0o001) === 0) {
-      throw new SandboxError(
-        `the tool sandbox runs as uid ${uid} (hookgate runs as root) and cannot pass ${current} to reach the workspaces under ${dir}: ` +
-          'make it searchable (chmod o+x) or keep the workspaces elsewhere (the default is under the temp directory)',
-      );
+  const blocked = unsearchableAncestor(dir, uid);
+  if (blocked !== undefined) {
+    throw new SandboxError(
+      `the tool sandbox runs as uid ${uid} (hookgate runs as root) and cannot pass ${blocked} to reach the workspaces under ${dir}: ` +
+        'make it searchable (chmod o+x) or keep the workspaces elsewhere (the default is under the temp directory)',
+    );
+  }
+}
+
+/** The first folder on the way to `dir` (itself included) that `uid` may not pass, by owner and `o+x`; undefined when none. */
+export function unsearchableAncestor(dir: string, uid: number): string | undefined {
+  for (let current = resolve(dir); ; current = dirname(current)) {
+    let stat;
+    try {
+      stat = statSync(current);
+    } catch {
+      return current;
     }
-    if (dirname(current) === current) return;
+    if (stat.uid !== uid && (stat.mode & 0o001) === 0) return current;
+    if (dirname(current) === current) return undefined;
   }
 }
 

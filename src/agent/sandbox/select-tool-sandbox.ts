@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createBubblewrapSandbox } from './bubblewrap-sandbox.ts';
+import { createBubblewrapSandbox, sandboxUser, unsearchableAncestor } from './bubblewrap-sandbox.ts';
 import { probeBubblewrap } from './probe-bubblewrap.ts';
 import type { NetworkSetting, SandboxSetting } from './sandbox-settings.ts';
 import type { FileBoundary } from './file-boundary.ts';
@@ -98,5 +98,15 @@ export function selectToolSandbox(options: SelectToolSandboxOptions): ToolSandbo
     hidden: [...(config.hooksHome ? [config.hooksHome] : []), PACKAGE_ROOT, ...(options.hidden ?? [])],
     network,
   });
-  return { sandbox, summary: `bwrap (network: ${network}; workspaces under ${workspaceRoot}, each at /workspace inside)` };
+  const user = sandboxUser();
+  const unreachable = user ? config.allowedRoots.filter((root) => unsearchableAncestor(root, user.uid) !== undefined) : [];
+  return {
+    sandbox,
+    summary: `bwrap (network: ${network}; workspaces under ${workspaceRoot}, each at /workspace inside)`,
+    ...(unreachable.length > 0
+      ? {
+          notice: `files.allowed_roots ${unreachable.join(', ')} left out of the sandbox: it runs as uid ${user!.uid} (hookgate runs as root), which cannot reach them (make each folder on the way searchable: chmod o+x)`,
+        }
+      : {}),
+  };
 }

@@ -1,0 +1,188 @@
+import { spawnSync } from 'node:child_process';
+import { chmod, link, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_MAX_PROCESSES } from '../../src/agent/sandbox/bubblewrap-args.ts';
+import { createBubblewrapSandbox, sandboxEnvironment } from '../../src/agent/sandbox/bubblewrap-sandbox.ts';
+import { probeBubblewrap } from '../../src/agent/sandbox/probe-bubblewrap.ts';
+import { selectToolSandbox } from '../../src/agent/sandbox/select-tool-sandbox.ts';
+import { SandboxError, type ToolSandbox } from '../../src/agent/sandbox/tool-sandbox.ts';
+import { createUnsandboxed } from '../../src/agent/sandbox/unsandboxed.ts';
+import { terminalTool } from '../../src/agent/tools/terminal.ts';
+import type { ToolContext } from '../../src/agent/tools/tool.ts';
+import { DEFAULT_TOOL_POLICY, toolPolicyFromConfig } from '../../src/agent/tools/tool-policy.ts';
+import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
+
+/*
+ * The bubblewrap sandbox on its own (hook-semantics §5.9, docs/security.md): what a request
+ * sees and may do. The end-to-end attack on a running `hookgate dev` is
+ * test/e2e/sandbox-attack.test.ts.
+ */
+const haveSandbox = probeBubblewrap('none').ok;
+let base: string;
+let root: string;
+let allowed: string;
+let hooksHome: string;
+let sandbox: ToolSandbox;
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'hookgate-bwrap-'));
+  await chmod(base, 0o755);
+  root = join(base, 'workspaces');
+  allowed = join(base, 'data');
+  hooksHome = join(allowed, 'hermes');
+  await mkdir(hooksHome, { recursive: true });
+  await writeFile(join(allowed, 'shared.txt'), 'shared data\n');
+  await writeFile(join(hooksHome, 'config.yaml'), 'hooks: {}\n');
+  sandbox = createBubblewrapSandbox({ workspaceRoot: root, allowedRoots: [allowed], hidden: [hooksHome], envPassthrough: ['HOOKGATE_TEST_PASSED'] });
+});
+afterAll(() => rm(base, { recursive: true, force: true }));
+
+const s1 = { sessionId: 'telegram:1/../x' };
+const exec = (command: string, timeoutSeconds = 30, session = s1) => sandbox.run(session, { op: 'exec', command, timeoutSeconds });
+
+describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, () => {
+  it('runs a command in /workspace with only the sandbox environment, as a user without capabilities', async () => {
+    process.env.HOOKGATE_TEST_PASSED = 'passed-through';
+    process.env.HOOKGATE_TEST_SECRET = 'not-passed';
+    try {
+      const run = await createBubblewrapSandbox({ workspaceRoot: root, envPassthrough: ['HOOKGATE_TEST_PASSED'] }).run(s1, {
+        op: 'exec',
+        command: 'pwd; echo "$HOME $TMPDIR"; tr "\\0" "\\n" < /proc/1/environ | sort; grep CapEff /proc/self/status; exit 3',
+        timeoutSeconds: 30,
+      });
+      expect(run.exitCode).toBe(3);
+      const lines = run.output.trim().split('\n');
+      expect(lines[0]).toBe('/workspace');
+      expect(lines[1]).toBe('/workspace /tmp');
+      expect(run.output).toContain('HOOKGATE_TEST_PASSED=passed-through');
+      expect(run.output).not.toContain('not-passed');
+      expect(run.output).toContain('CapEff:\t0000000000000000');
+      expect(lines.filter((l) => l.includes('=')).map((l) => l.split('=')[0]).every((n) => ['PATH', 'HOME', 'LANG', 'TZ', 'TERM', 'TMPDIR', 'HOOKGATE_TEST_PASSED'].includes(n!) || n!.startsWith('LC_'))).toBe(true);
+    } finally {
+      delete process.env.HOOKGATE_TEST_PASSED;
+      delete process.env.HOOKGATE_TEST_SECRET;
+    }
+  });
+
+  it('sees a read-only system, a minimal /etc, no network and only its own processes', async () => {
+    const run = await exec('touch /usr/x /etc/x /x 2>&1 | grep -c "Read-only"; ls /etc | tr "\\n" " "; echo; cat /etc/passwd; ls /proc | grep -cE "^[0-9]+$"; cat /sys/class/net/*/operstate 2>&1 | head -1; curl -sS -m 3 http://1.1.1.1 2>&1 | head -c 60; echo');
+    const lines = run.output.split('\n');
+    expect(lines[0]).toBe('3');
+    for (const secretish of ['shadow', 'hostname', 'machine-id', 'ssh', 'environment', 'gitconfig', 'npmrc', 'pip.conf', 'resolv.conf']) expect(lines[1]!.split(' ')).not.toContain(secretish);
+    expect(lines[2]).toMatch(/^sandbox:x:\d+:\d+:sandbox:\/workspace:\/bin\/sh$/);
+    expect(Number(lines[3])).toBeLessThan(8);
+    expect(run.output).toMatch(/No such file|Could not resolve|connect|unreachable/i);
+  });
+
+  it('times out with 124 and kills the whole tree, background jobs included', async () => {
+    const run = await exec('(sleep 60; echo late) & setsid sleep 61 & sleep 62', 1);
+    expect(run).toMatchObject({ exitCode: 124, timedOut: true });
+    const ps = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).stdout;
+    expect(ps).not.toMatch(/^sleep 6[012]$/m);
+  });
+
+  it(`caps one call at ${SANDBOX_MAX_PROCESSES} processes`, async () => {
+    const run = await exec(`awk '/Max processes/ {print $3}' /proc/self/limits; i=0; while [ $i -lt ${SANDBOX_MAX_PROCESSES + 20} ]; do sleep 5 & i=$((i+1)); done 2>/dev/null; ls /proc | grep -cE "^[0-9]+$"`);
+    const [limit, count] = run.output.trim().split('\n').filter((l) => /^\d+$/.test(l));
+    expect(Number(limit)).toBe(SANDBOX_MAX_PROCESSES);
+    expect(Number(count)).toBeLessThanOrEqual(SANDBOX_MAX_PROCESSES);
+  });
+
+  it('the file tools run inside: relative paths in /workspace, persisted per session, and the sandbox is their boundary', async () => {
+    await sandbox.run(s1, { op: 'write', path: 'notes/a.txt', content: 'héllo wörld' });
+    expect(await sandbox.run(s1, { op: 'patch', path: 'notes/a.txt', oldString: 'wörld', newString: 'there', replaceAll: false })).toEqual({ replacements: 1 });
+    expect(await sandbox.run(s1, { op: 'read', path: '/workspace/notes/a.txt', limitBytes: 100 })).toEqual({ content: 'héllo there', truncated: false });
+    expect(await sandbox.run(s1, { op: 'read', path: 'notes/a.txt', limitBytes: 2 })).toEqual({ content: 'hé', truncated: true });
+    // On the host, in the session's own folder (the id cannot name another path).
+    expect(await readFile(join(root, 'telegram_1_.._x', 'notes', 'a.txt'), 'utf8')).toBe('héllo there');
+    // Another session sees none of it.
+    await expect(sandbox.run({ sessionId: 's2' }, { op: 'read', path: 'notes/a.txt', limitBytes: 100 })).rejects.toThrow(/No such file/);
+    for (const path of ['/etc/shadow', '/proc/1/environ/x', join(hooksHome, 'config.yaml')]) {
+      await expect(sandbox.run(s1, { op: 'read', path, limitBytes: 100 }), path).rejects.toBeInstanceOf(SandboxError);
+    }
+    await expect(sandbox.run(s1, { op: 'read', path: '/dev/zero', limitBytes: 100 })).rejects.toThrow(/not a regular file/);
+    for (const path of ['/usr/x', '/etc/x', join(allowed, 'x.txt')]) {
+      await expect(sandbox.run(s1, { op: 'write', path, content: 'x' }), path).rejects.toThrow(/Read-only file system/);
+    }
+  });
+
+  it('files.allowed_roots are read-only at the same path, with the hooks home inside them hidden', async () => {
+    expect(await sandbox.run(s1, { op: 'read', path: join(allowed, 'shared.txt'), limitBytes: 100 })).toEqual({ content: 'shared data\n', truncated: false });
+    const run = await exec(`ls -A ${hooksHome} | wc -l; echo x > ${allowed}/shared.txt`);
+    expect(run.output).toMatch(/^0\n.*Read-only file system/s);
+    expect(await readFile(join(allowed, 'shared.txt'), 'utf8')).toBe('shared data\n');
+  });
+
+  it('symlinks resolve inside the sandbox, and a hard link to any file outside the workspace cannot be made', async () => {
+    const run = await exec(`ln -s ${join(hooksHome, 'config.yaml')} cfg; ln ${join(allowed, 'shared.txt')} h1; ln /etc/passwd h2; ln /usr/bin/env h3; ls -A | tr "\\n" " "`);
+    expect(run.output.match(/Invalid cross-device link/g)).toHaveLength(3);
+    expect(run.output).not.toMatch(/\bh[123]\b(?!')/);
+    await expect(sandbox.run(s1, { op: 'read', path: 'cfg', limitBytes: 100 })).rejects.toThrow(/No such file/);
+  });
+});
+
+describe('the unsandboxed file tools refuse hard-linked files (terminal.sandbox: none, the Lambda tools function)', () => {
+  it('a hard link a command made to a file outside the workspace is neither read nor written', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hookgate-hardlink-'));
+    try {
+      await mkdir(join(dir, 'ws', 's'), { recursive: true });
+      await writeFile(join(dir, 'outside.txt'), 'outside\n');
+      await link(join(dir, 'outside.txt'), join(dir, 'ws', 's', 'x'));
+      const none = createUnsandboxed({ workspaceRoot: join(dir, 'ws') });
+      await expect(none.run({ sessionId: 's' }, { op: 'read', path: 'x', limitBytes: 100 })).rejects.toThrow(/hard links/);
+      await expect(none.run({ sessionId: 's' }, { op: 'write', path: 'x', content: 'pwned' })).rejects.toThrow(/hard links/);
+      expect(await readFile(join(dir, 'outside.txt'), 'utf8')).toBe('outside\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('selectToolSandbox and the terminal.* settings (hook-semantics §5.9)', () => {
+  it('reads terminal.sandbox and terminal.network; anything else warns and keeps the safe default', () => {
+    const logger = createMemoryLogger();
+    expect(toolPolicyFromConfig({ terminal: { sandbox: 'none', network: 'host' } }, undefined, logger)).toMatchObject({ sandbox: 'none', network: 'host' });
+    expect(toolPolicyFromConfig({}, undefined, logger)).toMatchObject({ sandbox: 'auto', network: 'none' });
+    expect(logger.lines).toEqual([]);
+    expect(toolPolicyFromConfig({ terminal: { sandbox: 'off', network: true } }, undefined, logger)).toMatchObject({ sandbox: 'auto', network: 'none' });
+    expect(logger.lines.map((l) => l.message)).toEqual([
+      'terminal.sandbox: "off" is not one of auto, bwrap, none; using auto',
+      'terminal.network: true is not one of none, host; using none',
+    ]);
+  });
+
+  it('none: unsandboxed, with a warning to print at every start', () => {
+    const choice = selectToolSandbox({ host: 'local', config: { ...DEFAULT_TOOL_POLICY, sandbox: 'none' } });
+    expect(choice.sandbox.kind).toBe('none');
+    expect(choice.notice).toMatch(/^terminal\.sandbox: none — the terminal and file tools run unsandboxed/);
+  });
+
+  it('in Lambda, never unsandboxed unless none: refused until the tools function is plugged in', async () => {
+    const refused = selectToolSandbox({ host: 'lambda', config: DEFAULT_TOOL_POLICY });
+    expect(refused.sandbox.kind).toBe('unavailable');
+    expect(refused.notice).toMatch(/deploy the tools function, or set terminal\.sandbox: none/);
+    const context = { sandbox: refused.sandbox, workspaceSession: { sessionId: 's' } } as unknown as ToolContext;
+    await expect(terminalTool.run({ command: 'id' }, context)).rejects.toThrow(refused.notice!);
+    expect(selectToolSandbox({ host: 'lambda', config: { ...DEFAULT_TOOL_POLICY, sandbox: 'none' } }).sandbox.kind).toBe('none');
+    const tools = createUnsandboxed({ workspaceRoot: tmpdir() });
+    expect(selectToolSandbox({ host: 'lambda', config: DEFAULT_TOOL_POLICY, lambda: () => tools }).sandbox).toBe(tools);
+  });
+
+  it.skipIf(!haveSandbox)('auto and bwrap: bubblewrap where the probe shows it runs', () => {
+    for (const setting of ['auto', 'bwrap'] as const) {
+      const choice = selectToolSandbox({ host: 'local', config: { ...DEFAULT_TOOL_POLICY, sandbox: setting } });
+      expect(choice.sandbox.kind).toBe('bwrap');
+      expect(choice.summary).toMatch(/^bwrap \(network: none;/);
+    }
+  });
+
+  it('sandboxEnvironment keeps only the directories that exist inside on PATH', () => {
+    expect(sandboxEnvironment([], { PATH: '/root/.cargo/bin:/usr/local/bin:/usr/bin:relative', HOME: '/root', AWS_SECRET_ACCESS_KEY: 'x', TMPDIR: '/var/tmp' })).toEqual({
+      PATH: '/usr/local/bin:/usr/bin',
+      HOME: '/workspace',
+      TMPDIR: '/tmp',
+    });
+  });
+});

@@ -95,7 +95,7 @@ export function bubblewrapArgs(layout: BubblewrapLayout, argv: readonly string[]
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', '/etc');
   for (const name of ETC_ALLOWLIST) args.push('--ro-bind-try', `/etc/${name}`, `/etc/${name}`);
   if (layout.network === 'host') args.push('--ro-bind-try', '/etc/resolv.conf', '/etc/resolv.conf');
-  layout.generatedEtc.forEach((name, i) => args.push('--ro-bind-data', String(3 + i), `/etc/${name}`));
+  for (const [i, name] of layout.generatedEtc.entries()) args.push('--ro-bind-data', String(3 + i), `/etc/${name}`);
   const roots = layout.readOnlyRoots.filter(bindableRoot);
   for (const root of roots) args.push('--ro-bind', root, root);
   for (const hidden of layout.hidden) {

@@ -73,7 +73,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
       writable?.end(data);
     };
     if (spec.stdin !== undefined) feed(child.stdin, spec.stdin);
-    (spec.inputs ?? []).forEach((input, i) => feed(child.stdio[3 + i], input));
+    for (const [i, input] of (spec.inputs ?? []).entries()) feed(child.stdio[3 + i], input);
     const fdChunks: Buffer[] = [];
     if (spec.collectFd) (child.stdio[3 + (spec.inputs?.length ?? 0)] as NodeJS.ReadableStream | null)?.on('data', (chunk: Buffer) => fdChunks.push(chunk));
     let timedOut = false;

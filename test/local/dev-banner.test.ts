@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { loadedHooksLines } from '../../src/local/dev-banner.ts';
+import { loadedHooksLines, toolSandboxLines } from '../../src/local/dev-banner.ts';
 
 it('the dev banner lists plugins, gateway hooks and each shell hook with its consent state', () => {
   const shell = { matcher: null, timeout: 60, enabled: true, approved: true, approved_at: '2026-01-01T00:00:00Z', drift: null };
@@ -36,4 +36,14 @@ it('the dev banner lists plugins, gateway hooks and each shell hook with its con
     '  gateway hooks: none',
     '  shell hooks: none',
   ]);
+});
+
+it('the dev banner says where the chat tools run: bwrap, the none warning, or the fix', async () => {
+  const { probeBubblewrap } = await import('../../src/agent/sandbox/probe-bubblewrap.ts');
+  const none = toolSandboxLines({ config: { terminal: { sandbox: 'none' } } }, '/h');
+  expect(none).toEqual([expect.stringMatching(/^ {2}tool sandbox: ⚠ terminal\.sandbox: none — the terminal and file tools run unsandboxed/)]);
+  const auto = toolSandboxLines({ config: {} }, '/h');
+  if (probeBubblewrap('none').ok) expect(auto[0]).toMatch(/^ {2}tool sandbox: bwrap \(network: none; workspaces under .*, each at \/workspace inside\)$/);
+  else expect(auto[0]).toMatch(/^ {2}tool sandbox: ✗ no tool sandbox can run here \(.*\)\. Fix: install bubblewrap/);
+  expect(toolSandboxLines({ config: { terminal: { network: 'host' } } }, '/h')[0]).toMatch(/network: host|✗/);
 });

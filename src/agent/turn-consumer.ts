@@ -5,6 +5,7 @@ import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoTraceStore } from '../store/trace-store.ts';
 import { modelFromConfig, type ModelSettings } from './model/model-from-config.ts';
 import { selectToolSandbox, type ToolHost } from './sandbox/select-tool-sandbox.ts';
+import type { ToolSandbox } from './sandbox/tool-sandbox.ts';
 import { toolPolicyFromConfig } from './tools/tool-policy.ts';
 import { createTurnHandler } from './turn-handler.ts';
 import type { TurnsInFlight } from './turn/turns-in-flight.ts';
@@ -25,6 +26,11 @@ export interface TurnConsumerParts {
    * `lambda` (the tools function; refused until one is deployed). Default `local`.
    */
   toolHost?: ToolHost;
+  /**
+   * The Lambda tools function's sandbox (issue #24 item 4 plugs it in here): with `toolHost:
+   * 'lambda'`, the tools run there; without it they are refused unless `terminal.sandbox: none`.
+   */
+  lambdaSandbox?: () => ToolSandbox;
   /** Folders hidden from the tool sandbox besides the hooks home and the repository (`hookgate dev`'s state folder). */
   hiddenFromTools?: readonly string[];
   overrides?: Partial<TurnRuntimeDeps>;
@@ -54,6 +60,7 @@ export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof 
     config: toolPolicy,
     ...(parts.overrides?.workspaceRoot ? { workspaceRoot: parts.overrides.workspaceRoot } : {}),
     ...(parts.hiddenFromTools ? { hidden: parts.hiddenFromTools } : {}),
+    ...(parts.lambdaSandbox ? { lambda: parts.lambdaSandbox } : {}),
   });
   // At every start (and every reload of config.yaml): a `none` warning, or the fix when no sandbox runs.
   if (tools.notice) logger.warn(`tool sandbox: ${tools.notice}`);

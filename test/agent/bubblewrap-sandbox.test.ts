@@ -9,6 +9,7 @@ import { probeBubblewrap } from '../../src/agent/sandbox/probe-bubblewrap.ts';
 import { selectToolSandbox } from '../../src/agent/sandbox/select-tool-sandbox.ts';
 import { SandboxError, type ToolSandbox } from '../../src/agent/sandbox/tool-sandbox.ts';
 import { createUnsandboxed } from '../../src/agent/sandbox/unsandboxed.ts';
+import { workspaceDir } from '../../src/agent/sandbox/workspace-dir.ts';
 import { terminalTool } from '../../src/agent/tools/terminal.ts';
 import type { ToolContext } from '../../src/agent/tools/tool.ts';
 import { DEFAULT_TOOL_POLICY, toolPolicyFromConfig } from '../../src/agent/tools/tool-policy.ts';
@@ -176,6 +177,10 @@ describe('selectToolSandbox and the terminal.* settings (hook-semantics §5.9)',
       expect(choice.sandbox.kind).toBe('bwrap');
       expect(choice.summary).toMatch(/^bwrap \(network: none;/);
     }
+  });
+
+  it('a session id never names a folder outside the workspace root', () => {
+    expect(['..', '.', '', 'a/../..', 'x:1'].map((id) => workspaceDir('/r', id))).toEqual(['/r/_..', '/r/_.', '/r/_', '/r/a_.._..', '/r/x_1']);
   });
 
   it('sandboxEnvironment keeps only the directories that exist inside on PATH', () => {

@@ -6,7 +6,10 @@ import { join } from 'node:path';
  *
  * @example
  * workspaceDir('/tmp/ws', 'telegram:12/../x') // '/tmp/ws/telegram_12_.._x'
+ * workspaceDir('/tmp/ws', '..') // '/tmp/ws/_..'
  */
 export function workspaceDir(root: string, sessionId: string): string {
-  return join(root, sessionId.replace(/[^A-Za-z0-9._-]/g, '_'));
+  const name = sessionId.replace(/[^A-Za-z0-9._-]/g, '_');
+  // `.` and `..` (and an empty id) would name the root or its parent.
+  return join(root, /^\.*$/.test(name) ? `_${name}` : name);
 }

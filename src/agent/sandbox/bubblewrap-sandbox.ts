@@ -191,7 +191,8 @@ function fileOpError(path: string, run: ProcessRun, verb: 'read' | 'write'): str
   if (run.exitCode === 4) return `${path} is not a regular file`;
   // "/bin/sh: 1: cannot create x: Read-only file system", "head: cannot open 'x' for reading: Permission denied"
   const reason = firstLine(run.stderr.toString('utf8')).replace(/^(read|write): \d+: /, '');
-  return `could not ${verb} ${path}${reason ? `: ${reason}` : ''} (only ${SANDBOX_WORKSPACE}, the session workspace, is writable)`;
+  const hint = verb === 'write' ? ` (only ${SANDBOX_WORKSPACE}, the session workspace, is writable)` : '';
+  return `could not ${verb} ${path}${reason ? `: ${reason}` : ''}${hint}`;
 }
 
 function firstLine(text: string): string {

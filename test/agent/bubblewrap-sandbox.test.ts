@@ -8,6 +8,7 @@ import { createBubblewrapSandbox, sandboxEnvironment } from '../../src/agent/san
 import { probeBubblewrap } from '../../src/agent/sandbox/probe-bubblewrap.ts';
 import { selectToolSandbox } from '../../src/agent/sandbox/select-tool-sandbox.ts';
 import { SandboxError, type ToolSandbox } from '../../src/agent/sandbox/tool-sandbox.ts';
+import { MAX_COLLECTED_BYTES, runCommand } from '../../src/agent/sandbox/run-command.ts';
 import { createUnsandboxed } from '../../src/agent/sandbox/unsandboxed.ts';
 import { workspaceDir } from '../../src/agent/sandbox/workspace-dir.ts';
 import { terminalTool } from '../../src/agent/tools/terminal.ts';
@@ -138,6 +139,16 @@ describe('the unsandboxed file tools refuse hard-linked files (terminal.sandbox:
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a flood of output does not fill the server\'s memory', () => {
+  it('keeps the first and last 8 MB of a 40 MB run and says how much it dropped', async () => {
+    const run = await runCommand("head -c 41943040 /dev/zero | tr '\\0' x; echo; echo last-line", tmpdir(), 60);
+    expect(run.exitCode).toBe(0);
+    expect(run.output.length).toBeLessThan(MAX_COLLECTED_BYTES + 100);
+    expect(run.output).toMatch(/\[\.\.\. \d+ bytes of output dropped \.\.\.\]/);
+    expect(run.output.endsWith('last-line\n')).toBe(true);
   });
 });
 

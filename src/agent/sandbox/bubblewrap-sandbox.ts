@@ -13,7 +13,7 @@ export const SANDBOX_UID_WHEN_ROOT = 65534;
 /** How long a file tool's request may take inside the sandbox (a FIFO swapped in would otherwise hang it). */
 const FILE_OP_TIMEOUT_SECONDS = 30;
 /** `patch` reads the whole file; past this it refuses rather than hold it in memory. */
-const PATCH_MAX_BYTES = 10 * 1024 * 1024;
+const PATCH_MAX_BYTES = 4 * 1024 * 1024;
 
 export interface BubblewrapSandboxOptions {
   /** Session workspaces live under it (`<root>/<session id>`), each bound at `/workspace`. */

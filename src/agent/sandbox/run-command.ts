@@ -9,6 +9,51 @@ export interface CommandRun {
   timedOut: boolean;
 }
 
+/**
+ * Most output one run keeps in memory: the first and the last half of it. The model sees at
+ * most 50 KB (terminal-output.ts) anyway; this only keeps `yes` from filling the server's memory.
+ */
+export const MAX_COLLECTED_BYTES = 16 * 1024 * 1024;
+
+/** Keeps the first and the last `limit / 2` bytes of a stream, and counts what it dropped between. */
+class HeadTail {
+  readonly head: Buffer[] = [];
+  tail: Buffer[] = [];
+  headBytes = 0;
+  tailBytes = 0;
+  dropped = 0;
+  constructor(private readonly limit: number) {}
+  push(chunk: Buffer): void {
+    const half = this.limit / 2;
+    if (this.headBytes < half) {
+      const take = chunk.subarray(0, half - this.headBytes);
+      this.head.push(take);
+      this.headBytes += take.length;
+      chunk = chunk.subarray(take.length);
+      if (chunk.length === 0) return;
+    }
+    this.tail.push(chunk);
+    this.tailBytes += chunk.length;
+    while (this.tailBytes > half && this.tail.length > 0) {
+      const first = this.tail[0]!;
+      const excess = this.tailBytes - half;
+      if (first.length <= excess) {
+        this.tail.shift();
+        this.tailBytes -= first.length;
+        this.dropped += first.length;
+      } else {
+        this.tail[0] = first.subarray(excess);
+        this.tailBytes -= excess;
+        this.dropped += excess;
+      }
+    }
+  }
+  concat(): Buffer {
+    const marker = this.dropped > 0 ? [Buffer.from(`\n[... ${this.dropped} bytes of output dropped ...]\n`)] : [];
+    return Buffer.concat([...this.head, ...marker, ...this.tail]);
+  }
+}
+
 /** One program to run under `runProcess`. */
 export interface ProcessSpec {
   file: string;
@@ -55,9 +100,9 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
       stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...extra],
       env: spec.env,
     });
-    const chunks: Buffer[] = [];
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
+    const chunks = new HeadTail(MAX_COLLECTED_BYTES);
+    const out = new HeadTail(MAX_COLLECTED_BYTES);
+    const err = new HeadTail(MAX_COLLECTED_BYTES);
     child.stdout!.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
       out.push(chunk);
@@ -96,11 +141,11 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
     child.once('close', (code, sig) => {
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', kill);
-      const output = Buffer.concat(chunks).toString('utf8');
+      const output = chunks.concat().toString('utf8');
       resolve({
         output,
-        stdout: Buffer.concat(out),
-        stderr: Buffer.concat(err),
+        stdout: out.concat(),
+        stderr: err.concat(),
         ...(spec.collectFd ? { fdOutput: Buffer.concat(fdChunks).toString('utf8') } : {}),
         exitCode: timedOut ? 124 : (code ?? (sig ? 128 + 9 : 1)),
         timedOut,

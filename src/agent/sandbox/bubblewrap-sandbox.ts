@@ -116,7 +116,8 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Tool
       readOnlyRoots: roots,
       hidden: existingDirectories(options.hidden ?? []),
       generatedEtc: ['passwd', 'group', 'hosts'],
-      statusFd: 6,
+      // After the three `--ro-bind-data` inputs (fds 3, 4, 5).
+      statusFd: 3 + 3,
     };
     const run = await runProcess({
       file: bwrap,

@@ -165,7 +165,8 @@ describe('Claude Code hooks imported, approved and run by the pipeline', () => {
     expect((await hookgate(['hooks', 'list', '--home', home])).stdout.match(/✓ allowed/g)).toHaveLength(5);
   });
 
-  it('the Bash validator blocks a terminal call with exit 2, its stderr the message; the deny script blocks write_file', async () => {
+  // A dev start and four chats, each tool call in its own sandbox, on a loaded machine: room beyond the default 30 s (no timing is asserted).
+  it('the Bash validator blocks a terminal call with exit 2, its stderr the message; the deny script blocks write_file', { timeout: 90_000 }, async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, HOOKGATE_HOME: home };
     delete env.HOOKGATE_MODEL_BASE_URL;
     delete env.HOOKGATE_ACCEPT_HOOKS;

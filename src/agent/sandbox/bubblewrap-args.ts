@@ -98,7 +98,7 @@ export function bubblewrapArgs(layout: BubblewrapLayout, argv: readonly string[]
   for (const [i, name] of layout.generatedEtc.entries()) args.push('--ro-bind-data', String(3 + i), `/etc/${name}`);
   const roots = layout.readOnlyRoots.filter(bindableRoot);
   for (const root of roots) args.push('--ro-bind', root, root);
-  for (const hidden of layout.hidden) {
+  for (const hidden of layout.hidden.filter((path) => path !== '/')) {
     // Hidden only where a root holds it; a root that is the hidden folder (or inside it) was named on purpose.
     if (roots.some((root) => isInsidePath(hidden, root) && !isInsidePath(root, hidden))) args.push('--tmpfs', hidden);
   }

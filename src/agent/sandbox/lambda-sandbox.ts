@@ -4,10 +4,8 @@ import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import * as z from 'zod';
 import { SandboxError, type SandboxRequest, type SandboxResultOf, type SandboxSession, type ToolSandbox } from './tool-sandbox.ts';
-import { SandboxResultSchemas, TOOLS_EXEC_MAX_SECONDS, ToolsFunctionAnswerSchema, tenantIdOf, type ToolsFunctionEvent } from './tools-function-protocol.ts';
+import { SandboxResultSchemas, TOOLS_EXEC_MAX_SECONDS, ToolsFunctionAnswerSchema, tenantIdOf, WORKSPACE_KEY_PREFIX, type ToolsFunctionEvent } from './tools-function-protocol.ts';
 
-/** Where session workspace archives live in the workspace bucket: `workspaces/<sha256 of the session id>.tar.gz`. */
-export const WORKSPACE_KEY_PREFIX = 'workspaces/';
 /** How long a presigned workspace URL is good for: past the tools function's 120 s timeout, not much more. */
 export const WORKSPACE_URL_SECONDS = 300;
 /** Lambda's cap on a synchronous invocation's request and response payload. */

@@ -7,6 +7,9 @@ import * as z from 'zod';
  * GET/PUT pair, so the tools function needs no S3 permission of its own. Both sides validate.
  */
 
+/** Where session workspace archives live in the workspace bucket: `workspaces/<sha256 of the session id>.tar.gz`. */
+export const WORKSPACE_KEY_PREFIX = 'workspaces/';
+
 /** The gzip'd tar of a workspace may be at most this big (S3 object and download). */
 export const MAX_WORKSPACE_ARCHIVE_BYTES = 64 * 1024 * 1024;
 /** Its files may add up to at most this (checked when packing, and again while unpacking: a gzip bomb stops here). */

@@ -70,7 +70,7 @@ export async function packWorkspace(dir: string, limits: WorkspaceLimits = DEFAU
   await pipeline(
     packTar({ gzip: true, cwd: dir, portable: true, follow: false }, ['.']),
     byteLimit(limits.archiveBytes, (seen) => overCap(`its archive is over ${mib(seen)}`, `a ${mib(limits.archiveBytes)} archive`)),
-    async function* (source: AsyncIterable<Buffer>) {
+    async (source: AsyncIterable<Buffer>) => {
       for await (const chunk of source) chunks.push(chunk);
     },
   );

@@ -109,7 +109,7 @@ describe('the tools function asset, run as Lambda runs it, with workspaces in S3
 
     aws = await startTestAws();
     firstTmp = await mkdtemp(join(buildDir, 'env-a-'));
-    environment = await importEnvironment(asset, firstTmp, 'a');
+    environment = await timed('import of the asset (cold start, module only)', () => importEnvironment(asset, firstTmp, 'a'));
     lambdaApi = await startFakeLambda(() => environment);
     const client = { region: aws.region, credentials: aws.credentials };
     s3 = new S3Client({ ...client, endpoint: aws.s3Endpoint, forcePathStyle: true });

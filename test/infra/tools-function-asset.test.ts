@@ -43,8 +43,9 @@ async function importEnvironment(asset: string, tmp: string, instance: string): 
  * the tenant in `X-Amz-Tenant-Id`, the payload as the body; a handler's throw is a 200 with
  * `X-Amz-Function-Error: Unhandled`. `tools-timeout` answers what Lambda answers for a timed-out call.
  */
-function startFakeLambda(route: () => Handler): Promise<{ server: Server; url: string; tenants: string[] }> {
+function startFakeLambda(route: () => Handler): Promise<{ server: Server; url: string; tenants: string[]; events: unknown[] }> {
   const tenants: string[] = [];
+  const events: unknown[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -52,6 +53,7 @@ function startFakeLambda(route: () => Handler): Promise<{ server: Server; url: s
       const name = decodeURIComponent(/^\/2015-03-31\/functions\/([^/]+)\/invocations/.exec(request.url ?? '')?.[1] ?? '');
       const tenant = request.headers['x-amz-tenant-id'];
       if (typeof tenant === 'string') tenants.push(tenant);
+      events.push(JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null'));
       const answer = (status: number, body: unknown, error?: string) => {
         response.writeHead(status, { 'content-type': 'application/json', ...(error ? { 'x-amz-function-error': error } : {}) });
         response.end(JSON.stringify(body));
@@ -65,7 +67,7 @@ function startFakeLambda(route: () => Handler): Promise<{ server: Server; url: s
       }
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tenants })));
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tenants, events })));
 }
 
 /** One raw tar entry: a header block and the body padded to 512 (node-tar's Header, so any path or type can be written). */
@@ -219,6 +221,9 @@ describe('the tools function asset, run as Lambda runs it, with workspaces in S3
     }
     const timingOut = createLambdaSandbox({ functionName: 'tools-timeout', bucket: aws.payloadBucket, lambda: new LambdaClient({ region: aws.region, credentials: aws.credentials, endpoint: lambdaApi.url }), s3 });
     await expect(timingOut.run(session, { op: 'exec', command: 'sleep 200', timeoutSeconds: 600 })).rejects.toThrow(/timed out/);
+    // A command's timeout is cut to what the tools function can hold (90 s), whatever the tool asked.
+    expect(lambdaApi.events.at(-1)).toMatchObject({ request: { op: 'exec', command: 'sleep 200', timeoutSeconds: 90 } });
+    await expect(sandbox.run(session, { op: 'write', path: 'big', content: 'x'.repeat(7 * 1024 * 1024) })).rejects.toThrow(/over the 6291456 bytes a tools call can carry/);
     // The handler itself refuses an invocation whose tenant is not the request's session.
     const answer = await environment(
       { sessionId: session.sessionId, request: { op: 'exec', command: 'true', timeoutSeconds: 5 }, workspace: { getUrl: 'http://127.0.0.1:1/x', putUrl: 'http://127.0.0.1:1/x' } },

@@ -16,7 +16,7 @@ export interface LambdaSandboxOptions {
   functionName: string;
   /** The workspace bucket; archives go under `WORKSPACE_KEY_PREFIX`. */
   bucket: string;
-  /** Default: the SDK's default client (region and credentials from the function's environment). */
+  /** Default: the SDK's client with one attempt, never retried (region and credentials from the function's environment). */
   lambda?: LambdaClient;
   s3?: S3Client;
   urlExpiresSeconds?: number;
@@ -36,7 +36,8 @@ export interface LambdaSandboxOptions {
  * await sandbox.run({ sessionId }, { op: 'exec', command: 'ls', timeoutSeconds: 60 });
  */
 export function createLambdaSandbox(options: LambdaSandboxOptions): ToolSandbox {
-  const lambda = options.lambda ?? new LambdaClient({});
+  // One attempt: a retried invoke could run a command twice (`echo >> file`); a throttle is the model's to hear.
+  const lambda = options.lambda ?? new LambdaClient({ maxAttempts: 1 });
   const s3 = options.s3 ?? new S3Client({});
   const expiresIn = options.urlExpiresSeconds ?? WORKSPACE_URL_SECONDS;
   return {

@@ -13,6 +13,7 @@ import type { ModelTransport } from '../model/model-transport.ts';
 import type { ToolSandbox } from '../sandbox/tool-sandbox.ts';
 import type { Tool } from '../tools/tool.ts';
 import type { ToolPolicy } from '../tools/tool-policy.ts';
+import type { HistoryWindow } from './history-window.ts';
 import type { TurnsInFlight } from './turns-in-flight.ts';
 
 /** Everything the turn runtime runs on; `functions/turn.ts` and `hookgate dev` build it. */
@@ -43,6 +44,8 @@ export interface TurnRuntimeDeps {
   workspaceRoot?: string;
   /** Default 25. */
   maxIterations?: number;
+  /** How much stored conversation a turn sends to the model. Default `DEFAULT_HISTORY_WINDOW` (history-window.ts). */
+  historyWindow?: HistoryWindow;
   /** Seconds until an unanswered approval resumes with `timeout`. Default 300. */
   approvalTimeoutSeconds?: number;
   /** Idle sessions older than this start a new session. Unset = never. */

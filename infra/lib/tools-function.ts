@@ -134,7 +134,10 @@ export class ToolsFunction extends Construct {
     securityGroup.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), 'HTTPS; the route tables reach S3 through the gateway endpoint and nothing else');
 
     // DNS: S3's names in this region resolve, every other name is NXDOMAIN (a query is a way out too).
-    const s3Names = new resolver.CfnFirewallDomainList(this, 'DnsAllowS3', { domains: [`s3.${Aws.REGION}.amazonaws.com`, `*.s3.${Aws.REGION}.amazonaws.com`] });
+    // The regional names, and the global ones the SDK may sign for in us-east-1: AWS's names, no way out.
+    const s3Names = new resolver.CfnFirewallDomainList(this, 'DnsAllowS3', {
+      domains: [`s3.${Aws.REGION}.amazonaws.com`, `*.s3.${Aws.REGION}.amazonaws.com`, 's3.amazonaws.com', '*.s3.amazonaws.com'],
+    });
     const everything = new resolver.CfnFirewallDomainList(this, 'DnsBlockRest', { domains: ['*'] });
     const rules = new resolver.CfnFirewallRuleGroup(this, 'DnsFirewall', {
       firewallRules: [

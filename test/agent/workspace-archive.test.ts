@@ -69,6 +69,7 @@ describe('workspace archives', () => {
     await expect(unpackWorkspace(target, Readable.from([oversized]), small)).rejects.toThrow(/archive is over/);
     const crowded = tarOf(Array.from({ length: 60 }, (_, i) => ({ path: `f${i}`, body: Buffer.from('') })));
     await expect(unpackWorkspace(target, Readable.from([crowded]), small)).rejects.toThrow(/entries/);
+    expect(await readdir(target)).toEqual([]);
     await expect(unpackWorkspace(target, Readable.from([Buffer.from('not a gzip stream')]), small)).rejects.toThrow(/could not be unpacked/);
     expect(await readdir(target)).toEqual([]);
   });

@@ -120,9 +120,12 @@ export async function unpackWorkspace(dir: string, archive: Readable, limits: Wo
   } catch (error) {
     await emptyWorkspace(dir);
     if (error instanceof SandboxError) throw error;
-    throw new SandboxError(`the saved workspace could not be unpacked (${(error as Error).message}); it was left empty`);
+    throw new SandboxError(`the saved workspace could not be unpacked (${(error as Error).message}); nothing was run (/new starts a session with a new workspace)`);
   }
-  if (refused) throw refused;
+  if (refused) {
+    await emptyWorkspace(dir);
+    throw refused;
+  }
 }
 
 /**

@@ -22,19 +22,19 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 type Handler = (event: unknown, context?: { tenantId?: string }) => Promise<unknown>;
 
+/** What a Lambda environment has that a command must never see: its role's key, anything else of the function's. */
+const PLANTED = { AWS_SECRET_ACCESS_KEY: 'planted-aws-secret-key', HOOKGATE_PLANTED: 'planted-hookgate-value' };
+
 /** Imports the built asset as Lambda does, as a fresh execution environment: its own module instance and /tmp. */
 async function importEnvironment(asset: string, tmp: string, instance: string): Promise<Handler> {
-  const saved = { TMPDIR: process.env.TMPDIR, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY, HOOKGATE_PLANTED: process.env.HOOKGATE_PLANTED };
-  // What a Lambda environment has that a command must never see: its role's key, anything else of the function's.
-  Object.assign(process.env, { TMPDIR: tmp, AWS_SECRET_ACCESS_KEY: 'planted-aws-secret-key', HOOKGATE_PLANTED: 'planted-hookgate-value' });
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
   try {
     const module = (await import(`${pathToFileURL(join(asset, 'index.mjs')).href}?environment=${instance}`)) as { handler: Handler };
     return module.handler;
   } finally {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
   }
 }
 
@@ -97,7 +97,10 @@ describe('the tools function asset, run as Lambda runs it, with workspaces in S3
     }
   };
 
+  const saved = Object.fromEntries(Object.keys(PLANTED).map((name) => [name, process.env[name]]));
   beforeAll(async () => {
+    // In the process for every call, as in a Lambda environment (the test's own clients get explicit credentials).
+    Object.assign(process.env, PLANTED);
     await mkdir(join(REPO, '.hookgate-build'), { recursive: true });
     buildDir = await mkdtemp(join(REPO, '.hookgate-build', 'tools-'));
     // The stack's own bundling props for the tools function, through NodejsFunction's local esbuild.
@@ -124,6 +127,10 @@ describe('the tools function asset, run as Lambda runs it, with workspaces in S3
   }, 180_000);
 
   afterAll(async () => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
     console.log('tools function, one invocation locally (ms):', timings);
     await new Promise((resolve) => lambdaApi?.server.close(resolve));
     s3?.destroy();
@@ -174,8 +181,9 @@ describe('the tools function asset, run as Lambda runs it, with workspaces in S3
 
   it('gives commands the terminal environment only: not the function\'s own variables or its role\'s key', async () => {
     const run = await sandbox.run({ sessionId: '20261203_220000_dddddddd' }, { op: 'exec', command: 'env; cat /proc/self/environ | tr "\\0" "\\n"', timeoutSeconds: 10 });
-    expect(run.output).not.toContain('planted-aws-secret-key');
-    expect(run.output).not.toContain('planted-hookgate-value');
+    expect(process.env.HOOKGATE_PLANTED).toBe(PLANTED.HOOKGATE_PLANTED); // there to leak, in the function's process
+    expect(run.output).not.toContain(PLANTED.AWS_SECRET_ACCESS_KEY);
+    expect(run.output).not.toContain(PLANTED.HOOKGATE_PLANTED);
     expect(run.output).toContain('HOME=');
   });
 

@@ -79,8 +79,9 @@ export const OLDEST_TURN_ALARM_SECONDS = 2 * FUNCTION_TIMEOUT_SECONDS.turn;
 
 /**
  * hookgate in one stack: a Function URL → gateway λ; the FIFO turns queue → turn λ; the
- * events topic → observer queue → observer λ (and any telemetry queues); one DynamoDB
- * table; the secrets; alarms (every DLQ, errors, throttles, the oldest turn) on an alarm topic.
+ * events topic → observer queue → observer λ (and any telemetry queues); the tools λ the turn λ
+ * invokes for the chat's tools (tools-function.ts); one DynamoDB table; the gateway and reply
+ * secrets; alarms (every DLQ, errors, throttles, the oldest turn) on an alarm topic.
  *
  * A Function URL rather than API Gateway: every platform verifies its own signature in the
  * app, so API Gateway's auth adds nothing; the URL has no 30 s integration limit, no extra

@@ -94,6 +94,7 @@ export async function measureColdImport(options: ColdImportOptions = {}): Promis
       [RESOURCE_ENV.eventsTopicArn]: aws.eventsTopicArn,
       [RESOURCE_ENV.payloadBucket]: aws.payloadBucket,
       [RESOURCE_ENV.secretArn]: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:hookgate-bench',
+      [RESOURCE_ENV.replySecretArn]: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:hookgate-bench-reply',
       [RESOURCE_ENV.deploymentVersion]: 'cold-import-bench',
     };
     // The first cold start of a version claims gateway:startup and publishes it; every later one

@@ -5,29 +5,35 @@ import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 const SecretJson = z.record(z.string(), z.string());
 
 /**
- * Copies the deployment secret (one JSON object of strings) into `process.env` at cold start,
- * before configuration is validated. Empty values stay unset: an unset platform secret
- * disables that platform. Variables already set in the environment win, so an operator can
- * override one value on a function without touching the secret.
+ * Copies the function's secrets (each one JSON object of strings) into `process.env` at cold
+ * start, before configuration is validated: the gateway's (`HOOKGATE_SECRET_ARN`: inbound
+ * verification secrets, `/v1` token) where the stack set it — on the gateway alone — and the
+ * reply secret (`HOOKGATE_REPLY_SECRET_ARN`: reply credentials, model key) on the gateway and
+ * the turn function. Empty values stay unset: an unset platform secret disables that platform.
+ * Variables already set in the environment win, so an operator can override one value on a
+ * function without touching a secret.
  *
  * @example
  * await loadSecretEnvironment(); // then loadDeploymentConfig(process.env)
  */
 export async function loadSecretEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const secretArn = env[RESOURCE_ENV.secretArn];
-  if (!secretArn) return;
+  const arns = [env[RESOURCE_ENV.secretArn], env[RESOURCE_ENV.replySecretArn]].filter((arn): arn is string => Boolean(arn));
+  if (arns.length === 0) return;
   // Loaded here, not at the top: a function run without a secret (tests, local) never loads the package.
   const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
   const client = new SecretsManagerClient({});
   try {
-    const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretArn }));
-    const parsed = SecretJson.safeParse(JSON.parse(SecretString ?? '{}'));
-    if (!parsed.success) throw new Error(`secret ${secretArn} must be a JSON object of strings`);
-    // Every key and value of it is secret from now on: withheld from children, redacted from output.
-    rememberDeploymentSecret(parsed.data);
-    for (const [key, value] of Object.entries(parsed.data)) {
-      if (value !== '' && env[key] === undefined) env[key] = value;
-    }
+    // Fetched together (one round trip of cold start, not two), applied in order.
+    const answers = await Promise.all(arns.map((secretArn) => client.send(new GetSecretValueCommand({ SecretId: secretArn }))));
+    answers.forEach(({ SecretString }, index) => {
+      const parsed = SecretJson.safeParse(JSON.parse(SecretString ?? '{}'));
+      if (!parsed.success) throw new Error(`secret ${arns[index]} must be a JSON object of strings`);
+      // Every key and value of it is secret from now on: withheld from children, redacted from output.
+      rememberDeploymentSecret(parsed.data);
+      for (const [key, value] of Object.entries(parsed.data)) {
+        if (value !== '' && env[key] === undefined) env[key] = value;
+      }
+    });
   } finally {
     client.destroy();
   }

@@ -36,7 +36,7 @@ const REQUIRE_SHIM =
 
 export interface FunctionBundlingOptions {
   repoRoot: string;
-  functionName: 'gateway' | 'turn' | 'observer';
+  functionName: 'gateway' | 'turn' | 'observer' | 'tools';
   hooksBundle?: HooksBundle;
 }
 

@@ -3,6 +3,7 @@ import {
   CfnOutput,
   Duration,
   RemovalPolicy,
+  SecretValue,
   Stack,
   type StackProps,
   Validations,
@@ -31,10 +32,12 @@ import {
 } from '../../src/pipeline/topology.ts';
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import { PAYLOAD_KEY_PREFIX } from '../../src/pipeline/payload-store.ts';
+import { WORKSPACE_KEY_PREFIX } from '../../src/agent/sandbox/tools-function-protocol.ts';
 import { functionBundling, type HooksBundle } from './function-bundling.ts';
-import { GENERATED_SECRET_KEY, SECRET_KEYS } from './secret-keys.ts';
+import { GATEWAY_SECRET_KEYS, GENERATED_SECRET_KEY, REPLY_SECRET_KEYS } from './secret-keys.ts';
 import { CONSOLE_TABLE_ACCESS, TABLE_ACCESS, type FunctionName, type TableGrant } from './table-access.ts';
 import type { TelemetrySubscriber } from './telemetry-subscribers.ts';
+import { ToolsFunction, type ToolsNetwork } from './tools-function.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -64,6 +67,8 @@ export interface HookgateStackProps extends StackProps {
    * its panels need (DLQ list and replay, the console's table indexes), nothing without it.
    */
   readonly console?: boolean;
+  /** The tools function's network (context `toolsNetwork`, default `none`): tools-function.ts. */
+  readonly toolsNetwork?: ToolsNetwork;
 }
 
 /** Lambda pollers per SQS event source at most: a burst of turns or events cannot take the account's concurrency. */
@@ -74,14 +79,18 @@ export const OLDEST_TURN_ALARM_SECONDS = 2 * FUNCTION_TIMEOUT_SECONDS.turn;
 
 /**
  * hookgate in one stack: a Function URL → gateway λ; the FIFO turns queue → turn λ; the
- * events topic → observer queue → observer λ (and any telemetry queues); one DynamoDB
- * table; the secrets; alarms (every DLQ, errors, throttles, the oldest turn) on an alarm topic.
+ * events topic → observer queue → observer λ (and any telemetry queues); the tools λ the turn λ
+ * invokes for the chat's tools (tools-function.ts); one DynamoDB table; the gateway and reply
+ * secrets; alarms (every DLQ, errors, throttles, the oldest turn) on an alarm topic.
  *
  * A Function URL rather than API Gateway: every platform verifies its own signature in the
  * app, so API Gateway's auth adds nothing; the URL has no 30 s integration limit, no extra
  * hop and no per-request charge, and passes the raw body the signatures need.
  */
 export class HookgateStack extends Stack {
+  /** The sandboxed tools function (functions/tools.ts), its role and workspace bucket. */
+  readonly tools: ToolsFunction;
+
   constructor(scope: Construct, id: string, props: HookgateStackProps) {
     super(scope, id, props);
 
@@ -104,16 +113,23 @@ export class HookgateStack extends Stack {
     });
     acceptFinding(payloads, 'AwsSolutions-S1', 'transient observer payloads (14-day lifecycle), written and read only by this stack\'s roles; an access-log bucket would cost more than it tells');
 
+    // Two secrets, split by who may read them (secret-keys.ts): the gateway's (inbound
+    // verification, the /v1 token) and the reply secret (reply credentials, the model key).
     const secret = new secretsmanager.Secret(this, 'Secrets', {
-      description: 'hookgate: platform secrets, model API key and the /v1 bearer token (JSON)',
+      description: 'hookgate gateway: inbound verification secrets and the /v1 bearer token (JSON); read by the gateway alone',
       generateSecretString: {
-        secretStringTemplate: JSON.stringify(Object.fromEntries(SECRET_KEYS.map((key) => [key, '']))),
+        secretStringTemplate: JSON.stringify(Object.fromEntries(GATEWAY_SECRET_KEYS.map((key) => [key, '']))),
         generateStringKey: GENERATED_SECRET_KEY,
         excludePunctuation: true,
         passwordLength: 48,
       },
     });
     acceptFinding(secret, 'AwsSolutions-SMG4', 'platform tokens are issued and rotated by each platform, not by a Lambda rotation function; the /v1 token is rotated by putting a new value');
+    const replySecret = new secretsmanager.Secret(this, 'ReplySecrets', {
+      description: 'hookgate replies: platform reply credentials and the model API key (JSON); read by the gateway and the turn function',
+      secretObjectValue: Object.fromEntries(REPLY_SECRET_KEYS.map((key) => [key, SecretValue.unsafePlainText('')])),
+    });
+    acceptFinding(replySecret, 'AwsSolutions-SMG4', 'platform tokens and the model key are issued and rotated by their issuers, not by a Lambda rotation function');
 
     // SQS-managed server-side encryption, said out loud (no key to pay for or to grant).
     const encryption = sqs.QueueEncryption.SQS_MANAGED;
@@ -188,6 +204,11 @@ export class HookgateStack extends Stack {
       ...(props.settings?.modelBaseUrl ? { HOOKGATE_MODEL_BASE_URL: props.settings.modelBaseUrl } : {}),
     };
 
+    const secretEnv: Record<FunctionName, Record<string, string>> = {
+      gateway: { [RESOURCE_ENV.secretArn]: secret.secretArn, [RESOURCE_ENV.replySecretArn]: replySecret.secretArn },
+      turn: { [RESOURCE_ENV.replySecretArn]: replySecret.secretArn },
+      observer: {},
+    };
     const makeFunction = (name: FunctionName, memorySize: number, extra: Partial<nodejs.NodejsFunctionProps> = {}) => {
       const logGroup = new logs.LogGroup(this, `${name}-logs`, {
         retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
@@ -208,7 +229,8 @@ export class HookgateStack extends Stack {
         memorySize,
         timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS[name]),
         // The observer runs hooks on events only: it gets no platform secrets (and no grant to read them).
-        environment: { ...resourceEnv, ...(name === 'observer' ? {} : { [RESOURCE_ENV.secretArn]: secret.secretArn }), ...bundleEnv },
+        // The observer gets no secret; the turn function the reply secret alone (its tools are a chat user's).
+        environment: { ...resourceEnv, ...secretEnv[name], ...bundleEnv },
         logGroup,
         role,
         ...extra,
@@ -271,13 +293,41 @@ export class HookgateStack extends Stack {
         );
       }
     }
+    secret.grantRead(gateway);
     for (const fn of [gateway, turn]) {
-      secret.grantRead(fn);
+      replySecret.grantRead(fn);
       turns.grantSendMessages(fn);
       topic.grantPublish(fn);
       fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [payloads.arnForObjects(`${PAYLOAD_KEY_PREFIX}*`)] }));
     }
     timers.grantSendMessages(turn);
+
+    // The chat's tools run in the tools function; the turn function invokes it and signs the
+    // presigned URLs of the session workspaces (a presigned request carries its signer's rights).
+    this.tools = new ToolsFunction(this, 'Tools', {
+      repoRoot: REPO_ROOT,
+      network: props.toolsNetwork ?? 'none',
+      dataRemovalPolicy: props.dataRemovalPolicy,
+      ...(props.logRetention ? { logRetention: props.logRetention } : {}),
+    });
+    this.tools.function.grantInvoke(turn);
+    turn.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [this.tools.bucket.arnForObjects(`${WORKSPACE_KEY_PREFIX}*`)] }),
+    );
+    // A missing archive is then a 404 (a new session), not a 403.
+    turn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.tools.bucket.bucketArn] }));
+    turn.addEnvironment(RESOURCE_ENV.toolsFunctionName, this.tools.function.functionName);
+    turn.addEnvironment(RESOURCE_ENV.workspaceBucket, this.tools.bucket.bucketName);
+    acceptFinding(
+      turn.role!,
+      `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.tools.bucket.node.defaultChild as s3.CfnBucket)}.Arn>/${WORKSPACE_KEY_PREFIX}*]`,
+      'workspace archives are keyed by a hash of the session id, unknown at deploy time; the grant is get and put under this prefix of this bucket',
+    );
+    acceptFinding(
+      turn.role!,
+      `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.tools.function.node.defaultChild as lambda.CfnFunction)}.Arn>:*]`,
+      'grantInvoke covers the versions of the tools function, which is the one function granted',
+    );
 
     if (props.console) {
       // The console's DLQ panel: list (receive, then release at once) and replay (send back to
@@ -333,7 +383,8 @@ export class HookgateStack extends Stack {
     new CfnOutput(this, 'WebhookBaseUrl', { value: url.url, description: 'append webhooks/<platform> for each platform' });
     new CfnOutput(this, 'EventsTopicArn', { value: topic.topicArn, description: 'subscribe telemetry consumers here' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
-    new CfnOutput(this, 'SecretArn', { value: secret.secretArn });
+    new CfnOutput(this, 'SecretArn', { value: secret.secretArn, description: 'the gateway secret: inbound verification secrets and the /v1 token' });
+    new CfnOutput(this, 'ReplySecretArn', { value: replySecret.secretArn, description: 'the reply secret: platform reply credentials and the model key' });
     new CfnOutput(this, 'EventsDlqUrl', { value: eventsDlq.queueUrl });
     new CfnOutput(this, 'TurnsDlqUrl', { value: turnsDlq.queueUrl });
     new CfnOutput(this, 'EventsQueueUrl', { value: events.queueUrl });

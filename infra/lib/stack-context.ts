@@ -18,6 +18,8 @@ export interface StackContext {
   approveShellHooks: 'none' | 'all';
   /** `-c console=true`: the gateway serves the console at /console, behind the /v1 token (off by default). */
   console: boolean;
+  /** `-c toolsNetwork=none|internet` (default `none`): the tools function's network (tools-function.ts). */
+  toolsNetwork: 'none' | 'internet';
 }
 
 export class StackContextError extends HookgateError {
@@ -37,6 +39,7 @@ const Context = z.object({
   alarmEmail: z.email().optional(),
   approveShellHooks: z.enum(['none', 'all']).default('none'),
   console: z.union([z.boolean(), z.enum(['true', 'false'])]).default(false),
+  toolsNetwork: z.enum(['none', 'internet']).default('none'),
 });
 
 export function readStackContext(get: (key: string) => unknown): StackContext {
@@ -62,5 +65,6 @@ export function readStackContext(get: (key: string) => unknown): StackContext {
     ...(c.alarmEmail ? { alarmEmail: c.alarmEmail } : {}),
     approveShellHooks: c.approveShellHooks,
     console: c.console === true || c.console === 'true',
+    toolsNetwork: c.toolsNetwork,
   };
 }

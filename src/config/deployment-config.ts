@@ -40,6 +40,16 @@ export interface TeamsConfig {
   tokenUrl: string;
 }
 
+/** What sending a reply needs on each platform (the shapes messaging/'s reply options take). */
+export interface ReplyPlatforms {
+  telegram?: { botToken: string; apiBaseUrl: string };
+  slack?: { botToken: string; apiBaseUrl: string };
+  discord?: { applicationId: string; apiBaseUrl: string };
+  whatsapp?: { accessToken: string; phoneNumberId: string; apiBaseUrl: string };
+  teams?: { appId: string; appPassword: string; tokenUrl: string };
+  local?: Record<string, never>;
+}
+
 /** `HOOKGATE_LOG_LEVEL` (case-insensitive; `warning` is read as `warn`): logging/log-threshold.ts. */
 export type LogLevelName = LogThreshold;
 
@@ -57,6 +67,9 @@ export interface DeploymentResources extends Partial<DataPlaneResources> {
   turnsDlqUrl?: string;
   timersDlqUrl?: string;
   eventsDlqUrl?: string;
+  /** The tools function and the workspace bucket: set on the turn function, whose tools run there. */
+  toolsFunctionName?: string;
+  workspaceBucket?: string;
 }
 
 /**
@@ -86,6 +99,12 @@ export interface DeploymentConfig {
   };
   /** Platforms left off, and which variables they lack (for the start-up log). */
   disabled: { platform: PlatformName; missing: string[] }[];
+  /**
+   * Each platform whose reply credentials are set, with those alone: what the turn function
+   * replies with. It reads only the reply secret, so `platforms` (which needs the inbound
+   * verification secrets too) is empty there.
+   */
+  replyPlatforms: ReplyPlatforms;
   model: { name?: string; baseUrl?: string; apiKey?: string };
   /** `HOOKGATE_SESSION_IDLE_SECONDS`: a conversation idle longer starts a new session (finalize reason `session_expired`). Unset = never. */
   sessionIdleSeconds?: number;
@@ -150,6 +169,8 @@ const FORMATS: Record<string, z.ZodType<string>> = {
   [RESOURCE_ENV.turnsDlqUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
   [RESOURCE_ENV.timersDlqUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
   [RESOURCE_ENV.eventsDlqUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
+  [RESOURCE_ENV.toolsFunctionName]: z.string().regex(/^(arn:[^\s]+|[A-Za-z0-9_-]{1,64})$/, { error: 'must be a Lambda function name or ARN' }),
+  [RESOURCE_ENV.workspaceBucket]: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be an S3 bucket name' }),
   ...Object.fromEntries(Object.keys(DEFAULT_BASE_URLS).map((name) => [name, httpUrl])),
 };
 
@@ -251,6 +272,7 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv = process.env, optio
   if (localOn) platforms.local = {};
   else disabled.push({ platform: 'local', missing: ['HOOKGATE_LOCAL_ADAPTER=true (or a local run)'] });
 
+  const replyPlatforms = loadReplyPlatforms(env, localOn);
   const apiToken = read(env, 'HOOKGATE_API_TOKEN');
   const consoleFlag = read(env, 'HOOKGATE_CONSOLE');
   const allowedUsers = parseAllowedUsers(env.HOOKGATE_ALLOWED_USERS);
@@ -265,6 +287,7 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv = process.env, optio
     unauthorisedReply: (read(env, 'HOOKGATE_UNAUTHORISED_REPLY') as 'refuse' | 'silent' | undefined) ?? 'refuse',
     platforms,
     disabled,
+    replyPlatforms,
     model: loadModelConfig(env),
     ...(idle ? { sessionIdleSeconds: Number(idle) } : {}),
     replyRetry: replyRetryFrom(env),
@@ -286,6 +309,30 @@ export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): Deploymen
   return Object.fromEntries(Object.entries(model).filter(([, v]) => v !== undefined)) as DeploymentConfig['model'];
 }
 
+/** Each platform whose reply variables are all set, whether or not its inbound ones are. */
+function loadReplyPlatforms(env: NodeJS.ProcessEnv, localOn: boolean): ReplyPlatforms {
+  const all = <K extends string>(names: readonly K[]): Record<K, string> | undefined => {
+    const values = Object.fromEntries(names.map((name) => [name, read(env, name)])) as Record<K, string | undefined>;
+    return names.every((name) => values[name] !== undefined) ? (values as Record<K, string>) : undefined;
+  };
+  const base = (name: keyof typeof DEFAULT_BASE_URLS) => read(env, name) ?? DEFAULT_BASE_URLS[name];
+  const platforms: ReplyPlatforms = {};
+  const telegram = all(['TELEGRAM_BOT_TOKEN']);
+  if (telegram) platforms.telegram = { botToken: telegram.TELEGRAM_BOT_TOKEN, apiBaseUrl: base('TELEGRAM_API_BASE_URL') };
+  const slack = all(['SLACK_BOT_TOKEN']);
+  if (slack) platforms.slack = { botToken: slack.SLACK_BOT_TOKEN, apiBaseUrl: base('SLACK_API_BASE_URL') };
+  const discord = all(['DISCORD_APPLICATION_ID']);
+  if (discord) platforms.discord = { applicationId: discord.DISCORD_APPLICATION_ID, apiBaseUrl: base('DISCORD_API_BASE_URL') };
+  const whatsapp = all(['WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID']);
+  if (whatsapp) {
+    platforms.whatsapp = { accessToken: whatsapp.WHATSAPP_ACCESS_TOKEN, phoneNumberId: whatsapp.WHATSAPP_PHONE_NUMBER_ID, apiBaseUrl: base('WHATSAPP_API_BASE_URL') };
+  }
+  const teams = all(['TEAMS_APP_ID', 'TEAMS_APP_PASSWORD']);
+  if (teams) platforms.teams = { appId: teams.TEAMS_APP_ID, appPassword: teams.TEAMS_APP_PASSWORD, tokenUrl: base('TEAMS_TOKEN_URL') };
+  if (localOn) platforms.local = {};
+  return platforms;
+}
+
 /**
  * The stack's resource names alone (architecture §4), validated the same way: for the CLI,
  * which finds queues from the environment without being a deployed function.
@@ -295,7 +342,19 @@ export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): Deploymen
  */
 export function loadDeploymentResources(env: NodeJS.ProcessEnv = process.env): DeploymentResources {
   const resources: DeploymentResources = { deploymentVersion: read(env, RESOURCE_ENV.deploymentVersion) ?? 'local' };
-  for (const key of ['tableName', 'turnsQueueUrl', 'timersQueueUrl', 'eventsTopicArn', 'payloadBucket', 'eventsQueueUrl', 'turnsDlqUrl', 'timersDlqUrl', 'eventsDlqUrl'] as const) {
+  for (const key of [
+    'tableName',
+    'turnsQueueUrl',
+    'timersQueueUrl',
+    'eventsTopicArn',
+    'payloadBucket',
+    'eventsQueueUrl',
+    'turnsDlqUrl',
+    'timersDlqUrl',
+    'eventsDlqUrl',
+    'toolsFunctionName',
+    'workspaceBucket',
+  ] as const) {
     const value = read(env, RESOURCE_ENV[key]);
     if (value !== undefined) resources[key] = value;
   }

@@ -13,8 +13,17 @@ export const RESOURCE_ENV = {
   turnsDlqUrl: 'HOOKGATE_TURNS_DLQ_URL',
   timersDlqUrl: 'HOOKGATE_TIMERS_DLQ_URL',
   payloadBucket: 'HOOKGATE_PAYLOAD_BUCKET',
-  /** Secrets Manager secret holding the platform secrets, model key and `/v1` token as JSON. */
+  /**
+   * The gateway's Secrets Manager secret (JSON): inbound verification secrets and the `/v1`
+   * token. Set on the gateway alone.
+   */
   secretArn: 'HOOKGATE_SECRET_ARN',
+  /** The reply secret (JSON): what sending replies and calling the model need. Set on the gateway and the turn function. */
+  replySecretArn: 'HOOKGATE_REPLY_SECRET_ARN',
+  /** The tools function (functions/tools.ts) the turn function's sandbox invokes. */
+  toolsFunctionName: 'HOOKGATE_TOOLS_FUNCTION_NAME',
+  /** The bucket of the session workspace archives (the turn function signs URLs into it). */
+  workspaceBucket: 'HOOKGATE_WORKSPACE_BUCKET',
   /** The deployed version (gateway:startup fires once per version). */
   deploymentVersion: 'HOOKGATE_DEPLOYMENT_VERSION',
 } as const;

@@ -11,6 +11,8 @@ export const FUNCTION_TIMEOUT_SECONDS = {
   gateway: 29,
   turn: 120,
   observer: 60,
+  /** The sandboxed tools: one call (a command ≤ 90 s, TOOLS_EXEC_MAX_SECONDS) plus restoring and saving the workspace. */
+  tools: 120,
 } as const;
 
 /** Lambda wants visibility ≥ 6 × function timeout for SQS sources. */

@@ -11,6 +11,29 @@ describe('loadDeploymentConfig', () => {
     expect(config.platforms.slack?.apiBaseUrl).toBe('https://slack.com/api');
   });
 
+  it('knows each platform\'s reply credentials without its inbound secrets (the turn λ reads the reply secret alone)', () => {
+    const env = {
+      TELEGRAM_BOT_TOKEN: '1:a',
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      DISCORD_APPLICATION_ID: '42',
+      WHATSAPP_ACCESS_TOKEN: 'EAAB',
+      WHATSAPP_PHONE_NUMBER_ID: '7',
+      TEAMS_APP_ID: 'app',
+      TEAMS_APP_PASSWORD: 'pw',
+      HOOKGATE_TOOLS_FUNCTION_NAME: 'hookgate-ToolsFunction-abc',
+      HOOKGATE_WORKSPACE_BUCKET: 'hookgate-workspaces-abc',
+    };
+    const config = loadDeploymentConfig(env, { runtime: 'aws' });
+    // No inbound secret: the gateway would serve none but Teams (verified by Microsoft's public keys, not a secret).
+    expect(enabledPlatforms(config)).toEqual(['teams']);
+    expect(Object.keys(config.replyPlatforms).sort()).toEqual(['discord', 'slack', 'teams', 'telegram', 'whatsapp']);
+    expect(config.replyPlatforms.telegram).toEqual({ botToken: '1:a', apiBaseUrl: 'https://api.telegram.org' });
+    expect(config.replyPlatforms.whatsapp).toEqual({ accessToken: 'EAAB', phoneNumberId: '7', apiBaseUrl: 'https://graph.facebook.com/v21.0' });
+    expect(config.resources).toMatchObject({ toolsFunctionName: 'hookgate-ToolsFunction-abc', workspaceBucket: 'hookgate-workspaces-abc' });
+    expect(loadDeploymentConfig({ WHATSAPP_ACCESS_TOKEN: 'EAAB' }, { runtime: 'aws' }).replyPlatforms).toEqual({});
+    expect(() => loadDeploymentConfig({ HOOKGATE_WORKSPACE_BUCKET: 'Not A Bucket' })).toThrow(/HOOKGATE_WORKSPACE_BUCKET/);
+  });
+
   it('enables local only in local runs or when explicitly enabled', () => {
     expect(enabledPlatforms(loadDeploymentConfig({}, { runtime: 'local' }))).toEqual(['local']);
     expect(enabledPlatforms(loadDeploymentConfig({}, { runtime: 'aws' }))).toEqual([]);

@@ -123,14 +123,19 @@ describe('HookgateStack', () => {
     expect(() => parseTelemetrySubscribers('[{"name":"bad name"}]')).toThrow(/telemetrySubscribers\[0\.name\]/);
   });
 
-  it('keeps platform secrets, the model key and a generated /v1 token in Secrets Manager', () => {
+  it('keeps platform secrets, the model key and a generated /v1 token in Secrets Manager, in the gateway secret and the reply secret', () => {
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
       GenerateSecretString: Match.objectLike({ GenerateStringKey: 'HOOKGATE_API_TOKEN' }),
     });
-    const template_ = JSON.parse(
-      resources('AWS::SecretsManager::Secret')[0]!.Properties.GenerateSecretString.SecretStringTemplate,
-    );
-    expect(Object.keys(template_)).toEqual(expect.arrayContaining(['TELEGRAM_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'HOOKGATE_MODEL_API_KEY']));
+    const secrets = resources('AWS::SecretsManager::Secret');
+    expect(secrets).toHaveLength(2);
+    const keysOf = (s: { Properties: Record<string, any> }) =>
+      Object.keys(JSON.parse(s.Properties.GenerateSecretString?.SecretStringTemplate ?? s.Properties.SecretString));
+    const gateway = secrets.find((s) => s.Properties.GenerateSecretString)!;
+    const reply = secrets.find((s) => !s.Properties.GenerateSecretString)!;
+    expect(keysOf(gateway)).toEqual(expect.arrayContaining(['TELEGRAM_SECRET_TOKEN', 'SLACK_SIGNING_SECRET', 'WHATSAPP_APP_SECRET']));
+    expect(keysOf(reply)).toEqual(expect.arrayContaining(['TELEGRAM_BOT_TOKEN', 'SLACK_BOT_TOKEN', 'HOOKGATE_MODEL_API_KEY']));
+    expect(keysOf(reply)).not.toContain('SLACK_SIGNING_SECRET');
   });
 
   it('alarms on every DLQ (timers included), the oldest turn, and errors and throttles of every function, each notifying the alarm topic', () => {
@@ -184,7 +189,7 @@ describe('HookgateStack', () => {
 
   it('sets a log retention on every function log group', () => {
     const groups = resources('AWS::Logs::LogGroup');
-    expect(groups).toHaveLength(3);
+    expect(groups).toHaveLength(4); // gateway, turn, observer, tools
     for (const g of groups) expect(g.Properties.RetentionInDays).toBeGreaterThan(0);
   });
 

@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
@@ -113,5 +115,30 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
     const reply = sent.find((m) => m.body.chat_id === '43');
     expect(reply?.body.text).toMatch(/^Sorry, the model could not be reached/);
     expect(model.remaining()).toBe(0); // the one scripted (slow) answer was asked for, not retried
+  });
+
+  it('replies with the reply secret alone, and runs no chat tool in its own process when no tools function is configured', async () => {
+    const proof = join(home.path, 'ran-in-the-turn-function');
+    // What the turn λ gets in AWS: the reply secret's keys, not the gateway's (no TELEGRAM_SECRET_TOKEN).
+    const env: NodeJS.ProcessEnv = {
+      HOOKGATE_HOME: home.path,
+      HOOKGATE_MODEL: 'gpt-test',
+      HOOKGATE_MODEL_BASE_URL: model.baseUrl,
+      TELEGRAM_BOT_TOKEN: '123:abc',
+      TELEGRAM_API_BASE_URL: telegramUrl,
+    };
+    const handler = await turnHandler(env);
+    model.script({ tool_calls: [{ name: 'terminal', arguments: { command: `touch ${proof}` } }] }, { content: 'after the tool' });
+    const source = { platform: 'telegram', chat_id: '44', user_id: '7', user_name: '', chat_type: 'dm', thread_id: '' };
+    const message: TurnMessage = {
+      v: 1, kind: 'message', delivery_id: 'telegram:3', session_key: 'telegram:44', received_at: new Date().toISOString(),
+      event: { text: 'run it', message_id: '3', internal: false, source, reply: { platform: 'telegram', chat_id: '44', thread_id: '', extra: {} } },
+    };
+    const out = await handler({ Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as never);
+    expect(out.batchItemFailures).toEqual([]);
+    expect(existsSync(proof)).toBe(false);
+    const toolResult = model.requests.at(-1)!.body.messages.find((m) => m.role === 'tool');
+    expect(toolResult?.content).toMatch(/no tool sandbox in this deployment: HOOKGATE_TOOLS_FUNCTION_NAME and HOOKGATE_WORKSPACE_BUCKET not set/);
+    expect(sent.find((m) => m.body.chat_id === '44')?.body.text).toBe('after the tool');
   });
 });

@@ -1,0 +1,69 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSecretEnvironment } from '../../functions/support/secret-environment.ts';
+import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
+import { secretVariableNames } from '../../src/secrets/secret-variables.ts';
+
+const GATEWAY_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:gateway';
+const REPLY_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:reply';
+const VALUES: Record<string, Record<string, string>> = {
+  [GATEWAY_ARN]: { TELEGRAM_SECRET_TOKEN: 'inbound-secret-value', HOOKGATE_API_TOKEN: 'v1-token-value-0123456789' },
+  [REPLY_ARN]: { TELEGRAM_BOT_TOKEN: '123:reply-token', HOOKGATE_MODEL_API_KEY: 'sk-model-key', HOOKGATE_TEST_ONLY_IN_REPLY: '' },
+};
+
+/** Secrets Manager's GetSecretValue on 127.0.0.1, as the SDK speaks it (JSON 1.1, target header), answering per SecretId. */
+let server: Server;
+const asked: string[] = [];
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk));
+    request.on('end', () => {
+      const id = (JSON.parse(body) as { SecretId: string }).SecretId;
+      asked.push(id);
+      const value = VALUES[id];
+      response.writeHead(value ? 200 : 400, { 'content-type': 'application/x-amz-json-1.1' });
+      response.end(JSON.stringify(value ? { ARN: id, Name: id, SecretString: JSON.stringify(value) } : { __type: 'ResourceNotFoundException', message: 'no such secret' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  Object.assign(process.env, {
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  });
+});
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+describe('loadSecretEnvironment (functions/support/secret-environment.ts)', () => {
+  it("the turn λ's environment: the reply secret alone — none of the gateway's keys", async () => {
+    const env: NodeJS.ProcessEnv = { [RESOURCE_ENV.replySecretArn]: REPLY_ARN };
+    await loadSecretEnvironment(env);
+    expect(env.TELEGRAM_BOT_TOKEN).toBe('123:reply-token');
+    expect(env.HOOKGATE_MODEL_API_KEY).toBe('sk-model-key');
+    expect(env).not.toHaveProperty('TELEGRAM_SECRET_TOKEN');
+    expect(env).not.toHaveProperty('HOOKGATE_API_TOKEN');
+    expect(env).not.toHaveProperty('HOOKGATE_TEST_ONLY_IN_REPLY'); // empty = unset
+    expect(asked).toEqual([REPLY_ARN]);
+  });
+
+  it("the gateway's: both secrets; a variable already set wins; every key counts as secret", async () => {
+    const env: NodeJS.ProcessEnv = { [RESOURCE_ENV.secretArn]: GATEWAY_ARN, [RESOURCE_ENV.replySecretArn]: REPLY_ARN, HOOKGATE_MODEL_API_KEY: 'sk-override' };
+    await loadSecretEnvironment(env);
+    expect(env).toMatchObject({ TELEGRAM_SECRET_TOKEN: 'inbound-secret-value', HOOKGATE_API_TOKEN: 'v1-token-value-0123456789', TELEGRAM_BOT_TOKEN: '123:reply-token' });
+    expect(env.HOOKGATE_MODEL_API_KEY).toBe('sk-override');
+    expect(secretVariableNames()).toContain('HOOKGATE_TEST_ONLY_IN_REPLY');
+  });
+
+  it('does nothing without a secret (the observer, the tools λ, local runs)', async () => {
+    const before = asked.length;
+    const env: NodeJS.ProcessEnv = {};
+    await loadSecretEnvironment(env);
+    expect(env).toEqual({});
+    expect(asked).toHaveLength(before);
+  });
+});

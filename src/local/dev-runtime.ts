@@ -114,7 +114,7 @@ const STEP_BUDGET_MS = 300;
  *
  * @example
  * const dev = await startDevRuntime({ home, port: 0, createEngine: createHookEngine });
- * await fetch(`${dev.url}/webhooks/local`, { method: 'POST', body: '{"chat_id":"c","user_id":"u","text":"hi"}' });
+ * await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"chat_id":"c","user_id":"u","text":"hi"}' });
  * await dev.stop();
  */
 export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRuntime> {
@@ -271,7 +271,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     banner.push(hotReload ? '  hot reload: on (plugins, gateway hooks, config.yaml, the allowlist; --no-watch to turn it off)' : '  hot reload: off');
     banner.push(`  platforms: ${enabledPlatforms(config).join(', ')}  (POST ${url}/webhooks/<platform>)`);
     for (const { platform, missing } of config.disabled) banner.push(`  ${platform} is off: set ${missing.join(', ')}`);
-    banner.push(`  local chat: POST ${url}/webhooks/local {"chat_id","user_id","text"}; replies: GET ${url}/webhooks/local/messages?chat_id=…`);
+    banner.push(`  local chat: POST ${url}/webhooks/local {"chat_id","user_id","text"} (content-type: application/json); replies: GET ${url}/webhooks/local/messages?chat_id=…`);
     banner.push(`  hook API: ${url}/v1/hooks/<hook>, ${url}/v1/events  (Authorization: Bearer ${generatedToken ? `${generatedToken}, generated; set HOOKGATE_API_TOKEN to choose one` : '$HOOKGATE_API_TOKEN'})`);
     if (!config.model.baseUrl) banner.push('  model: the built-in local stand-in model (set HOOKGATE_MODEL_BASE_URL for a real one)');
     if (!options.createTurnConsumer) banner.push('  turns: no turn runtime wired; messages stay on the turns queue');

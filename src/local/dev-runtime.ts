@@ -178,7 +178,11 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const deps = { ...gatewayDepsOf(runtime, engine), turnHealth: turnsInFlight };
     if (hub) deps.replier = hub.watchReplier(deps.replier);
     const journal = state ? new DevTurnJournal(plane.table, deps.turnQueue) : undefined;
-    if (journal) deps.turnQueue = journal;
+    if (journal) {
+      deps.turnQueue = journal;
+      // After the pollers stop: a turn still in hand then was not a death of the server.
+      cleanup.push({ name: 'the turn journal', run: () => journal.release() });
+    }
     if (hub) deps.turnQueue = hub.watchTurnQueue(deps.turnQueue);
     const app = createGatewayApp(deps);
     let hotReload: HotReload | undefined;
@@ -259,6 +263,13 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
       budgetMs: FINALIZE_BUDGET_MS,
     });
     await announceGatewayStartup(deps, { once: false });
+    // A turn that stopped the server twice is answered with an error, not re-run into a crash loop.
+    const dropped = journal
+      ? await journal.dropRepeatedCrashes(deps.replier, (message, error) => logger.warn('the error reply for a dropped turn could not be sent', { delivery_id: message.delivery_id, error: String(error) }))
+      : [];
+    for (const message of dropped) {
+      logger.warn('turn dropped: it stopped the server twice while it ran', { delivery_id: message.delivery_id, session_key: message.session_key });
+    }
     const redriven = journal ? await journal.redrive() : 0;
 
     // Read before the banner, which is one write: harnesses read it whole as soon as `serving` shows.
@@ -266,7 +277,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const banner = [`hookgate dev: serving ${url}`];
     banner.push(`  hooks home: ${options.home}`);
     for (const line of loaded) banner.push(line);
-    banner.push(state ? `  state: ${state.dir} (kept across restarts; --fresh to start empty${redriven ? `; ${redriven} unanswered turn(s) re-queued` : ''})` : '  state: in memory (lost when dev stops)');
+    banner.push(state ? `  state: ${state.dir} (kept across restarts; --fresh to start empty${redriven ? `; ${redriven} unanswered turn(s) re-queued` : ''}${dropped.length ? `; ${dropped.length} turn(s) dropped: each stopped the server twice` : ''})` : '  state: in memory (lost when dev stops)');
     if (hub) banner.push(`  console: ${url}/console`);
     banner.push(hotReload ? '  hot reload: on (plugins, gateway hooks, config.yaml, the allowlist; --no-watch to turn it off)' : '  hot reload: off');
     banner.push(`  platforms: ${enabledPlatforms(config).join(', ')}  (POST ${url}/webhooks/<platform>)`);

@@ -36,7 +36,7 @@ describe('control and bidirectional characters', () => {
     );
     const [first, second, ...more] = line.split('\n');
     expect(more).toEqual([]);
-    expect(first).toMatch(/^\d\d:\d\d:\d\d\.\d{3} WARN  refused for c1$/);
+    expect(first).toMatch(/^\d\d:\d\d:\d\d\.\d{3} WARN {2}refused for c1$/);
     // The message's own line break is kept, indented: never the start of a line of its own.
     expect(second).toMatch(/^ {4}12:00:00\.000 ERROR forged line\\u001b\[2J\\u202e {2}/);
     expect(second).toContain('chat=c1\\n12:00:00.000 ERROR forged line\\u001b[2J\\u202e');

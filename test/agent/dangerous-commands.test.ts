@@ -202,6 +202,8 @@ const HARMLESS = [
   'taskset -c 0 make',
   'script -q session.log',
   'greet() { echo hi; }; greet',
+  'sleep 10 & kill $!',
+  'chmod g+w /home/me/project/notes.txt',
 ];
 
 describe('the dangerous-command table, judged by structure', () => {

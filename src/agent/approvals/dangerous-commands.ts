@@ -282,7 +282,10 @@ function isSystemPath(word: ShellWord): boolean {
   if (/^~[^/]*(?:\/|$)/.test(raw)) return posix.normalize(`/${raw.replace(/^~[^/]*/, '')}`).split('/').filter(Boolean).length <= 1;
   if (!raw.startsWith('/')) return false;
   const parts = posix.normalize(raw).split('/').filter(Boolean);
-  return parts.length === 0 || SYSTEM_DIRS.has(parts[0]!);
+  if (parts.length === 0) return true;
+  // Under /home (/Users): the homes themselves and their own files (`/home/me/.bashrc`), not a project deep inside.
+  if (parts[0] === 'home' || parts[0] === 'Users') return parts.length <= 2 || (parts.length === 3 && parts[2]!.startsWith('.'));
+  return SYSTEM_DIRS.has(parts[0]!);
 }
 
 const broadTargets = (c: JudgedCommand, skip = 0) => c.extraArgs || operandsOf(c.args).slice(skip).some((a) => isBroadPath(a, c.cwd));
@@ -476,7 +479,8 @@ function killAll(c: JudgedCommand): boolean {
   else if (args.length > 1 && /^-(?:\d+|[A-Za-z]+(?:\+\d+)?|SIG[A-Z]+)$/.test(first)) args = args.slice(1);
   return args
     .filter((a) => a.text !== '--')
-    .some((a) => a.dynamic || ['-1', '0', '1'].includes(a.text) || /^-\d+$/.test(a.text));
+    // `$!` is the job just started in the background: a child of this shell, not a guess.
+    .some((a) => (a.dynamic && a.param !== '!') || ['-1', '0', '1'].includes(a.text) || /^-\d+$/.test(a.text));
 }
 
 const MKFS = /^mkfs(?:\..+)?$|^mk[a-z0-9]*fs(?:\..+)?$/;

@@ -14,6 +14,8 @@ export interface ShellWord {
   readonly dynamic: boolean;
   readonly glob: boolean;
   readonly split?: boolean;
+  /** The parameter, when the whole word is one plain expansion of it (`$!`, `"$PID"`, `${X}`). */
+  readonly param?: string;
 }
 
 /** A shell function defined on the line: its name and the simple commands of its body. */
@@ -243,7 +245,17 @@ export async function parseShell(source: string): Promise<ShellStructure> {
           text += '\u0000';
       }
     }
-    return { text, dynamic, glob, ...(split ? { split } : {}) };
+    const param = soleParameter(parts);
+    return { text, dynamic, glob, ...(split ? { split } : {}), ...(param !== undefined ? { param } : {}) };
+  };
+
+  /** `$X`, `${X}` or `"$X"` alone (no operator, index or length): the parameter's name. */
+  const soleParameter = (parts: ShNode[]): string | undefined => {
+    const only = parts.length === 1 && type(parts[0]!) === 'DblQuoted' ? (parts[0]!.Parts ?? []) : parts;
+    if (only.length !== 1 || type(only[0]!) !== 'ParamExp') return undefined;
+    const exp = only[0]!;
+    if (exp.Exp || exp.Index || exp.Slice || exp.Repl || exp.Length || exp.Excl || exp.Width || exp.Names) return undefined;
+    return typeof exp.Param?.Value === 'string' ? exp.Param.Value : undefined;
   };
 
   visitStmts(file.Stmts);

@@ -81,7 +81,7 @@ describe('approvals belong to someone (through hookgate dev)', () => {
     expect(await fileIsThere('elsewhere', 'carol')).toBe(true);
   });
 
-  it('/stop: another user of the chat cannot stop a running turn; its requester and an approver can', async () => {
+  it('/stop: another user of the chat cannot stop a running turn; its requester and an approver can', { timeout: 120_000 }, async () => {
     /** `user`'s /stop, sent until a turn is seen running (the turn notes itself as it starts). */
     const stopWhileRunning = async (user: string): Promise<string> => {
       for (;;) {

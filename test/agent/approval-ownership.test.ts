@@ -50,7 +50,7 @@ async function say(chat: string, user: string, text: string, count = 1): Promise
 const fileIsThere = async (chat: string, user: string) => (await say(chat, user, 'read: keep.txt'))[0] === 'keep me';
 
 describe('approvals belong to someone (through hookgate dev)', () => {
-  it('shared chat: another user cannot answer; other chat: an always grant does not travel', async () => {
+  it('shared chat: another user cannot answer; other chat: an always grant does not travel', { timeout: 90_000 }, async () => {
     // alice asks for `rm -rf *` in a shared chat.
     await say('shared', 'alice', 'write: keep.txt\nkeep me');
     const [question] = await say('shared', 'alice', 'run: rm -rf *');

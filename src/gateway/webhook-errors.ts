@@ -5,7 +5,7 @@ import { HookgateError } from '../errors/hookgate-error.ts';
  * knows its HTTP status). The message is safe to show the caller: no secrets, no stack.
  */
 export abstract class WebhookError extends HookgateError {
-  abstract readonly status: 400 | 401 | 403 | 404 | 413 | 503;
+  abstract readonly status: 400 | 401 | 403 | 404 | 413 | 415 | 503;
 }
 
 /** The request's signature, secret token or JWT does not verify (Discord wants 401). */
@@ -48,4 +48,16 @@ export class FieldTooLongError extends WebhookError {
 export class PayloadTooLargeError extends WebhookError {
   override readonly name = 'PayloadTooLargeError';
   readonly status = 413;
+}
+
+/** The body is not of the media type the endpoint takes (`POST /webhooks/local`: `application/json` only). */
+export class UnsupportedMediaTypeError extends WebhookError {
+  override readonly name = 'UnsupportedMediaTypeError';
+  readonly status = 415;
+}
+
+/** An unsigned endpoint called from another origin, or through a host name that is not loopback. */
+export class ForeignOriginError extends WebhookError {
+  override readonly name = 'ForeignOriginError';
+  readonly status = 403;
 }

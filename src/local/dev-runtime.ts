@@ -118,7 +118,7 @@ const STEP_BUDGET_MS = 300;
  *
  * @example
  * const dev = await startDevRuntime({ home, port: 0, createEngine: createHookEngine });
- * await fetch(`${dev.url}/webhooks/local`, { method: 'POST', body: '{"chat_id":"c","user_id":"u","text":"hi"}' });
+ * await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"chat_id":"c","user_id":"u","text":"hi"}' });
  * await dev.stop();
  */
 export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRuntime> {
@@ -182,7 +182,11 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const deps = { ...gatewayDepsOf(runtime, engine), turnHealth: turnsInFlight };
     if (hub) deps.replier = hub.watchReplier(deps.replier);
     const journal = state ? new DevTurnJournal(plane.table, deps.turnQueue) : undefined;
-    if (journal) deps.turnQueue = journal;
+    if (journal) {
+      deps.turnQueue = journal;
+      // After the pollers stop: a turn still in hand then was not a death of the server.
+      cleanup.push({ name: 'the turn journal', run: () => journal.release() });
+    }
     if (hub) deps.turnQueue = hub.watchTurnQueue(deps.turnQueue);
     const app = createGatewayApp(deps);
     let hotReload: HotReload | undefined;
@@ -273,6 +277,13 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
       budgetMs: FINALIZE_BUDGET_MS,
     });
     await announceGatewayStartup(deps, { once: false });
+    // A turn that stopped the server twice is answered with an error, not re-run into a crash loop.
+    const dropped = journal
+      ? await journal.dropRepeatedCrashes(deps.replier, (message, error) => logger.warn('the error reply for a dropped turn could not be sent', { delivery_id: message.delivery_id, error: String(error) }))
+      : [];
+    for (const message of dropped) {
+      logger.warn('turn dropped: it stopped the server twice while it ran', { delivery_id: message.delivery_id, session_key: message.session_key });
+    }
     const redriven = journal ? await journal.redrive() : 0;
 
     // Read before the banner, which is one write: harnesses read it whole as soon as `serving` shows.
@@ -280,12 +291,12 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const banner = [`hookgate dev: serving ${url}`];
     banner.push(`  hooks home: ${options.home}`);
     for (const line of loaded) banner.push(line);
-    banner.push(state ? `  state: ${state.dir} (kept across restarts; --fresh to start empty${redriven ? `; ${redriven} unanswered turn(s) re-queued` : ''})` : '  state: in memory (lost when dev stops)');
+    banner.push(state ? `  state: ${state.dir} (kept across restarts; --fresh to start empty${redriven ? `; ${redriven} unanswered turn(s) re-queued` : ''}${dropped.length ? `; ${dropped.length} turn(s) dropped: each stopped the server twice` : ''})` : '  state: in memory (lost when dev stops)');
     if (hub) banner.push(`  console: ${url}/console`);
     banner.push(hotReload ? '  hot reload: on (plugins, gateway hooks, config.yaml, the allowlist; --no-watch to turn it off)' : '  hot reload: off');
     banner.push(`  platforms: ${enabledPlatforms(config).join(', ')}  (POST ${url}/webhooks/<platform>)`);
     for (const { platform, missing } of config.disabled) banner.push(`  ${platform} is off: set ${missing.join(', ')}`);
-    banner.push(`  local chat: POST ${url}/webhooks/local {"chat_id","user_id","text"}; replies: GET ${url}/webhooks/local/messages?chat_id=…`);
+    banner.push(`  local chat: POST ${url}/webhooks/local {"chat_id","user_id","text"} (content-type: application/json); replies: GET ${url}/webhooks/local/messages?chat_id=…`);
     banner.push(`  hook API: ${url}/v1/hooks/<hook>, ${url}/v1/events  (Authorization: Bearer ${generatedToken ? `${generatedToken}, generated; set HOOKGATE_API_TOKEN to choose one` : '$HOOKGATE_API_TOKEN'})`);
     if (!config.model.baseUrl) banner.push('  model: the built-in local stand-in model (set HOOKGATE_MODEL_BASE_URL for a real one)');
     if (!options.createTurnConsumer) banner.push('  turns: no turn runtime wired; messages stay on the turns queue');

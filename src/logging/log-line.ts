@@ -1,4 +1,5 @@
 import { redactSecrets } from '../secrets/redact-secrets.ts';
+import { escapeControlCharacters, escapeControlsKeepingLines } from './escape-control-characters.ts';
 import { currentLogContext } from './log-context.ts';
 
 /** How log lines look: `text` (readable, for a person at a terminal) or `json` (one object per line). */
@@ -48,7 +49,9 @@ export interface LogEntry {
  * One log line (no newline) in the given style, secrets redacted. Every line written while a
  * delivery or a turn runs carries its `turn_id`, `chat_id` and `delivery_id` (the async log
  * context). The message text is kept as it is: quoted fragments tests look for (`[hooks] …`)
- * appear verbatim in it.
+ * appear verbatim in it. In `text` style, control and bidirectional characters (ANSI escapes,
+ * newlines, U+202E) are escaped in every field (`chat=c1\n…`), and a message's later lines are
+ * indented: a chat id or a user's text cannot forge a line or recolour the terminal.
  *
  * @example
  * formatLogLine({ level: 'WARN', message: 'hook failed', service: 'hookgate' }, 'text', false);
@@ -62,12 +65,13 @@ export function formatLogLine(entry: LogEntry, style: LogStyle, colour: boolean)
     return JSON.stringify(line, (_key, value) => (typeof value === 'string' ? redactSecrets(value) : value instanceof Error ? errorFields(value) : value));
   }
   const level = entry.level.padEnd(5);
-  const parts = [`${time.toISOString().slice(11, 23)} ${colour ? `\x1b[${COLOUR[entry.level]}m${level}\x1b[0m` : level} ${redactSecrets(entry.message)}`];
+  const parts = [`${time.toISOString().slice(11, 23)} ${colour ? `\x1b[${COLOUR[entry.level]}m${level}\x1b[0m` : level} ${escapeControlsKeepingLines(redactSecrets(entry.message))}`];
   const extra: string[] = [];
-  for (const [key, short] of CONTEXT_KEYS) if (typeof fields[key] === 'string') extra.push(`${short}=${fields[key]}`);
+  for (const [key, short] of CONTEXT_KEYS) if (typeof fields[key] === 'string') extra.push(`${short}=${escapeControlCharacters(fields[key])}`);
   for (const [key, value] of Object.entries(fields)) {
     if (CONTEXT_KEYS.some(([k]) => k === key) || value === undefined) continue;
-    extra.push(`${key}=${redactSecrets(typeof value === 'string' ? value : JSON.stringify(value instanceof Error ? errorFields(value) : value))}`);
+    const text = redactSecrets(typeof value === 'string' ? value : JSON.stringify(value instanceof Error ? errorFields(value) : value));
+    extra.push(`${escapeControlCharacters(key)}=${escapeControlCharacters(text)}`);
   }
   if (extra.length > 0) parts.push(colour ? `\x1b[2m${extra.join(' ')}\x1b[0m` : extra.join(' '));
   return parts.join('  ');

@@ -3,9 +3,10 @@ import { redactSecrets } from './redact-secrets.ts';
 /** How much of a foreign text (hook output, an upstream answer) a log line carries by default. */
 export const LOG_EXCERPT_LIMIT = 400;
 
-// C0 controls (tab included), DEL, C1 controls, and the bidi overrides/isolates that can make a
-// terminal show a line other than the one written.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+// C0 controls (tab included), DEL, C1 controls, the bidi controls (marks, overrides, isolates) and
+// the line/paragraph separators that can make a terminal show a line other than the one written
+// (the set of src/logging/escape-control-characters.ts, which this folder may not import).
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 
 /**
  * Text from outside (a hook's stdout/stderr, a platform's error body) made safe for a log

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { SessionMeta, SessionRecord, SessionStore } from './session-store.ts';
+import type { SessionMeta, SessionRecord, SessionStore, StartedTurn } from './session-store.ts';
 import { isConditionFailed, type DynamoTable } from './dynamo-table.ts';
 
 /**
  * Key design — per conversation (session key = platform + chat + thread):
  *   PK = `SESSION#<session key>`, SK = `CURRENT`: the current session, every `SessionRecord`
  *     field as a top-level attribute (session_id, platform, chat_id, thread_id, user_id,
- *     chat_type, created_at, updated_at, turn_count, fresh).
- *   PK = `SESSION#<session key>`, SK = `STOP`: stop_requested_at (ISO-8601) from /stop.
+ *     chat_type, created_at, updated_at, turn_count, fresh), and `last_turn` (map: turn_id,
+ *     platform, user_id, started_at) set as each turn starts or resumes, for /stop.
+ *   PK = `SESSION#<session key>`, SK = `STOP`: stop_requested_at (ISO-8601) from /stop, and the
+ *     turn_id it stops (absent: any turn, as /new asks).
  * No TTL: a session outlives any idle window; idle expiry is decided from `updated_at`.
  *
  * Every swap of the current session is a conditional put on the session id it replaces
@@ -81,21 +83,39 @@ export class DynamoSessionStore implements SessionStore {
     }
   }
 
-  async requestStop(sessionKey: string, now: Date = new Date()): Promise<void> {
+  async noteTurnStarted(sessionKey: string, sessionId: string, turn: StartedTurn): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: this.key(sessionKey, 'CURRENT'),
+          UpdateExpression: 'SET last_turn = :turn',
+          ConditionExpression: 'session_id = :sid',
+          ExpressionAttributeValues: { ':turn': { ...turn }, ':sid': sessionId },
+        }),
+      );
+    } catch (error) {
+      // Rotated meanwhile (/new): the new session has no turn yet.
+      if (!isConditionFailed(error)) throw error;
+    }
+  }
+
+  async requestStop(sessionKey: string, now: Date = new Date(), turnId?: string): Promise<void> {
     await this.table.doc.send(
       new PutCommand({
         TableName: this.table.tableName,
-        Item: { ...this.key(sessionKey, 'STOP'), stop_requested_at: now.toISOString() },
+        Item: { ...this.key(sessionKey, 'STOP'), stop_requested_at: now.toISOString(), ...(turnId !== undefined ? { turn_id: turnId } : {}) },
       }),
     );
   }
 
-  async stopRequested(sessionKey: string, since: Date): Promise<boolean> {
+  async stopRequested(sessionKey: string, since: Date, turnId?: string): Promise<boolean> {
     const { Item } = await this.table.doc.send(
       new GetCommand({ TableName: this.table.tableName, Key: this.key(sessionKey, 'STOP'), ConsistentRead: true }),
     );
     const at = typeof Item?.stop_requested_at === 'string' ? Date.parse(Item.stop_requested_at) : NaN;
-    return Number.isFinite(at) && at >= since.getTime();
+    const forThisTurn = typeof Item?.turn_id !== 'string' || turnId === undefined || Item.turn_id === turnId;
+    return Number.isFinite(at) && at >= since.getTime() && forThisTurn;
   }
 
   /** Conditional put: replaces exactly `expected` (or nothing). False when another writer won. */
@@ -154,5 +174,13 @@ function toRecord(item: Record<string, unknown>): SessionRecord {
     updated_at: String(item.updated_at),
     turn_count: Number(item.turn_count ?? 0),
     fresh: item.fresh === true,
+    ...(lastTurnOf(item.last_turn) ? { last_turn: lastTurnOf(item.last_turn)! } : {}),
   };
+}
+
+function lastTurnOf(value: unknown): StartedTurn | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const turn = value as Record<string, unknown>;
+  if (typeof turn.turn_id !== 'string' || typeof turn.platform !== 'string' || typeof turn.started_at !== 'string') return undefined;
+  return { turn_id: turn.turn_id, platform: turn.platform, user_id: typeof turn.user_id === 'string' ? turn.user_id : null, started_at: turn.started_at };
 }

@@ -14,6 +14,18 @@ export interface SessionRecord {
   readonly turn_count: number;
   /** Set by a reset (/new, idle expiry) and consumed by the next turn's session:start (§2.4). */
   readonly fresh: boolean;
+  /** The turn that started (or resumed) last in this session, and whose it is: `/stop` asks it. */
+  readonly last_turn?: StartedTurn;
+}
+
+/** A turn as `/stop` sees it: which one, and the user who asked for it. */
+export interface StartedTurn {
+  readonly turn_id: string;
+  readonly platform: string;
+  /** `null` when the platform gave no user id: then only an approver can stop it. */
+  readonly user_id: string | null;
+  /** ISO-8601. */
+  readonly started_at: string;
 }
 
 export type SessionMeta = Pick<SessionRecord, 'platform' | 'chat_id' | 'thread_id' | 'user_id' | 'chat_type'>;
@@ -34,8 +46,16 @@ export interface SessionStore {
   rotate(sessionKey: string, meta: SessionMeta): Promise<{ old?: SessionRecord; current: SessionRecord }>;
   /** After a turn: bump turn_count and updated_at, clear `fresh`. */
   recordTurn(sessionKey: string, sessionId: string, now?: Date): Promise<void>;
-  /** /stop: ask the running turn of this conversation to stop between iterations. */
-  requestStop(sessionKey: string, now?: Date): Promise<void>;
-  /** True iff a stop was requested at or after `since` (the turn's start). */
-  stopRequested(sessionKey: string, since: Date): Promise<boolean>;
+  /**
+   * Notes the turn that starts (or resumes) now in the session `sessionId` (ignored when the
+   * session has been replaced meanwhile): `/stop` reads whose it is from `last_turn`.
+   */
+  noteTurnStarted(sessionKey: string, sessionId: string, turn: StartedTurn): Promise<void>;
+  /**
+   * /stop: ask the running turn of this conversation to stop between iterations; with
+   * `turnId`, only that turn (another turn of the session goes on), without it (/new) any.
+   */
+  requestStop(sessionKey: string, now?: Date, turnId?: string): Promise<void>;
+  /** True iff a stop was requested at or after `since` (the turn's start) for this turn or for any. */
+  stopRequested(sessionKey: string, since: Date, turnId?: string): Promise<boolean>;
 }

@@ -50,7 +50,7 @@ async function say(chat: string, user: string, text: string, count = 1): Promise
 const fileIsThere = async (chat: string, user: string) => (await say(chat, user, 'read: keep.txt'))[0] === 'keep me';
 
 describe('approvals belong to someone (through hookgate dev)', () => {
-  it('shared chat: another user cannot answer; other chat: an always grant does not travel', async () => {
+  it('shared chat: another user cannot answer; other chat: an always grant does not travel', { timeout: 90_000 }, async () => {
     // alice asks for `rm -rf *` in a shared chat.
     await say('shared', 'alice', 'write: keep.txt\nkeep me');
     const [question] = await say('shared', 'alice', 'run: rm -rf *');
@@ -60,7 +60,9 @@ describe('approvals belong to someone (through hookgate dev)', () => {
     const [refusal] = await say('shared', 'mallory', '/approve always');
     expect(refusal).toMatch(/^⛔ Only the user who asked for this command, or an approver, can answer this approval\. Nothing was changed\./);
     expect(await fileIsThere('shared', 'alice')).toBe(true);
-    expect(await say('shared', 'mallory', '/status')).toEqual([expect.stringContaining('Pending approval: rm -rf *')]);
+    // Nor does she see alice's command in /status; alice does.
+    expect(await say('shared', 'mallory', '/status')).toEqual([expect.stringContaining('Pending approval: a command of local:alice (only they or an approver see it)')]);
+    expect(await say('shared', 'alice', '/status')).toEqual([expect.stringContaining('Pending approval: rm -rf *')]);
 
     // alice herself answers /approve always: it runs, and the grant holds in this chat.
     const [ack, ran] = await say('shared', 'alice', '/approve always', 2);
@@ -77,6 +79,39 @@ describe('approvals belong to someone (through hookgate dev)', () => {
     expect(await say('elsewhere', 'alice', '/approve')).toEqual([expect.stringMatching(/^⛔ Only the user who asked/)]);
     expect(await say('elsewhere', 'carol', '/deny', 2)).toEqual(['❌ Denied.', expect.any(String)]);
     expect(await fileIsThere('elsewhere', 'carol')).toBe(true);
+  });
+
+  it('/stop: another user of the chat cannot stop a running turn; its requester and an approver can', { timeout: 120_000 }, async () => {
+    /** `user`'s /stop, sent until a turn is seen running (the turn notes itself as it starts). */
+    const stopWhileRunning = async (user: string): Promise<string> => {
+      for (;;) {
+        const [reply] = await say('group', user, '/stop');
+        if (reply !== 'Nothing is running in this conversation.') return reply!;
+      }
+    };
+    const before = (await messages('group')).length;
+    await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 'group', user_id: 'alice', text: 'run: sleep 2' }) });
+    expect(await stopWhileRunning('mallory')).toMatch(/^⛔ Only the user who asked for the running turn, or an approver, can stop it\./);
+    // alice's turn ran to its end: the command's (empty) output, not "Stopped".
+    for (;;) {
+      const texts = (await messages('group')).slice(before);
+      if (texts.some((t) => !t.startsWith('⛔') && !t.startsWith('Nothing is running'))) {
+        expect(texts.filter((t) => !t.startsWith('⛔') && !t.startsWith('Nothing is running'))).toEqual(['(no output)']);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const stopper of ['alice', 'operator']) {
+      const from = (await messages('group')).length;
+      await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 'group', user_id: 'alice', text: 'run: sleep 2' }) });
+      expect(await stopWhileRunning(stopper)).toBe('⏹ Stopping the current turn.');
+      for (;;) {
+        const texts = (await messages('group')).slice(from);
+        if (texts.includes('⏹ Stopped.')) break;
+        expect(texts).not.toContain('(no output)');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
   });
 
   it('an operator in HOOKGATE_APPROVERS can answer anyone’s approval, and grant it for every chat', async () => {

@@ -57,7 +57,7 @@ describe('subagent_stop for a batch delegation (§1.14)', () => {
       ...goals.map(() => ({ content: 'child' })),
       { content: 'parent done' },
     );
-    const posted = await fetch(`${dev.url}/webhooks/local`, { method: 'POST', body: JSON.stringify({ chat_id: 'd1', user_id: 'u1', text: 'go' }) });
+    const posted = await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 'd1', user_id: 'u1', text: 'go' }) });
     expect(posted.status).toBe(202);
     const file = join(home.path, 'stops.log');
     let lines: string[] = [];

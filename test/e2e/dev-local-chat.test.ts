@@ -86,7 +86,7 @@ describe('hookgate dev (the real binary)', () => {
   });
 
   it('answers a local chat message through the turn runtime: You said: <message>', async () => {
-    const res = await fetch(`${url}/webhooks/local`, { method: 'POST', body: JSON.stringify({ chat_id: 'e2e', user_id: 'me', text: 'hello there' }) });
+    const res = await fetch(`${url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 'e2e', user_id: 'me', text: 'hello there' }) });
     expect(res.status).toBe(202);
     expect(((await res.json()) as { delivery_id: string }).delivery_id).toMatch(/^local:/);
     const messages = await eventually(async () => {
@@ -98,7 +98,7 @@ describe('hookgate dev (the real binary)', () => {
   });
 
   it('handles /new inline and the reset reaches gateway hooks', async () => {
-    await fetch(`${url}/webhooks/local`, { method: 'POST', body: JSON.stringify({ chat_id: 'e2e-new', user_id: 'me', text: '/new' }) });
+    await fetch(`${url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 'e2e-new', user_id: 'me', text: '/new' }) });
     const list = await eventually(async () => {
       const got = (await (await fetch(`${url}/webhooks/local/messages?chat_id=e2e-new`)).json()) as { text: string }[];
       return got.length > 0 ? got : undefined;

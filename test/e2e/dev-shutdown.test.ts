@@ -67,7 +67,7 @@ describe('hookgate dev shutdown', () => {
     try {
       const url = await dev.url;
       for (const chat of ['a', 'b']) {
-        const res = await fetch(`${url}/webhooks/local`, { method: 'POST', body: JSON.stringify({ chat_id: chat, user_id: 'u', text: 'hi' }) });
+        const res = await fetch(`${url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: chat, user_id: 'u', text: 'hi' }) });
         expect(res.status).toBe(202);
       }
       while ((await lines('started.log')).length < 2) await new Promise((resolve) => setTimeout(resolve, 50));

@@ -196,11 +196,64 @@ describe('slash commands', () => {
     expect(await gw.drainTurns()).toHaveLength(1);
   });
 
-  it('/stop asks the running turn to stop', async () => {
+  /** A turn of `userId` started in this test's chat (as the turn runtime notes it) and not ended. */
+  const startedTurn = async (userId: string | null, turnId = `turn-${chatId}`) => {
+    const key = `local:${chatId}`;
+    const { session } = await gw.plane.sessions.resolve(key, { platform: 'local', chat_id: chatId, thread_id: '', user_id: userId, chat_type: 'group' }, { now: new Date(Date.now() - 5000) });
+    await gw.plane.sessions.noteTurnStarted(key, session.session_id, { turn_id: turnId, platform: 'local', user_id: userId, started_at: new Date(Date.now() - 1000).toISOString() });
+    return { key, session };
+  };
+
+  it('/stop asks the running turn to stop, when its requester asks', async () => {
+    const { key } = await startedTurn('u1');
     const started = new Date(Date.now() - 1000);
     await say('/stop');
-    expect(await gw.plane.sessions.stopRequested(`local:${chatId}`, started)).toBe(true);
+    expect(await gw.plane.sessions.stopRequested(key, started, `turn-${chatId}`)).toBe(true);
+    // Only that turn: another turn of the session is not stopped by it.
+    expect(await gw.plane.sessions.stopRequested(key, started, 'another-turn')).toBe(false);
     expect(await replies()).toEqual(['⏹ Stopping the current turn.']);
+  });
+
+  it('/stop from another user of the chat is refused and stops nothing; an approver may', async () => {
+    await setup({ HOOKGATE_APPROVERS: 'local:ops' });
+    const { key } = await startedTurn('alice');
+    const started = new Date(Date.now() - 1000);
+    await say('/stop', 'mallory');
+    expect(await gw.plane.sessions.stopRequested(key, started, `turn-${chatId}`)).toBe(false);
+    await say('/stop', 'ops');
+    expect(await gw.plane.sessions.stopRequested(key, started, `turn-${chatId}`)).toBe(true);
+    expect(await replies()).toEqual([
+      '⛔ Only the user who asked for the running turn, or an approver, can stop it. Nothing was changed.',
+      '⏹ Stopping the current turn.',
+    ]);
+  });
+
+  it('/stop with no turn running says so and records nothing', async () => {
+    await say('/stop');
+    const { key, session } = await startedTurn('u1');
+    await gw.plane.sessions.recordTurn(key, session.session_id); // that turn ended
+    await say('/stop');
+    expect(await gw.plane.sessions.stopRequested(key, new Date(0))).toBe(false);
+    expect(await replies()).toEqual(['Nothing is running in this conversation.', 'Nothing is running in this conversation.']);
+  });
+
+  it('/stop of a turn whose platform gave no user id: an approver only', async () => {
+    await setup({ HOOKGATE_APPROVERS: 'local:ops' });
+    await startedTurn(null);
+    await say('/stop', 'u1');
+    await say('/stop', 'ops');
+    expect(await replies()).toEqual([expect.stringMatching(/^⛔ Only the user who asked for the running turn/), '⏹ Stopping the current turn.']);
+  });
+
+  it('/status shows a pending command to its requester and approvers only', async () => {
+    await setup({ HOOKGATE_APPROVERS: 'local:ops' });
+    const key = await putPendingApproval('rm -rf /srv/\u202e\nsecret-project', 'recursive_delete', 'alice');
+    await gw.plane.sessions.resolve(key, { platform: 'local', chat_id: chatId, thread_id: '', user_id: 'alice', chat_type: 'group' });
+    for (const user of ['alice', 'mallory', 'ops']) await say('/status', user);
+    const [alice, mallory, ops] = (await replies()).map((r) => r.split('\n').find((l) => l.startsWith('Pending approval:')));
+    expect(alice).toBe('Pending approval: rm -rf /srv/\\u202e\\nsecret-project');
+    expect(ops).toBe(alice);
+    expect(mallory).toBe('Pending approval: a command of local:alice (only they or an approver see it)');
   });
 
   it('/status reports the session', async () => {

@@ -1,8 +1,11 @@
 import type { SQSEvent } from 'aws-lambda';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DevTurnJournal } from '../../src/local/turn-journal.ts';
+import type { ReplyTarget } from '../../src/messaging/message-event.ts';
 import type { TurnMessage } from '../../src/pipeline/turn-message.ts';
 import { useTestDataPlane } from '../support/local-aws.ts';
+import { until } from '../support/until.ts';
 
 const local = useTestDataPlane();
 
@@ -61,5 +64,59 @@ describe('DevTurnJournal (the table behind hookgate dev --state)', () => {
     });
     await expect(journal.send(message('local:refused', '2026-01-01T00:00:04.000Z'))).rejects.toThrow('ECONNREFUSED');
     expect((await journal.pending()).map((p) => p.delivery_id)).not.toContain('local:refused');
+  });
+
+  describe('a turn that stops the server', () => {
+    const interruptedOf = async (id: string) =>
+      Number((await local.plane.table.doc.send(new GetCommand({ TableName: local.plane.table.tableName, Key: { PK: DevTurnJournal.PARTITION, SK: id } }))).Item?.interrupted ?? 0);
+    /** One "process": a journal over the same table, and a consumer that never returns (the process dies in it). */
+    const dieWhileHandling = async (m: TurnMessage) => {
+      const before = await interruptedOf(m.delivery_id);
+      const journal = new DevTurnJournal(local.plane.table, { send: async () => {} });
+      void journal.settling(() => new Promise(() => {}))({ Records: [recordOf(m, 'sqs-1')] });
+      // The interruption is counted before the consumer gets the record.
+      await until(async () => (await interruptedOf(m.delivery_id)) === before + 1, 'the interruption to be counted');
+    };
+    const replies: { target: ReplyTarget; text: string }[] = [];
+    const replier = { send: async (target: ReplyTarget, text: string) => void replies.push({ target, text }) };
+
+    it('is re-sent after one death, answered with an error and dropped after the second', async () => {
+      const m = { ...message('local:killer', '2026-01-02T00:00:00.000Z'), session_key: 'local:loop' };
+      const sent: string[] = [];
+      const journal = new DevTurnJournal(local.plane.table, { send: async (x) => void sent.push(x.delivery_id) });
+      await journal.send(m);
+
+      await dieWhileHandling(m);
+      expect(await journal.dropRepeatedCrashes(replier)).toEqual([]);
+      sent.length = 0;
+      await journal.redrive();
+      expect(sent).toContain('local:killer');
+
+      await dieWhileHandling(m);
+      const dropped = await journal.dropRepeatedCrashes(replier);
+      expect(dropped.map((d) => d.delivery_id)).toEqual(['local:killer']);
+      expect(replies).toEqual([{ target: m.kind === 'message' ? m.event.reply : undefined, text: DevTurnJournal.CRASH_LOOP_REPLY }]);
+      expect((await journal.pending()).map((p) => p.delivery_id)).not.toContain('local:killer');
+    });
+
+    it('does not count a consumer that failed, threw or was still busy at a clean stop', async () => {
+      const m = message('local:unlucky', '2026-01-02T00:00:01.000Z');
+      const journal = new DevTurnJournal(local.plane.table, { send: async () => {} });
+      await journal.send(m);
+      for (let i = 0; i < 3; i++) {
+        await journal.settling(async () => ({ batchItemFailures: [{ itemIdentifier: 'r' }] }))({ Records: [recordOf(m, 'r')] });
+        await expect(journal.settling(async () => Promise.reject(new Error('boom')))({ Records: [recordOf(m, 'r')] })).rejects.toThrow('boom');
+      }
+      // A clean stop while a hook still holds the turn: taken back, and its late return changes nothing.
+      let finish: () => void = () => {};
+      const late = journal.settling(() => new Promise((resolve) => (finish = () => resolve({ batchItemFailures: [{ itemIdentifier: 'r' }] }))))({ Records: [recordOf(m, 'r')] });
+      await until(async () => (await interruptedOf(m.delivery_id)) === 1, 'the turn to be in hand');
+      await journal.release();
+      finish();
+      await late;
+      expect(await interruptedOf(m.delivery_id)).toBe(0);
+      expect(await journal.dropRepeatedCrashes(replier)).toEqual([]);
+      expect((await journal.pending()).map((p) => p.delivery_id)).toContain('local:unlucky');
+    });
   });
 });

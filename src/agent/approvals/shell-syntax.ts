@@ -6,11 +6,22 @@ import { HookgateError } from '../../errors/hookgate-error.ts';
  * One shell word as far as it can be known without running anything. `text` is the word with
  * quotes removed; expansions (`$X`, `$(…)`, `$((…))`, `<(…)`) and brace expansion make it
  * `dynamic` (their place in `text` is `\u0000`), unquoted `*`, `?`, `[` make it a `glob`.
+ * A dynamic word that may become several words at run time (an unquoted expansion, `"$@"`,
+ * `"${a[@]}"`, brace expansion) is also `split`: it may hold options and operands alike.
  */
 export interface ShellWord {
   readonly text: string;
   readonly dynamic: boolean;
   readonly glob: boolean;
+  readonly split?: boolean;
+  /** The parameter, when the whole word is one plain expansion of it (`$!`, `"$PID"`, `${X}`). */
+  readonly param?: string;
+}
+
+/** A shell function defined on the line: its name and the simple commands of its body. */
+export interface ShellFunction {
+  readonly name: string;
+  readonly commands: readonly (readonly ShellWord[])[];
 }
 
 /** Where a simple command's standard input comes from, when the command line says so. */
@@ -29,8 +40,8 @@ export interface SimpleCommand {
 /** Every simple command of a command line, in source order, and its shell functions. */
 export interface ShellStructure {
   readonly commands: readonly SimpleCommand[];
-  /** Functions defined on the line whose body calls the function itself (`:(){ :|:& };:`). */
-  readonly selfCallingFunctions: readonly string[];
+  /** Functions defined on the line (`f() { …; }`, `function f { …; }`), in source order. */
+  readonly functions: readonly ShellFunction[];
 }
 
 /** The command line is not valid shell syntax (bash dialect) or the parser could not be loaded. */
@@ -92,7 +103,7 @@ export async function parseShell(source: string): Promise<ShellStructure> {
     throw new ShellSyntaxError(goErrorText(error));
   }
   const commands: SimpleCommand[] = [];
-  const selfCalling: string[] = [];
+  const functions: ShellFunction[] = [];
   const { syntax } = parser;
   const type = (node: ShNode) => syntax.NodeType(node);
 
@@ -163,7 +174,7 @@ export async function parseShell(source: string): Promise<ShellStructure> {
         const name = String(cmd.Name?.Value ?? '');
         const before = commands.length;
         visitStmt(cmd.Body, stdin);
-        if (commands.slice(before).some((c) => c.words[0]?.text === name)) selfCalling.push(name);
+        functions.push({ name, commands: commands.slice(before).map((c) => c.words) });
         return;
       }
       case 'TimeClause':
@@ -194,6 +205,7 @@ export async function parseShell(source: string): Promise<ShellStructure> {
     let text = '';
     let dynamic = false;
     let glob = false;
+    let split = false;
     const parts: ShNode[] = word.Parts ?? [];
     for (const part of parts) {
       switch (type(part)) {
@@ -202,7 +214,7 @@ export async function parseShell(source: string): Promise<ShellStructure> {
           // `*`, `?` or a bracket expression with its `]` (a lone `[` is the test command).
           if (/(?:^|[^\\])(?:[*?]|\[[^\]]+\])/.test(raw)) glob = true;
           // Unquoted brace expansion (`{rm,-rf,/}`, `{1..3}`) makes several words out of one.
-          if (/\{[^}]*(,|\.\.)[^}]*\}/.test(raw)) dynamic = true;
+          if (/\{[^}]*(,|\.\.)[^}]*\}/.test(raw)) dynamic = split = true;
           text += unescapeUnquoted(raw);
           break;
         }
@@ -220,20 +232,34 @@ export async function parseShell(source: string): Promise<ShellStructure> {
             if (type(inner) === 'Lit') text += String(inner.Value).replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c));
             else {
               dynamic = true;
+              // `"$@"` and `"${a[@]}"`: one quoted word, several words at run time.
+              if (type(inner) === 'ParamExp' && (inner.Param?.Value === '@' || inner.Index)) split = true;
               text += '\u0000';
             }
           }
           break;
         default:
           dynamic = true;
+          // Unquoted: split into fields at run time (an option and an operand from one `$X`).
+          split = true;
           text += '\u0000';
       }
     }
-    return { text, dynamic, glob };
+    const param = soleParameter(parts);
+    return { text, dynamic, glob, ...(split ? { split } : {}), ...(param !== undefined ? { param } : {}) };
+  };
+
+  /** `$X`, `${X}` or `"$X"` alone (no operator, index or length): the parameter's name. */
+  const soleParameter = (parts: ShNode[]): string | undefined => {
+    const only = parts.length === 1 && type(parts[0]!) === 'DblQuoted' ? (parts[0]!.Parts ?? []) : parts;
+    if (only.length !== 1 || type(only[0]!) !== 'ParamExp') return undefined;
+    const exp = only[0]!;
+    if (exp.Exp || exp.Index || exp.Slice || exp.Repl || exp.Length || exp.Excl || exp.Width || exp.Names) return undefined;
+    return typeof exp.Param?.Value === 'string' ? exp.Param.Value : undefined;
   };
 
   visitStmts(file.Stmts);
-  return { commands, selfCallingFunctions: selfCalling };
+  return { commands, functions };
 }
 
 /** Bash's quote removal for an unquoted literal: `\x` → `x`, a backslash-newline disappears. */

@@ -56,6 +56,8 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
   );
   const turnId = `turn_${randomUUID()}`;
   annotateLogContext({ turn_id: turnId });
+  // Whose turn this is: /stop from anyone else (not an approver) is refused.
+  await deps.sessions.noteTurnStarted(message.session_key, session.session_id, { turn_id: turnId, platform: source.platform, user_id: source.user_id, started_at: now.toISOString() });
   const endInFlight = deps.turnsInFlight?.begin({ turn_id: turnId, session_key: message.session_key, session_id: session.session_id });
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: session.session_id, turn_id: turnId });
   const model = deps.transport.model;
@@ -160,6 +162,8 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
   annotateLogContext({ chat_id: chatIdOf(state) });
   const { history } = await loadHistory(deps, state.session_id);
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: state.session_id, turn_id: state.turn_id });
+  const resumedAt = (deps.now?.() ?? new Date()).toISOString();
+  await deps.sessions.noteTurnStarted(state.session_key, state.session_id, { turn_id: state.turn_id, platform: state.platform, user_id: state.user_id, started_at: resumedAt });
   const endInFlight = deps.turnsInFlight?.begin({ turn_id: state.turn_id, session_key: state.session_key, session_id: state.session_id });
   try {
     await hooks.observe('post_approval_response', { ...approvalHookKwargs(record), choice });
@@ -229,7 +233,7 @@ function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, 
     maxIterations: deps.maxIterations ?? DEFAULT_MAX_ITERATIONS,
     ...(deps.retry ? { retry: deps.retry } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
-    stopRequested: () => deps.sessions.stopRequested(state.session_key, since),
+    stopRequested: () => deps.sessions.stopRequested(state.session_key, since, state.turn_id),
   };
   const gate = chatApprovalGate(deps.approvals, { platform: state.platform, chat_id: chatIdOf(state) });
   const delegate: DelegateRunner = (child) => runChildAgent({ ...base, hooks: hooks.engine, parentTrace: hooks.trace, logger: deps.logger, gate, state, child });

@@ -1,4 +1,5 @@
 import { isListed, type AllowedUsers } from '../../config/allowed-users.ts';
+import { escapeControlCharacters } from '../../logging/escape-control-characters.ts';
 import type { HookEngine } from '../../hooks/hook-engine.ts';
 import type { PluginCommandInfo } from '../../hooks/plugins/plugin-commands.ts';
 import type { ApprovalChoice, ApprovalStore } from '../../store/approval-store.ts';
@@ -69,21 +70,38 @@ export async function runBuiltinCommand(command: SlashCommand, ctx: CommandConte
   switch (command.command) {
     case 'new':
       return resetSession(ctx, ctx.event, ctx.sessionKey);
-    case 'stop':
-      await ctx.sessions.requestStop(ctx.sessionKey, ctx.now);
+    case 'stop': {
+      const session = await ctx.sessions.current(ctx.sessionKey);
+      const running = session?.last_turn;
+      // A turn that ended has recorded itself (updated_at) after it started; a new session's
+      // updated_at is its first turn's start.
+      if (!running || Date.parse(session.updated_at) > Date.parse(running.started_at)) return 'Nothing is running in this conversation.';
+      // A turn belongs to the user who asked for it; in a group, others may not stop it.
+      if (!isOwnerOrApprover(ctx, running)) {
+        ctx.warn(`/stop from ${who(ctx)} refused: turn ${running.turn_id} belongs to ${running.platform}:${running.user_id ?? 'unknown'}`);
+        return '⛔ Only the user who asked for the running turn, or an approver, can stop it. Nothing was changed.';
+      }
+      await ctx.sessions.requestStop(ctx.sessionKey, ctx.now, running.turn_id);
       return '⏹ Stopping the current turn.';
+    }
     case 'help':
       return helpReply(ctx.engine.pluginCommands?.list() ?? []);
     case 'status': {
       const session = await ctx.sessions.current(ctx.sessionKey);
       const pending = await ctx.approvals.pending(ctx.sessionKey);
       if (!session) return `No session yet for this conversation (${ctx.sessionKey}).`;
+      // The command waiting for approval is its requester's business (and an approver's), not the whole group's.
+      const pendingLine = !pending
+        ? 'none'
+        : isOwnerOrApprover(ctx, pending.requested_by)
+          ? escapeControlCharacters(pending.command)
+          : `a command of ${pending.requested_by.platform}:${pending.requested_by.user_id ?? 'unknown'} (only they or an approver see it)`;
       return [
         `Session: ${session.session_id}`,
         `Turns: ${session.turn_count}`,
         `Started: ${session.created_at}`,
         `Last active: ${session.updated_at}`,
-        `Pending approval: ${pending ? pending.command : 'none'}`,
+        `Pending approval: ${pendingLine}`,
       ].join('\n');
     }
     case 'approve':
@@ -96,9 +114,8 @@ export async function runBuiltinCommand(command: SlashCommand, ctx: CommandConte
       const { platform, user_id: userId } = ctx.event.source;
       const approver = isListed(ctx.approvers, platform, userId);
       const requester = pending.requested_by;
-      const isRequester = userId !== null && requester.user_id !== null && requester.platform === platform && requester.user_id === userId;
-      if (!isRequester && !approver) {
-        ctx.warn(`/${command.command} from ${platform}:${userId ?? 'unknown'} refused: approval ${pending.approval_id} belongs to ${requester.platform}:${requester.user_id ?? 'unknown'}`);
+      if (!isOwnerOrApprover(ctx, requester)) {
+        ctx.warn(`/${command.command} from ${who(ctx)} refused: approval ${pending.approval_id} belongs to ${requester.platform}:${requester.user_id ?? 'unknown'}`);
         return '⛔ Only the user who asked for this command, or an approver, can answer this approval. Nothing was changed.';
       }
       if (scope.global && !approver) {
@@ -127,4 +144,15 @@ export async function runBuiltinCommand(command: SlashCommand, ctx: CommandConte
       return scope.global ? '✅ Approved always, in every chat.' : APPROVED_REPLY[scope.choice];
     }
   }
+}
+
+/** Whether the sender is `owner` (same platform and user id; an unknown id is nobody) or an approver. */
+function isOwnerOrApprover(ctx: CommandContext, owner: { platform: string; user_id: string | null }): boolean {
+  const { platform, user_id: userId } = ctx.event.source;
+  const isOwner = userId !== null && owner.user_id !== null && owner.platform === platform && owner.user_id === userId;
+  return isOwner || isListed(ctx.approvers, platform, userId);
+}
+
+function who(ctx: CommandContext): string {
+  return `${ctx.event.source.platform}:${ctx.event.source.user_id ?? 'unknown'}`;
 }

@@ -40,7 +40,7 @@ export function gatewayHarness(aws: RunningEmulators, env: NodeJS.ProcessEnv, en
     deps,
     request: (path, init = {}) =>
       Promise.resolve(
-        app.request(`http://gateway.test${path}`, {
+        app.request(`http://127.0.0.1:8787${path}`, {
           method: init.method ?? 'POST',
           ...(init.body !== undefined ? { body: init.body } : {}),
           headers: init.headers ?? { 'content-type': 'application/json' },

@@ -26,9 +26,7 @@ export async function runPromptHook(
     timer = setTimeout(() => resolve('timed-out'), entry.timeout * 1000);
   });
   try {
-    // Claude Code's placeholder for the hook input, so imported prompts read as written.
-    const prompt = (entry.prompt ?? '').replaceAll('$ARGUMENTS', input);
-    const asked = judge({ prompt, input, event: entry.event, ...(entry.model ? { model: entry.model } : {}), signal: abort.signal });
+    const asked = judge({ prompt: entry.prompt ?? '', input, event: entry.event, ...(entry.model ? { model: entry.model } : {}), signal: abort.signal });
     const answer = await Promise.race([asked, deadline]);
     const elapsed_seconds = roundSeconds(performance.now() - started);
     if (answer === 'timed-out') {

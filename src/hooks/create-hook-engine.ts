@@ -47,6 +47,8 @@ export interface CreateHookEngineOptions extends HookEngineOptions {
   allowLoopbackHttpHooks?: boolean;
   /** The model `type: prompt` hooks ask; absent = the local stand-in judge (docs/reference/prompt-hooks.md). */
   promptJudge?: PromptJudge;
+  /** The key http hook requests are signed with; absent = `HOOKGATE_HTTP_HOOK_SECRET` of `env` when a hook fires. */
+  httpHookSecret?: string;
 }
 
 /** A plain listing of what an engine registered, to compare two engines (disk vs bundle). */
@@ -128,6 +130,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
         ...(options.consentIO ? { io: options.consentIO } : {}),
         ...(options.allowLoopbackHttpHooks ? { allowLoopbackHttp: true } : {}),
         ...(options.promptJudge ? { promptJudge: options.promptJudge } : {}),
+        ...(options.httpHookSecret ? { httpHookSecret: options.httpHookSecret } : {}),
         logger,
         env,
       });

@@ -92,7 +92,12 @@ export function createRuntime(config: DeploymentConfig, inputs: RuntimeInputs): 
     // the text verbatim in the message; `hookgate dev` passes its own printer (or holds the lines).
     const print = inputs.engineOptions?.print ?? (role === 'local' ? undefined : createLinePrinter(SERVICE_NAMES[role]));
     const promptJudge = modelPromptJudge(config.model);
-    const base = { ...inputs.engineOptions, ...(print ? { print } : {}), ...(promptJudge ? { promptJudge } : {}) };
+    const base = {
+      ...inputs.engineOptions,
+      ...(print ? { print } : {}),
+      ...(promptJudge ? { promptJudge } : {}),
+      ...(config.httpHookSecret ? { httpHookSecret: config.httpHookSecret } : {}),
+    };
     switch (role) {
       case 'gateway':
         return { ...base, gatewayHooks: true, observerSink: plane.observerSink, allowlist: plane.allowlist, logger: logger(role) };

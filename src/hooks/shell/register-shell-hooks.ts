@@ -36,6 +36,8 @@ export interface RegisterShellHooksOptions {
   allowLoopbackHttp?: boolean;
   /** The model of `type: prompt` hooks; absent = the local stand-in judge. */
   promptJudge?: PromptJudge;
+  /** The signing key of http hook requests; absent = `HOOKGATE_HTTP_HOOK_SECRET` of `env`, read when a hook fires. */
+  httpHookSecret?: string;
 }
 
 /**
@@ -56,8 +58,12 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
   const envPassthrough = hookEnvPassthrough(config, logger);
   const onDrift = driftPolicy(config, logger);
   const policy = { allowPrivate: httpAllowPrivate(config, logger), allowLoopback: options.allowLoopbackHttp ?? false };
+  const secretNow = () => options.httpHookSecret ?? env[HTTP_HOOK_SECRET_VARIABLE];
   const runners = {
-    http: () => ({ policy, ...(env[HTTP_HOOK_SECRET_VARIABLE] ? { secret: env[HTTP_HOOK_SECRET_VARIABLE] } : {}) }),
+    http: () => {
+      const secret = secretNow();
+      return { policy, ...(secret ? { secret } : {}) };
+    },
     ...(options.promptJudge ? { judge: options.promptJudge } : {}),
   };
   const registered: ShellHookEntry[] = [];
@@ -103,7 +109,7 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
       const callback = answersPermission(entry) ? permissionCallback(entry, logger, envPassthrough, runners) : shellHookCallback(entry, logger, envPassthrough, runners);
       const pinned = approved && entry.type !== 'http';
       if (pinned) warnAtRegistration(entry, approved!, onDrift, logger, env);
-      if (entry.type === 'http' && !env[HTTP_HOOK_SECRET_VARIABLE]) {
+      if (entry.type === 'http' && !secretNow()) {
         logger.warn(`http hook ${entry.command} (${entry.event}) is called unsigned: set ${HTTP_HOOK_SECRET_VARIABLE} so that it can verify its requests`);
       }
       registerEntry(registry, entry, pinned ? guardDrift(entry, approved!, { allowlist, policy: onDrift, logger, env }, callback) : callback, logger);

@@ -11,6 +11,7 @@ import { HTTP_HOOK_BODY_LIMIT_BYTES, postHookRequest, urlRefusal } from '../../s
 import { readPromptDecision } from '../../src/hooks/prompt/prompt-decision.ts';
 import { standInJudge } from '../../src/hooks/prompt/stand-in-judge.ts';
 import { parseShellHooks } from '../../src/hooks/shell/config/parse-config.ts';
+import { planHooksHomeFiles } from '../../infra/lib/hooks-home-files.ts';
 
 const STRICT = { allowPrivate: false, allowLoopback: false };
 const DEV = { allowPrivate: false, allowLoopback: true };
@@ -110,6 +111,24 @@ describe('config entries of type http and prompt', () => {
       "hooks.pre_tool_call[3] (type: prompt) is missing a non-empty 'prompt' field; skipping it",
       `hooks.pre_tool_call[4].type must be 'command', 'http' or 'prompt' (got "agent"); skipping it`,
     ]);
+  });
+});
+
+describe('the deployed hooks home', () => {
+  it('ships no script for an http or prompt entry (their command is a URL or a prompt), and is not refused for it', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'hookgate-plan-'));
+    try {
+      await writeFile(join(home, 'config.yaml'), 'hooks: {}\n');
+      const entries = parseShellHooks(
+        { hooks: { pre_tool_call: [{ type: 'http', url: 'https://p.example.com/hooks/check.sh' }, { type: 'prompt', prompt: 'Block "x" in /etc/passwd' }] } },
+        createMemoryLogger(),
+      );
+      const plan = planHooksHomeFiles(home, entries, []);
+      expect(plan.shellCommands).toEqual({});
+      expect(plan.files.map((f) => f.target)).toEqual(['config.yaml']);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });
 

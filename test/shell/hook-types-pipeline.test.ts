@@ -26,6 +26,7 @@ interface Received {
   json: { tool_input?: { command?: string }; extra?: { turn_id?: string } };
   signatureValid: boolean;
   timestamp: string;
+  dryRun: boolean;
 }
 
 let server: Server;
@@ -56,7 +57,14 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
     const body = Buffer.concat(chunks).toString('utf8');
     const json = JSON.parse(body) as Received['json'];
     const path = request.url ?? '';
-    received.push({ path, body, json, signatureValid: verify(request, body), timestamp: String(request.headers['x-hookgate-timestamp']) });
+    received.push({
+      path,
+      body,
+      json,
+      signatureValid: verify(request, body),
+      timestamp: String(request.headers['x-hookgate-timestamp']),
+      dryRun: request.headers['x-hookgate-dry-run'] === 'true',
+    });
     const command = json.tool_input?.command ?? '';
     if (path === '/policy') {
       if (command.includes('forbidden')) return answer(response, 200, { decision: 'block', reason: 'the policy service says no' });
@@ -141,6 +149,21 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+async function cli(args: string[]): Promise<{ status: number; out: string }> {
+  const out: string[] = [];
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out.push(String(chunk));
+    return true;
+  });
+  try {
+    process.exitCode = undefined;
+    return { status: await runCli(args), out: out.join('') };
+  } finally {
+    spy.mockRestore();
+    process.exitCode = undefined;
+  }
+}
+
 describe('http hooks, prompt hooks and rewrites in the running pipeline', () => {
   it('an http hook on a loopback server blocks a tool call, and every request it got verifies', async () => {
     expect(await chat('h1', 'run: echo forbidden-thing')).toBe('Error: the policy service says no');
@@ -199,5 +222,28 @@ describe('http hooks, prompt hooks and rewrites in the running pipeline', () => 
     expect(JSON.parse(rewrite.kwargs!)).toEqual({ args: { command: 'echo original' } });
     expect(JSON.parse(rewrite.result!)).toEqual({ args: { command: 'echo rewritten' } });
     expect(records.find((r) => r.callback.startsWith('http_hook[pre_tool_call:') && r.callback.endsWith('/policy]'))!.decision).toBe('rewrite');
+  });
+
+  it('hooks list, test and doctor handle http and prompt hooks; doctor pings with a dry-run payload only', async () => {
+    const home = join(root, 'home');
+    const list = await cli(['hooks', 'list', '--home', home]);
+    expect(list.out).toMatch(new RegExp(`${base}/policy  type=http  matcher='terminal'  timeout=60s  ✓ allowed`));
+    expect(list.out).toMatch(/prompt: Block any command that mentions "launch-missiles"\.  type=prompt  matcher='terminal'  timeout=60s  ✓ needs no approval/);
+
+    const test = await cli(['hooks', 'test', 'pre_tool_call', '--for-tool', 'terminal', '--home', home]);
+    expect(test.status).toBe(0);
+    expect(test.out).toContain(`→ ${base}/policy`);
+
+    const before = received.length;
+    const doctor = await cli(['hooks', 'doctor', '--home', home]);
+    expect(doctor.out).toMatch(new RegExp(`\\[pre_tool_call\\] ${base}/policy\\n.*URL may be called`));
+    expect(doctor.out).toContain('answered a dry-run payload with 2xx and JSON');
+    expect(doctor.out).toContain('✗ URL refused: 10.20.30.40 is a private address');
+    expect(doctor.out).toContain('the model answered a structured decision on a synthetic payload');
+    const pings = received.slice(before);
+    expect(pings.length).toBeGreaterThan(0);
+    expect(pings.every((r) => r.dryRun)).toBe(true);
+    // The Hermes payload carries it in extra too (Claude Code's has no place for it).
+    expect(pings.filter((r) => r.path !== '/claude').every((r) => (r.json as { extra?: { dry_run?: boolean } }).extra?.dry_run === true)).toBe(true);
   });
 });

@@ -91,6 +91,7 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
           logger,
           env,
           ...(options.io ? { io: options.io } : {}),
+          ...(entry.type === 'http' ? { kind: 'http' as const } : {}),
         });
         if (!granted) {
           logger.warn(

@@ -189,7 +189,7 @@ describe('Claude Code hooks imported, approved and run by the pipeline', () => {
     );
     expect(await chat('cc3', 'write: notes.txt\nhello')).toBe('Wrote 5 bytes to notes.txt.');
     expect(await chat('cc3', 'run: echo allowed')).toBe('allowed');
-  });
+  }, 120_000); // dev start plus four turns: over vitest's default 30 s on a loaded machine
 
   it('the hooks read Claude Code’s stdin: event names, tool names, tool_input fields, CLAUDE_PROJECT_DIR', async () => {
     const records = await eventually(async () => {

@@ -9,7 +9,7 @@ export type PromptDecision = { ok: true; stdout: string } | { ok: false; error: 
 /**
  * Reads a prompt hook's model answer (hook-semantics §5.10): one JSON object, either
  * `{"decision": "allow" | "block", "reason"?}` or, on events other than `pre_tool_call`,
- * `{"context"}` (a decision there is accepted and means no context). A single surrounding
+ * `{"context"}` (a decision there is accepted too). A single surrounding
  * Markdown code fence is tolerated; anything else is a failed run. The result is the
  * equivalent command-hook stdout, so the usual rules (§3.7, §5.0, §5.1) decide the rest.
  *
@@ -28,7 +28,9 @@ export function readPromptDecision(event: string, answer: string): PromptDecisio
   const decision = DecisionSchema.safeParse(value);
   if (decision.success) {
     const { decision: verdict, reason } = decision.data;
-    if (verdict === 'allow' || event !== 'pre_tool_call') return { ok: true, stdout: '{}' };
+    // A block on another event is read as a command's would be: ignored, except by a payload: claude
+    // UserPromptSubmit hook, for which it blocks the prompt (claude-event-gate.ts).
+    if (verdict === 'allow') return { ok: true, stdout: '{}' };
     return { ok: true, stdout: JSON.stringify({ decision: 'block', ...(reason ? { reason } : {}) }) };
   }
   const context = ContextSchema.safeParse(value);

@@ -12,6 +12,8 @@ import { readPromptDecision } from '../../src/hooks/prompt/prompt-decision.ts';
 import { standInJudge } from '../../src/hooks/prompt/stand-in-judge.ts';
 import { parseShellHooks } from '../../src/hooks/shell/config/parse-config.ts';
 import { planHooksHomeFiles } from '../../infra/lib/hooks-home-files.ts';
+import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
+import { secretVariableNames } from '../../src/secrets/secret-variables.ts';
 
 const STRICT = { allowPrivate: false, allowLoopback: false };
 const DEV = { allowPrivate: false, allowLoopback: true };
@@ -111,6 +113,14 @@ describe('config entries of type http and prompt', () => {
       "hooks.pre_tool_call[3] (type: prompt) is missing a non-empty 'prompt' field; skipping it",
       `hooks.pre_tool_call[4].type must be 'command', 'http' or 'prompt' (got "agent"); skipping it`,
     ]);
+  });
+});
+
+describe('HOOKGATE_HTTP_HOOK_SECRET', () => {
+  it('is validated with the deployment config, and is a secret', () => {
+    expect(loadDeploymentConfig({ HOOKGATE_HTTP_HOOK_SECRET: 'x'.repeat(32) }, { runtime: 'local' }).httpHookSecret).toBe('x'.repeat(32));
+    expect(() => loadDeploymentConfig({ HOOKGATE_HTTP_HOOK_SECRET: 'short' }, { runtime: 'local' })).toThrow(/HOOKGATE_HTTP_HOOK_SECRET/);
+    expect(secretVariableNames()).toContain('HOOKGATE_HTTP_HOOK_SECRET');
   });
 });
 

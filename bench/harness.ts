@@ -7,7 +7,7 @@ export interface Figure {
   /**
    * Stable id of the figure in `npm run bench -- --json FILE` (docs/performance.md): one of
    * the headline ids (`shell-spawn`, `engine-invoke`, `webhook-ack`, `observer-pipeline`,
-   * `cold-import`, `turn`) or `<headline>.<detail>` for a supporting figure.
+   * `cold-import`, `turn`, `http-hook`) or `<headline>.<detail>` for a supporting figure.
    */
   id: string;
   /** What was measured, e.g. `engine: pre_tool_call over 10 plugins`. */
@@ -88,8 +88,8 @@ export function ratioOf(figure: Figure): number {
   return figure.value / figure.baselineValue;
 }
 
-/** The six headline ids `--json` always carries when every bench runs (docs/performance.md). */
-export const HEADLINE_IDS = ['shell-spawn', 'engine-invoke', 'webhook-ack', 'observer-pipeline', 'cold-import', 'turn'] as const;
+/** The headline ids `--json` always carries when every bench runs (docs/performance.md). */
+export const HEADLINE_IDS = ['shell-spawn', 'engine-invoke', 'webhook-ack', 'observer-pipeline', 'cold-import', 'turn', 'http-hook'] as const;
 
 /**
  * The figures as `--json` writes them. Throws when an id is repeated or is not a headline id

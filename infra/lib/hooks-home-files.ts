@@ -88,7 +88,8 @@ export function planHooksHomeFiles(
   };
 
   for (const entry of entries) {
-    if (!entry.enabled || shellCommands[entry.command]) continue;
+    // An http or prompt entry has no script to ship: its `command` is a URL or a prompt.
+    if (!entry.enabled || (entry.type ?? 'command') !== 'command' || shellCommands[entry.command]) continue;
     let words: string[];
     try {
       words = splitShellWords(entry.command);

@@ -27,6 +27,7 @@ export const REPLY_SECRET_KEYS = [
   'TEAMS_APP_ID',
   'TEAMS_APP_PASSWORD',
   'HOOKGATE_MODEL_API_KEY',
+  'HOOKGATE_HTTP_HOOK_SECRET',
 ] as const;
 
 /** Every key, both secrets. */

@@ -54,7 +54,10 @@ export interface ConsoleDlq {
 
 export interface ShellHookStatus {
   event: string;
+  /** The command, an http hook's URL, or `prompt: <text>`. */
   command: string;
+  /** `http` / `prompt` (hook-semantics §5.10); absent for a command. */
+  type?: 'http' | 'prompt';
   matcher: string | null;
   timeout: number;
   enabled: boolean;
@@ -206,16 +209,18 @@ export class ConsoleData {
     const allowlist = this.options.allowlist ?? createFileAllowlistStore(home, logger);
     const shell: ShellHookStatus[] = [];
     for (const entry of entries) {
-      const approval = await allowlist.find(entry.event, entry.command);
+      // A prompt hook needs no approval; an http hook's URL has nothing on disk to drift.
+      const approval = entry.type === 'prompt' ? undefined : await allowlist.find(entry.event, entry.command);
       const approvedAt = approval && typeof approval.approved_at === 'string' && approval.approved_at !== '' ? approval.approved_at : null;
-      const drift = approval ? scriptDrift(approval, entry.command).kind : 'unknown';
+      const drift = approval && entry.type !== 'http' ? scriptDrift(approval, entry.command).kind : 'unknown';
       shell.push({
         event: entry.event,
         command: entry.command,
+        ...(entry.type === 'http' || entry.type === 'prompt' ? { type: entry.type } : {}),
         matcher: entry.matcher,
         timeout: entry.timeout,
         enabled: entry.enabled,
-        approved: approval !== undefined,
+        approved: entry.type === 'prompt' || approval !== undefined,
         approved_at: approvedAt,
         drift: drift === 'content-changed' || drift === 'mtime-later' ? drift : null,
       });

@@ -16,6 +16,11 @@ export interface RegisteredCallback {
    * (shell observers: their order is unobservable, their spawn time is not).
    */
   readonly parallelSafe?: boolean;
+  /**
+   * A `fail_closed` hook's name in its fail-closed message (its command or URL): a failed run
+   * it only shows later — rewritten arguments the tool does not take — blocks (§5.10).
+   */
+  readonly failClosedAs?: string;
   readonly fn: HookCallback;
 }
 

@@ -5,7 +5,7 @@ import { hookKind } from './catalogue.ts';
 import { discoverHooksHome } from './discover-hooks-home.ts';
 import { GatewayHookRegistry, type GatewayHookInfo } from './gateway-hooks/gateway-hook-registry.ts';
 import { loadGatewayHooks } from './gateway-hooks/load-gateway-hooks.ts';
-import type { HookEngine, HookEngineOptions, Kwargs } from './hook-engine.ts';
+import type { HookEngine, HookEngineOptions, InvokeOptions, Kwargs } from './hook-engine.ts';
 import { createStderrLogger, type HookLogger } from './hook-logger.ts';
 import type { HooksHomeDescription } from './hooks-home-description.ts';
 import { resolveHooksHome } from './hooks-home.ts';
@@ -21,6 +21,7 @@ import { bundledRunCommands } from './shell/config/bundled-shell-command.ts';
 import { withShippedApprovals } from './shell/consent/shipped-allowlist-store.ts';
 import type { AllowlistStore } from './shell/consent/allowlist-store.ts';
 import type { ConsentIO } from './shell/consent/consent.ts';
+import type { PromptJudge } from './prompt/prompt-judge.ts';
 import { withTelemetryTag } from './telemetry-tag.ts';
 import { withObjectArgs } from './tool-call-args.ts';
 
@@ -42,6 +43,12 @@ export interface CreateHookEngineOptions extends HookEngineOptions {
    * process's stdin/stdout. A non-TTY input means no prompt (`hookgate dev`'s hot reload).
    */
   consentIO?: ConsentIO;
+  /** http hooks may call loopback addresses (`hookgate dev`, hook-semantics §5.10). */
+  allowLoopbackHttpHooks?: boolean;
+  /** The model `type: prompt` hooks ask; absent = the local stand-in judge (docs/reference/prompt-hooks.md). */
+  promptJudge?: PromptJudge;
+  /** The key http hook requests are signed with; absent = `HOOKGATE_HTTP_HOOK_SECRET` of `env` when a hook fires. */
+  httpHookSecret?: string;
 }
 
 /** A plain listing of what an engine registered, to compare two engines (disk vs bundle). */
@@ -121,6 +128,9 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
         seen: new Set<string>(),
         ...(description.shellCommands ? { runCommands: bundledRunCommands(home, description.shellCommands) } : {}),
         ...(options.consentIO ? { io: options.consentIO } : {}),
+        ...(options.allowLoopbackHttpHooks ? { allowLoopbackHttp: true } : {}),
+        ...(options.promptJudge ? { promptJudge: options.promptJudge } : {}),
+        ...(options.httpHookSecret ? { httpHookSecret: options.httpHookSecret } : {}),
         logger,
         env,
       });
@@ -133,12 +143,14 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
   await registerShell();
   if (wantGatewayHooks) await loadGatewayHooks(description.gatewayHooks, { home, registry: gateway, load, print });
 
-  const invokeAll = async (hook: string, kwargs: Kwargs): Promise<unknown[]> => {
+  const invokeAll = async (hook: string, kwargs: Kwargs, options: InvokeOptions = {}): Promise<unknown[]> => {
     const callbacks = registry.callbacks(hook);
     if (callbacks.length === 0) return [];
     // §1.5: the aggregator hands callbacks object args, whoever called (turn, /v1, library).
-    const given = hook === 'pre_tool_call' ? withObjectArgs(kwargs ?? {}) : (kwargs ?? {});
-    return runCallbacks(hook, callbacks, withTelemetryTag(given), runContext);
+    if (hook !== 'pre_tool_call') return runCallbacks(hook, callbacks, withTelemetryTag(kwargs ?? {}), runContext);
+    // §5.10: a rewrite changes the args the later callbacks see.
+    const rewrites = options.validateArgs ? { validate: options.validateArgs } : {};
+    return runCallbacks(hook, callbacks, withTelemetryTag(withObjectArgs(kwargs ?? {})), runContext, rewrites);
   };
 
   const runObservers = async (type: string, payload: Kwargs): Promise<void> => {

@@ -2,8 +2,18 @@ import type { HookLogger } from './hook-logger.ts';
 import type { ObserverSink } from './observer-sink.ts';
 import type { PluginCommandContext, PluginCommandInfo, PluginCommandOutcome } from './plugins/plugin-commands.ts';
 import type { AllowlistStore } from './shell/consent/allowlist-store.ts';
+import type { ArgsValidator } from './tool-call-rewrite.ts';
 
 export type Kwargs = Record<string, unknown>;
+
+/** Options of one `invokeAll`. */
+export interface InvokeOptions {
+  /**
+   * `pre_tool_call`: checks rewritten arguments against the tool's schema (hook-semantics
+   * §5.10); absent = any JSON object is taken.
+   */
+  validateArgs?: ArgsValidator;
+}
 
 /** One callback or gateway handler run, reported for traces (`hookgate trace`). */
 export interface HookRunRecord {
@@ -50,8 +60,12 @@ export interface HookEngine {
    * observer sink and answer `{}`.
    */
   invoke(hook: string, kwargs: Kwargs): Promise<Record<string, unknown>>;
-  /** Runs every callback inline and returns the raw results, null/undefined dropped (§1.3). */
-  invokeAll(hook: string, kwargs: Kwargs): Promise<unknown[]>;
+  /**
+   * Runs every callback inline and returns the raw results, null/undefined dropped (§1.3).
+   * On `pre_tool_call`, a `{"action": "rewrite", "args"}` result replaces the args the later
+   * callbacks get (§5.10); the results keep the rewrites that were taken.
+   */
+  invokeAll(hook: string, kwargs: Kwargs, options?: InvokeOptions): Promise<unknown[]>;
   /** Runs gateway event hooks for `event` inline (§2.3). */
   emit(event: string, context?: Kwargs | null): Promise<void>;
   /** Like `emit`, resolving to the handlers' non-null return values (§2.3). */

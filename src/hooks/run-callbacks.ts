@@ -3,6 +3,7 @@ import type { RegisteredCallback } from './callback-registry.ts';
 import { errorText } from './error-text.ts';
 import type { HookRunRecord } from './hook-engine.ts';
 import type { HookLogger } from './hook-logger.ts';
+import { applyRewrite, type ArgsValidator } from './tool-call-rewrite.ts';
 
 export interface RunCallbacksContext {
   readonly logger: HookLogger;
@@ -12,6 +13,12 @@ export interface RunCallbacksContext {
    * Shell callbacks are bounded by their own `timeout` and are not cut here.
    */
   callbackTimeoutMs?: number;
+}
+
+/** `pre_tool_call` only: rewrites are applied between callbacks (hook-semantics §5.10). */
+export interface RewriteContext {
+  /** The tool's argument check; absent = any JSON object is taken. */
+  readonly validate?: ArgsValidator;
 }
 
 /** Awaits a callback's thenable, within the deadline for plugin callbacks. */
@@ -85,11 +92,13 @@ function report(context: RunCallbacksContext, record: HookRunRecord): void {
 export async function runCallbacks(
   hook: string,
   callbacks: readonly RegisteredCallback[],
-  kwargs: Record<string, unknown>,
+  given: Record<string, unknown>,
   context: RunCallbacksContext,
+  rewrites?: RewriteContext,
 ): Promise<unknown[]> {
   const results: unknown[] = [];
   const { onRun } = context;
+  let kwargs = given;
   for (const callback of callbacks) {
     // Inlined rather than calling runOne: no extra promise per synchronous callback.
     const started = onRun ? performance.now() : 0;
@@ -104,6 +113,8 @@ export async function runCallbacks(
       continue;
     }
     if (onRun) report(context, { hook, source: callback.source, callback: callback.name, durationMs: performance.now() - started, result: value });
+    // Later callbacks see rewritten arguments (§5.10).
+    if (rewrites) ({ value, kwargs } = applyRewrite(callback, value, kwargs, rewrites.validate, context.logger));
     if (value !== null && value !== undefined) results.push(value);
   }
   return results;

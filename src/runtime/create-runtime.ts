@@ -1,6 +1,7 @@
 import { createLinePrinter } from '../logging/log-line.ts';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { recordHookRun } from '../agent/trace/hook-run-scope.ts';
+import { modelPromptJudge } from '../agent/model/model-prompt-judge.ts';
 import type { DeploymentConfig } from '../config/deployment-config.ts';
 import type { CreateHookEngineOptions } from '../hooks/create-hook-engine.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
@@ -90,7 +91,13 @@ export function createRuntime(config: DeploymentConfig, inputs: RuntimeInputs): 
     // A deployed engine's `[hooks] …` lines (hook-semantics §0.5) go to stdout in the one log format,
     // the text verbatim in the message; `hookgate dev` passes its own printer (or holds the lines).
     const print = inputs.engineOptions?.print ?? (role === 'local' ? undefined : createLinePrinter(SERVICE_NAMES[role]));
-    const base = { ...inputs.engineOptions, ...(print ? { print } : {}) };
+    const promptJudge = modelPromptJudge(config.model);
+    const base = {
+      ...inputs.engineOptions,
+      ...(print ? { print } : {}),
+      ...(promptJudge ? { promptJudge } : {}),
+      ...(config.httpHookSecret ? { httpHookSecret: config.httpHookSecret } : {}),
+    };
     switch (role) {
       case 'gateway':
         return { ...base, gatewayHooks: true, observerSink: plane.observerSink, allowlist: plane.allowlist, logger: logger(role) };
@@ -106,7 +113,8 @@ export function createRuntime(config: DeploymentConfig, inputs: RuntimeInputs): 
       case 'observer':
         return { ...base, gatewayHooks: true, allowlist: plane.allowlist, logger: logger(role) };
       case 'local':
-        return { ...base, gatewayHooks: true, observerSink: plane.observerSink, onRun: recordHookRun };
+        // hookgate dev: an http hook served on this machine (loopback) may be called (hook-semantics §5.10).
+        return { ...base, gatewayHooks: true, observerSink: plane.observerSink, onRun: recordHookRun, allowLoopbackHttpHooks: true };
     }
   };
   return {

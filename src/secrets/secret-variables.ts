@@ -4,7 +4,7 @@
  * everything that leaves the process (see `redact-secrets.ts`).
  */
 
-/** Fixed names: AWS credentials, the platforms' secrets and tokens, the model key, the `/v1` token. */
+/** Fixed names: AWS credentials, the platforms' secrets and tokens, the model key, the `/v1` token, the http hook signing key. */
 export const SECRET_VARIABLES: readonly string[] = [
   'AWS_ACCESS_KEY_ID',
   'AWS_SECRET_ACCESS_KEY',
@@ -20,6 +20,7 @@ export const SECRET_VARIABLES: readonly string[] = [
   'TEAMS_APP_PASSWORD',
   'HOOKGATE_MODEL_API_KEY',
   'HOOKGATE_API_TOKEN',
+  'HOOKGATE_HTTP_HOOK_SECRET',
 ];
 
 // The deployment secret is read once per cold start (functions/support/secret-environment.ts);

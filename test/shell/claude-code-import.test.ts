@@ -129,13 +129,13 @@ describe('Claude Code hooks imported, approved and run by the pipeline', () => {
     const settings = join(project, '.claude', 'settings.json');
     const dry = await hookgate(['hooks', 'import', '--from-claude', settings, '--home', home, '--dry-run']);
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain('5 imported, 0 already in config.yaml, 1 not imported.');
+    expect(dry.stdout).toContain('6 imported, 0 already in config.yaml, 0 not imported.');
     expect(await readFile(join(home, 'config.yaml'), 'utf8')).not.toContain('payload');
 
     const run = await hookgate(['hooks', 'import', '--from-claude', settings, '--home', home]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/PreToolUse\s+Bash\s+"\$CLAUDE_PROJECT_DIR"\/\.claude\/hooks\/bash_validator\.py\s+✓ imported as pre_tool_call matcher='terminal'/);
-    expect(run.stdout).toMatch(/Notification\s+-\s+notify-send hi\s+✗ not imported: hookgate has no notification event/);
+    expect(run.stdout).toMatch(/Notification\s+-\s+notify-send hi\s+✓ imported as pre_approval_request/);
     const text = await readFile(join(home, 'config.yaml'), 'utf8');
     expect(text.startsWith('# operator notes stay\nhooks_auto_accept: false # approvals by hand\n')).toBe(true);
     const hooksDir = join(project, '.claude', 'hooks');
@@ -144,29 +144,30 @@ describe('Claude Code hooks imported, approved and run by the pipeline', () => {
         { matcher: 'terminal', command: `${hooksDir}/bash_validator.py`, timeout: 10, payload: 'claude' },
         { matcher: 'write_file|patch', command: `python3 ${hooksDir}/no_env_files.py`, payload: 'claude' },
       ],
-      post_tool_call: [{ matcher: 'terminal', command: `${hooksDir}/record.py`, payload: 'claude' }],
+      post_tool_call: [{ matcher: 'terminal', command: `${hooksDir}/record.py`, payload: 'claude', claude_event: 'PostToolUse' }],
       pre_llm_call: [{ command: `${hooksDir}/record.py`, payload: 'claude' }],
       on_session_end: [{ command: `${hooksDir}/record.py`, payload: 'claude' }],
+      pre_approval_request: [{ command: 'notify-send hi', payload: 'claude', claude_event: 'Notification' }],
     });
 
     const again = await hookgate(['hooks', 'import', '--from-claude', settings, '--home', home]);
-    expect(again.stdout).toContain('0 imported, 5 already in config.yaml, 1 not imported.');
+    expect(again.stdout).toContain('0 imported, 6 already in config.yaml, 0 not imported.');
     expect(await readFile(join(home, 'config.yaml'), 'utf8')).toBe(text);
   });
 
   it('the imported hooks are not approved until approved', async () => {
     const list = await hookgate(['hooks', 'list', '--home', home]);
-    expect(list.stdout.match(/✗ not allowlisted/g)).toHaveLength(5);
+    expect(list.stdout.match(/✗ not allowlisted/g)).toHaveLength(6);
     expect(list.stdout).toContain('payload=claude');
     const config = parse(await readFile(join(home, 'config.yaml'), 'utf8')) as { hooks: Record<string, { command: string }[]> };
     for (const [event, entries] of Object.entries(config.hooks)) {
       for (const { command } of entries) expect((await hookgate(['hooks', 'approve', event, command, '--yes', '--home', home])).code).toBe(0);
     }
-    expect((await hookgate(['hooks', 'list', '--home', home])).stdout.match(/✓ allowed/g)).toHaveLength(5);
+    expect((await hookgate(['hooks', 'list', '--home', home])).stdout.match(/✓ allowed/g)).toHaveLength(6);
   });
 
   // A dev start and four chats, each tool call in its own sandbox, on a loaded machine: room beyond the default 30 s (no timing is asserted).
-  it('the Bash validator blocks a terminal call with exit 2, its stderr the message; the deny script blocks write_file', { timeout: 90_000 }, async () => {
+  it('the Bash validator blocks a terminal call with exit 2, its stderr the message; the deny script blocks write_file', { timeout: 120_000 }, async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, HOOKGATE_HOME: home };
     delete env.HOOKGATE_MODEL_BASE_URL;
     delete env.HOOKGATE_ACCEPT_HOOKS;
@@ -189,13 +190,13 @@ describe('Claude Code hooks imported, approved and run by the pipeline', () => {
     );
     expect(await chat('cc3', 'write: notes.txt\nhello')).toBe('Wrote 5 bytes to notes.txt.');
     expect(await chat('cc3', 'run: echo allowed')).toBe('allowed');
-  });
+  }); // dev start plus four turns: over vitest's default 30 s on a loaded machine
 
   it('the hooks read Claude Code’s stdin: event names, tool names, tool_input fields, CLAUDE_PROJECT_DIR', async () => {
     const records = await eventually(async () => {
       const all = await seen();
       const posts = all.filter((r) => r.stdin.hook_event_name === 'PostToolUse');
-      return all.some((r) => r.stdin.hook_event_name === 'Stop') && posts.length >= 2 ? all : undefined;
+      return all.some((r) => r.stdin.hook_event_name === 'Stop') && posts.length >= 1 ? all : undefined;
     });
     for (const record of records) {
       expect(record.project_dir).toBe(process.cwd());
@@ -205,11 +206,8 @@ describe('Claude Code hooks imported, approved and run by the pipeline', () => {
       expect(record.stdin).not.toHaveProperty('transcript_path');
     }
     const posts = records.filter((r) => r.stdin.hook_event_name === 'PostToolUse').map((r) => r.stdin);
-    // The blocked call is reported too (hookgate fires post_tool_call for it), with the block as its result.
-    expect(posts.find((p) => (p.tool_input as { command: string }).command === 'rm -rf build')).toMatchObject({
-      tool_name: 'Bash',
-      tool_response: { error: 'Recursive forced deletes are off limits here; delete specific files instead.' },
-    });
+    // As in Claude Code, a call a hook blocked fires no PostToolUse.
+    expect(posts.find((p) => (p.tool_input as { command: string }).command === 'rm -rf build')).toBeUndefined();
     const post = posts.find((p) => (p.tool_input as { command: string }).command === 'echo allowed')!;
     expect(post).toMatchObject({
       tool_name: 'Bash',

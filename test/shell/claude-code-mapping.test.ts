@@ -31,8 +31,14 @@ describe('planClaudeImport: events, matchers, commands, timeouts', () => {
     expect(one(claude, undefined, '/h/x.sh')).toMatchObject({ status: 'imported', event: hookgate, entry: { command: '/h/x.sh', payload: 'claude' } });
   });
 
+  it('the events that share a hookgate event are imported with claude_event', () => {
+    expect(one('Notification', undefined, '/h/x.sh').entry).toEqual({ command: '/h/x.sh', payload: 'claude', claude_event: 'Notification' });
+    expect(one('PermissionRequest', 'Bash', '/h/x.sh')).toMatchObject({ event: 'pre_approval_request', entry: { claude_event: 'PermissionRequest' } });
+    expect(one('PostToolUseFailure', 'Bash', '/h/x.sh')).toMatchObject({ event: 'post_tool_call', entry: { matcher: 'terminal', claude_event: 'PostToolUseFailure' } });
+    expect(one('PostToolUse', 'Bash', '/h/x.sh').entry).toMatchObject({ claude_event: 'PostToolUse' });
+  });
+
   it('other events are reported with the reason', () => {
-    expect(one('Notification', undefined, '/h/x.sh')).toMatchObject({ status: 'not-imported', note: expect.stringContaining('no notification event') });
     expect(one('PreCompact', undefined, '/h/x.sh').note).toBe('hookgate does not compact the context');
     expect(one('Teleport', undefined, '/h/x.sh').note).toBe('no hookgate event corresponds to Teleport');
   });
@@ -68,12 +74,19 @@ describe('planClaudeImport: events, matchers, commands, timeouts', () => {
     expect(one('Stop', undefined, '/h/x.sh', { timeout: 900 })).toMatchObject({ entry: { timeout: 300 }, note: 'timeout 900s clamped to 300s' });
   });
 
-  it('type other than command is not imported; entries already in config.yaml are left alone', () => {
-    const rows = plan({ Stop: [{ hooks: [{ type: 'prompt', prompt: 'done?' }, { type: 'command', command: '/h/x.sh' }] }] }, {
-      on_session_end: [{ command: '/h/x.sh', payload: 'claude' }],
-    });
-    expect(rows.map((r) => r.status)).toEqual(['not-imported', 'present']);
-    expect(rows[0]!.note).toContain('type "prompt"');
+  it('http and prompt handlers become http and prompt hooks, agent ones are reported; entries already in config.yaml are left alone', () => {
+    const rows = plan(
+      {
+        Stop: [{ hooks: [{ type: 'prompt', prompt: 'done?' }, { type: 'command', command: '/h/x.sh' }, { type: 'agent', prompt: 'check the tests' }] }],
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'http', url: 'https://policy.example.com/hook', headers: { Authorization: 'Bearer $TOKEN' }, timeout: 5 }] }],
+      },
+      { on_session_end: [{ command: '/h/x.sh', payload: 'claude' }] },
+    );
+    expect(rows.map((r) => r.status)).toEqual(['imported', 'present', 'not-imported', 'imported']);
+    expect(rows[0]!.entry).toEqual({ type: 'prompt', prompt: 'done?', payload: 'claude' });
+    expect(rows[2]!.note).toContain('type "agent"');
+    expect(rows[3]!.entry).toEqual({ type: 'http', matcher: 'terminal', url: 'https://policy.example.com/hook', headers: { Authorization: 'Bearer $TOKEN' }, timeout: 5, payload: 'claude' });
+    expect(rows[3]!.note).toContain('does not expand $VARIABLES');
     const twice = plan({ Stop: [{ hooks: [{ type: 'command', command: '/h/y.sh' }] }, { hooks: [{ type: 'command', command: '/h/y.sh' }] }] });
     expect(twice.map((r) => [r.status, r.note])).toEqual([
       ['imported', ''],

@@ -1,4 +1,5 @@
 import { blockMessage, firstNonEmptyString, firstString, joinLlmContext } from '../../hooks/aggregate/index.ts';
+import { rewrittenArgs } from '../../hooks/tool-call-rewrite.ts';
 
 /**
  * A short word for what a decision hook's results mean at its call site, for traces.
@@ -10,7 +11,8 @@ export function describeDecision(hook: string, results: readonly unknown[]): str
   switch (hook) {
     case 'pre_tool_call': {
       const message = blockMessage(results);
-      return message === undefined ? 'allow' : `block: ${message}`;
+      if (message !== undefined) return `block: ${message}`;
+      return rewrittenArgs(results) === undefined ? 'allow' : 'rewrite';
     }
     case 'pre_llm_call': {
       const context = joinLlmContext(results);

@@ -83,7 +83,12 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
           answer,
         );
         answer = undefined;
-        if (outcome.kind === 'needs_approval') return { kind: 'suspended', match: outcome.match, command: outcome.command, call };
+        if (outcome.kind === 'needs_approval') {
+          // The persisted call carries the args it will run with (a pre_tool_call rewrite, §5.10).
+          const pending = { ...call, function: { ...call.function, arguments: JSON.stringify(outcome.args) } };
+          state.pending_calls[0] = pending;
+          return { kind: 'suspended', match: outcome.match, command: outcome.command, call: pending };
+        }
         state.messages.push({ role: 'tool', tool_call_id: call.id, name: call.function.name, content: outcome.result });
         state.step_tools.push({ name: call.function.name, result: outcome.result });
         state.pending_calls.shift();

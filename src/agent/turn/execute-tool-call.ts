@@ -5,14 +5,18 @@ import type { ApprovalChoice } from '../../store/approval-store.ts';
 import type { DangerousMatch } from '../approvals/dangerous-commands.ts';
 import type { ToolCall } from '../model/chat-wire.ts';
 import type { Tool, ToolContext } from '../tools/tool.ts';
-import { blockMessage, firstString } from '../../hooks/aggregate/index.ts';
+import { firstString } from '../../hooks/aggregate/index.ts';
+import { decidePreToolCall } from './pre-tool-call-decision.ts';
 import { redactSecrets } from '../../secrets/redact-secrets.ts';
 import { toolCallStatusOf, type ToolCallStatus } from './tool-call-status.ts';
 
 /** Decides whether a terminal command must wait for the user's yes. */
 export interface ApprovalGate {
-  /** The match that needs an answer, or undefined when the command may run (harmless or granted). */
-  check(command: string, sessionId: string): Promise<DangerousMatch | undefined>;
+  /**
+   * The match that needs an answer, or undefined when the command may run (harmless or
+   * granted). `refused`: a PermissionRequest hook denied it; the call is answered with it.
+   */
+  check(command: string, sessionId: string): Promise<(DangerousMatch & { refused?: string }) | undefined>;
   /** Children cannot ask in the chat: a match is refused instead of suspended. */
   readonly canAsk: boolean;
 }
@@ -30,7 +34,10 @@ export interface ToolCallSite {
   approvals?: ApprovalGate;
 }
 
-export type ToolCallOutcome = { kind: 'done'; result: string } | { kind: 'needs_approval'; match: DangerousMatch; command: string };
+export type ToolCallOutcome =
+  | { kind: 'done'; result: string }
+  /** `args`: what the call runs with once approved (a `pre_tool_call` rewrite included). */
+  | { kind: 'needs_approval'; match: DangerousMatch; command: string; args: Record<string, unknown> };
 
 const DENIED: Record<'deny' | 'timeout', string> = {
   deny: 'The user denied this command.',
@@ -52,7 +59,7 @@ export async function executeToolCall(call: ToolCall, site: ToolCallSite, resume
   const { context } = site;
   const { hooks } = context;
   const toolName = call.function.name;
-  const args = parseArgs(call.function.arguments);
+  let args = parseArgs(call.function.arguments);
   const ids = {
     task_id: context.task_id,
     session_id: context.session_id,
@@ -63,12 +70,15 @@ export async function executeToolCall(call: ToolCall, site: ToolCallSite, resume
 
   if (!resumed) {
     const denied = site.allowedTools && !site.allowedTools.has(toolName) ? `Tool '${toolName}' denied: not in this thread's tool whitelist` : undefined;
-    const message = denied ?? blockMessage(await hooks.decide('pre_tool_call', { tool_name: toolName, args, ...ids, middleware_trace: [] }));
-    if (message !== undefined) {
+    // §5.10: a rewrite (pre-tool-call-decision.ts) gives the args the approval check and the tool use.
+    const decision = denied !== undefined ? { kind: 'block' as const, message: denied } : await decidePreToolCall(hooks, site.tools.get(toolName), { tool_name: toolName, args, ...ids, middleware_trace: [] });
+    if (decision.kind === 'block') {
+      const { message } = decision;
       const result = redactSecrets(renderWireJson({ error: message }));
       await firePost(site, toolName, args, result, ids, 0, { status: 'blocked', error_type: 'plugin_block', error_message: message });
       return { kind: 'done', result };
     }
+    if (decision.rewritten) args = decision.args;
   }
 
   const tool = site.tools.get(toolName);
@@ -81,7 +91,8 @@ export async function executeToolCall(call: ToolCall, site: ToolCallSite, resume
   } else {
     if (!resumed && toolName === 'terminal' && site.approvals && typeof args.command === 'string') {
       const match = await site.approvals.check(args.command, context.session_id);
-      if (match && site.approvals.canAsk) return { kind: 'needs_approval', match, command: args.command };
+      if (match?.refused !== undefined) return finish(site, toolName, args, renderWireJson({ error: match.refused }), ids, 0);
+      if (match && site.approvals.canAsk) return { kind: 'needs_approval', match, command: args.command, args };
       if (match) {
         const result = renderWireJson({ error: `This command needs the user's approval (${match.description}), which a subagent cannot ask for.` });
         return finish(site, toolName, args, result, ids, Math.trunc(performance.now() - started));

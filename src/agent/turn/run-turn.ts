@@ -10,13 +10,14 @@ import { approvalHookKwargs } from '../approvals/approval-hook-kwargs.ts';
 import { approvalRequestText } from '../approvals/approval-request-text.ts';
 import { chatApprovalGate } from '../approvals/chat-approval-gate.ts';
 import { selectToolSandbox } from '../sandbox/select-tool-sandbox.ts';
+import { permissionRequestHooks } from '../approvals/permission-request-hooks.ts';
 import type { ToolSandbox } from '../sandbox/tool-sandbox.ts';
 import { BUILTIN_TOOLS } from '../tools/tool-set.ts';
 import { DEFAULT_TOOL_POLICY } from '../tools/tool-policy.ts';
 import type { DelegateRunner } from '../tools/delegate-task.ts';
 import { runChildAgent } from '../tools/run-child-agent.ts';
 import { DEFAULT_MAX_ITERATIONS, runAgentLoop, type AgentLoopDeps, type LoopOutcome } from './agent-loop.ts';
-import { firstNonEmptyString, joinLlmContext } from '../../hooks/aggregate/index.ts';
+import { firstNonEmptyString, joinLlmContext, promptBlockMessage } from '../../hooks/aggregate/index.ts';
 import { DEFAULT_HISTORY_WINDOW, fitHistoryWindow } from './history-window.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
 import { firstCodePoints } from './text-prefix.ts';
@@ -31,7 +32,7 @@ type ApprovalTurn = Extract<TurnMessage, { kind: 'approval' }>;
 
 /** How one handler invocation of a turn ended. */
 export type TurnResult =
-  | { turn_id: string; outcome: 'completed' | 'interrupted' | 'exhausted' | 'failed'; response: string }
+  | { turn_id: string; outcome: 'completed' | 'interrupted' | 'exhausted' | 'failed' | 'blocked'; response: string }
   | { turn_id: string; outcome: 'suspended'; approval_id: string }
   | { turn_id: string; outcome: 'ignored'; reason: string };
 
@@ -109,6 +110,8 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     });
     state.injected_context = guarded(() => joinLlmContext(results)) ?? null;
     reachedLoop = true;
+    const blocked = guarded(() => promptBlockMessage(results));
+    if (blocked !== undefined) return await endBlockedTurn(deps, hooks, state, blocked);
     return await continueTurn(deps, hooks, state, history);
   } finally {
     try {
@@ -235,7 +238,7 @@ function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, 
     ...(deps.signal ? { signal: deps.signal } : {}),
     stopRequested: () => deps.sessions.stopRequested(state.session_key, since, state.turn_id),
   };
-  const gate = chatApprovalGate(deps.approvals, { platform: state.platform, chat_id: chatIdOf(state) });
+  const gate = chatApprovalGate(deps.approvals, { platform: state.platform, chat_id: chatIdOf(state) }, permissionRequestHooks(hooks, state.session_key));
   const delegate: DelegateRunner = (child) => runChildAgent({ ...base, hooks: hooks.engine, parentTrace: hooks.trace, logger: deps.logger, gate, state, child });
   return { ...base, hooks, tools: deps.tools ?? BUILTIN_TOOLS, history, approvals: gate, delegate };
 }
@@ -287,6 +290,21 @@ async function endTurn(
   await hooks.observe('agent:end', { ...state.agent_start, response: firstCodePoints(response, 500) });
   const kind = outcome.kind === 'final' ? 'completed' : outcome.kind;
   return { turn_id: state.turn_id, outcome: kind, response };
+}
+
+/**
+ * A turn whose prompt a hook blocked (Claude Code's UserPromptSubmit block): no model call,
+ * the reason is the reply, and the prompt is not kept in the transcript.
+ */
+async function endBlockedTurn(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, message: string): Promise<TurnResult> {
+  try {
+    await deps.sessions.recordTurn(state.session_key, state.session_id, deps.now?.() ?? new Date());
+    await sendReply(deps, hooks, state, message);
+    await hooks.observe('agent:end', { ...state.agent_start, response: '' });
+    return { turn_id: state.turn_id, outcome: 'blocked', response: '' };
+  } finally {
+    await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the prompt was blocked' });
+  }
 }
 
 async function suspend(

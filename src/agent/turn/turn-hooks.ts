@@ -3,7 +3,7 @@ import type { HookEngine, Kwargs } from '../../hooks/hook-engine.ts';
 import { errorText } from '../../hooks/error-text.ts';
 import { textOf } from '../../hooks/text-of.ts';
 import type { HookLogger } from '../../hooks/hook-logger.ts';
-import type { HookRunRecord } from '../../hooks/hook-engine.ts';
+import type { HookRunRecord, InvokeOptions } from '../../hooks/hook-engine.ts';
 import { TRACE_DETAIL_CHARS, type TraceRecord } from '../../store/trace-store.ts';
 import { describeDecision } from '../trace/describe-decision.ts';
 import { collectHookRuns } from '../trace/hook-run-scope.ts';
@@ -46,11 +46,11 @@ export class TurnHooks {
   }
 
   /** Raw results of a decision hook; `[]` when the invocation fails. */
-  async decide(hook: string, kwargs: Kwargs): Promise<unknown[]> {
+  async decide(hook: string, kwargs: Kwargs, options: InvokeOptions = {}): Promise<unknown[]> {
     const at = new Date().toISOString();
     const started = performance.now();
     try {
-      const { value, runs } = await collectHookRuns(() => this.engine.invokeAll(hook, kwargs));
+      const { value, runs } = await collectHookRuns(() => this.engine.invokeAll(hook, kwargs, options));
       this.record(hook, at, started, runs, describeDecision(hook, value), (run) => describeDecision(hook, run.result === undefined || run.result === null ? [] : [run.result]), kwargs);
       return value;
     } catch (error) {
@@ -79,6 +79,24 @@ export class TurnHooks {
       this.logger.warn(`hook ${type} failed at its call site: ${describeError(error)}`);
       this.record(type, at, started, [], `error: ${describeError(error)}`);
     }
+  }
+
+  /**
+   * Records that `pre_tool_call` replaced a call's arguments (hook-semantics §5.10): one
+   * trace record, decision `rewrite`, with the arguments before (`kwargs`) and after (`result`).
+   */
+  recordRewrite(hook: string, before: Record<string, unknown>, after: Record<string, unknown>): void {
+    this.trace.push({
+      turn_id: this.meta.turn_id,
+      at: new Date().toISOString(),
+      hook,
+      source: '-',
+      callback: '-',
+      decision: 'rewrite: the tool runs with the rewritten arguments',
+      duration_ms: 0,
+      kwargs: traceJson({ args: before }),
+      result: traceJson({ args: after }),
+    });
   }
 
   /** Fire-and-forget (agent:step): the loop does not wait; `flush()` does. */

@@ -8,6 +8,12 @@ import { hookEnvironment, hookEnvPassthrough, type HookEnvironment } from '../..
 import { parseShellHooks } from '../../hooks/shell/config/parse-config.ts';
 import type { ShellHookEntry } from '../../hooks/shell/config/shell-hook-entry.ts';
 import { resolveAllowlistStore } from '../allowlist-target.ts';
+import { modelPromptJudge } from '../../agent/model/model-prompt-judge.ts';
+import { loadModelConfig } from '../../config/deployment-config.ts';
+import { HTTP_HOOK_SECRET_VARIABLE } from '../../hooks/http/hook-signature.ts';
+import type { PromptJudge } from '../../hooks/prompt/prompt-judge.ts';
+import type { HttpHookContext } from '../../hooks/shell/fire-http-hook.ts';
+import { httpAllowPrivate } from '../../hooks/shell/register-shell-hooks.ts';
 
 /** What every `hookgate hooks` sub-command starts from: the home, its entries, its allowlist. */
 export interface HooksContext {
@@ -20,6 +26,13 @@ export interface HooksContext {
   environment: HookEnvironment;
   /** `hooks_on_drift` (§5.5): whether a script changed since approval may run. */
   onDrift: DriftPolicy;
+  /**
+   * How `test` and `doctor` call http hooks (§5.10): `hooks.http_allow_private` from the config,
+   * loopback allowed (these commands run beside `hookgate dev`), the signing key from the environment.
+   */
+  http: HttpHookContext;
+  /** The model prompt hooks ask: the configured endpoint (HOOKGATE_MODEL_BASE_URL), else the stand-in judge. */
+  judge?: PromptJudge;
 }
 
 /** Reads `<home>/config.yaml` with the §3.2 rules (warnings go to stderr, as at startup). */
@@ -31,6 +44,7 @@ export async function loadHooksContext(command: Command): Promise<HooksContext> 
   // the long-running processes' logs.
   const logger = createStderrLogger(undefined, undefined, 'text');
   const file = await readHooksConfig(home);
+  const judge = modelPromptJudge(loadModelConfig(process.env));
   if (file.warning) logger.warn(file.warning);
   return {
     home,
@@ -45,5 +59,10 @@ export async function loadHooksContext(command: Command): Promise<HooksContext> 
     logger,
     environment: hookEnvironment(hookEnvPassthrough(file.config, logger)),
     onDrift: driftPolicy(file.config, logger),
+    http: {
+      policy: { allowPrivate: httpAllowPrivate(file.config, logger), allowLoopback: true },
+      ...(process.env[HTTP_HOOK_SECRET_VARIABLE] ? { secret: process.env[HTTP_HOOK_SECRET_VARIABLE] } : {}),
+    },
+    ...(judge ? { judge } : {}),
   };
 }

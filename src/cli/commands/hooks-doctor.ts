@@ -5,6 +5,7 @@ import { runShellCommand } from '../../hooks/shell/spawn/run-shell-command.ts';
 import { shellHookInput } from '../../hooks/shell/shell-hook-callback.ts';
 import { ShellHookSpawnError } from '../../hooks/shell/spawn/shell-errors.ts';
 import type { HooksContext } from './hooks-context.ts';
+import { doctorHttpHook, doctorPromptHook } from './hooks-doctor-http-prompt.ts';
 import { doctorPayload } from './hooks-payloads.ts';
 import { BAD, green, INFO, OK, say, seconds, WARN, yellow } from './hooks-output.ts';
 
@@ -29,6 +30,11 @@ export async function doctorHooks(ctx: HooksContext, options: { strict?: boolean
     say(`[${entry.event}] ${entry.command}`);
     if (!entry.enabled) {
       say(`  ${INFO()} disabled (enabled: false) — not checked`);
+      say();
+      continue;
+    }
+    if (entry.type === 'http' || entry.type === 'prompt') {
+      problems += entry.type === 'http' ? await doctorHttpHook(entry, ctx) : await doctorPromptHook(entry, ctx);
       say();
       continue;
     }

@@ -66,8 +66,8 @@ export async function importClaudeHooks(file: string, options: ImportOptions): P
   for (const row of imported) appendEntry(doc, row);
   await writeAtomically(configPath, doc.toString());
   say(`${OK()} Wrote ${imported.length} entr${imported.length === 1 ? 'y' : 'ies'} to ${configPath}.`);
-  say(`${WARN()} They run only once approved, like every shell hook: \`hookgate hooks approve <event> <command>\` for each`);
-  say('  (or start with --accept-hooks); `hookgate hooks list` shows their status, `hookgate hooks doctor` checks them.');
+  say(`${WARN()} Commands and http hooks run only once approved: \`hookgate hooks approve <event> <command or url>\` for each`);
+  say('  (or start with --accept-hooks); prompt hooks need no approval. `hookgate hooks list` shows their status, `hookgate hooks doctor` checks them.');
   return 0;
 }
 

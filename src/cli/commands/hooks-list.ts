@@ -94,19 +94,25 @@ async function listShellHooks(ctx: HooksContext): Promise<void> {
   for (const event of events) {
     say(`[${event}]`);
     for (const entry of ctx.entries.filter((e) => e.event === event)) {
-      const approval = await ctx.allowlist.find(entry.event, entry.command);
+      // A prompt hook needs no consent (§5.10): it runs no code and asks the deployment's model.
+      const approval = entry.type === 'prompt' ? undefined : await ctx.allowlist.find(entry.event, entry.command);
       const parts = [
         `  ${entry.command}`,
+        ...(entry.type && entry.type !== 'command' ? [`type=${entry.type}`] : []),
+        ...(entry.model ? [`model=${entry.model}`] : []),
         ...(entry.matcher !== null ? [`matcher='${entry.matcher}'`] : []),
         `timeout=${entry.timeout}s`,
+        ...(entry.failClosed ? ['fail_closed'] : []),
         ...(entry.payload === 'claude' ? ['payload=claude'] : []),
-        approval ? `${OK()} allowed` : `${BAD()} not allowlisted`,
+        ...(entry.claudeEvent ? [`claude_event=${entry.claudeEvent}`] : []),
+        entry.type === 'prompt' ? `${OK()} needs no approval` : approval ? `${OK()} allowed` : `${BAD()} not allowlisted`,
         ...(entry.enabled ? [] : ['(disabled: enabled: false)']),
       ];
       say(parts.join('  '));
       if (approval && typeof approval.approved_at === 'string' && approval.approved_at !== '') {
         say(`      approved_at: ${approval.approved_at}`);
-        const drift = scriptDrift(approval, entry.command);
+        // An http hook's URL is its identity: nothing on disk to drift.
+        const drift = entry.type === 'http' ? { kind: 'unknown' as const } : scriptDrift(approval, entry.command);
         if (drift.kind === 'content-changed') {
           say(
             `      ${WARN()} script content changed since approval (sha256 ${drift.recorded.slice(0, 12)}… → ` +

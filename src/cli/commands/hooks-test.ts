@@ -68,7 +68,12 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
   let failedOpen = false;
   for (const entry of selected) {
     say(`→ ${entry.command}`);
-    const { run, result, failedClosed } = await fireShellHook(entry, kwargs, ctx.logger, { path: 'exact', environment: ctx.environment });
+    const { run, result, failedClosed } = await fireShellHook(entry, kwargs, ctx.logger, {
+      path: 'exact',
+      environment: ctx.environment,
+      http: ctx.http,
+      ...(ctx.judge ? { judge: ctx.judge } : {}),
+    });
     if (run.error !== null || run.timed_out) {
       say(run.error !== null ? `  ${BAD()} error: ${run.error}` : `  ${BAD()} timed out after ${seconds(run.elapsed_seconds)}s`);
       if (!failedClosed) failedOpen = true;

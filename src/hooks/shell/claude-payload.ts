@@ -15,6 +15,9 @@ import { PayloadSerialisationError } from './spawn/shell-errors.ts';
  * |---|---|
  * | PreToolUse | `tool_name` (`Bash`, `Read`, `Write`, `Edit`, `Task`; other tools keep their name), `tool_input` (Claude Code's field names), `tool_use_id` |
  * | PostToolUse | the same plus `tool_response` (the result, parsed when it is a JSON object) |
+ * | PostToolUseFailure | PreToolUse's plus `error` (the tool's error message) and `is_interrupt: false` |
+ * | PermissionRequest | `tool_name: "Bash"`, `tool_input: {command, description}` (the command waiting for approval) |
+ * | Notification | `message`, `notification_type: "permission_prompt"` |
  * | UserPromptSubmit | `prompt` |
  * | Stop, SubagentStop | `stop_hook_active: false` |
  * | SessionStart | `source: "startup"` |
@@ -26,7 +29,7 @@ import { PayloadSerialisationError } from './spawn/shell-errors.ts';
  * renderClaudePayload('pre_tool_call', { tool_name: 'terminal', args: { command: 'ls' }, session_id: 's-1', tool_call_id: 'c-1' }, '/proj')
  * // '{"session_id": "s-1", "cwd": "/proj", "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "c-1"}'
  */
-export function renderClaudePayload(event: string, kwargs: Record<string, unknown>, cwd: string): string {
+export function renderClaudePayload(event: string, kwargs: Record<string, unknown>, cwd: string, eventName?: string): string {
   const sessionId = isTruthy(kwargs.session_id)
     ? kwargs.session_id
     : isTruthy(kwargs.parent_session_id)
@@ -37,8 +40,9 @@ export function renderClaudePayload(event: string, kwargs: Record<string, unknow
   if (typeof transcript === 'string' && transcript !== '' && existsSync(transcript)) payload.transcript_path = transcript;
   payload.cwd = cwd;
   payload.permission_mode = 'default';
-  payload.hook_event_name = HOOKGATE_EVENT_TO_CLAUDE[event] ?? event;
-  Object.assign(payload, eventFields(event, kwargs));
+  const name = eventName ?? HOOKGATE_EVENT_TO_CLAUDE[event] ?? event;
+  payload.hook_event_name = name;
+  Object.assign(payload, eventFields(event, kwargs, name));
   try {
     return renderWireJson(payload);
   } catch (error) {
@@ -46,7 +50,15 @@ export function renderClaudePayload(event: string, kwargs: Record<string, unknow
   }
 }
 
-function eventFields(event: string, kwargs: Record<string, unknown>): Record<string, unknown> {
+function eventFields(event: string, kwargs: Record<string, unknown>, name: string): Record<string, unknown> {
+  if (name === 'PermissionRequest' || name === 'Notification') {
+    const command = typeof kwargs.command === 'string' ? kwargs.command : '';
+    const description = typeof kwargs.description === 'string' ? kwargs.description : '';
+    if (name === 'Notification') {
+      return { message: `hookgate needs your permission to use Bash (${description || 'a dangerous command'}): ${command}`, notification_type: 'permission_prompt' };
+    }
+    return { tool_name: 'Bash', tool_input: { command, description } };
+  }
   switch (event) {
     case 'pre_tool_call':
     case 'post_tool_call': {
@@ -56,7 +68,10 @@ function eventFields(event: string, kwargs: Record<string, unknown>): Record<str
         tool_input: claudeToolInput(tool, isPlainObject(kwargs.args) ? kwargs.args : {}),
         tool_use_id: typeof kwargs.tool_call_id === 'string' ? kwargs.tool_call_id : '',
       };
-      if (event === 'post_tool_call') fields.tool_response = toolResponse(kwargs.result);
+      if (name === 'PostToolUseFailure') {
+        fields.error = typeof kwargs.error_message === 'string' ? kwargs.error_message : String(kwargs.result ?? '');
+        fields.is_interrupt = false;
+      } else if (event === 'post_tool_call') fields.tool_response = toolResponse(kwargs.result);
       return fields;
     }
     case 'pre_llm_call':
@@ -102,5 +117,34 @@ function toolResponse(result: unknown): unknown {
     return isPlainObject(parsed) ? parsed : result;
   } catch {
     return result;
+  }
+}
+
+/**
+ * The inverse of {@link claudeToolInput}: Claude Code's field names (an `updatedInput`) back
+ * to hookgate's for `tool` (hook-semantics §5.10). Unknown fields are kept as they are.
+ *
+ * @example
+ * hookgateToolInput('write_file', { file_path: 'a.txt', content: 'x' }) // { path: 'a.txt', content: 'x' }
+ */
+export function hookgateToolInput(tool: string, input: Record<string, unknown>): Record<string, unknown> {
+  switch (tool) {
+    case 'terminal': {
+      const { timeout, ...others } = input;
+      return typeof timeout === 'number' ? { ...others, timeout: Math.ceil(timeout / 1000) } : others;
+    }
+    case 'read_file':
+    case 'write_file':
+    case 'patch': {
+      const { file_path, ...rest } = input;
+      return file_path === undefined ? rest : { path: file_path, ...rest };
+    }
+    case 'delegate_task': {
+      const { description, prompt, ...others } = input;
+      const goal = prompt ?? description;
+      return goal === undefined ? others : { goal, ...others };
+    }
+    default:
+      return input;
   }
 }

@@ -11,8 +11,18 @@ export interface BlockDirective {
 export interface ContextResult {
   context: string;
 }
+/**
+ * A rewrite of the tool's arguments (hook-semantics §5.10): `{"action": "rewrite", "args"}`,
+ * or Claude Code's `hookSpecificOutput.updatedInput` (`fromUpdatedInput`: in the field names
+ * of the payload the hook got, converted by the callback).
+ */
+export interface RewriteResult {
+  action: 'rewrite';
+  args: Record<string, unknown>;
+  fromUpdatedInput?: true;
+}
 /** What a shell hook contributes to the dispatcher; `undefined` is "no value". */
-export type ShellHookResult = BlockDirective | ContextResult | undefined;
+export type ShellHookResult = BlockDirective | ContextResult | RewriteResult | undefined;
 
 /**
  * Parses a shell hook's stdout for `event` (hook-semantics §3.7, §5.3): on `pre_tool_call`
@@ -26,7 +36,7 @@ export function parseHookOutput(event: string, stdout: string, logger: HookLogge
   const parsed = parseStdoutJson(event, stdout, logger);
   if (!parsed.ok || !isPlainObject(parsed.value)) return undefined;
   const obj = parsed.value;
-  if (event === 'pre_tool_call') return blockFrom(obj);
+  if (event === 'pre_tool_call') return blockFrom(obj) ?? rewriteFrom(obj);
   const context = obj.context;
   return typeof context === 'string' && context.trim() !== '' ? { context } : undefined;
 }
@@ -40,6 +50,14 @@ export function blockFrom(obj: Record<string, unknown>): BlockDirective | undefi
     const reason = specific.permissionDecisionReason;
     return { action: 'block', message: typeof reason === 'string' && reason !== '' ? reason : DEFAULT_BLOCK_MESSAGE };
   }
+  return undefined;
+}
+
+/** A `pre_tool_call` rewrite (§5.10), when there is no block: `action: rewrite` first, then `updatedInput`. */
+export function rewriteFrom(obj: Record<string, unknown>): RewriteResult | undefined {
+  if (obj.action === 'rewrite' && isPlainObject(obj.args)) return { action: 'rewrite', args: obj.args };
+  const specific = obj.hookSpecificOutput;
+  if (isPlainObject(specific) && isPlainObject(specific.updatedInput)) return { action: 'rewrite', args: specific.updatedInput, fromUpdatedInput: true };
   return undefined;
 }
 

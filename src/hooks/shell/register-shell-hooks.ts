@@ -10,6 +10,10 @@ import { parseShellHooks, registrationKey } from './config/parse-config.ts';
 import { warmShellRunner } from './spawn/run-shell-command.ts';
 import { shellCallbackName, shellHookCallback } from './shell-hook-callback.ts';
 import type { ShellHookEntry } from './config/shell-hook-entry.ts';
+import { HTTP_HOOK_SECRET_VARIABLE } from '../http/hook-signature.ts';
+import type { PromptJudge } from '../prompt/prompt-judge.ts';
+import { answersPermission, PERMISSION_REQUEST_HOOK } from './claude-event-gate.ts';
+import { permissionCallback } from './permission-request.ts';
 
 export type { ShellHookEntry } from './config/shell-hook-entry.ts';
 
@@ -28,6 +32,12 @@ export interface RegisterShellHooksOptions {
   runCommands?: ReadonlyMap<string, string>;
   /** Where the consent prompt talks (default: this process's stdin/stdout). */
   io?: ConsentIO;
+  /** http hooks may call loopback addresses (`hookgate dev`; hook-semantics §5.10). */
+  allowLoopbackHttp?: boolean;
+  /** The model of `type: prompt` hooks; absent = the local stand-in judge. */
+  promptJudge?: PromptJudge;
+  /** The signing key of http hook requests; absent = `HOOKGATE_HTTP_HOOK_SECRET` of `env`, read when a hook fires. */
+  httpHookSecret?: string;
 }
 
 /**
@@ -47,6 +57,15 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
   const accept = effectiveAccept(options.acceptHooks, env, config);
   const envPassthrough = hookEnvPassthrough(config, logger);
   const onDrift = driftPolicy(config, logger);
+  const policy = { allowPrivate: httpAllowPrivate(config, logger), allowLoopback: options.allowLoopbackHttp ?? false };
+  const secretNow = () => options.httpHookSecret ?? env[HTTP_HOOK_SECRET_VARIABLE];
+  const runners = {
+    http: () => {
+      const secret = secretNow();
+      return { policy, ...(secret ? { secret } : {}) };
+    },
+    ...(options.promptJudge ? { judge: options.promptJudge } : {}),
+  };
   const registered: ShellHookEntry[] = [];
   for (const parsed of parseShellHooks(config, logger)) {
     if (!parsed.enabled) continue;
@@ -55,6 +74,13 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
     const key = registrationKey(entry);
     if (seen.has(key)) continue;
     try {
+      if (entry.type === 'prompt') {
+        // No consent: a prompt hook runs no code of anyone's and sends the input only to the deployment's model.
+        registerEntry(registry, entry, answersPermission(entry) ? permissionCallback(entry, logger, envPassthrough, runners) : shellHookCallback(entry, logger, envPassthrough, runners), logger);
+        seen.add(key);
+        registered.push(entry);
+        continue;
+      }
       let approved = await allowlist.find(entry.event, entry.command);
       if (!approved) {
         const granted = await obtainConsent({
@@ -65,6 +91,7 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
           logger,
           env,
           ...(options.io ? { io: options.io } : {}),
+          ...(entry.type === 'http' ? { kind: 'http' as const } : {}),
         });
         if (!granted) {
           logger.warn(
@@ -78,26 +105,49 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
         approved = await allowlist.find(entry.event, entry.command);
       }
       // §5.5: consent is pinned to the content approved; a changed script is skipped (or, with
-      // hooks_on_drift: warn, run with a warning) on every call.
-      const callback = shellHookCallback(entry, logger, envPassthrough);
-      if (approved) warnAtRegistration(entry, approved, onDrift, logger, env);
-      registry.register({
-        hook: entry.event,
-        name: shellCallbackName(entry),
-        source: 'shell',
-        parallelSafe: hookKind(entry.event) === 'observer',
-        fn: approved ? guardDrift(entry, approved, { allowlist, policy: onDrift, logger, env }, callback) : callback,
-      });
+      // hooks_on_drift: warn, run with a warning) on every call. An http hook's URL is its
+      // identity: a changed URL is another hook, so there is nothing else to drift.
+      const callback = answersPermission(entry) ? permissionCallback(entry, logger, envPassthrough, runners) : shellHookCallback(entry, logger, envPassthrough, runners);
+      const pinned = approved && entry.type !== 'http';
+      if (pinned) warnAtRegistration(entry, approved!, onDrift, logger, env);
+      if (entry.type === 'http' && !secretNow()) {
+        logger.warn(`http hook ${entry.command} (${entry.event}) is called unsigned: set ${HTTP_HOOK_SECRET_VARIABLE} so that it can verify its requests`);
+      }
+      registerEntry(registry, entry, pinned ? guardDrift(entry, approved!, { allowlist, policy: onDrift, logger, env }, callback) : callback, logger);
       seen.add(key);
       registered.push(entry);
-      logger.info(
-        `registered shell hook: event=${entry.event} command=${entry.command} ` +
-          `matcher=${entry.matcher === null ? 'none' : `'${entry.matcher}'`} timeout=${entry.timeout}s`,
-      );
     } catch (error) {
       logger.debug(`shell hook registration failed for ${entry.event}:${entry.command}: ${(error as Error).message}`);
     }
   }
-  if (registered.length > 0) warmShellRunner(hookEnvironment(envPassthrough));
+  if (registered.some((entry) => (entry.type ?? 'command') === 'command')) warmShellRunner(hookEnvironment(envPassthrough));
   return registered;
+}
+
+/**
+ * Appends one entry's callback: under its event, or, for a PermissionRequest entry, under
+ * {@link PERMISSION_REQUEST_HOOK} with a callback that answers the approval.
+ */
+function registerEntry(registry: CallbackRegistry, entry: ShellHookEntry, callback: (kwargs: Record<string, unknown>) => Promise<unknown>, logger: HookLogger): void {
+  registry.register({
+    hook: answersPermission(entry) ? PERMISSION_REQUEST_HOOK : entry.event,
+    name: shellCallbackName(entry),
+    source: 'shell',
+    parallelSafe: hookKind(entry.event) === 'observer' && !answersPermission(entry),
+    ...(entry.failClosed && entry.event === 'pre_tool_call' ? { failClosedAs: entry.command } : {}),
+    fn: callback,
+  });
+  logger.info(
+    `registered ${entry.type ?? 'shell'} hook: event=${entry.event} ${entry.type === 'http' ? 'url' : 'command'}=${entry.command} ` +
+      `matcher=${entry.matcher === null ? 'none' : `'${entry.matcher}'`} timeout=${entry.timeout}s`,
+  );
+}
+
+/** `hooks.http_allow_private` (hook-semantics §5.10): only the boolean `true` allows private addresses. */
+export function httpAllowPrivate(config: Record<string, unknown>, logger: HookLogger): boolean {
+  const hooks = config.hooks;
+  if (!isPlainObject(hooks) || hooks.http_allow_private === undefined || hooks.http_allow_private === null) return false;
+  if (typeof hooks.http_allow_private === 'boolean') return hooks.http_allow_private;
+  logger.warn(`hooks.http_allow_private must be a boolean (got ${JSON.stringify(hooks.http_allow_private)}); private addresses stay refused`);
+  return false;
 }

@@ -5,14 +5,28 @@ import { hookEnvironment } from './spawn/hook-environment.ts';
 import { runShellCommand, type RunShellCommandOptions } from './spawn/run-shell-command.ts';
 import { ShellHookSpawnError, type PayloadSerialisationError } from './spawn/shell-errors.ts';
 import type { ShellHookEntry } from './config/shell-hook-entry.ts';
-import { renderClaudePayload } from './claude-payload.ts';
+import { hookgateToolInput, renderClaudePayload } from './claude-payload.ts';
+import { claudeEventNameFor, firesForClaudeEvent, promptBlockOf } from './claude-event-gate.ts';
 import { renderShellPayload } from './shell-payload.ts';
 import { currentDirectory } from './spawn/current-directory.ts';
 import { errorRecord } from './spawn/run-record.ts';
+import { runHttpHook, type HttpHookContext } from './fire-http-hook.ts';
+import { runPromptHook } from './fire-prompt-hook.ts';
+import type { PromptJudge } from '../prompt/prompt-judge.ts';
 
 export interface FiredShellHook extends EvaluatedRun {
   run: ShellRunRecord;
 }
+
+/** How the entries that are not commands run (hook-semantics §5.10); commands ignore it. */
+export interface HookRunOptions extends RunShellCommandOptions {
+  /** http entries: address policy and signing key; absent = the strict policy, unsigned. */
+  http?: HttpHookContext;
+  /** prompt entries: the model; absent = the local stand-in judge. */
+  judge?: PromptJudge;
+}
+
+const STRICT_HTTP: HttpHookContext = { policy: { allowPrivate: false, allowLoopback: false } };
 
 /**
  * Runs one entry on `kwargs` without the matcher gate: payload, spawn, evaluation. The
@@ -25,12 +39,14 @@ export async function fireShellHook(
   entry: ShellHookEntry,
   kwargs: Record<string, unknown>,
   logger: HookLogger,
-  options: RunShellCommandOptions = {},
+  options: HookRunOptions = {},
 ): Promise<FiredShellHook> {
   let run: ShellRunRecord;
   try {
     const { input, extraEnv } = shellHookInput(entry, kwargs);
-    run = await runShellCommand(entry.runCommand ?? entry.command, input, entry.timeout, extraEnv ? { ...options, extraEnv } : options);
+    if (entry.type === 'http') run = await runHttpHook(entry.command, input, entry.timeout, entry, options.http ?? STRICT_HTTP);
+    else if (entry.type === 'prompt') run = await runPromptHook(entry, input, options.judge);
+    else run = await runShellCommand(entry.runCommand ?? entry.command, input, entry.timeout, extraEnv ? { ...options, extraEnv } : options);
   } catch (error) {
     // Payload serialisation (§3.5 step 1) is a spawn error too.
     run = errorRecord(error instanceof ShellHookSpawnError ? error.message : String(error), performance.now());
@@ -47,12 +63,13 @@ export async function fireShellHook(
  * const { input, extraEnv } = shellHookInput(entry, kwargs);
  */
 export function shellHookInput(
-  entry: Pick<ShellHookEntry, 'event' | 'payload'>,
+  entry: Pick<ShellHookEntry, 'event' | 'payload' | 'claudeEvent'>,
   kwargs: Record<string, unknown>,
 ): { input: string; extraEnv?: Record<string, string> } {
   if (entry.payload !== 'claude') return { input: renderShellPayload(entry.event, kwargs) };
   const cwd = currentDirectory();
-  return { input: renderClaudePayload(entry.event, kwargs, cwd), extraEnv: { CLAUDE_PROJECT_DIR: cwd } };
+  const eventName = claudeEventNameFor(entry, kwargs);
+  return { input: renderClaudePayload(entry.event, kwargs, cwd, eventName), extraEnv: { CLAUDE_PROJECT_DIR: cwd } };
 }
 
 /**
@@ -67,16 +84,33 @@ export function shellHookCallback(
   entry: ShellHookEntry,
   logger: HookLogger,
   envPassthrough: readonly string[] = [],
+  runners: { http?: () => HttpHookContext; judge?: PromptJudge } = {},
 ): (kwargs: Record<string, unknown>) => Promise<unknown> {
   const gated = entry.event === 'pre_tool_call' || entry.event === 'post_tool_call';
   return async (kwargs) => {
     if (gated && !entry.matches(kwargs.tool_name)) return undefined;
-    // Built per firing: the deployment secret's names count from the moment it is read.
-    return (await fireShellHook(entry, kwargs, logger, { environment: hookEnvironment(envPassthrough) })).result;
+    if (!firesForClaudeEvent(entry, kwargs)) return undefined;
+    // Built per firing: the deployment secret's names (and the signing key) count from the moment it is read.
+    const fired = await fireShellHook(entry, kwargs, logger, {
+      environment: hookEnvironment(envPassthrough),
+      ...(runners.http ? { http: runners.http() } : {}),
+      ...(runners.judge ? { judge: runners.judge } : {}),
+    });
+    if (entry.payload === 'claude' && entry.event === 'pre_llm_call') return promptBlockOf(fired.run) ?? fired.result;
+    return asHookgateRewrite(entry, kwargs, fired.result);
   };
 }
 
-/** `shell_hook[<event>:<command>]` (§1.3). */
-export function shellCallbackName(entry: Pick<ShellHookEntry, 'event' | 'command'>): string {
-  return `shell_hook[${entry.event}:${entry.command}]`;
+/** An `updatedInput` rewrite in hookgate's argument names: converted from Claude Code's for `payload: claude`. */
+function asHookgateRewrite(entry: ShellHookEntry, kwargs: Record<string, unknown>, result: FiredShellHook['result']): FiredShellHook['result'] {
+  if (!result || !('action' in result) || result.action !== 'rewrite') return result;
+  const tool = typeof kwargs.tool_name === 'string' ? kwargs.tool_name : '';
+  const args = result.fromUpdatedInput && entry.payload === 'claude' ? hookgateToolInput(tool, result.args) : result.args;
+  return { action: 'rewrite', args };
+}
+
+/** `shell_hook[<event>:<command>]` (§1.3); `http_hook[…]` and `prompt_hook[…]` for the other types (§5.10). */
+export function shellCallbackName(entry: Pick<ShellHookEntry, 'event' | 'command' | 'type'>): string {
+  const kind = entry.type === 'http' ? 'http_hook' : entry.type === 'prompt' ? 'prompt_hook' : 'shell_hook';
+  return `${kind}[${entry.event}:${entry.command}]`;
 }

@@ -7,19 +7,25 @@
 export const CLAUDE_EVENT_TO_HOOKGATE: Readonly<Record<string, string>> = {
   PreToolUse: 'pre_tool_call',
   PostToolUse: 'post_tool_call',
+  // Written with `claude_event:` so that each fires only for its own results (claude-event-gate.ts).
+  PostToolUseFailure: 'post_tool_call',
   UserPromptSubmit: 'pre_llm_call',
   // Claude Code's Stop fires when the agent finishes answering, i.e. once per turn: so does on_session_end.
   Stop: 'on_session_end',
   SubagentStop: 'subagent_stop',
   SessionStart: 'on_session_start',
   SessionEnd: 'on_session_finalize',
+  // A dangerous command waiting for the user's approval is Claude Code's permission prompt:
+  // Notification observes it, PermissionRequest answers it (permission-request.ts).
+  Notification: 'pre_approval_request',
+  PermissionRequest: 'pre_approval_request',
 };
+
+/** Claude Code events that share a hookgate event: the import writes `claude_event:` for them. */
+export const CLAUDE_EVENTS_NEEDING_NAME: ReadonlySet<string> = new Set(['PostToolUse', 'PostToolUseFailure', 'Notification', 'PermissionRequest']);
 
 /** Why a Claude Code event has no hookgate counterpart (shown by the import). */
 export const CLAUDE_EVENT_NOT_IMPORTABLE: Readonly<Record<string, string>> = {
-  Notification: 'hookgate has no notification event (its approvals are chat messages; observe them with pre_approval_request)',
-  PermissionRequest: 'approvals are answered in the chat; pre_approval_request is an observer and cannot decide',
-  PostToolUseFailure: 'a failed tool call fires post_tool_call with status "error"; import it as PostToolUse to see every result',
   PreCompact: 'hookgate does not compact the context',
   PostCompact: 'hookgate does not compact the context',
   SubagentStart: 'hookgate has no event before a child agent starts (subagent_stop fires when it ends)',
@@ -27,9 +33,16 @@ export const CLAUDE_EVENT_NOT_IMPORTABLE: Readonly<Record<string, string>> = {
 };
 
 /** hookgate event → the `hook_event_name` a `payload: claude` hook receives. */
-export const HOOKGATE_EVENT_TO_CLAUDE: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(CLAUDE_EVENT_TO_HOOKGATE).map(([claude, hookgate]) => [hookgate, claude]),
-);
+export const HOOKGATE_EVENT_TO_CLAUDE: Readonly<Record<string, string>> = {
+  pre_tool_call: 'PreToolUse',
+  post_tool_call: 'PostToolUse',
+  pre_llm_call: 'UserPromptSubmit',
+  on_session_end: 'Stop',
+  subagent_stop: 'SubagentStop',
+  on_session_start: 'SessionStart',
+  on_session_finalize: 'SessionEnd',
+  pre_approval_request: 'Notification',
+};
 
 /** Claude Code tool → hookgate tool (matchers are rewritten with it). */
 export const CLAUDE_TOOL_TO_HOOKGATE: Readonly<Record<string, string>> = {

@@ -5,6 +5,10 @@ import { HookgateError } from '../../../errors/hookgate-error.ts';
 const ClaudeHookHandlerSchema = z.looseObject({
   type: z.string({ error: 'must be a string ("command", "prompt", "http", …)' }),
   command: z.string({ error: 'must be a string' }).optional(),
+  url: z.string({ error: 'must be a string' }).optional(),
+  headers: z.record(z.string(), z.unknown(), { error: 'must be a mapping of header names to values' }).optional(),
+  prompt: z.string({ error: 'must be a string' }).optional(),
+  model: z.string({ error: 'must be a string' }).optional(),
   timeout: z.number({ error: 'must be a number of seconds' }).optional(),
 });
 

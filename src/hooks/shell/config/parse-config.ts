@@ -11,6 +11,8 @@ export const MAX_TIMEOUT_SECONDS = 300;
 
 /** The one key of `hooks:` that is a setting, not an event (§5.8). */
 export const HOOKS_SETTINGS_KEY = 'env_passthrough';
+/** The keys of `hooks:` that are settings, not events (§5.8, §5.10). */
+export const HOOKS_SETTINGS_KEYS: ReadonlySet<string> = new Set([HOOKS_SETTINGS_KEY, 'http_allow_private']);
 
 /** Events whose entries may carry a matcher (§3.3). */
 const MATCHER_EVENTS = new Set(['pre_tool_call', 'post_tool_call']);
@@ -30,7 +32,7 @@ export function parseShellHooks(config: unknown, logger: HookLogger): ShellHookE
   if (!isPlainObject(hooks)) return [];
   const entries: ShellHookEntry[] = [];
   for (const [event, value] of Object.entries(hooks)) {
-    if (event === HOOKS_SETTINGS_KEY) continue; // not an event: the hook environment's setting (hook-environment.ts)
+    if (HOOKS_SETTINGS_KEYS.has(event)) continue; // not an event: a setting (hook-environment.ts, http/http-hook-settings.ts)
     if (!isHookName(event)) {
       const suggestion = suggestHookName(event, HOOK_NAMES);
       logger.warn(
@@ -59,11 +61,9 @@ function parseEntry(event: string, index: number, raw: unknown, logger: HookLogg
     logger.warn(`${where} must be a mapping with a 'command' key (got ${pythonTypeName(raw)}); skipping it`);
     return undefined;
   }
-  const command = raw.command;
-  if (typeof command !== 'string' || command.trim() === '') {
-    logger.warn(`${where} is missing a non-empty 'command' field; skipping it`);
-    return undefined;
-  }
+  const typed = parseType(where, raw, logger);
+  if (typed === undefined) return undefined;
+  const command = typed.command;
 
   let matcherRaw: string | null = null;
   if (raw.matcher !== undefined && raw.matcher !== null) {
@@ -83,19 +83,83 @@ function parseEntry(event: string, index: number, raw: unknown, logger: HookLogg
   const enabled = parseEnabled(where, raw, logger);
   const failClosed = parseFailClosed(where, event, raw, logger);
   const payload = parsePayload(where, raw, logger);
+  const claudeEvent = payload === 'claude' && typeof raw.claude_event === 'string' && raw.claude_event.trim() !== '' ? raw.claude_event.trim() : undefined;
 
   const trimmed = matcherRaw?.trim() ?? '';
   const matcher = trimmed === '' ? null : trimmed;
+  const { command: _identity, ...typeFields } = typed;
   return {
     event,
     command: command.trim(),
+    ...typeFields,
     matcher,
     timeout,
     enabled,
     failClosed,
     ...(payload === 'claude' ? { payload } : {}),
+    ...(claudeEvent ? { claudeEvent } : {}),
     matches: matcher === null ? MATCH_ALL : compileToolMatcher(matcher, logger),
   };
+}
+
+type TypedFields = Pick<ShellHookEntry, 'command' | 'type' | 'headers' | 'prompt' | 'model'>;
+
+/**
+ * The type-specific keys (§5.10): no `type` (or `command`) needs `command`; `http` needs an
+ * absolute http(s) `url` and takes `headers` (string values); `prompt` needs `prompt` and takes
+ * `model`. Anything else warns and skips the entry.
+ */
+function parseType(where: string, raw: Record<string, unknown>, logger: HookLogger): TypedFields | undefined {
+  const type = raw.type ?? 'command';
+  if (type === 'command') {
+    const command = raw.command;
+    if (typeof command !== 'string' || command.trim() === '') {
+      logger.warn(`${where} is missing a non-empty 'command' field; skipping it`);
+      return undefined;
+    }
+    return { command };
+  }
+  if (type === 'http') {
+    const url = typeof raw.url === 'string' ? raw.url.trim() : '';
+    let parsed: URL | undefined;
+    try {
+      parsed = url === '' ? undefined : new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
+      logger.warn(`${where} (type: http) needs a 'url' with https:// (http:// for a loopback address in development); skipping it`);
+      return undefined;
+    }
+    const headers: Record<string, string> = {};
+    if (raw.headers !== undefined && raw.headers !== null) {
+      if (!isPlainObject(raw.headers)) logger.warn(`${where}.headers must be a mapping of header names to strings; ignoring it`);
+      else {
+        for (const [name, value] of Object.entries(raw.headers)) {
+          if (typeof value === 'string' && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) headers[name] = value;
+          else logger.warn(`${where}.headers.${name} must be a string under a valid header name; ignoring it`);
+        }
+      }
+    }
+    return { command: url, type: 'http', ...(Object.keys(headers).length > 0 ? { headers } : {}) };
+  }
+  if (type === 'prompt') {
+    const prompt = raw.prompt;
+    if (typeof prompt !== 'string' || prompt.trim() === '') {
+      logger.warn(`${where} (type: prompt) is missing a non-empty 'prompt' field; skipping it`);
+      return undefined;
+    }
+    const model = typeof raw.model === 'string' && raw.model.trim() !== '' ? raw.model.trim() : undefined;
+    if (raw.model !== undefined && raw.model !== null && model === undefined) logger.warn(`${where}.model must be a model name; using the deployment's model`);
+    return { command: promptIdentity(prompt), type: 'prompt', prompt: prompt.trim(), ...(model ? { model } : {}) };
+  }
+  logger.warn(`${where}.type must be 'command', 'http' or 'prompt' (got ${JSON.stringify(type)}); skipping it`);
+  return undefined;
+}
+
+/** A prompt hook's identity (its callback name, its line in `hooks list`): `prompt: <text>`. */
+export function promptIdentity(prompt: string): string {
+  return `prompt: ${prompt.trim()}`;
 }
 
 /** §3.2 timeout conversion: integer-ish → int, then below 1 → default, above 300 → clamped. */

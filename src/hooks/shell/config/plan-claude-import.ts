@@ -1,15 +1,23 @@
 import { isPlainObject } from '../../python-truthiness.ts';
-import { CLAUDE_EVENT_NOT_IMPORTABLE, CLAUDE_EVENT_TO_HOOKGATE, CLAUDE_TOOL_TO_HOOKGATE } from './claude-code-names.ts';
-import type { ClaudeSettings } from './claude-settings.ts';
-import { MAX_TIMEOUT_SECONDS } from './parse-config.ts';
+import { CLAUDE_EVENT_NOT_IMPORTABLE, CLAUDE_EVENTS_NEEDING_NAME, CLAUDE_EVENT_TO_HOOKGATE, CLAUDE_TOOL_TO_HOOKGATE } from './claude-code-names.ts';
+import type { ClaudeHookHandler, ClaudeSettings } from './claude-settings.ts';
+import { MAX_TIMEOUT_SECONDS, promptIdentity } from './parse-config.ts';
 import { splitShellWords } from '../spawn/shell-words.ts';
 
 /** The `hooks:` entry an imported handler becomes (written to config.yaml in this key order). */
 export interface ImportedEntry {
+  /** `http` / `prompt` handlers (hook-semantics §5.10); absent for a command. */
+  type?: 'http' | 'prompt';
   matcher?: string;
-  command: string;
+  command?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  prompt?: string;
+  model?: string;
   timeout?: number;
   payload: 'claude';
+  /** The Claude Code event, where one hookgate event stands for several (claude-event-gate.ts). */
+  claude_event?: string;
 }
 
 /** One Claude Code handler and what the import makes of it. */
@@ -54,7 +62,10 @@ export function planClaudeImport(settings: ClaudeSettings, projectDir: string, e
     for (const [event, list] of Object.entries(existingHooks)) {
       if (!Array.isArray(list)) continue;
       for (const item of list) {
-        if (isPlainObject(item) && typeof item.command === 'string') taken.add(keyOf(event, matcherOf(item.matcher), item.command.trim()));
+        if (isPlainObject(item)) {
+          const identity = identityOfConfigEntry(item);
+          if (identity !== undefined) taken.add(keyOf(event, matcherOf(item.matcher), identity));
+        }
       }
     }
   }
@@ -62,33 +73,32 @@ export function planClaudeImport(settings: ClaudeSettings, projectDir: string, e
     const event = CLAUDE_EVENT_TO_HOOKGATE[claudeEvent];
     for (const group of groups) {
       for (const handler of group.hooks) {
-        const base = { claudeEvent, claudeMatcher: group.matcher, claudeCommand: handler.type === 'command' ? (handler.command ?? '') : `(type: ${handler.type})` };
+        const base = { claudeEvent, claudeMatcher: group.matcher, claudeCommand: handlerLabel(handler) };
         if (!event) {
           rows.push({ ...base, status: 'not-imported', note: CLAUDE_EVENT_NOT_IMPORTABLE[claudeEvent] ?? `no hookgate event corresponds to ${claudeEvent}` });
           continue;
         }
-        if (handler.type !== 'command') {
-          rows.push({ ...base, status: 'not-imported', note: `type "${handler.type}" hooks cannot be imported: hookgate runs commands only` });
-          continue;
-        }
-        if (handler.command === undefined || handler.command.trim() === '') {
-          rows.push({ ...base, status: 'not-imported', note: 'the handler has no command' });
-          continue;
-        }
         const notes: string[] = [];
+        const body = handlerBody(handler, projectDir, notes);
+        if (typeof body === 'string') {
+          rows.push({ ...base, status: 'not-imported', note: body });
+          continue;
+        }
         const matcher = mapMatcher(event, group.matcher, notes);
         if (matcher === false) {
           rows.push({ ...base, status: 'not-imported', note: notes.join('; ') });
           continue;
         }
-        const command = convertCommand(handler.command, projectDir, notes);
+        const { type, ...rest } = body;
         const entry: ImportedEntry = {
+          ...(type ? { type } : {}),
           ...(matcher !== null ? { matcher } : {}),
-          command,
+          ...rest,
           ...(handler.timeout !== undefined ? { timeout: convertTimeout(handler.timeout, notes) } : {}),
           payload: 'claude',
+          ...(CLAUDE_EVENTS_NEEDING_NAME.has(claudeEvent) ? { claude_event: claudeEvent } : {}),
         };
-        const key = keyOf(event, matcher, command);
+        const key = keyOf(event, matcher, identityOfConfigEntry(entry as unknown as Record<string, unknown>)!);
         if (fromFile.has(key)) {
           rows.push({ ...base, status: 'not-imported', note: 'the same hook appears earlier in the settings file; imported once' });
           continue;
@@ -103,6 +113,52 @@ export function planClaudeImport(settings: ClaudeSettings, projectDir: string, e
     }
   }
   return rows;
+}
+
+/** What a Claude Code handler reads as in the import's table: its command, URL or prompt. */
+function handlerLabel(handler: ClaudeHookHandler): string {
+  if (handler.type === 'command') return handler.command ?? '';
+  if (handler.type === 'http' && typeof handler.url === 'string') return handler.url;
+  if ((handler.type === 'prompt' || handler.type === 'agent') && typeof handler.prompt === 'string') return `(${handler.type}) ${handler.prompt}`;
+  return `(type: ${handler.type})`;
+}
+
+/**
+ * The type-specific keys of the entry a handler becomes, or why it cannot become one:
+ * `command` (with `$CLAUDE_PROJECT_DIR` and shell syntax converted), `http` (`url`,
+ * `headers`), `prompt` (`prompt`, `model`). `agent` hooks (a sub-agent with tools) and
+ * other types have no hookgate counterpart.
+ */
+function handlerBody(handler: ClaudeHookHandler, projectDir: string, notes: string[]): Omit<ImportedEntry, 'matcher' | 'timeout' | 'payload'> | string {
+  switch (handler.type) {
+    case 'command':
+      if (handler.command === undefined || handler.command.trim() === '') return 'the handler has no command';
+      return { command: convertCommand(handler.command, projectDir, notes) };
+    case 'http': {
+      if (typeof handler.url !== 'string' || handler.url.trim() === '') return 'the http handler has no url';
+      const headers = isPlainObject(handler.headers)
+        ? Object.fromEntries(Object.entries(handler.headers).filter((pair): pair is [string, string] => typeof pair[1] === 'string'))
+        : {};
+      if (Object.values(headers).some((value) => /\$\{?[A-Za-z_]/.test(value))) {
+        notes.push('header values are sent as written: hookgate does not expand $VARIABLES in them');
+      }
+      return { type: 'http', url: handler.url.trim(), ...(Object.keys(headers).length > 0 ? { headers } : {}) };
+    }
+    case 'prompt':
+      if (typeof handler.prompt !== 'string' || handler.prompt.trim() === '') return 'the prompt handler has no prompt';
+      return { type: 'prompt', prompt: handler.prompt.trim(), ...(typeof handler.model === 'string' && handler.model !== '' ? { model: handler.model } : {}) };
+    case 'agent':
+      return 'type "agent" hooks (a sub-agent with tools) have no hookgate counterpart; a prompt hook (type: prompt) judges without tools';
+    default:
+      return `type "${handler.type}" hooks have no hookgate counterpart (hookgate runs command, http and prompt hooks)`;
+  }
+}
+
+/** The identity of a config.yaml entry (its consent key): command, url, or `prompt: <text>`. */
+function identityOfConfigEntry(item: Record<string, unknown>): string | undefined {
+  if (item.type === 'http') return typeof item.url === 'string' ? item.url.trim() : undefined;
+  if (item.type === 'prompt') return typeof item.prompt === 'string' ? promptIdentity(item.prompt) : undefined;
+  return typeof item.command === 'string' ? item.command.trim() : undefined;
 }
 
 function keyOf(event: string, matcher: string | null, command: string): string {

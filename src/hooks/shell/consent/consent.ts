@@ -65,6 +65,8 @@ export async function obtainConsent(options: {
   logger: HookLogger;
   env?: NodeJS.ProcessEnv;
   io?: ConsentIO;
+  /** An http hook (hook-semantics §5.10) is asked about as a URL the hook inputs go to. */
+  kind?: 'command' | 'http';
 }): Promise<boolean> {
   const { event, command, allowlist, logger } = options;
   const env = options.env ?? process.env;
@@ -75,17 +77,21 @@ export async function obtainConsent(options: {
   }
   const io = options.io ?? PROCESS_IO;
   if (!io.input.isTTY) return false;
-  if (!(await askOnTerminal(event, command, io))) return false;
+  if (!(await askOnTerminal(event, command, io, options.kind))) return false;
   await allowlist.record(approvalFor(event, command, env));
   return true;
 }
 
 /** Prints the §3.8 prompt and reads one answer; `y`/`yes` grants. */
-export function askOnTerminal(event: string, command: string, io: ConsentIO): Promise<boolean> {
+export function askOnTerminal(event: string, command: string, io: ConsentIO, kind: 'command' | 'http' = 'command'): Promise<boolean> {
   io.output.write(
-    '\n⚠ hookgate is about to register a shell hook that will run a command on your behalf.\n\n' +
-      `    Event:   ${event}\n    Command: ${command}\n\n` +
-      'Commands run with your full user credentials. Only approve commands you trust.\n',
+    kind === 'http'
+      ? '\n⚠ hookgate is about to register an http hook that will send hook inputs (tool calls, prompts) to a URL.\n\n' +
+          `    Event:   ${event}\n    URL:     ${command}\n\n` +
+          'Its answers can block and rewrite tool calls. Only approve services you trust.\n'
+      : '\n⚠ hookgate is about to register a shell hook that will run a command on your behalf.\n\n' +
+          `    Event:   ${event}\n    Command: ${command}\n\n` +
+          'Commands run with your full user credentials. Only approve commands you trust.\n',
   );
   return new Promise((resolve) => {
     const rl = createInterface({ input: io.input, output: io.output, terminal: true });

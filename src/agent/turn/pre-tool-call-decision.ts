@@ -1,0 +1,54 @@
+import * as z from 'zod';
+import { blockMessage } from '../../hooks/aggregate/index.ts';
+import { rewrittenArgs, type ArgsValidator } from '../../hooks/tool-call-rewrite.ts';
+import type { Tool } from '../tools/tool.ts';
+import type { TurnHooks } from './turn-hooks.ts';
+
+/** What `pre_tool_call` decided for one call: a block message, or the arguments to run with. */
+export type PreToolCallDecision = { kind: 'block'; message: string } | { kind: 'run'; args: Record<string, unknown>; rewritten: boolean };
+
+const validators = new WeakMap<Tool, ArgsValidator>();
+
+/**
+ * The check of rewritten arguments against `tool`'s argument schema (its spec's JSON Schema,
+ * read with zod). A schema zod cannot read takes any object.
+ *
+ * @example
+ * argsValidator(terminalTool)({ cmd: 'ls' }) // 'command: Invalid input: expected string, received undefined'
+ */
+export function argsValidator(tool: Tool): ArgsValidator {
+  let validator = validators.get(tool);
+  if (validator) return validator;
+  let schema: z.ZodType | undefined;
+  try {
+    schema = z.fromJSONSchema(tool.spec.function.parameters as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch {
+    schema = undefined;
+  }
+  validator = (args) => {
+    if (!schema) return undefined;
+    const parsed = schema.safeParse(args);
+    return parsed.success ? undefined : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(args)'}: ${issue.message}`).join('; ');
+  };
+  validators.set(tool, validator);
+  return validator;
+}
+
+/**
+ * Runs `pre_tool_call` for one call (hook-semantics §1.5, §5.10): a block anywhere wins;
+ * otherwise the last rewrite that fits the tool's schema gives the arguments the approval
+ * check and the tool use, and the trace records the arguments before and after.
+ *
+ * @example
+ * const decision = await decidePreToolCall(hooks, tools.get('terminal'), { tool_name: 'terminal', args, … });
+ * if (decision.kind === 'run') args = decision.args;
+ */
+export async function decidePreToolCall(hooks: TurnHooks, tool: Tool | undefined, kwargs: Record<string, unknown> & { args: Record<string, unknown> }): Promise<PreToolCallDecision> {
+  const results = await hooks.decide('pre_tool_call', kwargs, tool ? { validateArgs: argsValidator(tool) } : {});
+  const message = blockMessage(results);
+  if (message !== undefined) return { kind: 'block', message };
+  const args = rewrittenArgs(results);
+  if (args === undefined) return { kind: 'run', args: kwargs.args, rewritten: false };
+  hooks.recordRewrite('pre_tool_call', kwargs.args, args);
+  return { kind: 'run', args, rewritten: true };
+}

@@ -5,6 +5,7 @@ import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoTraceStore } from '../store/trace-store.ts';
 import { modelFromConfig, type ModelSettings } from './model/model-from-config.ts';
 import { toolPolicyFromConfig } from './tools/tool-policy.ts';
+import { chatToolSetsFromConfig } from '../config/chat-tool-sets.ts';
 import { createTurnHandler } from './turn-handler.ts';
 import type { TurnsInFlight } from './turn/turns-in-flight.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
@@ -53,6 +54,7 @@ export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof 
     handled: parts.plane.dedup,
     ...(parts.config.sessionIdleSeconds !== undefined ? { sessionIdleSeconds: parts.config.sessionIdleSeconds } : {}),
     toolPolicy: toolPolicyFromConfig(parts.engine.config ?? {}, parts.engine.home, logger),
+    toolSets: chatToolSetsFromConfig(parts.engine.config ?? {}, logger),
     ...(parts.turnsInFlight ? { turnsInFlight: parts.turnsInFlight } : {}),
     ...(parts.signal ? { signal: parts.signal } : {}),
     ...parts.overrides,

@@ -14,6 +14,8 @@ export interface ChildAgentOptions {
   maxIterations: number;
   retry?: AgentLoopDeps['retry'];
   toolPolicy?: AgentLoopDeps['toolPolicy'];
+  /** The parent's chat tool set: a child never gets more (§5.10). */
+  toolSet?: AgentLoopDeps['toolSet'];
   stopRequested: () => Promise<boolean>;
   hooks: TurnHooks['engine'];
   parentTrace: TurnHooks['trace'];
@@ -26,7 +28,8 @@ export interface ChildAgentOptions {
 
 /**
  * A delegated child (the `DelegateRunner` behind `delegate_task`, hook-semantics §1.14): the
- * same loop and model on its goal, in its own session, with the child tool set, without
+ * same loop and model on its goal, in its own session, with the child tool set (within the
+ * parent chat's tool set: never more than the parent), without
  * delegation or chat approvals (a dangerous command is refused, not asked about). Its hook
  * calls join the parent turn's trace, marked with the child's id.
  *
@@ -62,6 +65,7 @@ export async function runChildAgent(options: ChildAgentOptions): Promise<ChildOu
       maxIterations: options.maxIterations,
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.toolPolicy ? { toolPolicy: options.toolPolicy } : {}),
+      ...(options.toolSet ? { toolSet: options.toolSet } : {}),
       approvals: { canAsk: false, check: options.gate.check },
       stopRequested: options.stopRequested,
       subagentId: child.child_subagent_id,

@@ -2,6 +2,7 @@ import type { TranscriptMessage } from '../../store/transcript-store.ts';
 import type { DangerousMatch } from '../approvals/dangerous-commands.ts';
 import { callModel, type RetryPolicy } from '../model/call-model.ts';
 import type { ToolPolicy } from '../tools/tool-policy.ts';
+import { toolSetAllows, type ChatToolSet } from '../../config/chat-tool-sets.ts';
 import type { ToolCall } from '../model/chat-wire.ts';
 import { ModelUnavailableError } from '../model/model-errors.ts';
 import type { ModelTransport } from '../model/model-transport.ts';
@@ -21,6 +22,8 @@ export interface AgentLoopDeps {
   tools: ReadonlyMap<string, Tool>;
   /** A restricted tool set (§1.5): calls outside it are denied like a block, without pre_tool_call. */
   allowedTools?: ReadonlySet<string>;
+  /** The chat's tool set (§5.10): only its tools are offered; a call outside it is refused after pre_tool_call. Absent = all. */
+  toolSet?: ChatToolSet;
   /** Byte-stable across turns; never carries injected context (§1.9). */
   systemPrompt: string;
   /** The stored conversation before this turn. */
@@ -78,6 +81,7 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
             },
             api_request_id: `${state.turn_id}:api:${state.api_call_count}`,
             ...(deps.allowedTools ? { allowedTools: deps.allowedTools } : {}),
+            ...(deps.toolSet ? { toolSet: deps.toolSet } : {}),
             ...(deps.approvals ? { approvals: deps.approvals } : {}),
           },
           answer,
@@ -112,7 +116,7 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
         },
         apiCallCount: state.api_call_count,
         messages: apiMessages(deps, state),
-        tools: [...deps.tools.values()].map((tool) => tool.spec),
+        tools: offeredTools(deps),
         ...(deps.retry ? { retry: deps.retry } : {}),
         ...(deps.signal ? { signal: deps.signal } : {}),
       });
@@ -131,6 +135,12 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
     endStep(deps, state);
     return { kind: 'final', response: message.content ?? '' };
   }
+}
+
+/** The specs the model is told about: the loop's tools that the chat's set allows (§5.10). */
+function offeredTools(deps: AgentLoopDeps) {
+  const set = deps.toolSet;
+  return [...deps.tools.values()].filter((tool) => !set || toolSetAllows(set, tool.spec.function.name)).map((tool) => tool.spec);
 }
 
 /** §2.4 agent:step, fire-and-forget: this iteration's number and its tools by name. */

@@ -8,6 +8,8 @@ import type { Tool, ToolContext } from '../tools/tool.ts';
 import { blockMessage, firstString } from '../../hooks/aggregate/index.ts';
 import { redactSecrets } from '../../secrets/redact-secrets.ts';
 import { toolCallStatusOf, type ToolCallStatus } from './tool-call-status.ts';
+import type { ChatToolSet } from '../../config/chat-tool-sets.ts';
+import { refuseOutsideToolSet } from './tool-set-refusal.ts';
 
 /** Decides whether a terminal command must wait for the user's yes. */
 export interface ApprovalGate {
@@ -25,6 +27,11 @@ export interface ToolCallSite {
    * `pre_tool_call`, and treated exactly like a block.
    */
   allowedTools?: ReadonlySet<string>;
+  /**
+   * The chat's tool set (§5.10, config.yaml `tools:`): a call outside it does not run and its
+   * result is an error naming the set, but `pre_tool_call` still fires for it first.
+   */
+  toolSet?: ChatToolSet;
   context: ToolContext;
   api_request_id: string;
   approvals?: ApprovalGate;
@@ -63,10 +70,12 @@ export async function executeToolCall(call: ToolCall, site: ToolCallSite, resume
 
   if (!resumed) {
     const denied = site.allowedTools && !site.allowedTools.has(toolName) ? `Tool '${toolName}' denied: not in this thread's tool whitelist` : undefined;
-    const message = denied ?? blockMessage(await hooks.decide('pre_tool_call', { tool_name: toolName, args, ...ids, middleware_trace: [] }));
+    const blocked = denied ?? blockMessage(await hooks.decide('pre_tool_call', { tool_name: toolName, args, ...ids, middleware_trace: [] }));
+    const refused = blocked === undefined ? refuseOutsideToolSet(site.toolSet, toolName, hooks) : undefined;
+    const message = blocked ?? refused;
     if (message !== undefined) {
       const result = redactSecrets(renderWireJson({ error: message }));
-      await firePost(site, toolName, args, result, ids, 0, { status: 'blocked', error_type: 'plugin_block', error_message: message });
+      await firePost(site, toolName, args, result, ids, 0, { status: 'blocked', error_type: refused ? 'tool_set' : 'plugin_block', error_message: message });
       return { kind: 'done', result };
     }
   }

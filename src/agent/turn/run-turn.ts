@@ -10,6 +10,7 @@ import { approvalHookKwargs } from '../approvals/approval-hook-kwargs.ts';
 import { approvalRequestText } from '../approvals/approval-request-text.ts';
 import { chatApprovalGate } from '../approvals/chat-approval-gate.ts';
 import { BUILTIN_TOOLS } from '../tools/tool-set.ts';
+import { ALL_TOOLS } from '../../config/chat-tool-sets.ts';
 import type { DelegateRunner } from '../tools/delegate-task.ts';
 import { runChildAgent } from '../tools/run-child-agent.ts';
 import { DEFAULT_MAX_ITERATIONS, runAgentLoop, type AgentLoopDeps, type LoopOutcome } from './agent-loop.ts';
@@ -226,6 +227,8 @@ function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, 
     ...(deps.retry ? { retry: deps.retry } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.toolPolicy ? { toolPolicy: deps.toolPolicy } : {}),
+    // Looked up per invocation: a resumed turn and its delegated children get the chat's set as it is now.
+    toolSet: (deps.toolSets ?? { forChat: () => ALL_TOOLS }).forChat(state.platform, chatIdOf(state)),
     stopRequested: () => deps.sessions.stopRequested(state.session_key, since),
   };
   const gate = chatApprovalGate(deps.approvals, { platform: state.platform, chat_id: chatIdOf(state) });

@@ -12,6 +12,7 @@ import type { RetryPolicy } from '../model/call-model.ts';
 import type { ModelTransport } from '../model/model-transport.ts';
 import type { Tool } from '../tools/tool.ts';
 import type { ToolPolicy } from '../tools/tool-policy.ts';
+import type { ChatToolSets } from '../../config/chat-tool-sets.ts';
 import type { TurnsInFlight } from './turns-in-flight.ts';
 
 /** Everything the turn runtime runs on; `functions/turn.ts` and `hookgate dev` build it. */
@@ -44,6 +45,8 @@ export interface TurnRuntimeDeps {
   retry?: RetryPolicy;
   /** What the operator loosened for the tools (config.yaml `terminal.env_passthrough`, `files.allowed_roots`). Default: the safe defaults. */
   toolPolicy?: ToolPolicy;
+  /** config.yaml `tools:`: which tools each chat may use (§5.10). Default: every tool in every chat. */
+  toolSets?: ChatToolSets;
   /** Replaces the built-in tools (tests, restricted deployments). */
   tools?: ReadonlyMap<string, Tool>;
   now?: () => Date;

@@ -6,14 +6,17 @@ import { DynamoTraceStore } from '../store/trace-store.ts';
 import { modelFromConfig, type ModelSettings } from './model/model-from-config.ts';
 import { toolPolicyFromConfig } from './tools/tool-policy.ts';
 import { chatToolSetsFromConfig } from '../config/chat-tool-sets.ts';
+import type { DeploymentConfig } from '../config/deployment-config.ts';
+import { createAttachmentDownloader } from '../messaging/attachment-download.ts';
+import { attachmentDownloadConfigOf } from './attachments/download-config.ts';
 import { createTurnHandler } from './turn-handler.ts';
 import type { TurnsInFlight } from './turn/turns-in-flight.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 
 /** What the turn consumer is built from; `hookgate dev`'s TurnConsumerContext fits it. */
 export interface TurnConsumerParts {
-  config: { model: ModelSettings; sessionIdleSeconds?: number };
-  plane: Pick<DataPlane, 'sessions' | 'transcripts' | 'approvals' | 'timerQueue' | 'turnQueue' | 'table' | 'dedup'>;
+  config: { model: ModelSettings; sessionIdleSeconds?: number; platforms?: DeploymentConfig['platforms'] };
+  plane: Pick<DataPlane, 'sessions' | 'transcripts' | 'approvals' | 'timerQueue' | 'turnQueue' | 'table' | 'dedup'> & Partial<Pick<DataPlane, 'attachments'>>;
   engine: HookEngine;
   replier: Replier;
   /** Powertools Logger or any logger with debug/info/warn/error(message). */
@@ -55,6 +58,9 @@ export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof 
     ...(parts.config.sessionIdleSeconds !== undefined ? { sessionIdleSeconds: parts.config.sessionIdleSeconds } : {}),
     toolPolicy: toolPolicyFromConfig(parts.engine.config ?? {}, parts.engine.home, logger),
     toolSets: chatToolSetsFromConfig(parts.engine.config ?? {}, logger),
+    ...(parts.plane.attachments
+      ? { attachments: { downloader: createAttachmentDownloader(attachmentDownloadConfigOf(parts.config.platforms ?? {})), store: parts.plane.attachments } }
+      : {}),
     ...(parts.turnsInFlight ? { turnsInFlight: parts.turnsInFlight } : {}),
     ...(parts.signal ? { signal: parts.signal } : {}),
     ...parts.overrides,

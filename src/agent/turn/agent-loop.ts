@@ -3,7 +3,8 @@ import type { DangerousMatch } from '../approvals/dangerous-commands.ts';
 import { callModel, type RetryPolicy } from '../model/call-model.ts';
 import type { ToolPolicy } from '../tools/tool-policy.ts';
 import { toolSetAllows, type ChatToolSet } from '../../config/chat-tool-sets.ts';
-import type { ToolCall } from '../model/chat-wire.ts';
+import type { ContentPart, ToolCall, WireMessage } from '../model/chat-wire.ts';
+import { wireMessage } from '../attachments/user-content.ts';
 import { ModelUnavailableError } from '../model/model-errors.ts';
 import type { ModelTransport } from '../model/model-transport.ts';
 import type { DelegateRunner } from '../tools/delegate-task.ts';
@@ -28,6 +29,8 @@ export interface AgentLoopDeps {
   systemPrompt: string;
   /** The stored conversation before this turn. */
   history: readonly TranscriptMessage[];
+  /** The current user message's images, as `image_url` parts (docs/attachments.md). */
+  images?: readonly ContentPart[];
   workspace: string;
   maxIterations: number;
   retry?: RetryPolicy;
@@ -159,15 +162,17 @@ function endStep(deps: AgentLoopDeps, state: TurnState): void {
 
 /**
  * The API copy of the conversation: the system prompt, the stored history, and this turn's
- * messages with pre_llm_call's context appended to the current user message only (§1.9).
+ * messages, attachments rendered (docs/attachments.md: the current message's images as
+ * parts, earlier ones as their note), with pre_llm_call's context appended to the current
+ * user message only, and only when its content is a string (§1.9: a parts list gets none).
  */
-export function apiMessages(deps: Pick<AgentLoopDeps, 'systemPrompt' | 'history'>, state: TurnState): TranscriptMessage[] {
-  const turn = state.messages.map((message, index) =>
-    index === 0 && state.injected_context && message.role === 'user' && typeof message.content === 'string'
-      ? { ...message, content: `${message.content}\n\n${state.injected_context}` }
-      : message,
-  );
-  return [{ role: 'system', content: deps.systemPrompt }, ...deps.history, ...turn];
+export function apiMessages(deps: Pick<AgentLoopDeps, 'systemPrompt' | 'history' | 'images'>, state: TurnState): WireMessage[] {
+  const turn = state.messages.map((message, index) => {
+    if (index !== 0 || message.role !== 'user') return wireMessage(message);
+    const wire = wireMessage(message, deps.images);
+    return state.injected_context && typeof wire.content === 'string' ? { ...wire, content: `${wire.content}\n\n${state.injected_context}` } : wire;
+  });
+  return [{ role: 'system', content: deps.systemPrompt }, ...deps.history.map((message) => wireMessage(message)), ...turn];
 }
 
 async function safe(check: () => Promise<boolean>): Promise<boolean> {

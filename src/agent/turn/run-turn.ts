@@ -22,6 +22,10 @@ import type { TurnRuntimeDeps } from './turn-runtime-deps.ts';
 import { TurnStateSchema, type TurnState } from './turn-state.ts';
 import { keepUndeliveredReply } from './undelivered-reply.ts';
 import { logExcerpt } from '../../secrets/log-excerpt.ts';
+import { takeInAttachments } from '../attachments/take-in-attachments.ts';
+import { attachmentsForHooks, recordAttachmentRefusal } from '../attachments/attachments-for-hooks.ts';
+import { inlineImages } from '../attachments/user-content.ts';
+import type { ContentPart } from '../model/chat-wire.ts';
 
 type MessageTurn = Extract<TurnMessage, { kind: 'message' }>;
 type ApprovalTurn = Extract<TurnMessage, { kind: 'approval' }>;
@@ -79,7 +83,17 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     agent_start: agentStartContext(event, session.session_id),
   };
   let reachedLoop = false;
+  let refused = false;
   try {
+    // After the gateway's 2xx: the bytes are fetched here, through each platform's API.
+    const intake = await takeInAttachments(event.attachments ?? [], session.session_id, deps.attachments ?? {}, deps.signal);
+    if (intake.kind === 'refused') {
+      refused = true;
+      recordAttachmentRefusal(hooks, intake.reason);
+      await sendReply(deps, hooks, state, intake.reply);
+      return { turn_id: turnId, outcome: 'ignored', reason: `attachment refused: ${intake.reason}` };
+    }
+    if (intake.attachments.length > 0) state.messages[0] = { role: 'user', content: event.text, attachments: intake.attachments };
     if (expired) {
       await hooks.observe('on_session_finalize', { session_id: expired.session_id, platform: expired.platform, reason: 'session_expired' });
     }
@@ -101,6 +115,8 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
       model,
       platform,
       sender_id: source.user_id ?? '',
+      // Only for a message with attachments, so that other turns' kwargs stay as §1.9 lists them.
+      ...(intake.attachments.length > 0 ? { attachments: await attachmentsForHooks(intake.attachments, deps.attachments?.store, deps.logger) } : {}),
     });
     state.injected_context = guarded(() => joinLlmContext(results)) ?? null;
     reachedLoop = true;
@@ -108,7 +124,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
   } finally {
     try {
       // on_session_end closes every run, also one that failed before its loop (continueTurn fires it otherwise).
-      if (!reachedLoop) await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the turn failed before its loop' });
+      if (!reachedLoop && !refused) await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the turn failed before its loop' });
       await finishInvocation(deps, hooks);
     } finally {
       endInFlight?.();
@@ -191,7 +207,7 @@ async function continueTurn(
   let outcome: LoopOutcome = { kind: 'failed', error: 'the turn did not finish' };
   let suspended = false;
   try {
-    const loopDeps = loopDepsFor(deps, hooks, state, history);
+    const loopDeps = { ...loopDepsFor(deps, hooks, state, history), images: await currentImages(deps, state) };
     outcome = await runAgentLoop(loopDeps, state, resume);
     if (outcome.kind === 'suspended') {
       suspended = true;
@@ -200,6 +216,18 @@ async function continueTurn(
     return await endTurn(deps, hooks, state, history, outcome);
   } finally {
     if (!suspended) await fireSessionEnd(hooks, state, outcome);
+  }
+}
+
+/** The current message's images for the model; one that cannot be read back stays a note. */
+async function currentImages(deps: TurnRuntimeDeps, state: TurnState): Promise<ContentPart[]> {
+  const first = state.messages[0];
+  if (first?.role !== 'user' || !first.attachments?.length) return [];
+  try {
+    return await inlineImages(first.attachments, deps.attachments?.store);
+  } catch (error) {
+    deps.logger.warn(`turn ${state.turn_id}: the attached images could not be read back; the model gets their notes only: ${logExcerpt(String(error))}`);
+    return [];
   }
 }
 

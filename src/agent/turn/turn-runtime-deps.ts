@@ -14,6 +14,7 @@ import type { Tool } from '../tools/tool.ts';
 import type { ToolPolicy } from '../tools/tool-policy.ts';
 import type { ChatToolSets } from '../../config/chat-tool-sets.ts';
 import type { TurnsInFlight } from './turns-in-flight.ts';
+import type { AttachmentDeps } from '../attachments/take-in-attachments.ts';
 
 /** Everything the turn runtime runs on; `functions/turn.ts` and `hookgate dev` build it. */
 export interface TurnRuntimeDeps {
@@ -45,6 +46,8 @@ export interface TurnRuntimeDeps {
   retry?: RetryPolicy;
   /** What the operator loosened for the tools (config.yaml `terminal.env_passthrough`, `files.allowed_roots`). Default: the safe defaults. */
   toolPolicy?: ToolPolicy;
+  /** Downloads and stores inbound attachments (docs/attachments.md). Absent: attachments are noted, not fetched. */
+  attachments?: AttachmentDeps;
   /** config.yaml `tools:`: which tools each chat may use (§5.10). Default: every tool in every chat. */
   toolSets?: ChatToolSets;
   /** Replaces the built-in tools (tests, restricted deployments). */

@@ -1,0 +1,35 @@
+import { fileTypeFromBuffer } from 'file-type';
+
+/** Claimed types that are text even when they are not `text/*`. */
+const TEXT_TYPES = /^(text\/[\w.+-]+|application\/(json|xml|yaml|x-yaml|javascript|x-sh|toml|csv|[\w.+-]+\+(json|xml)))$/i;
+
+/**
+ * The MIME type of `bytes`, from their content, not from what the platform said: the magic
+ * numbers `file-type` knows (images, audio, video, PDF, archives, Office files…), else
+ * text when they decode as UTF-8 without NUL bytes (then the claimed type when it is a
+ * text type, else `text/plain`), else `application/octet-stream`.
+ *
+ * @example
+ * await sniffMime(pngBytes, 'application/pdf'); // 'image/png'
+ */
+export async function sniffMime(bytes: Uint8Array, claimed: string): Promise<string> {
+  const found = await fileTypeFromBuffer(bytes);
+  if (found) return found.mime;
+  if (isUtf8Text(bytes)) return TEXT_TYPES.test(claimed) ? claimed.toLowerCase() : 'text/plain';
+  return 'application/octet-stream';
+}
+
+/** True for a text MIME type (what `sniffMime` says of text). */
+export function isTextMime(mime: string): boolean {
+  return TEXT_TYPES.test(mime);
+}
+
+function isUtf8Text(bytes: Uint8Array): boolean {
+  if (bytes.includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}

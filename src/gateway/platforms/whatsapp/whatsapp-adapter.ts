@@ -24,10 +24,11 @@ const WhatsAppMessage = z.looseObject({
   timestamp: z.string().optional(),
   type: z.string(),
   text: z.looseObject({ body: z.string() }).optional(),
-  image: WhatsAppMedia.optional(),
-  document: WhatsAppMedia.optional(),
-  audio: WhatsAppMedia.optional(),
-  video: WhatsAppMedia.optional(),
+  // Checked one by one (mediaOf): a media object without an id starts no turn, the others still do.
+  image: z.unknown().optional(),
+  document: z.unknown().optional(),
+  audio: z.unknown().optional(),
+  video: z.unknown().optional(),
 });
 const ChangeValue = z.looseObject({
   messaging_product: z.string().optional(),
@@ -77,7 +78,7 @@ export function whatsAppAdapter(config: WhatsAppConfig): PlatformAdapter {
           const value = change.value;
           const phoneNumberId = value.metadata?.phone_number_id ?? config.phoneNumberId;
           for (const message of value.messages ?? []) {
-            const media = (MEDIA_TYPES as readonly string[]).includes(message.type) ? message[message.type as (typeof MEDIA_TYPES)[number]] : undefined;
+            const media = mediaOf(message);
             if (message.type === 'text' ? message.text === undefined : !media) continue;
             const contact = value.contacts?.find((c) => c.wa_id === message.from);
             const source = {
@@ -112,4 +113,11 @@ function whatsAppAttachment(type: string, media: z.infer<typeof WhatsAppMedia>):
   const kind = type === 'document' ? kindOfMime(mime) : type === 'image' ? 'image' : type === 'audio' ? 'audio' : 'video';
   const name = media.filename ?? `${media.voice ? 'voice' : type}_${media.id}`;
   return { kind, mime_type: mime, size: null, name, source: { platform: 'whatsapp', media_id: media.id } };
+}
+
+/** The media object of an image, document, audio or video message, when it has an id. */
+function mediaOf(message: z.infer<typeof WhatsAppMessage>): z.infer<typeof WhatsAppMedia> | undefined {
+  if (!(MEDIA_TYPES as readonly string[]).includes(message.type)) return undefined;
+  const parsed = WhatsAppMedia.safeParse(message[message.type as (typeof MEDIA_TYPES)[number]]);
+  return parsed.success ? parsed.data : undefined;
 }

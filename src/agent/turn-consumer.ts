@@ -9,13 +9,14 @@ import { chatToolSetsFromConfig } from '../config/chat-tool-sets.ts';
 import type { DeploymentConfig } from '../config/deployment-config.ts';
 import { createAttachmentDownloader } from '../messaging/attachment-download.ts';
 import { attachmentDownloadConfigOf } from './attachments/download-config.ts';
+import { createTranscriber } from './attachments/transcribe-audio.ts';
 import { createTurnHandler } from './turn-handler.ts';
 import type { TurnsInFlight } from './turn/turns-in-flight.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 
 /** What the turn consumer is built from; `hookgate dev`'s TurnConsumerContext fits it. */
 export interface TurnConsumerParts {
-  config: { model: ModelSettings; sessionIdleSeconds?: number; platforms?: DeploymentConfig['platforms'] };
+  config: { model: ModelSettings; sessionIdleSeconds?: number; platforms?: DeploymentConfig['platforms']; transcription?: DeploymentConfig['transcription'] };
   plane: Pick<DataPlane, 'sessions' | 'transcripts' | 'approvals' | 'timerQueue' | 'turnQueue' | 'table' | 'dedup'> & Partial<Pick<DataPlane, 'attachments'>>;
   engine: HookEngine;
   replier: Replier;
@@ -59,7 +60,13 @@ export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof 
     toolPolicy: toolPolicyFromConfig(parts.engine.config ?? {}, parts.engine.home, logger),
     toolSets: chatToolSetsFromConfig(parts.engine.config ?? {}, logger),
     ...(parts.plane.attachments
-      ? { attachments: { downloader: createAttachmentDownloader(attachmentDownloadConfigOf(parts.config.platforms ?? {})), store: parts.plane.attachments } }
+      ? {
+          attachments: {
+            downloader: createAttachmentDownloader(attachmentDownloadConfigOf(parts.config.platforms ?? {})),
+            store: parts.plane.attachments,
+            ...(parts.config.transcription ? { transcribe: createTranscriber(parts.config.transcription) } : {}),
+          },
+        }
       : {}),
     ...(parts.turnsInFlight ? { turnsInFlight: parts.turnsInFlight } : {}),
     ...(parts.signal ? { signal: parts.signal } : {}),

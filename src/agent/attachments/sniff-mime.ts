@@ -5,7 +5,8 @@ const TEXT_TYPES = /^(text\/[\w.+-]+|application\/(json|xml|yaml|x-yaml|javascri
 
 /**
  * The MIME type of `bytes`, from their content, not from what the platform said: the magic
- * numbers `file-type` knows (images, audio, video, PDF, archives, Office files…), else
+ * numbers `file-type` knows (images, audio, video, PDF, archives, Office files…; an Ogg
+ * container of unnamed codec is `audio/ogg`), else
  * text when they decode as UTF-8 without NUL bytes (then the claimed type when it is a
  * text type, else `text/plain`), else `application/octet-stream`.
  *
@@ -14,7 +15,8 @@ const TEXT_TYPES = /^(text\/[\w.+-]+|application\/(json|xml|yaml|x-yaml|javascri
  */
 export async function sniffMime(bytes: Uint8Array, claimed: string): Promise<string> {
   const found = await fileTypeFromBuffer(bytes);
-  if (found) return found.mime;
+  // An Ogg container whose codec file-type does not name is, in a chat, a voice note.
+  if (found) return found.mime === 'application/ogg' ? 'audio/ogg' : found.mime;
   if (isUtf8Text(bytes)) return TEXT_TYPES.test(claimed) ? claimed.toLowerCase() : 'text/plain';
   return 'application/octet-stream';
 }

@@ -3,6 +3,7 @@ import { AttachmentTooLargeError, type AttachmentDownloader } from '../../messag
 import type { StoredAttachment } from '../../store/stored-attachment.ts';
 import { ATTACHMENT_LIMITS, formatBytes } from './attachment-limits.ts';
 import { isTextMime, sniffMime } from './sniff-mime.ts';
+import type { Transcriber } from './transcribe-audio.ts';
 
 /** Where the turn keeps attachments' bytes (the payload bucket: `S3AttachmentStore`). */
 export interface AttachmentBytesStore {
@@ -11,10 +12,12 @@ export interface AttachmentBytesStore {
   presignedUrl(key: string, expiresInSeconds: number): Promise<string>;
 }
 
-/** What the turn runs attachments with; both absent = attachments are noted, not fetched. */
+/** What the turn runs attachments with; downloader and store absent = attachments are noted, not fetched. */
 export interface AttachmentDeps {
   downloader?: AttachmentDownloader;
   store?: AttachmentBytesStore;
+  /** Transcribes audio (`HOOKGATE_TRANSCRIPTION_BASE_URL`); absent = audio gets a note instead. */
+  transcribe?: Transcriber;
 }
 
 export type AttachmentIntake =
@@ -65,9 +68,23 @@ export async function takeInAttachments(attachments: readonly Attachment[], sess
     const kind = kindOfMime(mime);
     if (bytes.length > ATTACHMENT_LIMITS.maxBytes[kind]) return refused(attachment, kind, bytes.length, ATTACHMENT_LIMITS.maxBytes[kind]);
     const { key } = await deps.store.put(sessionId, attachment.name, bytes, mime);
-    out.push({ ...base, kind, mime_type: mime, size: bytes.length, key, ...describe(kind, mime, attachment.name, bytes) });
+    const described =
+      kind === 'audio' && deps.transcribe ? await transcribed(deps.transcribe, mime, attachment.name, bytes, signal) : describe(kind, mime, attachment.name, bytes);
+    out.push({ ...base, kind, mime_type: mime, size: bytes.length, key, ...described });
   }
   return { kind: 'taken', attachments: out };
+}
+
+/** A voice note's transcript (cut like a document's text), or a note saying why there is none. */
+async function transcribed(transcribe: Transcriber, mime: string, name: string, bytes: Uint8Array, signal?: AbortSignal): Promise<{ note: string; text?: string }> {
+  const what = `${name} (${mime}, ${formatBytes(bytes.length)})`;
+  try {
+    const text = await transcribe(bytes, mime, name, signal);
+    const limit = ATTACHMENT_LIMITS.documentChars;
+    return { note: `[audio ${what} attached; its transcript follows]`, text: text.length <= limit ? text : `${text.slice(0, limit)}\n[… cut: ${text.length - limit} more characters]` };
+  } catch (error) {
+    return { note: `[audio ${what} attached: the transcription failed (${(error as Error)?.message ?? String(error)})]` };
+  }
 }
 
 function refused(attachment: Attachment, kind: AttachmentKind, bytes: number, limit: number): AttachmentIntake {

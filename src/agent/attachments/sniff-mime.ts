@@ -1,5 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
-
 /** Claimed types that are text even when they are not `text/*`. */
 const TEXT_TYPES = /^(text\/[\w.+-]+|application\/(json|xml|yaml|x-yaml|javascript|x-sh|toml|csv|[\w.+-]+\+(json|xml)))$/i;
 
@@ -14,6 +12,8 @@ const TEXT_TYPES = /^(text\/[\w.+-]+|application\/(json|xml|yaml|x-yaml|javascri
  * await sniffMime(pngBytes, 'application/pdf'); // 'image/png'
  */
 export async function sniffMime(bytes: Uint8Array, claimed: string): Promise<string> {
+  // Loaded on the first attachment: a turn without one never pays for it at cold start.
+  const { fileTypeFromBuffer } = await import('file-type');
   const found = await fileTypeFromBuffer(bytes);
   // An Ogg container whose codec file-type does not name is, in a chat, a voice note.
   if (found) return found.mime === 'application/ogg' ? 'audio/ogg' : found.mime;

@@ -1,10 +1,10 @@
 import type { TranscriptMessage } from '../../store/transcript-store.ts';
 import type { DangerousMatch } from '../approvals/dangerous-commands.ts';
 import { callModel, type RetryPolicy } from '../model/call-model.ts';
-import type { ToolPolicy } from '../tools/tool-policy.ts';
 import { toolSetAllows, type ChatToolSet } from '../../config/chat-tool-sets.ts';
 import type { ContentPart, ToolCall, WireMessage } from '../model/chat-wire.ts';
 import { wireMessage } from '../attachments/user-content.ts';
+import type { SandboxSession, ToolSandbox } from '../sandbox/tool-sandbox.ts';
 import { ModelUnavailableError } from '../model/model-errors.ts';
 import type { ModelTransport } from '../model/model-transport.ts';
 import type { DelegateRunner } from '../tools/delegate-task.ts';
@@ -31,7 +31,9 @@ export interface AgentLoopDeps {
   history: readonly TranscriptMessage[];
   /** The current user message's images, as `image_url` parts (docs/attachments.md). */
   images?: readonly ContentPart[];
-  workspace: string;
+  /** Where the tools run, and whose workspace (hook-semantics §5.9). */
+  sandbox: ToolSandbox;
+  workspaceSession: SandboxSession;
   maxIterations: number;
   retry?: RetryPolicy;
   approvals?: ApprovalGate;
@@ -40,8 +42,6 @@ export interface AgentLoopDeps {
   delegate?: DelegateRunner;
   subagentId?: string | null;
   signal?: AbortSignal;
-  /** What the operator loosened for the tools (config.yaml); absent = the safe defaults. */
-  toolPolicy?: ToolPolicy;
 }
 
 export type LoopOutcome =
@@ -72,7 +72,8 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
           {
             tools: deps.tools,
             context: {
-              workspace: deps.workspace,
+              sandbox: deps.sandbox,
+              workspaceSession: deps.workspaceSession,
               hooks: deps.hooks,
               task_id: state.task_id,
               session_id: state.session_id,
@@ -80,7 +81,6 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
               subagent_id: deps.subagentId ?? null,
               ...(deps.delegate ? { delegate: deps.delegate } : {}),
               ...(deps.signal ? { signal: deps.signal } : {}),
-              ...(deps.toolPolicy ? { policy: deps.toolPolicy } : {}),
             },
             api_request_id: `${state.turn_id}:api:${state.api_call_count}`,
             ...(deps.allowedTools ? { allowedTools: deps.allowedTools } : {}),

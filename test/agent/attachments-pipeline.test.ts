@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/until.ts';
@@ -44,7 +44,20 @@ let p: Pipeline;
 let n = 0;
 
 beforeAll(async () => {
-  p = await startPipeline({ 'config.yaml': enable('seer'), ...SEER });
+  p = await startPipeline(
+    {
+      ...SEER,
+      // A shell hook keeps the stdin payload it gets (hook-semantics §3.6).
+      'agent-hooks/keep-payload.sh': '#!/bin/sh\ncat >> "$(dirname "$0")/../shell-payloads.jsonl"\necho >> "$(dirname "$0")/../shell-payloads.jsonl"\nprintf "{}"\n',
+    },
+    {
+      acceptHooks: true,
+      prepare: async (home) => {
+        await writeFile(join(home, 'config.yaml'), `${enable('seer')}hooks:\n  pre_llm_call:\n    - command: ${home}/agent-hooks/keep-payload.sh\n`);
+        await chmod(join(home, 'agent-hooks/keep-payload.sh'), 0o755);
+      },
+    },
+  );
 });
 afterAll(async () => {
   await p?.close();
@@ -212,6 +225,9 @@ describe('the local adapter', () => {
     ]);
     const llm = seen().findLast((s) => s.hook === 'pre_llm_call')!;
     expect(llm.attachments).toEqual([{ kind: 'image', mime_type: 'image/png', size: 70, name: 'dot.png', url: expect.stringContaining('payloads/attachments/') }]);
+    // A shell hook finds the same list in its payload's extra.
+    const payloads = readFileSync(join(p.home.path, 'shell-payloads.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(payloads.at(-1)).toMatchObject({ hook_event_name: 'pre_llm_call', extra: { user_message: 'look', attachments: [{ kind: 'image', mime_type: 'image/png', size: 70, name: 'dot.png' }] } });
   });
 
   it('gives a text file to the model as text and a binary file as a note; the MIME type is the bytes’, not the claim', async () => {

@@ -88,7 +88,10 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
   let reachedLoop = false;
   let refused = false;
   try {
-    // After the gateway's 2xx: the bytes are fetched here, through each platform's API.
+    if (expired) {
+      await hooks.observe('on_session_finalize', { session_id: expired.session_id, platform: expired.platform, reason: 'session_expired' });
+    }
+    // After the gateway's 2xx (and after an expired session was finalized, which a refusal must not skip): the bytes are fetched here, through each platform's API.
     const intake = await takeInAttachments(event.attachments ?? [], session.session_id, deps.attachments ?? {}, deps.signal);
     if (intake.kind === 'refused') {
       refused = true;
@@ -97,9 +100,6 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
       return { turn_id: turnId, outcome: 'ignored', reason: `attachment refused: ${intake.reason}` };
     }
     if (intake.attachments.length > 0) state.messages[0] = { role: 'user', content: event.text, attachments: intake.attachments };
-    if (expired) {
-      await hooks.observe('on_session_finalize', { session_id: expired.session_id, platform: expired.platform, reason: 'session_expired' });
-    }
     const { history, stored } = await loadHistory(deps, session.session_id);
     if (created || session.fresh) {
       await hooks.observe('session:start', { platform, user_id: source.user_id, session_id: session.session_id, session_key: message.session_key });

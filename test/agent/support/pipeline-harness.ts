@@ -31,10 +31,14 @@ export interface Pipeline {
   close(): Promise<void>;
 }
 
-export async function startPipeline(files: Record<string, string>, moreEnv: NodeJS.ProcessEnv = {}): Promise<Pipeline> {
+export async function startPipeline(
+  files: Record<string, string>,
+  options: { env?: NodeJS.ProcessEnv; acceptHooks?: boolean; prepare?: (homePath: string) => Promise<void> } = {},
+): Promise<Pipeline> {
   const fake = await startFakePlatforms();
   const model = await startFakeModelServer();
   const home = await tempHome(files);
+  await options.prepare?.(home.path);
   const keys = discordKeys();
   const env: NodeJS.ProcessEnv = {
     HOOKGATE_HOME: home.path,
@@ -59,12 +63,13 @@ export async function startPipeline(files: Record<string, string>, moreEnv: Node
     TEAMS_APP_PASSWORD: 'teams-password',
     TEAMS_OPENID_METADATA_URL: `${fake.url}/teams/openid`,
     TEAMS_TOKEN_URL: `${fake.url}/teams/token`,
-    ...moreEnv,
+    ...options.env,
   };
   const dev = await startDevRuntime({
     home: home.path,
     port: 0,
     env,
+    acceptHooks: options.acceptHooks ?? false,
     print: () => {},
     console: true,
     createEngine: (options) => createHookEngine({ ...options, onRun: recordHookRun, print: () => {}, logger: createMemoryLogger() }),

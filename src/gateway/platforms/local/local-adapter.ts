@@ -14,7 +14,8 @@ const LocalAttachment = z.object({
 const LocalMessage = z.object({
   chat_id: id,
   user_id: id,
-  text: z.string().default(''),
+  /** Required, as before attachments; may be left out only when there are attachments. */
+  text: z.string().optional(),
   message_id: id.optional(),
   attachments: z.array(LocalAttachment).max(MAX_ATTACHMENTS_PER_MESSAGE).optional(),
 });
@@ -45,9 +46,9 @@ export function localAdapter(newId: () => string = randomUUID): PlatformAdapter 
           source: { platform: 'local', data_base64: file.data_base64 },
         }),
       );
-      if (message.text === '' && attachments.length === 0) throw new MalformedPayloadError('local message: needs "text" or "attachments"');
+      if (message.text === undefined && attachments.length === 0) throw new MalformedPayloadError('local message: "text" is required (it may be left out only with "attachments")');
       const event: MessageEvent = {
-        text: message.text,
+        text: message.text ?? '',
         message_id: deliveryId,
         internal: false,
         source,

@@ -33,6 +33,7 @@ import {
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import { PAYLOAD_KEY_PREFIX } from '../../src/pipeline/payload-store.ts';
 import { WORKSPACE_KEY_PREFIX } from '../../src/agent/sandbox/tools-function-protocol.ts';
+import { ATTACHMENT_KEY_PREFIX } from '../../src/pipeline/attachment-store.ts';
 import { functionBundling, type HooksBundle } from './function-bundling.ts';
 import { GATEWAY_SECRET_KEYS, GENERATED_SECRET_KEY, REPLY_SECRET_KEYS } from './secret-keys.ts';
 import { CONSOLE_TABLE_ACCESS, TABLE_ACCESS, type FunctionName, type TableGrant } from './table-access.ts';
@@ -247,6 +248,11 @@ export class HookgateStack extends Stack {
         `AwsSolutions-IAM5[Resource::<${this.getLogicalId(payloads.node.defaultChild as s3.CfnBucket)}.Arn>/${PAYLOAD_KEY_PREFIX}*]`,
         'payload objects are keyed by date and event id, unknown at deploy time; the grant is one action under this prefix of this bucket',
       );
+      acceptFinding(
+        role,
+        `AwsSolutions-IAM5[Resource::<${this.getLogicalId(payloads.node.defaultChild as s3.CfnBucket)}.Arn>/${ATTACHMENT_KEY_PREFIX}*]`,
+        'attachments are keyed by session and a random id, unknown at deploy time; the turn reads back only what it stored under this prefix',
+      );
       return fn;
     };
     // The Function URL is public by design (platforms sign, the app verifies): reserved
@@ -301,6 +307,8 @@ export class HookgateStack extends Stack {
       fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [payloads.arnForObjects(`${PAYLOAD_KEY_PREFIX}*`)] }));
     }
     timers.grantSendMessages(turn);
+    // Attachments (docs/attachments.md): the turn reads back the images it stored and presigns URLs for the hooks.
+    turn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [payloads.arnForObjects(`${ATTACHMENT_KEY_PREFIX}*`)] }));
 
     // The chat's tools run in the tools function; the turn function invokes it and signs the
     // presigned URLs of the session workspaces (a presigned request carries its signer's rights).

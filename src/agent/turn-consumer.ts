@@ -7,14 +7,19 @@ import { modelFromConfig, type ModelSettings } from './model/model-from-config.t
 import { selectToolSandbox, type ToolHost } from './sandbox/select-tool-sandbox.ts';
 import type { ToolSandbox } from './sandbox/tool-sandbox.ts';
 import { toolPolicyFromConfig } from './tools/tool-policy.ts';
+import { chatToolSetsFromConfig } from '../config/chat-tool-sets.ts';
+import type { DeploymentConfig } from '../config/deployment-config.ts';
+import { createAttachmentDownloader } from '../messaging/attachment-download.ts';
+import { attachmentDownloadConfigOf } from './attachments/download-config.ts';
+import { createTranscriber } from './attachments/transcribe-audio.ts';
 import { createTurnHandler } from './turn-handler.ts';
 import type { TurnsInFlight } from './turn/turns-in-flight.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 
 /** What the turn consumer is built from; `hookgate dev`'s TurnConsumerContext fits it. */
 export interface TurnConsumerParts {
-  config: { model: ModelSettings; sessionIdleSeconds?: number };
-  plane: Pick<DataPlane, 'sessions' | 'transcripts' | 'approvals' | 'timerQueue' | 'turnQueue' | 'table' | 'dedup'>;
+  config: { model: ModelSettings; sessionIdleSeconds?: number; replyPlatforms?: DeploymentConfig['replyPlatforms']; transcription?: DeploymentConfig['transcription'] };
+  plane: Pick<DataPlane, 'sessions' | 'transcripts' | 'approvals' | 'timerQueue' | 'turnQueue' | 'table' | 'dedup'> & Partial<Pick<DataPlane, 'attachments'>>;
   engine: HookEngine;
   replier: Replier;
   /** Powertools Logger or any logger with debug/info/warn/error(message). */
@@ -79,6 +84,16 @@ export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof 
     ...(parts.config.sessionIdleSeconds !== undefined ? { sessionIdleSeconds: parts.config.sessionIdleSeconds } : {}),
     toolPolicy,
     sandbox: tools.sandbox,
+    toolSets: chatToolSetsFromConfig(parts.engine.config ?? {}, logger),
+    ...(parts.plane.attachments
+      ? {
+          attachments: {
+            downloader: createAttachmentDownloader(attachmentDownloadConfigOf(parts.config.replyPlatforms ?? {})),
+            store: parts.plane.attachments,
+            ...(parts.config.transcription ? { transcribe: createTranscriber(parts.config.transcription) } : {}),
+          },
+        }
+      : {}),
     ...(parts.turnsInFlight ? { turnsInFlight: parts.turnsInFlight } : {}),
     ...(parts.signal ? { signal: parts.signal } : {}),
     ...parts.overrides,

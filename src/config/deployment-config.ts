@@ -108,6 +108,12 @@ export interface DeploymentConfig {
   model: { name?: string; baseUrl?: string; apiKey?: string };
   /** `HOOKGATE_HTTP_HOOK_SECRET`: the key http hook requests are signed with (docs/reference/http-hooks.md). Unset = unsigned. */
   httpHookSecret?: string;
+  /**
+   * `HOOKGATE_TRANSCRIPTION_BASE_URL` (+ `HOOKGATE_TRANSCRIPTION_MODEL`, default `whisper-1`): an
+   * OpenAI-compatible `/audio/transcriptions` endpoint for voice notes, called with
+   * `HOOKGATE_MODEL_API_KEY`. Unset = audio is not transcribed (docs/attachments.md).
+   */
+  transcription?: { baseUrl: string; model: string; apiKey?: string };
   /** `HOOKGATE_SESSION_IDLE_SECONDS`: a conversation idle longer starts a new session (finalize reason `session_expired`). Unset = never. */
   sessionIdleSeconds?: number;
   /** `HOOKGATE_REPLY_ATTEMPTS`, `HOOKGATE_REPLY_BACKOFF_MS`, `HOOKGATE_REPLY_MAX_DELAY_MS`: how platform sends are retried (defaults in reply-retry.ts). */
@@ -151,6 +157,8 @@ const FORMATS: Record<string, z.ZodType<string>> = {
   HOOKGATE_MODEL_BASE_URL: httpUrl,
   HOOKGATE_MODEL_API_KEY: z.string().min(1),
   HOOKGATE_HTTP_HOOK_SECRET: z.string().min(16, { error: 'must be at least 16 characters' }),
+  HOOKGATE_TRANSCRIPTION_BASE_URL: httpUrl,
+  HOOKGATE_TRANSCRIPTION_MODEL: z.string().min(1),
   HOOKGATE_SESSION_IDLE_SECONDS: z.string().regex(/^[1-9]\d*$/, { error: 'must be a whole number of seconds ≥ 1' }),
   HOOKGATE_REPLY_ATTEMPTS: z.string().regex(/^([1-9]|10)$/, { error: 'must be a whole number from 1 to 10' }),
   HOOKGATE_REPLY_BACKOFF_MS: z.string().regex(/^\d{1,6}$/, { error: 'must be a whole number of milliseconds (≤ 999999)' }),
@@ -282,6 +290,9 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv = process.env, optio
   const approvers = parseAllowedUsers(env.HOOKGATE_APPROVERS, 'HOOKGATE_APPROVERS');
   const idle = read(env, 'HOOKGATE_SESSION_IDLE_SECONDS');
   const httpHookSecret = read(env, 'HOOKGATE_HTTP_HOOK_SECRET');
+  const transcriptionUrl = read(env, 'HOOKGATE_TRANSCRIPTION_BASE_URL');
+  const transcriptionModel = read(env, 'HOOKGATE_TRANSCRIPTION_MODEL') ?? 'whisper-1';
+  const modelKey = read(env, 'HOOKGATE_MODEL_API_KEY');
   return {
     runtime,
     ...(apiToken ? { apiToken } : {}),
@@ -294,6 +305,7 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv = process.env, optio
     replyPlatforms,
     model: loadModelConfig(env),
     ...(httpHookSecret ? { httpHookSecret } : {}),
+    ...(transcriptionUrl ? { transcription: { baseUrl: transcriptionUrl, model: transcriptionModel, ...(modelKey ? { apiKey: modelKey } : {}) } } : {}),
     ...(idle ? { sessionIdleSeconds: Number(idle) } : {}),
     replyRetry: replyRetryFrom(env),
     logLevel: (read(env, 'HOOKGATE_LOG_LEVEL') as LogLevelName | undefined) ?? 'info',

@@ -58,7 +58,7 @@ ${
   dev
     ? html`<section id="chat"><h2>Chat (local platform)</h2>
 <div id="chat-log" aria-live="polite"></div>
-<form class="row" id="chat-form"><input name="chat_id" value="console" aria-label="chat id"><input name="user_id" value="console-user" aria-label="user id"><input name="text" placeholder="Say something…" autocomplete="off" aria-label="message"><button>Send</button></form>
+<form class="row" id="chat-form"><input name="chat_id" value="console" aria-label="chat id"><input name="user_id" value="console-user" aria-label="user id"><input name="text" placeholder="Say something…" autocomplete="off" aria-label="message"><input type="file" name="files" multiple aria-label="attach files"><button>Send</button></form>
 <p class="muted" id="chat-status"></p></section>`
     : html`<section><h2>Chat and live events</h2><p class="muted">The chat box and the live event stream are <code>hookgate dev</code> only: in AWS each request may reach another Lambda instance, so there is no in-process stream to follow. Use <b>refresh</b> on each panel.</p></section>`
 }

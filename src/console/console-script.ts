@@ -234,10 +234,21 @@ if (AWS) {
   };
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const data = Object.fromEntries(new FormData(form));
-    if (!data.text) return;
-    say('user', data.text);
+    const data = { chat_id: form.elements.chat_id.value, user_id: form.elements.user_id.value, text: form.elements.text.value };
+    // Attachments travel base64 in the JSON body, as POST /webhooks/local takes them (docs/attachments.md).
+    const files = [...form.elements.files.files];
+    if (!data.text && files.length === 0) return;
+    if (files.length > 0) {
+      data.attachments = await Promise.all(files.map(async (file) => {
+        const bytes = new Uint8Array(await file.arrayBuffer());
+        let binary = '';
+        for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+        return { name: file.name, mime_type: file.type || 'application/octet-stream', data_base64: btoa(binary) };
+      }));
+    }
+    say('user', [data.text, ...files.map((file) => '📎 ' + file.name + ' (' + (file.type || 'unknown type') + ', ' + file.size + ' bytes)')].filter(Boolean).join('\n'));
     form.elements.text.value = '';
+    form.elements.files.value = '';
     followLatest = true;
     const res = await fetch('/webhooks/local', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(data) });
     const body = await res.json().catch(() => ({}));

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { AttachmentSchema, MAX_ATTACHMENTS_PER_MESSAGE } from './attachment.ts';
 
 /**
  * Where and how to answer a message. Platform adapters fill `extra` with what their reply
@@ -31,6 +32,8 @@ export const MessageEventSchema = z.object({
   internal: z.boolean().default(false),
   source: MessageSourceSchema,
   reply: ReplyTargetSchema,
+  /** Photos, files, voice notes, videos (docs/attachments.md); absent = none. `text` is the caption. */
+  attachments: z.array(AttachmentSchema).max(MAX_ATTACHMENTS_PER_MESSAGE).optional(),
 });
 export type MessageEvent = z.infer<typeof MessageEventSchema>;
 

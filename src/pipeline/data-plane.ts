@@ -11,6 +11,7 @@ import { DynamoAllowlistStore } from '../store/dynamo-allowlist-store.ts';
 import { RESOURCE_ENV } from './resource-env.ts';
 import { SnsObserverSink } from './sns-observer-sink.ts';
 import { S3PayloadStore } from './payload-store.ts';
+import { S3AttachmentStore } from './attachment-store.ts';
 import { SqsTurnQueue } from './turn-queue-sender.ts';
 import { SqsTimerQueue } from './timer-queue-sender.ts';
 import { lazyClient } from './lazy-client.ts';
@@ -37,6 +38,8 @@ export interface DataPlane {
   readonly approvals: DynamoApprovalStore;
   readonly allowlist: DynamoAllowlistStore;
   readonly payloads: S3PayloadStore;
+  /** Inbound attachments' bytes (the payload bucket, under each session). */
+  readonly attachments: S3AttachmentStore;
   readonly observerSink: SnsObserverSink;
   readonly turnQueue: SqsTurnQueue;
   readonly timerQueue: SqsTimerQueue;
@@ -164,6 +167,7 @@ export function createDataPlane(resources: DataPlaneResources): DataPlane {
     approvals: new DynamoApprovalStore(table),
     allowlist: new DynamoAllowlistStore(table),
     payloads,
+    attachments: new S3AttachmentStore(s3, resources.payloadBucket),
     observerSink: new SnsObserverSink({ sns, topicArn: resources.eventsTopicArn, payloads }),
     turnQueue: new SqsTurnQueue(sqs, resources.turnsQueueUrl),
     timerQueue: new SqsTimerQueue(sqs, resources.timersQueueUrl),

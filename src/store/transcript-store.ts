@@ -1,7 +1,11 @@
+import type { StoredAttachment } from './stored-attachment.ts';
+
 /** One message in OpenAI chat-completions form, as the model sees it. */
 export interface TranscriptMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string | null;
+  /** A user message's attachments (docs/attachments.md); the model gets them rendered, never this field. */
+  attachments?: StoredAttachment[];
   tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
   tool_call_id?: string;
   name?: string;

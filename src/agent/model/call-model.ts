@@ -1,6 +1,7 @@
 import type { TranscriptMessage } from '../../store/transcript-store.ts';
 import type { TurnHooks } from '../turn/turn-hooks.ts';
-import type { AssistantMessage, ChatCompletion, ChatRequest, ToolSpec } from './chat-wire.ts';
+import type { AssistantMessage, ChatCompletion, ChatRequest, ToolSpec, WireMessage } from './chat-wire.ts';
+import { withoutInlineImages } from '../attachments/user-content.ts';
 import { ModelRequestError, ModelUnavailableError } from './model-errors.ts';
 import type { ModelTransport } from './model-transport.ts';
 
@@ -31,7 +32,7 @@ export interface ModelCall {
   turn: ModelCallTurn;
   /** 1 for the first request of the turn (retries share it). */
   apiCallCount: number;
-  messages: TranscriptMessage[];
+  messages: WireMessage[];
   tools: ToolSpec[];
   maxTokens?: number;
   retry?: RetryPolicy;
@@ -70,7 +71,8 @@ export async function callModel(call: ModelCall): Promise<{ message: AssistantMe
     api_mode: transport.apiMode,
     api_call_count: call.apiCallCount,
   });
-  const requestView = () => ({ method: 'POST', url: `${transport.baseUrl}/chat/completions`, body: { ...request, messages: [...request.messages] } });
+  // Hooks see inline images as a short marker, not their megabytes of base64.
+  const requestView = () => ({ method: 'POST', url: `${transport.baseUrl}/chat/completions`, body: { ...request, messages: withoutInlineImages(request.messages) } });
 
   for (let attempt = 0; ; attempt++) {
     const startedAt = Date.now() / 1000;
@@ -83,7 +85,7 @@ export async function callModel(call: ModelCall): Promise<{ message: AssistantMe
           user_message: turn.user_message,
           conversation_history: [...turn.history],
           ...endpoint(),
-          request_messages: [...request.messages],
+          request_messages: withoutInlineImages(request.messages),
           message_count: request.messages.length,
           tool_count: call.tools.length,
           approx_input_tokens: Math.ceil(chars / 4),

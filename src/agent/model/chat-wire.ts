@@ -41,10 +41,16 @@ export interface ToolSpec {
   function: { name: string; description: string; parameters: Record<string, unknown> };
 }
 
+/** One part of a multimodal user message (OpenAI `content` array). */
+export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
+/** A message as it goes on the wire: a user message's content may be parts (text and images). */
+export type WireMessage = Omit<TranscriptMessage, 'content' | 'attachments'> & { content: string | ContentPart[] | null };
+
 /** The request body sent to `{base}/chat/completions`. */
 export interface ChatRequest {
   model: string;
-  messages: TranscriptMessage[];
+  messages: WireMessage[];
   tools?: ToolSpec[];
   max_tokens?: number;
 }

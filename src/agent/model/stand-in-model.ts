@@ -41,7 +41,9 @@ export class StandInModel implements ModelTransport {
   async send(request: ChatRequest, _signal?: AbortSignal, hints: ModelCallHints = {}): Promise<ChatCompletion> {
     const userIndex = request.messages.findLastIndex((m) => m.role === 'user');
     const user = request.messages[userIndex];
-    const text = usersWords(typeof user?.content === 'string' ? user.content : '', hints.userMessage);
+    const content = user?.content;
+    const words = typeof content === 'string' ? content : (content?.find((part) => part.type === 'text')?.text ?? '');
+    const text = usersWords(words, hints.userMessage);
     const after = request.messages.slice(userIndex + 1);
     const stepsDone = after.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
     const callNumber = request.messages.filter((m) => m.role === 'assistant').length + 1;
@@ -53,7 +55,7 @@ export class StandInModel implements ModelTransport {
     const lastTool = after.findLast((m) => m.role === 'tool');
     if (lastTool) {
       const call = after.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : [])).find((c) => c.id === lastTool.tool_call_id);
-      return reply({ role: 'assistant', content: toolResultAsChat(call?.function.name ?? '', lastTool.content ?? '') }, 'stop');
+      return reply({ role: 'assistant', content: toolResultAsChat(call?.function.name ?? '', typeof lastTool.content === 'string' ? lastTool.content : '') }, 'stop');
     }
     return reply({ role: 'assistant', content: `You said: ${text}` }, 'stop');
   }

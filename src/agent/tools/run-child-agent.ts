@@ -15,6 +15,8 @@ export interface ChildAgentOptions {
   workspaceSession: AgentLoopDeps['workspaceSession'];
   maxIterations: number;
   retry?: AgentLoopDeps['retry'];
+  /** The parent's chat tool set: a child never gets more (§5.10). */
+  toolSet?: AgentLoopDeps['toolSet'];
   stopRequested: () => Promise<boolean>;
   hooks: TurnHooks['engine'];
   parentTrace: TurnHooks['trace'];
@@ -27,7 +29,8 @@ export interface ChildAgentOptions {
 
 /**
  * A delegated child (the `DelegateRunner` behind `delegate_task`, hook-semantics §1.14): the
- * same loop and model on its goal, in its own session, with the child tool set, without
+ * same loop and model on its goal, in its own session, with the child tool set (within the
+ * parent chat's tool set: never more than the parent), without
  * delegation or chat approvals (a dangerous command is refused, not asked about). Its hook
  * calls join the parent turn's trace, marked with the child's id.
  *
@@ -63,6 +66,7 @@ export async function runChildAgent(options: ChildAgentOptions): Promise<ChildOu
       workspaceSession: options.workspaceSession,
       maxIterations: options.maxIterations,
       ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.toolSet ? { toolSet: options.toolSet } : {}),
       approvals: { canAsk: false, check: options.gate.check },
       stopRequested: options.stopRequested,
       subagentId: child.child_subagent_id,

@@ -1,8 +1,10 @@
 import type { TranscriptMessage } from '../../store/transcript-store.ts';
 import type { DangerousMatch } from '../approvals/dangerous-commands.ts';
 import { callModel, type RetryPolicy } from '../model/call-model.ts';
+import { toolSetAllows, type ChatToolSet } from '../../config/chat-tool-sets.ts';
+import type { ContentPart, ToolCall, WireMessage } from '../model/chat-wire.ts';
+import { wireMessage } from '../attachments/user-content.ts';
 import type { SandboxSession, ToolSandbox } from '../sandbox/tool-sandbox.ts';
-import type { ToolCall } from '../model/chat-wire.ts';
 import { ModelUnavailableError } from '../model/model-errors.ts';
 import type { ModelTransport } from '../model/model-transport.ts';
 import type { DelegateRunner } from '../tools/delegate-task.ts';
@@ -21,10 +23,14 @@ export interface AgentLoopDeps {
   tools: ReadonlyMap<string, Tool>;
   /** A restricted tool set (§1.5): calls outside it are denied like a block, without pre_tool_call. */
   allowedTools?: ReadonlySet<string>;
+  /** The chat's tool set (§5.10): only its tools are offered; a call outside it is refused after pre_tool_call. Absent = all. */
+  toolSet?: ChatToolSet;
   /** Byte-stable across turns; never carries injected context (§1.9). */
   systemPrompt: string;
   /** The stored conversation before this turn. */
   history: readonly TranscriptMessage[];
+  /** The current user message's images, as `image_url` parts (docs/attachments.md). */
+  images?: readonly ContentPart[];
   /** Where the tools run, and whose workspace (hook-semantics §5.9). */
   sandbox: ToolSandbox;
   workspaceSession: SandboxSession;
@@ -78,6 +84,7 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
             },
             api_request_id: `${state.turn_id}:api:${state.api_call_count}`,
             ...(deps.allowedTools ? { allowedTools: deps.allowedTools } : {}),
+            ...(deps.toolSet ? { toolSet: deps.toolSet } : {}),
             ...(deps.approvals ? { approvals: deps.approvals } : {}),
           },
           answer,
@@ -117,7 +124,7 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
         },
         apiCallCount: state.api_call_count,
         messages: apiMessages(deps, state),
-        tools: [...deps.tools.values()].map((tool) => tool.spec),
+        tools: offeredTools(deps),
         ...(deps.retry ? { retry: deps.retry } : {}),
         ...(deps.signal ? { signal: deps.signal } : {}),
       });
@@ -138,6 +145,12 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
   }
 }
 
+/** The specs the model is told about: the loop's tools that the chat's set allows (§5.10). */
+function offeredTools(deps: AgentLoopDeps) {
+  const set = deps.toolSet;
+  return [...deps.tools.values()].filter((tool) => !set || toolSetAllows(set, tool.spec.function.name)).map((tool) => tool.spec);
+}
+
 /** §2.4 agent:step, fire-and-forget: this iteration's number and its tools by name. */
 function endStep(deps: AgentLoopDeps, state: TurnState): void {
   if (deps.subagentId) return; // gateway events belong to the parent's run
@@ -154,15 +167,17 @@ function endStep(deps: AgentLoopDeps, state: TurnState): void {
 
 /**
  * The API copy of the conversation: the system prompt, the stored history, and this turn's
- * messages with pre_llm_call's context appended to the current user message only (§1.9).
+ * messages, attachments rendered (docs/attachments.md: the current message's images as
+ * parts, earlier ones as their note), with pre_llm_call's context appended to the current
+ * user message only, and only when its content is a string (§1.9: a parts list gets none).
  */
-export function apiMessages(deps: Pick<AgentLoopDeps, 'systemPrompt' | 'history'>, state: TurnState): TranscriptMessage[] {
-  const turn = state.messages.map((message, index) =>
-    index === 0 && state.injected_context && message.role === 'user' && typeof message.content === 'string'
-      ? { ...message, content: `${message.content}\n\n${state.injected_context}` }
-      : message,
-  );
-  return [{ role: 'system', content: deps.systemPrompt }, ...deps.history, ...turn];
+export function apiMessages(deps: Pick<AgentLoopDeps, 'systemPrompt' | 'history' | 'images'>, state: TurnState): WireMessage[] {
+  const turn = state.messages.map((message, index) => {
+    if (index !== 0 || message.role !== 'user') return wireMessage(message);
+    const wire = wireMessage(message, deps.images);
+    return state.injected_context && typeof wire.content === 'string' ? { ...wire, content: `${wire.content}\n\n${state.injected_context}` } : wire;
+  });
+  return [{ role: 'system', content: deps.systemPrompt }, ...deps.history.map((message) => wireMessage(message)), ...turn];
 }
 
 async function safe(check: () => Promise<boolean>): Promise<boolean> {

@@ -9,6 +9,8 @@ import { firstString } from '../../hooks/aggregate/index.ts';
 import { decidePreToolCall } from './pre-tool-call-decision.ts';
 import { redactSecrets } from '../../secrets/redact-secrets.ts';
 import { toolCallStatusOf, type ToolCallStatus } from './tool-call-status.ts';
+import type { ChatToolSet } from '../../config/chat-tool-sets.ts';
+import { refuseOutsideToolSet } from './tool-set-refusal.ts';
 
 /** Decides whether a terminal command must wait for the user's yes. */
 export interface ApprovalGate {
@@ -29,6 +31,11 @@ export interface ToolCallSite {
    * `pre_tool_call`, and treated exactly like a block.
    */
   allowedTools?: ReadonlySet<string>;
+  /**
+   * The chat's tool set (§5.10, config.yaml `tools:`): a call outside it does not run and its
+   * result is an error naming the set, but `pre_tool_call` still fires for it first.
+   */
+  toolSet?: ChatToolSet;
   context: ToolContext;
   api_request_id: string;
   approvals?: ApprovalGate;
@@ -72,13 +79,15 @@ export async function executeToolCall(call: ToolCall, site: ToolCallSite, resume
     const denied = site.allowedTools && !site.allowedTools.has(toolName) ? `Tool '${toolName}' denied: not in this thread's tool whitelist` : undefined;
     // §5.10: a rewrite (pre-tool-call-decision.ts) gives the args the approval check and the tool use.
     const decision = denied !== undefined ? { kind: 'block' as const, message: denied } : await decidePreToolCall(hooks, site.tools.get(toolName), { tool_name: toolName, args, ...ids, middleware_trace: [] });
-    if (decision.kind === 'block') {
-      const { message } = decision;
+    // §5.10: a tool outside the chat's set is refused after pre_tool_call has fired for it.
+    const refused = decision.kind === 'block' ? undefined : refuseOutsideToolSet(site.toolSet, toolName, hooks);
+    const message = decision.kind === 'block' ? decision.message : refused;
+    if (message !== undefined) {
       const result = redactSecrets(renderWireJson({ error: message }));
-      await firePost(site, toolName, args, result, ids, 0, { status: 'blocked', error_type: 'plugin_block', error_message: message });
+      await firePost(site, toolName, args, result, ids, 0, { status: 'blocked', error_type: refused ? 'tool_set' : 'plugin_block', error_message: message });
       return { kind: 'done', result };
     }
-    if (decision.rewritten) args = decision.args;
+    if (decision.kind === 'run' && decision.rewritten) args = decision.args;
   }
 
   const tool = site.tools.get(toolName);

@@ -14,6 +14,7 @@ import { permissionRequestHooks } from '../approvals/permission-request-hooks.ts
 import type { ToolSandbox } from '../sandbox/tool-sandbox.ts';
 import { BUILTIN_TOOLS } from '../tools/tool-set.ts';
 import { DEFAULT_TOOL_POLICY } from '../tools/tool-policy.ts';
+import { ALL_TOOLS } from '../../config/chat-tool-sets.ts';
 import type { DelegateRunner } from '../tools/delegate-task.ts';
 import { runChildAgent } from '../tools/run-child-agent.ts';
 import { DEFAULT_MAX_ITERATIONS, runAgentLoop, type AgentLoopDeps, type LoopOutcome } from './agent-loop.ts';
@@ -26,6 +27,10 @@ import type { TurnRuntimeDeps } from './turn-runtime-deps.ts';
 import { TurnStateSchema, type TurnState } from './turn-state.ts';
 import { keepUndeliveredReply } from './undelivered-reply.ts';
 import { logExcerpt } from '../../secrets/log-excerpt.ts';
+import { takeInAttachments } from '../attachments/take-in-attachments.ts';
+import { attachmentsForHooks, recordAttachmentRefusal } from '../attachments/attachments-for-hooks.ts';
+import { inlineImages } from '../attachments/user-content.ts';
+import type { ContentPart } from '../model/chat-wire.ts';
 
 type MessageTurn = Extract<TurnMessage, { kind: 'message' }>;
 type ApprovalTurn = Extract<TurnMessage, { kind: 'approval' }>;
@@ -85,10 +90,20 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     agent_start: agentStartContext(event, session.session_id),
   };
   let reachedLoop = false;
+  let refused = false;
   try {
     if (expired) {
       await hooks.observe('on_session_finalize', { session_id: expired.session_id, platform: expired.platform, reason: 'session_expired' });
     }
+    // After the gateway's 2xx (and after an expired session was finalized, which a refusal must not skip): the bytes are fetched here, through each platform's API.
+    const intake = await takeInAttachments(event.attachments ?? [], session.session_id, deps.attachments ?? {}, deps.signal);
+    if (intake.kind === 'refused') {
+      refused = true;
+      recordAttachmentRefusal(hooks, intake.reason);
+      await sendReply(deps, hooks, state, intake.reply);
+      return { turn_id: turnId, outcome: 'ignored', reason: `attachment refused: ${intake.reason}` };
+    }
+    if (intake.attachments.length > 0) state.messages[0] = { role: 'user', content: event.text, attachments: intake.attachments };
     const { history, stored } = await loadHistory(deps, session.session_id);
     if (created || session.fresh) {
       await hooks.observe('session:start', { platform, user_id: source.user_id, session_id: session.session_id, session_key: message.session_key });
@@ -107,6 +122,8 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
       model,
       platform,
       sender_id: source.user_id ?? '',
+      // Only for a message with attachments, so that other turns' kwargs stay as §1.9 lists them.
+      ...(intake.attachments.length > 0 ? { attachments: await attachmentsForHooks(intake.attachments, deps.attachments?.store, deps.logger) } : {}),
     });
     state.injected_context = guarded(() => joinLlmContext(results)) ?? null;
     reachedLoop = true;
@@ -116,7 +133,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
   } finally {
     try {
       // on_session_end closes every run, also one that failed before its loop (continueTurn fires it otherwise).
-      if (!reachedLoop) await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the turn failed before its loop' });
+      if (!reachedLoop && !refused) await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the turn failed before its loop' });
       await finishInvocation(deps, hooks);
     } finally {
       endInFlight?.();
@@ -201,7 +218,7 @@ async function continueTurn(
   let outcome: LoopOutcome = { kind: 'failed', error: 'the turn did not finish' };
   let suspended = false;
   try {
-    const loopDeps = loopDepsFor(deps, hooks, state, history);
+    const loopDeps = { ...loopDepsFor(deps, hooks, state, history), images: await currentImages(deps, state) };
     outcome = await runAgentLoop(loopDeps, state, resume);
     if (outcome.kind === 'suspended') {
       suspended = true;
@@ -210,6 +227,18 @@ async function continueTurn(
     return await endTurn(deps, hooks, state, history, outcome);
   } finally {
     if (!suspended) await fireSessionEnd(hooks, state, outcome);
+  }
+}
+
+/** The current message's images for the model; one that cannot be read back stays a note. */
+async function currentImages(deps: TurnRuntimeDeps, state: TurnState): Promise<ContentPart[]> {
+  const first = state.messages[0];
+  if (first?.role !== 'user' || !first.attachments?.length) return [];
+  try {
+    return await inlineImages(first.attachments, deps.attachments?.store);
+  } catch (error) {
+    deps.logger.warn(`turn ${state.turn_id}: the attached images could not be read back; the model gets their notes only: ${logExcerpt(String(error))}`);
+    return [];
   }
 }
 
@@ -236,6 +265,8 @@ function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, 
     maxIterations: deps.maxIterations ?? DEFAULT_MAX_ITERATIONS,
     ...(deps.retry ? { retry: deps.retry } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
+    // Looked up per invocation: a resumed turn and its delegated children get the chat's set as it is now.
+    toolSet: (deps.toolSets ?? { forChat: () => ALL_TOOLS }).forChat(state.platform, chatIdOf(state)),
     stopRequested: () => deps.sessions.stopRequested(state.session_key, since, state.turn_id),
   };
   const gate = chatApprovalGate(deps.approvals, { platform: state.platform, chat_id: chatIdOf(state) }, permissionRequestHooks(hooks, state.session_key));

@@ -13,8 +13,10 @@ import type { ModelTransport } from '../model/model-transport.ts';
 import type { ToolSandbox } from '../sandbox/tool-sandbox.ts';
 import type { Tool } from '../tools/tool.ts';
 import type { ToolPolicy } from '../tools/tool-policy.ts';
+import type { ChatToolSets } from '../../config/chat-tool-sets.ts';
 import type { HistoryWindow } from './history-window.ts';
 import type { TurnsInFlight } from './turns-in-flight.ts';
+import type { AttachmentDeps } from '../attachments/take-in-attachments.ts';
 
 /** Everything the turn runtime runs on; `functions/turn.ts` and `hookgate dev` build it. */
 export interface TurnRuntimeDeps {
@@ -54,6 +56,10 @@ export interface TurnRuntimeDeps {
   retry?: RetryPolicy;
   /** What the operator loosened for the tools (config.yaml `terminal.env_passthrough`, `files.allowed_roots`). Default: the safe defaults. */
   toolPolicy?: ToolPolicy;
+  /** Downloads and stores inbound attachments (docs/attachments.md). Absent: attachments are noted, not fetched. */
+  attachments?: AttachmentDeps;
+  /** config.yaml `tools:`: which tools each chat may use (§5.10). Default: every tool in every chat. */
+  toolSets?: ChatToolSets;
   /** Replaces the built-in tools (tests, restricted deployments). */
   tools?: ReadonlyMap<string, Tool>;
   now?: () => Date;

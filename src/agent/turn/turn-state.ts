@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ReplyTargetSchema } from '../../messaging/message-event.ts';
+import { StoredAttachmentSchema } from '../../store/stored-attachment.ts';
 
 const ToolCallSchema = z.object({
   id: z.string(),
@@ -13,6 +14,7 @@ const MessageSchema = z.object({
   tool_calls: z.array(ToolCallSchema).optional(),
   tool_call_id: z.string().optional(),
   name: z.string().optional(),
+  attachments: z.array(StoredAttachmentSchema).optional(),
 });
 
 /**

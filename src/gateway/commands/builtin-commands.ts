@@ -7,6 +7,7 @@ import type { SessionStore } from '../../store/session-store.ts';
 import type { TurnSender } from '../gateway-deps.ts';
 import type { MessageEvent } from '../../messaging/message-event.ts';
 import { resetSession } from './reset-session.ts';
+import { toolsReply } from './tools-reply.ts';
 import { BUILTIN_COMMANDS, type SlashCommand } from './slash-command.ts';
 
 export interface CommandContext {
@@ -86,6 +87,8 @@ export async function runBuiltinCommand(command: SlashCommand, ctx: CommandConte
     }
     case 'help':
       return helpReply(ctx.engine.pluginCommands?.list() ?? []);
+    case 'tools':
+      return toolsReply(ctx.engine.config ?? {}, ctx.event.source.platform, ctx.event.source.chat_id);
     case 'status': {
       const session = await ctx.sessions.current(ctx.sessionKey);
       const pending = await ctx.approvals.pending(ctx.sessionKey);

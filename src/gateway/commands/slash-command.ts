@@ -4,6 +4,7 @@ export const BUILTIN_COMMANDS = {
   stop: { aliases: [], help: 'stop the running turn' },
   status: { aliases: [], help: 'show this conversation’s session' },
   help: { aliases: [], help: 'list the commands' },
+  tools: { aliases: [], help: 'list the tools the agent may use in this chat' },
   approve: { aliases: [], help: 'approve the pending command: /approve [session|always|always global]' },
   deny: { aliases: [], help: 'deny the pending command' },
 } as const;

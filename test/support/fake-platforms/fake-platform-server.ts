@@ -40,6 +40,12 @@ export interface FakePlatforms {
   /** Teams: a Bot Framework token signed by the fake's JWKS key. */
   teamsToken(claims: Record<string, unknown>, options?: { expiresIn?: string | number; issuer?: string; audience?: string }): Promise<string>;
   teamsIssuer: string;
+  /**
+   * Answers `GET <pathAndQuery>` with `body` (a file's bytes, or JSON for an object), as the
+   * platform's file and media endpoints do (Telegram `getFile` and `/file/bot…`, Slack
+   * `url_private`, Discord's CDN, WhatsApp media, a Teams `contentUrl`).
+   */
+  serve(pathAndQuery: string, body: Uint8Array | object, contentType?: string): void;
   close(): Promise<void>;
 }
 
@@ -60,6 +66,7 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
   const requests: RecordedRequest[] = [];
   const failures: { prefix: string; status: number; count: number; options: FailureOptions }[] = [];
   const drops: { prefix: string; count: number }[] = [];
+  const served = new Map<string, { body: Uint8Array; type: string }>();
   let url = '';
   const teamsIssuer = 'https://api.botframework.com';
 
@@ -108,6 +115,12 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
               : { ok: false, error: 'injected failure' }),
         );
       }
+      const file = req.method === 'GET' ? served.get(path) : undefined;
+      if (file) {
+        record.status = 200;
+        res.writeHead(200, { 'content-type': file.type, 'content-length': String(file.body.length) });
+        return res.end(file.body);
+      }
       if (path === '/teams/openid') return answer(res, 200, { issuer: teamsIssuer, jwks_uri: `${url}/teams/jwks` });
       if (path === '/teams/jwks') return answer(res, 200, { keys: [jwk] });
       if (path === '/teams/token') return answer(res, 200, { token_type: 'Bearer', expires_in: 3600, access_token: 'fake-bot-token' });
@@ -129,6 +142,10 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
     received: (prefix) => requests.filter((r) => r.path.startsWith(prefix)),
     failNext(prefix, status, count = 1, options = {}) {
       failures.push({ prefix, status, count, options: { ...options } });
+    },
+    serve(pathAndQuery, body, contentType) {
+      const bytes = body instanceof Uint8Array ? body : Buffer.from(JSON.stringify(body));
+      served.set(pathAndQuery, { body: bytes, type: contentType ?? (body instanceof Uint8Array ? 'application/octet-stream' : 'application/json') });
     },
     dropNext(prefix, count = 1) {
       drops.push({ prefix, count });

@@ -2,6 +2,7 @@ import { InteractionResponseFlags, InteractionResponseType, InteractionType, ver
 import * as z from 'zod';
 import type { DiscordConfig } from '../../../config/deployment-config.ts';
 import type { MessageEvent } from '../../../messaging/message-event.ts';
+import { kindOfMime, type Attachment } from '../../../messaging/attachment.ts';
 import { jsonResponse, parsePayload, type PlatformAdapter } from '../../platform-adapter.ts';
 import { splitText } from '../../../messaging/split-text.ts';
 import { InvalidSignatureError, MalformedPayloadError } from '../../webhook-errors.ts';
@@ -21,6 +22,15 @@ const CommandOptionSchema: z.ZodType<CommandOption> = z.lazy(() =>
     options: z.array(CommandOptionSchema).optional(),
   }),
 );
+/** https://discord.com/developers/docs/resources/message#attachment-object */
+const DiscordAttachment = z.looseObject({
+  id: z.string(),
+  filename: z.string(),
+  content_type: z.string().optional(),
+  size: z.number().int().nonnegative().optional(),
+  url: z.string(),
+  proxy_url: z.string().optional(),
+});
 const DiscordUser = z.looseObject({ id: z.string(), username: z.string().optional(), global_name: z.string().nullish() });
 
 const Interaction = z.looseObject({
@@ -34,7 +44,14 @@ const Interaction = z.looseObject({
   channel: z.looseObject({ id: z.string() }).optional(),
   member: z.looseObject({ user: DiscordUser }).optional(),
   user: DiscordUser.optional(),
-  data: z.looseObject({ name: z.string(), options: z.array(CommandOptionSchema).optional() }).optional(),
+  data: z
+    .looseObject({
+      name: z.string(),
+      options: z.array(CommandOptionSchema).optional(),
+      /** The ATTACHMENT options' files (option type 11, its value is the attachment id). */
+      resolved: z.looseObject({ attachments: z.record(z.string(), DiscordAttachment).optional() }).optional(),
+    })
+    .optional(),
 });
 
 /** Option types that are sub-commands (1) or groups (2): their name is a word of the text. */
@@ -108,6 +125,10 @@ export function discordAdapter(config: DiscordConfig): PlatformAdapter {
         chat_type: interaction.guild_id ? 'group' : 'dm',
         thread_id: '',
       };
+      const attachments = Object.values(interaction.data.resolved?.attachments ?? {}).map((file): Attachment => {
+        const mime = file.content_type ?? 'application/octet-stream';
+        return { kind: kindOfMime(mime), mime_type: mime, size: file.size ?? null, name: file.filename, source: { platform: 'discord', url: file.url } };
+      });
       const event: MessageEvent = {
         text: discordCommandText(interaction.data.name, interaction.data.options),
         message_id: interaction.id,
@@ -119,6 +140,7 @@ export function discordAdapter(config: DiscordConfig): PlatformAdapter {
           thread_id: '',
           extra: { interaction_token: interaction.token, application_id: applicationId },
         },
+        ...(attachments.length > 0 ? { attachments } : {}),
       };
       return {
         kind: 'deliver',

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { SlackConfig } from '../../../config/deployment-config.ts';
 import type { MessageEvent } from '../../../messaging/message-event.ts';
+import { kindOfMime, type Attachment } from '../../../messaging/attachment.ts';
 import { jsonResponse, parsePayload, type PlatformAdapter } from '../../platform-adapter.ts';
 import { verifySlackSignature } from './slack-signature.ts';
 
@@ -14,6 +15,21 @@ const SlackMessageEvent = z.looseObject({
   channel_type: z.string().optional(),
   ts: z.string().optional(),
   thread_ts: z.string().optional(),
+  /** `file_share` messages: https://docs.slack.dev/reference/events/message/file_share (File objects). */
+  files: z
+    .array(
+      z.looseObject({
+        id: z.string().optional(),
+        name: z.string().nullish(),
+        title: z.string().nullish(),
+        mimetype: z.string().optional(),
+        size: z.number().int().nonnegative().optional(),
+        mode: z.string().optional(),
+        url_private: z.string().optional(),
+        url_private_download: z.string().optional(),
+      }),
+    )
+    .optional(),
 });
 
 const SlackAuthorization = z.looseObject({ user_id: z.string().optional(), is_bot: z.boolean().optional() });
@@ -93,6 +109,7 @@ export function slackAdapter(config: SlackConfig, now: () => number = Date.now):
       ) {
         return { kind: 'respond', response: jsonResponse({ ok: true }) };
       }
+      const attachments = slackAttachments(message.files);
       const botUserIds = new Set((payload.authorizations ?? []).filter((a) => a.is_bot === true && a.user_id).map((a) => a.user_id!));
       const threadId = message.thread_ts ?? '';
       const source = {
@@ -109,6 +126,7 @@ export function slackAdapter(config: SlackConfig, now: () => number = Date.now):
         internal: false,
         source,
         reply: { platform: 'slack', chat_id: message.channel, thread_id: threadId, extra: {} },
+        ...(attachments.length > 0 ? { attachments } : {}),
       };
       return {
         kind: 'deliver',
@@ -117,4 +135,20 @@ export function slackAdapter(config: SlackConfig, now: () => number = Date.now):
       };
     },
   };
+}
+
+/**
+ * A `file_share` message's files that can be downloaded with the bot token: hosted ones with
+ * a private URL. Slack Connect stubs (`file_access: check_file_info`, no URL), external and
+ * deleted files (`mode` external / tombstone) are left out.
+ */
+function slackAttachments(files: z.infer<typeof SlackMessageEvent>['files']): Attachment[] {
+  const out: Attachment[] = [];
+  for (const file of files ?? []) {
+    const url = file.url_private_download ?? file.url_private;
+    if (!url || file.mode === 'external' || file.mode === 'tombstone') continue;
+    const mime = file.mimetype || 'application/octet-stream';
+    out.push({ kind: kindOfMime(mime), mime_type: mime, size: file.size ?? null, name: file.name || file.title || file.id || 'file', source: { platform: 'slack', url } });
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { TeamsConfig } from '../../../config/deployment-config.ts';
 import type { MessageEvent } from '../../../messaging/message-event.ts';
+import { kindOfMime, type Attachment } from '../../../messaging/attachment.ts';
 import { jsonResponse, parsePayload, type PlatformAdapter } from '../../platform-adapter.ts';
 import { InvalidSignatureError } from '../../webhook-errors.ts';
 import { TeamsJwtVerifier } from './teams-jwt-verifier.ts';
@@ -15,7 +16,21 @@ const Activity = z.looseObject({
   recipient: z.looseObject({ id: z.string() }).optional(),
   text: z.string().optional(),
   replyToId: z.string().optional(),
+  attachments: z
+    .array(
+      z.looseObject({
+        contentType: z.string(),
+        contentUrl: z.string().optional(),
+        name: z.string().optional(),
+        content: z.unknown().optional(),
+      }),
+    )
+    .optional(),
 });
+
+/** A file sent to the bot in a personal chat: https://learn.microsoft.com/microsoftteams/platform/bots/how-to/bots-filesv4 */
+const FILE_DOWNLOAD_INFO = 'application/vnd.microsoft.teams.file.download.info';
+const FileDownloadInfo = z.looseObject({ downloadUrl: z.string(), fileType: z.string().optional() });
 
 const CHAT_TYPES: Record<string, string> = { personal: 'dm', groupChat: 'group', channel: 'channel' };
 const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
@@ -46,7 +61,8 @@ export function teamsAdapter(config: TeamsConfig): PlatformAdapter {
       if (typeof claims.serviceUrl !== 'string' || !sameUrl(claims.serviceUrl, activity.serviceUrl)) {
         throw new InvalidSignatureError('teams: the token serviceUrl claim does not match the activity');
       }
-      if (activity.type !== 'message' || activity.text === undefined) {
+      const attachments = teamsAttachments(activity.attachments, activity.serviceUrl);
+      if (activity.type !== 'message' || (activity.text === undefined && attachments.length === 0)) {
         return { kind: 'respond', response: jsonResponse({}) };
       }
       const conversationType = activity.conversation.conversationType ?? (activity.conversation.isGroup ? 'groupChat' : 'personal');
@@ -59,7 +75,7 @@ export function teamsAdapter(config: TeamsConfig): PlatformAdapter {
         thread_id: '',
       };
       const event: MessageEvent = {
-        text: stripMentions(activity.text),
+        text: stripMentions(activity.text ?? ''),
         message_id: activity.id,
         internal: false,
         source,
@@ -69,6 +85,7 @@ export function teamsAdapter(config: TeamsConfig): PlatformAdapter {
           thread_id: '',
           extra: { service_url: activity.serviceUrl, activity_id: activity.id },
         },
+        ...(attachments.length > 0 ? { attachments } : {}),
       };
       return {
         kind: 'deliver',
@@ -77,4 +94,25 @@ export function teamsAdapter(config: TeamsConfig): PlatformAdapter {
       };
     },
   };
+}
+
+/**
+ * Inline images (`image/*` with a `contentUrl`; under the serviceUrl they need the bot's
+ * token) and files sent in a personal chat (`file.download.info`, whose `downloadUrl` is
+ * pre-authenticated). Cards and the `text/html` copy of the message are not attachments.
+ */
+function teamsAttachments(list: z.infer<typeof Activity>['attachments'], serviceUrl: string): Attachment[] {
+  const out: Attachment[] = [];
+  const base = serviceUrl.replace(/\/+$/, '');
+  for (const item of list ?? []) {
+    if (item.contentType === FILE_DOWNLOAD_INFO) {
+      const info = FileDownloadInfo.safeParse(item.content);
+      if (!info.success) continue;
+      out.push({ kind: 'file', mime_type: 'application/octet-stream', size: null, name: item.name ?? `file.${info.data.fileType ?? 'bin'}`, source: { platform: 'teams', url: info.data.downloadUrl, auth: false } });
+    } else if (item.contentUrl && /^(image|audio|video)\//.test(item.contentType)) {
+      const mime = item.contentType === 'image/*' ? 'image/png' : item.contentType;
+      out.push({ kind: kindOfMime(mime), mime_type: mime, size: null, name: item.name ?? 'image', source: { platform: 'teams', url: item.contentUrl, auth: item.contentUrl.startsWith(`${base}/`) } });
+    }
+  }
+  return out;
 }

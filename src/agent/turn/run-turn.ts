@@ -21,6 +21,8 @@ import type { TurnRuntimeDeps } from './turn-runtime-deps.ts';
 import { TurnStateSchema, type TurnState } from './turn-state.ts';
 import { keepUndeliveredReply } from './undelivered-reply.ts';
 import { logExcerpt } from '../../secrets/log-excerpt.ts';
+import { performance } from 'node:perf_hooks';
+import { publishTurnTrace, type TurnInvocationSummary } from '../trace/turn-trace-publish.ts';
 
 type MessageTurn = Extract<TurnMessage, { kind: 'message' }>;
 type ApprovalTurn = Extract<TurnMessage, { kind: 'approval' }>;
@@ -42,6 +44,7 @@ export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 300;
  * const result = await startTurn(deps, turnMessage); // { turn_id, outcome: 'completed', response }
  */
 export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Promise<TurnResult> {
+  const startedPerf = performance.now();
   const now = deps.now?.() ?? new Date();
   const { event } = message;
   const source = event.source;
@@ -78,6 +81,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     agent_start: agentStartContext(event, session.session_id),
   };
   let reachedLoop = false;
+  const summary: TurnInvocationSummary = { state, resumed: false, provider: deps.transport.provider, startedAt: now, startedPerf, outcome: 'failed' };
   try {
     if (expired) {
       await hooks.observe('on_session_finalize', { session_id: expired.session_id, platform: expired.platform, reason: 'session_expired' });
@@ -103,12 +107,12 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     });
     state.injected_context = guarded(() => joinLlmContext(results)) ?? null;
     reachedLoop = true;
-    return await continueTurn(deps, hooks, state, history);
+    return noteResult(summary, await continueTurn(deps, hooks, state, history));
   } finally {
     try {
       // on_session_end closes every run, also one that failed before its loop (continueTurn fires it otherwise).
       if (!reachedLoop) await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the turn failed before its loop' });
-      await finishInvocation(deps, hooks);
+      await finishInvocation(deps, hooks, summary);
     } finally {
       endInFlight?.();
     }
@@ -125,6 +129,8 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
  * await resumeTurn(deps, { v: 1, kind: 'approval', approval_id, choice: 'once', … });
  */
 export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): Promise<TurnResult> {
+  const startedPerf = performance.now();
+  const startedAt = deps.now?.() ?? new Date();
   const record = await deps.approvals.get(message.approval_id);
   if (!record) return { turn_id: '', outcome: 'ignored', reason: `no approval ${message.approval_id}` };
   annotateLogContext({ turn_id: record.turn_id });
@@ -157,6 +163,7 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
   const history = await deps.transcripts.load(state.session_id);
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: state.session_id, turn_id: state.turn_id });
   const endInFlight = deps.turnsInFlight?.begin({ turn_id: state.turn_id, session_key: state.session_key, session_id: state.session_id });
+  const summary: TurnInvocationSummary = { state, resumed: true, provider: deps.transport.provider, startedAt, startedPerf, outcome: 'failed' };
   try {
     await hooks.observe('post_approval_response', { ...approvalHookKwargs(record), choice });
     if (choice === 'session' || choice === 'always') {
@@ -170,10 +177,10 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
     }
     const result = await continueTurn(deps, hooks, state, history, { choice });
     await deps.approvals.markResumed(record.approval_id, deps.now?.() ?? new Date());
-    return result;
+    return noteResult(summary, result);
   } finally {
     try {
-      await finishInvocation(deps, hooks);
+      await finishInvocation(deps, hooks, summary);
     } finally {
       endInFlight?.();
     }
@@ -229,7 +236,7 @@ function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, 
     stopRequested: () => deps.sessions.stopRequested(state.session_key, since),
   };
   const gate = chatApprovalGate(deps.approvals, { platform: state.platform, chat_id: chatIdOf(state) });
-  const delegate: DelegateRunner = (child) => runChildAgent({ ...base, hooks: hooks.engine, parentTrace: hooks.trace, logger: deps.logger, gate, state, child });
+  const delegate: DelegateRunner = (child) => runChildAgent({ ...base, hooks: hooks.engine, parentTrace: hooks.trace, parentSpans: hooks.spans, logger: deps.logger, gate, state, child });
   return { ...base, hooks, tools: deps.tools ?? BUILTIN_TOOLS, history, approvals: gate, delegate };
 }
 
@@ -346,14 +353,24 @@ async function sendReply(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnSta
   }
 }
 
-async function finishInvocation(deps: TurnRuntimeDeps, hooks: TurnHooks): Promise<void> {
+async function finishInvocation(deps: TurnRuntimeDeps, hooks: TurnHooks, summary: TurnInvocationSummary): Promise<void> {
   await hooks.flush();
-  if (!deps.traces || hooks.trace.length === 0) return;
-  try {
-    await deps.traces.append(hooks.trace, hooks.meta.session_id);
-  } catch (error) {
-    deps.logger.warn(`turn ${hooks.meta.turn_id}: the hook trace could not be stored: ${String(error)}`);
+  if (deps.traces && hooks.trace.length > 0) {
+    try {
+      await deps.traces.append(hooks.trace, hooks.meta.session_id);
+    } catch (error) {
+      deps.logger.warn(`turn ${hooks.meta.turn_id}: the hook trace could not be stored: ${String(error)}`);
+    }
   }
+  // After the reply, the last thing the invocation does: the observer side makes spans and metrics of it.
+  await publishTurnTrace(hooks, summary, deps.logger);
+}
+
+/** Notes how the invocation ended (and its reply) for the turn-trace event. */
+function noteResult(summary: TurnInvocationSummary, result: TurnResult): TurnResult {
+  summary.outcome = result.outcome;
+  if ('response' in result && result.response !== '') summary.response = result.response;
+  return result;
 }
 
 function guarded<T>(fn: () => T): T | undefined {

@@ -12,7 +12,7 @@ import type { HookEngine } from '../hooks/hook-engine.ts';
 import { dataPlaneFromLocalAws, type DataPlane } from '../pipeline/data-plane.ts';
 import { createRuntime, type EngineFactory } from '../runtime/create-runtime.ts';
 import { gatewayDepsOf } from '../runtime/gateway-function.ts';
-import { createObserverFunction } from '../runtime/observer-function.ts';
+import { createObserverFunction, createObserverTelemetry } from '../runtime/observer-function.ts';
 import { createHookgateLogger } from '../logging/hookgate-logger.ts';
 import { turnReplierOf } from '../runtime/turn-function.ts';
 import { removeDevEndpoints, writeDevEndpoints } from './dev-endpoints.ts';
@@ -80,6 +80,10 @@ export interface DevRuntimeOptions {
    * (docs/reliability.md, case 4).
    */
   sqsEndpoint?: string;
+  /** `--otlp URL`: the OTLP/HTTP endpoint traces and metrics go to (wins over HOOKGATE_OTLP_ENDPOINT). */
+  otlpEndpoint?: string;
+  /** How often the outbox sweeper looks for events SNS did not take (default 2 s; docs/reliability.md). */
+  outboxSweepMs?: number;
 }
 
 export interface DevRuntime {
@@ -102,6 +106,8 @@ export interface DevRuntime {
 const FINALIZE_BUDGET_MS = 1_500;
 /** How long shutdown waits for the pollers (their long poll is 1 s; a turn may hang in a hook). */
 const POLLERS_BUDGET_MS = 1_200;
+/** How often the dev observer pushes OTLP metrics. */
+const DEV_METRICS_INTERVAL_MS = 5_000;
 /** How long shutdown waits for each other part (server, engine, emulators…). */
 const STEP_BUDGET_MS = 300;
 
@@ -139,7 +145,10 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
 
   try {
     // The environment, parsed once: a malformed variable fails here, before anything starts (the error names it).
-    const parsed = loadDeploymentConfig(baseEnv, { runtime: 'local' });
+    const parsed = loadDeploymentConfig(
+      options.otlpEndpoint !== undefined ? { ...baseEnv, HOOKGATE_OTLP_ENDPOINT: options.otlpEndpoint } : baseEnv,
+      { runtime: 'local' },
+    );
     const state = options.state ? await prepareDevState(options.state) : undefined;
     if (state) cleanup.push({ name: 'the state folder', run: () => state.release() });
     const aws = await startEmulators({
@@ -198,10 +207,13 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
     const pollerError = (queue: string) => (error: unknown) => logger.error(`local ${queue} poller`, { error: String(error) });
+    // OTLP export (--otlp / HOOKGATE_OTLP_ENDPOINT) happens here, in the observer, never in the gateway or a turn.
+    const telemetry = await createObserverTelemetry(runtime, engine, { metricsIntervalMs: DEV_METRICS_INTERVAL_MS });
+    if (telemetry) cleanup.push({ name: 'the telemetry export', run: () => telemetry.shutdown() });
     const observer = await startSqsPoller({
       sqs: plane.clients.sqs,
       queueUrl: aws.eventsQueueUrl,
-      handler: engine.pinnedHandler(await createObserverFunction(runtime, engine)),
+      handler: engine.pinnedHandler(await createObserverFunction(runtime, { engine, telemetry: telemetry ?? null })),
       batchSize: 10,
       batchWindowMs: 50,
       onError: pollerError('events'),
@@ -273,6 +285,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     for (const { platform, missing } of config.disabled) banner.push(`  ${platform} is off: set ${missing.join(', ')}`);
     banner.push(`  local chat: POST ${url}/webhooks/local {"chat_id","user_id","text"}; replies: GET ${url}/webhooks/local/messages?chat_id=…`);
     banner.push(`  hook API: ${url}/v1/hooks/<hook>, ${url}/v1/events  (Authorization: Bearer ${generatedToken ? `${generatedToken}, generated; set HOOKGATE_API_TOKEN to choose one` : '$HOOKGATE_API_TOKEN'})`);
+    if (config.otlp) banner.push(`  telemetry: OTLP (${config.otlp.protocol}) to ${config.otlp.endpoint}`);
     if (!config.model.baseUrl) banner.push('  model: the built-in local stand-in model (set HOOKGATE_MODEL_BASE_URL for a real one)');
     if (!options.createTurnConsumer) banner.push('  turns: no turn runtime wired; messages stay on the turns queue');
     print(banner.join('\n'));

@@ -1,19 +1,56 @@
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import { createObserverConsumer, type ObserverHandler } from '../pipeline/observer-consumer.ts';
+import { captureContentFrom } from '../telemetry/capture-content.ts';
+import { createTelemetryExport, type TelemetryExport } from '../telemetry/telemetry-export.ts';
 import type { Runtime } from './create-runtime.ts';
+
+export interface ObserverFunctionOptions {
+  /** The engine to run observers on (`hookgate dev`'s shared one); default: the observer role's. */
+  engine?: HookEngine;
+  /**
+   * The telemetry export (`createObserverTelemetry`); default: built here from the config —
+   * OTLP when `HOOKGATE_OTLP_ENDPOINT` is set, EMF metrics in AWS.
+   */
+  telemetry?: TelemetryExport | null;
+}
 
 /**
  * The observer λ: the handler of the events queue, running observers at most once per
- * envelope, over the observer role's engine (or `engine`: `hookgate dev`'s shared one).
+ * envelope, over the observer role's engine (or `engine`: `hookgate dev`'s shared one), and
+ * turning turn-trace events into spans and metrics (docs/telemetry.md).
  *
  * @example
  * export const handler = await createObserverFunction(runtime);
  */
-export async function createObserverFunction(runtime: Runtime, engine?: HookEngine): Promise<ObserverHandler> {
+export async function createObserverFunction(runtime: Runtime, options: ObserverFunctionOptions = {}): Promise<ObserverHandler> {
+  const engine = options.engine ?? (await runtime.createEngine('observer'));
+  const telemetry = options.telemetry === undefined ? await createObserverTelemetry(runtime, engine) : options.telemetry;
   return createObserverConsumer({
-    engine: engine ?? (await runtime.createEngine('observer')),
+    engine,
     table: runtime.plane.idempotency,
     payloads: runtime.plane.payloads,
     logger: runtime.logger('observer'),
+    ...(telemetry ? { telemetry } : {}),
+  });
+}
+
+/**
+ * The observer side's telemetry for this deployment: OTLP traces and metrics to
+ * `config.otlp`, EMF metrics in AWS; `telemetry.capture_content` read from the engine's
+ * config.yaml at each event. Undefined when neither applies.
+ *
+ * @example
+ * const telemetry = await createObserverTelemetry(runtime, engine, { metricsIntervalMs: 5_000 });
+ */
+export function createObserverTelemetry(
+  runtime: Runtime,
+  engine: Pick<HookEngine, 'config'>,
+  options: { metricsIntervalMs?: number } = {},
+): Promise<TelemetryExport | undefined> {
+  return createTelemetryExport({
+    ...(runtime.config.otlp ? { otlp: runtime.config.otlp } : {}),
+    emf: runtime.config.runtime === 'aws',
+    captureContent: () => captureContentFrom(engine.config),
+    ...(options.metricsIntervalMs !== undefined ? { metricsIntervalMs: options.metricsIntervalMs } : {}),
   });
 }

@@ -20,6 +20,7 @@ export const SECRET_VARIABLES: readonly string[] = [
   'TEAMS_APP_PASSWORD',
   'HOOKGATE_MODEL_API_KEY',
   'HOOKGATE_API_TOKEN',
+  'HOOKGATE_OTLP_HEADERS',
 ];
 
 // The deployment secret is read once per cold start (functions/support/secret-environment.ts);

@@ -48,6 +48,8 @@ export interface OtlpReceiver {
   metrics: ReceivedMetric[];
   /** Content types of the requests received, in order. */
   contentTypes: string[];
+  /** The headers of each request received, in order. */
+  headers: Record<string, string | string[] | undefined>[];
   close(): Promise<void>;
 }
 
@@ -321,7 +323,7 @@ export function decodeMetricsJson(body: Uint8Array): ReceivedMetric[] {
  * await otlp.close();
  */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
-  const receiver: Omit<OtlpReceiver, 'url' | 'close'> = { spans: [], metrics: [], contentTypes: [] };
+  const receiver: Omit<OtlpReceiver, 'url' | 'close'> = { spans: [], metrics: [], contentTypes: [], headers: [] };
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -333,6 +335,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         const json = type === 'application/json';
         if (!json && type !== 'application/x-protobuf') throw new Error(`unexpected content-type ${type}`);
         receiver.contentTypes.push(type);
+        receiver.headers.push({ ...request.headers });
         if (request.method === 'POST' && request.url === '/v1/traces') receiver.spans.push(...(json ? decodeTraceJson(body) : decodeTraceProtobuf(body)));
         else if (request.method === 'POST' && request.url === '/v1/metrics') receiver.metrics.push(...(json ? decodeMetricsJson(body) : decodeMetricsProtobuf(body)));
         else {

@@ -28,6 +28,7 @@ import { EngineHolder } from './engine-holder.ts';
 import { hooksHomeDigest } from './hooks-home-files.ts';
 import type { HotReload } from './hot-reload.ts';
 import { turnConsumerPerEngine } from './turn-consumer-per-engine.ts';
+import { startOutboxSweepTimer } from './outbox-sweep-timer.ts';
 import { startSqsPoller, type SqsEventHandler, type SqsPoller } from './sqs-poller.ts';
 
 /** What a turn consumer is built from (the turn runtime's `createTurnHandler`). */
@@ -106,6 +107,8 @@ export interface DevRuntime {
 const FINALIZE_BUDGET_MS = 1_500;
 /** How long shutdown waits for the pollers (their long poll is 1 s; a turn may hang in a hook). */
 const POLLERS_BUDGET_MS = 1_200;
+/** How often the dev outbox sweeper looks for events SNS did not take. */
+const DEV_OUTBOX_SWEEP_MS = 2_000;
 /** How often the dev observer pushes OTLP metrics. */
 const DEV_METRICS_INTERVAL_MS = 5_000;
 /** How long shutdown waits for each other part (server, engine, emulators…). */
@@ -219,6 +222,9 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
       onError: pollerError('events'),
     });
     const pollers: SqsPoller[] = [observer];
+    // Observer events SNS did not take wait on the table; this publishes them once it takes them again.
+    const sweeper = startOutboxSweepTimer(plane, logger, options.outboxSweepMs ?? DEV_OUTBOX_SWEEP_MS);
+    cleanup.push({ name: 'the outbox sweeper', run: () => sweeper.stop() });
     // All pollers stop together: each waits for its poll in progress (≤ 1 s) and its batch in hand.
     cleanup.push({ name: 'the queue pollers', run: () => Promise.all(pollers.map((p) => p.stop())).then(() => undefined), budgetMs: POLLERS_BUDGET_MS });
     const createTurnConsumer = options.createTurnConsumer;

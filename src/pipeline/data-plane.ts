@@ -10,6 +10,7 @@ import { DynamoApprovalStore } from '../store/dynamo-approval-store.ts';
 import { DynamoAllowlistStore } from '../store/dynamo-allowlist-store.ts';
 import { RESOURCE_ENV } from './resource-env.ts';
 import { SnsObserverSink } from './sns-observer-sink.ts';
+import { DynamoObserverOutbox } from './observer-outbox.ts';
 import { S3PayloadStore } from './payload-store.ts';
 import { SqsTurnQueue } from './turn-queue-sender.ts';
 import { SqsTimerQueue } from './timer-queue-sender.ts';
@@ -38,6 +39,8 @@ export interface DataPlane {
   readonly allowlist: DynamoAllowlistStore;
   readonly payloads: S3PayloadStore;
   readonly observerSink: SnsObserverSink;
+  /** Envelopes SNS did not take, waiting on the table for the sweeper (`sweepOutbox`). */
+  readonly outbox: DynamoObserverOutbox;
   readonly turnQueue: SqsTurnQueue;
   readonly timerQueue: SqsTimerQueue;
   /**
@@ -156,6 +159,7 @@ export function createDataPlane(resources: DataPlaneResources): DataPlane {
   let idempotency: DataPlane['idempotency'] | undefined;
   const table = createDynamoTable({ tableName: resources.tableName, client: dynamodb });
   const payloads = new S3PayloadStore(s3, resources.payloadBucket);
+  const outbox = new DynamoObserverOutbox(table);
   return {
     table,
     dedup: new DynamoDeliveryDedupStore(table),
@@ -164,7 +168,8 @@ export function createDataPlane(resources: DataPlaneResources): DataPlane {
     approvals: new DynamoApprovalStore(table),
     allowlist: new DynamoAllowlistStore(table),
     payloads,
-    observerSink: new SnsObserverSink({ sns, topicArn: resources.eventsTopicArn, payloads }),
+    outbox,
+    observerSink: new SnsObserverSink({ sns, topicArn: resources.eventsTopicArn, payloads, outbox }),
     turnQueue: new SqsTurnQueue(sqs, resources.turnsQueueUrl),
     timerQueue: new SqsTimerQueue(sqs, resources.timersQueueUrl),
     get idempotency() {

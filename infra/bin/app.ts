@@ -28,6 +28,7 @@ new HookgateStack(app, context.stackName, {
   settings: context.settings,
   gatewayConcurrency: context.gatewayConcurrency,
   console: context.console,
+  ...(context.otlpEndpoint ? { otlpEndpoint: context.otlpEndpoint } : {}),
   ...(context.alarmEmail ? { alarmEmail: context.alarmEmail } : {}),
   description: 'hookgate: Hermes-compatible agent hooks as a serverless event pipeline',
 });

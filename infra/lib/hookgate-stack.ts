@@ -32,6 +32,7 @@ import {
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import { PAYLOAD_KEY_PREFIX } from '../../src/pipeline/payload-store.ts';
 import { functionBundling, type HooksBundle } from './function-bundling.ts';
+import { addTelemetryResources } from './telemetry-resources.ts';
 import { GENERATED_SECRET_KEY, SECRET_KEYS } from './secret-keys.ts';
 import { CONSOLE_TABLE_ACCESS, TABLE_ACCESS, type FunctionName, type TableGrant } from './table-access.ts';
 import type { TelemetrySubscriber } from './telemetry-subscribers.ts';
@@ -64,6 +65,8 @@ export interface HookgateStackProps extends StackProps {
    * its panels need (DLQ list and replay, the console's table indexes), nothing without it.
    */
   readonly console?: boolean;
+  /** `-c otlpEndpoint=URL`: OTLP export from the observer (infra/lib/telemetry-resources.ts). */
+  readonly otlpEndpoint?: string;
 }
 
 /** Lambda pollers per SQS event source at most: a burst of turns or events cannot take the account's concurrency. */
@@ -293,6 +296,7 @@ export class HookgateStack extends Stack {
       events.grantSendMessages(gateway);
     }
     observer.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [payloads.arnForObjects(`${PAYLOAD_KEY_PREFIX}*`)] }));
+    addTelemetryResources(this, { observer, topic, secret, ...(props.otlpEndpoint ? { otlpEndpoint: props.otlpEndpoint } : {}) });
 
     // Every alarm notifies the alarm topic; `-c alarmEmail=ADDRESS` subscribes an address.
     const alarmTopic = new sns.Topic(this, 'AlarmTopic', { displayName: 'hookgate alarms', enforceSSL: true });

@@ -18,6 +18,8 @@ export interface StackContext {
   approveShellHooks: 'none' | 'all';
   /** `-c console=true`: the gateway serves the console at /console, behind the /v1 token (off by default). */
   console: boolean;
+  /** `-c otlpEndpoint=URL`: the observer exports traces and metrics there (HOOKGATE_OTLP_ENDPOINT; docs/telemetry.md). */
+  otlpEndpoint?: string;
 }
 
 export class StackContextError extends HookgateError {
@@ -37,6 +39,7 @@ const Context = z.object({
   alarmEmail: z.email().optional(),
   approveShellHooks: z.enum(['none', 'all']).default('none'),
   console: z.union([z.boolean(), z.enum(['true', 'false'])]).default(false),
+  otlpEndpoint: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export function readStackContext(get: (key: string) => unknown): StackContext {
@@ -51,6 +54,7 @@ export function readStackContext(get: (key: string) => unknown): StackContext {
     stackName: c.stackName,
     ...(c.hooksHome ? { hooksHome: c.hooksHome } : {}),
     dataRemovalPolicy: c.removalPolicy === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+    ...(c.otlpEndpoint ? { otlpEndpoint: c.otlpEndpoint } : {}),
     telemetrySubscribers: parseTelemetrySubscribers(c.telemetrySubscribers),
     settings: {
       ...(c.allowedUsers ? { allowedUsers: c.allowedUsers } : {}),

@@ -29,6 +29,7 @@ new HookgateStack(app, context.stackName, {
   gatewayConcurrency: context.gatewayConcurrency,
   console: context.console,
   toolsNetwork: context.toolsNetwork,
+  ...(context.otlpEndpoint ? { otlpEndpoint: context.otlpEndpoint } : {}),
   ...(context.alarmEmail ? { alarmEmail: context.alarmEmail } : {}),
   description: 'hookgate: Hermes-compatible agent hooks as a serverless event pipeline',
 });

@@ -36,6 +36,7 @@ import { WORKSPACE_KEY_PREFIX } from '../../src/agent/sandbox/tools-function-pro
 import { ATTACHMENT_KEY_PREFIX } from '../../src/pipeline/attachment-store.ts';
 import { functionBundling, type HooksBundle } from './function-bundling.ts';
 import { GATEWAY_SECRET_KEYS, GENERATED_SECRET_KEY, REPLY_SECRET_KEYS } from './secret-keys.ts';
+import { addTelemetryResources } from './telemetry-resources.ts';
 import { CONSOLE_TABLE_ACCESS, TABLE_ACCESS, type FunctionName, type TableGrant } from './table-access.ts';
 import type { TelemetrySubscriber } from './telemetry-subscribers.ts';
 import { ToolsFunction, type ToolsNetwork } from './tools-function.ts';
@@ -70,6 +71,8 @@ export interface HookgateStackProps extends StackProps {
   readonly console?: boolean;
   /** The tools function's network (context `toolsNetwork`, default `none`): tools-function.ts. */
   readonly toolsNetwork?: ToolsNetwork;
+  /** `-c otlpEndpoint=URL`: OTLP export from the observer (infra/lib/telemetry-resources.ts). */
+  readonly otlpEndpoint?: string;
 }
 
 /** Lambda pollers per SQS event source at most: a burst of turns or events cannot take the account's concurrency. */
@@ -208,7 +211,8 @@ export class HookgateStack extends Stack {
     const secretEnv: Record<FunctionName, Record<string, string>> = {
       gateway: { [RESOURCE_ENV.secretArn]: secret.secretArn, [RESOURCE_ENV.replySecretArn]: replySecret.secretArn },
       turn: { [RESOURCE_ENV.replySecretArn]: replySecret.secretArn },
-      observer: {},
+      // The observer runs hooks too: its http hooks sign with HOOKGATE_HTTP_HOOK_SECRET, its OTLP export sends HOOKGATE_OTLP_HEADERS.
+      observer: { [RESOURCE_ENV.replySecretArn]: replySecret.secretArn },
     };
     const makeFunction = (name: FunctionName, memorySize: number, extra: Partial<nodejs.NodejsFunctionProps> = {}) => {
       const logGroup = new logs.LogGroup(this, `${name}-logs`, {
@@ -300,6 +304,7 @@ export class HookgateStack extends Stack {
       }
     }
     secret.grantRead(gateway);
+    replySecret.grantRead(observer);
     for (const fn of [gateway, turn]) {
       replySecret.grantRead(fn);
       turns.grantSendMessages(fn);
@@ -355,6 +360,7 @@ export class HookgateStack extends Stack {
       events.grantSendMessages(gateway);
     }
     observer.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [payloads.arnForObjects(`${PAYLOAD_KEY_PREFIX}*`)] }));
+    addTelemetryResources(this, { observer, topic, ...(props.otlpEndpoint ? { otlpEndpoint: props.otlpEndpoint } : {}) });
 
     // Every alarm notifies the alarm topic; `-c alarmEmail=ADDRESS` subscribes an address.
     const alarmTopic = new sns.Topic(this, 'AlarmTopic', { displayName: 'hookgate alarms', enforceSSL: true });

@@ -5,7 +5,8 @@
  *
  * Split by who may read them (docs/deploy.md, "Secrets"): what verifies inbound requests and the
  * `/v1` token live in the gateway's secret, which only the gateway reads; what replies and model
- * calls need lives in the reply secret, which the gateway and the turn function read. The turn
+ * calls need (and the hooks' signing key and OTLP headers) lives in the reply secret, which the gateway, the turn
+ * function and the observer read. The turn
  * function (whose tools a chat user steers) can therefore never forge an inbound webhook or call
  * `/v1`.
  */
@@ -28,6 +29,7 @@ export const REPLY_SECRET_KEYS = [
   'TEAMS_APP_PASSWORD',
   'HOOKGATE_MODEL_API_KEY',
   'HOOKGATE_HTTP_HOOK_SECRET',
+  'HOOKGATE_OTLP_HEADERS',
 ] as const;
 
 /** Every key, both secrets. */

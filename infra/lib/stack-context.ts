@@ -20,6 +20,8 @@ export interface StackContext {
   console: boolean;
   /** `-c toolsNetwork=none|internet` (default `none`): the tools function's network (tools-function.ts). */
   toolsNetwork: 'none' | 'internet';
+  /** `-c otlpEndpoint=URL`: the observer exports traces and metrics there (HOOKGATE_OTLP_ENDPOINT; docs/telemetry.md). */
+  otlpEndpoint?: string;
 }
 
 export class StackContextError extends HookgateError {
@@ -40,6 +42,7 @@ const Context = z.object({
   approveShellHooks: z.enum(['none', 'all']).default('none'),
   console: z.union([z.boolean(), z.enum(['true', 'false'])]).default(false),
   toolsNetwork: z.enum(['none', 'internet']).default('none'),
+  otlpEndpoint: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export function readStackContext(get: (key: string) => unknown): StackContext {
@@ -54,6 +57,7 @@ export function readStackContext(get: (key: string) => unknown): StackContext {
     stackName: c.stackName,
     ...(c.hooksHome ? { hooksHome: c.hooksHome } : {}),
     dataRemovalPolicy: c.removalPolicy === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+    ...(c.otlpEndpoint ? { otlpEndpoint: c.otlpEndpoint } : {}),
     telemetrySubscribers: parseTelemetrySubscribers(c.telemetrySubscribers),
     settings: {
       ...(c.allowedUsers ? { allowedUsers: c.allowedUsers } : {}),

@@ -26,8 +26,16 @@ const ALLOWLIST_READ: TableGrant = {
   calledFrom: ['src/store/dynamo-allowlist-store.ts'],
 };
 
+/** Gateway and turn: observer envelopes SNS did not take go to the outbox (items, then the session's index entry; a held session's entry is read). */
+const OUTBOX_WRITE: TableGrant = {
+  actions: ['BatchWriteItem', 'GetItem'],
+  leadingKeys: ['OUTBOX#*', 'OUTBOX_PENDING'],
+  calledFrom: ['src/pipeline/observer-outbox.ts'],
+};
+
 export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>> = {
   gateway: [
+    OUTBOX_WRITE,
     // Delivery dedup: claim (conditional put), release on failure.
     { actions: ['PutItem', 'DeleteItem'], leadingKeys: ['DEDUP#*'], calledFrom: ['src/store/dynamo-delivery-dedup-store.ts'] },
     // Sessions: current, /stop (requestStop), /new and /reset (rotate); pending approval (get, clear on answer or reset).
@@ -45,6 +53,7 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>>
     ALLOWLIST_READ,
   ],
   turn: [
+    OUTBOX_WRITE,
     // Sessions: resolve (get, swap), stop requested, record the turn; pending approval put and cleared.
     {
       actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
@@ -74,6 +83,12 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>>
       actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
       leadingKeys: ['IDEMPOTENCY#*'],
       calledFrom: ['src/pipeline/idempotency-store.ts', POWERTOOLS_DYNAMODB_LAYER],
+    },
+    // The outbox sweep (scheduled on this function, infra/lib/telemetry-resources.ts): pending sessions, their items, deletes.
+    {
+      actions: ['Query', 'BatchWriteItem', 'DeleteItem', 'GetItem'],
+      leadingKeys: ['OUTBOX#*', 'OUTBOX_PENDING'],
+      calledFrom: ['src/pipeline/observer-outbox.ts'],
     },
     ALLOWLIST_READ,
   ],

@@ -122,6 +122,19 @@ export interface DeploymentConfig {
   logLevel: LogLevelName;
   /** Where this deployment's AWS resources are (set by the stack, or by `hookgate dev`). */
   resources: DeploymentResources;
+  /**
+   * `HOOKGATE_OTLP_ENDPOINT` (the OTLP/HTTP base URL; `/v1/traces` and `/v1/metrics` are added),
+   * `HOOKGATE_OTLP_HEADERS` (`k=v,k2=v2`, e.g. an API key; from the deployment secret) and the
+   * standard `OTEL_EXPORTER_OTLP_PROTOCOL` (`http/protobuf`, the default, or `http/json`).
+   * Unset = no OTLP export (docs/telemetry.md).
+   */
+  otlp?: OtlpConfig;
+}
+
+export interface OtlpConfig {
+  endpoint: string;
+  headers: Record<string, string>;
+  protocol: 'http/protobuf' | 'http/json';
 }
 
 export const DEFAULT_BASE_URLS = {
@@ -176,6 +189,9 @@ const FORMATS: Record<string, z.ZodType<string>> = {
   [RESOURCE_ENV.eventsTopicArn]: z.string().regex(/^arn:[^:\s]+:sns:[^:\s]*:\d*:[^:\s]+$/, { error: 'must be an SNS topic ARN' }),
   [RESOURCE_ENV.payloadBucket]: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be an S3 bucket name' }),
   HOOKGATE_CONSOLE: z.enum(['true', 'false', '1', '0'], { error: 'must be 1 or 0' }),
+  HOOKGATE_OTLP_ENDPOINT: httpUrl,
+  HOOKGATE_OTLP_HEADERS: z.string().regex(/^\s*[^=,\s][^=,]*=[^,]*(,\s*[^=,\s][^=,]*=[^,]*)*$/, { error: 'must be k=v pairs separated by commas' }),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/protobuf', 'http/json'], { error: 'must be http/protobuf or http/json' }),
   [RESOURCE_ENV.eventsQueueUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
   [RESOURCE_ENV.turnsDlqUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
   [RESOURCE_ENV.timersDlqUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
@@ -310,7 +326,31 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv = process.env, optio
     replyRetry: replyRetryFrom(env),
     logLevel: (read(env, 'HOOKGATE_LOG_LEVEL') as LogLevelName | undefined) ?? 'info',
     resources: loadDeploymentResources(env),
+    ...otlpFrom(env),
   };
+}
+
+/** The OTLP export settings; none without `HOOKGATE_OTLP_ENDPOINT`. */
+function otlpFrom(env: NodeJS.ProcessEnv): { otlp?: OtlpConfig } {
+  const endpoint = read(env, 'HOOKGATE_OTLP_ENDPOINT');
+  const headersText = read(env, 'HOOKGATE_OTLP_HEADERS');
+  const protocol = (read(env, 'OTEL_EXPORTER_OTLP_PROTOCOL') as OtlpConfig['protocol'] | undefined) ?? 'http/protobuf';
+  if (!endpoint) return {};
+  const headers: Record<string, string> = {};
+  for (const pair of headersText?.split(',') ?? []) {
+    const at = pair.indexOf('=');
+    headers[pair.slice(0, at).trim()] = percentDecoded(pair.slice(at + 1).trim());
+  }
+  return { otlp: { endpoint, headers, protocol } };
+}
+
+/** Header values are percent-encoded, as in OTEL_EXPORTER_OTLP_HEADERS; a stray `%` is kept as written. */
+function percentDecoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 /**

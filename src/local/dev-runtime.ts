@@ -12,7 +12,7 @@ import type { HookEngine } from '../hooks/hook-engine.ts';
 import { dataPlaneFromLocalAws, type DataPlane } from '../pipeline/data-plane.ts';
 import { createRuntime, type EngineFactory } from '../runtime/create-runtime.ts';
 import { gatewayDepsOf } from '../runtime/gateway-function.ts';
-import { createObserverFunction } from '../runtime/observer-function.ts';
+import { createObserverFunction, createObserverTelemetry } from '../runtime/observer-function.ts';
 import { createHookgateLogger } from '../logging/hookgate-logger.ts';
 import { turnReplierOf } from '../runtime/turn-function.ts';
 import { removeDevEndpoints, writeDevEndpoints } from './dev-endpoints.ts';
@@ -28,6 +28,7 @@ import { EngineHolder } from './engine-holder.ts';
 import { hooksHomeDigest } from './hooks-home-files.ts';
 import type { HotReload } from './hot-reload.ts';
 import { turnConsumerPerEngine } from './turn-consumer-per-engine.ts';
+import { startOutboxSweepTimer } from './outbox-sweep-timer.ts';
 import { startSqsPoller, type SqsEventHandler, type SqsPoller } from './sqs-poller.ts';
 
 /** What a turn consumer is built from (the turn runtime's `createTurnHandler`). */
@@ -84,6 +85,10 @@ export interface DevRuntimeOptions {
    * (docs/reliability.md, case 4).
    */
   sqsEndpoint?: string;
+  /** `--otlp URL`: the OTLP/HTTP endpoint traces and metrics go to (wins over HOOKGATE_OTLP_ENDPOINT). */
+  otlpEndpoint?: string;
+  /** How often the outbox sweeper looks for events SNS did not take (default 2 s; docs/reliability.md). */
+  outboxSweepMs?: number;
 }
 
 export interface DevRuntime {
@@ -106,6 +111,10 @@ export interface DevRuntime {
 const FINALIZE_BUDGET_MS = 1_500;
 /** How long shutdown waits for the pollers (their long poll is 1 s; a turn may hang in a hook). */
 const POLLERS_BUDGET_MS = 1_200;
+/** How often the dev outbox sweeper looks for events SNS did not take. */
+const DEV_OUTBOX_SWEEP_MS = 2_000;
+/** How often the dev observer pushes OTLP metrics. */
+const DEV_METRICS_INTERVAL_MS = 5_000;
 /** How long shutdown waits for each other part (server, engine, emulators…). */
 const STEP_BUDGET_MS = 300;
 
@@ -143,7 +152,10 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
 
   try {
     // The environment, parsed once: a malformed variable fails here, before anything starts (the error names it).
-    const parsed = loadDeploymentConfig(baseEnv, { runtime: 'local' });
+    const parsed = loadDeploymentConfig(
+      options.otlpEndpoint !== undefined ? { ...baseEnv, HOOKGATE_OTLP_ENDPOINT: options.otlpEndpoint } : baseEnv,
+      { runtime: 'local' },
+    );
     const state = options.state ? await prepareDevState(options.state) : undefined;
     if (state) cleanup.push({ name: 'the state folder', run: () => state.release() });
     const aws = await startEmulators({
@@ -206,15 +218,21 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
     const pollerError = (queue: string) => (error: unknown) => logger.error(`local ${queue} poller`, { error: String(error) });
+    // OTLP export (--otlp / HOOKGATE_OTLP_ENDPOINT) happens here, in the observer, never in the gateway or a turn.
+    const telemetry = await createObserverTelemetry(runtime, engine, { metricsIntervalMs: DEV_METRICS_INTERVAL_MS });
+    if (telemetry) cleanup.push({ name: 'the telemetry export', run: () => telemetry.shutdown() });
     const observer = await startSqsPoller({
       sqs: plane.clients.sqs,
       queueUrl: aws.eventsQueueUrl,
-      handler: engine.pinnedHandler(await createObserverFunction(runtime, engine)),
+      handler: engine.pinnedHandler(await createObserverFunction(runtime, { engine, telemetry: telemetry ?? null })),
       batchSize: 10,
       batchWindowMs: 50,
       onError: pollerError('events'),
     });
     const pollers: SqsPoller[] = [observer];
+    // Observer events SNS did not take wait on the table; this publishes them once it takes them again.
+    const sweeper = startOutboxSweepTimer(plane, logger, options.outboxSweepMs ?? DEV_OUTBOX_SWEEP_MS);
+    cleanup.push({ name: 'the outbox sweeper', run: () => sweeper.stop() });
     // All pollers stop together: each waits for its poll in progress (≤ 1 s) and its batch in hand.
     cleanup.push({ name: 'the queue pollers', run: () => Promise.all(pollers.map((p) => p.stop())).then(() => undefined), budgetMs: POLLERS_BUDGET_MS });
     const createTurnConsumer = options.createTurnConsumer;
@@ -298,6 +316,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     for (const { platform, missing } of config.disabled) banner.push(`  ${platform} is off: set ${missing.join(', ')}`);
     banner.push(`  local chat: POST ${url}/webhooks/local {"chat_id","user_id","text"} (content-type: application/json); replies: GET ${url}/webhooks/local/messages?chat_id=…`);
     banner.push(`  hook API: ${url}/v1/hooks/<hook>, ${url}/v1/events  (Authorization: Bearer ${generatedToken ? `${generatedToken}, generated; set HOOKGATE_API_TOKEN to choose one` : '$HOOKGATE_API_TOKEN'})`);
+    if (config.otlp) banner.push(`  telemetry: OTLP (${config.otlp.protocol}) to ${config.otlp.endpoint}`);
     if (!config.model.baseUrl) banner.push('  model: the built-in local stand-in model (set HOOKGATE_MODEL_BASE_URL for a real one)');
     if (!options.createTurnConsumer) banner.push('  turns: no turn runtime wired; messages stay on the turns queue');
     else banner.push(...toolSandboxLines(engine.current, options.home));

@@ -10,6 +10,7 @@ import { DynamoApprovalStore } from '../store/dynamo-approval-store.ts';
 import { DynamoAllowlistStore } from '../store/dynamo-allowlist-store.ts';
 import { RESOURCE_ENV } from './resource-env.ts';
 import { SnsObserverSink } from './sns-observer-sink.ts';
+import { DynamoObserverOutbox } from './observer-outbox.ts';
 import { S3PayloadStore } from './payload-store.ts';
 import { S3AttachmentStore } from './attachment-store.ts';
 import { SqsTurnQueue } from './turn-queue-sender.ts';
@@ -41,6 +42,8 @@ export interface DataPlane {
   /** Inbound attachments' bytes (the payload bucket, under each session). */
   readonly attachments: S3AttachmentStore;
   readonly observerSink: SnsObserverSink;
+  /** Envelopes SNS did not take, waiting on the table for the sweeper (`sweepOutbox`). */
+  readonly outbox: DynamoObserverOutbox;
   readonly turnQueue: SqsTurnQueue;
   readonly timerQueue: SqsTimerQueue;
   /**
@@ -159,6 +162,7 @@ export function createDataPlane(resources: DataPlaneResources): DataPlane {
   let idempotency: DataPlane['idempotency'] | undefined;
   const table = createDynamoTable({ tableName: resources.tableName, client: dynamodb });
   const payloads = new S3PayloadStore(s3, resources.payloadBucket);
+  const outbox = new DynamoObserverOutbox(table);
   return {
     table,
     dedup: new DynamoDeliveryDedupStore(table),
@@ -168,7 +172,8 @@ export function createDataPlane(resources: DataPlaneResources): DataPlane {
     allowlist: new DynamoAllowlistStore(table),
     payloads,
     attachments: new S3AttachmentStore(s3, resources.payloadBucket),
-    observerSink: new SnsObserverSink({ sns, topicArn: resources.eventsTopicArn, payloads }),
+    outbox,
+    observerSink: new SnsObserverSink({ sns, topicArn: resources.eventsTopicArn, payloads, outbox }),
     turnQueue: new SqsTurnQueue(sqs, resources.turnsQueueUrl),
     timerQueue: new SqsTimerQueue(sqs, resources.timersQueueUrl),
     get idempotency() {

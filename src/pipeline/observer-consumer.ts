@@ -23,7 +23,23 @@ export interface ObserverConsumerOptions {
   /** How long an envelope id is remembered as done (default 4 days, the events queue's retention). */
   idempotencySeconds?: number;
   logger?: HookLogger;
+  /**
+   * The observer side's telemetry (telemetry/telemetry-export.ts): events it `handles` are
+   * recorded once per envelope id (their own idempotency records, `IDEMPOTENCY#telemetry#…`),
+   * whether or not a hook observes them; `flush` runs after each batch.
+   */
+  telemetry?: ObserverTelemetry;
 }
+
+/** What the consumer needs of the telemetry export (defined in telemetry/, which builds on this folder). */
+export interface ObserverTelemetry {
+  handles(type: string): boolean;
+  record(envelopeId: string, payload: Record<string, unknown>): Promise<void>;
+  flush(): Promise<void>;
+}
+
+/** The idempotency key prefix of telemetry records (the observers' is SingleTableIdempotencyStore.KEY_PREFIX). */
+export const TELEMETRY_KEY_PREFIX = 'IDEMPOTENCY#telemetry';
 
 export type ObserverHandler = (event: SQSEvent, context?: Context) => Promise<SQSBatchResponse>;
 
@@ -55,6 +71,17 @@ export function createObserverConsumer(options: ObserverConsumerOptions): Observ
     { persistenceStore, config, keyPrefix: SingleTableIdempotencyStore.KEY_PREFIX, dataIndexArgument: 0 },
   );
 
+  const telemetry = options.telemetry;
+  const recordOnce = telemetry
+    ? makeIdempotent(
+        async (id: string, payload: Record<string, unknown>) => {
+          await telemetry.record(id, payload);
+          return { recorded: true };
+        },
+        { persistenceStore, config, keyPrefix: TELEMETRY_KEY_PREFIX, dataIndexArgument: 0 },
+      )
+    : undefined;
+
   const resolvePayload = async (envelope: Envelope): Promise<Record<string, unknown>> => {
     if (!('payload_ref' in envelope)) return envelope.payload;
     const payload: unknown = JSON.parse(await options.payloads.get(envelope.payload_ref));
@@ -68,9 +95,12 @@ export function createObserverConsumer(options: ObserverConsumerOptions): Observ
     let envelope: Envelope | undefined;
     try {
       envelope = parseEnvelope(record.body);
-      if (envelope.ran_at_source) return; // its hooks ran where it was emitted
-      if (options.engine.hasObservers?.(envelope.type) === false) return;
-      await runOnce(envelope.id, { ...envelope, payload: await resolvePayload(envelope) });
+      const forTelemetry = recordOnce !== undefined && telemetry?.handles(envelope.type) === true;
+      const forHooks = !envelope.ran_at_source && options.engine.hasObservers?.(envelope.type) !== false;
+      if (!forTelemetry && !forHooks) return; // ran_at_source: its hooks ran where it was emitted
+      const payload = await resolvePayload(envelope);
+      if (forTelemetry) await recordOnce(envelope.id, payload);
+      if (forHooks) await runOnce(envelope.id, { ...envelope, payload });
     } catch (error) {
       const what = envelope ? `observer event ${envelope.id} (${envelope.type})` : `SQS message ${record.messageId}`;
       logger.error(
@@ -91,9 +121,14 @@ export function createObserverConsumer(options: ObserverConsumerOptions): Observ
     );
     // One processor per invocation: its state is per batch, and local pollers may overlap.
     const processor = new BatchProcessor(EventType.SQS);
-    return processPartialResponse(event, handleRecord, processor, {
-      ...(context ? { context } : {}),
-      throwOnFullBatchFailure: false,
-    });
+    try {
+      return await processPartialResponse(event, handleRecord, processor, {
+        ...(context ? { context } : {}),
+        throwOnFullBatchFailure: false,
+      });
+    } finally {
+      // Metrics of the batch: a failed flush is logged, never a reason to redeliver events.
+      await telemetry?.flush().catch((error: unknown) => logger.warn(`telemetry flush failed: ${(error as Error)?.message ?? String(error)}`));
+    }
   };
 }

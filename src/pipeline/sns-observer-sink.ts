@@ -8,6 +8,7 @@ import { InvalidObserverEventError, ObserverPublishError } from './observer-publ
 import { resolveClient, type ClientSource } from './lazy-client.ts';
 import { escapeNonAscii } from './ascii-json.ts';
 import { textOf } from '../hooks/text-of.ts';
+import type { OutboxEntry } from './observer-outbox.ts';
 
 /** SNS: 256 KiB per message and per PublishBatch request (body + attribute names, types, values). */
 export const SNS_MAX_BYTES = 262_144;
@@ -27,6 +28,18 @@ export interface SnsObserverSinkOptions {
   maxMessageBytes?: number;
   now?: () => Date;
   newId?: () => string;
+  /**
+   * Where envelopes go that SNS did not take after `maxAttempts` (docs/reliability.md,
+   * "Observer outbox"): kept on the table and published later by the sweeper. Without it, such
+   * a publish rejects with `ObserverPublishError`.
+   */
+  outbox?: ObserverOutboxPort;
+}
+
+/** What the sink needs of the outbox (`DynamoObserverOutbox`). */
+export interface ObserverOutboxPort {
+  put(entries: readonly OutboxEntry[]): Promise<void>;
+  isPending(sessionId: string | null): Promise<boolean>;
 }
 
 interface Prepared {
@@ -34,6 +47,7 @@ interface Prepared {
   body: string;
   type: string;
   bytes: number;
+  session_id: string | null;
 }
 
 /**
@@ -63,13 +77,63 @@ export class SnsObserverSink implements ObserverSink {
     this.newId = options.newId ?? randomUUID;
   }
 
+  /** Sessions whose events went to the outbox from this process: their next events follow them there (order per session). */
+  private readonly held = new Set<string | null>();
+
   async publish(events: readonly ObserverEvent[]): Promise<string[]> {
     const prepared: Prepared[] = [];
     // Observer events leave the process here: known secrets and secret shapes are redacted.
     for (const event of events) prepared.push(await this.prepare({ ...event, payload: redactSecretsDeep(event.payload) }));
+    const outbox = this.options.outbox;
+    let direct = prepared;
+    if (outbox && this.held.size > 0) {
+      // A held session's events go behind its outboxed ones until the sweeper has published those.
+      for (const session of new Set(prepared.map((p) => p.session_id))) {
+        if (this.held.has(session) && !(await outbox.isPending(session))) this.held.delete(session);
+      }
+      const behind = prepared.filter((p) => this.held.has(p.session_id));
+      if (behind.length > 0) {
+        await this.keep(behind);
+        direct = prepared.filter((p) => !this.held.has(p.session_id));
+      }
+    }
     // Batches go out one after the other so emission order is kept as far as SNS keeps it.
-    for (const batch of packBatches(prepared)) await this.sendBatch(batch);
+    const batches = packBatches(direct);
+    for (const [index, batch] of batches.entries()) {
+      try {
+        await this.sendBatch(batch);
+      } catch (error) {
+        if (!outbox || !(error instanceof ObserverPublishError) || error.permanent) throw error;
+        // SNS is unreachable or refusing: this batch's unsent envelopes and every later one are kept, in order.
+        const failed = new Set(error.failedIds);
+        await this.keep([...batch.filter((p) => failed.has(p.id)), ...batches.slice(index + 1).flat()], error);
+        break;
+      }
+    }
     return prepared.map((p) => p.id);
+  }
+
+  /**
+   * Publishes envelopes exactly as they were prepared (the outbox sweeper's path), with the same
+   * retries; rejects with `ObserverPublishError` when they still do not go out.
+   */
+  async republish(entries: readonly Pick<OutboxEntry, 'id' | 'type' | 'body'>[]): Promise<void> {
+    const prepared = entries.map((entry) => ({ ...entry, bytes: entryBytes(entry.body, entry.type), session_id: null }));
+    for (const batch of packBatches(prepared)) await this.sendBatch(batch);
+  }
+
+  private async keep(items: readonly Prepared[], cause?: ObserverPublishError): Promise<void> {
+    try {
+      await this.options.outbox!.put(items.map((p) => ({ id: p.id, type: p.type, body: p.body, session_id: p.session_id })));
+    } catch (error) {
+      // Neither SNS nor the table took them: the caller answers 5xx, as before the outbox.
+      throw new ObserverPublishError(
+        `${cause?.message ?? 'observer events held for their session'}; the outbox could not keep them either: ${(error as Error)?.message ?? String(error)}`,
+        items.map((p) => p.id),
+        { cause: error },
+      );
+    }
+    for (const item of items) this.held.add(item.session_id);
   }
 
   private async prepare(event: ObserverEvent): Promise<Prepared> {
@@ -103,11 +167,11 @@ export class SnsObserverSink implements ObserverSink {
       body = `${head}"payload":null,"payload_ref":${JSON.stringify(ref)}}`;
       bytes = entryBytes(body, event.type);
     }
-    return { id, body, type: event.type, bytes };
+    return { id, body, type: event.type, bytes, session_id: event.session_id ?? null };
   }
 
-  private async sendBatch(batch: Prepared[]): Promise<void> {
-    let pending = batch.map((p, i): [string, Prepared] => [String(i), p]);
+  private async sendBatch(batch: readonly Omit<Prepared, 'session_id'>[]): Promise<void> {
+    let pending = batch.map((p, i): [string, Omit<Prepared, 'session_id'>] => [String(i), p]);
     let lastReason = '';
     for (let attempt = 1; pending.length > 0; attempt++) {
       if (attempt > this.maxAttempts) {
@@ -137,6 +201,7 @@ export class SnsObserverSink implements ObserverSink {
         throw new ObserverPublishError(
           `SNS rejected observer event(s): ${permanent.map((f) => `${byId.get(f.Id ?? '')?.id}: ${f.Code} ${f.Message}`).join('; ')}`,
           permanent.map((f) => byId.get(f.Id ?? '')?.id ?? '?'),
+          { permanent: true },
         );
       }
       lastReason = failed.map((f) => `${f.Code} ${f.Message}`).join('; ');
@@ -152,9 +217,9 @@ function entryBytes(body: string, type: string): number {
 }
 
 /** Greedy, order-keeping packing into PublishBatch requests. */
-function packBatches(items: Prepared[]): Prepared[][] {
-  const batches: Prepared[][] = [];
-  let current: Prepared[] = [];
+function packBatches<T extends Pick<Prepared, 'bytes'>>(items: readonly T[]): T[][] {
+  const batches: T[][] = [];
+  let current: T[] = [];
   let bytes = 0;
   for (const item of items) {
     if (current.length === MAX_BATCH_ENTRIES || (current.length > 0 && bytes + item.bytes > SNS_MAX_BYTES)) {

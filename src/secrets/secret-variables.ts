@@ -21,6 +21,7 @@ export const SECRET_VARIABLES: readonly string[] = [
   'HOOKGATE_MODEL_API_KEY',
   'HOOKGATE_API_TOKEN',
   'HOOKGATE_HTTP_HOOK_SECRET',
+  'HOOKGATE_OTLP_HEADERS',
 ];
 
 // The deployment secret is read once per cold start (functions/support/secret-environment.ts);

@@ -17,6 +17,7 @@ import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
  * | `IDEMPOTENCY#<function>#<hash>` | `IDEMPOTENCY`               | Powertools idempotency (observer consumer) |
  * | `TRACE#<turn id>` / `TRACE_SESSION#<session id>` | `RUN#…` / `TURN#…` | traces |
  * | `TRACE_RECENT#<YYYY-MM-DD>` / `UNDELIVERED_REPLY` | `TURN#…` / `<at>#<turn id>#…` | traces (console indexes) |
+ * | `OUTBOX#<session id>` / `OUTBOX_PENDING` | `<at>#<seq>#<envelope id>` / `<session id>` | observer outbox (pipeline/observer-outbox.ts) |
  */
 export interface DynamoTable {
   readonly doc: DynamoDBDocumentClient;

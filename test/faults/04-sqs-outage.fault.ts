@@ -1,8 +1,9 @@
 import { SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultLine, size } from './support/fault-line.ts';
-import { startFaultDev, type FaultDev, type Platform } from './support/fault-dev.ts';
+import { enable } from '../hooks/support/temp-home.ts';
+import { faultLine, settle, size, until } from './support/fault-line.ts';
+import { recorderPlugin, startFaultDev, type FaultDev, type Platform } from './support/fault-dev.ts';
 import { outageSummary, runOutageScenario } from './support/outage-scenario.ts';
 import { startOutageProxy, type OutageProxy } from './support/outage-proxy.ts';
 
@@ -18,6 +19,12 @@ import { startOutageProxy, type OutageProxy } from './support/outage-proxy.ts';
  * delivery answered 5xx is delivered again after recovery, as the platform would. Every
  * acknowledged (2xx) message gets exactly one reply.
  *
+ * SNS goes down with the rest, so the observer events the turns emit meanwhile cannot be
+ * published: the sink keeps them in the outbox on the table (which stays up) and the outbox
+ * sweeper publishes them after recovery (docs/reliability.md). The recorder plugin's
+ * `post_llm_call` observer — run by the observer consumer, behind SNS and the events queue —
+ * must see every acknowledged message exactly once: 0 observer events lost, 0 run twice.
+ *
  * The turns queue's visibility timeout is 6 × 120 s as deployed; the case sets it to 5 s on
  * the running queue, so that a turn whose delete failed during the outage comes back within
  * the run, and the case watches long enough for it to be answered twice if it would be.
@@ -32,7 +39,7 @@ let fd: FaultDev;
 let proxy: OutageProxy;
 let fauxqs: ReturnType<typeof buildApp>;
 /** The dev server's log lines (info and up): counted, kept out of the test output. */
-const outageLog = { refused: 0, other: 0, skipped: 0, unpublished: 0 };
+const outageLog = { refused: 0, other: 0, skipped: 0, unpublished: 0, outboxed: 0 };
 const stderrWrite = process.stderr.write.bind(process.stderr);
 const stdoutWrite = process.stdout.write.bind(process.stdout);
 const OUTAGE_ERROR = /ECONNREFUSED|ECONNRESET|socket hang up|EPIPE/;
@@ -56,11 +63,13 @@ beforeAll(async () => {
     const text = String(chunk);
     if (!text.includes('"service":"hookgate-dev"')) return (stdoutWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
     if (text.includes('came again after its turn ended')) outageLog.skipped += 1;
+    const swept = /observer outbox: published (\d+) event/.exec(text);
+    if (swept) outageLog.outboxed += Number(swept[1]);
     return true;
   }) as typeof process.stdout.write;
   fauxqs = buildApp({ logger: false, defaultRegion: 'us-east-1' });
   proxy = await startOutageProxy(await fauxqs.listen({ host: '127.0.0.1', port: 0 }));
-  fd = await startFaultDev({ files: {}, sqsEndpoint: proxy.url, env: { HOOKGATE_LOG_LEVEL: 'info' } });
+  fd = await startFaultDev({ files: { 'config.yaml': enable('recorder'), ...recorderPlugin() }, sqsEndpoint: proxy.url, env: { HOOKGATE_LOG_LEVEL: 'info' } });
   const { aws } = fd.dev;
   const sqs = new SQSClient({ region: aws.region, credentials: aws.credentials, endpoint: aws.sqsEndpoint });
   await sqs.send(new SetQueueAttributesCommand({ QueueUrl: aws.turnsQueueUrl, Attributes: { VisibilityTimeout: String(VISIBILITY_S) } }));
@@ -76,7 +85,7 @@ afterAll(async () => {
 });
 
 describe('fault 4: SQS unreachable mid-run', () => {
-  it('answers 5xx while the queues are unreachable, never a 2xx it cannot keep; after recovery every acknowledged message is answered once', async (ctx) => {
+  it('answers 5xx while the queues are unreachable, never a 2xx it cannot keep; after recovery every acknowledged message is answered once and observed once', async (ctx) => {
     const f = await runOutageScenario(fd, {
       platforms: PLATFORMS,
       perPhase: PER_PHASE,
@@ -89,13 +98,25 @@ describe('fault 4: SQS unreachable mid-run', () => {
       // Long enough for a turn whose delete was lost to come back (visibility timeout, then the pollers' backoff).
       watchMs: (VISIBILITY_S + 6) * 1000,
     });
+    // Each acknowledged message's post_llm_call observer run, by its text; then a window for a second one.
+    const observed = async () => {
+      const runs = (await fd.recorded()).filter((r) => r.hook === 'post_llm_call');
+      return f.acknowledgedTexts.map((text) => runs.filter((r) => String(r.kwargs.user_message).includes(text)).length);
+    };
+    const observerStart = Date.now();
+    await until(observed, (counts) => counts.every((c) => c >= 1));
+    const observedAfter = (Date.now() - observerStart) / 1000;
+    await settle(3_000);
+    const counts = await observed();
+    const events = { lost: counts.filter((c) => c === 0).length, twice: counts.filter((c) => c > 1).length };
     const { head, tail } = outageSummary(f);
     faultLine(
       ctx,
-      `fault 4 sqs-outage: ${f.messages} messages on ${PLATFORMS.length} platforms (${PER_PHASE} before, ${PER_PHASE} during a ${f.outageSeconds.toFixed(1)} s outage of SQS/SNS/S3, connections refused and reset; ${PER_PHASE} after); ${head}; ${outageLog.other} other errors logged (pollers, deletes); ${outageLog.unpublished} observer events not published (logged, dropped: observer events fail open); ${outageLog.skipped} turn messages delivered again after their turn ended, not run again; ${tail}`,
+      `fault 4 sqs-outage: ${f.messages} messages on ${PLATFORMS.length} platforms (${PER_PHASE} before, ${PER_PHASE} during a ${f.outageSeconds.toFixed(1)} s outage of SQS/SNS/S3, connections refused and reset; ${PER_PHASE} after); ${head}; ${outageLog.other} other errors logged (pollers, deletes); ${outageLog.unpublished} observer events not published (logged, dropped); ${outageLog.outboxed} kept in the outbox and published after recovery; post_llm_call observed for ${counts.length - events.lost}/${counts.length} acknowledged messages (${events.lost} lost, ${events.twice} twice, the last ${observedAfter.toFixed(1)} s after every reply); ${outageLog.skipped} turn messages delivered again after their turn ended, not run again; ${tail}`,
     );
     expect({ lost: f.lost, twice: f.twice, other: f.other, acknowledged: f.acknowledged }).toEqual({ lost: 0, twice: 0, other: 0, acknowledged: f.messages });
     expect(f.fivexx).toBeGreaterThan(0); // the outage was seen
     expect(f.twoxxDuring).toBe(0);
+    expect({ unpublished: outageLog.unpublished, ...events }).toEqual({ unpublished: 0, lost: 0, twice: 0 });
   });
 });

@@ -4,6 +4,7 @@ import type { AssistantMessage, ChatCompletion, ChatRequest, ToolSpec, WireMessa
 import { withoutInlineImages } from '../attachments/user-content.ts';
 import { ModelRequestError, ModelUnavailableError } from './model-errors.ts';
 import type { ModelTransport } from './model-transport.ts';
+import type { OperationFields } from '../trace/turn-spans.ts';
 
 /** What the api-request hooks report about the turn making the request (§1.11). */
 export interface ModelCallTurn {
@@ -75,6 +76,19 @@ export async function callModel(call: ModelCall): Promise<{ message: AssistantMe
   const requestView = () => ({ method: 'POST', url: `${transport.baseUrl}/chat/completions`, body: { ...request, messages: withoutInlineImages(request.messages) } });
 
   for (let attempt = 0; ; attempt++) {
+    // One `chat` operation per attempt, its hooks under it (docs/telemetry.md).
+    const result = await hooks.spans.within(
+      'chat',
+      { model: transport.model, provider: transport.provider, api_request_id: apiRequestId, attempt },
+      (set) => attemptOnce(attempt, set),
+    );
+    if ('message' in result) return result;
+    if (!result.willRetry) throw new ModelUnavailableError(`the model request ${apiRequestId} failed: ${result.failure.message}`, { cause: result.failure });
+    await sleep(Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt));
+  }
+
+  type Attempt = { message: AssistantMessage; finishReason: string | null } | { failure: ModelRequestError; willRetry: boolean };
+  async function attemptOnce(attempt: number, set: (more: Partial<OperationFields<'chat'>>) => void): Promise<Attempt> {
     const startedAt = Date.now() / 1000;
     await hooks.observe(
       'pre_api_request',
@@ -122,6 +136,13 @@ export async function callModel(call: ModelCall): Promise<{ message: AssistantMe
         }),
         { gated: true },
       );
+      set({
+        finish_reason: choice.finish_reason ?? 'unknown',
+        ...(completion.model ? { response_model: completion.model } : {}),
+        ...(completion.id ? { response_id: completion.id } : {}),
+        ...tokenCounts(completion.usage),
+        ...(hooks.spans.captureContent && message.content ? { output_text: message.content } : {}),
+      });
       return { message, finishReason: choice.finish_reason ?? null };
     } catch (error) {
       const failure =
@@ -148,10 +169,18 @@ export async function callModel(call: ModelCall): Promise<{ message: AssistantMe
         }),
         { gated: true },
       );
-      if (!willRetry) throw new ModelUnavailableError(`the model request ${apiRequestId} failed: ${failure.message}`, { cause: failure });
-      await sleep(Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt));
+      set({ error: failure.message.slice(0, 2000), status_code: failure.details.statusCode });
+      return { failure, willRetry };
     }
   }
+}
+
+/** OpenAI-style `usage` counts, where the provider reported them. */
+function tokenCounts(usage: Record<string, unknown> | undefined): { input_tokens?: number; output_tokens?: number } {
+  const count = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined);
+  const input = count(usage?.prompt_tokens);
+  const output = count(usage?.completion_tokens);
+  return { ...(input !== undefined ? { input_tokens: input } : {}), ...(output !== undefined ? { output_tokens: output } : {}) };
 }
 
 /** An empty answer (no text, no tool calls) is an invalid response, retried like a 5xx. */

@@ -20,6 +20,8 @@ export interface ChildAgentOptions {
   stopRequested: () => Promise<boolean>;
   hooks: TurnHooks['engine'];
   parentTrace: TurnHooks['trace'];
+  /** The parent's operations: the child's become an `invoke_agent` under the `delegate_task` call. */
+  parentSpans?: TurnHooks['spans'];
   logger: TurnRuntimeDeps['logger'];
   gate: ApprovalGate;
   /** The parent turn's state. */
@@ -40,7 +42,7 @@ export interface ChildAgentOptions {
 export async function runChildAgent(options: ChildAgentOptions): Promise<ChildOutcome> {
   const { child, state } = options;
   const turnId = `${state.turn_id}:${child.child_subagent_id}`;
-  const hooks = new TurnHooks(options.hooks, options.logger, { session_id: child.child_session_id, turn_id: turnId });
+  const hooks = new TurnHooks(options.hooks, options.logger, { session_id: child.child_session_id, turn_id: turnId }, options.parentSpans);
   const childState: TurnState = {
     ...state,
     turn_id: turnId,
@@ -54,25 +56,30 @@ export async function runChildAgent(options: ChildAgentOptions): Promise<ChildOu
     pending_calls: [],
     step_tools: [],
   };
-  const outcome = await runAgentLoop(
-    {
-      transport: options.transport,
-      hooks,
-      tools: CHILD_TOOLS,
-      allowedTools: new Set(CHILD_TOOLS.keys()),
-      systemPrompt: options.systemPrompt,
-      history: [],
-      sandbox: options.sandbox,
-      workspaceSession: options.workspaceSession,
-      maxIterations: options.maxIterations,
-      ...(options.retry ? { retry: options.retry } : {}),
-      ...(options.toolSet ? { toolSet: options.toolSet } : {}),
-      approvals: { canAsk: false, check: options.gate.check },
-      stopRequested: options.stopRequested,
-      subagentId: child.child_subagent_id,
-    },
-    childState,
-  );
+  const spanFields = { subagent_id: child.child_subagent_id, child_session_id: child.child_session_id };
+  const outcome = await hooks.spans.within('invoke_agent', spanFields, async (set) => {
+    const ended = await runAgentLoop(
+      {
+        transport: options.transport,
+        hooks,
+        tools: CHILD_TOOLS,
+        allowedTools: new Set(CHILD_TOOLS.keys()),
+        systemPrompt: options.systemPrompt,
+        history: [],
+        sandbox: options.sandbox,
+        workspaceSession: options.workspaceSession,
+        maxIterations: options.maxIterations,
+        ...(options.retry ? { retry: options.retry } : {}),
+        ...(options.toolSet ? { toolSet: options.toolSet } : {}),
+        approvals: { canAsk: false, check: options.gate.check },
+        stopRequested: options.stopRequested,
+        subagentId: child.child_subagent_id,
+      },
+      childState,
+    );
+    set({ status: ended.kind });
+    return ended;
+  });
   await hooks.flush();
   // The child's hook calls show in the parent turn's trace, marked as the child's.
   options.parentTrace.push(...hooks.trace.map((record) => ({ ...record, turn_id: state.turn_id, hook: `${record.hook} [${child.child_subagent_id}]` })));

@@ -67,28 +67,35 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
     if (state.iteration > 0) {
       while (state.pending_calls.length > 0) {
         const call = state.pending_calls[0]!;
-        const outcome = await executeToolCall(
-          call,
-          {
-            tools: deps.tools,
-            context: {
-              sandbox: deps.sandbox,
-              workspaceSession: deps.workspaceSession,
-              hooks: deps.hooks,
-              task_id: state.task_id,
-              session_id: state.session_id,
-              turn_id: state.turn_id,
-              subagent_id: deps.subagentId ?? null,
-              ...(deps.delegate ? { delegate: deps.delegate } : {}),
-              ...(deps.signal ? { signal: deps.signal } : {}),
+        const spans = deps.hooks.spans;
+        const args = spans.captureContent ? { arguments: call.function.arguments } : {};
+        // One `execute_tool` operation per call; its hooks (pre_tool_call, …) land under it.
+        const outcome = await spans.within('execute_tool', { tool_name: call.function.name, tool_call_id: call.id, ...args }, async (set) => {
+          const done = await executeToolCall(
+            call,
+            {
+              tools: deps.tools,
+              context: {
+                sandbox: deps.sandbox,
+                workspaceSession: deps.workspaceSession,
+                hooks: deps.hooks,
+                task_id: state.task_id,
+                session_id: state.session_id,
+                turn_id: state.turn_id,
+                subagent_id: deps.subagentId ?? null,
+                ...(deps.delegate ? { delegate: deps.delegate } : {}),
+                ...(deps.signal ? { signal: deps.signal } : {}),
+              },
+              api_request_id: `${state.turn_id}:api:${state.api_call_count}`,
+              ...(deps.allowedTools ? { allowedTools: deps.allowedTools } : {}),
+              ...(deps.toolSet ? { toolSet: deps.toolSet } : {}),
+              ...(deps.approvals ? { approvals: deps.approvals } : {}),
             },
-            api_request_id: `${state.turn_id}:api:${state.api_call_count}`,
-            ...(deps.allowedTools ? { allowedTools: deps.allowedTools } : {}),
-            ...(deps.toolSet ? { toolSet: deps.toolSet } : {}),
-            ...(deps.approvals ? { approvals: deps.approvals } : {}),
-          },
-          answer,
-        );
+            answer,
+          );
+          set({ outcome: done.kind === 'done' ? 'done' : 'needs_approval', ...(spans.captureContent && done.kind === 'done' ? { result: done.result } : {}) });
+          return done;
+        });
         answer = undefined;
         if (outcome.kind === 'needs_approval') {
           // The persisted call carries the args it will run with (a pre_tool_call rewrite, §5.10).

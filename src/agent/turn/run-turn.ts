@@ -31,6 +31,8 @@ import { takeInAttachments } from '../attachments/take-in-attachments.ts';
 import { attachmentsForHooks, recordAttachmentRefusal } from '../attachments/attachments-for-hooks.ts';
 import { inlineImages } from '../attachments/user-content.ts';
 import type { ContentPart } from '../model/chat-wire.ts';
+import { performance } from 'node:perf_hooks';
+import { publishTurnTrace, type TurnInvocationSummary } from '../trace/turn-trace-publish.ts';
 
 type MessageTurn = Extract<TurnMessage, { kind: 'message' }>;
 type ApprovalTurn = Extract<TurnMessage, { kind: 'approval' }>;
@@ -52,6 +54,7 @@ export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 300;
  * const result = await startTurn(deps, turnMessage); // { turn_id, outcome: 'completed', response }
  */
 export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Promise<TurnResult> {
+  const startedPerf = performance.now();
   const now = deps.now?.() ?? new Date();
   const { event } = message;
   const source = event.source;
@@ -91,6 +94,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
   };
   let reachedLoop = false;
   let refused = false;
+  const summary: TurnInvocationSummary = { state, resumed: false, provider: deps.transport.provider, startedAt: now, startedPerf, outcome: 'failed' };
   try {
     if (expired) {
       await hooks.observe('on_session_finalize', { session_id: expired.session_id, platform: expired.platform, reason: 'session_expired' });
@@ -128,13 +132,13 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     state.injected_context = guarded(() => joinLlmContext(results)) ?? null;
     reachedLoop = true;
     const blocked = guarded(() => promptBlockMessage(results));
-    if (blocked !== undefined) return await endBlockedTurn(deps, hooks, state, blocked);
-    return await continueTurn(deps, hooks, state, history);
+    if (blocked !== undefined) return noteResult(summary, await endBlockedTurn(deps, hooks, state, blocked));
+    return noteResult(summary, await continueTurn(deps, hooks, state, history));
   } finally {
     try {
       // on_session_end closes every run, also one that failed before its loop (continueTurn fires it otherwise).
       if (!reachedLoop && !refused) await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the turn failed before its loop' });
-      await finishInvocation(deps, hooks);
+      await finishInvocation(deps, hooks, summary);
     } finally {
       endInFlight?.();
     }
@@ -151,6 +155,8 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
  * await resumeTurn(deps, { v: 1, kind: 'approval', approval_id, choice: 'once', … });
  */
 export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): Promise<TurnResult> {
+  const startedPerf = performance.now();
+  const startedAt = deps.now?.() ?? new Date();
   const record = await deps.approvals.get(message.approval_id);
   if (!record) return { turn_id: '', outcome: 'ignored', reason: `no approval ${message.approval_id}` };
   annotateLogContext({ turn_id: record.turn_id });
@@ -185,6 +191,7 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
   const resumedAt = (deps.now?.() ?? new Date()).toISOString();
   await deps.sessions.noteTurnStarted(state.session_key, state.session_id, { turn_id: state.turn_id, platform: state.platform, user_id: state.user_id, started_at: resumedAt });
   const endInFlight = deps.turnsInFlight?.begin({ turn_id: state.turn_id, session_key: state.session_key, session_id: state.session_id });
+  const summary: TurnInvocationSummary = { state, resumed: true, provider: deps.transport.provider, startedAt, startedPerf, outcome: 'failed' };
   try {
     await hooks.observe('post_approval_response', { ...approvalHookKwargs(record), choice });
     if (choice === 'session' || choice === 'always') {
@@ -198,10 +205,10 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
     }
     const result = await continueTurn(deps, hooks, state, history, { choice });
     await deps.approvals.markResumed(record.approval_id, deps.now?.() ?? new Date());
-    return result;
+    return noteResult(summary, result);
   } finally {
     try {
-      await finishInvocation(deps, hooks);
+      await finishInvocation(deps, hooks, summary);
     } finally {
       endInFlight?.();
     }
@@ -270,7 +277,7 @@ function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, 
     stopRequested: () => deps.sessions.stopRequested(state.session_key, since, state.turn_id),
   };
   const gate = chatApprovalGate(deps.approvals, { platform: state.platform, chat_id: chatIdOf(state) }, permissionRequestHooks(hooks, state.session_key));
-  const delegate: DelegateRunner = (child) => runChildAgent({ ...base, hooks: hooks.engine, parentTrace: hooks.trace, logger: deps.logger, gate, state, child });
+  const delegate: DelegateRunner = (child) => runChildAgent({ ...base, hooks: hooks.engine, parentTrace: hooks.trace, parentSpans: hooks.spans, logger: deps.logger, gate, state, child });
   return { ...base, hooks, tools: deps.tools ?? BUILTIN_TOOLS, history, approvals: gate, delegate };
 }
 
@@ -402,14 +409,24 @@ async function sendReply(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnSta
   }
 }
 
-async function finishInvocation(deps: TurnRuntimeDeps, hooks: TurnHooks): Promise<void> {
+async function finishInvocation(deps: TurnRuntimeDeps, hooks: TurnHooks, summary: TurnInvocationSummary): Promise<void> {
   await hooks.flush();
-  if (!deps.traces || hooks.trace.length === 0) return;
-  try {
-    await deps.traces.append(hooks.trace, hooks.meta.session_id);
-  } catch (error) {
-    deps.logger.warn(`turn ${hooks.meta.turn_id}: the hook trace could not be stored: ${String(error)}`);
+  if (deps.traces && hooks.trace.length > 0) {
+    try {
+      await deps.traces.append(hooks.trace, hooks.meta.session_id);
+    } catch (error) {
+      deps.logger.warn(`turn ${hooks.meta.turn_id}: the hook trace could not be stored: ${String(error)}`);
+    }
   }
+  // After the reply, the last thing the invocation does: the observer side makes spans and metrics of it.
+  await publishTurnTrace(hooks, summary, deps.logger);
+}
+
+/** Notes how the invocation ended (and its reply) for the turn-trace event. */
+function noteResult(summary: TurnInvocationSummary, result: TurnResult): TurnResult {
+  summary.outcome = result.outcome;
+  if ('response' in result && result.response !== '') summary.response = result.response;
+  return result;
 }
 
 function guarded<T>(fn: () => T): T | undefined {

@@ -7,6 +7,8 @@ import type { HookRunRecord, InvokeOptions } from '../../hooks/hook-engine.ts';
 import { TRACE_DETAIL_CHARS, type TraceRecord } from '../../store/trace-store.ts';
 import { describeDecision } from '../trace/describe-decision.ts';
 import { collectHookRuns } from '../trace/hook-run-scope.ts';
+import { TurnSpanRecorder } from '../trace/turn-spans.ts';
+import { captureContentFrom } from '../../telemetry/capture-content.ts';
 
 /** The ids every observer event of one turn is published with. */
 export interface TurnHookMeta {
@@ -31,11 +33,17 @@ export class TurnHooks {
   /** Every hook call of this turn (this invocation), for `hookgate trace`. */
   readonly trace: TraceRecord[] = [];
 
+  /** The invocation's timed operations, for its `hookgate:turn_trace` event (a child agent shares its parent's). */
+  readonly spans: TurnSpanRecorder;
+
   constructor(
     readonly engine: HookEngine,
     private readonly logger: HookLogger,
     readonly meta: TurnHookMeta,
-  ) {}
+    spans?: TurnSpanRecorder,
+  ) {
+    this.spans = spans ?? new TurnSpanRecorder(captureContentFrom(configOf(engine)));
+  }
 
   has(hook: string): boolean {
     try {
@@ -117,17 +125,21 @@ export class TurnHooks {
     const turn_id = this.meta.turn_id;
     const detail = kwargs === undefined ? {} : { kwargs: traceJson(kwargs) };
     if (runs.length === 0) {
-      this.trace.push({ turn_id, at, hook, source: '-', callback: '-', decision: overall, duration_ms: Math.trunc(performance.now() - started), ...detail });
+      const duration = performance.now() - started;
+      this.trace.push({ turn_id, at, hook, source: '-', callback: '-', decision: overall, duration_ms: Math.trunc(duration), ...detail });
+      this.spans.recordHook({ hook, source: '-', callback: '-', decision: overall.slice(0, 2000) }, at, duration);
       return;
     }
     for (const run of runs) {
+      const decision = run.error !== undefined ? `error: ${run.error}` : (perRun?.(run) ?? overall);
+      this.spans.recordHook({ hook: run.hook, source: run.source, callback: run.callback, decision: decision.slice(0, 2000) }, at, run.durationMs);
       this.trace.push({
         turn_id,
         at,
         hook: run.hook,
         source: run.source,
         callback: run.callback,
-        decision: run.error !== undefined ? `error: ${run.error}` : (perRun?.(run) ?? overall),
+        decision,
         duration_ms: Math.trunc(run.durationMs),
         ...detail,
         result: run.error !== undefined ? traceJson({ error: run.error }) : traceJson(run.result ?? null),
@@ -137,6 +149,15 @@ export class TurnHooks {
 
   async flush(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+}
+
+/** The hooks home's config.yaml mapping; an engine without one (a test double) has none. */
+function configOf(engine: HookEngine): Record<string, unknown> | undefined {
+  try {
+    return engine.config;
+  } catch {
+    return undefined;
   }
 }
 

@@ -46,7 +46,7 @@ function untilSignal(): Promise<NodeJS.Signals> {
 }
 
 /**
- * `hookgate dev [--port 8787] [--home DIR] [--state DIR] [--fresh] [--no-watch] [--accept-hooks] [--allow-invalid-config]`:
+ * `hookgate dev [--port 8787] [--home DIR] [--state DIR] [--fresh] [--no-watch] [--accept-hooks] [--allow-invalid-config] [--otlp URL]`:
  * the embedded pipeline on one machine, until Ctrl+C / SIGTERM. An invalid hooks configuration
  * stops it with exit 2 (file, line, reason) unless `--allow-invalid-config`. Hooks are reloaded
  * when the hooks home changes, unless `--no-watch`.
@@ -68,7 +68,8 @@ export function installDevCommand(
     .option('--state <dir>', `where the table and the unanswered turns are kept across restarts (default: $HOOKGATE_DEV_STATE or ${DEFAULT_STATE_DIR})`)
     .option('--fresh', 'start with empty state (deletes the stored table first)')
     .option('--no-watch', 'do not reload the hooks when plugins, gateway hooks, config.yaml or the allowlist change')
-    .action(async (options: { port: number; home?: string; state?: string; fresh?: boolean; watch: boolean; allowInvalidConfig?: boolean }) => {
+    .option('--otlp <url>', 'export traces and metrics to this OTLP/HTTP endpoint (as HOOKGATE_OTLP_ENDPOINT; docs/telemetry.md)')
+    .action(async (options: { port: number; home?: string; state?: string; fresh?: boolean; watch: boolean; allowInvalidConfig?: boolean; otlp?: string }) => {
       // The SDK's Node 20 notice is harmless here and would bury what dev prints.
       process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
       const home = resolve(options.home ?? resolveHooksHome());
@@ -103,6 +104,7 @@ export function installDevCommand(
           watch: options.watch,
           allowInvalidConfig: options.allowInvalidConfig ?? false,
           ...(state ? { state } : {}),
+          ...(options.otlp !== undefined ? { otlpEndpoint: options.otlp } : {}),
           ...wiring,
         });
       } catch (error) {

@@ -38,6 +38,8 @@ export interface OutageFigures {
   answered: number;
   lost: number;
   twice: number;
+  /** The tagged text (`<tag> <phase> <n>`) of each acknowledged message, for cases that follow its observer events. */
+  acknowledgedTexts: string[];
   /** Seconds from recovery to the first 2xx, and to the last acknowledged message's answer. */
   firstAckAfter: number | undefined;
   allAnsweredAfter: number;
@@ -118,6 +120,7 @@ export async function runOutageScenario(fd: FaultDev, options: OutageScenarioOpt
     other: first.filter((s) => s === 'dropped' || (s >= 300 && s < 500)).length,
     redelivered: refused.length,
     acknowledged: acknowledged.length,
+    acknowledgedTexts: acknowledged.map((s) => s.message.body.match(textOf)![0]),
     answered: acknowledged.length - lost,
     lost,
     twice: counts.filter((c) => c > 1).length,

@@ -201,8 +201,9 @@ describe('HookgateStack', () => {
       }
     }
     expect(actionsOf('observerfn')).not.toContain('sqs:SendMessage');
-    expect(actionsOf('observerfn')).not.toContain('secretsmanager:GetSecretValue');
+    // The observer reads the reply secret (http hook key, OTLP headers), never the gateway's inbound secrets.
     expect(lambdaNamed('observerfn').props.Environment.Variables).not.toHaveProperty('HOOKGATE_SECRET_ARN');
+    expect(lambdaNamed('observerfn').props.Environment.Variables).toHaveProperty('HOOKGATE_REPLY_SECRET_ARN');
     expect(actionsOf('observerfn')).toContain('sqs:ReceiveMessage');
     expect(actionsOf('gatewayfn')).toContain('sqs:SendMessage');
     expect(actionsOf('gatewayfn')).toContain('sns:Publish');

@@ -93,7 +93,7 @@ describe('the tools function in the stack', () => {
     const s3 = turn.filter((s) => JSON.stringify(s.Resource).includes(bucketId));
     expect(actions(s3).sort()).toEqual(['s3:GetObject', 's3:ListBucket', 's3:PutObject']);
     expect(JSON.stringify(s3.find((s) => actions([s]).includes('s3:GetObject'))!.Resource)).toContain('/workspaces/*');
-    // Secrets: the turn reads the reply secret alone; the gateway reads both.
+    // Secrets: the turn and the observer (whose hooks sign and export with keys kept there) read the reply secret alone; the gateway reads both.
     const gatewaySecret = entries(template, 'AWS::SecretsManager::Secret').find(([id]) => id.startsWith('Secrets'))![0];
     const replySecret = idOf(template, 'AWS::SecretsManager::Secret', 'ReplySecrets');
     const secretReads = (role: string) => JSON.stringify(statementsOf(template, role).filter((s) => actions([s]).includes('secretsmanager:GetSecretValue')));
@@ -101,7 +101,8 @@ describe('the tools function in the stack', () => {
     expect(secretReads('turnrole')).not.toContain(gatewaySecret);
     expect(secretReads('gatewayrole')).toContain(replySecret);
     expect(secretReads('gatewayrole')).toContain(gatewaySecret);
-    expect(secretReads('observerrole')).toBe('[]');
+    expect(secretReads('observerrole')).toContain(replySecret);
+    expect(secretReads('observerrole')).not.toContain(gatewaySecret);
     const env = (fragment: string) => (template.findResources('AWS::Lambda::Function')[idOf(template, 'AWS::Lambda::Function', fragment)] as Resource).Properties.Environment.Variables;
     expect(env('turnfn')).not.toHaveProperty(RESOURCE_ENV.secretArn);
     expect(env('turnfn')).toHaveProperty(RESOURCE_ENV.replySecretArn);

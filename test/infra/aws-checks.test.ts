@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { App, RemovalPolicy, Stack, Validations, aws_sqs as sqs } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { HookgateStack } from '../../infra/lib/hookgate-stack.ts';
+import { CDK_JSON_CONTEXT } from '../support/cdk-json-context.ts';
 
 interface ValidationReport {
   pluginReports: { pluginName: string; violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[] }[];
@@ -23,7 +24,7 @@ afterAll(() => {
 function awsSolutionsFindings(build: (app: App) => void): { findings: string[]; outdir: string } {
   const outdir = mkdtempSync(join(tmpdir(), 'hookgate-nag-'));
   outdirs.push(outdir);
-  const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ outdir, context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
   build(app);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   try {
@@ -46,7 +47,7 @@ const fullStack = (app: App) =>
   new HookgateStack(app, 'hookgate', {
     dataRemovalPolicy: RemovalPolicy.RETAIN,
     telemetrySubscribers: [{ name: 'audit', eventTypes: ['post_tool_call'] }],
-    alarmEmail: 'ops@example.com',
+    alarms: { email: 'ops@example.com' },
     // The console's extra grants are checked too (a superset of the default stack's).
     console: true,
   });

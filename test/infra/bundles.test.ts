@@ -11,6 +11,7 @@ import { createHookEngine, type RegistryListing } from '../../src/hooks/create-h
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { startTestAws } from '../support/local-aws.ts';
+import { CDK_JSON_CONTEXT } from '../support/cdk-json-context.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLES_HOME = join(REPO, 'examples');
@@ -73,10 +74,11 @@ describe('function bundles', () => {
       allowHooksMissingInLambda: ['inject-git-status.sh'],
     });
     bundledFiles = hooksBundle.files;
-    const app = new App({ outdir: join(buildDir, 'cdk.out') });
+    const app = new App({ outdir: join(buildDir, 'cdk.out'), context: CDK_JSON_CONTEXT });
     const stack = new HookgateStack(app, 'bundle-test', {
       dataRemovalPolicy: RemovalPolicy.DESTROY,
       telemetrySubscribers: [],
+      alarms: 'none',
       hooksBundle,
     });
     const assembly = app.synth();

@@ -36,6 +36,8 @@ export interface MonitoredDlq {
 
 export interface StackAlarmsProps {
   readonly destination: AlarmDestination;
+  /** Where an alarm mail SNS cannot deliver goes (the subscription's redrive policy). */
+  readonly subscriptionDlq?: sqs.IQueue;
   readonly functions: readonly MonitoredFunction[];
   readonly queues: readonly MonitoredQueue[];
   readonly deadLetterQueues: readonly MonitoredDlq[];
@@ -66,7 +68,9 @@ export function addStackAlarms(scope: Stack, props: StackAlarmsProps): { topic?:
     topic = sns.Topic.fromTopicArn(scope, 'AlarmTopic', props.destination.topicArn);
   } else {
     const own = new sns.Topic(scope, 'AlarmTopic', { displayName: 'hookgate alarms', enforceSSL: true });
-    own.addSubscription(new subscriptions.EmailSubscription(props.destination.email));
+    own.addSubscription(
+      new subscriptions.EmailSubscription(props.destination.email, props.subscriptionDlq ? { deadLetterQueue: props.subscriptionDlq } : {}),
+    );
     topic = own;
   }
   const notify = new cloudwatchActions.SnsAction(topic);

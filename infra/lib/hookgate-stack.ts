@@ -5,7 +5,6 @@ import {
   RemovalPolicy,
   Stack,
   type StackProps,
-  Validations,
   aws_dynamodb as dynamodb,
   aws_iam as iam,
   aws_kms as kms,
@@ -19,7 +18,7 @@ import {
   aws_sns_subscriptions as subscriptions,
   aws_sqs as sqs,
 } from 'aws-cdk-lib';
-import type { Construct, IConstruct } from 'constructs';
+import type { Construct } from 'constructs';
 import {
   EVENT_TYPE_ATTRIBUTE,
   FUNCTION_TIMEOUT_SECONDS,
@@ -38,14 +37,11 @@ import type { TelemetrySubscriber } from './telemetry-subscribers.ts';
 import { addStackAlarms, type MonitoredDlq, type MonitoredFunction, type MonitoredQueue } from './alarms.ts';
 import { addStackDashboard } from './dashboard.ts';
 import { addIngress } from './ingress.ts';
+import { acceptFinding } from './accept-finding.ts';
 import type { AlarmDestination, IngressOptions } from './stack-context.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Acknowledges one cdk-nag finding (AwsSolutions or Serverless pack) on a construct, with the reason it is accepted. */
-export function acceptFinding(scope: IConstruct, id: string, reason: string): void {
-  Validations.of(scope).acknowledge({ id, reason });
-}
 
 export interface HookgateStackProps extends StackProps {
   /** What happens to the table and payload bucket on `cdk destroy` (context `removalPolicy`). */
@@ -176,6 +172,9 @@ export class HookgateStack extends Stack {
     });
     // What SNS cannot deliver to a subscribed queue (deleted, or its policy broken) lands here, not nowhere.
     const subscriptionDlq = new sqs.Queue(this, 'SubscriptionDlq', { encryption, retentionPeriod: Duration.days(14), enforceSSL: true });
+    acceptFinding(subscriptionDlq, 'AwsSolutions-SQS3', 'it is a dead-letter queue itself (of the SNS subscriptions), alarmed when not empty');
+    const endOfLine = 'a dead-letter queue has none of its own: it is the end of the line, alarmed when not empty';
+    for (const dlq of [turnsDlq, timersDlq, eventsDlq, subscriptionDlq]) acceptFinding(dlq, 'Serverless-SQSRedrivePolicy', endOfLine);
     topic.addSubscription(new subscriptions.SqsSubscription(events, { rawMessageDelivery: true, deadLetterQueue: subscriptionDlq }));
     const telemetryQueues: MonitoredQueue[] = [];
     for (const subscriber of props.telemetrySubscribers) {
@@ -193,7 +192,9 @@ export class HookgateStack extends Stack {
             : {}),
         }),
       );
-      acceptFinding(queue, 'AwsSolutions-SQS3', 'read by an external telemetry consumer, whose retries are its own; unconsumed events expire after 4 days');
+      const externalReason = 'read by an external telemetry consumer, whose retries are its own; unconsumed events expire after 4 days';
+      acceptFinding(queue, 'AwsSolutions-SQS3', externalReason);
+      acceptFinding(queue, 'Serverless-SQSRedrivePolicy', externalReason);
       new CfnOutput(this, `TelemetryQueueUrl-${subscriber.name}`, { value: queue.queueUrl });
       telemetryQueues.push({
         name: `Telemetry${subscriber.name.replace(/[^A-Za-z0-9]/g, '')}`,
@@ -242,11 +243,18 @@ export class HookgateStack extends Stack {
         ...extra,
         loggingFormat: lambda.LoggingFormat.JSON,
       });
-      acceptFinding(fn, 'AwsSolutions-L1', 'the runtime is nodejs22.x by design (architecture §3); moving to a newer one is a deliberate, tested change');
+      const runtimeReason = 'the runtime is nodejs22.x by design (architecture §3); moving to a newer one is a deliberate, tested change';
+      acceptFinding(fn, 'AwsSolutions-L1', runtimeReason);
+      acceptFinding(fn, 'Serverless-LambdaLatestVersion', runtimeReason);
       acceptFinding(
-        role,
-        `AwsSolutions-IAM5[Resource::<${this.getLogicalId(logGroup.node.defaultChild as logs.CfnLogGroup)}.Arn>:*]`,
-        'log streams are created by the runtime under names unknown at deploy time; the grant is this function\'s own log group',
+        fn,
+        'Serverless-LambdaTracing',
+        'no X-Ray: each turn\'s hook calls are traced in the table (hookgate trace) and each hook\'s latency, blocks and errors are on the dashboard; X-Ray would be a second, per-trace billed record',
+      );
+      acceptFinding(
+        fn,
+        'Serverless-LambdaDLQ',
+        'nothing invokes it asynchronously (Function URL / API Gateway and SQS event sources are synchronous); failed SQS messages go to each queue\'s own DLQ, alarmed',
       );
       acceptFinding(
         role,
@@ -287,6 +295,10 @@ export class HookgateStack extends Stack {
         maxConcurrency: EVENT_SOURCE_MAX_CONCURRENCY.events,
       }),
     );
+
+    const sqsSourceReason = 'an SQS event source fails to its queue\'s redrive DLQ (alarmed, replayable with hookgate dlq); on-failure destinations are for stream sources';
+    acceptFinding(turn, 'Serverless-LambdaEventSourceMappingDestination', sqsSourceReason);
+    acceptFinding(observer, 'Serverless-LambdaEventSourceMappingDestination', sqsSourceReason);
 
     // Least privilege: each function gets only the table actions its code calls, on the
     // partition keys it uses (table-access.ts), and every other grant named action by action.
@@ -349,6 +361,7 @@ export class HookgateStack extends Stack {
     ];
     const { topic: alarmTopic } = addStackAlarms(this, {
       destination: props.alarms,
+      subscriptionDlq,
       functions: monitoredFunctions,
       queues: monitoredQueues,
       deadLetterQueues,

@@ -12,6 +12,23 @@ export function hookRunOutcome(record: HookRunRecord): 'ok' | 'block' | 'error' 
   return typeof result === 'object' && result !== null && (result.action === 'block' || result.decision === 'block') ? 'block' : 'ok';
 }
 
+/** The one JSON line of a hook run, on stdout (the function's log). */
+export function writeHookRunLine(service: string, record: HookRunRecord): void {
+  process.stdout.write(
+    `${JSON.stringify({
+      level: 'INFO',
+      message: HOOK_RUN_MESSAGE,
+      service,
+      timestamp: new Date().toISOString(),
+      hook: record.hook,
+      source: record.source,
+      callback: record.callback,
+      duration_ms: Math.round(record.durationMs * 10) / 10,
+      outcome: hookRunOutcome(record),
+    })}\n`,
+  );
+}
+
 /**
  * `createEngineFromBundle` that also writes one JSON line per hook run to the function's log
  * (hook, source, callback, duration, outcome: never kwargs or results), for the per-hook
@@ -28,19 +45,7 @@ export function engineWithHookRunLog(service: string): (options?: CreateHookEngi
       ...options,
       onRun: (record) => {
         traced?.(record);
-        process.stdout.write(
-          `${JSON.stringify({
-            level: 'INFO',
-            message: HOOK_RUN_MESSAGE,
-            service,
-            timestamp: new Date().toISOString(),
-            hook: record.hook,
-            source: record.source,
-            callback: record.callback,
-            duration_ms: Math.round(record.durationMs * 10) / 10,
-            outcome: hookRunOutcome(record),
-          })}\n`,
-        );
+        writeHookRunLine(service, record);
       },
     });
   };

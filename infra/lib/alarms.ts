@@ -3,10 +3,10 @@ import {
   type Stack,
   aws_cloudwatch as cloudwatch,
   aws_cloudwatch_actions as cloudwatchActions,
-  aws_lambda as lambda,
+  type aws_lambda as lambda,
   aws_sns as sns,
   aws_sns_subscriptions as subscriptions,
-  aws_sqs as sqs,
+  type aws_sqs as sqs,
 } from 'aws-cdk-lib';
 import type { AlarmDestination } from './stack-context.ts';
 

@@ -369,6 +369,10 @@ export class HookgateStack extends Stack {
     });
     addStackDashboard(this, { functions: monitoredFunctions, queues: monitoredQueues, ...(ingress.metrics ? { ingress: ingress.metrics } : {}) });
 
+    // To recycle running instances after a secret changes (docs/deploy.md#roll-a-secret).
+    for (const { name, fn } of monitoredFunctions) {
+      new CfnOutput(this, `${name[0]!.toUpperCase()}${name.slice(1)}FunctionName`, { value: fn.functionName });
+    }
     new CfnOutput(this, 'EventsTopicArn', { value: topic.topicArn, description: 'subscribe telemetry consumers here' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'SecretArn', { value: secret.secretArn });

@@ -77,6 +77,8 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     const turnsId = Object.keys(template.findResources('AWS::SQS::Queue')).find((id) => id.startsWith('Turns') && !id.startsWith('TurnsDlq'))!;
     const mapping = resources('AWS::Lambda::EventSourceMapping').find((m) => JSON.stringify(m.Properties.EventSourceArn).includes(turnsId));
     expect(mapping?.Properties.BatchSize).toBe(1);
+    // High-throughput mode (docs/capacity.md): dedup and the throughput quota per chat's group.
+    expect(turns.Properties).toMatchObject({ DeduplicationScope: 'messageGroup', FifoThroughputLimit: 'perMessageGroupId' });
   });
 
   it('gives every other consumed queue a DLQ and visibility ≥ 6 × its consumer timeout', () => {

@@ -21,14 +21,14 @@ import { outageSummary, runOutageScenario } from './support/outage-scenario.ts';
  * 5xx is delivered again after recovery, as the platform would. Every acknowledged (2xx)
  * message gets exactly one reply.
  *
- * The turns queue's visibility timeout is 6 × 120 s as deployed; the case sets it to 5 s on
+ * The turns queue's visibility timeout is 135 s as deployed; the case sets it to 5 s on
  * the running queue, so that a turn that failed during the outage is retried within the run
- * (5 receives before the DLQ: the outage, OUTAGE_MS, lasts about as long as one).
+ * (2 receives before the DLQ, TURN_MAX_RECEIVE_COUNT: the outage, OUTAGE_MS, lasts about as long as one).
  */
 const PLATFORMS: Platform[] = ['telegram', 'slack', 'discord', 'whatsapp', 'teams'];
 const PER_PHASE = size(60, 15);
 const CHATS = 10;
-/** At least this long down (the messages of the phase spread over it): shorter than 5 receives at 5 s. */
+/** At least this long down (the messages of the phase spread over it): shorter than 2 receives at 5 s. */
 const OUTAGE_MS = 4_000;
 const DYNALITE_CLI = createRequire(import.meta.url).resolve('dynalite/cli.js');
 

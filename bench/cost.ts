@@ -8,7 +8,13 @@ import { loadDeploymentConfig } from '../src/config/deployment-config.ts';
 import { createGatewayApp } from '../src/gateway/app.ts';
 import { gatewayDepsFromDataPlane } from '../src/gateway/gateway-deps-from-data-plane.ts';
 import { createHookEngine } from '../src/hooks/create-hook-engine.ts';
-import { createMemoryLogger } from '../src/hooks/hook-logger.ts';
+import { setTimeout as delay } from 'node:timers/promises';
+import { createHookgateLogger } from '../src/logging/hookgate-logger.ts';
+import type { HookRunRecord } from '../src/hooks/hook-engine.ts';
+import { StandInModel } from '../src/agent/model/stand-in-model.ts';
+import type { ModelTransport } from '../src/agent/model/model-transport.ts';
+import type { ChatCompletion } from '../src/agent/model/chat-wire.ts';
+import { writeHookRunLine } from '../functions/support/hook-run-log.ts';
 import { startEmulators } from '../src/local/emulators.ts';
 import { startSqsPoller, type SqsEventHandler } from '../src/local/sqs-poller.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../src/pipeline/data-plane.ts';
@@ -17,7 +23,15 @@ import { startFakePlatforms } from '../test/support/fake-platforms/fake-platform
 import { until } from '../test/support/until.ts';
 import { AwsRequestCounter, type OperationCount } from './support/aws-request-counter.ts';
 
+/** A remote model's answer time per call (ms) the bench waits by default: what a turn λ is billed for while it waits. */
+export const DEFAULT_MODEL_LATENCY_MS = 2000;
+
 export interface TurnCost {
+  /** The fake model's answer time per call (ms), and the calls per counted turn. */
+  modelLatencyMs: number;
+  modelCallsPerTurn: number;
+  /** Bytes the three functions logged per turn (their JSON lines, hook-run lines included; Lambda's own platform lines not). */
+  logBytesPerTurn: Record<'gateway' | 'turn' | 'observer', number>;
   /** Turns counted (after one warm-up turn that opened the session). */
   turns: number;
   /** Observer events those turns published (and the observer λ ran). */
@@ -40,8 +54,11 @@ export interface TurnCost {
  * const cost = await countTurnRequests({ turns: 10 });
  * console.log(cost.requests['turn dynamodb PutItem']);
  */
-export async function countTurnRequests(options: { turns?: number } = {}): Promise<TurnCost> {
+export async function countTurnRequests(options: { turns?: number; modelLatencyMs?: number } = {}): Promise<TurnCost> {
   const turns = options.turns ?? 10;
+  const modelLatencyMs = options.modelLatencyMs ?? DEFAULT_MODEL_LATENCY_MS;
+  const model = new SlowModel(new StandInModel(), modelLatencyMs);
+  const logs = new LogByteCounter();
   const aws = await startEmulators();
   const fake = await startFakePlatforms();
   const home = await mkdtemp(join(tmpdir(), 'hookgate-cost-'));
@@ -60,7 +77,9 @@ export async function countTurnRequests(options: { turns?: number } = {}): Promi
       HOOKGATE_LOG_LEVEL: 'error',
     };
     const config = loadDeploymentConfig(env, { runtime: 'local' });
-    const logger = createMemoryLogger();
+    // The functions' own loggers at the deployed level, each line counted by service (and not printed).
+    const loggers = { gateway: createHookgateLogger('hookgate-gateway', 'info'), turn: createHookgateLogger('hookgate-turn', 'info'), observer: createHookgateLogger('hookgate-observer', 'info') };
+    const onRun = (service: string) => (record: HookRunRecord) => writeHookRunLine(service, record);
     const plane = async (fn: 'gateway' | 'turn' | 'observer') => {
       const p = createDataPlane(dataPlaneFromLocalAws(aws));
       planes.push(p);
@@ -85,18 +104,45 @@ export async function countTurnRequests(options: { turns?: number } = {}): Promi
       }
     };
 
-    const gatewayEngine = await createHookEngine({ home, gatewayHooks: true, observerSink: gatewayPlane.observerSink, allowlist: gatewayPlane.allowlist, logger });
-    const gateway = createGatewayApp(gatewayDepsFromDataPlane({ config, engine: gatewayEngine, plane: gatewayPlane, logger: createGatewayLoggerStub() }));
-    const turnEngine = await createHookEngine({ home, gatewayHooks: false, observerSink: turnPlane.observerSink, allowlist: turnPlane.allowlist, logger });
-    const turnDeps = gatewayDepsFromDataPlane({ config, engine: turnEngine, plane: turnPlane, logger: createGatewayLoggerStub() });
-    const turnHandler = createTurnConsumer({ config, plane: turnPlane, engine: turnEngine, replier: turnDeps.replier, logger: createGatewayLoggerStub() });
-    const observerEngine = await createHookEngine({ home, gatewayHooks: true, allowlist: observerPlane.allowlist, logger });
+    const gatewayEngine = await createHookEngine({
+      home,
+      gatewayHooks: true,
+      observerSink: gatewayPlane.observerSink,
+      allowlist: gatewayPlane.allowlist,
+      logger: loggers.gateway,
+      onRun: onRun('hookgate-gateway'),
+    });
+    const gateway = createGatewayApp(gatewayDepsFromDataPlane({ config, engine: gatewayEngine, plane: gatewayPlane, logger: loggers.gateway }));
+    const turnEngine = await createHookEngine({
+      home,
+      gatewayHooks: false,
+      observerSink: turnPlane.observerSink,
+      allowlist: turnPlane.allowlist,
+      logger: loggers.turn,
+      onRun: onRun('hookgate-turn'),
+    });
+    const turnDeps = gatewayDepsFromDataPlane({ config, engine: turnEngine, plane: turnPlane, logger: loggers.turn });
+    const turnHandler = createTurnConsumer({
+      config,
+      plane: turnPlane,
+      engine: turnEngine,
+      replier: turnDeps.replier,
+      logger: loggers.turn,
+      overrides: { transport: model },
+    });
+    const observerEngine = await createHookEngine({
+      home,
+      gatewayHooks: true,
+      allowlist: observerPlane.allowlist,
+      logger: loggers.observer,
+      onRun: onRun('hookgate-observer'),
+    });
     let events = 0;
     const observerHandler = createObserverConsumer({
       engine: observerEngine,
       table: observerPlane.idempotency,
       payloads: observerPlane.payloads,
-      logger,
+      logger: loggers.observer,
     });
     stops.push(() => gatewayEngine.close(), () => turnEngine.close(), () => observerEngine.close());
 
@@ -152,15 +198,26 @@ export async function countTurnRequests(options: { turns?: number } = {}): Promi
       }, 'the observer to drain', { timeoutMs: 120_000, everyMs: 3000 });
     };
 
+    logs.start();
     await turn(); // opens the session (session:start and friends)
     await settle();
     counter.reset();
+    logs.reset();
+    model.calls = 0;
     events = 0;
     for (const list of Object.values(times)) list.length = 0;
     for (let i = 0; i < turns; i++) await turn();
     await settle();
+    logs.stop();
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
     return {
+      modelLatencyMs,
+      modelCallsPerTurn: model.calls / turns,
+      logBytesPerTurn: {
+        gateway: logs.bytes('hookgate-gateway') / turns,
+        turn: logs.bytes('hookgate-turn') / turns,
+        observer: logs.bytes('hookgate-observer') / turns,
+      },
       turns,
       events,
       requests: counter.snapshot(),
@@ -171,6 +228,7 @@ export async function countTurnRequests(options: { turns?: number } = {}): Promi
       },
     };
   } finally {
+    logs.stop();
     for (const stop of stops.reverse()) await stop();
     for (const p of planes) p.destroy();
     await fake.close();
@@ -194,7 +252,27 @@ export const PRICES = {
   dynamoReadUnit: 0.125 / 1e6,
   s3Put: 0.005 / 1000,
   s3Get: 0.0004 / 1000,
+  kmsRequest: 0.03 / 10_000,
+  secretsManagerCall: 0.05 / 10_000,
+  secretsManagerSecretMonth: 0.4,
+  logsIngestedGb: 0.5,
+  alarmMonth: 0.1,
+  dashboardMonth: 3,
 } as const;
+
+/**
+ * Lambda's own lines per invocation in the JSON log format (`platform.start`, `platform.report`
+ * and, with `platform.runtimeDone`, about this many bytes): not written by the code, so not
+ * counted by the bench; an estimate from the record shapes the Lambda docs show.
+ */
+export const LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION = 900;
+
+/**
+ * SNS with the `alias/aws/sns` key reuses a data key for up to 5 minutes per publishing
+ * principal and asks KMS twice per key (SNS developer guide, "Estimating AWS KMS costs"): a
+ * turn after 5 quiet minutes costs up to this many KMS requests (gateway and turn λ both publish).
+ */
+export const KMS_REQUESTS_PER_ISOLATED_TURN = 2 * 2;
 
 /** The stack's memory per function (infra/lib/hookgate-stack.ts), MB. */
 export const MEMORY_MB = { gateway: 1024, turn: 1024, observer: 512 } as const;
@@ -214,6 +292,9 @@ export function pricePerThousandTurns(cost: TurnCost): Record<string, number> {
     add(`Lambda ${fn} GB-s`, per(i.count) * (MEMORY_MB[fn] / 1024) * (Math.ceil(i.p50Ms) / 1000) * PRICES.lambdaGbSecond);
   }
   add('SQS turns (FIFO): poller receive + delete', per(cost.invocations.turn.count) * 2 * PRICES.sqsFifoRequest);
+  const invocations = cost.invocations.gateway.count + cost.invocations.turn.count + cost.invocations.observer.count;
+  for (const [fn, bytes] of Object.entries(cost.logBytesPerTurn)) add(`CloudWatch Logs ${fn} lines`, (bytes * 1000 * PRICES.logsIngestedGb) / 1024 ** 3);
+  add('CloudWatch Logs Lambda platform lines (estimate)', (per(invocations) * LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION * PRICES.logsIngestedGb) / 1024 ** 3);
   add('SQS events: poller receive + delete', per(cost.invocations.observer.count) * 2 * PRICES.sqsStandardRequest);
   for (const [key, c] of Object.entries(cost.requests)) {
     const [fn, service, operation] = key.split(' ') as [string, string, string];
@@ -228,15 +309,90 @@ export function pricePerThousandTurns(cost: TurnCost): Record<string, number> {
   return Object.fromEntries(Object.entries(lines).sort(([, a], [, b]) => b - a));
 }
 
-/** The gateway deps and the turn consumer want a Powertools-shaped logger; the bench keeps quiet. */
-function createGatewayLoggerStub() {
-  const quiet = () => undefined;
-  return { debug: quiet, info: quiet, warn: quiet, error: quiet } as never;
+/**
+ * Dollars per 1,000 turns that arrive each after 5 quiet minutes: KMS's data keys for the
+ * events topic are asked for again each time (busy traffic shares them, see docs/cost.md).
+ */
+export function kmsPerThousandIsolatedTurns(): number {
+  return 1000 * KMS_REQUESTS_PER_ISOLATED_TURN * PRICES.kmsRequest;
 }
 
-// `npx tsx bench/cost.ts [turns] [--json]`: requests per turn by function and operation.
+/**
+ * What the stack costs in a month with no turn at all, from its resources: alarms, the
+ * dashboard, the secret, Lambda's idle SQS long polls, and KMS for nothing (no publish, no
+ * data key). `alarms`: the alarm count of the synthesised stack.
+ */
+export function idleMonth(alarms: number): Record<string, number> {
+  // Lambda runs several pollers per SQS event source, each waiting up to 20 s per ReceiveMessage.
+  const pollersPerSource = 5;
+  const pollRequests = 3 * pollersPerSource * 3 * 60 * 24 * 30;
+  return {
+    [`CloudWatch alarms (${alarms} × $0.10)`]: alarms * PRICES.alarmMonth,
+    'CloudWatch dashboard (1; the first 3 of an account are free)': PRICES.dashboardMonth,
+    'Secrets Manager secret': PRICES.secretsManagerSecretMonth,
+    'SQS: Lambda\'s idle long polls on turns (FIFO), timers and events': pollRequests * ((PRICES.sqsFifoRequest + 2 * PRICES.sqsStandardRequest) / 3),
+  };
+}
+
+/** A model that answers as the stand-in does, after `latencyMs`: the wait a deployed turn λ is billed for. */
+class SlowModel implements ModelTransport {
+  calls = 0;
+  readonly model: string;
+  readonly provider: string;
+  readonly baseUrl: string;
+  readonly apiMode = 'chat_completions' as const;
+  constructor(
+    private readonly inner: ModelTransport,
+    private readonly latencyMs: number,
+  ) {
+    this.model = inner.model;
+    this.provider = inner.provider;
+    this.baseUrl = inner.baseUrl;
+  }
+  async send(...args: Parameters<ModelTransport['send']>): Promise<ChatCompletion> {
+    this.calls += 1;
+    await delay(this.latencyMs, undefined, args[1] ? { signal: args[1] } : {});
+    return this.inner.send(...args);
+  }
+}
+
+/** Counts the bytes each service writes to stdout (a JSON line each, as Lambda ingests them) and swallows them. */
+class LogByteCounter {
+  private readonly counts = new Map<string, number>();
+  private original: typeof process.stdout.write | undefined;
+  start(): void {
+    if (this.original) return;
+    const original = process.stdout.write.bind(process.stdout);
+    this.original = process.stdout.write;
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      const service = /"service":"([^"]+)"/.exec(text)?.[1];
+      if (!service) return original(chunk, ...(rest as []));
+      this.counts.set(service, (this.counts.get(service) ?? 0) + Buffer.byteLength(text));
+      const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+      callback?.();
+      return true;
+    }) as typeof process.stdout.write;
+  }
+  reset(): void {
+    this.counts.clear();
+  }
+  bytes(service: string): number {
+    return this.counts.get(service) ?? 0;
+  }
+  stop(): void {
+    if (this.original) process.stdout.write = this.original;
+    this.original = undefined;
+  }
+}
+
+// `npx tsx bench/cost.ts [turns] [--model-latency-ms=2000] [--json]`: requests per turn by function and operation.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const cost = await countTurnRequests({ turns: Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 10) });
+  const latency = process.argv.find((a) => a.startsWith('--model-latency-ms='))?.split('=')[1];
+  const cost = await countTurnRequests({
+    turns: Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 10),
+    modelLatencyMs: latency === undefined ? DEFAULT_MODEL_LATENCY_MS : Number(latency),
+  });
   if (process.argv.includes('--json')) console.log(JSON.stringify(cost, null, 2));
   else {
     console.log(`${cost.turns} turns, ${cost.events} observer events (${(cost.events / cost.turns).toFixed(2)} per turn)`);
@@ -252,8 +408,15 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       );
     }
     for (const [fn, i] of Object.entries(cost.invocations)) console.log(`${fn}: ${i.count} invocations, p50 ${i.p50Ms.toFixed(1)} ms`);
+    console.log(`model: ${cost.modelCallsPerTurn.toFixed(2)} calls per turn, each answered after ${cost.modelLatencyMs} ms`);
+    for (const [fn, bytes] of Object.entries(cost.logBytesPerTurn)) console.log(`log bytes per turn, ${fn}: ${bytes.toFixed(0)}`);
     const lines = pricePerThousandTurns(cost);
     console.log(`USD per 1,000 turns: ${Object.values(lines).reduce((a, b) => a + b, 0).toFixed(5)}`);
     for (const [line, dollars] of Object.entries(lines)) console.log(`  ${line.padEnd(44)} ${dollars.toFixed(6)}`);
+    console.log(`KMS per 1,000 turns each after 5 quiet minutes (busy traffic shares data keys): ${kmsPerThousandIsolatedTurns().toFixed(5)}`);
+    // The default stack's alarms: 4 DLQs, 3 queue ages, 3 × (errors, throttles, duration), the Function URL's 5xx.
+    const idle = idleMonth(Number(process.argv.find((x) => x.startsWith('--alarms='))?.split('=')[1] ?? 17));
+    console.log(`USD for an idle month: ${Object.values(idle).reduce((a, b) => a + b, 0).toFixed(2)}`);
+    for (const [line, dollars] of Object.entries(idle)) console.log(`  ${line.padEnd(60)} ${dollars.toFixed(2)}`);
   }
 }

@@ -2,11 +2,11 @@
 import { handle } from 'hono/aws-lambda';
 import { mountConsoleWhenEnabled } from '../src/console/mount-lambda-console.ts';
 import { loadDeploymentConfig } from '../src/config/deployment-config.ts';
-import { createEngineFromBundle } from '../src/hooks/bundled-hooks.ts';
+import { engineWithHookRunLog } from './support/hook-run-log.ts';
 import { createRuntime } from '../src/runtime/create-runtime.ts';
 import { createGatewayFunction } from '../src/runtime/gateway-function.ts';
 import { loadSecretEnvironment } from './support/secret-environment.ts';
 
 await loadSecretEnvironment();
-const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), { createEngine: createEngineFromBundle });
+const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), { createEngine: engineWithHookRunLog('hookgate-gateway') });
 export const handler = handle((await createGatewayFunction(runtime, { mount: mountConsoleWhenEnabled })).app);

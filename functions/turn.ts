@@ -1,10 +1,10 @@
 // The turn λ: SQS (FIFO turns queue, timers queue) → run or resume one agent turn. Wiring only; the parts are composed in src/runtime/.
 import { loadDeploymentConfig } from '../src/config/deployment-config.ts';
-import { createEngineFromBundle } from '../src/hooks/bundled-hooks.ts';
+import { engineWithHookRunLog } from './support/hook-run-log.ts';
 import { createRuntime } from '../src/runtime/create-runtime.ts';
 import { createTurnFunction } from '../src/runtime/turn-function.ts';
 import { loadSecretEnvironment } from './support/secret-environment.ts';
 
 await loadSecretEnvironment();
-const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), { createEngine: createEngineFromBundle });
+const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), { createEngine: engineWithHookRunLog('hookgate-turn') });
 export const handler = await createTurnFunction(runtime);

@@ -11,7 +11,10 @@ let hooksBundle;
 try {
   context = readStackContext((key) => app.node.tryGetContext(key));
   hooksBundle = context.hooksHome
-    ? await prepareHooksBundle(context.hooksHome, { approveShellHooks: context.approveShellHooks })
+    ? await prepareHooksBundle(context.hooksHome, {
+        approveShellHooks: context.approveShellHooks,
+        allowHooksMissingInLambda: context.allowHooksMissingInLambda,
+      })
     : undefined;
 } catch (error) {
   // A bad option or hooks home is the operator's to fix: the message, not a stack trace.
@@ -21,16 +24,18 @@ try {
   }
   throw error;
 }
+if (context.alarms === 'none') process.stderr.write('hookgate: -c alarms=none: this stack has no alarms; nobody is told when turns fail\n');
 new HookgateStack(app, context.stackName, {
   dataRemovalPolicy: context.dataRemovalPolicy,
   telemetrySubscribers: context.telemetrySubscribers,
   ...(hooksBundle ? { hooksBundle } : {}),
   settings: context.settings,
-  gatewayConcurrency: context.gatewayConcurrency,
+  ...(context.gatewayConcurrency !== undefined ? { gatewayConcurrency: context.gatewayConcurrency } : {}),
   console: context.console,
   toolsNetwork: context.toolsNetwork,
   ...(context.otlpEndpoint ? { otlpEndpoint: context.otlpEndpoint } : {}),
-  ...(context.alarmEmail ? { alarmEmail: context.alarmEmail } : {}),
+  alarms: context.alarms,
+  ingress: context.ingress,
   description: 'hookgate: Hermes-compatible agent hooks as a serverless event pipeline',
 });
 app.synth();

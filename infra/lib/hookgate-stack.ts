@@ -6,9 +6,6 @@ import {
   SecretValue,
   Stack,
   type StackProps,
-  Validations,
-  aws_cloudwatch as cloudwatch,
-  aws_cloudwatch_actions as cloudwatchActions,
   aws_dynamodb as dynamodb,
   aws_iam as iam,
   aws_kms as kms,
@@ -22,12 +19,14 @@ import {
   aws_sns_subscriptions as subscriptions,
   aws_sqs as sqs,
 } from 'aws-cdk-lib';
-import type { Construct, IConstruct } from 'constructs';
+import type { Construct } from 'constructs';
 import {
   EVENT_TYPE_ATTRIBUTE,
   FUNCTION_TIMEOUT_SECONDS,
   MAX_RECEIVE_COUNT,
   TABLE,
+  TURN_MAX_RECEIVE_COUNT,
+  TURN_VISIBILITY_SECONDS,
   visibilityTimeoutFor,
 } from '../../src/pipeline/topology.ts';
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
@@ -40,13 +39,14 @@ import { addTelemetryResources } from './telemetry-resources.ts';
 import { CONSOLE_TABLE_ACCESS, TABLE_ACCESS, type FunctionName, type TableGrant } from './table-access.ts';
 import type { TelemetrySubscriber } from './telemetry-subscribers.ts';
 import { ToolsFunction, type ToolsNetwork } from './tools-function.ts';
+import { addStackAlarms, type MonitoredDlq, type MonitoredFunction, type MonitoredQueue } from './alarms.ts';
+import { addStackDashboard } from './dashboard.ts';
+import { addIngress } from './ingress.ts';
+import { acceptFinding } from './accept-finding.ts';
+import type { AlarmDestination, IngressOptions } from './stack-context.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Acknowledges one AWS Solutions (cdk-nag) finding on a construct, with the reason it is accepted. */
-function acceptFinding(scope: IConstruct, id: string, reason: string): void {
-  Validations.of(scope).acknowledge({ id, reason });
-}
 
 export interface HookgateStackProps extends StackProps {
   /** What happens to the table and payload bucket on `cdk destroy` (context `removalPolicy`). */
@@ -59,10 +59,15 @@ export interface HookgateStackProps extends StackProps {
   readonly settings?: { allowedUsers?: string; approvers?: string; model?: string; modelBaseUrl?: string };
   /** CloudWatch log retention of the functions. */
   readonly logRetention?: logs.RetentionDays;
-  /** Reserved concurrency of the gateway λ (context `gatewayConcurrency`, default 50). */
+  /**
+   * Reserved concurrency of the gateway λ (context `gatewayConcurrency`): none unless asked,
+   * since reserving N needs N + 100 of the account's concurrency quota (new accounts have less).
+   */
   readonly gatewayConcurrency?: number;
-  /** Email subscribed to the alarm topic (context `alarmEmail`). */
-  readonly alarmEmail?: string;
+  /** Where the alarms go (context `alarmEmail`, `alarmTopicArn` or `alarms=none`): required, so that someone is paged. */
+  readonly alarms: AlarmDestination;
+  /** The front door (context `ingress`, `wafAclArn`, `domainName`, `certificateArn`); default a Function URL. */
+  readonly ingress?: IngressOptions;
   /**
    * The console at `/console` of the gateway, behind the `/v1` token (context `console`,
    * default off). On: `HOOKGATE_CONSOLE=1` and the DLQ URLs on the gateway, and the grants
@@ -80,6 +85,15 @@ export const EVENT_SOURCE_MAX_CONCURRENCY = { turns: 20, timers: 5, events: 10 }
 
 /** The oldest turn waiting longer than this (seconds) alarms: turns are stuck or starved. */
 export const OLDEST_TURN_ALARM_SECONDS = 2 * FUNCTION_TIMEOUT_SECONDS.turn;
+
+/** Timers wait up to 900 s by design (SQS's longest delay): older than that and two turn timeouts, they are stuck. */
+export const OLDEST_TIMER_ALARM_SECONDS = 900 + 2 * FUNCTION_TIMEOUT_SECONDS.turn;
+
+/** Observer events older than this (seconds) alarm: the observer λ is failing or starved. */
+export const OLDEST_EVENT_ALARM_SECONDS = 5 * FUNCTION_TIMEOUT_SECONDS.observer;
+
+/** A telemetry queue's consumer is someone else's; an hour-old event means it stopped reading. */
+export const OLDEST_TELEMETRY_ALARM_SECONDS = 3600;
 
 /**
  * hookgate in one stack: a Function URL → gateway λ; the FIFO turns queue → turn λ; the
@@ -104,6 +118,8 @@ export class HookgateStack extends Stack {
       billing: dynamodb.Billing.onDemand(),
       timeToLiveAttribute: TABLE.ttlAttribute,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // A `cdk destroy` or a replacement cannot take the sessions, transcripts and allowlist with it.
+      deletionProtection: true,
       removalPolicy: props.dataRemovalPolicy,
     });
 
@@ -143,6 +159,8 @@ export class HookgateStack extends Stack {
       retentionPeriod: Duration.days(14),
       enforceSSL: true,
     });
+    // FIFO: a failing turn holds its chat's next messages; two receives of turn timeout + 15 s
+    // keep that within TURN_FAILURE_BOUND_SECONDS (src/pipeline/topology.ts), then the turns DLQ.
     const turns = new sqs.Queue(this, 'Turns', {
       encryption,
       fifo: true,
@@ -150,8 +168,8 @@ export class HookgateStack extends Stack {
       // needs, and the per-queue mode's 300 sends a second binds below 1M chats (docs/capacity.md).
       deduplicationScope: sqs.DeduplicationScope.MESSAGE_GROUP,
       fifoThroughputLimit: sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
-      visibilityTimeout: Duration.seconds(visibilityTimeoutFor(FUNCTION_TIMEOUT_SECONDS.turn)),
-      deadLetterQueue: { queue: turnsDlq, maxReceiveCount: MAX_RECEIVE_COUNT },
+      visibilityTimeout: Duration.seconds(TURN_VISIBILITY_SECONDS),
+      deadLetterQueue: { queue: turnsDlq, maxReceiveCount: TURN_MAX_RECEIVE_COUNT },
       enforceSSL: true,
     });
     const timersDlq = new sqs.Queue(this, 'TimersDlq', { encryption, enforceSSL: true, retentionPeriod: Duration.days(14) });
@@ -176,7 +194,13 @@ export class HookgateStack extends Stack {
       masterKey: kms.Alias.fromAliasName(this, 'AwsManagedSnsKey', 'alias/aws/sns'),
       enforceSSL: true,
     });
-    topic.addSubscription(new subscriptions.SqsSubscription(events, { rawMessageDelivery: true }));
+    // What SNS cannot deliver to a subscribed queue (deleted, or its policy broken) lands here, not nowhere.
+    const subscriptionDlq = new sqs.Queue(this, 'SubscriptionDlq', { encryption, retentionPeriod: Duration.days(14), enforceSSL: true });
+    acceptFinding(subscriptionDlq, 'AwsSolutions-SQS3', 'it is a dead-letter queue itself (of the SNS subscriptions), alarmed when not empty');
+    const endOfLine = 'a dead-letter queue has none of its own: it is the end of the line, alarmed when not empty';
+    for (const dlq of [turnsDlq, timersDlq, eventsDlq, subscriptionDlq]) acceptFinding(dlq, 'Serverless-SQSRedrivePolicy', endOfLine);
+    topic.addSubscription(new subscriptions.SqsSubscription(events, { rawMessageDelivery: true, deadLetterQueue: subscriptionDlq }));
+    const telemetryQueues: MonitoredQueue[] = [];
     for (const subscriber of props.telemetrySubscribers) {
       const queue = new sqs.Queue(this, `Telemetry-${subscriber.name}`, {
         encryption,
@@ -186,13 +210,22 @@ export class HookgateStack extends Stack {
       topic.addSubscription(
         new subscriptions.SqsSubscription(queue, {
           rawMessageDelivery: true,
+          deadLetterQueue: subscriptionDlq,
           ...(subscriber.eventTypes
             ? { filterPolicy: { [EVENT_TYPE_ATTRIBUTE]: sns.SubscriptionFilter.stringFilter({ allowlist: subscriber.eventTypes }) } }
             : {}),
         }),
       );
-      acceptFinding(queue, 'AwsSolutions-SQS3', 'read by an external telemetry consumer, whose retries are its own; unconsumed events expire after 4 days');
+      const externalReason = 'read by an external telemetry consumer, whose retries are its own; unconsumed events expire after 4 days';
+      acceptFinding(queue, 'AwsSolutions-SQS3', externalReason);
+      acceptFinding(queue, 'Serverless-SQSRedrivePolicy', externalReason);
       new CfnOutput(this, `TelemetryQueueUrl-${subscriber.name}`, { value: queue.queueUrl });
+      telemetryQueues.push({
+        name: `Telemetry${subscriber.name.replace(/[^A-Za-z0-9]/g, '')}`,
+        queue,
+        maxAgeSeconds: OLDEST_TELEMETRY_ALARM_SECONDS,
+        meaning: `the telemetry consumer ${subscriber.name} stopped reading`,
+      });
     }
 
     const resourceEnv: Record<string, string> = {
@@ -241,11 +274,18 @@ export class HookgateStack extends Stack {
         ...extra,
         loggingFormat: lambda.LoggingFormat.JSON,
       });
-      acceptFinding(fn, 'AwsSolutions-L1', 'the runtime is nodejs22.x by design (architecture §3); moving to a newer one is a deliberate, tested change');
+      const runtimeReason = 'the runtime is nodejs22.x by design (architecture §3); moving to a newer one is a deliberate, tested change';
+      acceptFinding(fn, 'AwsSolutions-L1', runtimeReason);
+      acceptFinding(fn, 'Serverless-LambdaLatestVersion', runtimeReason);
       acceptFinding(
-        role,
-        `AwsSolutions-IAM5[Resource::<${this.getLogicalId(logGroup.node.defaultChild as logs.CfnLogGroup)}.Arn>:*]`,
-        'log streams are created by the runtime under names unknown at deploy time; the grant is this function\'s own log group',
+        fn,
+        'Serverless-LambdaTracing',
+        'no X-Ray: each turn\'s hook calls are traced in the table (hookgate trace) and each hook\'s latency, blocks and errors are on the dashboard; X-Ray would be a second, per-trace billed record',
+      );
+      acceptFinding(
+        fn,
+        'Serverless-LambdaDLQ',
+        'nothing invokes it asynchronously (Function URL / API Gateway and SQS event sources are synchronous); failed SQS messages go to each queue\'s own DLQ, alarmed',
       );
       acceptFinding(
         role,
@@ -259,13 +299,18 @@ export class HookgateStack extends Stack {
       );
       return fn;
     };
-    // The Function URL is public by design (platforms sign, the app verifies): reserved
-    // concurrency caps what a flood of forged requests can take from the turn and observer λs.
-    const gateway = makeFunction('gateway', 1024, { reservedConcurrentExecutions: props.gatewayConcurrency ?? 50 });
+    // The front door is public by design (platforms sign, the app verifies): reserved
+    // concurrency, when asked, caps what a flood of forged requests can take from the turn and
+    // observer λs; the event sources' maxConcurrency caps those two either way.
+    const gateway = makeFunction(
+      'gateway',
+      1024,
+      props.gatewayConcurrency !== undefined ? { reservedConcurrentExecutions: props.gatewayConcurrency } : {},
+    );
     const turn = makeFunction('turn', 1024);
     const observer = makeFunction('observer', 512);
 
-    const url = gateway.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
+    const ingress = addIngress(this, gateway, props.ingress ?? { kind: 'url' });
 
     turn.addEventSource(
       new sources.SqsEventSource(turns, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: EVENT_SOURCE_MAX_CONCURRENCY.turns }),
@@ -286,6 +331,10 @@ export class HookgateStack extends Stack {
         maxConcurrency: EVENT_SOURCE_MAX_CONCURRENCY.events,
       }),
     );
+
+    const sqsSourceReason = 'an SQS event source fails to its queue\'s redrive DLQ (alarmed, replayable with hookgate dlq); on-failure destinations are for stream sources';
+    acceptFinding(turn, 'Serverless-LambdaEventSourceMappingDestination', sqsSourceReason);
+    acceptFinding(observer, 'Serverless-LambdaEventSourceMappingDestination', sqsSourceReason);
 
     // Least privilege: each function gets only the table actions its code calls, on the
     // partition keys it uses (table-access.ts), and every other grant named action by action.
@@ -362,39 +411,38 @@ export class HookgateStack extends Stack {
     observer.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [payloads.arnForObjects(`${PAYLOAD_KEY_PREFIX}*`)] }));
     addTelemetryResources(this, { observer, topic, ...(props.otlpEndpoint ? { otlpEndpoint: props.otlpEndpoint } : {}) });
 
-    // Every alarm notifies the alarm topic; `-c alarmEmail=ADDRESS` subscribes an address.
-    const alarmTopic = new sns.Topic(this, 'AlarmTopic', { displayName: 'hookgate alarms', enforceSSL: true });
-    if (props.alarmEmail) alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
-    const notify = new cloudwatchActions.SnsAction(alarmTopic);
-    const alarmOn = (id: string, description: string, metric: cloudwatch.IMetric, threshold = 0) => {
-      const alarm = new cloudwatch.Alarm(this, id, {
-        alarmDescription: description,
-        metric,
-        threshold,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
-      alarm.addAlarmAction(notify);
-      return alarm;
-    };
-    const minute = { period: Duration.minutes(1) };
-    alarmOn('TurnsDlqDepth', 'hookgate: turns are waiting in the turns DLQ', turnsDlq.metricApproximateNumberOfMessagesVisible(minute));
-    alarmOn('TimersDlqDepth', 'hookgate: approval timers are waiting in the timers DLQ (approvals may never time out)', timersDlq.metricApproximateNumberOfMessagesVisible(minute));
-    alarmOn('EventsDlqDepth', 'hookgate: observer events are waiting in the events DLQ (hookgate dlq list)', eventsDlq.metricApproximateNumberOfMessagesVisible(minute));
-    alarmOn(
-      'OldestTurnAge',
-      `hookgate: a turn has waited more than ${OLDEST_TURN_ALARM_SECONDS} s in the turns queue (stuck or starved turn λ)`,
-      turns.metricApproximateAgeOfOldestMessage({ ...minute, statistic: cloudwatch.Stats.MAXIMUM }),
-      OLDEST_TURN_ALARM_SECONDS,
+    // Operations: one list of functions and one of queues feed the alarms and the dashboard.
+    const monitoredFunctions: (MonitoredFunction & { logGroup: logs.ILogGroup })[] = (Object.entries(functions) as [FunctionName, nodejs.NodejsFunction][]).map(
+      ([name, fn]) => ({ name, fn, timeoutSeconds: FUNCTION_TIMEOUT_SECONDS[name], logGroup: fn.logGroup }),
     );
-    for (const [name, fn] of Object.entries(functions)) {
-      const title = name[0]!.toUpperCase() + name.slice(1);
-      alarmOn(`${title}Errors`, `hookgate: the ${name} function reported errors`, fn.metricErrors(minute));
-      alarmOn(`${title}Throttles`, `hookgate: the ${name} function was throttled (concurrency limits reached)`, fn.metricThrottles(minute));
-    }
+    // The tools function: its errors, throttles (a session past the tenant cap) and long calls page too.
+    monitoredFunctions.push({ name: 'tools', fn: this.tools.function, timeoutSeconds: FUNCTION_TIMEOUT_SECONDS.tools, logGroup: this.tools.function.logGroup });
+    const monitoredQueues: MonitoredQueue[] = [
+      { name: 'Turns', queue: turns, maxAgeSeconds: OLDEST_TURN_ALARM_SECONDS, meaning: 'stuck or starved turn λ; chats wait' },
+      { name: 'Timers', queue: timers, maxAgeSeconds: OLDEST_TIMER_ALARM_SECONDS, meaning: 'approval timeouts are not forwarded' },
+      { name: 'Events', queue: events, maxAgeSeconds: OLDEST_EVENT_ALARM_SECONDS, meaning: 'observer hooks are failing or starved' },
+      ...telemetryQueues,
+    ];
+    const deadLetterQueues: MonitoredDlq[] = [
+      { name: 'TurnsDlq', queue: turnsDlq, meaning: 'turns are waiting in the turns DLQ (their chats got an apology)' },
+      { name: 'TimersDlq', queue: timersDlq, meaning: 'approval timers are waiting in the timers DLQ (approvals may never time out)' },
+      { name: 'EventsDlq', queue: eventsDlq, meaning: 'observer events are waiting in the events DLQ (hookgate dlq list)' },
+      { name: 'SubscriptionDlq', queue: subscriptionDlq, meaning: 'SNS could not deliver events to a subscribed queue' },
+    ];
+    const { topic: alarmTopic } = addStackAlarms(this, {
+      destination: props.alarms,
+      subscriptionDlq,
+      functions: monitoredFunctions,
+      queues: monitoredQueues,
+      deadLetterQueues,
+      serverErrors: ingress.serverErrors,
+    });
+    addStackDashboard(this, { functions: monitoredFunctions, queues: monitoredQueues, ...(ingress.metrics ? { ingress: ingress.metrics } : {}) });
 
-    new CfnOutput(this, 'WebhookBaseUrl', { value: url.url, description: 'append webhooks/<platform> for each platform' });
+    // To recycle running instances after a secret changes (docs/deploy.md#roll-a-secret).
+    for (const { name, fn } of monitoredFunctions) {
+      new CfnOutput(this, `${name[0]!.toUpperCase()}${name.slice(1)}FunctionName`, { value: fn.functionName });
+    }
     new CfnOutput(this, 'EventsTopicArn', { value: topic.topicArn, description: 'subscribe telemetry consumers here' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'SecretArn', { value: secret.secretArn, description: 'the gateway secret: inbound verification secrets and the /v1 token' });
@@ -402,7 +450,7 @@ export class HookgateStack extends Stack {
     new CfnOutput(this, 'EventsDlqUrl', { value: eventsDlq.queueUrl });
     new CfnOutput(this, 'TurnsDlqUrl', { value: turnsDlq.queueUrl });
     new CfnOutput(this, 'EventsQueueUrl', { value: events.queueUrl });
-    new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn, description: 'every alarm notifies this topic' });
+    if (alarmTopic) new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn, description: 'every alarm notifies this topic' });
 
   }
 }

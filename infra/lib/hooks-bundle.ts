@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { chmod, copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 import { discoverHooksHome } from '../../src/hooks/discover-hooks-home.ts';
 import type { HooksHomeDescription } from '../../src/hooks/hooks-home-description.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
@@ -11,7 +12,9 @@ import type { ShellHookEntry } from '../../src/hooks/shell/config/shell-hook-ent
 import type { AllowlistEntry } from '../../src/hooks/shell/consent/allowlist-store.ts';
 import { findHooksConfigProblems, formatProblem } from '../../src/hooks/validate-hooks-home.ts';
 import { BUNDLED_HOME_DIR, type HooksBundle } from './function-bundling.ts';
-import { HooksHomeFilesError, planHooksHomeFiles, type HooksHomePlan } from './hooks-home-files.ts';
+import { findHooksHomeSymlinks, HooksHomeFilesError, planHooksHomeFiles, type HooksHomePlan, type ShippedUnit } from './hooks-home-files.ts';
+import { readPluginsConfig } from '../../src/hooks/plugins/plugins-config.ts';
+import { suggestHookName } from '../../src/hooks/shell/config/did-you-mean.ts';
 import { HookgateError } from '../../src/errors/hookgate-error.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -45,9 +48,16 @@ export async function prepareHooksBundle(
     print?: (line: string) => void;
     /** `all`: every enabled shell hook ships approved (context `approveShellHooks`); default: none. */
     approveShellHooks?: 'none' | 'all';
+    /** Shell hooks that may ship though Lambda lacks a program they call (context `allowHooksMissingInLambda`). */
+    allowHooksMissingInLambda?: readonly string[];
   } = {},
 ): Promise<HooksBundle> {
   const home = resolve(homeArg.replace(/^~(?=$|\/)/, process.env.HOME ?? '~'));
+  // Before anything reads the home: discovery follows links, and a loop would end in a stack trace.
+  const links = findHooksHomeSymlinks(home);
+  if (links.length > 0) {
+    throw new HooksHomeBuildError(`hooks home ${home} cannot be bundled:\n  ${links.map((link) => `${link}: symbolic link, not bundled`).join('\n  ')}`);
+  }
   const problems = await findHooksConfigProblems(home);
   if (problems.length > 0) {
     throw new HooksHomeBuildError(`hooks home ${home} cannot be bundled:\n  ${problems.map(formatProblem).join('\n  ')}`);
@@ -58,7 +68,10 @@ export async function prepareHooksBundle(
   const searchDirs = [...new Set(options.searchDirs ?? [process.cwd(), REPO_ROOT])];
   let plan: HooksHomePlan;
   try {
-    plan = planHooksHomeFiles(home, shellEntriesWithFiles(discovered.config), searchDirs);
+    plan = planHooksHomeFiles(home, shellEntriesWithFiles(discovered.config), searchDirs, {
+      units: await shippedUnits(discovered),
+      allowMissingInLambda: options.allowHooksMissingInLambda ?? [],
+    });
   } catch (error) {
     if (error instanceof HooksHomeFilesError) throw new HooksHomeBuildError(error.message);
     throw error;
@@ -174,8 +187,37 @@ function shellEntriesWithFiles(config: Record<string, unknown>): (ShellHookEntry
   });
 }
 
+/** The enabled plugins and the gateway hooks: their manifests and declared files ship, their code is compiled in. */
+async function shippedUnits(description: HooksHomeDescription): Promise<ShippedUnit[]> {
+  const units: ShippedUnit[] = description.plugins
+    .filter((p) => p.enabled)
+    .map((p) => ({ dir: `plugins/${p.dir}`, manifest: 'plugin.yaml', ...(p.manifest.files !== undefined ? { files: p.manifest.files } : {}) }));
+  for (const hook of description.gatewayHooks) {
+    if (hook.kind !== 'hook') continue;
+    // Discovery validated this HOOK.yaml as a mapping; only its `files:` is read here.
+    const manifest: unknown = parseYaml(await readFile(join(description.home, 'hooks', hook.dir, 'HOOK.yaml'), 'utf8'));
+    const files = isPlainObject(manifest) ? manifest.files : undefined;
+    units.push({ dir: `hooks/${hook.dir}`, manifest: 'HOOK.yaml', ...(files !== undefined ? { files } : {}) });
+  }
+  return units;
+}
+
+/** `plugins.enabled` names that no plugin in the home has: each with the closest name there is. */
+function unknownEnabledPlugins(description: HooksHomeDescription): string[] {
+  const { enabled } = readPluginsConfig(description.config, createMemoryLogger());
+  const names = description.plugins.map((p) => p.name);
+  return enabled
+    .filter((name) => !names.includes(name))
+    .map((name) => {
+      const suggestion = suggestHookName(name, names);
+      return `${join(description.home, 'config.yaml')}: plugins.enabled names '${name}', but no plugin in ${join(description.home, 'plugins')} is called that` +
+        (suggestion ? ` — did you mean '${suggestion}'?` : ` (plugins there: ${names.join(', ') || 'none'})`);
+    });
+}
+
 function assertBuildable(description: HooksHomeDescription): void {
   const problems = [
+    ...unknownEnabledPlugins(description),
     ...description.gatewayHooks.flatMap((h) =>
       h.kind === 'skip' ? [`${join(description.home, 'hooks', h.dir, 'HOOK.yaml')}: ${h.line}`] : [],
     ),

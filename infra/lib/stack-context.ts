@@ -10,10 +10,17 @@ export interface StackContext {
   dataRemovalPolicy: RemovalPolicy;
   telemetrySubscribers: TelemetrySubscriber[];
   settings: { allowedUsers?: string; approvers?: string; model?: string; modelBaseUrl?: string };
-  /** Reserved concurrency of the gateway λ: a flood of forged webhooks cannot starve the rest. */
-  gatewayConcurrency: number;
-  /** Subscribed by email to the alarm topic (confirm the subscription mail once). */
-  alarmEmail?: string;
+  /**
+   * Reserved concurrency of the gateway λ, only when asked (`-c gatewayConcurrency=N`): a flood
+   * of forged webhooks cannot starve the rest, but reserving needs N + 100 of the account's quota.
+   */
+  gatewayConcurrency?: number;
+  /** Where alarms go: `-c alarmEmail`, `-c alarmTopicArn`, or `-c alarms=none` said out loud. */
+  alarms: AlarmDestination;
+  /** Shell hooks that may ship although the Lambda runtime lacks a program they call. */
+  allowHooksMissingInLambda: string[];
+  /** The front door: `url` (Function URL, default) or `apigateway` (REST API, with optional WAF and domain). */
+  ingress: IngressOptions;
   /** `all`: ship an approval of every enabled shell hook with the deployment (printed at synth). */
   approveShellHooks: 'none' | 'all';
   /** `-c console=true`: the gateway serves the console at /console, behind the /v1 token (off by default). */
@@ -23,6 +30,13 @@ export interface StackContext {
   /** `-c otlpEndpoint=URL`: the observer exports traces and metrics there (HOOKGATE_OTLP_ENDPOINT; docs/telemetry.md). */
   otlpEndpoint?: string;
 }
+
+/** An email subscribed to the stack's alarm topic, an existing topic, or no alarms (stated explicitly). */
+export type AlarmDestination = { readonly email: string } | { readonly topicArn: string } | 'none';
+
+export type IngressOptions =
+  | { readonly kind: 'url' }
+  | { readonly kind: 'apigateway'; readonly wafAclArn?: string; readonly domain?: { readonly name: string; readonly certificateArn: string } };
 
 export class StackContextError extends HookgateError {
   override readonly name = 'StackContextError';
@@ -37,8 +51,15 @@ const Context = z.object({
   approvers: z.string().optional(),
   model: z.string().optional(),
   modelBaseUrl: z.url().optional(),
-  gatewayConcurrency: z.coerce.number().int().min(1).max(1000).default(50),
+  gatewayConcurrency: z.coerce.number().int().min(1).max(1000).optional(),
   alarmEmail: z.email().optional(),
+  alarmTopicArn: z.string().regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_.-]+$/, 'must be an SNS topic ARN').optional(),
+  alarms: z.literal('none').optional(),
+  allowHooksMissingInLambda: z.string().optional(),
+  ingress: z.enum(['url', 'apigateway']).default('url'),
+  wafAclArn: z.string().regex(/^arn:aws[a-z-]*:wafv2:[a-z0-9-]+:\d{12}:regional\/webacl\/.+/, 'must be a regional WAFv2 web ACL ARN').optional(),
+  domainName: z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'must be a DNS name').optional(),
+  certificateArn: z.string().regex(/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/.+/, 'must be an ACM certificate ARN').optional(),
   approveShellHooks: z.enum(['none', 'all']).default('none'),
   console: z.union([z.boolean(), z.enum(['true', 'false'])]).default(false),
   toolsNetwork: z.enum(['none', 'internet']).default('none'),
@@ -53,6 +74,19 @@ export function readStackContext(get: (key: string) => unknown): StackContext {
     throw new StackContextError(`context ${issue?.path.join('.')}: ${issue?.message}`);
   }
   const c = parsed.data;
+  const destinations = [c.alarmEmail, c.alarmTopicArn, c.alarms].filter((d) => d !== undefined);
+  if (destinations.length === 0) {
+    throw new StackContextError(
+      'no alarm destination: pass -c alarmEmail=ADDRESS or -c alarmTopicArn=ARN, or -c alarms=none to deploy with no alarms at all (nobody would be told of a failing turn)',
+    );
+  }
+  if (destinations.length > 1) throw new StackContextError('context alarmEmail, alarmTopicArn and alarms=none: give one of them');
+  if (c.ingress === 'url' && (c.wafAclArn || c.domainName || c.certificateArn)) {
+    throw new StackContextError('context wafAclArn, domainName and certificateArn need -c ingress=apigateway (a Function URL takes neither a WAF nor a custom domain)');
+  }
+  if ((c.domainName === undefined) !== (c.certificateArn === undefined)) {
+    throw new StackContextError('context domainName and certificateArn go together (the certificate must cover the domain, in the stack\'s region)');
+  }
   return {
     stackName: c.stackName,
     ...(c.hooksHome ? { hooksHome: c.hooksHome } : {}),
@@ -65,8 +99,17 @@ export function readStackContext(get: (key: string) => unknown): StackContext {
       ...(c.model ? { model: c.model } : {}),
       ...(c.modelBaseUrl ? { modelBaseUrl: c.modelBaseUrl } : {}),
     },
-    gatewayConcurrency: c.gatewayConcurrency,
-    ...(c.alarmEmail ? { alarmEmail: c.alarmEmail } : {}),
+    ...(c.gatewayConcurrency !== undefined ? { gatewayConcurrency: c.gatewayConcurrency } : {}),
+    alarms: c.alarmEmail ? { email: c.alarmEmail } : c.alarmTopicArn ? { topicArn: c.alarmTopicArn } : 'none',
+    allowHooksMissingInLambda: (c.allowHooksMissingInLambda ?? '').split(',').map((name) => name.trim()).filter(Boolean),
+    ingress:
+      c.ingress === 'url'
+        ? { kind: 'url' }
+        : {
+            kind: 'apigateway',
+            ...(c.wafAclArn ? { wafAclArn: c.wafAclArn } : {}),
+            ...(c.domainName && c.certificateArn ? { domain: { name: c.domainName, certificateArn: c.certificateArn } } : {}),
+          },
     approveShellHooks: c.approveShellHooks,
     console: c.console === true || c.console === 'true',
     toolsNetwork: c.toolsNetwork,

@@ -2,6 +2,7 @@ import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambd
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { TimerMessageSchema, timerStep } from '../pipeline/timer-message.ts';
 import { TurnMessageSchema } from '../pipeline/turn-message.ts';
+import { TURN_GIVEN_UP_REPLY, TURN_MAX_RECEIVE_COUNT } from '../pipeline/topology.ts';
 import { resumeTurn, startTurn, type TurnResult } from './turn/run-turn.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 import { withRedactedOutputs } from './turn/redacting-deps.ts';
@@ -31,7 +32,8 @@ export type TurnObserver = (result: TurnResult | { outcome: 'timer'; forwarded: 
  * turn (unless `deps.handled` says its delivery's turn already ended: SQS delivered it again),
  * an `approval` resumes a suspended one. A body that is not valid is logged and
  * dropped (it would never succeed); an error while running is a batch item failure, so SQS
- * retries it and, after the redrive limit, moves it to the DLQ. Records are processed one
+ * retries it and, after TURN_MAX_RECEIVE_COUNT receives, moves it to the DLQ — a turn message
+ * failing on its last receive first gets the chat an apology (TURN_GIVEN_UP_REPLY). Records are processed one
  * after another and a failure stops the rest of the batch (FIFO order).
  *
  * @example
@@ -81,7 +83,16 @@ export function createTurnHandler(
         outcome = data.kind === 'message' ? await startTurn(deps, data) : await resumeTurn(deps, data);
       } catch (error) {
         // Left for SQS to retry (then the DLQ); said here, since the batch response only names the record.
-        deps.logger.error(`turn queue: message ${record.messageId} (${data.kind}, ${data.session_key}) failed: ${(error as Error)?.stack ?? String(error)}`);
+        const receives = Number(record.attributes?.ApproximateReceiveCount ?? '1');
+        deps.logger.error(
+          `turn queue: message ${record.messageId} (${data.kind}, ${data.session_key}) failed on receive ${receives} of ${TURN_MAX_RECEIVE_COUNT}: ${(error as Error)?.stack ?? String(error)}`,
+        );
+        // The last receive: SQS moves it to the turns DLQ next; the chat hears so rather than silence.
+        if (data.kind === 'message' && receives >= TURN_MAX_RECEIVE_COUNT) {
+          await deps.replier.send(data.event.reply, TURN_GIVEN_UP_REPLY).catch((sendError: unknown) => {
+            deps.logger.error(`turn queue: the apology for message ${record.messageId} could not be sent: ${String(sendError)}`);
+          });
+        }
         throw error;
       }
       deps.logger.info(`turn ${outcome.turn_id || '-'}: ${outcome.outcome}`);

@@ -1,6 +1,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { readHooksConfig } from '../hooks/config-file.ts';
 import { discoverHooksHome } from '../hooks/discover-hooks-home.ts';
+import type { HooksHomeDescription } from '../hooks/hooks-home-description.ts';
 import { createMemoryLogger } from '../hooks/hook-logger.ts';
 import type { AllowlistStore } from '../hooks/shell/consent/allowlist-store.ts';
 import { createFileAllowlistStore } from '../hooks/shell/consent/file-allowlist-store.ts';
@@ -101,6 +102,8 @@ export class ConsoleData {
       allowlist?: Pick<AllowlistStore, 'find'>;
       /** Hot reload's state, shown in the hooks panel (dev; absent: no hot reload). */
       reloadStatus?: () => ReloadStatus;
+      /** The home as described at build time (AWS: the bundle ships manifests, not plugin sources, so discovery there finds none). */
+      description?: HooksHomeDescription;
     },
   ) {
     this.traces = new DynamoTraceStore(options.table);
@@ -203,7 +206,7 @@ export class ConsoleData {
   async hooks(): Promise<HooksStatus> {
     const { home } = this.options;
     const logger = createMemoryLogger();
-    const description = await discoverHooksHome(home, { gatewayHooks: true });
+    const description = this.options.description ?? (await discoverHooksHome(home, { gatewayHooks: true }));
     const file = await readHooksConfig(home);
     const entries = parseShellHooks(file.config, logger);
     const allowlist = this.options.allowlist ?? createFileAllowlistStore(home, logger);

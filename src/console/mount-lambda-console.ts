@@ -40,7 +40,8 @@ export function mountConsoleWhenEnabled(app: Hono, context: { deps: GatewayDeps;
   const home = bundledHooksHome() ?? deps.engine.home ?? runtime.engineOptions('gateway').home ?? resolveHooksHome(process.env);
   // The approvals the deployed engine honours: the table's and those shipped in the bundle (-c approveShellHooks).
   const allowlist = withShippedApprovals(plane.allowlist, bundledHooksOptions().description?.approvedShellHooks ?? []);
-  const data = new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs, home, allowlist });
+  const description = bundledHooksOptions().description;
+  const data = new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs, home, allowlist, ...(description ? { description } : {}) });
   mountConsole(app, { mode: 'aws', token: deps.config.apiToken, data, home, replier: deps.replier });
   deps.logger.info('the console is served at /console (HOOKGATE_CONSOLE=1; API calls need the /v1 bearer token)', {
     dlqs: dlqs.map((d) => d.name),

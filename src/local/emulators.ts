@@ -8,6 +8,8 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import {
   FUNCTION_TIMEOUT_SECONDS,
   MAX_RECEIVE_COUNT,
+  TURN_MAX_RECEIVE_COUNT,
+  TURN_VISIBILITY_SECONDS,
   PAYLOAD_BUCKET,
   QUEUES,
   TABLE,
@@ -97,14 +99,15 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
     );
     return { url: QueueUrl!, arn: Attributes!.QueueArn! };
   };
-  const redrive = (dlqArn: string) =>
-    JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: MAX_RECEIVE_COUNT });
+  const redrive = (dlqArn: string, maxReceiveCount: number = MAX_RECEIVE_COUNT) =>
+    JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount });
 
   const turnsDlq = await createQueue(QUEUES.turnsDlq.name, { FifoQueue: 'true' });
   const turns = await createQueue(QUEUES.turns.name, {
     FifoQueue: 'true',
-    VisibilityTimeout: String(visibilityTimeoutFor(FUNCTION_TIMEOUT_SECONDS.turn)),
-    RedrivePolicy: redrive(turnsDlq.arn),
+    // As the stack has it: a failing turn leaves within TURN_FAILURE_BOUND_SECONDS.
+    VisibilityTimeout: String(TURN_VISIBILITY_SECONDS),
+    RedrivePolicy: redrive(turnsDlq.arn, TURN_MAX_RECEIVE_COUNT),
   });
   const eventsDlq = await createQueue(QUEUES.eventsDlq.name, {});
   const events = await createQueue(QUEUES.events.name, {

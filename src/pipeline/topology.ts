@@ -15,6 +15,26 @@ export const FUNCTION_TIMEOUT_SECONDS = {
   tools: 120,
 } as const;
 
+/**
+ * The turns queue is FIFO: while one of a chat's messages is in flight or waiting to be
+ * retried, the chat's next messages wait behind it. A turn that keeps failing must leave
+ * within this many seconds (to the turns DLQ, with an apology to the chat).
+ */
+export const TURN_FAILURE_BOUND_SECONDS = 300;
+
+/** Receives of a turn message before SQS moves it to the turns DLQ (the first try and one retry). */
+export const TURN_MAX_RECEIVE_COUNT = 2;
+
+/**
+ * Visibility of the turns queue: the turn timeout and a margin, not 6 × (each second of it
+ * holds the chat's next messages). Lambda requires at least the function timeout.
+ * TURN_MAX_RECEIVE_COUNT × this (270 s) + one poll stays within TURN_FAILURE_BOUND_SECONDS.
+ */
+export const TURN_VISIBILITY_SECONDS = FUNCTION_TIMEOUT_SECONDS.turn + 15;
+
+/** The text a chat gets when its message is given up on (the turn failed on every receive). */
+export const TURN_GIVEN_UP_REPLY = 'Sorry, something went wrong and I could not answer that message. Please send it again.';
+
 /** Lambda wants visibility ≥ 6 × function timeout for SQS sources. */
 export const visibilityTimeoutFor = (functionTimeoutSeconds: number): number => 6 * functionTimeoutSeconds;
 

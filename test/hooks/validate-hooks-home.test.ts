@@ -113,7 +113,7 @@ describe('deployed shell-hook commands', () => {
       { hooks: { pre_tool_call: [{ command: 'examples/agent-hooks/block-rm-rf.sh' }, { command: 'node bin/hookgate.js --x' }, { command: 'jq .' }] } },
       createMemoryLogger(),
     );
-    const plan = planHooksHomeFiles(EXAMPLES, entries, [REPO]);
+    const plan = planHooksHomeFiles(EXAMPLES, entries, [REPO], { allowMissingInLambda: ['jq'] });
     expect(plan.shellCommands).toEqual({
       'examples/agent-hooks/block-rm-rf.sh': { words: ['examples/agent-hooks/block-rm-rf.sh'], scriptWord: 0, script: 'agent-hooks/block-rm-rf.sh' },
       'node bin/hookgate.js --x': { words: ['node', 'bin/hookgate.js', '--x'], scriptWord: 1, script: 'bundled-scripts/1/hookgate.js' },

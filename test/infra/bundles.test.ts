@@ -11,6 +11,7 @@ import { createHookEngine, type RegistryListing } from '../../src/hooks/create-h
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { startTestAws } from '../support/local-aws.ts';
+import { CDK_JSON_CONTEXT } from '../support/cdk-json-context.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLES_HOME = join(REPO, 'examples');
@@ -66,12 +67,18 @@ describe('function bundles', () => {
       await writeFile(join(home, planted), 'PLANTED-SECRET sk-planted\n');
     }
     synthOutput = [];
-    const hooksBundle = await prepareHooksBundle(home, { buildDir: join(buildDir, 'entries'), print: (line) => synthOutput.push(line) });
+    const hooksBundle = await prepareHooksBundle(home, {
+      buildDir: join(buildDir, 'entries'),
+      print: (line) => synthOutput.push(line),
+      // The example's git-status hook copes without git (it adds nothing); said out loud.
+      allowHooksMissingInLambda: ['inject-git-status.sh'],
+    });
     bundledFiles = hooksBundle.files;
-    const app = new App({ outdir: join(buildDir, 'cdk.out') });
+    const app = new App({ outdir: join(buildDir, 'cdk.out'), context: CDK_JSON_CONTEXT });
     const stack = new HookgateStack(app, 'bundle-test', {
       dataRemovalPolicy: RemovalPolicy.DESTROY,
       telemetrySubscribers: [],
+      alarms: 'none',
       hooksBundle,
     });
     const assembly = app.synth();
@@ -109,12 +116,14 @@ describe('function bundles', () => {
     expect(head).not.toMatch(/from\s*["']tsx/); // tsx is only for loading .ts from disk
   });
 
-  it('ships only what the hooks use: no planted secret, state or allowlist in any asset, and says what it bundled', async () => {
+  it('ships only what the hooks use: manifests of enabled plugins and gateway hooks, no source, no disabled plugin, no planted secret, state or allowlist', async () => {
+    const enabled = ['tool-audit-log', 'guardrail-context', 'redact-secrets', 'dangerous-tool-warning', 'tool-metrics', 'memory-recall', 'memory-sync',
+      'response-length', 'session-cache', 'session-duration', 'session-rotation', 'subagent-log', 'approval-notifier', 'summarize-find'];
     const expected = [
       'BOOT.md',
       'config.yaml',
-      ...(await filesUnder(join(EXAMPLES_HOME, 'plugins'))).map((f) => `plugins/${f}`),
-      ...(await filesUnder(join(EXAMPLES_HOME, 'hooks'))).map((f) => `hooks/${f}`),
+      ...enabled.map((p) => `plugins/${p}/plugin.yaml`),
+      ...(await filesUnder(join(EXAMPLES_HOME, 'hooks'))).filter((f) => f.endsWith('/HOOK.yaml')).map((f) => `hooks/${f}`),
     ];
     for (const dir of Object.values(assets)) {
       const shipped = await filesUnder(dir);
@@ -128,6 +137,9 @@ describe('function bundles', () => {
         ['auto-format.sh', 'block-rm-rf.sh', 'inject-git-status.sh', 'log-subagent.sh'],
       );
       for (const planted of PLANTED) expect(homeFiles).not.toContain(planted);
+      // Compiled into index.mjs: no plugin or handler source, nothing of a disabled plugin.
+      expect(homeFiles.filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.startsWith('bundled-scripts/'))).toEqual([]);
+      expect(homeFiles.filter((f) => /plugins\/(ambient-buffer|deny-unauthorised-dms|response-transform)\//.test(f))).toEqual([]);
       for (const file of shipped) expect(await readFile(join(dir, file), 'utf8')).not.toContain('PLANTED-SECRET');
     }
     const summary = synthOutput.join('\n');
@@ -288,12 +300,13 @@ describe('function bundles', () => {
     await cp(EXAMPLES_HOME, approving, { recursive: true });
     await writeFile(join(approving, 'config.yaml'), `${await readFile(join(EXAMPLES_HOME, 'config.yaml'), 'utf8')}\nhooks_auto_accept: true\n`);
     const lines: string[] = [];
-    const plain = await prepareHooksBundle(approving, { buildDir: join(buildDir, 'approve-none'), print: (l) => lines.push(l) });
+    const allowHooksMissingInLambda = ['inject-git-status.sh'];
+    const plain = await prepareHooksBundle(approving, { buildDir: join(buildDir, 'approve-none'), print: (l) => lines.push(l), allowHooksMissingInLambda });
     const plainModule = await readFile(plain.registerModule, 'utf8');
     expect(plainModule).not.toContain('hooks_auto_accept');
     expect(plainModule).not.toContain('approvedShellHooks');
     expect(lines.join('\n')).toContain('hooks_auto_accept in');
-    const all = await prepareHooksBundle(approving, { buildDir: join(buildDir, 'approve-all'), print: () => {}, approveShellHooks: 'all' });
+    const all = await prepareHooksBundle(approving, { buildDir: join(buildDir, 'approve-all'), print: () => {}, approveShellHooks: 'all', allowHooksMissingInLambda });
     expect(all.fingerprint).not.toBe(plain.fingerprint);
     expect(await readFile(all.registerModule, 'utf8')).toContain('"approvedShellHooks":[{"event":"pre_tool_call","command":"examples/agent-hooks/block-rm-rf.sh"');
   });

@@ -10,7 +10,7 @@ type Resource = { Properties: Record<string, any>; Type: string };
 /** Synthesises without bundling (tools-function-asset.test.ts builds the real asset). */
 function synth(props: Partial<HookgateStackProps> = {}): { template: Template; stack: HookgateStack } {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new HookgateStack(app, 'test', { dataRemovalPolicy: RemovalPolicy.RETAIN, telemetrySubscribers: [], ...props });
+  const stack = new HookgateStack(app, 'test', { dataRemovalPolicy: RemovalPolicy.RETAIN, telemetrySubscribers: [], alarms: { email: 'ops@example.com' }, ...props });
   return { template: Template.fromStack(stack), stack };
 }
 
@@ -114,7 +114,7 @@ describe('the tools function in the stack', () => {
 
   it('with -c toolsNetwork=none (the default) runs in isolated subnets whose only way out is an S3 gateway endpoint for the workspace bucket', () => {
     const { template } = isolated;
-    expect(readStackContext(() => undefined).toolsNetwork).toBe('none');
+    expect(readStackContext((k) => (k === 'alarms' ? 'none' : undefined)).toolsNetwork).toBe('none');
     const fn = template.findResources('AWS::Lambda::Function')[idOf(template, 'AWS::Lambda::Function', 'ToolsFunction')] as Resource;
     const subnetIds = JSON.stringify(fn.Properties.VpcConfig.SubnetIds);
     const subnets = entries(template, 'AWS::EC2::Subnet');
@@ -150,7 +150,7 @@ describe('the tools function in the stack', () => {
     const fn = template.findResources('AWS::Lambda::Function')[idOf(template, 'AWS::Lambda::Function', 'ToolsFunction')] as Resource;
     expect(fn.Properties.VpcConfig).toBeUndefined();
     expect(entries(template, 'AWS::EC2::VPC')).toHaveLength(0);
-    expect(readStackContext((k) => (k === 'toolsNetwork' ? 'internet' : undefined)).toolsNetwork).toBe('internet');
-    expect(() => readStackContext((k) => (k === 'toolsNetwork' ? 'open' : undefined))).toThrow(/toolsNetwork/);
+    expect(readStackContext((k) => ({ toolsNetwork: 'internet', alarms: 'none' })[k]).toolsNetwork).toBe('internet');
+    expect(() => readStackContext((k) => ({ toolsNetwork: 'open', alarms: 'none' })[k])).toThrow(/toolsNetwork/);
   });
 });

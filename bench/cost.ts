@@ -329,7 +329,7 @@ export function idleMonth(alarms: number): Record<string, number> {
   return {
     [`CloudWatch alarms (${alarms} × $0.10)`]: alarms * PRICES.alarmMonth,
     'CloudWatch dashboard (1; the first 3 of an account are free)': PRICES.dashboardMonth,
-    'Secrets Manager secret': PRICES.secretsManagerSecretMonth,
+    'Secrets Manager secrets (gateway, reply)': 2 * PRICES.secretsManagerSecretMonth,
     'SQS: Lambda\'s idle long polls on turns (FIFO), timers and events': pollRequests * ((PRICES.sqsFifoRequest + 2 * PRICES.sqsStandardRequest) / 3),
   };
 }
@@ -415,7 +415,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     for (const [line, dollars] of Object.entries(lines)) console.log(`  ${line.padEnd(44)} ${dollars.toFixed(6)}`);
     console.log(`KMS per 1,000 turns each after 5 quiet minutes (busy traffic shares data keys): ${kmsPerThousandIsolatedTurns().toFixed(5)}`);
     // The default stack's alarms: 4 DLQs, 3 queue ages, 3 × (errors, throttles, duration), the Function URL's 5xx.
-    const idle = idleMonth(Number(process.argv.find((x) => x.startsWith('--alarms='))?.split('=')[1] ?? 17));
+    const idle = idleMonth(Number(process.argv.find((x) => x.startsWith('--alarms='))?.split('=')[1] ?? 20));
     console.log(`USD for an idle month: ${Object.values(idle).reduce((a, b) => a + b, 0).toFixed(2)}`);
     for (const [line, dollars] of Object.entries(idle)) console.log(`  ${line.padEnd(60)} ${dollars.toFixed(2)}`);
   }

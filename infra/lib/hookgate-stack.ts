@@ -267,7 +267,7 @@ export class HookgateStack extends Stack {
         memorySize,
         timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS[name]),
         // The observer runs hooks on events only: it gets no platform secrets (and no grant to read them).
-        // The observer gets no secret; the turn function the reply secret alone (its tools are a chat user's).
+        // The gateway reads both secrets; the turn function and the observer the reply secret alone (the turn's tools are a chat user's, in the tools function).
         environment: { ...resourceEnv, ...secretEnv[name], ...bundleEnv },
         logGroup,
         role,
@@ -292,7 +292,7 @@ export class HookgateStack extends Stack {
         `AwsSolutions-IAM5[Resource::<${this.getLogicalId(payloads.node.defaultChild as s3.CfnBucket)}.Arn>/${PAYLOAD_KEY_PREFIX}*]`,
         'payload objects are keyed by date and event id, unknown at deploy time; the grant is one action under this prefix of this bucket',
       );
-      acceptFinding(
+      if (name === 'turn') acceptFinding(
         role,
         `AwsSolutions-IAM5[Resource::<${this.getLogicalId(payloads.node.defaultChild as s3.CfnBucket)}.Arn>/${ATTACHMENT_KEY_PREFIX}*]`,
         'attachments are keyed by session and a random id, unknown at deploy time; the turn reads back only what it stored under this prefix',

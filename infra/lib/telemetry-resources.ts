@@ -4,6 +4,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
+import { acceptFinding } from './accept-finding.ts';
 import { OUTBOX_SWEEP_EVENT } from '../../src/pipeline/outbox-sweep-event.ts';
 
 export interface TelemetryResourcesProps {
@@ -27,11 +28,16 @@ export interface TelemetryResourcesProps {
  * addTelemetryResources(this, { observer, topic, otlpEndpoint: props.otlpEndpoint });
  */
 export function addTelemetryResources(scope: Construct, props: TelemetryResourcesProps): void {
-  new events.Rule(scope, 'OutboxSweep', {
+  const sweep = new events.Rule(scope, 'OutboxSweep', {
     description: 'hookgate: publish observer events SNS did not take (the observer outbox)',
     schedule: events.Schedule.rate(Duration.minutes(1)),
     targets: [new targets.LambdaFunction(props.observer, { event: events.RuleTargetInput.fromObject(OUTBOX_SWEEP_EVENT), retryAttempts: 0 })],
   });
+  acceptFinding(
+    sweep,
+    'Serverless-EventBusDLQ',
+    'a sweep that fails is the next minute\'s sweep: the outbox items stay on the table until published, so a dead-letter queue would hold nothing to act on',
+  );
   props.topic.grantPublish(props.observer);
   if (props.otlpEndpoint) {
     props.observer.addEnvironment('HOOKGATE_OTLP_ENDPOINT', props.otlpEndpoint);

@@ -185,10 +185,11 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     const oldest = alarms.filter((a) => a.MetricName === 'ApproximateAgeOfOldestMessage');
     expect(oldest.map(queueOf).sort()).toEqual(['Events', 'Timers', 'Turns'].map((id) => queueIds.find((q) => q.startsWith(id) && !q.includes('Dlq'))).sort());
     expect(oldest.find((a) => queueOf(a).startsWith('Turns'))!.Threshold).toBe(OLDEST_TURN_ALARM_SECONDS);
-    for (const metric of ['Errors', 'Throttles']) expect(alarms.filter((a) => a.MetricName === metric)).toHaveLength(3);
+    // Four functions: gateway, turn, observer and the tools function.
+    for (const metric of ['Errors', 'Throttles']) expect(alarms.filter((a) => a.MetricName === metric)).toHaveLength(4);
     // Duration over 80 % of each function's timeout, on the slowest invocation of the minute.
     const durations = alarms.filter((a) => a.MetricName === 'Duration');
-    expect(durations).toHaveLength(3);
+    expect(durations).toHaveLength(4);
     for (const name of ['gateway', 'turn', 'observer'] as const) {
       const alarm = durations.find((a) => a.Dimensions[0].Value.Ref === lambdaNamed(`${name}fn`).id)!;
       expect(alarm.Threshold).toBe(Math.round(0.8 * FUNCTION_TIMEOUT_SECONDS[name] * 1000));
@@ -200,7 +201,7 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     const alarmTopic = Object.keys(template.findResources('AWS::SNS::Topic')).find((id) => id.startsWith('AlarmTopic'));
     expect(alarmTopic).toBeDefined();
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: alarmTopic }]);
-    expect(alarms.length).toBe(4 + 3 + 3 * 3 + 1);
+    expect(alarms.length).toBe(4 + 3 + 4 * 3 + 1); // DLQs, oldest messages, 3 per function (gateway, turn, observer, tools), the URL's 5xx
     // A telemetry queue's age alarms too (its consumer stopped reading).
     const withTelemetry = synth({ telemetrySubscribers: parseTelemetrySubscribers('[{"name":"audit"}]') });
     const ages = (Object.values(withTelemetry.findResources('AWS::CloudWatch::Alarm')) as { Properties: Record<string, any> }[]).filter(

@@ -10,7 +10,9 @@ import { parseShellHooks } from '../hooks/shell/config/parse-config.ts';
 import { scriptDrift } from '../hooks/shell/consent/script-drift.ts';
 import { DeadLetterQueue, type DeadLetter } from '../pipeline/dead-letter-queue.ts';
 import type { DynamoTable } from '../store/dynamo-table.ts';
+import { loadReplayEngine, replayTurn, type TurnReplay } from '../agent/trace/replay-turn.ts';
 import { DynamoTraceStore, type TraceRecord } from '../store/trace-store.ts';
+import type { TurnFilter, TurnSummary } from '../store/turn-summary.ts';
 import { UndeliveredReplyStore } from '../store/undelivered-reply-store.ts';
 import type { ReloadStatus } from './console-hub.ts';
 
@@ -123,6 +125,21 @@ export class ConsoleData {
 
   turn(turnId: string): Promise<TraceRecord[]> {
     return this.traces.list(turnId);
+  }
+
+  /** The recent turns that match `filter`, newest first, one page of them (the console's list). */
+  turns(filter: TurnFilter, page: { limit: number; offset: number }): Promise<{ turns: TurnSummary[]; total: number }> {
+    return this.traces.listTurns(filter, page);
+  }
+
+  /**
+   * The turn's decision-hook calls run again against the hooks home as it is on disk now (as
+   * `hookgate replay` does); undefined when nothing was recorded for it.
+   */
+  async replayTurn(turnId: string): Promise<TurnReplay | undefined> {
+    const records = await this.traces.list(turnId);
+    if (records.length === 0) return undefined;
+    return replayTurn(turnId, records, await loadReplayEngine(this.options.home));
   }
 
   /** The names of the dead-letter queues this console shows. */

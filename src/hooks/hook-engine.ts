@@ -12,6 +12,8 @@ export interface HookRunRecord {
   readonly source: 'plugin' | 'shell' | 'gateway';
   /** Callback name, `shell_hook[<event>:<command>]`, or the gateway hook's name. */
   readonly callback: string;
+  /** The plugin that registered the callback (plugin callbacks only). */
+  readonly plugin?: string;
   readonly durationMs: number;
   /** The raw return value (`undefined` when it threw). */
   readonly result?: unknown;

@@ -56,12 +56,12 @@ async function runOne(
     let value = callback.fn({ ...kwargs });
     // Only thenables are awaited: a sync callback costs no extra microtask on the hot path.
     if (isThenable(value)) value = await settle(callback, value, context);
-    if (context.onRun) report(context, { hook, source: callback.source, callback: callback.name, durationMs: performance.now() - started, result: value });
+    if (context.onRun) report(context, { hook, source: callback.source, callback: callback.name, ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}), durationMs: performance.now() - started, result: value });
     return value;
   } catch (error) {
     const text = errorText(error);
     warnFailed(hook, callback, error, context);
-    if (context.onRun) report(context, { hook, source: callback.source, callback: callback.name, durationMs: performance.now() - started, error: text });
+    if (context.onRun) report(context, { hook, source: callback.source, callback: callback.name, ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}), durationMs: performance.now() - started, error: text });
     return NO_VALUE;
   }
 }
@@ -100,10 +100,10 @@ export async function runCallbacks(
     } catch (error) {
       const text = errorText(error);
       warnFailed(hook, callback, error, context);
-      if (onRun) report(context, { hook, source: callback.source, callback: callback.name, durationMs: performance.now() - started, error: text });
+      if (onRun) report(context, { hook, source: callback.source, callback: callback.name, ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}), durationMs: performance.now() - started, error: text });
       continue;
     }
-    if (onRun) report(context, { hook, source: callback.source, callback: callback.name, durationMs: performance.now() - started, result: value });
+    if (onRun) report(context, { hook, source: callback.source, callback: callback.name, ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}), durationMs: performance.now() - started, result: value });
     if (value !== null && value !== undefined) results.push(value);
   }
   return results;

@@ -4,7 +4,8 @@ import { errorText } from '../../hooks/error-text.ts';
 import { textOf } from '../../hooks/text-of.ts';
 import type { HookLogger } from '../../hooks/hook-logger.ts';
 import type { HookRunRecord } from '../../hooks/hook-engine.ts';
-import { TRACE_DETAIL_CHARS, type TraceRecord } from '../../store/trace-store.ts';
+import { TRACE_DETAIL_CHARS, TRACE_KWARGS_CHARS, type TraceRecord } from '../../store/trace-store.ts';
+import { decisionDigest } from '../trace/decision-digest.ts';
 import { describeDecision } from '../trace/describe-decision.ts';
 import { collectHookRuns } from '../trace/hook-run-scope.ts';
 
@@ -30,6 +31,8 @@ export class TurnHooks {
   private readonly pending = new Set<Promise<void>>();
   /** Every hook call of this turn (this invocation), for `hookgate trace`. */
   readonly trace: TraceRecord[] = [];
+  /** Numbers the hook calls of this invocation, so a trace groups a call's callback records. */
+  private calls = 0;
 
   constructor(
     readonly engine: HookEngine,
@@ -51,11 +54,12 @@ export class TurnHooks {
     const started = performance.now();
     try {
       const { value, runs } = await collectHookRuns(() => this.engine.invokeAll(hook, kwargs));
-      this.record(hook, at, started, runs, describeDecision(hook, value), (run) => describeDecision(hook, run.result === undefined || run.result === null ? [] : [run.result]), kwargs);
+      const call = { phase: 'decide' as const, outcome: describeDecision(hook, value), outcome_digest: decisionDigest(hook, value) };
+      this.record(hook, at, started, runs, call, (run) => describeDecision(hook, run.result === undefined || run.result === null ? [] : [run.result]), kwargs);
       return value;
     } catch (error) {
       this.logger.warn(`hook ${hook} failed at its call site: ${describeError(error)}`);
-      this.record(hook, at, started, [], `error: ${describeError(error)}`, undefined, kwargs);
+      this.record(hook, at, started, [], { phase: 'decide', outcome: `error: ${describeError(error)}` }, undefined, kwargs);
       return [];
     }
   }
@@ -74,10 +78,10 @@ export class TurnHooks {
       const payload = typeof kwargs === 'function' ? kwargs() : kwargs;
       const meta = options.inline ? { ...this.meta, inline: true } : this.meta;
       const { runs } = await collectHookRuns(() => this.engine.observe(type, payload, meta));
-      this.record(type, at, started, runs, 'emitted', () => 'observed', payload);
+      this.record(type, at, started, runs, { phase: 'observe', outcome: 'emitted' }, () => 'observed', payload);
     } catch (error) {
       this.logger.warn(`hook ${type} failed at its call site: ${describeError(error)}`);
-      this.record(type, at, started, [], `error: ${describeError(error)}`);
+      this.record(type, at, started, [], { phase: 'observe', outcome: `error: ${describeError(error)}` });
     }
   }
 
@@ -92,26 +96,25 @@ export class TurnHooks {
     at: string,
     started: number,
     runs: readonly HookRunRecord[],
-    overall: string,
+    call: Pick<TraceRecord, 'phase' | 'outcome' | 'outcome_digest'> & { outcome: string },
     perRun?: (run: HookRunRecord) => string,
     kwargs?: Kwargs,
   ): void {
     const turn_id = this.meta.turn_id;
-    const detail = kwargs === undefined ? {} : { kwargs: traceJson(kwargs) };
+    const common = { turn_id, at, call: ++this.calls, ...call, ...(kwargs === undefined ? {} : kwargsDetail(kwargs)) };
     if (runs.length === 0) {
-      this.trace.push({ turn_id, at, hook, source: '-', callback: '-', decision: overall, duration_ms: Math.trunc(performance.now() - started), ...detail });
+      this.trace.push({ ...common, hook, source: '-', callback: '-', decision: call.outcome, duration_ms: Math.trunc(performance.now() - started) });
       return;
     }
     for (const run of runs) {
       this.trace.push({
-        turn_id,
-        at,
+        ...common,
         hook: run.hook,
         source: run.source,
         callback: run.callback,
-        decision: run.error !== undefined ? `error: ${run.error}` : (perRun?.(run) ?? overall),
+        ...(run.plugin !== undefined ? { plugin: run.plugin } : {}),
+        decision: run.error !== undefined ? `error: ${run.error}` : (perRun?.(run) ?? call.outcome),
         duration_ms: Math.trunc(run.durationMs),
-        ...detail,
         result: run.error !== undefined ? traceJson({ error: run.error }) : traceJson(run.result ?? null),
       });
     }
@@ -127,13 +130,23 @@ function describeError(error: unknown): string {
   return textOf(error) ?? errorText(error);
 }
 
-/** JSON for a trace record's detail, cut to TRACE_DETAIL_CHARS; never throws (cycles, BigInt). */
-function traceJson(value: unknown): string {
-  let text: string;
+/** JSON of a value; never throws (cycles, BigInt). */
+function jsonOf(value: unknown): string {
   try {
-    text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null';
+    return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null';
   } catch {
-    text = String(value);
+    return String(value);
   }
+}
+
+/** JSON for a trace record's result, cut to TRACE_DETAIL_CHARS. */
+function traceJson(value: unknown): string {
+  const text = jsonOf(value);
   return text.length > TRACE_DETAIL_CHARS ? `${text.slice(0, TRACE_DETAIL_CHARS)}…` : text;
+}
+
+/** A call's kwargs for its trace records: whole up to TRACE_KWARGS_CHARS, else cut and marked so (replay refuses them). */
+function kwargsDetail(kwargs: Kwargs): Pick<TraceRecord, 'kwargs' | 'kwargs_cut'> {
+  const text = jsonOf(kwargs);
+  return text.length > TRACE_KWARGS_CHARS ? { kwargs: `${text.slice(0, TRACE_DETAIL_CHARS)}…`, kwargs_cut: true } : { kwargs: text };
 }

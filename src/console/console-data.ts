@@ -8,6 +8,8 @@ import type { Replier } from '../messaging/replier.ts';
 import { redactSecrets } from '../secrets/redact-secrets.ts';
 import { parseShellHooks } from '../hooks/shell/config/parse-config.ts';
 import { scriptDrift } from '../hooks/shell/consent/script-drift.ts';
+import { driftPolicy } from '../hooks/shell/consent/drift-guard.ts';
+import { shellHookRunState, type NotRunningReason } from '../hooks/shell/consent/shell-hook-run-state.ts';
 import { DeadLetterQueue, type DeadLetter } from '../pipeline/dead-letter-queue.ts';
 import type { DynamoTable } from '../store/dynamo-table.ts';
 import { loadReplayEngine, replayTurn, type TurnReplay } from '../agent/trace/replay-turn.ts';
@@ -64,6 +66,10 @@ export interface ShellHookStatus {
   approved_at: string | null;
   /** `content-changed` / `mtime-later` when the script moved since approval, else null. */
   drift: string | null;
+  /** Whether it runs when its event fires (a guard that is off must say so). */
+  running: boolean;
+  /** Why it does not run (`not-approved`, `changed-since-approval`, `disabled`); null when it runs. */
+  not_running: NotRunningReason | null;
 }
 
 export interface HooksStatus {
@@ -222,10 +228,12 @@ export class ConsoleData {
     const entries = parseShellHooks(file.config, logger);
     const allowlist = this.options.allowlist ?? createFileAllowlistStore(home, logger);
     const shell: ShellHookStatus[] = [];
+    const onDrift = driftPolicy(file.config, logger);
     for (const entry of entries) {
       const approval = await allowlist.find(entry.event, entry.command);
       const approvedAt = approval && typeof approval.approved_at === 'string' && approval.approved_at !== '' ? approval.approved_at : null;
       const drift = approval ? scriptDrift(approval, entry.command).kind : 'unknown';
+      const state = shellHookRunState(entry, approval, onDrift);
       shell.push({
         event: entry.event,
         command: entry.command,
@@ -235,6 +243,8 @@ export class ConsoleData {
         approved: approval !== undefined,
         approved_at: approvedAt,
         drift: drift === 'content-changed' || drift === 'mtime-later' ? drift : null,
+        running: state.running,
+        not_running: state.running ? null : state.reason,
       });
     }
     return {

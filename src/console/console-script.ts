@@ -128,7 +128,8 @@ async function showTurn(turnId) {
   for (const a of document.querySelectorAll('#sessions a')) a.className = a.dataset.turn === turnId ? 'sel' : '';
   $('turn-id').textContent = turnId;
   if (!AWS) { $('replay').disabled = false; $('replay-result').replaceChildren(); $('replay-status').textContent = ''; }
-  const records = await getJson('turns/' + encodeURIComponent(turnId));
+  // Observer-side records are written when their event ran, after the turn's own: time order.
+  const records = (await getJson('turns/' + encodeURIComponent(turnId))).sort((a, b) => a.at.localeCompare(b.at));
   const body = $('timeline').tBodies[0];
   body.replaceChildren();
   const starts = records.map((r) => Date.parse(r.at));
@@ -140,9 +141,13 @@ async function showTurn(turnId) {
     const bar = el('div', { className: 'bar ' + tone });
     bar.style.marginLeft = (((starts[i] - t0) / span) * 100).toFixed(1) + '%';
     bar.style.width = ((r.duration_ms / span) * 100).toFixed(1) + '%';
-    const row = el('tr', { className: [KIND(r.hook), tone].join(' ').trim() },
+    const shell = r.exit_code !== undefined;
+    const failed = shell && r.exit_code !== 0;
+    const decision = el('td', { textContent: r.decision + (shell ? ' · exit ' + (r.exit_code === null ? 'none (timeout or no start)' : r.exit_code) : '') });
+    if (shell && r.stderr) decision.append(el('div', { className: 'stderr' + (failed ? ' bad' : ' muted'), textContent: 'stderr: ' + r.stderr.slice(0, 300) }));
+    const row = el('tr', { className: [KIND(r.hook), tone || (failed ? 'error' : '')].join(' ').trim() },
       el('td', { textContent: r.at.slice(11, 23) }), el('td', { textContent: r.hook }), el('td', { textContent: r.source }),
-      el('td', { textContent: callback }), el('td', { textContent: r.decision }), el('td', { textContent: String(r.duration_ms) }), el('td', { className: 'waterfall' }, bar));
+      el('td', { textContent: callback }), decision, el('td', { textContent: String(r.duration_ms) }), el('td', { className: 'waterfall' }, bar));
     row.dataset.hook = r.hook;
     row.dataset.system = r.source;
     row.title = 'click for kwargs and result';
@@ -151,6 +156,8 @@ async function showTurn(turnId) {
       const cell = el('td', { colSpan: 7 });
       if (r.kwargs_cut) cell.append(el('p', { className: 'warn', textContent: 'kwargs were cut in the trace: this call is not replayable' }));
       cell.append(folded('kwargs', r.kwargs), folded('result', r.result));
+      if (r.stdout !== undefined) cell.append(folded('stdout', r.stdout || '(empty)'));
+      if (r.stderr !== undefined) cell.append(folded('stderr', r.stderr || '(empty)'));
       if (r.outcome && r.outcome !== r.decision) cell.append(el('div', { textContent: 'the whole call decided: ' + r.outcome }));
       for (const d of cell.querySelectorAll('details')) d.open = true;
       row.after(el('tr', { className: 'detail' }, cell));

@@ -23,6 +23,8 @@ export interface ObserverConsumerOptions {
   /** How long an envelope id is remembered as done (default 4 days, the events queue's retention). */
   idempotencySeconds?: number;
   logger?: HookLogger;
+  /** Wraps each envelope's run of its observers (the runtime records what they did in the turn's trace). */
+  around?: (envelope: Envelope, run: () => Promise<void>) => Promise<void>;
 }
 
 export type ObserverHandler = (event: SQSEvent, context?: Context) => Promise<SQSBatchResponse>;
@@ -49,7 +51,8 @@ export function createObserverConsumer(options: ObserverConsumerOptions): Observ
   // keep their keys) but builds a JMESPath interpreter per lookup, twice per record.
   const runOnce = makeIdempotent(
     async (_id: string, envelope: Envelope & { payload: Record<string, unknown> }) => {
-      await options.engine.runObservers(envelope.type, envelope.payload);
+      const run = () => options.engine.runObservers(envelope.type, envelope.payload);
+      await (options.around ? options.around(envelope, run) : run());
       return { ran: true };
     },
     { persistenceStore, config, keyPrefix: SingleTableIdempotencyStore.KEY_PREFIX, dataIndexArgument: 0 },

@@ -49,7 +49,8 @@ export interface Runtime {
    * - gateway: gateway hooks (it fires `gateway:startup` and `command:*`), observer events to SNS;
    * - turn: no gateway hooks (they run in the observer), observer events to SNS, callback runs
    *   recorded for the turn trace;
-   * - observer: gateway hooks, no sink (this is where observers run);
+   * - observer: gateway hooks, no sink (this is where observers run), callback runs recorded
+   *   into the emitting turn's trace;
    * - local: all of the above in one engine, for `hookgate dev`.
    * Consent to shell hooks comes from the deployment's table, except `local`, which reads the
    * hooks home's allowlist file (what `hookgate hooks approve` writes locally). Deployed engines
@@ -104,7 +105,7 @@ export function createRuntime(config: DeploymentConfig, inputs: RuntimeInputs): 
           onRun: recordHookRun,
         };
       case 'observer':
-        return { ...base, gatewayHooks: true, allowlist: plane.allowlist, logger: logger(role) };
+        return { ...base, gatewayHooks: true, allowlist: plane.allowlist, logger: logger(role), onRun: recordHookRun };
       case 'local':
         return { ...base, gatewayHooks: true, observerSink: plane.observerSink, onRun: recordHookRun };
     }

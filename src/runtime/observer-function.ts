@@ -1,3 +1,5 @@
+import { traceObserverRuns } from '../agent/trace/observer-trace.ts';
+import { DynamoTraceStore } from '../store/trace-store.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import { createObserverConsumer, type ObserverHandler } from '../pipeline/observer-consumer.ts';
 import type { Runtime } from './create-runtime.ts';
@@ -15,5 +17,7 @@ export async function createObserverFunction(runtime: Runtime, engine?: HookEngi
     table: runtime.plane.idempotency,
     payloads: runtime.plane.payloads,
     logger: runtime.logger('observer'),
+    // What observer-side hooks did goes into the emitting turn's trace (the console's timeline).
+    around: traceObserverRuns(new DynamoTraceStore(runtime.plane.table), runtime.logger('observer')),
   });
 }

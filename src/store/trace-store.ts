@@ -15,6 +15,11 @@ export interface TraceRecord {
   readonly callback: string;
   /** The plugin that registered the callback (plugin rows). */
   readonly plugin?: string;
+  /** A shell hook's exit code (`null`: killed at its timeout, or it did not start). */
+  readonly exit_code?: number | null;
+  /** A shell hook's stdout and stderr, cut (and redacted, as every trace record is). */
+  readonly stdout?: string;
+  readonly stderr?: string;
   /** What came of it: `allow`, `block: <msg>`, `context (N chars)`, `replaced`, `unchanged`, `emitted`, `error: …`. */
   readonly decision: string;
   readonly duration_ms: number;
@@ -256,6 +261,9 @@ export class DynamoTraceStore implements TraceStore {
       ...(item.kwargs_cut === true ? { kwargs_cut: true } : {}),
       ...(typeof item.result === 'string' ? { result: item.result } : {}),
       ...(typeof item.plugin === 'string' ? { plugin: item.plugin } : {}),
+      ...(typeof item.exit_code === 'number' || item.exit_code === null ? { exit_code: item.exit_code as number | null } : {}),
+      ...(typeof item.stdout === 'string' ? { stdout: item.stdout } : {}),
+      ...(typeof item.stderr === 'string' ? { stderr: item.stderr } : {}),
       ...(typeof item.call === 'number' ? { call: item.call } : {}),
       ...(item.phase === 'decide' || item.phase === 'observe' ? { phase: item.phase } : {}),
       ...(typeof item.outcome === 'string' ? { outcome: item.outcome } : {}),

@@ -113,7 +113,9 @@ export class TurnHooks {
         source: run.source,
         callback: run.callback,
         ...(run.plugin !== undefined ? { plugin: run.plugin } : {}),
-        decision: run.error !== undefined ? `error: ${run.error}` : (perRun?.(run) ?? call.outcome),
+        ...shellDetail(run),
+        decision:
+          run.error !== undefined ? `error: ${run.error}` : run.detail?.skipped !== undefined ? `skipped: ${run.detail.skipped}` : (perRun?.(run) ?? call.outcome),
         duration_ms: Math.trunc(run.durationMs),
         result: run.error !== undefined ? traceJson({ error: run.error }) : traceJson(run.result ?? null),
       });
@@ -149,4 +151,11 @@ function traceJson(value: unknown): string {
 function kwargsDetail(kwargs: Kwargs): Pick<TraceRecord, 'kwargs' | 'kwargs_cut'> {
   const text = jsonOf(kwargs);
   return text.length > TRACE_KWARGS_CHARS ? { kwargs: `${text.slice(0, TRACE_DETAIL_CHARS)}…`, kwargs_cut: true } : { kwargs: text };
+}
+
+/** A shell hook's exit code and output, as its run reported them. */
+function shellDetail(run: HookRunRecord): Pick<TraceRecord, 'exit_code' | 'stdout' | 'stderr'> {
+  const detail = run.detail;
+  if (!detail || detail.exit_code === undefined) return {};
+  return { exit_code: detail.exit_code, ...(detail.stdout !== undefined ? { stdout: detail.stdout } : {}), ...(detail.stderr !== undefined ? { stderr: detail.stderr } : {}) };
 }

@@ -216,6 +216,9 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     const post = lines.slice(lines.indexOf('[post_llm_call]'));
     expect(post[1]).toContain('✓ allowed');
     expect(post[3]).toContain('⚠ script content changed since approval');
+    // A guard that is off says so, after the §4.1 lines; the approve hint runs as printed.
+    expect(post[4]).toBe('      ✗ not running: script changed since approval (hook-semantics §5.5)');
+    expect(pre[4]).toBe(`      ✗ not running: not approved (not in the allowlist); approve it: hookgate hooks approve pre_tool_call ${h}/a.sh --home ${h} --yes`);
     expect(post[3]).toContain('doctor');
     expect(lines[lines.indexOf('[on_session_start]') + 1]).toContain('disabled');
   });

@@ -105,12 +105,6 @@ async function listShellHooks(ctx: HooksContext): Promise<void> {
         ...(entry.enabled ? [] : ['(disabled: enabled: false)']),
       ];
       say(parts.join('  '));
-      // A guard that is off says so loudly, whatever the reason (the lines below say more).
-      const state = shellHookRunState(entry, approval, ctx.onDrift);
-      if (!state.running) {
-        const hint = state.reason === 'not-approved' ? `; approve it: hookgate hooks approve ${entry.event} ${shellQuote(entry.command)} --home ${shellQuote(ctx.home)} --yes` : '';
-        say(`      ${BAD()} ${red('not running')}: ${NOT_RUNNING_TEXT[state.reason]}${hint}`);
-      }
       if (approval && typeof approval.approved_at === 'string' && approval.approved_at !== '') {
         say(`      approved_at: ${approval.approved_at}`);
         const drift = scriptDrift(approval, entry.command);
@@ -125,6 +119,12 @@ async function listShellHooks(ctx: HooksContext): Promise<void> {
               'run `hookgate hooks doctor` to re-validate',
           );
         }
+      }
+      // A guard that is off says so loudly, whatever the reason, after the lines §4.1 fixes.
+      const state = shellHookRunState(entry, approval, ctx.onDrift);
+      if (!state.running) {
+        const hint = state.reason === 'not-approved' ? `; approve it: hookgate hooks approve ${entry.event} ${shellQuote(entry.command)} --home ${shellQuote(ctx.home)} --yes` : '';
+        say(`      ${BAD()} ${red('not running')}: ${NOT_RUNNING_TEXT[state.reason]}${hint}`);
       }
     }
     say();

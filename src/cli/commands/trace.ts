@@ -44,7 +44,7 @@ export function formatTurnList(turns: readonly TurnSummary[]): string {
 export function formatTrace(records: readonly TraceRecord[]): string {
   const rows = [
     ['HOOK', 'SOURCE', 'CALLBACK', 'DECISION', 'DURATION'],
-    ...records.map((r) => [r.hook, r.source, r.plugin ? `${r.plugin}: ${r.callback}` : r.callback, r.decision.replace(/\s+/g, ' ').slice(0, 80), `${r.duration_ms} ms`]),
+    ...records.map((r) => [r.hook, r.source, r.plugin ? `${r.plugin}:${r.callback}` : r.callback, r.decision.replace(/\s+/g, ' ').slice(0, 80), `${r.duration_ms} ms`]),
   ];
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
   const table = rows.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join('  ')).join('\n');

@@ -370,6 +370,15 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(r.code).toBe(0);
   });
 
+  it('doctor: a shell syntax error is a problem (sh -n), found without running the script', async () => {
+    const h = home({ 'broken.sh': 'touch "$H/broken-ran"\nif then fi', 'fine.sh': 'cat >/dev/null' }, 'hooks:\n  pre_tool_call:\n    - {command: $H/broken.sh}\n    - {command: $H/fine.sh}\n');
+    const r = await hookgate(['hooks', 'doctor', '--home', h]);
+    const block = (cmd: string) => r.stdout.slice(r.stdout.indexOf(`[pre_tool_call] ${h}/${cmd}\n`)).split('\n\n')[0]!;
+    expect(block('broken.sh')).toMatch(/✗ shell syntax error \(sh -n\): .*syntax error/i);
+    expect(block('fine.sh')).toContain('✓ shell syntax OK (sh -n)');
+    expect(existsSync(join(h, 'broken-ran'))).toBe(false);
+  });
+
   it('doctor: every check, never runs an un-approved script, footer counts problems', async () => {
     const h = home(
       {

@@ -18,6 +18,12 @@ const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
 const REQUIRED = Boolean(process.env.PLAYWRIGHT_CHROMIUM) || process.env.CI === 'true' || process.env.CI === '1';
 const available = existsSync(CHROMIUM);
 
+/** The browser globals used inside page.evaluate (the suite is type-checked without the DOM library; types are erased). */
+type Dom = {
+  document: { querySelector(selector: string): unknown; documentElement: { scrollWidth: number } };
+  getComputedStyle(element: unknown): { color: string; backgroundColor: string };
+};
+
 let root: string;
 let home: string;
 let child: ChildProcess;
@@ -115,7 +121,7 @@ describe.skipIf(!available && !REQUIRED)('the console as a workbench (real brows
     const blockRow = page.locator('#timeline tbody tr.block', { hasText: 'guard: no_forbidden' });
     await blockRow.waitFor({ timeout: 30_000 });
     expect(await blockRow.innerText()).toContain('block: forbidden word');
-    expect(await blockRow.evaluate((row) => getComputedStyle(row.querySelector('td')!).color)).toBe('rgb(170, 17, 17)');
+    expect(await blockRow.evaluate((row) => (globalThis as unknown as Dom).getComputedStyle(row.querySelector('td')).color)).toBe('rgb(170, 17, 17)');
 
     // The allowed turn: the shell hook's row with exit code and stderr; the observer-side plugin row.
     await page.locator('#sessions a', { hasText: 'run: echo hello' }).click();
@@ -147,7 +153,11 @@ describe.skipIf(!available && !REQUIRED)('the console as a workbench (real brows
     expect(await row.innerText()).toContain('script changed since approval');
     // Red, loudly (the panel re-renders on each reload event, so the style is read once it settles).
     await until(
-      async () => (await page.evaluate(() => { const marker = document.querySelector('#shell-hooks .not-running'); return marker ? getComputedStyle(marker).backgroundColor : ''; })) === 'rgb(204, 34, 34)',
+      async () => (await page.evaluate(() => {
+          const dom = globalThis as unknown as Dom;
+          const marker = dom.document.querySelector('#shell-hooks .not-running');
+          return marker ? dom.getComputedStyle(marker).backgroundColor : '';
+        })) === 'rgb(204, 34, 34)',
       'the red not-running marker',
     );
   });
@@ -159,7 +169,7 @@ describe.skipIf(!available && !REQUIRED)('the console as a workbench (real brows
     await page.locator('#sessions a').first().waitFor({ timeout: 30_000 });
     await page.locator('#sessions a').first().click();
     await page.locator('#timeline tbody tr[data-hook]').first().waitFor({ timeout: 30_000 });
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    const width = await page.evaluate(() => (globalThis as unknown as Dom).document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(360);
     if (process.env.HOOKGATE_CONSOLE_SCREENSHOT_NARROW) await page.screenshot({ path: process.env.HOOKGATE_CONSOLE_SCREENSHOT_NARROW, fullPage: true });
   });

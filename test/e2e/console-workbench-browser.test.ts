@@ -137,6 +137,14 @@ describe.skipIf(!available && !REQUIRED)('the console as a workbench (real brows
     expect(await observerRow.innerText()).toContain('observed (observer side)');
     await observerRow.click();
     expect(await page.locator('#timeline tr.detail').innerText()).toContain('"watched": "terminal"');
+    // The replay button: the hooks did not change, so every call decides as before.
+    await page.click('#replay');
+    await page.locator('#replay-status', { hasText: 'every call decides as before' }).waitFor({ timeout: 30_000 });
+    if (process.env.HOOKGATE_CONSOLE_SCREENSHOT) {
+      await page.locator('#sessions a', { hasText: 'run: echo forbidden' }).click();
+      await page.locator('#timeline tbody tr.block').waitFor();
+      await page.screenshot({ path: process.env.HOOKGATE_CONSOLE_SCREENSHOT, fullPage: true });
+    }
     expect(errors).toEqual([]);
   });
 

@@ -370,6 +370,24 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(r.code).toBe(0);
   });
 
+  it('test: runs the plugins\' callbacks too, and a shell syntax error (exit 2) is shown and never meets --expect block', async () => {
+    const h = home({ 'broken.sh': 'cat >/dev/null\nif then fi' }, 'plugins:\n  enabled: [veto]\nhooks:\n  pre_tool_call:\n    - {command: $H/broken.sh}\n');
+    mkdirSync(join(h, 'plugins', 'veto'), { recursive: true });
+    writeFileSync(join(h, 'plugins', 'veto', 'plugin.yaml'), 'name: veto\n');
+    writeFileSync(join(h, 'plugins', 'veto', 'index.mjs'), "export function register(ctx) { ctx.register_hook('pre_llm_call', function add_note() { return { context: 'note' }; }); }\n");
+    const broken = await hookgate(['hooks', 'test', 'pre_tool_call', '--home', h, '--expect', 'block']);
+    expect(broken.stdout).toContain('stderr: ');
+    expect(broken.stdout).toContain('✗ exit 2 with a shell syntax error on stderr');
+    expect(broken.stdout).toContain("Expectation 'block' NOT met: a hook has a shell syntax error.");
+    expect(broken.code).toBe(1);
+    const plugin = await hookgate(['hooks', 'test', 'pre_llm_call', '--home', h, '--expect', 'context']);
+    expect(plugin.stdout).toContain("Running 1 plugin callback(s) for event 'pre_llm_call':");
+    expect(plugin.stdout).toContain('→ plugin veto: add_note');
+    expect(plugin.stdout).toContain('returned: {"context":"note"}');
+    expect(plugin.stdout).toContain("Expectation 'context' met.");
+    expect(plugin.code).toBe(0);
+  });
+
   it('doctor: a shell syntax error is a problem (sh -n), found without running the script', async () => {
     const h = home({ 'broken.sh': 'touch "$H/broken-ran"\nif then fi', 'fine.sh': 'cat >/dev/null' }, 'hooks:\n  pre_tool_call:\n    - {command: $H/broken.sh}\n    - {command: $H/fine.sh}\n');
     const r = await hookgate(['hooks', 'doctor', '--home', h]);

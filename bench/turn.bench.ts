@@ -55,7 +55,7 @@ const bench: Bench = async () => {
     handled: plane.dedup,
     workspaceRoot: join(home, 'workspaces'),
   });
-  const { runCommand } = await import('../src/agent/tools/terminal.ts');
+  const { runCommand } = await import('../src/agent/sandbox/run-command.ts');
   let n = 0;
   const turn = async () => {
     const source = { platform: 'local', chat_id: `bench-${n++}`, user_id: 'u', user_name: '', chat_type: 'dm', thread_id: '' };

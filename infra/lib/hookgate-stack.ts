@@ -126,6 +126,10 @@ export class HookgateStack extends Stack {
     const turns = new sqs.Queue(this, 'Turns', {
       encryption,
       fifo: true,
+      // High-throughput FIFO: ordering and dedup per chat (the message group) is all a turn
+      // needs, and the per-queue mode's 300 sends a second binds below 1M chats (docs/capacity.md).
+      deduplicationScope: sqs.DeduplicationScope.MESSAGE_GROUP,
+      fifoThroughputLimit: sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
       visibilityTimeout: Duration.seconds(visibilityTimeoutFor(FUNCTION_TIMEOUT_SECONDS.turn)),
       deadLetterQueue: { queue: turnsDlq, maxReceiveCount: MAX_RECEIVE_COUNT },
       enforceSSL: true,

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { createUnsandboxed } from './sandbox/unsandboxed.ts';
+import type { ToolSandbox } from './sandbox/tool-sandbox.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import { createStderrLogger, type HookLogger } from '../hooks/hook-logger.ts';
 import { loadModelConfig } from '../config/deployment-config.ts';
@@ -19,6 +21,8 @@ export interface OneShotAgentOptions {
   transport?: ModelTransport;
   /** Plugin hooks fire around its tools and model requests when given. */
   engine?: HookEngine;
+  /** Where its tools run. Default: unsandboxed in `workspace` (default a fresh folder under the temp dir). */
+  sandbox?: ToolSandbox;
   workspace?: string;
   /** Default 20, like the seed's boot agent. */
   maxIterations?: number;
@@ -54,7 +58,8 @@ export async function runOneShotAgent(options: OneShotAgentOptions): Promise<One
       tools: CHILD_TOOLS,
       systemPrompt: SYSTEM_PROMPT,
       history: [],
-      workspace: options.workspace ?? join(tmpdir(), 'hookgate-workspaces', sessionId),
+      sandbox: options.sandbox ?? createUnsandboxed({ workspaceRoot: options.workspace ? dirname(options.workspace) : join(tmpdir(), 'hookgate-workspaces') }),
+      workspaceSession: { sessionId: options.workspace ? basename(options.workspace) : sessionId },
       maxIterations: options.maxIterations ?? 20,
       approvals: { canAsk: false, check: async (command) => detectDangerousCommand(command) },
       // Gateway events belong to chat turns; a one-shot run emits none.

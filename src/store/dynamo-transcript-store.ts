@@ -1,4 +1,4 @@
-import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TranscriptMessage, TranscriptStore } from './transcript-store.ts';
 import { queryPartition, type DynamoTable } from './dynamo-table.ts';
 
@@ -16,6 +16,7 @@ import { queryPartition, type DynamoTable } from './dynamo-table.ts';
  * const transcripts = new DynamoTranscriptStore(table);
  * await transcripts.append(sessionId, [{ role: 'user', content: 'hi' }]);
  * const history = await transcripts.load(sessionId);
+ * const recent = await transcripts.loadRecent(sessionId, { maxMessages: 100, maxChars: 120_000 });
  */
 export class DynamoTranscriptStore implements TranscriptStore {
   /** 64 Ki UTF-16 units: at most 256 KB of UTF-8 per item. */
@@ -37,6 +38,48 @@ export class DynamoTranscriptStore implements TranscriptStore {
       messages.push(JSON.parse(group.map((item) => String(item.data)).join('')) as TranscriptMessage);
     }
     return messages;
+  }
+
+  async loadRecent(sessionId: string, window: { maxMessages: number; maxChars: number }): Promise<TranscriptMessage[]> {
+    const newestFirst: TranscriptMessage[] = [];
+    let chars = 0;
+    // Items come newest first, a message's chunks last-chunk first; a group ends where seq changes.
+    let group: Record<string, unknown>[] = [];
+    const closeGroup = () => {
+      const chunks = group.reverse();
+      const complete = chunks.length === Number(chunks[0]?.chunks) && chunks.every((item, n) => item.chunk === n);
+      if (complete) {
+        const json = chunks.map((item) => String(item.data)).join('');
+        newestFirst.push(JSON.parse(json) as TranscriptMessage);
+        chars += json.length;
+      }
+      group = [];
+    };
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.doc.send(
+        new QueryCommand({
+          TableName: this.table.tableName,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+          ExpressionAttributeValues: { ':pk': `TRANSCRIPT#${sessionId}`, ':prefix': 'MSG#' },
+          ScanIndexForward: false,
+          ConsistentRead: true,
+          // A page a little larger than the window: one query for every session of ordinary size.
+          Limit: window.maxMessages + 8,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        if (group.length > 0 && group[0]!.seq !== item.seq) {
+          closeGroup();
+          if (newestFirst.length >= window.maxMessages || chars >= window.maxChars) return newestFirst.reverse();
+        }
+        group.push(item);
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    if (group.length > 0) closeGroup();
+    return newestFirst.reverse();
   }
 
   async append(sessionId: string, messages: readonly TranscriptMessage[]): Promise<void> {

@@ -3,10 +3,12 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveToolPath } from '../../src/agent/tools/file-boundary.ts';
+import { resolveToolPath } from '../../src/agent/sandbox/file-boundary.ts';
+import { SandboxError } from '../../src/agent/sandbox/tool-sandbox.ts';
+import { createUnsandboxed } from '../../src/agent/sandbox/unsandboxed.ts';
 import { patchTool } from '../../src/agent/tools/patch-file.ts';
 import { readFileTool } from '../../src/agent/tools/read-file.ts';
-import { terminalEnvironment } from '../../src/agent/tools/terminal-environment.ts';
+import { terminalEnvironment } from '../../src/agent/sandbox/terminal-environment.ts';
 import { ToolInputError, type ToolContext } from '../../src/agent/tools/tool.ts';
 import { DEFAULT_TOOL_POLICY, toolPolicyFromConfig, type ToolPolicy } from '../../src/agent/tools/tool-policy.ts';
 import { writeFileTool } from '../../src/agent/tools/write-file.ts';
@@ -36,7 +38,8 @@ beforeAll(async () => {
 afterAll(() => rm(base, { recursive: true, force: true }));
 
 function context(policy: ToolPolicy = DEFAULT_TOOL_POLICY): ToolContext {
-  return { workspace, hooks: undefined as never, task_id: 't', session_id: 's', turn_id: 'turn', policy };
+  const sandbox = createUnsandboxed({ workspaceRoot: join(base, 'workspaces'), boundary: policy });
+  return { sandbox, workspaceSession: { sessionId: 'session-1' }, hooks: undefined as never, task_id: 't', session_id: 's', turn_id: 'turn' };
 }
 
 async function refused(run: Promise<unknown>): Promise<string> {
@@ -44,7 +47,8 @@ async function refused(run: Promise<unknown>): Promise<string> {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ToolInputError);
+  // The tool's own argument checks are ToolInputErrors; what the sandbox refuses, SandboxErrors.
+  expect(error instanceof ToolInputError || error instanceof SandboxError).toBe(true);
   return (error as Error).message;
 }
 

@@ -59,6 +59,8 @@ describe('HookgateStack', () => {
     const turns = fifo.find((q) => q.Properties.RedrivePolicy);
     expect(turns?.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * FUNCTION_TIMEOUT_SECONDS.turn);
     expect(turns?.Properties.RedrivePolicy.maxReceiveCount).toBe(MAX_RECEIVE_COUNT);
+    // High-throughput mode (docs/capacity.md): dedup and the throughput quota per chat's group.
+    expect(turns?.Properties).toMatchObject({ DeduplicationScope: 'messageGroup', FifoThroughputLimit: 'perMessageGroupId' });
   });
 
   it('gives every consumed queue a DLQ and visibility ≥ 6 × its consumer timeout', () => {

@@ -52,4 +52,31 @@ describe('DynamoTranscriptStore', () => {
     );
     expect(await transcripts.load('torn')).toEqual([{ role: 'user', content: 'ok' }]);
   });
+
+  it('loadRecent reads back from the end: the newest messages, whole, oldest first', async () => {
+    const transcripts = new DynamoTranscriptStore(table());
+    const many = Array.from({ length: 40 }, (_, i): TranscriptMessage => ({ role: 'user', content: `m${i}` }));
+    const huge: TranscriptMessage = { role: 'tool', content: '😀'.repeat(100_000), tool_call_id: 't' }; // 4 chunks
+    await transcripts.append('tail', many);
+    await transcripts.append('tail', [huge, { role: 'user', content: 'last' }]);
+    const recent = await transcripts.loadRecent('tail', { maxMessages: 3, maxChars: 10_000_000 });
+    expect(recent).toEqual([many[39], huge, { role: 'user', content: 'last' }]);
+    const byChars = await transcripts.loadRecent('tail', { maxMessages: 100, maxChars: 50 });
+    expect(byChars.at(-1)).toEqual({ role: 'user', content: 'last' });
+    expect(byChars.length).toBeLessThan(5);
+    expect(await transcripts.loadRecent('tail', { maxMessages: 1000, maxChars: 10_000_000 })).toEqual(await transcripts.load('tail'));
+    expect(await transcripts.loadRecent('nobody', { maxMessages: 10, maxChars: 1000 })).toEqual([]);
+  });
+
+  it('loadRecent drops a torn message too', async () => {
+    const transcripts = new DynamoTranscriptStore(table());
+    await transcripts.append('torn2', [{ role: 'user', content: 'a' }, { role: 'user', content: 'z'.repeat(200_000) }, { role: 'user', content: 'b' }]);
+    await table().doc.send(
+      new DeleteCommand({ TableName: table().tableName, Key: { PK: 'TRANSCRIPT#torn2', SK: 'MSG#0000000001#00002' } }),
+    );
+    expect(await transcripts.loadRecent('torn2', { maxMessages: 10, maxChars: 10_000_000 })).toEqual([
+      { role: 'user', content: 'a' },
+      { role: 'user', content: 'b' },
+    ]);
+  });
 });

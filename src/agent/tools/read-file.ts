@@ -1,14 +1,12 @@
 import { renderWireJson } from '../../hooks/wire-json.ts';
-import { toolSpec, type Tool } from './tool.ts';
-import { readToolFile, resolveToolPath } from './file-boundary.ts';
-import { DEFAULT_TOOL_POLICY } from './tool-policy.ts';
+import { ToolInputError, toolSpec, type Tool } from './tool.ts';
 
 /** Files larger than this are cut, like terminal output. */
 const READ_LIMIT = 100 * 1024;
 
 /**
- * `read_file`: a text file's content, inside the file boundary (file-boundary.ts). Result:
- * wire JSON `{"path", "content", "truncated"}`.
+ * `read_file`: a text file's content, read inside the session's sandbox. Result: wire JSON
+ * `{"path", "content", "truncated"}`.
  */
 export const readFileTool: Tool = {
   spec: toolSpec('read_file', 'Read a text file (relative paths are in the session workspace).', {
@@ -17,8 +15,15 @@ export const readFileTool: Tool = {
     required: ['path'],
   }),
   async run(args, context) {
-    const path = await resolveToolPath(args.path, context.workspace, context.policy ?? DEFAULT_TOOL_POLICY);
-    const content = await readToolFile(path);
-    return renderWireJson({ path: args.path, content: content.slice(0, READ_LIMIT), truncated: content.length > READ_LIMIT });
+    const path = pathArg(args.path);
+    const read = await context.sandbox.run(context.workspaceSession, { op: 'read', path, limitBytes: READ_LIMIT }, context.signal);
+    return renderWireJson({ path, content: read.content, truncated: read.truncated });
   },
 };
+
+/** The `path` argument every file tool takes: a non-empty string without NUL. */
+export function pathArg(path: unknown): string {
+  if (typeof path !== 'string' || path.trim() === '') throw new ToolInputError('a non-empty "path" string is required');
+  if (path.includes('\0')) throw new ToolInputError('the path contains a NUL character');
+  return path;
+}

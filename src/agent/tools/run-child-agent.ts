@@ -10,10 +10,11 @@ import { CHILD_TOOLS } from './tool-set.ts';
 export interface ChildAgentOptions {
   transport: AgentLoopDeps['transport'];
   systemPrompt: string;
-  workspace: string;
+  sandbox: AgentLoopDeps['sandbox'];
+  /** The parent's: a child works in its parent session's workspace. */
+  workspaceSession: AgentLoopDeps['workspaceSession'];
   maxIterations: number;
   retry?: AgentLoopDeps['retry'];
-  toolPolicy?: AgentLoopDeps['toolPolicy'];
   stopRequested: () => Promise<boolean>;
   hooks: TurnHooks['engine'];
   parentTrace: TurnHooks['trace'];
@@ -58,10 +59,10 @@ export async function runChildAgent(options: ChildAgentOptions): Promise<ChildOu
       allowedTools: new Set(CHILD_TOOLS.keys()),
       systemPrompt: options.systemPrompt,
       history: [],
-      workspace: options.workspace,
+      sandbox: options.sandbox,
+      workspaceSession: options.workspaceSession,
       maxIterations: options.maxIterations,
       ...(options.retry ? { retry: options.retry } : {}),
-      ...(options.toolPolicy ? { toolPolicy: options.toolPolicy } : {}),
       approvals: { canAsk: false, check: options.gate.check },
       stopRequested: options.stopRequested,
       subagentId: child.child_subagent_id,

@@ -1,11 +1,14 @@
 import type { ToolSpec } from '../model/chat-wire.ts';
 import type { TurnHooks } from '../turn/turn-hooks.ts';
 import { HookgateError } from '../../errors/hookgate-error.ts';
+import type { SandboxSession, ToolSandbox } from '../sandbox/tool-sandbox.ts';
 
-/** What a tool may use while it runs: the session's workspace and the turn's hooks. */
+/** What a tool may use while it runs: the session's sandbox and the turn's hooks. */
 export interface ToolContext {
-  /** The session's workspace directory (terminal cwd, base of relative paths). */
-  workspace: string;
+  /** Where the tool's work runs (hook-semantics §5.9): every command and file access goes through it. */
+  sandbox: ToolSandbox;
+  /** Whose workspace: the session's (a delegated child works in its parent's). */
+  workspaceSession: SandboxSession;
   hooks: TurnHooks;
   task_id: string;
   session_id: string;
@@ -15,8 +18,6 @@ export interface ToolContext {
   /** Runs delegated children; absent where delegation is not allowed. */
   delegate?: import('./delegate-task.ts').DelegateRunner;
   signal?: AbortSignal;
-  /** What the operator loosened (config.yaml); absent = the safe defaults (`DEFAULT_TOOL_POLICY`). */
-  policy?: import('./tool-policy.ts').ToolPolicy;
 }
 
 /** One tool the model can call. `run` returns the result string the model sees. */

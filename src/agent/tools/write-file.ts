@@ -1,9 +1,8 @@
 import { renderWireJson } from '../../hooks/wire-json.ts';
+import { pathArg } from './read-file.ts';
 import { ToolInputError, toolSpec, type Tool } from './tool.ts';
-import { resolveToolPath, writeToolFile } from './file-boundary.ts';
-import { DEFAULT_TOOL_POLICY } from './tool-policy.ts';
 
-/** `write_file`: creates or replaces a file (parents created) inside the file boundary. Result: `{"path", "bytes_written"}`. */
+/** `write_file`: creates or replaces a file (parents created) inside the session's sandbox. Result: `{"path", "bytes_written"}`. */
 export const writeFileTool: Tool = {
   spec: toolSpec('write_file', 'Create or overwrite a text file (relative paths are in the session workspace).', {
     type: 'object',
@@ -11,9 +10,9 @@ export const writeFileTool: Tool = {
     required: ['path', 'content'],
   }),
   async run(args, context) {
-    const path = await resolveToolPath(args.path, context.workspace, context.policy ?? DEFAULT_TOOL_POLICY);
+    const path = pathArg(args.path);
     if (typeof args.content !== 'string') throw new ToolInputError('write_file needs a "content" string');
-    await writeToolFile(path, args.content);
-    return renderWireJson({ path: args.path, bytes_written: Buffer.byteLength(args.content) });
+    const written = await context.sandbox.run(context.workspaceSession, { op: 'write', path, content: args.content }, context.signal);
+    return renderWireJson({ path, bytes_written: written.bytesWritten });
   },
 };

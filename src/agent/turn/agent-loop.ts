@@ -1,7 +1,7 @@
 import type { TranscriptMessage } from '../../store/transcript-store.ts';
 import type { DangerousMatch } from '../approvals/dangerous-commands.ts';
 import { callModel, type RetryPolicy } from '../model/call-model.ts';
-import type { ToolPolicy } from '../tools/tool-policy.ts';
+import type { SandboxSession, ToolSandbox } from '../sandbox/tool-sandbox.ts';
 import type { ToolCall } from '../model/chat-wire.ts';
 import { ModelUnavailableError } from '../model/model-errors.ts';
 import type { ModelTransport } from '../model/model-transport.ts';
@@ -25,7 +25,9 @@ export interface AgentLoopDeps {
   systemPrompt: string;
   /** The stored conversation before this turn. */
   history: readonly TranscriptMessage[];
-  workspace: string;
+  /** Where the tools run, and whose workspace (hook-semantics §5.9). */
+  sandbox: ToolSandbox;
+  workspaceSession: SandboxSession;
   maxIterations: number;
   retry?: RetryPolicy;
   approvals?: ApprovalGate;
@@ -34,8 +36,6 @@ export interface AgentLoopDeps {
   delegate?: DelegateRunner;
   subagentId?: string | null;
   signal?: AbortSignal;
-  /** What the operator loosened for the tools (config.yaml); absent = the safe defaults. */
-  toolPolicy?: ToolPolicy;
 }
 
 export type LoopOutcome =
@@ -66,7 +66,8 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
           {
             tools: deps.tools,
             context: {
-              workspace: deps.workspace,
+              sandbox: deps.sandbox,
+              workspaceSession: deps.workspaceSession,
               hooks: deps.hooks,
               task_id: state.task_id,
               session_id: state.session_id,
@@ -74,7 +75,6 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
               subagent_id: deps.subagentId ?? null,
               ...(deps.delegate ? { delegate: deps.delegate } : {}),
               ...(deps.signal ? { signal: deps.signal } : {}),
-              ...(deps.toolPolicy ? { policy: deps.toolPolicy } : {}),
             },
             api_request_id: `${state.turn_id}:api:${state.api_call_count}`,
             ...(deps.allowedTools ? { allowedTools: deps.allowedTools } : {}),

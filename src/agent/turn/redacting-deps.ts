@@ -18,6 +18,7 @@ export function withRedactedOutputs(deps: TurnRuntimeDeps): TurnRuntimeDeps {
     replier: redactingReplier(deps.replier),
     transcripts: {
       load: (sessionId) => transcripts.load(sessionId),
+      loadRecent: (sessionId, window) => transcripts.loadRecent(sessionId, window),
       append: (sessionId, messages) => transcripts.append(sessionId, redactSecretsDeep(messages)),
     },
     ...(traces

@@ -9,11 +9,14 @@ import type { TranscriptMessage } from '../../store/transcript-store.ts';
 import { approvalHookKwargs } from '../approvals/approval-hook-kwargs.ts';
 import { approvalRequestText } from '../approvals/approval-request-text.ts';
 import { chatApprovalGate } from '../approvals/chat-approval-gate.ts';
+import { createUnsandboxed } from '../sandbox/unsandboxed.ts';
+import type { ToolSandbox } from '../sandbox/tool-sandbox.ts';
 import { BUILTIN_TOOLS } from '../tools/tool-set.ts';
 import type { DelegateRunner } from '../tools/delegate-task.ts';
 import { runChildAgent } from '../tools/run-child-agent.ts';
 import { DEFAULT_MAX_ITERATIONS, runAgentLoop, type AgentLoopDeps, type LoopOutcome } from './agent-loop.ts';
 import { firstNonEmptyString, joinLlmContext } from '../../hooks/aggregate/index.ts';
+import { DEFAULT_HISTORY_WINDOW, fitHistoryWindow } from './history-window.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
 import { firstCodePoints } from './text-prefix.ts';
 import { TurnHooks } from './turn-hooks.ts';
@@ -82,11 +85,11 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     if (expired) {
       await hooks.observe('on_session_finalize', { session_id: expired.session_id, platform: expired.platform, reason: 'session_expired' });
     }
-    const history = await deps.transcripts.load(session.session_id);
+    const { history, stored } = await loadHistory(deps, session.session_id);
     if (created || session.fresh) {
       await hooks.observe('session:start', { platform, user_id: source.user_id, session_id: session.session_id, session_key: message.session_key });
     }
-    if (session.turn_count === 0 && history.length === 0) {
+    if (session.turn_count === 0 && !stored) {
       await hooks.observe('on_session_start', { session_id: session.session_id, model, platform });
     }
     await hooks.observe('agent:start', { ...state.agent_start });
@@ -96,7 +99,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
       turn_id: turnId,
       user_message: event.text,
       conversation_history: [...history, ...state.messages],
-      is_first_turn: history.length === 0,
+      is_first_turn: !stored,
       model,
       platform,
       sender_id: source.user_id ?? '',
@@ -154,7 +157,7 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
   }
   const state = parsed.data;
   annotateLogContext({ chat_id: chatIdOf(state) });
-  const history = await deps.transcripts.load(state.session_id);
+  const { history } = await loadHistory(deps, state.session_id);
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: state.session_id, turn_id: state.turn_id });
   const endInFlight = deps.turnsInFlight?.begin({ turn_id: state.turn_id, session_key: state.session_key, session_id: state.session_id });
   try {
@@ -216,16 +219,15 @@ function fireSessionEnd(hooks: TurnHooks, state: TurnState, outcome: LoopOutcome
 }
 
 function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, history: readonly TranscriptMessage[]): AgentLoopDeps {
-  const workspace = join(deps.workspaceRoot ?? join(tmpdir(), 'hookgate-workspaces'), safeDirName(state.session_id));
   const since = new Date(state.started_at);
   const base = {
     transport: deps.transport,
     systemPrompt: SYSTEM_PROMPT,
-    workspace,
+    sandbox: deps.sandbox ?? defaultSandbox(deps),
+    workspaceSession: { sessionId: state.session_id },
     maxIterations: deps.maxIterations ?? DEFAULT_MAX_ITERATIONS,
     ...(deps.retry ? { retry: deps.retry } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
-    ...(deps.toolPolicy ? { toolPolicy: deps.toolPolicy } : {}),
     stopRequested: () => deps.sessions.stopRequested(state.session_key, since),
   };
   const gate = chatApprovalGate(deps.approvals, { platform: state.platform, chat_id: chatIdOf(state) });
@@ -369,6 +371,21 @@ function chatIdOf(state: TurnState): string {
   return state.chat_id ?? String(state.agent_start.chat_id ?? state.reply.chat_id);
 }
 
-function safeDirName(id: string): string {
-  return id.replace(/[^A-Za-z0-9._-]/g, '_');
+/**
+ * The part of the session's stored conversation this turn sends to the model (history-window.ts),
+ * and whether anything is stored at all.
+ */
+async function loadHistory(deps: TurnRuntimeDeps, sessionId: string): Promise<{ history: TranscriptMessage[]; stored: boolean }> {
+  const window = deps.historyWindow ?? DEFAULT_HISTORY_WINDOW;
+  const recent = await deps.transcripts.loadRecent(sessionId, window);
+  return { history: fitHistoryWindow(recent, window), stored: recent.length > 0 };
+}
+
+/** Without a sandbox from the composition root: the tools unsandboxed, as the first release ran them. */
+function defaultSandbox(deps: TurnRuntimeDeps): ToolSandbox {
+  return createUnsandboxed({
+    workspaceRoot: deps.workspaceRoot ?? join(tmpdir(), 'hookgate-workspaces'),
+    envPassthrough: deps.toolPolicy?.terminalEnvPassthrough ?? [],
+    boundary: deps.toolPolicy ?? { allowedRoots: [] },
+  });
 }

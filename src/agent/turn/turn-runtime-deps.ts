@@ -10,8 +10,10 @@ import type { TraceStore } from '../../store/trace-store.ts';
 import type { TranscriptStore } from '../../store/transcript-store.ts';
 import type { RetryPolicy } from '../model/call-model.ts';
 import type { ModelTransport } from '../model/model-transport.ts';
+import type { ToolSandbox } from '../sandbox/tool-sandbox.ts';
 import type { Tool } from '../tools/tool.ts';
 import type { ToolPolicy } from '../tools/tool-policy.ts';
+import type { HistoryWindow } from './history-window.ts';
 import type { TurnsInFlight } from './turns-in-flight.ts';
 
 /** Everything the turn runtime runs on; `functions/turn.ts` and `hookgate dev` build it. */
@@ -33,10 +35,17 @@ export interface TurnRuntimeDeps {
    * its turn finished is skipped instead of answered twice. Without it, every delivery runs.
    */
   handled?: HandledDeliveryStore;
-  /** Per-session workspaces live under it (`<root>/<session id>`). Default `<tmpdir>/hookgate-workspaces`. */
+  /**
+   * Where the tools a chat user causes run (hook-semantics §5.9). Without it: unsandboxed under
+   * `workspaceRoot`, as the first release ran them — composition roots pass the configured one.
+   */
+  sandbox?: ToolSandbox;
+  /** Per-session workspaces live under it (`<root>/<session id>`) when no sandbox is given. Default `<tmpdir>/hookgate-workspaces`. */
   workspaceRoot?: string;
   /** Default 25. */
   maxIterations?: number;
+  /** How much stored conversation a turn sends to the model. Default `DEFAULT_HISTORY_WINDOW` (history-window.ts). */
+  historyWindow?: HistoryWindow;
   /** Seconds until an unanswered approval resumes with `timeout`. Default 300. */
   approvalTimeoutSeconds?: number;
   /** Idle sessions older than this start a new session. Unset = never. */

@@ -9,8 +9,10 @@ export const RESET_REPLY = '✨ New session started.';
 /**
  * `/new`, `/reset`, `/clear` in the order of hook-semantics §1.13.1: snapshot and stop the
  * running turn, rotate, clear session approvals, `on_session_finalize`, `session:end`,
- * `session:reset`, `on_session_reset`; then the reply, whatever any hook did. Hook events
- * are emitted one after another through the observer sink, so they are published in order.
+ * `session:reset`, `on_session_reset`; then the reply, whatever any hook did. The four run
+ * here, each awaited before the next (`inline`), and are then published marked as run: the
+ * observer queue does not keep order, so handing them to the observer consumer would let
+ * plugin and gateway hooks of one boundary run in any order.
  *
  * @example
  * const reply = await resetSession({ engine, sessions, approvals, warn }, event, sessionKey);
@@ -34,7 +36,7 @@ export async function resetSession(
 
   const fire = async (type: string, payload: Record<string, unknown>, sessionId: string | null) => {
     try {
-      await engine.observe(type, payload, sessionId ? { session_id: sessionId } : {});
+      await engine.observe(type, payload, { inline: true, ...(sessionId ? { session_id: sessionId } : {}) });
     } catch (error) {
       warn(`${type} could not be emitted during reset of ${sessionKey}: ${errorText(error)}`);
     }

@@ -5,7 +5,7 @@ import { recordHookRun } from '../../../src/agent/trace/hook-run-scope.ts';
 import { createTurnConsumer } from '../../../src/agent/turn-consumer.ts';
 import { createHookEngine } from '../../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../../src/hooks/hook-logger.ts';
-import { startDevRuntime, type DevRuntime } from '../../../src/local/dev-runtime.ts';
+import { startDevRuntime, type DevRuntime, type TurnConsumerContext } from '../../../src/local/dev-runtime.ts';
 import { startFakePlatforms, type FakePlatforms, type RecordedRequest } from '../../support/fake-platforms/fake-platform-server.ts';
 import { discordKeys } from '../../support/fake-platforms/signed-requests.ts';
 import { plugin, tempHome, type TempHome } from '../../hooks/support/temp-home.ts';
@@ -54,6 +54,8 @@ export interface FaultDevOptions {
   dynamodbEndpoint?: string;
   /** An SQS/SNS/S3 endpoint of the case's own instead of the embedded fauxqs (case 4 cuts it off). */
   sqsEndpoint?: string;
+  /** Sees dev's data plane once, before the first turn (the load case counts its AWS requests). */
+  onPlane?: (plane: TurnConsumerContext['plane']) => void;
 }
 
 /** Platform secrets used by every fault case (the fake platform API checks none of them). */
@@ -109,7 +111,10 @@ export async function startFaultDev(options: FaultDevOptions): Promise<FaultDev>
     ...(options.sqsEndpoint ? { sqsEndpoint: options.sqsEndpoint } : {}),
     print: () => {},
     createEngine: (engineOptions) => createHookEngine({ ...engineOptions, onRun: recordHookRun, print: () => {}, logger }),
-    createTurnConsumer: (context) => createTurnConsumer(context),
+    createTurnConsumer: (context) => {
+      options.onPlane?.(context.plane);
+      return createTurnConsumer(context);
+    },
   });
   return {
     dev,

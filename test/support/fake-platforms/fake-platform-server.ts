@@ -11,6 +11,8 @@ export interface RecordedRequest {
   json?: unknown;
   /** The status the fake answered, or `dropped` when it cut the connection instead. */
   status?: number | 'dropped';
+  /** When the whole request had arrived (`performance.now()` of this process). */
+  at: number;
 }
 
 export interface FailureOptions {
@@ -80,7 +82,7 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
       } catch {
         json = undefined;
       }
-      const record: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body, json };
+      const record: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body, json, at: performance.now() };
       requests.push(record);
       answered.set(res, record);
       const drop = drops.find((d) => path.startsWith(d.prefix) && d.count > 0);

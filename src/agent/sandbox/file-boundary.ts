@@ -1,10 +1,16 @@
 import { constants } from 'node:fs';
 import { mkdir, open, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ToolInputError } from './tool.ts';
-import type { ToolPolicy } from './tool-policy.ts';
+import { SandboxError } from './tool-sandbox.ts';
 
 /** Never reachable through the file tools unless a root names them (or a path inside them). */
+/** Where the file tools may go besides the workspace (the operator's `files.allowed_roots`, and the hooks home to keep out). */
+export interface FileBoundary {
+  readonly allowedRoots: readonly string[];
+  /** Never reachable unless a root names it (or a path inside it). */
+  readonly hooksHome?: string;
+}
+
 export const PROTECTED_DIRECTORIES: readonly string[] = ['/proc', '/sys', '/etc'];
 
 /**
@@ -14,15 +20,15 @@ export const PROTECTED_DIRECTORIES: readonly string[] = ['/proc', '/sys', '/etc'
  * `policy.allowedRoots`. `/proc`, `/sys`, `/etc` and the hooks home are refused even inside an
  * allowed root, unless that root is the protected directory itself or lies inside it.
  * Answers the resolved path, which is what the tool must open (not the path it was given).
- * Anything else is a `ToolInputError` the model sees.
+ * Anything else is a `SandboxError` the model sees.
  *
  * @example
  * await resolveToolPath('notes.txt', '/tmp/ws/s1', DEFAULT_TOOL_POLICY) // '/tmp/ws/s1/notes.txt'
- * await resolveToolPath('../../../../etc/passwd', '/tmp/ws/s1', DEFAULT_TOOL_POLICY) // throws ToolInputError
+ * await resolveToolPath('../../../../etc/passwd', '/tmp/ws/s1', DEFAULT_TOOL_POLICY) // throws SandboxError
  */
-export async function resolveToolPath(path: unknown, workspace: string, policy: ToolPolicy): Promise<string> {
-  if (typeof path !== 'string' || path.trim() === '') throw new ToolInputError('a non-empty "path" string is required');
-  if (path.includes('\0')) throw new ToolInputError('the path contains a NUL character');
+export async function resolveToolPath(path: unknown, workspace: string, policy: FileBoundary): Promise<string> {
+  if (typeof path !== 'string' || path.trim() === '') throw new SandboxError('a non-empty "path" string is required');
+  if (path.includes('\0')) throw new SandboxError('the path contains a NUL character');
   const target = await realPrefix(isAbsolute(path) ? resolve(path) : resolve(workspace, path));
   const roots = await Promise.all([workspace, ...policy.allowedRoots].map(realPrefix));
   const protectedDirs = await Promise.all([...PROTECTED_DIRECTORIES, ...(policy.hooksHome ? [policy.hooksHome] : [])].map(realPrefix));
@@ -30,7 +36,7 @@ export async function resolveToolPath(path: unknown, workspace: string, policy: 
     (root) => isInside(target, root) && !protectedDirs.some((dir) => isInside(target, dir) && isInside(dir, root) && dir !== root),
   );
   if (!allowed) {
-    throw new ToolInputError(
+    throw new SandboxError(
       `${path} is outside the files this tool may use (the session workspace` +
         `${policy.allowedRoots.length > 0 ? ` and files.allowed_roots` : ''}); nothing was read or written`,
     );
@@ -75,7 +81,7 @@ async function realPrefix(absolute: string): Promise<string> {
 export async function readToolFile(resolved: string): Promise<string> {
   const handle = await open(resolved, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
-    if (!(await handle.stat()).isFile()) throw new ToolInputError(`${resolved} is not a regular file`);
+    if (!(await handle.stat()).isFile()) throw new SandboxError(`${resolved} is not a regular file`);
     return await handle.readFile('utf8');
   } finally {
     await handle.close();

@@ -50,7 +50,7 @@ export type ConsoleMode = 'dev' | 'aws';
 export function consolePage(view: { mode: ConsoleMode; state?: string; home?: string }): HtmlEscapedString | Promise<HtmlEscapedString> {
   const dev = view.mode === 'dev';
   const header = dev
-    ? html`<small>hooks home ${view.home ?? ''}</small><small>state ${view.state ?? 'in memory'}</small><small id="stream-state">connecting…</small><small id="reload-banner"></small>`
+    ? html`<small>hooks home ${view.home ?? ''}</small><small>state ${view.state ?? 'in memory'}</small><small id="stream-state">connecting…</small><small id="reload-banner"></small><small id="guard-banner"></small>`
     : html`<small>deployed (AWS)</small><small id="stream-state">no live stream in AWS: panels refresh when you ask</small><button id="sign-out" hidden>forget token</button>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>hookgate console</title>

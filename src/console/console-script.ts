@@ -391,6 +391,14 @@ if (AWS) {
   stream.addEventListener('undelivered', () => { loadUndelivered().catch(report('undelivered')); });
   stream.addEventListener('reload', (e) => {
     const reload = JSON.parse(e.data);
+    // A guard that went off (or on again) has a banner of its own, so the reload's line stays readable.
+    if (/^. guard (off|on): /.test(reload.message)) {
+      const guard = $('guard-banner');
+      guard.textContent = reload.message;
+      guard.className = reload.message.includes('guard off') ? 'not-running' : 'ok';
+      loadHooks().catch(report('hooks'));
+      return;
+    }
     const banner = $('reload-banner');
     banner.textContent = reload.ok ? 'reloaded: ' + reload.message.replace(/^hooks reloaded /, '') : reload.message;
     banner.className = reload.ok ? 'ok' : 'bad';

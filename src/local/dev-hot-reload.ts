@@ -70,7 +70,8 @@ export async function startDevHotReload(parts: {
         (now) => {
           for (const line of guardChanges(guards ?? [], now)) {
             parts.print(line);
-            hub?.publish({ kind: 'reload', ok: false, message: line.replace(/^hookgate dev: /, ''), at: new Date().toISOString() });
+            // The console shows these in a banner of their own (not as the reload's outcome).
+            hub?.publish({ kind: 'reload', ok: line.includes('guard on'), message: line.replace(/^hookgate dev: /, ''), at: new Date().toISOString() });
           }
           guards = now;
         },

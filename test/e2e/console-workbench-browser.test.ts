@@ -158,6 +158,8 @@ describe.skipIf(!available && !REQUIRED)('the console as a workbench (real brows
     await until(() => output.includes('guard off: [pre_llm_call]'), 'the guard-off line from the reload', { timeoutMs: 40_000 });
     expect(output).toMatch(/✗ guard off: \[pre_llm_call\] .*drifting\.sh does not run now: script changed since approval/);
     await page.locator('#shell-hooks tbody tr .not-running').waitFor({ timeout: 30_000 });
+    // The header says it too, in a banner of its own.
+    await page.locator('#guard-banner.not-running', { hasText: 'guard off: [pre_llm_call]' }).waitFor({ timeout: 30_000 });
     expect(await row.innerText()).toContain('script changed since approval');
     // Red, loudly (the panel re-renders on each reload event, so the style is read once it settles).
     await until(

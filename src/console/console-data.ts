@@ -145,7 +145,12 @@ export class ConsoleData {
   async replayTurn(turnId: string): Promise<TurnReplay | undefined> {
     const records = await this.traces.list(turnId);
     if (records.length === 0) return undefined;
-    return replayTurn(turnId, records, await loadReplayEngine(this.options.home));
+    const engine = await loadReplayEngine(this.options.home);
+    try {
+      return await replayTurn(turnId, records, engine);
+    } finally {
+      await engine.close();
+    }
   }
 
   /** The names of the dead-letter queues this console shows. */

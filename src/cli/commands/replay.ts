@@ -45,7 +45,8 @@ export const installReplayCommand: CommandInstaller = (program) => {
           return;
         }
         const home = options.home ?? target.devHome ?? resolveHooksHome();
-        const replay = await replayTurn(turnId, records, await loadReplayEngine(home));
+        const engine = await loadReplayEngine(home);
+        const replay = await replayTurn(turnId, records, engine).finally(() => engine.close());
         process.stdout.write(options.json ? `${JSON.stringify(replay, null, 2)}\n` : formatReplay(replay));
         process.exitCode = replay.exit_code;
       } catch (error) {

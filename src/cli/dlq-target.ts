@@ -1,7 +1,7 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { loadDeploymentResources } from '../config/deployment-config.ts';
 import { resolveHooksHome } from '../hooks/hooks-home.ts';
-import { readDevEndpoints } from '../local/dev-endpoints.ts';
+import { findRunningDev } from '../local/dev-endpoints.ts';
 import { RESOURCE_ENV } from '../pipeline/resource-env.ts';
 import { describeHookgateStack } from './stack-resources.ts';
 import { HookgateError } from '../errors/hookgate-error.ts';
@@ -70,13 +70,11 @@ export async function resolveDlqTarget(options: DlqTargetOptions, env: NodeJS.Pr
       via: 'environment',
     };
   }
-  const home = options.home ?? resolveHooksHome(env);
-  const dev = await readDevEndpoints(home);
-  if (!dev) {
-    throw new DlqTargetError(
-      `no running hookgate dev for ${home}; pass --queue-url URL, --stack NAME or set ${turns ? RESOURCE_ENV.turnsDlqUrl : RESOURCE_ENV.eventsDlqUrl}`,
-    );
+  const found = await findRunningDev({ ...(options.home !== undefined ? { home: options.home } : {}), defaultHome: resolveHooksHome(env) });
+  if ('why' in found) {
+    throw new DlqTargetError(`${found.why}; pass --queue-url URL, --stack NAME or set ${turns ? RESOURCE_ENV.turnsDlqUrl : RESOURCE_ENV.eventsDlqUrl}`);
   }
+  const dev = found.endpoints;
   return {
     // The emulators' queue URLs name a host that does not resolve: the endpoint must be explicit.
     sqs: new SQSClient({ endpoint: dev.sqsEndpoint, region: dev.region, credentials: dev.credentials }),

@@ -41,13 +41,13 @@ hooks:
     - matcher: terminal                # only for this tool (a regular expression on the tool name)
       command: ${yamlString(script)}
       timeout: 5                       # seconds; a hook that takes longer is killed and ignored
-      # fail_closed: true              # block the tool call when the hook itself fails
+      fail_closed: true                # a guard that fails (or was edited since approval) blocks rather than allows
       # enabled: false                 # keep the entry but do not run it
       # payload: claude                # send Claude Code's stdin shape instead of Hermes's
 
 # Consent: a shell hook runs only once its (event, command) pair is approved, so a config.yaml
 # someone else edited cannot run a new command on your machine. Approve it once with
-#   hookgate hooks approve pre_tool_call ${script}
+#   hookgate hooks approve pre_tool_call ${script} --home ${home} --yes
 # (or --accept-hooks, or answer the prompt at a terminal). If the script changes later, it stops
 # running until approved again (hooks_on_drift: block). Check everything: hookgate hooks doctor
 `,

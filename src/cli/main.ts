@@ -14,6 +14,7 @@ const COMMANDS: Record<string, () => Promise<CommandInstaller>> = {
   dev: async () => (await import('./commands/dev.ts')).installDevCommand,
   dlq: async () => (await import('./commands/dlq.ts')).installDlqCommand,
   trace: async () => (await import('./commands/trace.ts')).installTraceCommand,
+  replay: async () => (await import('./commands/replay.ts')).installReplayCommand,
   chat: async () => (await import('./commands/chat.ts')).installChatCommand,
   init: async () => (await import('./commands/init.ts')).installInitCommand,
 };

@@ -9,9 +9,13 @@ import type { Replier } from '../messaging/replier.ts';
 import { redactSecrets } from '../secrets/redact-secrets.ts';
 import { parseShellHooks } from '../hooks/shell/config/parse-config.ts';
 import { scriptDrift } from '../hooks/shell/consent/script-drift.ts';
+import { driftPolicy } from '../hooks/shell/consent/drift-guard.ts';
+import { shellHookRunState, type NotRunningReason } from '../hooks/shell/consent/shell-hook-run-state.ts';
 import { DeadLetterQueue, type DeadLetter } from '../pipeline/dead-letter-queue.ts';
 import type { DynamoTable } from '../store/dynamo-table.ts';
+import { loadReplayEngine, replayTurn, type TurnReplay } from '../agent/trace/replay-turn.ts';
 import { DynamoTraceStore, type TraceRecord } from '../store/trace-store.ts';
+import type { TurnFilter, TurnSummary } from '../store/turn-summary.ts';
 import { UndeliveredReplyStore } from '../store/undelivered-reply-store.ts';
 import type { ReloadStatus } from './console-hub.ts';
 
@@ -66,6 +70,10 @@ export interface ShellHookStatus {
   approved_at: string | null;
   /** `content-changed` / `mtime-later` when the script moved since approval, else null. */
   drift: string | null;
+  /** Whether it runs when its event fires (a guard that is off must say so). */
+  running: boolean;
+  /** Why it does not run (`not-approved`, `changed-since-approval`, `disabled`); null when it runs. */
+  not_running: NotRunningReason | null;
 }
 
 export interface HooksStatus {
@@ -129,6 +137,26 @@ export class ConsoleData {
 
   turn(turnId: string): Promise<TraceRecord[]> {
     return this.traces.list(turnId);
+  }
+
+  /** The recent turns that match `filter`, newest first, one page of them (the console's list). */
+  turns(filter: TurnFilter, page: { limit: number; offset: number }): Promise<{ turns: TurnSummary[]; total: number }> {
+    return this.traces.listTurns(filter, page);
+  }
+
+  /**
+   * The turn's decision-hook calls run again against the hooks home as it is on disk now (as
+   * `hookgate replay` does); undefined when nothing was recorded for it.
+   */
+  async replayTurn(turnId: string): Promise<TurnReplay | undefined> {
+    const records = await this.traces.list(turnId);
+    if (records.length === 0) return undefined;
+    const engine = await loadReplayEngine(this.options.home);
+    try {
+      return await replayTurn(turnId, records, engine);
+    } finally {
+      await engine.close();
+    }
   }
 
   /** The names of the dead-letter queues this console shows. */
@@ -211,11 +239,13 @@ export class ConsoleData {
     const entries = parseShellHooks(file.config, logger);
     const allowlist = this.options.allowlist ?? createFileAllowlistStore(home, logger);
     const shell: ShellHookStatus[] = [];
+    const onDrift = driftPolicy(file.config, logger);
     for (const entry of entries) {
       // A prompt hook needs no approval; an http hook's URL has nothing on disk to drift.
       const approval = entry.type === 'prompt' ? undefined : await allowlist.find(entry.event, entry.command);
       const approvedAt = approval && typeof approval.approved_at === 'string' && approval.approved_at !== '' ? approval.approved_at : null;
       const drift = approval && entry.type !== 'http' ? scriptDrift(approval, entry.command).kind : 'unknown';
+      const state = shellHookRunState(entry, approval, onDrift);
       shell.push({
         event: entry.event,
         command: entry.command,
@@ -226,6 +256,8 @@ export class ConsoleData {
         approved: entry.type === 'prompt' || approval !== undefined,
         approved_at: approvedAt,
         drift: drift === 'content-changed' || drift === 'mtime-later' ? drift : null,
+        running: state.running,
+        not_running: state.running ? null : state.reason,
       });
     }
     return {

@@ -37,55 +37,157 @@ async function api(path, init = {}) {
 const getJson = async (path) => (await api(path)).json();
 const post = (path, body) => api(path, { method: 'POST', body: JSON.stringify(body) });
 
-async function loadSessions() {
-  const sessions = await getJson('sessions');
-  const list = $('sessions');
-  list.replaceChildren();
-  if (sessions.length === 0) list.append(el('li', { className: 'muted', textContent: 'no turns yet' }));
-  for (const s of sessions) {
-    const turns = el('ol');
-    for (const t of s.turns) {
-      const a = el('a', { textContent: t.turn_id + ' ', className: t.turn_id === selectedTurn ? 'sel' : '' }, el('span', { className: 'muted', textContent: t.at }));
-      a.dataset.turn = t.turn_id;
-      a.addEventListener('click', () => { followLatest = false; showTurn(t.turn_id); });
-      turns.append(el('li', {}, a));
-    }
-    list.append(el('li', {}, el('b', { textContent: s.session_id }), turns));
-  }
-  return sessions;
+const PAGE = 25;
+let turnOffset = 0;
+
+/** The filter form as query parameters (empty fields left out). */
+function turnQuery() {
+  const params = new URLSearchParams();
+  for (const [key, value] of new FormData($('turn-filters'))) if (value) params.set(key, String(value));
+  params.set('limit', String(PAGE));
+  params.set('offset', String(turnOffset));
+  return params.toString();
 }
 
+const badge = (kind, text) => el('span', { className: 'badge ' + kind, textContent: text });
+
+/** The turn list: the newest first, filtered, one page at a time. */
+async function loadSessions() {
+  const { turns, total } = await getJson('turns?' + turnQuery());
+  const list = $('sessions');
+  list.replaceChildren();
+  if (turns.length === 0) list.append(el('li', { className: 'muted', textContent: total === 0 && turnOffset === 0 ? 'no turns match' : 'no more turns' }));
+  for (const t of turns) {
+    const badges = el('span');
+    if (t.blocked) badges.append(badge('block', 'blocked'));
+    if (t.error) badges.append(badge('error', 'error'));
+    if (t.approval) badges.append(badge('approval', 'approval'));
+    const where = (t.platform ? t.platform + ':' : '') + (t.chat_id || '?') + ' · ' + (t.user_id || '?');
+    const a = el('a', { className: t.turn_id === selectedTurn ? 'sel' : '' },
+      el('span', { className: 'first' }, badges, t.first_line || '(no message recorded)'),
+      el('span', { className: 'meta', textContent: where + ' · ' + t.at.replace('T', ' ').slice(0, 19) + ' · ' + t.duration_ms + ' ms · ' + t.turn_id }));
+    a.dataset.turn = t.turn_id;
+    a.addEventListener('click', () => { followLatest = false; showTurn(t.turn_id); });
+    list.append(el('li', {}, a));
+  }
+  $('turns-page').textContent = total === 0 ? '' : (turnOffset + 1) + '–' + (turnOffset + turns.length) + ' of ' + total;
+  $('turns-prev').disabled = turnOffset === 0;
+  $('turns-next').disabled = turnOffset + turns.length >= total;
+  return turns;
+}
+let filterTimer;
+$('turn-filters').addEventListener('input', () => {
+  clearTimeout(filterTimer);
+  filterTimer = setTimeout(() => { turnOffset = 0; loadSessions().catch(report('sessions')); }, 200);
+});
+$('turn-filters').addEventListener('submit', (event) => event.preventDefault());
+$('turns-prev').addEventListener('click', () => { turnOffset = Math.max(0, turnOffset - PAGE); loadSessions().catch(report('sessions')); });
+$('turns-next').addEventListener('click', () => { turnOffset += PAGE; loadSessions().catch(report('sessions')); });
+
 const KIND = (hook) => /tool_call|tool_result/.test(hook) ? 'tool' : /approv/.test(hook) ? 'approval' : '';
+/** The colour of a decision: blocks and errors in red, skipped calls grey. */
+const TONE = (decision) => /^block/.test(decision) ? 'block' : /^(error|undelivered)/.test(decision) ? 'error' : /^skipped/.test(decision) ? 'skipped' : '';
+
+/** JSON text pretty-printed when it parses (a cut one is shown as it is). */
+function pretty(text) {
+  if (text === undefined || text === null) return '(not recorded)';
+  try { return JSON.stringify(JSON.parse(text), null, 2); } catch { return text; }
+}
+
+/** A folded block: the first line as the summary, the whole text inside. */
+function folded(label, text) {
+  const body = pretty(text);
+  return el('details', {}, el('summary', { textContent: label + ': ' + body.replace(/\s+/g, ' ').slice(0, 80) + (body.length > 80 ? '…' : '') }), el('pre', { className: 'json', textContent: body }));
+}
+
+function percentile(sorted, p) {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Per hook (and callback): how many runs, p50 and p95 of their durations. */
+function showStats(records) {
+  const by = new Map();
+  for (const r of records) {
+    if (r.source === '-') continue;
+    const key = r.hook + ' · ' + (r.plugin ? r.plugin + ': ' : '') + r.callback;
+    (by.get(key) ?? by.set(key, []).get(key)).push(r.duration_ms);
+  }
+  const box = $('hook-stats');
+  box.replaceChildren();
+  if (by.size === 0) return;
+  const body = el('tbody');
+  for (const [key, values] of [...by.entries()].sort()) {
+    values.sort((a, b) => a - b);
+    body.append(el('tr', {}, el('td', { textContent: key }), el('td', { textContent: String(values.length) }), el('td', { textContent: String(percentile(values, 50)) }), el('td', { textContent: String(percentile(values, 95)) })));
+  }
+  box.append(el('h2', { textContent: 'Per hook in this turn' }), el('div', { className: 'scroll' }, el('table', {}, el('thead', {}, el('tr', {}, el('th', { textContent: 'hook · callback' }), el('th', { textContent: 'runs' }), el('th', { textContent: 'p50 ms' }), el('th', { textContent: 'p95 ms' }))), body)));
+}
 
 async function showTurn(turnId) {
   selectedTurn = turnId;
   for (const a of document.querySelectorAll('#sessions a')) a.className = a.dataset.turn === turnId ? 'sel' : '';
   $('turn-id').textContent = turnId;
-  const records = await getJson('turns/' + encodeURIComponent(turnId));
+  if (!AWS) { $('replay').disabled = false; $('replay-result').replaceChildren(); $('replay-status').textContent = ''; }
+  // Observer-side records are written when their event ran, after the turn's own: time order.
+  const records = (await getJson('turns/' + encodeURIComponent(turnId))).sort((a, b) => a.at.localeCompare(b.at));
   const body = $('timeline').tBodies[0];
   body.replaceChildren();
-  for (const r of records) {
-    const row = el('tr', { className: [KIND(r.hook), r.decision.startsWith('error') || r.decision.startsWith('undelivered') ? 'error' : ''].join(' ').trim() },
+  const starts = records.map((r) => Date.parse(r.at));
+  const t0 = Math.min(...starts);
+  const span = Math.max(1, ...records.map((r, i) => starts[i] - t0 + r.duration_ms));
+  records.forEach((r, i) => {
+    const tone = TONE(r.decision);
+    const callback = r.source === '-' ? '-' : (r.plugin ? r.plugin + ': ' : '') + r.callback;
+    const bar = el('div', { className: 'bar ' + tone });
+    bar.style.marginLeft = (((starts[i] - t0) / span) * 100).toFixed(1) + '%';
+    bar.style.width = ((r.duration_ms / span) * 100).toFixed(1) + '%';
+    const shell = r.exit_code !== undefined;
+    const failed = shell && r.exit_code !== 0;
+    const decision = el('td', { textContent: r.decision + (shell ? ' · exit ' + (r.exit_code === null ? 'none (timeout or no start)' : r.exit_code) : '') });
+    if (shell && r.stderr) decision.append(el('div', { className: 'stderr' + (failed ? ' bad' : ' muted'), textContent: 'stderr: ' + r.stderr.slice(0, 300) }));
+    const row = el('tr', { className: [KIND(r.hook), tone || (failed ? 'error' : '')].join(' ').trim() },
       el('td', { textContent: r.at.slice(11, 23) }), el('td', { textContent: r.hook }), el('td', { textContent: r.source }),
-      el('td', { textContent: r.callback }), el('td', { textContent: r.decision }), el('td', { textContent: String(r.duration_ms) }));
+      el('td', { textContent: callback }), decision, el('td', { textContent: String(r.duration_ms) }), el('td', { className: 'waterfall' }, bar));
     row.dataset.hook = r.hook;
+    row.dataset.system = r.source;
     row.title = 'click for kwargs and result';
     row.addEventListener('click', () => {
       if (row.nextSibling && row.nextSibling.classList.contains('detail')) return row.nextSibling.remove();
-      const text = 'kwargs: ' + (r.kwargs ?? '(not recorded)') + '\nresult: ' + (r.result ?? '(not recorded)');
-      row.after(el('tr', { className: 'detail' }, el('td', { colSpan: 6, textContent: text })));
+      const cell = el('td', { colSpan: 7 });
+      if (r.kwargs_cut) cell.append(el('p', { className: 'warn', textContent: 'kwargs were cut in the trace: this call is not replayable' }));
+      cell.append(folded('kwargs', r.kwargs), folded('result', r.result));
+      if (r.stdout !== undefined) cell.append(folded('stdout', r.stdout || '(empty)'));
+      if (r.stderr !== undefined) cell.append(folded('stderr', r.stderr || '(empty)'));
+      if (r.outcome && r.outcome !== r.decision) cell.append(el('div', { textContent: 'the whole call decided: ' + r.outcome }));
+      for (const d of cell.querySelectorAll('details')) d.open = true;
+      row.after(el('tr', { className: 'detail' }, cell));
     });
     body.append(row);
+  });
+  if (records.length === 0) body.append(el('tr', {}, el('td', { colSpan: 7, className: 'muted', textContent: 'no hook calls recorded' })));
+  showStats(records);
+}
+
+/** Replay: the turn's decision-hook calls against the hooks home as it is now (as hookgate replay does). */
+async function replaySelected() {
+  if (!selectedTurn) return;
+  $('replay-status').textContent = 'replaying…';
+  const res = await post('turns/' + encodeURIComponent(selectedTurn) + '/replay', {});
+  const out = await res.json().catch(() => ({}));
+  if (!res.ok) { $('replay-status').textContent = out.error ?? String(res.status); return; }
+  $('replay-status').textContent = out.exit_code === 0 ? 'every call decides as before' : out.differs + ' call(s) differ' + (out.not_replayable ? ', ' + out.not_replayable + ' not replayable' : '');
+  $('replay-status').className = out.exit_code === 0 ? 'ok' : 'bad';
+  const body = el('tbody');
+  for (const c of out.calls) {
+    body.append(el('tr', { className: c.status }, el('td', { textContent: c.status === 'same' ? '=' : c.status === 'differs' ? '≠' : '?' }), el('td', { textContent: c.hook }),
+      el('td', { textContent: c.before }), el('td', { textContent: c.now ?? '-' }), el('td', { textContent: c.note ?? '' })));
   }
-  if (records.length === 0) body.append(el('tr', {}, el('td', { colSpan: 6, className: 'muted', textContent: 'no hook calls recorded' })));
+  $('replay-result').replaceChildren(el('div', { className: 'scroll' }, el('table', {}, el('thead', {}, el('tr', {}, el('th'), el('th', { textContent: 'hook' }), el('th', { textContent: 'then' }), el('th', { textContent: 'now' }), el('th', { textContent: 'difference' }))), body)));
 }
 
 async function refreshAfterTurn() {
-  const sessions = await loadSessions();
-  if (followLatest && sessions.length > 0) {
-    const turns = sessions[0].turns;
-    if (turns.length > 0) await showTurn(turns[turns.length - 1].turn_id);
-  }
+  const turns = await loadSessions();
+  if (followLatest && turnOffset === 0 && turns.length > 0) await showTurn(turns[0].turn_id);
 }
 
 async function loadUndelivered() {
@@ -135,6 +237,7 @@ async function loadDlq() {
 }
 $('dlq-refresh').addEventListener('click', () => loadDlq().catch(report('dlq')));
 
+const NOT_RUNNING = { 'not-approved': 'not approved', 'changed-since-approval': 'script changed since approval', disabled: 'disabled (enabled: false)' };
 const DRIFT = { 'content-changed': 'script content changed since approval', 'mtime-later': 'script modified since approval' };
 
 async function loadHooks() {
@@ -164,9 +267,11 @@ async function loadHooks() {
     const command = el('td', {}, el('code', { textContent: h.command }));
     if (h.matcher !== null) command.append(' ', el('span', { className: 'muted', textContent: 'matcher=' + h.matcher }));
     if (!h.enabled) command.append(' ', el('span', { className: 'muted', textContent: '(disabled)' }));
-    const consent = h.approved
-      ? el('td', {}, el('span', { className: 'ok', textContent: 'allowed' }), h.approved_at ? el('span', { className: 'muted', textContent: ' ' + h.approved_at }) : '')
-      : el('td', {}, el('span', { className: 'bad', textContent: 'not allowlisted' }));
+    const consent = el('td');
+    if (h.approved) consent.append(el('span', { className: 'ok', textContent: 'allowed' }), h.approved_at ? el('span', { className: 'muted', textContent: ' ' + h.approved_at }) : '');
+    else consent.append(el('span', { className: 'bad', textContent: 'not allowlisted' }));
+    // A guard that is off says so loudly (not approved, changed since approval, disabled).
+    if (h.running === false) consent.append(el('br'), el('span', { className: 'not-running', textContent: 'not running' }), el('span', { className: 'bad', textContent: ' ' + (NOT_RUNNING[h.not_running] ?? h.not_running) }));
     const actions = el('td');
     if (!AWS) {
       const actionsFor = h.approved ? (h.drift ? ['approve', 'revoke'] : ['revoke']) : ['approve'];
@@ -181,7 +286,7 @@ async function loadHooks() {
         actions.append(button, ' ');
       }
     }
-    const row = el('tr', {}, el('td', { textContent: h.event }), command, consent,
+    const row = el('tr', { className: h.running === false ? 'not-running-row' : '' }, el('td', { textContent: h.event }), command, consent,
       el('td', {}, h.drift ? el('span', { className: 'warn', textContent: DRIFT[h.drift] ?? h.drift }) : ''), actions);
     row.dataset.event = h.event;
     row.dataset.command = h.command;
@@ -232,6 +337,24 @@ if (AWS) {
     log.append(el('div', { className: 'msg ' + kind, textContent: text }));
     log.scrollTop = log.scrollHeight;
   };
+  // History per chat id, kept in this browser (localStorage): ↑ at the start of the box, ↓ at its end.
+  const HISTORY_KEY = 'hookgate-console-history:';
+  const history = () => { try { return JSON.parse(localStorage.getItem(HISTORY_KEY + form.elements.chat_id.value) ?? '[]'); } catch { return []; } };
+  let cursor = -1;
+  const box = form.elements.text;
+  box.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) { event.preventDefault(); form.requestSubmit(); return; }
+    const past = history();
+    if (event.key === 'ArrowUp' && box.selectionStart === 0 && box.selectionEnd === 0 && past.length > 0) {
+      event.preventDefault();
+      cursor = Math.min(past.length - 1, cursor + 1);
+      box.value = past[past.length - 1 - cursor];
+    } else if (event.key === 'ArrowDown' && box.selectionStart === box.value.length && cursor >= 0) {
+      event.preventDefault();
+      cursor -= 1;
+      box.value = cursor >= 0 ? past[past.length - 1 - cursor] : '';
+    }
+  });
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const data = { chat_id: form.elements.chat_id.value, user_id: form.elements.user_id.value, text: form.elements.text.value };
@@ -247,13 +370,20 @@ if (AWS) {
       }));
     }
     say('user', [data.text, ...files.map((file) => '📎 ' + file.name + ' (' + (file.type || 'unknown type') + ', ' + file.size + ' bytes)')].filter(Boolean).join('\n'));
-    form.elements.text.value = '';
+    if (data.text) {
+      const past = history().filter((t) => t !== data.text);
+      past.push(data.text);
+      localStorage.setItem(HISTORY_KEY + data.chat_id, JSON.stringify(past.slice(-50)));
+    }
+    cursor = -1;
+    box.value = '';
     form.elements.files.value = '';
     followLatest = true;
     const res = await fetch('/webhooks/local', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(data) });
     const body = await res.json().catch(() => ({}));
     $('chat-status').textContent = res.ok ? 'accepted (' + res.status + '), delivery ' + (body.delivery_id ?? '') : 'refused (' + res.status + '): ' + (body.error ?? '');
   });
+  $('replay').addEventListener('click', () => replaySelected().catch(report('replay-status')));
   const observer = (event) => {
     const box = $('events');
     box.append(el('div', { textContent: event.at.slice(11, 23) + ' ' + event.type + (event.turn_id ? ' ' + event.turn_id : '') + ' ' + JSON.stringify(event.payload).slice(0, 160) }));
@@ -274,6 +404,14 @@ if (AWS) {
   stream.addEventListener('undelivered', () => { loadUndelivered().catch(report('undelivered')); });
   stream.addEventListener('reload', (e) => {
     const reload = JSON.parse(e.data);
+    // A guard that went off (or on again) has a banner of its own, so the reload's line stays readable.
+    if (/^. guard (off|on): /.test(reload.message)) {
+      const guard = $('guard-banner');
+      guard.textContent = reload.message;
+      guard.className = reload.message.includes('guard off') ? 'not-running' : 'ok';
+      loadHooks().catch(report('hooks'));
+      return;
+    }
     const banner = $('reload-banner');
     banner.textContent = reload.ok ? 'reloaded: ' + reload.message.replace(/^hooks reloaded /, '') : reload.message;
     banner.className = reload.ok ? 'ok' : 'bad';

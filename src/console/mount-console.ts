@@ -19,6 +19,16 @@ const HookRef = z.object({ event: z.string().min(1), command: z.string().min(1) 
 const ReplayRequest = z.object({ queue: z.enum(CONSOLE_DLQ_NAMES), id: z.string().min(1).optional() });
 const RetryRequest = z.object({ id: z.string().regex(UNDELIVERED_REPLY_ID) });
 const TURN_ID = /^[A-Za-z0-9_:.-]{1,200}$/;
+const TurnListQuery = z.object({
+  chat: z.string().max(200).optional(),
+  user: z.string().max(200).optional(),
+  hook: z.string().max(200).optional(),
+  decision: z.string().max(100).optional(),
+  error: z.enum(['1', 'true']).optional(),
+  text: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
 const MAX_QUEUED_EVENTS = 1000;
 
 interface CommonOptions {
@@ -118,6 +128,13 @@ export function mountConsole(app: Hono, options: ConsoleOptions): void {
   });
 
   app.get('/console/api/sessions', async (c) => c.json(await data.sessions()));
+  app.get('/console/api/turns', async (c) => {
+    const parsed = TurnListQuery.safeParse(c.req.query());
+    if (!parsed.success) return c.json({ error: 'expected ?chat,user,hook,decision,error=1,text,limit (1-500),offset' }, 400);
+    const { limit, offset, error, ...rest } = parsed.data;
+    const filter = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined && v !== ''));
+    return c.json(await data.turns({ ...filter, ...(error ? { error: true } : {}) }, { limit, offset }));
+  });
   app.get('/console/api/turns/:turnId', async (c) => {
     const turnId = c.req.param('turnId');
     if (!TURN_ID.test(turnId)) return c.json({ error: 'not a turn id' }, 400);
@@ -176,6 +193,14 @@ export function mountConsole(app: Hono, options: ConsoleOptions): void {
       off();
     }),
   );
+
+  // Replay (dev: the hooks home is on this disk): the turn's decision-hook calls against the hooks as they are now.
+  app.post('/console/api/turns/:turnId/replay', async (c) => {
+    const turnId = c.req.param('turnId');
+    if (!TURN_ID.test(turnId)) return c.json({ error: 'not a turn id' }, 400);
+    const replay = await data.replayTurn(turnId);
+    return replay ? c.json(replay) : c.json({ error: `no hook calls recorded for ${turnId}` }, 404);
+  });
 
   // What became of one delivery (`hookgate chat` waits on it): queued for a turn, done, its turn id (dev: the hub knows).
   app.get('/console/api/deliveries/:deliveryId', (c) => {

@@ -1,3 +1,4 @@
+import type { RunDetail } from './run-detail.ts';
 import type { HookLogger } from './hook-logger.ts';
 import type { ObserverSink } from './observer-sink.ts';
 import type { PluginCommandContext, PluginCommandInfo, PluginCommandOutcome } from './plugins/plugin-commands.ts';
@@ -22,6 +23,10 @@ export interface HookRunRecord {
   readonly source: 'plugin' | 'shell' | 'gateway';
   /** Callback name, `shell_hook[<event>:<command>]`, or the gateway hook's name. */
   readonly callback: string;
+  /** The plugin that registered the callback (plugin callbacks only). */
+  readonly plugin?: string;
+  /** What the callback reported of its run: a shell hook's exit code and output, or why it was skipped. */
+  readonly detail?: RunDetail;
   readonly durationMs: number;
   /** The raw return value (`undefined` when it threw). */
   readonly result?: unknown;

@@ -1,3 +1,4 @@
+import { callCollectingDetail, type RunDetail } from './run-detail.ts';
 import { CallbackDeadlineError, settleWithin } from './callback-deadline.ts';
 import type { RegisteredCallback } from './callback-registry.ts';
 import { errorText } from './error-text.ts';
@@ -59,16 +60,17 @@ async function runOne(
   context: RunCallbacksContext,
 ): Promise<unknown> {
   const started = context.onRun ? performance.now() : 0;
+  const box: { detail?: RunDetail } = {};
   try {
-    let value = callback.fn({ ...kwargs });
+    let value = context.onRun ? callCollectingDetail(box, () => callback.fn({ ...kwargs })) : callback.fn({ ...kwargs });
     // Only thenables are awaited: a sync callback costs no extra microtask on the hot path.
     if (isThenable(value)) value = await settle(callback, value, context);
-    if (context.onRun) report(context, { hook, source: callback.source, callback: callback.name, durationMs: performance.now() - started, result: value });
+    if (context.onRun) report(context, { hook, source: callback.source, callback: callback.name, ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}), ...(box.detail ? { detail: box.detail } : {}), durationMs: performance.now() - started, result: value });
     return value;
   } catch (error) {
     const text = errorText(error);
     warnFailed(hook, callback, error, context);
-    if (context.onRun) report(context, { hook, source: callback.source, callback: callback.name, durationMs: performance.now() - started, error: text });
+    if (context.onRun) report(context, { hook, source: callback.source, callback: callback.name, ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}), ...(box.detail ? { detail: box.detail } : {}), durationMs: performance.now() - started, error: text });
     return NO_VALUE;
   }
 }
@@ -102,17 +104,18 @@ export async function runCallbacks(
   for (const callback of callbacks) {
     // Inlined rather than calling runOne: no extra promise per synchronous callback.
     const started = onRun ? performance.now() : 0;
+    const box: { detail?: RunDetail } = {};
     let value: unknown;
     try {
-      value = callback.fn({ ...kwargs });
+      value = onRun ? callCollectingDetail(box, () => callback.fn({ ...kwargs })) : callback.fn({ ...kwargs });
       if (isThenable(value)) value = await settle(callback, value, context);
     } catch (error) {
       const text = errorText(error);
       warnFailed(hook, callback, error, context);
-      if (onRun) report(context, { hook, source: callback.source, callback: callback.name, durationMs: performance.now() - started, error: text });
+      if (onRun) report(context, { hook, source: callback.source, callback: callback.name, ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}), ...(box.detail ? { detail: box.detail } : {}), durationMs: performance.now() - started, error: text });
       continue;
     }
-    if (onRun) report(context, { hook, source: callback.source, callback: callback.name, durationMs: performance.now() - started, result: value });
+    if (onRun) report(context, { hook, source: callback.source, callback: callback.name, ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}), ...(box.detail ? { detail: box.detail } : {}), durationMs: performance.now() - started, result: value });
     // Later callbacks see rewritten arguments (§5.10).
     if (rewrites) ({ value, kwargs } = applyRewrite(callback, value, kwargs, rewrites.validate, context.logger));
     if (value !== null && value !== undefined) results.push(value);

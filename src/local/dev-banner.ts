@@ -25,13 +25,16 @@ export function loadedHooksLines(status: HooksStatus): string[] {
   for (const skipped of status.skipped) lines.push(`    ${skipped}`);
   if (status.shell_hooks.length === 0) lines.push('  shell hooks: none');
   else lines.push(`  shell hooks (${status.config_path}):`);
+  const home = shellWord(status.home);
   for (const h of status.shell_hooks) {
     const consent = !h.enabled
       ? 'disabled (enabled: false)'
       : !h.approved
-        ? `✗ not allowlisted, does not run (hookgate hooks approve ${h.event} '${h.command}', or --accept-hooks)`
-        : h.drift === 'content-changed'
-          ? '⚠ script changed since approval: does not run unless hooks_on_drift: warn (hookgate hooks doctor)'
+        ? `✗ not allowlisted, does not run (hookgate hooks approve ${h.event} ${shellWord(h.command)} --home ${home} --yes, or --accept-hooks)`
+        : h.drift === 'content-changed' && !h.running
+          ? `✗ script changed since approval: does not run (hookgate hooks doctor --home ${home}; then approve it again: hookgate hooks approve ${h.event} ${shellWord(h.command)} --home ${home} --yes)`
+          : h.drift === 'content-changed'
+            ? '⚠ script changed since approval: runs anyway (hooks_on_drift: warn)'
           : h.drift === 'mtime-later'
             ? '✓ allowed; ⚠ script modified since approval'
             : '✓ allowed';
@@ -52,4 +55,9 @@ export function toolSandboxLines(engine: Pick<HookEngine, 'config'>, home: strin
   const choice = selectToolSandbox({ host: 'local', config: toolPolicyFromConfig(engine.config ?? {}, home, createMemoryLogger()) });
   if (choice.sandbox.kind === 'bwrap') return [`  tool sandbox: ${choice.summary}`, ...(choice.notice ? [`    ⚠ ${choice.notice}`] : [])];
   return [`  tool sandbox: ${choice.sandbox.kind === 'none' ? '⚠' : '✗'} ${choice.notice ?? choice.summary}`];
+}
+
+/** A word for a POSIX shell, so a printed command runs as printed: as-is when safe, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

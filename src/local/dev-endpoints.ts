@@ -1,5 +1,6 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir, userInfo } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { isProcessAlive } from '../hooks/shell/spawn/is-process-alive.ts';
 import type { LocalAws } from './emulators.ts';
@@ -35,10 +36,70 @@ const DEV_ENDPOINTS = z.object({
 
 export const devEndpointsPath = (home: string): string => join(home, '.hookgate', 'dev-endpoints.json');
 
+/**
+ * Where every running `hookgate dev` of this user leaves a pointer to its hooks home
+ * (`<tmpdir>/hookgate-dev-<uid>/<pid>.json`), so `hookgate trace`, `replay` and `dlq` find
+ * the one dev that runs without `--home`.
+ */
+export const runningDevsDir = (): string => join(tmpdir(), `hookgate-dev-${userId()}`);
+
+function userId(): string {
+  try {
+    return String(userInfo().uid);
+  } catch {
+    return 'user';
+  }
+}
+
+const RUNNING_DEV = z.object({ home: z.string().min(1), pid: z.number().int().positive(), gatewayUrl: z.url() });
+
 export async function writeDevEndpoints(home: string, endpoints: DevEndpoints): Promise<void> {
   const path = devEndpointsPath(home);
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, JSON.stringify(endpoints, null, 2), { mode: 0o600 });
+  try {
+    await mkdir(runningDevsDir(), { recursive: true, mode: 0o700 });
+    const pointer = { home: resolve(home), pid: endpoints.pid, gatewayUrl: endpoints.gatewayUrl };
+    await writeFile(join(runningDevsDir(), `${endpoints.pid}.json`), JSON.stringify(pointer), { mode: 0o600 });
+  } catch {
+    // Only a convenience (commands without --home); the endpoints file in the home is what counts.
+  }
+}
+
+/** A `hookgate dev` that runs, as other commands find it. */
+export interface RunningDev {
+  home: string;
+  endpoints: DevEndpoints;
+}
+
+/**
+ * The running `hookgate dev` a command without a table or stack talks to: the one of
+ * `home` when given (`--home`); else the one of the default hooks home (HOOKGATE_HOME,
+ * HERMES_HOME, ~/.hermes) when it runs; else the only one this user runs. Undefined with
+ * a reason when there is none, or several and no way to choose.
+ *
+ * @example
+ * const found = await findRunningDev({ defaultHome: resolveHooksHome() });
+ * if ('why' in found) throw new Error(found.why);
+ */
+export async function findRunningDev(options: { home?: string; defaultHome: string }): Promise<RunningDev | { why: string }> {
+  if (options.home !== undefined) {
+    const endpoints = await readDevEndpoints(options.home);
+    return endpoints ? { home: resolve(options.home), endpoints } : { why: `no running hookgate dev for ${options.home}` };
+  }
+  const atDefault = await readDevEndpoints(options.defaultHome);
+  if (atDefault) return { home: resolve(options.defaultHome), endpoints: atDefault };
+  const running: RunningDev[] = [];
+  const names = await readdir(runningDevsDir()).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    const pointer = RUNNING_DEV.safeParse(await readFile(join(runningDevsDir(), name), 'utf8').then(JSON.parse, () => undefined));
+    if (!pointer.success) continue;
+    const endpoints = await readDevEndpoints(pointer.data.home);
+    if (endpoints && endpoints.pid === pointer.data.pid) running.push({ home: pointer.data.home, endpoints });
+  }
+  if (running.length === 1) return running[0]!;
+  if (running.length === 0) return { why: `no running hookgate dev (none for ${options.defaultHome}, and no other found)` };
+  return { why: `${running.length} hookgate dev servers run (${running.map((r) => r.home).join(', ')}); pass --home DIR` };
 }
 
 /** The endpoints of a `hookgate dev` that is still running for this home, if any. */
@@ -54,4 +115,5 @@ export async function readDevEndpoints(home: string): Promise<DevEndpoints | und
 
 export async function removeDevEndpoints(home: string): Promise<void> {
   await rm(devEndpointsPath(home), { force: true });
+  await rm(join(runningDevsDir(), `${process.pid}.json`), { force: true });
 }

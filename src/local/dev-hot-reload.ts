@@ -1,3 +1,5 @@
+import type { ShellHookStatus } from '../console/console-data.ts';
+import { NOT_RUNNING_TEXT } from '../hooks/shell/consent/shell-hook-run-state.ts';
 import { Readable } from 'node:stream';
 import type { ConsoleHub } from '../console/console-hub.ts';
 import type { CreateHookEngineOptions } from '../hooks/create-hook-engine.ts';
@@ -40,7 +42,10 @@ export async function startDevHotReload(parts: {
   ignore?: readonly string[];
   print: (line: string) => void;
   hub?: ConsoleHub;
+  /** The shell hooks as they stand (the console's hooks panel): a reload that turns one off prints it. */
+  shellHooks?: () => Promise<readonly ShellHookStatus[]>;
 }): Promise<HotReload> {
+  let guards = parts.shellHooks ? await parts.shellHooks().catch(() => undefined) : undefined;
   const hotReload = await startHotReload({
     home: parts.home,
     holder: parts.holder,
@@ -57,5 +62,44 @@ export async function startDevHotReload(parts: {
   });
   const { hub } = parts;
   if (hub) hotReload.onOutcome(({ ok, message, at }) => hub.publish({ kind: 'reload', ok, message, at }));
+  const { shellHooks } = parts;
+  if (shellHooks) {
+    hotReload.onOutcome(({ ok }) => {
+      if (!ok) return;
+      void shellHooks().then(
+        (now) => {
+          for (const line of guardChanges(guards ?? [], now)) {
+            parts.print(line);
+            // The console shows these in a banner of their own (not as the reload's outcome).
+            hub?.publish({ kind: 'reload', ok: line.includes('guard on'), message: line.replace(/^hookgate dev: /, ''), at: new Date().toISOString() });
+          }
+          guards = now;
+        },
+        () => {},
+      );
+    });
+  }
   return hotReload;
+}
+
+/**
+ * The lines a reload prints for shell hooks that stopped (or started) running: a guard that
+ * went off must not go unnoticed (an edit after approval turns it off, hook-semantics §5.5).
+ *
+ * @example
+ * guardChanges(before, after); // ['hookgate dev: ✗ guard off: [pre_tool_call] ./block.sh does not run now: script changed since approval …']
+ */
+export function guardChanges(before: readonly ShellHookStatus[], now: readonly ShellHookStatus[]): string[] {
+  const key = (h: ShellHookStatus) => `${h.event}\u0000${h.command}`;
+  const was = new Map(before.map((h) => [key(h), h]));
+  const lines: string[] = [];
+  for (const h of now) {
+    const earlier = was.get(key(h));
+    if (!h.running && h.not_running && (earlier === undefined || earlier.running)) {
+      lines.push(`hookgate dev: ✗ guard off: [${h.event}] ${h.command} does not run now: ${NOT_RUNNING_TEXT[h.not_running]}`);
+    } else if (h.running && earlier !== undefined && !earlier.running) {
+      lines.push(`hookgate dev: ✓ guard on: [${h.event}] ${h.command} runs again`);
+    }
+  }
+  return lines;
 }

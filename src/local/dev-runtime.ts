@@ -281,6 +281,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
         ...(state ? { ignore: [state.dir] } : {}),
         print,
         ...(hub ? { hub } : {}),
+        shellHooks: async () => (await new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs: [], home: options.home }).hooks()).shell_hooks,
       });
       const running = hotReload;
       cleanup.push({ name: 'the hot reload', run: () => running.stop() });

@@ -4,7 +4,7 @@ import { isProcessAlive } from '../hooks/shell/spawn/is-process-alive.ts';
 
 /** Where `hookgate dev` keeps what must survive a restart. */
 export interface DevStateOptions {
-  /** The state folder (`--state`, default `.hookgate` in the current directory). */
+  /** The state folder (`--state`, default `.hookgate/state` in the hooks home). */
   dir: string;
   /** `--fresh`: empty it first. */
   fresh?: boolean;
@@ -18,23 +18,25 @@ export interface DevState {
   release(): Promise<void>;
 }
 
-/** The default state folder: `.hookgate` in the current directory. */
-export const DEFAULT_STATE_DIR = '.hookgate';
+/** The default state folder, inside the hooks home: two homes never share one session history. */
+export const DEFAULT_STATE_DIR = '<home>/.hookgate/state';
 
 /**
  * Where `hookgate dev` keeps its state: `--state DIR`, else `HOOKGATE_DEV_STATE`, else
- * `.hookgate`; `undefined` for `HOOKGATE_DEV_STATE=memory` (nothing kept: test harnesses that
- * start many devs at once). A blank value counts as unset, never as the current directory.
+ * `.hookgate/state` in the hooks home (a hidden folder, never watched, beside the running dev's
+ * endpoints file), so each home has its own sessions and traces; `undefined` for
+ * `HOOKGATE_DEV_STATE=memory` (nothing kept: test harnesses that start many devs at once). A
+ * blank value counts as unset, never as the current directory.
  *
  * @example
- * devStateDir(undefined, { HOOKGATE_DEV_STATE: '' }); // '.hookgate'
+ * devStateDir(undefined, { HOOKGATE_DEV_STATE: '' }, '/home/me/.hermes'); // '/home/me/.hermes/.hookgate/state'
  */
-export function devStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function devStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, home = '.'): string | undefined {
   const fromFlag = flag?.trim();
   if (fromFlag) return fromFlag;
   const fromEnv = env.HOOKGATE_DEV_STATE?.trim();
   if (fromEnv === 'memory') return undefined;
-  return fromEnv || DEFAULT_STATE_DIR;
+  return fromEnv || join(home, '.hookgate', 'state');
 }
 
 /**

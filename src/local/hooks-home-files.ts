@@ -4,8 +4,12 @@ import { join } from 'node:path';
 import { compareCodePoints } from '../hooks/code-point-order.ts';
 import { ALLOWLIST_FILE_NAME } from '../hooks/shell/consent/file-allowlist-store.ts';
 
-/** Where a hooks home keeps what the engine loads: the plugins and the gateway hooks. */
-const CODE_DIRS = new Set(['plugins', 'hooks']);
+/**
+ * Where a hooks home keeps what the engine loads: the plugins and the gateway hooks; and the
+ * shell hooks' scripts (`agent-hooks/`), run afresh on every call, yet an edit after approval
+ * turns the hook off (hook-semantics §5.5), which the reload then announces.
+ */
+const CODE_DIRS = new Set(['plugins', 'hooks', 'agent-hooks']);
 /** The files at the top of the home the engine reads. */
 const TOP_FILES = new Set(['config.yaml', ALLOWLIST_FILE_NAME]);
 /**
@@ -14,6 +18,8 @@ const TOP_FILES = new Set(['config.yaml', ALLOWLIST_FILE_NAME]);
  * not end so, or are hidden.
  */
 const LOADED_EXTENSIONS = /\.(?:ts|mts|cts|tsx|js|mjs|cjs|jsx|ya?ml)$/;
+/** Scripts under agent-hooks/ (by convention): shell, Python, Node, Ruby, Perl. */
+const SCRIPT_EXTENSIONS = /\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl)$/;
 /** Folders nothing is loaded from (what hooks write, installed packages). */
 const SKIPPED_DIRS = new Set(['node_modules', 'logs']);
 
@@ -40,7 +46,8 @@ export function mayHoldLoadedFiles(relativeDir: string): boolean {
 
 /**
  * True for a file whose change `hookgate dev` reloads the hooks for: `config.yaml`, the
- * shell-hook allowlist, and code or manifests under `plugins/` and `hooks/` (not hidden
+ * shell-hook allowlist, code or manifests under `plugins/` and `hooks/`, and scripts under
+ * `agent-hooks/` (not hidden
  * files, editors' temporary files, `node_modules/` or `logs/`). What hooks write as data —
  * logs, JSON, text — never is one, so a hook cannot set off reloads by running.
  *
@@ -53,7 +60,7 @@ export function isLoadedFile(relativePath: string): boolean {
   const segments = segmentsOf(relativePath);
   if (segments.length === 1) return TOP_FILES.has(segments[0]!);
   const name = segments.at(-1)!;
-  if (name.startsWith('.') || !LOADED_EXTENSIONS.test(name)) return false;
+  if (name.startsWith('.') || !(segments[0] === 'agent-hooks' ? SCRIPT_EXTENSIONS : LOADED_EXTENSIONS).test(name)) return false;
   return mayHoldLoadedFiles(segments.slice(0, -1).join('/'));
 }
 

@@ -29,6 +29,8 @@ export interface ObserverConsumerOptions {
    * whether or not a hook observes them; `flush` runs after each batch.
    */
   telemetry?: ObserverTelemetry;
+  /** Wraps each envelope's run of its observers (the runtime records what they did in the turn's trace). */
+  around?: (envelope: Envelope, run: () => Promise<void>) => Promise<void>;
 }
 
 /** What the consumer needs of the telemetry export (defined in telemetry/, which builds on this folder). */
@@ -65,7 +67,8 @@ export function createObserverConsumer(options: ObserverConsumerOptions): Observ
   // keep their keys) but builds a JMESPath interpreter per lookup, twice per record.
   const runOnce = makeIdempotent(
     async (_id: string, envelope: Envelope & { payload: Record<string, unknown> }) => {
-      await options.engine.runObservers(envelope.type, envelope.payload);
+      const run = () => options.engine.runObservers(envelope.type, envelope.payload);
+      await (options.around ? options.around(envelope, run) : run());
       return { ran: true };
     },
     { persistenceStore, config, keyPrefix: SingleTableIdempotencyStore.KEY_PREFIX, dataIndexArgument: 0 },

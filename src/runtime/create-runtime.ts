@@ -50,7 +50,8 @@ export interface Runtime {
    * - gateway: gateway hooks (it fires `gateway:startup` and `command:*`), observer events to SNS;
    * - turn: no gateway hooks (they run in the observer), observer events to SNS, callback runs
    *   recorded for the turn trace;
-   * - observer: gateway hooks, no sink (this is where observers run);
+   * - observer: gateway hooks, no sink (this is where observers run), callback runs recorded
+   *   into the emitting turn's trace;
    * - local: all of the above in one engine, for `hookgate dev`.
    * Consent to shell hooks comes from the deployment's table, except `local`, which reads the
    * hooks home's allowlist file (what `hookgate hooks approve` writes locally). Deployed engines
@@ -111,7 +112,7 @@ export function createRuntime(config: DeploymentConfig, inputs: RuntimeInputs): 
           onRun: recordHookRun,
         };
       case 'observer':
-        return { ...base, gatewayHooks: true, allowlist: plane.allowlist, logger: logger(role) };
+        return { ...base, gatewayHooks: true, allowlist: plane.allowlist, logger: logger(role), onRun: recordHookRun };
       case 'local':
         // hookgate dev: an http hook served on this machine (loopback) may be called (hook-semantics §5.10).
         return { ...base, gatewayHooks: true, observerSink: plane.observerSink, onRun: recordHookRun, allowLoopbackHttpHooks: true };

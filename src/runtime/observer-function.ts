@@ -1,3 +1,5 @@
+import { traceObserverRuns } from '../agent/trace/observer-trace.ts';
+import { DynamoTraceStore } from '../store/trace-store.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import { createObserverConsumer, type ObserverHandler } from '../pipeline/observer-consumer.ts';
 import { sweepOutbox } from '../pipeline/outbox-sweeper.ts';
@@ -36,6 +38,8 @@ export async function createObserverFunction(runtime: Runtime, options: Observer
     payloads: runtime.plane.payloads,
     logger,
     ...(telemetry ? { telemetry } : {}),
+    // What observer-side hooks did goes into the emitting turn's trace (the console's timeline).
+    around: traceObserverRuns(new DynamoTraceStore(runtime.plane.table), logger),
   });
   const { plane } = runtime;
   return async (event, context) => {

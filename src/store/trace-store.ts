@@ -1,5 +1,6 @@
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, queryPartition, type DynamoTable } from './dynamo-table.ts';
+import { matchesTurn, mergeTurnSummaries, summarizeTurn, type TurnFilter, type TurnSummary } from './turn-summary.ts';
 
 /** One hook call of a turn, for `hookgate trace <turn_id>`. */
 export interface TraceRecord {
@@ -12,6 +13,13 @@ export interface TraceRecord {
   readonly source: string;
   /** Callback name, `shell_hook[<event>:<command>]`, the gateway hook's name, or `-`. */
   readonly callback: string;
+  /** The plugin that registered the callback (plugin rows). */
+  readonly plugin?: string;
+  /** A shell hook's exit code (`null`: killed at its timeout, or it did not start). */
+  readonly exit_code?: number | null;
+  /** A shell hook's stdout and stderr, cut (and redacted, as every trace record is). */
+  readonly stdout?: string;
+  readonly stderr?: string;
   /** What came of it: `allow`, `block: <msg>`, `context (N chars)`, `replaced`, `unchanged`, `emitted`, `error: …`. */
   readonly decision: string;
   readonly duration_ms: number;
@@ -19,10 +27,60 @@ export interface TraceRecord {
   readonly text?: string;
   /** Where that reply was going (without the target's `extra`, which may be a credential). */
   readonly reply_to?: { readonly platform: string; readonly chat_id: string; readonly thread_id: string };
-  /** The call's kwargs as JSON, cut at {@link TRACE_DETAIL_CHARS} (the console shows them on demand). */
+  /**
+   * The call's kwargs as JSON, whole up to {@link TRACE_KWARGS_CHARS} (what `hookgate replay` re-runs the call
+   * with); a longer one is cut to {@link TRACE_DETAIL_CHARS} and marked {@link kwargs_cut}.
+   */
   readonly kwargs?: string;
+  /** Set when {@link kwargs} was cut: the call is not replayable. */
+  readonly kwargs_cut?: boolean;
+  /** The call's number in its invocation: the records of one hook call (one per callback) share it. */
+  readonly call?: number;
+  /** `decide` for a decision hook's call (its results are used at the call site), `observe` for an observer event. */
+  readonly phase?: 'decide' | 'observe';
+  /** The whole call's decision (all its callbacks aggregated), as {@link decision} words it. */
+  readonly outcome?: string;
+  /** A fingerprint of what the call site took from the call (block message, context, replacement text); `-` for nothing. */
+  readonly outcome_digest?: string;
   /** This callback's raw return value (or error) as JSON, cut the same way. */
   readonly result?: string;
+}
+
+/** One entry of the recent-turns index: one invocation of a turn. */
+export interface RecentTurn {
+  session_id: string;
+  turn_id: string;
+  at: string;
+  summary?: TurnSummary;
+}
+
+function parseSummary(json: string): TurnSummary | undefined {
+  try {
+    const value = JSON.parse(json) as unknown;
+    return typeof value === 'object' && value !== null && 'turn_id' in value ? (value as TurnSummary) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The summary of a turn indexed without one: its ids and time. */
+function bareSummary(entry: RecentTurn): TurnSummary {
+  return {
+    turn_id: entry.turn_id,
+    session_id: entry.session_id,
+    at: entry.at,
+    duration_ms: 0,
+    platform: '',
+    chat_id: '',
+    user_id: '',
+    first_line: '',
+    hooks: [],
+    decisions: [],
+    blocked: false,
+    error: false,
+    approval: false,
+    records: 0,
+  };
 }
 
 /** The partition of the undelivered-reply index (see the key design below). */
@@ -35,8 +93,10 @@ function isUndeliveredReply(record: TraceRecord): record is TraceRecord & { text
   return record.hook === 'reply' && record.decision.startsWith('undelivered: ') && typeof record.text === 'string' && record.reply_to !== undefined;
 }
 
-/** How much of a call's kwargs and result a trace record keeps. */
+/** How much of a callback's result a trace record keeps (and of kwargs that were cut). */
 export const TRACE_DETAIL_CHARS = 2000;
+/** How much of a call's kwargs a trace record keeps whole (JSON characters); longer ones are cut (docs/turn-runtime.md). */
+export const TRACE_KWARGS_CHARS = 65_536;
 
 export interface TraceStore {
   /**
@@ -59,8 +119,9 @@ export interface TraceStore {
  *     one item per invocation of a turn, written in the same batch as its records, so the
  *     turns of a session are one query away (`listSession`).
  *   PK = `TRACE_RECENT#<YYYY-MM-DD>`, SK = `TURN#<at ISO>#<invocation id>`, attributes
- *     session_id, turn_id: the same index by day, so the console lists recent sessions with a
- *     Query instead of a Scan (one partition per day keeps it from growing without bound).
+ *     session_id, turn_id, summary (a TurnSummary as JSON: chat, user, first line, hooks, badges):
+ *     the same index by day, so the console lists and filters recent turns with a Query instead
+ *     of a Scan (one partition per day keeps it from growing without bound).
  *   PK = `UNDELIVERED_REPLY`, SK = `<at ISO>#<turn id>#<invocation id>#<seq>`: one item per
  *     reply the platform never took (undelivered-reply-store.ts reads and settles them).
  *   expires_at (TTL) = written + 7 days; traces are for debugging, not an audit log.
@@ -90,7 +151,18 @@ export class DynamoTraceStore implements TraceStore {
       const turn_id = records[0]!.turn_id;
       items.push(
         { PutRequest: { Item: { PK: `TRACE_SESSION#${sessionId}`, SK: `TURN#${first}#${invocation}`, turn_id, expires_at: expires } } },
-        { PutRequest: { Item: { PK: `${TRACE_RECENT_PREFIX}${first.slice(0, 10)}`, SK: `TURN#${first}#${invocation}`, session_id: sessionId, turn_id, expires_at: expires } } },
+        {
+          PutRequest: {
+            Item: {
+              PK: `${TRACE_RECENT_PREFIX}${first.slice(0, 10)}`,
+              SK: `TURN#${first}#${invocation}`,
+              session_id: sessionId,
+              turn_id,
+              summary: JSON.stringify(summarizeTurn(records, sessionId)),
+              expires_at: expires,
+            },
+          },
+        },
       );
     }
     records.forEach((record, seq) => {
@@ -124,11 +196,11 @@ export class DynamoTraceStore implements TraceStore {
    * The turns recorded in the last `days` days (by the day each started), newest first, at
    * most `limit`: one Query per day of the `TRACE_RECENT#` index.
    */
-  async recentTurns(options: { days?: number; limit?: number; now?: Date } = {}): Promise<{ session_id: string; turn_id: string; at: string }[]> {
+  async recentTurns(options: { days?: number; limit?: number; now?: Date } = {}): Promise<RecentTurn[]> {
     const days = options.days ?? Math.ceil(DynamoTraceStore.RETAIN_SECONDS / 86_400) + 1;
     const limit = options.limit ?? 1000;
     const now = (options.now ?? new Date()).getTime();
-    const turns: { session_id: string; turn_id: string; at: string }[] = [];
+    const turns: RecentTurn[] = [];
     for (let day = 0; day < days && turns.length < limit; day++) {
       const pk = `${TRACE_RECENT_PREFIX}${new Date(now - day * 86_400_000).toISOString().slice(0, 10)}`;
       let start: Record<string, unknown> | undefined;
@@ -144,12 +216,34 @@ export class DynamoTraceStore implements TraceStore {
           }),
         );
         for (const item of page.Items ?? []) {
-          turns.push({ session_id: String(item.session_id), turn_id: String(item.turn_id), at: String(item.SK).split('#')[1] ?? '' });
+          const summary = typeof item.summary === 'string' ? parseSummary(item.summary) : undefined;
+          turns.push({ session_id: String(item.session_id), turn_id: String(item.turn_id), at: String(item.SK).split('#')[1] ?? '', ...(summary ? { summary } : {}) });
         }
         start = turns.length < limit ? page.LastEvaluatedKey : undefined;
       } while (start);
     }
     return turns;
+  }
+
+  /**
+   * The recent turns (newest first) that match `filter`, `offset` of them skipped, at most
+   * `limit`, and how many matched in all: the `TRACE_RECENT#` index only (its summaries),
+   * invocations of one turn merged. Turns indexed before summaries were kept list with their
+   * ids and time only.
+   *
+   * @example
+   * const { turns, total } = await traces.listTurns({ decision: 'block' }, { limit: 20 });
+   */
+  async listTurns(filter: TurnFilter = {}, page: { limit?: number; offset?: number; now?: Date } = {}): Promise<{ turns: TurnSummary[]; total: number }> {
+    const byTurn = new Map<string, TurnSummary>();
+    for (const entry of await this.recentTurns({ limit: 5000, ...(page.now ? { now: page.now } : {}) })) {
+      const summary = entry.summary ?? bareSummary(entry);
+      const known = byTurn.get(entry.turn_id);
+      byTurn.set(entry.turn_id, known ? mergeTurnSummaries(known, summary) : summary);
+    }
+    const matching = [...byTurn.values()].filter((t) => matchesTurn(t, filter)).sort((a, b) => b.at.localeCompare(a.at));
+    const offset = Math.max(0, page.offset ?? 0);
+    return { turns: matching.slice(offset, offset + Math.max(1, page.limit ?? 50)), total: matching.length };
   }
 
   async list(turnId: string): Promise<TraceRecord[]> {
@@ -164,7 +258,16 @@ export class DynamoTraceStore implements TraceStore {
       duration_ms: Number(item.duration_ms),
       ...(typeof item.text === 'string' ? { text: item.text } : {}),
       ...(typeof item.kwargs === 'string' ? { kwargs: item.kwargs } : {}),
+      ...(item.kwargs_cut === true ? { kwargs_cut: true } : {}),
       ...(typeof item.result === 'string' ? { result: item.result } : {}),
+      ...(typeof item.plugin === 'string' ? { plugin: item.plugin } : {}),
+      ...(typeof item.exit_code === 'number' || item.exit_code === null ? { exit_code: item.exit_code as number | null } : {}),
+      ...(typeof item.stdout === 'string' ? { stdout: item.stdout } : {}),
+      ...(typeof item.stderr === 'string' ? { stderr: item.stderr } : {}),
+      ...(typeof item.call === 'number' ? { call: item.call } : {}),
+      ...(item.phase === 'decide' || item.phase === 'observe' ? { phase: item.phase } : {}),
+      ...(typeof item.outcome === 'string' ? { outcome: item.outcome } : {}),
+      ...(typeof item.outcome_digest === 'string' ? { outcome_digest: item.outcome_digest } : {}),
     }));
   }
 }

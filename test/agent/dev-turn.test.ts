@@ -130,7 +130,7 @@ describe('hookgate dev with the local stand-in model', () => {
     // The in-process dev runtime may log a JSON line to stdout meanwhile: keep the CLI's own lines.
     const text = out.join('').split('\n').filter((line) => !line.startsWith('{')).join('\n');
     expect(text).toMatch(/^HOOK\s+SOURCE\s+CALLBACK\s+DECISION\s+DURATION/);
-    expect(text).toMatch(/pre_tool_call\s+plugin\s+turnIds\s+allow\s+\d+ ms/);
+    expect(text).toMatch(/pre_tool_call\s+plugin\s+[\w-]+:turnIds\s+allow\s+\d+ ms/);
     expect(text).toMatch(/transform_terminal_output\s+-\s+-\s+unchanged/);
     expect(text).toMatch(/agent:end\s+-\s+-\s+emitted/);
     expect(text).toContain(`hook call(s) in ${turnId}`);

@@ -216,6 +216,9 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     const post = lines.slice(lines.indexOf('[post_llm_call]'));
     expect(post[1]).toContain('✓ allowed');
     expect(post[3]).toContain('⚠ script content changed since approval');
+    // A guard that is off says so, after the §4.1 lines; the approve hint runs as printed.
+    expect(post[4]).toBe('      ✗ not running: script changed since approval (hook-semantics §5.5)');
+    expect(pre[4]).toBe(`      ✗ not running: not approved (not in the allowlist); approve it: hookgate hooks approve pre_tool_call ${h}/a.sh --home ${h} --yes`);
     expect(post[3]).toContain('doctor');
     expect(lines[lines.indexOf('[on_session_start]') + 1]).toContain('disabled');
   });
@@ -365,6 +368,33 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     const r = await hookgate(['hooks', 'doctor', '--home', home({}, '')]);
     expect(r.stdout).toBe('No shell hooks configured — nothing to check.\n');
     expect(r.code).toBe(0);
+  });
+
+  it('test: runs the plugins\' callbacks too, and a shell syntax error (exit 2) is shown and never meets --expect block', async () => {
+    const h = home({ 'broken.sh': 'cat >/dev/null\nif then fi' }, 'plugins:\n  enabled: [veto]\nhooks:\n  pre_tool_call:\n    - {command: $H/broken.sh}\n');
+    mkdirSync(join(h, 'plugins', 'veto'), { recursive: true });
+    writeFileSync(join(h, 'plugins', 'veto', 'plugin.yaml'), 'name: veto\n');
+    writeFileSync(join(h, 'plugins', 'veto', 'index.mjs'), "export function register(ctx) { ctx.register_hook('pre_llm_call', function add_note() { return { context: 'note' }; }); }\n");
+    const broken = await hookgate(['hooks', 'test', 'pre_tool_call', '--home', h, '--expect', 'block']);
+    expect(broken.stdout).toContain('stderr: ');
+    expect(broken.stdout).toContain('✗ exit 2 with a shell syntax error on stderr');
+    expect(broken.stdout).toContain("Expectation 'block' NOT met: a hook has a shell syntax error.");
+    expect(broken.code).toBe(1);
+    const plugin = await hookgate(['hooks', 'test', 'pre_llm_call', '--home', h, '--expect', 'context']);
+    expect(plugin.stdout).toContain("Running 1 plugin callback(s) for event 'pre_llm_call':");
+    expect(plugin.stdout).toContain('→ plugin veto: add_note');
+    expect(plugin.stdout).toContain('returned: {"context":"note"}');
+    expect(plugin.stdout).toContain("Expectation 'context' met.");
+    expect(plugin.code).toBe(0);
+  });
+
+  it('doctor: a shell syntax error is a problem (sh -n), found without running the script', async () => {
+    const h = home({ 'broken.sh': 'touch "$H/broken-ran"\nif then fi', 'fine.sh': 'cat >/dev/null' }, 'hooks:\n  pre_tool_call:\n    - {command: $H/broken.sh}\n    - {command: $H/fine.sh}\n');
+    const r = await hookgate(['hooks', 'doctor', '--home', h]);
+    const block = (cmd: string) => r.stdout.slice(r.stdout.indexOf(`[pre_tool_call] ${h}/${cmd}\n`)).split('\n\n')[0]!;
+    expect(block('broken.sh')).toMatch(/✗ shell syntax error \(sh -n\): .*syntax error/i);
+    expect(block('fine.sh')).toContain('✓ shell syntax OK (sh -n)');
+    expect(existsSync(join(h, 'broken-ran'))).toBe(false);
   });
 
   it('doctor: every check, never runs an un-approved script, footer counts problems', async () => {

@@ -97,15 +97,15 @@ describe.skipIf(!available && !REQUIRED)('the console in a real browser', () => 
     // The undelivered-replies panel loaded (the local platform never refuses a reply).
     await page.locator('#undelivered', { hasText: 'every reply reached its chat' }).waitFor({ timeout: 30_000 });
 
-    await page.fill('#chat-form input[name=text]', 'hello console');
-    await page.press('#chat-form input[name=text]', 'Enter');
+    await page.fill('#chat-form [name=text]', 'hello console');
+    await page.press('#chat-form [name=text]', 'Enter');
     await page.locator('#chat-log .msg.bot', { hasText: 'You said: hello console' }).waitFor({ timeout: 40_000 });
 
     // The turn's timeline: the plugin's pre_llm_call callback, with its system and decision.
     const row = page.locator('#timeline tbody tr', { hasText: 'add_greeting' });
     await row.waitFor({ timeout: 40_000 });
     const cells = await row.locator('td').allInnerTexts();
-    expect(cells.slice(1, 5)).toEqual(['pre_llm_call', 'plugin', 'add_greeting', expect.stringMatching(/^context/)]);
+    expect(cells.slice(1, 5)).toEqual(['pre_llm_call', 'plugin', 'greeter: add_greeting', expect.stringMatching(/^context/)]);
     expect(await page.locator('#timeline tbody tr', { hasText: 'on_session_start' }).count()).toBeGreaterThan(0);
     // kwargs and result on demand.
     await row.click();

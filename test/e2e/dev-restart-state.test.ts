@@ -42,7 +42,7 @@ async function startDev(...extra: string[]): Promise<Dev> {
   };
   delete env.HOOKGATE_HOME;
   delete env.HOOKGATE_MODEL_BASE_URL;
-  delete env.HOOKGATE_DEV_STATE; // the default state folder, .hookgate in the working directory
+  delete env.HOOKGATE_DEV_STATE; // the default state folder, .hookgate/state in the hooks home
   const child = spawn(process.execPath, [BIN, '--accept-hooks', 'dev', '--port', '0', '--home', home, ...extra], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let text = '';
@@ -97,7 +97,7 @@ afterAll(async () => {
 describe('hookgate dev state across kill -9', () => {
   it('answers an acknowledged turn after a restart, once, with history and dedup intact', { timeout: 150_000 }, async () => {
     const first = await startDev();
-    expect(first.output()).toContain(`state: ${join(cwd, '.hookgate')}`);
+    expect(first.output()).toContain(`state: ${join(home, '.hookgate', 'state')}`);
 
     // An answered turn, then a re-post of the same delivery: no second reply.
     expect((await send(first, { chat_id: 'c1', user_id: 'u1', text: 'one', message_id: 'm1' })).status).toBe(202);

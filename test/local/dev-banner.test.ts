@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { loadedHooksLines, toolSandboxLines } from '../../src/local/dev-banner.ts';
 
 it('the dev banner lists plugins, gateway hooks and each shell hook with its consent state', () => {
-  const shell = { matcher: null, timeout: 60, enabled: true, approved: true, approved_at: '2026-01-01T00:00:00Z', drift: null };
+  const shell = { matcher: null, timeout: 60, enabled: true, approved: true, approved_at: '2026-01-01T00:00:00Z', drift: null, running: true, not_running: null };
   const lines = loadedHooksLines({
     home: '/h',
     config_path: '/h/config.yaml',
@@ -14,9 +14,9 @@ it('the dev banner lists plugins, gateway hooks and each shell hook with its con
     skipped: ['[hooks] Skipping quiet: no events declared'],
     shell_hooks: [
       { ...shell, event: 'pre_tool_call', command: '/h/a.sh', matcher: 'terminal' },
-      { ...shell, event: 'post_tool_call', command: '/h/b.sh', approved: false, approved_at: null },
-      { ...shell, event: 'pre_llm_call', command: '/h/c.sh', drift: 'content-changed' },
-      { ...shell, event: 'subagent_stop', command: '/h/d.sh', enabled: false },
+      { ...shell, event: 'post_tool_call', command: '/h/b.sh', approved: false, approved_at: null, running: false, not_running: 'not-approved' as const },
+      { ...shell, event: 'pre_llm_call', command: '/h/c.sh', drift: 'content-changed', running: false, not_running: 'changed-since-approval' as const },
+      { ...shell, event: 'subagent_stop', command: '/h/d.sh', enabled: false, running: false, not_running: 'disabled' as const },
     ],
     notices: [],
     reload: { watching: false },
@@ -27,8 +27,8 @@ it('the dev banner lists plugins, gateway hooks and each shell hook with its con
     '    [hooks] Skipping quiet: no events declared',
     '  shell hooks (/h/config.yaml):',
     "    [pre_tool_call] /h/a.sh  matcher='terminal'  ✓ allowed",
-    "    [post_tool_call] /h/b.sh  ✗ not allowlisted, does not run (hookgate hooks approve post_tool_call '/h/b.sh', or --accept-hooks)",
-    '    [pre_llm_call] /h/c.sh  ⚠ script changed since approval: does not run unless hooks_on_drift: warn (hookgate hooks doctor)',
+    "    [post_tool_call] /h/b.sh  ✗ not allowlisted, does not run (hookgate hooks approve post_tool_call /h/b.sh --home /h --yes, or --accept-hooks)",
+    '    [pre_llm_call] /h/c.sh  ✗ script changed since approval: does not run (hookgate hooks doctor --home /h; then approve it again: hookgate hooks approve pre_llm_call /h/c.sh --home /h --yes)',
     '    [subagent_stop] /h/d.sh  disabled (enabled: false)',
   ]);
   expect(loadedHooksLines({ home: '/h', config_path: '/h/config.yaml', plugins: [], gateway_hooks: [], skipped: [], shell_hooks: [], notices: [], reload: { watching: false } })).toEqual([

@@ -88,7 +88,9 @@ describe('which hooks-home files a reload is for', () => {
     ['plugins/audit/node_modules/x/index.js', false],
     ['plugins/audit/logs/today.ts', false],
     ['logs/activity.log', false],
-    ['agent-hooks/guard.sh', false],
+    // A script edit reloads, so a guard it turns off is announced (§5.5).
+    ['agent-hooks/guard.sh', true],
+    ['agent-hooks/notes.txt', false],
     ['.hookgate/dev-endpoints.json', false],
     ['BOOT.md', false],
   ])('%s → %s', (path, reloads) => {

@@ -4,7 +4,8 @@ import { errorText } from '../../hooks/error-text.ts';
 import { textOf } from '../../hooks/text-of.ts';
 import type { HookLogger } from '../../hooks/hook-logger.ts';
 import type { HookRunRecord, InvokeOptions } from '../../hooks/hook-engine.ts';
-import { TRACE_DETAIL_CHARS, type TraceRecord } from '../../store/trace-store.ts';
+import { TRACE_DETAIL_CHARS, TRACE_KWARGS_CHARS, type TraceRecord } from '../../store/trace-store.ts';
+import { decisionDigest } from '../trace/decision-digest.ts';
 import { describeDecision } from '../trace/describe-decision.ts';
 import { collectHookRuns } from '../trace/hook-run-scope.ts';
 import { TurnSpanRecorder } from '../trace/turn-spans.ts';
@@ -32,6 +33,8 @@ export class TurnHooks {
   private readonly pending = new Set<Promise<void>>();
   /** Every hook call of this turn (this invocation), for `hookgate trace`. */
   readonly trace: TraceRecord[] = [];
+  /** Numbers the hook calls of this invocation, so a trace groups a call's callback records. */
+  private calls = 0;
 
   /** The invocation's timed operations, for its `hookgate:turn_trace` event (a child agent shares its parent's). */
   readonly spans: TurnSpanRecorder;
@@ -59,11 +62,12 @@ export class TurnHooks {
     const started = performance.now();
     try {
       const { value, runs } = await collectHookRuns(() => this.engine.invokeAll(hook, kwargs, options));
-      this.record(hook, at, started, runs, describeDecision(hook, value), (run) => describeDecision(hook, run.result === undefined || run.result === null ? [] : [run.result]), kwargs);
+      const call = { phase: 'decide' as const, outcome: describeDecision(hook, value), outcome_digest: decisionDigest(hook, value) };
+      this.record(hook, at, started, runs, call, (run) => describeDecision(hook, run.result === undefined || run.result === null ? [] : [run.result]), kwargs);
       return value;
     } catch (error) {
       this.logger.warn(`hook ${hook} failed at its call site: ${describeError(error)}`);
-      this.record(hook, at, started, [], `error: ${describeError(error)}`, undefined, kwargs);
+      this.record(hook, at, started, [], { phase: 'decide', outcome: `error: ${describeError(error)}` }, undefined, kwargs);
       return [];
     }
   }
@@ -82,10 +86,10 @@ export class TurnHooks {
       const payload = typeof kwargs === 'function' ? kwargs() : kwargs;
       const meta = options.inline ? { ...this.meta, inline: true } : this.meta;
       const { runs } = await collectHookRuns(() => this.engine.observe(type, payload, meta));
-      this.record(type, at, started, runs, 'emitted', () => 'observed', payload);
+      this.record(type, at, started, runs, { phase: 'observe', outcome: 'emitted' }, () => 'observed', payload);
     } catch (error) {
       this.logger.warn(`hook ${type} failed at its call site: ${describeError(error)}`);
-      this.record(type, at, started, [], `error: ${describeError(error)}`);
+      this.record(type, at, started, [], { phase: 'observe', outcome: `error: ${describeError(error)}` });
     }
   }
 
@@ -118,30 +122,31 @@ export class TurnHooks {
     at: string,
     started: number,
     runs: readonly HookRunRecord[],
-    overall: string,
+    call: Pick<TraceRecord, 'phase' | 'outcome' | 'outcome_digest'> & { outcome: string },
     perRun?: (run: HookRunRecord) => string,
     kwargs?: Kwargs,
   ): void {
     const turn_id = this.meta.turn_id;
-    const detail = kwargs === undefined ? {} : { kwargs: traceJson(kwargs) };
+    const common = { turn_id, at, call: ++this.calls, ...call, ...(kwargs === undefined ? {} : kwargsDetail(kwargs)) };
     if (runs.length === 0) {
       const duration = performance.now() - started;
-      this.trace.push({ turn_id, at, hook, source: '-', callback: '-', decision: overall, duration_ms: Math.trunc(duration), ...detail });
-      this.spans.recordHook({ hook, source: '-', callback: '-', decision: overall.slice(0, 2000) }, at, duration);
+      this.trace.push({ ...common, hook, source: '-', callback: '-', decision: call.outcome, duration_ms: Math.trunc(duration) });
+      this.spans.recordHook({ hook, source: '-', callback: '-', decision: call.outcome.slice(0, 2000) }, at, duration);
       return;
     }
     for (const run of runs) {
-      const decision = run.error !== undefined ? `error: ${run.error}` : (perRun?.(run) ?? overall);
+      const decision =
+        run.error !== undefined ? `error: ${run.error}` : run.detail?.skipped !== undefined ? `skipped: ${run.detail.skipped}` : (perRun?.(run) ?? call.outcome);
       this.spans.recordHook({ hook: run.hook, source: run.source, callback: run.callback, decision: decision.slice(0, 2000) }, at, run.durationMs);
       this.trace.push({
-        turn_id,
-        at,
+        ...common,
         hook: run.hook,
         source: run.source,
         callback: run.callback,
+        ...(run.plugin !== undefined ? { plugin: run.plugin } : {}),
+        ...shellDetail(run),
         decision,
         duration_ms: Math.trunc(run.durationMs),
-        ...detail,
         result: run.error !== undefined ? traceJson({ error: run.error }) : traceJson(run.result ?? null),
       });
     }
@@ -166,13 +171,30 @@ function describeError(error: unknown): string {
   return textOf(error) ?? errorText(error);
 }
 
-/** JSON for a trace record's detail, cut to TRACE_DETAIL_CHARS; never throws (cycles, BigInt). */
-function traceJson(value: unknown): string {
-  let text: string;
+/** JSON of a value; never throws (cycles, BigInt). */
+function jsonOf(value: unknown): string {
   try {
-    text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null';
+    return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null';
   } catch {
-    text = String(value);
+    return String(value);
   }
+}
+
+/** JSON for a trace record's result, cut to TRACE_DETAIL_CHARS. */
+function traceJson(value: unknown): string {
+  const text = jsonOf(value);
   return text.length > TRACE_DETAIL_CHARS ? `${text.slice(0, TRACE_DETAIL_CHARS)}…` : text;
+}
+
+/** A call's kwargs for its trace records: whole up to TRACE_KWARGS_CHARS, else cut and marked so (replay refuses them). */
+function kwargsDetail(kwargs: Kwargs): Pick<TraceRecord, 'kwargs' | 'kwargs_cut'> {
+  const text = jsonOf(kwargs);
+  return text.length > TRACE_KWARGS_CHARS ? { kwargs: `${text.slice(0, TRACE_DETAIL_CHARS)}…`, kwargs_cut: true } : { kwargs: text };
+}
+
+/** A shell hook's exit code and output, as its run reported them. */
+function shellDetail(run: HookRunRecord): Pick<TraceRecord, 'exit_code' | 'stdout' | 'stderr'> {
+  const detail = run.detail;
+  if (!detail || detail.exit_code === undefined) return {};
+  return { exit_code: detail.exit_code, ...(detail.stdout !== undefined ? { stdout: detail.stdout } : {}), ...(detail.stderr !== undefined ? { stderr: detail.stderr } : {}) };
 }

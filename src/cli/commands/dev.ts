@@ -95,7 +95,7 @@ export function installDevCommand(
       }
       let dev;
       try {
-        const dir = devStateDir(options.state);
+        const dir = devStateDir(options.state, process.env, home);
         const state = dir === undefined ? undefined : { dir, fresh: options.fresh ?? false };
         dev = await startDevRuntime({
           home,

@@ -1,4 +1,5 @@
-import { isRunnableAsConfigured } from '../../hooks/shell/consent/script-path.ts';
+import { isRunnableAsConfigured, scriptFile } from '../../hooks/shell/consent/script-path.ts';
+import { checkScriptSyntax } from '../script-syntax.ts';
 import { lambdaMissingPrograms } from '../../hooks/shell/config/lambda-compatibility.ts';
 import { scriptDrift } from '../../hooks/shell/consent/script-drift.ts';
 import { runShellCommand } from '../../hooks/shell/spawn/run-shell-command.ts';
@@ -11,7 +12,7 @@ import { BAD, green, INFO, OK, say, seconds, WARN, yellow } from './hooks-output
 
 /**
  * `hookgate hooks doctor` (hook-semantics §4.4, §5.4, §5.5, §5.8): per entry — executable,
- * allowlisted, drift, and a JSON smoke test that never runs an un-approved script, nor one
+ * shell syntax (`sh -n` / `bash -n`, by the script's `#!` line), allowlisted, drift, and a JSON smoke test that never runs an un-approved script, nor one
  * whose content changed since approval (unless `hooks_on_drift: warn`). Exits 0; with
  * `strict` (`--strict`, for CI), exits 1 when it counted a problem.
  *
@@ -42,6 +43,13 @@ export async function doctorHooks(ctx: HooksContext, options: { strict?: boolean
     if (runnable) say(`  ${OK()} script exists and is executable`);
     else {
       say(`  ${BAD()} script missing or not executable (chmod +x the file, or fix the path)`);
+      problems++;
+    }
+    // A syntax error makes bash exit 2, which reads as a block: say so before anything runs it.
+    const syntax = runnable ? await checkScriptSyntax(scriptFile(entry.command)) : undefined;
+    if (syntax?.ok) say(`  ${OK()} shell syntax OK (${syntax.shell} -n)`);
+    else if (syntax) {
+      say(`  ${BAD()} shell syntax error (${syntax.shell} -n): ${syntax.stderr.replace(/\s+/g, ' ').slice(0, 300)}`);
       problems++;
     }
     // Not a problem here (it runs on this machine), but the deployed stack would fail it open.

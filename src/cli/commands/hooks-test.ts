@@ -1,4 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { hookAnswer } from '../../hooks/aggregate/hook-answer.ts';
+import { CallbackRegistry } from '../../hooks/callback-registry.ts';
+import { discoverHooksHome } from '../../hooks/discover-hooks-home.ts';
+import type { HookRunRecord } from '../../hooks/hook-engine.ts';
+import type { HookLogger } from '../../hooks/hook-logger.ts';
+import { moduleSource } from '../../hooks/module-source.ts';
+import { loadPlugins } from '../../hooks/plugins/load-plugins.ts';
+import { PluginCommandRegistry } from '../../hooks/plugins/plugin-commands.ts';
+import { runCallbacks } from '../../hooks/run-callbacks.ts';
+import { withTelemetryTag } from '../../hooks/telemetry-tag.ts';
+import { withObjectArgs } from '../../hooks/tool-call-args.ts';
 import { isHookName, VALID_HOOK_NAMES_TEXT } from '../../hooks/catalogue.ts';
 import { isPlainObject } from '../../hooks/python-truthiness.ts';
 import { fireShellHook } from '../../hooks/shell/shell-hook-callback.ts';
@@ -34,6 +45,8 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
     return invalid;
   }
 
+  let pluginBlocked = false;
+  let pluginContext = false;
   const kwargs = testPayload(event);
   if (options.forTool !== undefined) kwargs.tool_name = options.forTool;
   if (options.payloadFile !== undefined) {
@@ -48,6 +61,11 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
     else say(`Warning: ${options.payloadFile} is not a JSON object; ignoring`);
   }
 
+  // The plugins' callbacks for the event run first, as at run time (§1.2: plugins before shell hooks).
+  const plugins = await testPluginCallbacks(ctx, event, kwargs);
+  if (plugins.blocked) pluginBlocked = true;
+  if (plugins.context) pluginContext = true;
+
   const forEvent = ctx.entries.filter((e) => e.event === event);
   const matching = forEvent.filter(
     (e) => options.forTool === undefined || !(e.event === 'pre_tool_call' || e.event === 'post_tool_call') || e.matches(options.forTool),
@@ -58,14 +76,17 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
   if (selected.length === 0) {
     say(`No shell hooks configured for event: ${event}`);
     if (options.forTool !== undefined) say(`(with matcher filter --for-tool=${options.forTool})`);
-    return expectation !== undefined ? finish(expectation, false, 'no hook was selected') : 0;
+    if (expectation === undefined) return 0;
+    if (plugins.ran === 0) return finish(expectation, false, 'no hook was selected');
+    return finish(expectation, expectation === 'block' ? pluginBlocked : expectation === 'allow' ? !pluginBlocked : pluginContext);
   }
 
   say(bold(`Firing ${selected.length} hook(s) for event '${event}':`));
   say();
-  let blocked = false;
-  let context = false;
+  let blocked = pluginBlocked;
+  let context = pluginContext;
   let failedOpen = false;
+  let broken = false;
   for (const entry of selected) {
     say(`→ ${entry.command}`);
     const { run, result, failedClosed } = await fireShellHook(entry, kwargs, ctx.logger, {
@@ -82,6 +103,11 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
       say(`  exit=${run.returncode}  elapsed=${seconds(run.elapsed_seconds)}s`);
       if (run.stdout.trim() !== '') say(`  stdout: ${clip(run.stdout.trim(), 400)}`);
       if (run.stderr.trim() !== '') say(`  stderr: ${clip(run.stderr.trim(), 400)}`);
+      // bash exits 2 on a syntax error, which reads as a block: a broken script must not pass for a guard.
+      if (run.returncode === 2 && /syntax error|unexpected (token|end of file)/i.test(run.stderr)) {
+        broken = true;
+        say(`  ${BAD()} exit 2 with a shell syntax error on stderr: the script is broken, not deciding (run \`hookgate hooks doctor\`)`);
+      }
       say(
         result
           ? `  parsed (Hermes wire shape): ${renderWireJson(result, { asciiOnly: true })}`
@@ -94,6 +120,7 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
   }
   if (expectation === undefined) return 0;
   if (failedOpen) return finish(expectation, false, 'a hook failed open (spawn error or timeout)');
+  if (broken) return finish(expectation, false, 'a hook has a shell syntax error');
   const met = expectation === 'block' ? blocked : expectation === 'allow' ? !blocked : context;
   return finish(expectation, met);
 }
@@ -101,4 +128,39 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
 function finish(expectation: string, met: boolean, why?: string): number {
   say(met ? green(`Expectation '${expectation}' met.`) : red(`Expectation '${expectation}' NOT met${why ? `: ${why}` : ''}.`));
   return met ? 0 : 1;
+}
+
+/**
+ * Runs the enabled plugins' callbacks for `event` once on the synthetic kwargs and shows each
+ * one's result or error (`hookgate hooks test` covers the plugin hooks as well as the shell
+ * hooks; gateway hooks listen to gateway events such as `agent:start`, not to these names).
+ */
+async function testPluginCallbacks(ctx: HooksContext, event: string, kwargs: Record<string, unknown>): Promise<{ ran: number; blocked: boolean; context: boolean }> {
+  const description = await discoverHooksHome(ctx.home, { gatewayHooks: false });
+  const registry = new CallbackRegistry();
+  const errors: string[] = [];
+  const quiet: HookLogger = { ...ctx.logger, warn: (message) => errors.push(message), error: (message) => errors.push(message) };
+  await loadPlugins(description.plugins, { home: ctx.home, registry, logger: quiet, load: moduleSource(ctx.home), commands: new PluginCommandRegistry(quiet, 1) });
+  const callbacks = registry.callbacks(event).filter((c) => c.source === 'plugin');
+  if (callbacks.length === 0) return { ran: 0, blocked: false, context: false };
+  say(bold(`Running ${callbacks.length} plugin callback(s) for event '${event}':`));
+  say();
+  const runs: HookRunRecord[] = [];
+  const results = await runCallbacks(event, callbacks, withTelemetryTag(event === 'pre_tool_call' ? withObjectArgs(kwargs) : kwargs), { logger: quiet, onRun: (r) => runs.push(r) });
+  for (const run of runs) {
+    say(`→ plugin ${run.plugin ?? '?'}: ${run.callback}  (${Math.round(run.durationMs)} ms)`);
+    if (run.error !== undefined) say(`  ${BAD()} error: ${clip(run.error, 400)}`);
+    else say(`  returned: ${clip(safeJson(run.result), 400)}`);
+    say();
+  }
+  const answer = hookAnswer(event, results);
+  return { ran: runs.length, blocked: answer.action === 'block', context: typeof answer.context === 'string' && answer.context !== '' };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'undefined';
+  } catch {
+    return String(value);
+  }
 }

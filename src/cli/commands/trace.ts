@@ -1,31 +1,40 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { resolveHooksHome } from '../../hooks/hooks-home.ts';
-import { readDevEndpoints } from '../../local/dev-endpoints.ts';
-import { createDynamoTable } from '../../store/dynamo-table.ts';
-import { DynamoTraceStore, type TraceRecord } from '../../store/trace-store.ts';
+import type { TraceRecord } from '../../store/trace-store.ts';
+import type { TurnFilter, TurnSummary } from '../../store/turn-summary.ts';
 import type { CommandInstaller } from '../main.ts';
-import { describeHookgateStack } from '../stack-resources.ts';
+import { resolveTraceTarget } from '../trace-target.ts';
 
 interface TraceOptions {
   table?: string;
   stack?: string;
   home?: string;
   json?: boolean;
+  list?: boolean;
+  chat?: string;
+  user?: string;
+  hook?: string;
+  decision?: string;
+  error?: boolean;
+  text?: string;
+  limit?: string;
+  offset?: string;
 }
 
-/** Where the trace table is: `--table` (deployed; standard credentials) or the running `hookgate dev` of the home. */
-async function traceStoreFor(options: TraceOptions): Promise<{ store: DynamoTraceStore; client: DynamoDBClient; via: string }> {
-  const tableName = options.table ?? (options.stack ? (await describeHookgateStack(options.stack)).tableName : undefined);
-  if (options.stack && !tableName) throw new Error(`stack ${options.stack} has no table`);
-  if (tableName) {
-    const client = new DynamoDBClient({});
-    return { store: new DynamoTraceStore(createDynamoTable({ tableName, client })), client, via: `table ${tableName}` };
-  }
-  const home = options.home ?? resolveHooksHome();
-  const dev = await readDevEndpoints(home);
-  if (!dev) throw new Error(`no running hookgate dev for ${home}; start one, or pass --table NAME for a deployed stack's table`);
-  const client = new DynamoDBClient({ endpoint: dev.dynamodbEndpoint, region: dev.region, credentials: dev.credentials });
-  return { store: new DynamoTraceStore(createDynamoTable({ tableName: dev.tableName, client })), client, via: `hookgate dev (${home})` };
+/** One line per turn: time, duration, platform:chat, user, badges, turn id, first line of the message. */
+export function formatTurnList(turns: readonly TurnSummary[]): string {
+  const rows = [
+    ['TIME', 'MS', 'CHAT', 'USER', 'BADGES', 'TURN', 'MESSAGE'],
+    ...turns.map((t) => [
+      t.at.replace('T', ' ').slice(0, 19),
+      String(t.duration_ms),
+      t.chat_id ? `${t.platform}:${t.chat_id}` : '-',
+      t.user_id || '-',
+      [t.blocked ? 'blocked' : '', t.error ? 'error' : '', t.approval ? 'approval' : ''].filter(Boolean).join(',') || '-',
+      t.turn_id,
+      t.first_line,
+    ]),
+  ];
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
+  return rows.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join('  ')).join('\n');
 }
 
 /**
@@ -35,7 +44,7 @@ async function traceStoreFor(options: TraceOptions): Promise<{ store: DynamoTrac
 export function formatTrace(records: readonly TraceRecord[]): string {
   const rows = [
     ['HOOK', 'SOURCE', 'CALLBACK', 'DECISION', 'DURATION'],
-    ...records.map((r) => [r.hook, r.source, r.callback, r.decision.replace(/\s+/g, ' ').slice(0, 80), `${r.duration_ms} ms`]),
+    ...records.map((r) => [r.hook, r.source, r.plugin ? `${r.plugin}:${r.callback}` : r.callback, r.decision.replace(/\s+/g, ' ').slice(0, 80), `${r.duration_ms} ms`]),
   ];
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
   const table = rows.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join('  ')).join('\n');
@@ -48,6 +57,10 @@ export function formatTrace(records: readonly TraceRecord[]): string {
 /**
  * `hookgate trace <turn_id> [--table NAME | --stack NAME] [--home DIR] [--json]`: every hook call of one
  * turn — hook, source (plugin / shell / gateway hook), callback, decision, duration.
+ * `hookgate trace --list [--chat ID] [--user ID] [--hook NAME] [--decision D] [--error] [--text T]
+ * [--limit N] [--offset N]`: the recent turns, newest first, with the console's filters. Without
+ * `--table`/`--stack`/`--home` the running `hookgate dev` is found (the default home's, or the
+ * only one running).
  *
  * @example
  * const installers: CommandInstaller[] = [installTraceCommand];
@@ -55,23 +68,53 @@ export function formatTrace(records: readonly TraceRecord[]): string {
 export const installTraceCommand: CommandInstaller = (program) => {
   program
     .command('trace')
-    .description("print one turn's hook calls: hook, source, callback, decision, duration")
-    .argument('<turn_id>', 'the turn id (turn_…), as in hook kwargs and logs')
+    .description("print one turn's hook calls (hook, source, callback, decision, duration), or with --list the recent turns")
+    .argument('[turn_id]', 'the turn id (turn_…), as in hook kwargs, logs and `hookgate trace --list`')
+    .option('--list', 'list the recent turns (newest first) instead')
+    .option('--chat <id>', '--list: only this chat (`<chat id>` or `<platform>:<chat id>`)')
+    .option('--user <id>', '--list: only this user')
+    .option('--hook <name>', '--list: only turns where this hook, callback or plugin ran')
+    .option('--decision <d>', '--list: only turns with this decision (block, allow, error, context, replaced, …)')
+    .option('--error', '--list: only turns with an error')
+    .option('--text <text>', '--list: only turns whose message, chat, user or ids contain this text')
+    .option('--limit <n>', '--list: at most this many turns', '50')
+    .option('--offset <n>', '--list: skip this many matching turns first (paging)', '0')
     .option('--table <name>', "a deployed stack's DynamoDB table (standard AWS credentials)")
     .option('--stack <name>', 'a deployed stack (CloudFormation) whose table to use')
-    .option('--home <dir>', 'hooks home of the running hookgate dev (default: $HOOKGATE_HOME, $HERMES_HOME, ~/.hermes)')
+    .option('--home <dir>', 'hooks home of the running hookgate dev (default: the default home\'s, or the only one running)')
     .option('--json', 'print JSON')
-    .action(async (turnId: string, options: TraceOptions) => {
+    .action(async (turnId: string | undefined, options: TraceOptions) => {
+      if (!options.list && turnId === undefined) {
+        process.stderr.write('hookgate trace: name a turn id, or pass --list\n');
+        process.exitCode = 1;
+        return;
+      }
       let target;
       try {
-        target = await traceStoreFor(options);
+        target = await resolveTraceTarget(options);
       } catch (error) {
         process.stderr.write(`hookgate trace: ${(error as Error).message}\n`);
         process.exitCode = 1;
         return;
       }
       try {
-        const records = await target.store.list(turnId);
+        if (options.list) {
+          const filter: TurnFilter = {
+            ...(options.chat ? { chat: options.chat } : {}),
+            ...(options.user ? { user: options.user } : {}),
+            ...(options.hook ? { hook: options.hook } : {}),
+            ...(options.decision ? { decision: options.decision } : {}),
+            ...(options.error ? { error: true } : {}),
+            ...(options.text ? { text: options.text } : {}),
+          };
+          const page = { limit: Number.parseInt(options.limit ?? '50', 10) || 50, offset: Number.parseInt(options.offset ?? '0', 10) || 0 };
+          const { turns, total } = await target.store.listTurns(filter, page);
+          if (options.json) process.stdout.write(`${JSON.stringify({ turns, total }, null, 2)}\n`);
+          else if (turns.length === 0) process.stdout.write(`no turns match (${target.via})\n`);
+          else process.stdout.write(`${formatTurnList(turns)}\n${turns.length} of ${total} matching turn(s) (${target.via})\n`);
+          return;
+        }
+        const records = await target.store.list(turnId!);
         if (options.json) {
           process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
         } else if (records.length === 0) {

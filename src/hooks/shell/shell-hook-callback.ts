@@ -1,4 +1,5 @@
 import type { HookLogger } from '../hook-logger.ts';
+import { cutOutput, reportRunDetail } from '../run-detail.ts';
 import { evaluateRun, type EvaluatedRun } from './evaluate-run.ts';
 import type { ShellRunRecord } from './spawn/run-record.ts';
 import { hookEnvironment } from './spawn/hook-environment.ts';
@@ -88,7 +89,10 @@ export function shellHookCallback(
 ): (kwargs: Record<string, unknown>) => Promise<unknown> {
   const gated = entry.event === 'pre_tool_call' || entry.event === 'post_tool_call';
   return async (kwargs) => {
-    if (gated && !entry.matches(kwargs.tool_name)) return undefined;
+    if (gated && !entry.matches(kwargs.tool_name)) {
+      reportRunDetail({ skipped: 'matcher' });
+      return undefined;
+    }
     if (!firesForClaudeEvent(entry, kwargs)) return undefined;
     // Built per firing: the deployment secret's names (and the signing key) count from the moment it is read.
     const fired = await fireShellHook(entry, kwargs, logger, {
@@ -96,7 +100,10 @@ export function shellHookCallback(
       ...(runners.http ? { http: runners.http() } : {}),
       ...(runners.judge ? { judge: runners.judge } : {}),
     });
-    if (entry.payload === 'claude' && entry.event === 'pre_llm_call') return promptBlockOf(fired.run) ?? fired.result;
+    const { run } = fired;
+    // For the trace (cut here; redacted with the rest of the trace record when it is stored).
+    reportRunDetail({ exit_code: run.returncode, stdout: cutOutput(run.stdout), stderr: cutOutput(run.error ?? run.stderr), ...(run.timed_out ? { timed_out: true } : {}) });
+    if (entry.payload === 'claude' && entry.event === 'pre_llm_call') return promptBlockOf(run) ?? fired.result;
     return asHookgateRewrite(entry, kwargs, fired.result);
   };
 }

@@ -1,4 +1,5 @@
 import type { HookLogger } from '../../hook-logger.ts';
+import { reportRunDetail } from '../../run-detail.ts';
 import type { AllowlistEntry, AllowlistStore } from './allowlist-store.ts';
 import { scriptDrift } from './script-drift.ts';
 import type { ShellHookEntry } from '../config/shell-hook-entry.ts';
@@ -64,6 +65,7 @@ export function guardDrift(
       return run(kwargs);
     }
     logger.warn(driftMessage(entry, drift, 'not running it'));
+    reportRunDetail({ skipped: 'changed since approval' });
     if (entry.failClosed && entry.event === 'pre_tool_call') {
       return { action: 'block', message: `hook ${entry.command} failed closed: script changed since approval` };
     }

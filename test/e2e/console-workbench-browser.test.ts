@@ -1,0 +1,186 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../support/until.ts';
+
+/**
+ * The console as a hook developer's workbench, in a real browser against the real `hookgate
+ * dev`: the turn list and its filters, a block in red, a shell row with its stderr, an
+ * observer-side hook row, a guard that is off marked "not running", and the page at 360 px.
+ */
+const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
+const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
+const REQUIRED = Boolean(process.env.PLAYWRIGHT_CHROMIUM) || process.env.CI === 'true' || process.env.CI === '1';
+const available = existsSync(CHROMIUM);
+
+/** The browser globals used inside page.evaluate (the suite is type-checked without the DOM library; types are erased). */
+type Dom = {
+  document: { querySelector(selector: string): unknown; documentElement: { scrollWidth: number } };
+  getComputedStyle(element: unknown): { color: string; backgroundColor: string };
+};
+
+let root: string;
+let home: string;
+let child: ChildProcess;
+let browser: BrowserContext | undefined;
+let url: string;
+let output = '';
+
+async function say(chat: string, user: string, text: string): Promise<void> {
+  const res = await fetch(`${url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: chat, user_id: user, text }) });
+  expect(res.status).toBe(202);
+  await until(async () => {
+    const listed = (await (await fetch(`${url}/console/api/turns?chat=${chat}`)).json()) as { turns: { first_line: string }[] };
+    return listed.turns.some((t) => t.first_line === text);
+  }, `the turn of ${text}`);
+}
+
+beforeAll(async () => {
+  if (!available && !REQUIRED) return;
+  root = await mkdtemp(join(tmpdir(), 'hookgate-workbench-'));
+  home = join(root, 'home');
+  await mkdir(join(home, 'plugins', 'guard'), { recursive: true });
+  await mkdir(join(home, 'agent-hooks'), { recursive: true });
+  await writeFile(join(home, 'plugins', 'guard', 'plugin.yaml'), 'name: guard\n');
+  await writeFile(
+    join(home, 'plugins', 'guard', 'index.ts'),
+    `export function register(ctx: any) {
+  ctx.register_hook('pre_tool_call', function no_forbidden({ args }: any) {
+    return String(args?.command ?? '').includes('forbidden') ? { action: 'block', message: 'forbidden word' } : null;
+  });
+  ctx.register_hook('post_tool_call', function watch_tools({ tool_name }: any) { return { watched: tool_name }; });
+}\n`,
+  );
+  await writeFile(join(home, 'agent-hooks', 'noisy.sh'), "#!/bin/sh\ncat > /dev/null\necho 'noisy hook says hi' >&2\necho '{}'\n", { mode: 0o755 });
+  await writeFile(join(home, 'agent-hooks', 'drifting.sh'), "#!/bin/sh\ncat > /dev/null\necho '{}'\n", { mode: 0o755 });
+  await writeFile(
+    join(home, 'config.yaml'),
+    `plugins:\n  enabled: [guard]\nhooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: ${JSON.stringify(join(home, 'agent-hooks', 'noisy.sh'))}\n  pre_llm_call:\n    - command: ${JSON.stringify(join(home, 'agent-hooks', 'drifting.sh'))}\n`,
+  );
+  const env: NodeJS.ProcessEnv = { ...process.env, HOOKGATE_LOG_LEVEL: 'warn', HOOKGATE_DEV_STATE: 'memory', TMPDIR: root };
+  delete env.HOOKGATE_HOME;
+  delete env.HERMES_HOME;
+  delete env.HOOKGATE_MODEL_BASE_URL;
+  child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--accept-hooks'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await until(() => /serving (http:\/\/127\.0\.0\.1:\d+)/.test(output) && output.includes('hot reload:'), 'the dev banner', { timeoutMs: 40_000 });
+  url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
+  await say('alpha', 'ann', 'run: echo hello');
+  await say('beta', 'bob', 'run: echo forbidden');
+  browser = await chromium.launchPersistentContext(join(root, 'chromium-profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1280, height: 900 },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+describe.skipIf(!available && !REQUIRED)('the console as a workbench (real browser)', () => {
+  it('lists turns by what they were and filters them; a block is red; shell rows show stderr; observer-side hooks show', { timeout: 90_000 }, async () => {
+    const page = await browser!.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.goto(`${url}/console`);
+    const turns = page.locator('#sessions a');
+    await page.locator('#sessions a', { hasText: 'run: echo forbidden' }).waitFor({ timeout: 30_000 });
+    expect(await turns.count()).toBe(2);
+    const blocked = page.locator('#sessions a', { hasText: 'run: echo forbidden' });
+    expect(await blocked.innerText()).toContain('local:beta · bob');
+    expect(await blocked.locator('.badge.block').count()).toBe(1);
+
+    // Filters: by chat, by decision, by free text.
+    await page.fill('#turn-filters [name=chat]', 'alpha');
+    await until(async () => (await turns.count()) === 1 && (await turns.first().innerText()).includes('run: echo hello'), 'the chat filter');
+    await page.fill('#turn-filters [name=chat]', '');
+    await page.selectOption('#turn-filters [name=decision]', 'block');
+    await until(async () => (await turns.count()) === 1 && (await turns.first().innerText()).includes('forbidden'), 'the decision filter');
+    await page.selectOption('#turn-filters [name=decision]', '');
+    await page.fill('#turn-filters [name=text]', 'HELLO');
+    await until(async () => (await turns.count()) === 1 && (await turns.first().innerText()).includes('run: echo hello'), 'the text filter');
+    await page.fill('#turn-filters [name=text]', '');
+    await page.fill('#turn-filters [name=hook]', 'guard');
+    await until(async () => (await turns.count()) === 2, 'the hook filter (the plugin ran in both)');
+    await page.fill('#turn-filters [name=hook]', 'nobody');
+    await until(async () => (await turns.count()) === 0 || (await page.locator('#sessions li.muted').count()) === 1, 'no turn for an unknown hook');
+    await page.fill('#turn-filters [name=hook]', '');
+
+    // The blocked turn: its pre_tool_call row in red, the plugin named with its callback.
+    await page.locator('#sessions a', { hasText: 'run: echo forbidden' }).click();
+    const blockRow = page.locator('#timeline tbody tr.block', { hasText: 'guard: no_forbidden' });
+    await blockRow.waitFor({ timeout: 30_000 });
+    expect(await blockRow.innerText()).toContain('block: forbidden word');
+    expect(await blockRow.evaluate((row) => (globalThis as unknown as Dom).getComputedStyle(row.querySelector('td')).color)).toBe('rgb(170, 17, 17)');
+
+    // The allowed turn: the shell hook's row with exit code and stderr; the observer-side plugin row.
+    await page.locator('#sessions a', { hasText: 'run: echo hello' }).click();
+    const shellRow = page.locator('#timeline tbody tr[data-system=shell]', { hasText: 'noisy.sh' });
+    await shellRow.waitFor({ timeout: 30_000 });
+    expect(await shellRow.innerText()).toContain('exit 0');
+    expect(await shellRow.innerText()).toContain('stderr: noisy hook says hi');
+    await until(async () => {
+      await page.locator('#sessions a', { hasText: 'run: echo hello' }).click();
+      return (await page.locator('#timeline tbody tr', { hasText: 'guard: watch_tools' }).count()) > 0;
+    }, 'the observer-side row');
+    const observerRow = page.locator('#timeline tbody tr', { hasText: 'guard: watch_tools' });
+    expect(await observerRow.innerText()).toContain('observed (observer side)');
+    await observerRow.click();
+    expect(await page.locator('#timeline tr.detail').innerText()).toContain('"watched": "terminal"');
+    // The replay button: the hooks did not change, so every call decides as before.
+    await page.click('#replay');
+    await page.locator('#replay-status', { hasText: 'every call decides as before' }).waitFor({ timeout: 30_000 });
+    if (process.env.HOOKGATE_CONSOLE_SCREENSHOT) {
+      await page.locator('#sessions a', { hasText: 'run: echo forbidden' }).click();
+      await page.locator('#timeline tbody tr.block').waitFor();
+      await page.screenshot({ path: process.env.HOOKGATE_CONSOLE_SCREENSHOT, fullPage: true });
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('marks a guard edited after approval "not running", and the reload says so', { timeout: 90_000 }, async () => {
+    const page = await browser!.newPage();
+    await page.goto(`${url}/console`);
+    const row = page.locator('#shell-hooks tbody tr', { hasText: 'drifting.sh' });
+    await row.waitFor({ timeout: 30_000 });
+    expect(await row.locator('.not-running').count()).toBe(0);
+    await writeFile(join(home, 'agent-hooks', 'drifting.sh'), "#!/bin/sh\ncat > /dev/null\necho '{\"context\": \"edited\"}'\n", { mode: 0o755 });
+    await until(() => output.includes('guard off: [pre_llm_call]'), 'the guard-off line from the reload', { timeoutMs: 40_000 });
+    expect(output).toMatch(/✗ guard off: \[pre_llm_call\] .*drifting\.sh does not run now: script changed since approval/);
+    await page.locator('#shell-hooks tbody tr .not-running').waitFor({ timeout: 30_000 });
+    // The header says it too, in a banner of its own.
+    await page.locator('#guard-banner.not-running', { hasText: 'guard off: [pre_llm_call]' }).waitFor({ timeout: 30_000 });
+    expect(await row.innerText()).toContain('script changed since approval');
+    // Red, loudly (the panel re-renders on each reload event, so the style is read once it settles).
+    await until(
+      async () => (await page.evaluate(() => {
+          const dom = globalThis as unknown as Dom;
+          const marker = dom.document.querySelector('#shell-hooks .not-running');
+          return marker ? dom.getComputedStyle(marker).backgroundColor : '';
+        })) === 'rgb(204, 34, 34)',
+      'the red not-running marker',
+    );
+  });
+
+  it('fits a 360 px wide window', { timeout: 60_000 }, async () => {
+    const page = await browser!.newPage();
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.goto(`${url}/console`);
+    await page.locator('#sessions a').first().waitFor({ timeout: 30_000 });
+    await page.locator('#sessions a').first().click();
+    await page.locator('#timeline tbody tr[data-hook]').first().waitFor({ timeout: 30_000 });
+    const width = await page.evaluate(() => (globalThis as unknown as Dom).document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(360);
+    if (process.env.HOOKGATE_CONSOLE_SCREENSHOT_NARROW) await page.screenshot({ path: process.env.HOOKGATE_CONSOLE_SCREENSHOT_NARROW, fullPage: true });
+  });
+});

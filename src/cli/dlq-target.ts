@@ -1,7 +1,7 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { loadDeploymentResources } from '../config/deployment-config.ts';
 import { resolveHooksHome } from '../hooks/hooks-home.ts';
-import { findRunningDev } from '../local/dev-endpoints.ts';
+import { explicitDevHome, findRunningDev } from '../local/dev-endpoints.ts';
 import { RESOURCE_ENV } from '../pipeline/resource-env.ts';
 import { describeHookgateStack } from './stack-resources.ts';
 import { HookgateError } from '../errors/hookgate-error.ts';
@@ -70,7 +70,7 @@ export async function resolveDlqTarget(options: DlqTargetOptions, env: NodeJS.Pr
       via: 'environment',
     };
   }
-  const found = await findRunningDev({ ...(options.home !== undefined ? { home: options.home } : {}), defaultHome: resolveHooksHome(env) });
+  const found = await findRunningDev({ ...explicitDevHome(options.home, env), defaultHome: resolveHooksHome(env) });
   if ('why' in found) {
     throw new DlqTargetError(`${found.why}; pass --queue-url URL, --stack NAME or set ${turns ? RESOURCE_ENV.turnsDlqUrl : RESOURCE_ENV.eventsDlqUrl}`);
   }

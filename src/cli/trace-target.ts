@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { HookgateError } from '../errors/hookgate-error.ts';
 import { resolveHooksHome } from '../hooks/hooks-home.ts';
-import { findRunningDev } from '../local/dev-endpoints.ts';
+import { explicitDevHome, findRunningDev } from '../local/dev-endpoints.ts';
 import { createDynamoTable } from '../store/dynamo-table.ts';
 import { DynamoTraceStore } from '../store/trace-store.ts';
 import { describeHookgateStack } from './stack-resources.ts';
@@ -44,7 +44,7 @@ export async function resolveTraceTarget(options: TraceTargetOptions, env: NodeJ
     const client = new DynamoDBClient({});
     return { store: new DynamoTraceStore(createDynamoTable({ tableName, client })), client, via: `table ${tableName}` };
   }
-  const dev = await findRunningDev({ ...(options.home !== undefined ? { home: options.home } : {}), defaultHome: resolveHooksHome(env) });
+  const dev = await findRunningDev({ ...explicitDevHome(options.home, env), defaultHome: resolveHooksHome(env) });
   if ('why' in dev) throw new TraceTargetError(`${dev.why}; start one, or pass --table NAME for a deployed stack's table`);
   const { endpoints } = dev;
   const client = new DynamoDBClient({ endpoint: endpoints.dynamodbEndpoint, region: endpoints.region, credentials: endpoints.credentials });

@@ -13,7 +13,7 @@ h2{font-size:14px;margin:4px 0 8px}
 #chat-log{height:220px;overflow:auto;border:1px solid #eee;padding:6px;background:#fbfbfd}
 .msg{margin:2px 0;white-space:pre-wrap}.msg.user{color:#235}.msg.bot{color:#174}.msg.bot::before{content:"bot: "}.msg.user::before{content:"you: "}
 form.row{display:flex;flex-wrap:wrap;gap:6px;margin-top:6px}form.row input{min-width:0;width:6em}
-#chat-form textarea{flex:1 1 100%;min-width:0;box-sizing:border-box;font:inherit;resize:vertical}
+form.row textarea{flex:1 1 100%;min-width:0;box-sizing:border-box;font:inherit;resize:vertical}
 #turn-filters{display:flex;flex-wrap:wrap;gap:4px;margin-bottom:6px}#turn-filters input,#turn-filters select{min-width:0;width:7.5em;font:inherit}#turn-filters input[name=text]{flex:1;width:auto}
 .turns{list-style:none;padding:0;margin:0}.turns li{border-bottom:1px solid #eee;padding:3px 0}.turns a{cursor:pointer;display:block;color:inherit;text-decoration:none}.turns a.sel{background:#eef3ff}
 .turns .first{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.turns .meta{font-size:12px;color:#778}

@@ -102,6 +102,19 @@ export async function findRunningDev(options: { home?: string; defaultHome: stri
   return { why: `${running.length} hookgate dev servers run (${running.map((r) => r.home).join(', ')}); pass --home DIR` };
 }
 
+/**
+ * The home a command named, as `findRunningDev`'s `home`: `--home`, else an explicitly set
+ * HOOKGATE_HOME or HERMES_HOME — a named home that runs no dev is an answer, never a reason to
+ * talk to some other dev. Empty when none was named (then the only running dev is found).
+ *
+ * @example
+ * await findRunningDev({ ...explicitDevHome(options.home, process.env), defaultHome: resolveHooksHome() });
+ */
+export function explicitDevHome(home: string | undefined, env: NodeJS.ProcessEnv): { home?: string } {
+  const named = home ?? (env.HOOKGATE_HOME || env.HERMES_HOME || undefined);
+  return named === undefined ? {} : { home: named };
+}
+
 /** The endpoints of a `hookgate dev` that is still running for this home, if any. */
 export async function readDevEndpoints(home: string): Promise<DevEndpoints | undefined> {
   try {

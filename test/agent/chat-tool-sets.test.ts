@@ -89,7 +89,7 @@ describe('tools: in config.yaml, through the running pipeline', () => {
     // The refusal is in the turn's trace beside the hook calls.
     // Stored once the invocation ends, just after the reply.
     let records: Awaited<ReturnType<DynamoTraceStore['list']>> = [];
-    await until(async () => (records = await new DynamoTraceStore(p.plane.table).list(calls[0]!.turn_id)).some((r) => r.hook === 'post_tool_call'), 'the trace');
+    await until(async () => (records = await new DynamoTraceStore(p.plane.table).list(calls[0]!.turn_id)).some((r) => r.hook === 'tool_set'), 'the trace');
     expect(records.map((r) => r.hook)).toEqual(expect.arrayContaining(['pre_tool_call', 'tool_set', 'post_tool_call']));
     expect(records.find((r) => r.hook === 'tool_set')).toMatchObject({ source: 'config', callback: 'tools.discord', decision: expect.stringMatching(/^refused terminal: /) });
   });

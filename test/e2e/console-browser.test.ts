@@ -115,8 +115,8 @@ describe.skipIf(!available && !REQUIRED)('the console in a real browser', () => 
     // A file goes along with a message (base64 in the JSON body), and the chat shows it.
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
     await page.setInputFiles('#chat-form input[name=files]', { name: 'dot.png', mimeType: 'image/png', buffer: png });
-    await page.fill('#chat-form input[name=text]', 'a picture');
-    await page.press('#chat-form input[name=text]', 'Enter');
+    await page.fill('#chat-form textarea[name=text]', 'a picture');
+    await page.press('#chat-form textarea[name=text]', 'Enter');
     await page.locator('#chat-log .msg.user', { hasText: '📎 dot.png (image/png, 70 bytes)' }).waitFor({ timeout: 30_000 });
     await page.locator('#chat-log .msg.bot', { hasText: 'You said: a picture' }).waitFor({ timeout: 40_000 });
     if (process.env.HOOKGATE_CONSOLE_SCREENSHOT) await page.screenshot({ path: process.env.HOOKGATE_CONSOLE_SCREENSHOT });

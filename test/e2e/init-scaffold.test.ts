@@ -73,11 +73,11 @@ describe('hookgate init [DIR]', () => {
     expect(doctor.stderr).toBe('');
 
     const list = hookgate(['hooks', 'list', '--home', home]);
-    expect(list.stdout).toContain(`${script}  matcher='terminal'  timeout=5s  ✗ not allowlisted`);
+    expect(list.stdout).toContain(`${script}  matcher='terminal'  timeout=5s  fail_closed  ✗ not allowlisted`);
     expect(list.stdout).toContain('/hello <name>  plugin=hello');
 
     expect(hookgate(['hooks', 'approve', 'pre_tool_call', script, '--yes', '--home', home]).status).toBe(0);
-    expect(hookgate(['hooks', 'list', '--home', home]).stdout).toContain(`${script}  matcher='terminal'  timeout=5s  ✓ allowed`);
+    expect(hookgate(['hooks', 'list', '--home', home]).stdout).toContain(`${script}  matcher='terminal'  timeout=5s  fail_closed  ✓ allowed`);
     const approved = hookgate(['hooks', 'doctor', '--home', home]);
     expect(approved.stdout).toContain('✓ allowlisted');
     expect(approved.stdout).not.toContain('issue(s) found');

@@ -36,6 +36,21 @@ describe('error classes', () => {
     expect(strays.map((c) => `${c.file}: ${c.name} extends ${c.parent}`)).toEqual([]);
   });
 
+  it('src/ and functions/ throw no bare Error: every failure has a HookgateError class', () => {
+    const bare = ['src', 'functions']
+      .flatMap((dir) => readdirSync(dir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+      .flatMap((entry) => {
+        const file = join(entry.parentPath, entry.name);
+        return readFileSync(file, 'utf8')
+          .split('\n')
+          .map((line, n) => ({ line, at: `${file}:${n + 1}` }))
+          // Comments and TSDoc examples may show `new Error(`; code may not.
+          .filter(({ line }) => /\bnew Error\(/.test(line) && !/^\s*(\*|\/\/)/.test(line));
+      });
+    expect(bare.map((b) => b.at)).toEqual([]);
+  });
+
   it('every concrete one names itself', () => {
     const unnamed = errors.filter((c) => !c.abstract && !new RegExp(`override readonly name(: string)? = '${c.name}';`).test(c.body));
     expect(unnamed.map((c) => `${c.file}: ${c.name}`)).toEqual([]);

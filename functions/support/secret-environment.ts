@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { rememberDeploymentSecret } from '../../src/secrets/secret-variables.ts';
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
+import { ConfigError } from '../../src/config/config-error.ts';
 
 const SecretJson = z.record(z.string(), z.string());
 
@@ -27,7 +28,7 @@ export async function loadSecretEnvironment(env: NodeJS.ProcessEnv = process.env
     const answers = await Promise.all(arns.map((secretArn) => client.send(new GetSecretValueCommand({ SecretId: secretArn }))));
     answers.forEach(({ SecretString }, index) => {
       const parsed = SecretJson.safeParse(JSON.parse(SecretString ?? '{}'));
-      if (!parsed.success) throw new Error(`secret ${arns[index]} must be a JSON object of strings`);
+      if (!parsed.success) throw new ConfigError(`secret ${arns[index]}`, 'must be a JSON object of strings');
       // Every key and value of it is secret from now on: withheld from children, redacted from output.
       rememberDeploymentSecret(parsed.data);
       for (const [key, value] of Object.entries(parsed.data)) {

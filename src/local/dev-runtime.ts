@@ -30,6 +30,7 @@ import type { HotReload } from './hot-reload.ts';
 import { turnConsumerPerEngine } from './turn-consumer-per-engine.ts';
 import { startOutboxSweepTimer } from './outbox-sweep-timer.ts';
 import { startSqsPoller, type SqsEventHandler, type SqsPoller } from './sqs-poller.ts';
+import { DevStartError } from './dev-start-error.ts';
 
 /** What a turn consumer is built from (the turn runtime's `createTurnHandler`). */
 export interface TurnConsumerContext {
@@ -368,7 +369,7 @@ function listen(fetch: Parameters<typeof serve>[0]['fetch'], port: number): Prom
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, hostname: '127.0.0.1', port }, () => resolve(server));
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} on 127.0.0.1 is in use; pass --port <another>`) : error),
+      reject(error.code === 'EADDRINUSE' ? new DevStartError(`port ${port} on 127.0.0.1 is in use; pass --port <another>`) : error),
     );
   });
 }

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isProcessAlive } from '../hooks/shell/spawn/is-process-alive.ts';
+import { DevStartError } from './dev-start-error.ts';
 
 /** Where `hookgate dev` keeps what must survive a restart. */
 export interface DevStateOptions {
@@ -56,7 +57,7 @@ export async function prepareDevState(options: DevStateOptions): Promise<DevStat
   // killed dev (kill -9) names a dead process and is taken over.
   const holder = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
   if (holder !== process.pid && isProcessAlive(holder)) {
-    throw new Error(`the state folder ${dir} is in use by another hookgate dev (pid ${holder}); stop it, or pass --state <another dir>`);
+    throw new DevStartError(`the state folder ${dir} is in use by another hookgate dev (pid ${holder}); stop it, or pass --state <another dir>`);
   }
   await writeFile(pidFile, `${process.pid}\n`);
   if (options.fresh) await rm(dynamodbPath, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { LocalAws, RunningEmulators, StartEmulatorsOptions } from './emulators.ts';
+import { DevStartError } from './dev-start-error.ts';
 
 /**
  * Like `startEmulators`, but in a child Node process, so the emulators get a core of their
@@ -23,7 +24,7 @@ export async function startEmulatorsProcess(options: StartEmulatorsOptions = {})
   const lines = createInterface({ input: child.stdout! });
   const first = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`emulator process exited with ${code} before it was ready`)));
+    child.once('exit', (code) => reject(new DevStartError(`emulator process exited with ${code} before it was ready`)));
     child.once('error', reject);
   });
   const endpoints = JSON.parse(first) as LocalAws;

@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { toSqsRecord } from './sqs-event.ts';
+import { PollerDeleteError } from './dev-start-error.ts';
 
 export type SqsEventHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
@@ -131,7 +132,7 @@ export async function startSqsPoller(options: SqsPollerOptions): Promise<SqsPoll
           Entries: chunk.map((m, n) => ({ Id: String(n), ReceiptHandle: m.ReceiptHandle! })),
         }),
       );
-      if (out.Failed?.length) onError(new Error(`delete failed for ${out.Failed.length} message(s): ${out.Failed[0]?.Message}`));
+      if (out.Failed?.length) onError(new PollerDeleteError(`delete failed for ${out.Failed.length} message(s): ${out.Failed[0]?.Message}`));
     }
   };
 

@@ -8,6 +8,7 @@ import { parseEnvelope, type Envelope } from './envelope.ts';
 import type { S3PayloadStore } from './payload-store.ts';
 import { SingleTableIdempotencyStore } from './idempotency-store.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from './topology.ts';
+import { PayloadFetchError } from './payload-store.ts';
 
 export interface ObserverConsumerOptions {
   /**
@@ -89,7 +90,7 @@ export function createObserverConsumer(options: ObserverConsumerOptions): Observ
     if (!('payload_ref' in envelope)) return envelope.payload;
     const payload: unknown = JSON.parse(await options.payloads.get(envelope.payload_ref));
     if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
-      throw new Error(`envelope ${envelope.id}: offloaded payload is not an object`);
+      throw new PayloadFetchError(`envelope ${envelope.id}: offloaded payload is not an object`);
     }
     return payload as Record<string, unknown>;
   };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SessionMeta, SessionRecord, SessionStore, StartedTurn } from './session-store.ts';
 import { isConditionFailed, type DynamoTable } from './dynamo-table.ts';
+import { SessionConflictError } from './store-errors.ts';
 
 /**
  * Key design — per conversation (session key = platform + chat + thread):
@@ -52,7 +53,7 @@ export class DynamoSessionStore implements SessionStore {
         return existing ? { session, created: true, expired: existing } : { session, created: true };
       }
       // Another writer swapped first: take what it stored (retrying on a vanishing race).
-      if (attempt >= 2) throw new Error(`session ${sessionKey}: could not resolve after concurrent updates`);
+      if (attempt >= 2) throw new SessionConflictError(`session ${sessionKey}: could not resolve after concurrent updates`);
     }
   }
 
@@ -62,7 +63,7 @@ export class DynamoSessionStore implements SessionStore {
     if (await this.swap(sessionKey, old, next)) return old ? { old, current: next } : { current: next };
     // First writer wins: a concurrent rotation already replaced `old`; report its result.
     const winner = await this.current(sessionKey);
-    if (!winner) throw new Error(`session ${sessionKey}: vanished during rotation`);
+    if (!winner) throw new SessionConflictError(`session ${sessionKey}: vanished during rotation`);
     return old ? { old, current: winner } : { current: winner };
   }
 

@@ -1,6 +1,7 @@
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TranscriptMessage, TranscriptStore } from './transcript-store.ts';
 import { queryPartition, type DynamoTable } from './dynamo-table.ts';
+import { StoreWriteError } from './store-errors.ts';
 
 /**
  * Key design — one item per message (or per chunk of a huge one), never one per session:
@@ -121,7 +122,7 @@ export class DynamoTranscriptStore implements TranscriptStore {
       let requests = batch.map((Item) => ({ PutRequest: { Item } }));
       for (let attempt = 0; requests.length > 0; attempt++) {
         if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-        if (attempt > 8) throw new Error(`transcript: ${requests.length} items still unprocessed after retries`);
+        if (attempt > 8) throw new StoreWriteError(`transcript: ${requests.length} items still unprocessed after retries`);
         const { UnprocessedItems } = await this.table.doc.send(
           new BatchWriteCommand({ RequestItems: { [this.table.tableName]: requests } }),
         );

@@ -1,6 +1,7 @@
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, queryPartition, type DynamoTable } from './dynamo-table.ts';
 import { matchesTurn, mergeTurnSummaries, summarizeTurn, type TurnFilter, type TurnSummary } from './turn-summary.ts';
+import { StoreWriteError } from './store-errors.ts';
 
 /** One hook call of a turn, for `hookgate trace <turn_id>`. */
 export interface TraceRecord {
@@ -177,7 +178,7 @@ export class DynamoTraceStore implements TraceStore {
         const out = await this.table.doc.send(new BatchWriteCommand({ RequestItems: { [this.table.tableName]: pending } }));
         pending = (out.UnprocessedItems?.[this.table.tableName] ?? []) as typeof items;
         if (pending.length > 0) {
-          if (attempt >= 5) throw new Error(`trace: ${pending.length} records could not be written`);
+          if (attempt >= 5) throw new StoreWriteError(`trace: ${pending.length} records could not be written`);
           await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
         }
       }

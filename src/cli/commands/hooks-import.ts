@@ -94,11 +94,11 @@ function appendEntry(doc: Document, row: ClaudeImportRow): void {
   const hooks = doc.get('hooks', true);
   if (!isMap(hooks)) doc.set('hooks', doc.createNode({}));
   const map = doc.get('hooks', true);
-  if (!isMap(map)) throw new Error('hooks: could not be created');
+  if (!isMap(map)) throw new ClaudeSettingsError('hooks: in config.yaml could not be created');
   const list = map.get(row.event!, true);
   if (!isSeq(list)) map.set(row.event!, doc.createNode([]));
   const seq = map.get(row.event!, true);
-  if (!isSeq(seq)) throw new Error(`hooks.${row.event} could not be created`);
+  if (!isSeq(seq)) throw new ClaudeSettingsError(`hooks.${row.event} in config.yaml could not be created`);
   seq.add(doc.createNode({ ...row.entry }));
 }
 

@@ -4,6 +4,7 @@ import { firstNonEmptyString } from './first-non-empty-string.ts';
 import { firstString } from './first-string.ts';
 import { gatewayDispatchAction } from './gateway-dispatch-action.ts';
 import { joinLlmContext } from './llm-context.ts';
+import { HookgateError } from '../../errors/hookgate-error.ts';
 
 /**
  * The aggregated answer of one hook's results, exactly as `POST /v1/hooks/{hook}` answers
@@ -38,7 +39,12 @@ export function hookAnswer(hook: string, results: readonly unknown[]): Record<st
     case 'pre_gateway_dispatch':
       return gatewayDispatchAction(results);
     default:
-      if (hookKind(hook) !== 'observer') throw new Error(`no aggregation rule for decision hook ${hook}`);
+      if (hookKind(hook) !== 'observer') throw new MissingAggregationRuleError(`no aggregation rule for decision hook ${hook}`);
       return {};
   }
+}
+
+/** A decision hook the catalogue names without a rule here: a bug in hookgate, caught by the catalogue's tests. */
+export class MissingAggregationRuleError extends HookgateError {
+  override readonly name = 'MissingAggregationRuleError';
 }

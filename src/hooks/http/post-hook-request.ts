@@ -5,6 +5,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { refusalOf, type AddressPolicy } from './address-policy.ts';
 import { hookSignature } from './hook-signature.ts';
+import { HookgateError } from '../../errors/hookgate-error.ts';
 
 /** An http hook's answer body is read up to this many bytes; a longer one is a failed run. */
 export const HTTP_HOOK_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -52,7 +53,7 @@ function guardedLookup(policy: AddressPolicy): LookupFunction {
       const allowed = addresses.filter((entry) => refusalOf(entry.address, policy) === undefined);
       if (allowed.length === 0) {
         const refused = addresses[0] ? refusalOf(addresses[0].address, policy) : 'no address';
-        const failure = Object.assign(new Error(`refused: ${hostname} resolves to ${refused}`), { code: 'EHOOKREFUSED' });
+        const failure = new HttpHookAddressRefusedError(`refused: ${hostname} resolves to ${refused}`);
         return callback(failure, '', 0);
       }
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
@@ -151,4 +152,13 @@ function readBody(response: IncomingMessage, abort: () => void, finish: (r: Hook
   response.on('end', () => {
     finish({ kind: 'answered', status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), elapsedMs: elapsed() });
   });
+}
+
+/**
+ * An http hook's host resolved only to addresses the policy refuses (private, loopback,
+ * link-local): the connection is never made. `code` lets the socket layer report it like a DNS error.
+ */
+export class HttpHookAddressRefusedError extends HookgateError {
+  override readonly name = 'HttpHookAddressRefusedError';
+  readonly code = 'EHOOKREFUSED';
 }

@@ -6,6 +6,7 @@ import type { ModuleSource } from '../module-source.ts';
 import { isPlainObject } from '../python-truthiness.ts';
 import { createPluginContext } from './plugin-context.ts';
 import type { PluginCommandRegistry } from './plugin-commands.ts';
+import { HookgateError } from '../../errors/hookgate-error.ts';
 
 export type PluginStatus = 'loaded' | 'failed' | 'not-enabled' | 'disabled';
 
@@ -48,7 +49,7 @@ export async function loadPlugins(
     try {
       const mod = await load(plugin.entry);
       const register = registerFunction(mod);
-      if (!register) throw new Error(`${plugin.entry} does not export a register(ctx) function`);
+      if (!register) throw new PluginLoadError(`${plugin.entry} does not export a register(ctx) function`);
       await register(createPluginContext({ name, manifest: plugin.manifest, home: options.home, registry, logger, ...(commands ? { commands } : {}) }));
       results.push({ name, dir, status: 'loaded' });
       logger.debug(`loaded plugin ${name} from ${plugin.entry}`);
@@ -59,4 +60,9 @@ export async function loadPlugins(
     }
   }
   return results;
+}
+
+/** A plugin's entry module loaded but has no `register(ctx)`: the plugin is reported as failed to load. */
+export class PluginLoadError extends HookgateError {
+  override readonly name = 'PluginLoadError';
 }

@@ -50,9 +50,10 @@ export class TeamsJwtVerifier {
     let json: unknown;
     try {
       const response = await fetch(this.metadataUrl, { signal: AbortSignal.timeout(5000) });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      if (!response.ok) throw new VerificationUnavailableError(`teams: OpenID metadata unreachable (HTTP ${response.status})`);
       json = await response.json();
     } catch (error) {
+      if (error instanceof VerificationUnavailableError) throw error;
       throw new VerificationUnavailableError(`teams: OpenID metadata unreachable (${(error as Error).message})`);
     }
     const parsed = OpenIdMetadata.safeParse(json);

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { HookLogger } from '../../hook-logger.ts';
+import { HookgateError } from '../../../errors/hookgate-error.ts';
 
 /*
  * Cross-process exclusive lock on a sibling `.lock` file, compatible with Hermes's Python
@@ -63,6 +64,11 @@ function flock(fd: number, logger: HookLogger): Promise<void> {
         resolve();
       } else reject(error);
     });
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`flock failed (${code}): ${stderr.trim()}`))));
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new AllowlistLockError(`flock failed (${code}): ${stderr.trim()}`))));
   });
+}
+
+/** flock(1) could not take the allowlist's lock: the approval is not written. */
+export class AllowlistLockError extends HookgateError {
+  override readonly name = 'AllowlistLockError';
 }

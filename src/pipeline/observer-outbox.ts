@@ -1,6 +1,6 @@
 import { BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { HookgateError } from '../errors/hookgate-error.ts';
-import { epochSeconds, isConditionFailed, type DynamoTable } from '../store/dynamo-table.ts';
+import { epochSeconds, isConditionFailed, queryPartition, type DynamoTable } from '../store/dynamo-table.ts';
 
 /** One envelope the events topic did not take, as kept in the table. */
 export interface OutboxEntry {
@@ -71,22 +71,8 @@ export class DynamoObserverOutbox {
 
   /** The sessions with entries waiting, and the index token read (for `settle`). */
   async pendingSessions(): Promise<{ session: string; token: string }[]> {
-    const sessions: { session: string; token: string }[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.tableName,
-          KeyConditionExpression: 'PK = :pk',
-          ExpressionAttributeValues: { ':pk': OUTBOX_PENDING_PK },
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      for (const item of page.Items ?? []) sessions.push({ session: String(item.SK), token: String(item.token) });
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return sessions;
+    const items = await queryPartition(this.table, OUTBOX_PENDING_PK);
+    return items.map((item) => ({ session: String(item.SK), token: String(item.token) }));
   }
 
   /** True while a session has entries waiting (its index entry exists). */

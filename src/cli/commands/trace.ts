@@ -1,3 +1,4 @@
+import { escapeControlCharacters } from '../../logging/escape-control-characters.ts';
 import type { TraceRecord } from '../../store/trace-store.ts';
 import type { TurnFilter, TurnSummary } from '../../store/turn-summary.ts';
 import type { CommandInstaller } from '../main.ts';
@@ -19,18 +20,22 @@ interface TraceOptions {
   offset?: string;
 }
 
-/** One line per turn: time, duration, platform:chat, user, badges, turn id, first line of the message. */
+/**
+ * One line per turn: time, duration, platform:chat, user, badges, turn id, first line of the
+ * message. What a chat user chose (chat id, user id, message) is escaped: a newline or an ANSI
+ * sequence in it cannot forge a row or drive the operator's terminal.
+ */
 export function formatTurnList(turns: readonly TurnSummary[]): string {
   const rows = [
     ['TIME', 'MS', 'CHAT', 'USER', 'BADGES', 'TURN', 'MESSAGE'],
     ...turns.map((t) => [
       t.at.replace('T', ' ').slice(0, 19),
       String(t.duration_ms),
-      t.chat_id ? `${t.platform}:${t.chat_id}` : '-',
-      t.user_id || '-',
+      t.chat_id ? escapeControlCharacters(`${t.platform}:${t.chat_id}`) : '-',
+      escapeControlCharacters(t.user_id || '-'),
       [t.blocked ? 'blocked' : '', t.error ? 'error' : '', t.approval ? 'approval' : ''].filter(Boolean).join(',') || '-',
       t.turn_id,
-      t.first_line,
+      escapeControlCharacters(t.first_line),
     ]),
   ];
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));

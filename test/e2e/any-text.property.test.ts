@@ -171,7 +171,9 @@ async function observe(core: string): Promise<void> {
   });
   expect(res.status).toBe(202);
   for (let tries = 0; tries < 600; tries++) {
-    const lines = (await readFile(join(home.path, 'observed.jsonl'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+    // Only whole lines: the hook may be half-way through appending a long one (an 8 KB line is not one atomic write).
+    const text = await readFile(join(home.path, 'observed.jsonl'), 'utf8').catch(() => '');
+    const lines = text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean);
     const seen = lines.map((line) => JSON.parse(line) as { probe: number; result: string }).find((o) => o.probe === probe);
     if (seen) {
       expect(seen.result === core).toBe(true);

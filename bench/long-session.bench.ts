@@ -8,7 +8,7 @@ import { StandInModel } from '../src/agent/model/stand-in-model.ts';
 import { createTurnHandler } from '../src/agent/turn-handler.ts';
 import { NO_HOOKS_ENGINE } from '../src/agent/turn/no-hooks-engine.ts';
 import { createMemoryLogger } from '../src/hooks/hook-logger.ts';
-import { startEmulatorsProcess } from '../src/local/emulators-process.ts';
+import { startEmulatorsProcess } from '../test/support/emulators-process.ts';
 import { sessionKeyOf } from '../src/messaging/message-event.ts';
 import { createDataPlane, dataPlaneFromLocalAws } from '../src/pipeline/data-plane.ts';
 import type { TurnMessage } from '../src/pipeline/turn-message.ts';

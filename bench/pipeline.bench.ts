@@ -2,7 +2,7 @@ import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchComma
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSRecord } from 'aws-lambda';
 import type { RunningEmulators } from '../src/local/emulators.ts';
-import { startEmulatorsProcess } from '../src/local/emulators-process.ts';
+import { startEmulatorsProcess } from '../test/support/emulators-process.ts';
 import { parseEnvelope } from '../src/pipeline/envelope.ts';
 import { startSqsPoller } from '../src/local/sqs-poller.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../src/pipeline/data-plane.ts';

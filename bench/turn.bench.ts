@@ -8,7 +8,7 @@ import { recordHookRun } from '../src/agent/trace/hook-run-scope.ts';
 import { createHookEngine } from '../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../src/hooks/hook-logger.ts';
 import { sessionKeyOf } from '../src/messaging/message-event.ts';
-import { startEmulatorsProcess } from '../src/local/emulators-process.ts';
+import { startEmulatorsProcess } from '../test/support/emulators-process.ts';
 import { createDataPlane, dataPlaneFromLocalAws } from '../src/pipeline/data-plane.ts';
 import type { TurnMessage } from '../src/pipeline/turn-message.ts';
 import { DynamoTraceStore } from '../src/store/trace-store.ts';

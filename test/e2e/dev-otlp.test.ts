@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDevEndpoints } from '../../src/local/dev-endpoints.ts';
-import { addTelemetrySubscriber } from '../../src/local/telemetry-subscriber.ts';
+import { addTelemetrySubscriber } from '../support/telemetry-subscriber.ts';
 import { TURN_TRACE_EVENT } from '../../src/telemetry/turn-trace-event.ts';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { startEmulatorsProcess } from '../../src/local/emulators-process.ts';
+import { startEmulatorsProcess } from '../support/emulators-process.ts';
 
 describe('startEmulatorsProcess', () => {
   it('serves the topology from a child process and stops it', async () => {

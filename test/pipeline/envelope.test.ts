@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { EnvelopeParseError, parseEnvelope } from '../../src/pipeline/envelope.ts';
-import { ENVELOPE_SCHEMA_PATH, renderEnvelopeSchema } from '../../src/pipeline/write-envelope-schema.ts';
+import { ENVELOPE_SCHEMA_PATH, renderEnvelopeSchema } from '../../scripts/write-envelope-schema.ts';
 
 const inline = {
   v: 1,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
-import { addTelemetrySubscriber } from '../../src/local/telemetry-subscriber.ts';
+import { addTelemetrySubscriber } from '../support/telemetry-subscriber.ts';
 import { parseEnvelope } from '../../src/pipeline/envelope.ts';
 import { useTestDataPlane } from '../support/local-aws.ts';
 

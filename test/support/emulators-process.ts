@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { LocalAws, RunningEmulators, StartEmulatorsOptions } from './emulators.ts';
-import { DevStartError } from './dev-start-error.ts';
+import type { LocalAws, RunningEmulators, StartEmulatorsOptions } from '../../src/local/emulators.ts';
+import { DevStartError } from '../../src/local/dev-start-error.ts';
 
 /**
  * Like `startEmulators`, but in a child Node process, so the emulators get a core of their

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { HookgateError } from '../errors/hookgate-error.ts';
+import { HookgateError } from '../src/errors/hookgate-error.ts';
 
 export interface RunningDynamoDbLocal {
   endpoint: string;

@@ -1,4 +1,4 @@
-import { startEmulators, type StartEmulatorsOptions } from './emulators.ts';
+import { startEmulators, type StartEmulatorsOptions } from '../../src/local/emulators.ts';
 
 /**
  * Child-process entry of `startEmulatorsProcess`: starts the emulators with the options

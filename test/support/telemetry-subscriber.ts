@@ -1,7 +1,7 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
-import { EVENT_TYPE_ATTRIBUTE } from '../pipeline/topology.ts';
-import type { LocalAws } from './emulators.ts';
+import { EVENT_TYPE_ATTRIBUTE } from '../../src/pipeline/topology.ts';
+import type { LocalAws } from '../../src/local/emulators.ts';
 
 /**
  * Locally, what the stack's `telemetrySubscribers` context does in AWS: a queue of its own

@@ -1,12 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { envelopeJsonSchema } from './envelope.ts';
+import { envelopeJsonSchema } from '../src/pipeline/envelope.ts';
 
 /**
  * `npm run schema`: regenerates docs/envelope.schema.json from the zod schema (a test fails
  * when the file is out of date).
  */
-export const ENVELOPE_SCHEMA_PATH = fileURLToPath(new URL('../../docs/envelope.schema.json', import.meta.url));
+export const ENVELOPE_SCHEMA_PATH = fileURLToPath(new URL('../docs/envelope.schema.json', import.meta.url));
 
 export const renderEnvelopeSchema = (): string => `${JSON.stringify(envelopeJsonSchema(), null, 2)}\n`;
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 
 /**
- * `tsx src/local/with-dynamodb-local.ts <command> [args…]`: runs the command with
+ * `tsx scripts/with-dynamodb-local.ts <command> [args…]`: runs the command with
  * HOOKGATE_TEST_DYNAMODB_ENDPOINT pointing at a fresh DynamoDB Local, then stops it and
  * exits with the command's status. The CI fidelity run uses it (.ci/run).
  */

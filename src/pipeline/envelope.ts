@@ -57,8 +57,6 @@ export const EnvelopeSchema = z.union([InlineEnvelopeSchema, OffloadedEnvelopeSc
   title: 'hookgate observer event envelope v1',
 });
 
-export type InlineEnvelope = z.infer<typeof InlineEnvelopeSchema>;
-export type OffloadedEnvelope = z.infer<typeof OffloadedEnvelopeSchema>;
 export type Envelope = z.infer<typeof EnvelopeSchema>;
 
 /** The envelope's JSON Schema (draft 2020-12), as written to docs/envelope.schema.json. */

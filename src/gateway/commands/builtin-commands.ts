@@ -43,9 +43,6 @@ export function helpReply(pluginCommands: readonly PluginCommandInfo[] = []): st
   ].join('\n');
 }
 
-/** `/help` with no plugin commands. */
-export const HELP_REPLY = helpReply();
-
 const APPROVE_SCOPES: Record<string, { choice: ApprovalChoice; global?: true }> = {
   '': { choice: 'once' },
   once: { choice: 'once' },

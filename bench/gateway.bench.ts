@@ -6,7 +6,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Hono } from 'hono';
 import { loadDeploymentConfig } from '../src/config/deployment-config.ts';
 import { createGatewayApp } from '../src/gateway/app.ts';
-import { gatewayDepsFromDataPlane } from '../src/gateway/gateway-deps-from-data-plane.ts';
+import { gatewayDepsFromDataPlane } from '../src/runtime/gateway-deps-from-data-plane.ts';
 import { startEmulatorsProcess } from '../test/support/emulators-process.ts';
 import { createDataPlane, dataPlaneFromLocalAws } from '../src/pipeline/data-plane.ts';
 import { benchEngine } from './support/bench-engine.ts';

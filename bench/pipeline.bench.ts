@@ -6,7 +6,7 @@ import { startEmulatorsProcess } from '../test/support/emulators-process.ts';
 import { parseEnvelope } from '../src/pipeline/envelope.ts';
 import { startSqsPoller } from '../src/local/sqs-poller.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../src/pipeline/data-plane.ts';
-import { createObserverConsumer } from '../src/pipeline/observer-consumer.ts';
+import { createObserverConsumer } from '../src/runtime/observer-consumer.ts';
 import type { Bench } from './harness.ts';
 import { cpuMsOf, machineBusyMs, referenceWorkMs } from './support/cpu-meter.ts';
 import { startObserverProcess, type ObserverProcess } from './support/observer-process.ts';

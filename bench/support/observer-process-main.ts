@@ -1,7 +1,7 @@
 import { startSqsPoller } from '../../src/local/sqs-poller.ts';
 import type { LocalAws } from '../../src/local/emulators.ts';
 import { createDataPlane, dataPlaneFromLocalAws } from '../../src/pipeline/data-plane.ts';
-import { createObserverConsumer } from '../../src/pipeline/observer-consumer.ts';
+import { createObserverConsumer } from '../../src/runtime/observer-consumer.ts';
 
 /**
  * Child-process entry of `startObserverProcess`: one observer λ instance's worth of work —

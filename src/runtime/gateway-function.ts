@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { createGatewayApp } from '../gateway/app.ts';
-import { gatewayDepsFromDataPlane } from '../gateway/gateway-deps-from-data-plane.ts';
+import { gatewayDepsFromDataPlane } from './gateway-deps-from-data-plane.ts';
 import type { GatewayDeps } from '../gateway/gateway-deps.ts';
 import { announceGatewayStartup } from '../gateway/gateway-startup.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';

@@ -1,7 +1,7 @@
 import { traceObserverRuns } from '../agent/trace/observer-trace.ts';
 import { DynamoTraceStore } from '../store/trace-store.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
-import { createObserverConsumer, type ObserverHandler } from '../pipeline/observer-consumer.ts';
+import { createObserverConsumer, type ObserverHandler } from './observer-consumer.ts';
 import { sweepOutbox } from '../pipeline/outbox-sweeper.ts';
 import { isOutboxSweepEvent } from '../pipeline/outbox-sweep-event.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '../pipeline/topology.ts';

@@ -1,5 +1,5 @@
 import { lambdaToolSandbox } from '../agent/sandbox/lambda-sandbox.ts';
-import { createTurnConsumer } from '../agent/turn-consumer.ts';
+import { createTurnConsumer } from './turn-consumer.ts';
 import { createReplier } from '../messaging/create-replier.ts';
 import type { Replier } from '../messaging/replier.ts';
 import { DynamoLocalOutboxStore } from '../store/local-outbox-store.ts';

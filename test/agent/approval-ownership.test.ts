@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTurnConsumer } from '../../src/agent/turn-consumer.ts';
+import { createTurnConsumer } from '../../src/runtime/turn-consumer.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';

@@ -2,7 +2,7 @@ import { mkdir, readFile, symlink, copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { recordHookRun } from '../../src/agent/trace/hook-run-scope.ts';
-import { createTurnConsumer } from '../../src/agent/turn-consumer.ts';
+import { createTurnConsumer } from '../../src/runtime/turn-consumer.ts';
 import { runCli } from '../../src/cli/main.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTurnConsumer } from '../../src/agent/turn-consumer.ts';
+import { createTurnConsumer } from '../../src/runtime/turn-consumer.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
 import { startFakePlatforms, type FakePlatforms } from '../support/fake-platforms/fake-platform-server.ts';

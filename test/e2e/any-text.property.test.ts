@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTurnConsumer } from '../../src/agent/turn-consumer.ts';
+import { createTurnConsumer } from '../../src/runtime/turn-consumer.ts';
 import { splitText } from '../../src/messaging/split-text.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';

@@ -5,7 +5,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { recordHookRun } from '../../src/agent/trace/hook-run-scope.ts';
-import { createTurnConsumer } from '../../src/agent/turn-consumer.ts';
+import { createTurnConsumer } from '../../src/runtime/turn-consumer.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createStderrLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';

@@ -5,7 +5,7 @@ import type { Context } from 'aws-lambda';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { toSqsRecord } from '../../src/local/sqs-event.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../src/pipeline/data-plane.ts';
-import { createObserverConsumer, type ObserverHandler } from '../../src/pipeline/observer-consumer.ts';
+import { createObserverConsumer, type ObserverHandler } from '../../src/runtime/observer-consumer.ts';
 import { SingleTableIdempotencyStore } from '../../src/pipeline/idempotency-store.ts';
 import { IdempotencyConfig, IdempotencyValidationError, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';

@@ -4,7 +4,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { startSqsPoller, type SqsPoller } from '../../src/local/sqs-poller.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../src/pipeline/data-plane.ts';
-import { createObserverConsumer } from '../../src/pipeline/observer-consumer.ts';
+import { createObserverConsumer } from '../../src/runtime/observer-consumer.ts';
 import { DeadLetterQueue } from '../../src/pipeline/dead-letter-queue.ts';
 import { MAX_RECEIVE_COUNT } from '../../src/pipeline/topology.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';

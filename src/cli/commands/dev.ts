@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, type Command } from 'commander';
-import { createTurnConsumer } from '../../agent/turn-consumer.ts';
+import { createTurnConsumer } from '../../runtime/turn-consumer.ts';
 import { createHookEngine } from '../../hooks/create-hook-engine.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { findHooksConfigProblems, formatProblem } from '../../hooks/validate-hooks-home.ts';

@@ -1,4 +1,4 @@
-import { createTurnConsumer } from '../../../src/agent/turn-consumer.ts';
+import { createTurnConsumer } from '../../../src/runtime/turn-consumer.ts';
 import { recordHookRun } from '../../../src/agent/trace/hook-run-scope.ts';
 import { createHookEngine } from '../../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../../src/hooks/hook-logger.ts';

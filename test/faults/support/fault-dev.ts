@@ -2,7 +2,7 @@ import { createHmac, sign } from 'node:crypto';
 import { chmod, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { recordHookRun } from '../../../src/agent/trace/hook-run-scope.ts';
-import { createTurnConsumer } from '../../../src/agent/turn-consumer.ts';
+import { createTurnConsumer } from '../../../src/runtime/turn-consumer.ts';
 import { createHookEngine } from '../../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime, type TurnConsumerContext } from '../../../src/local/dev-runtime.ts';

@@ -3,7 +3,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { Hono } from 'hono';
 import { loadDeploymentConfig, type DeploymentConfig } from '../../../src/config/deployment-config.ts';
 import { createGatewayApp } from '../../../src/gateway/app.ts';
-import { gatewayDepsFromDataPlane } from '../../../src/gateway/gateway-deps-from-data-plane.ts';
+import { gatewayDepsFromDataPlane } from '../../../src/runtime/gateway-deps-from-data-plane.ts';
 import type { GatewayDeps } from '../../../src/gateway/gateway-deps.ts';
 import type { HookEngine } from '../../../src/hooks/hook-engine.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../../src/pipeline/data-plane.ts';

@@ -4,11 +4,11 @@ import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempo
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import { createStderrLogger, type HookLogger } from '../hooks/hook-logger.ts';
-import { parseEnvelope, type Envelope } from './envelope.ts';
-import type { S3PayloadStore } from './payload-store.ts';
-import { SingleTableIdempotencyStore } from './idempotency-store.ts';
-import { FUNCTION_TIMEOUT_SECONDS } from './topology.ts';
-import { PayloadFetchError } from './payload-store.ts';
+import { parseEnvelope, type Envelope } from '../pipeline/envelope.ts';
+import type { S3PayloadStore } from '../pipeline/payload-store.ts';
+import { SingleTableIdempotencyStore } from '../pipeline/idempotency-store.ts';
+import { FUNCTION_TIMEOUT_SECONDS } from '../pipeline/topology.ts';
+import { PayloadFetchError } from '../pipeline/payload-store.ts';
 
 export interface ObserverConsumerOptions {
   /**

@@ -3,18 +3,18 @@ import type { HookLogger } from '../hooks/hook-logger.ts';
 import type { Replier } from '../messaging/replier.ts';
 import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoTraceStore } from '../store/trace-store.ts';
-import { modelFromConfig, type ModelSettings } from './model/model-from-config.ts';
-import { selectToolSandbox, type ToolHost } from './sandbox/select-tool-sandbox.ts';
-import type { ToolSandbox } from './sandbox/tool-sandbox.ts';
-import { toolPolicyFromConfig } from './tools/tool-policy.ts';
+import { modelFromConfig, type ModelSettings } from '../agent/model/model-from-config.ts';
+import { selectToolSandbox, type ToolHost } from '../agent/sandbox/select-tool-sandbox.ts';
+import type { ToolSandbox } from '../agent/sandbox/tool-sandbox.ts';
+import { toolPolicyFromConfig } from '../agent/tools/tool-policy.ts';
 import { chatToolSetsFromConfig } from '../config/chat-tool-sets.ts';
 import type { DeploymentConfig } from '../config/deployment-config.ts';
 import { createAttachmentDownloader } from '../messaging/attachment-download.ts';
-import { attachmentDownloadConfigOf } from './attachments/download-config.ts';
-import { createTranscriber } from './attachments/transcribe-audio.ts';
-import { createTurnHandler } from './turn-handler.ts';
-import type { TurnsInFlight } from './turn/turns-in-flight.ts';
-import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
+import { attachmentDownloadConfigOf } from '../agent/attachments/download-config.ts';
+import { createTranscriber } from '../agent/attachments/transcribe-audio.ts';
+import { createTurnHandler } from '../agent/turn-handler.ts';
+import type { TurnsInFlight } from '../agent/turn/turns-in-flight.ts';
+import type { TurnRuntimeDeps } from '../agent/turn/turn-runtime-deps.ts';
 
 /** What the turn consumer is built from; `hookgate dev`'s TurnConsumerContext fits it. */
 export interface TurnConsumerParts {

@@ -7,7 +7,7 @@ import { DynamoTraceStore } from '../store/trace-store.ts';
 import { redactingReplier } from '../messaging/redacting-replier.ts';
 import { createReplier } from '../messaging/create-replier.ts';
 import { gatewayReplyRetry } from '../messaging/reply-retry.ts';
-import type { GatewayDeps } from './gateway-deps.ts';
+import type { GatewayDeps } from '../gateway/gateway-deps.ts';
 
 /**
  * The gateway's dependencies over one data plane: its stores, turn queue and observer sink,

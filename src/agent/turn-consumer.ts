@@ -9,7 +9,7 @@ import type { ToolSandbox } from './sandbox/tool-sandbox.ts';
 import { toolPolicyFromConfig } from './tools/tool-policy.ts';
 import { chatToolSetsFromConfig } from '../config/chat-tool-sets.ts';
 import type { DeploymentConfig } from '../config/deployment-config.ts';
-import { createAttachmentDownloader } from '../messaging/attachment-download.ts';
+import { createAttachmentDownloader } from '../platforms/attachment-download.ts';
 import { attachmentDownloadConfigOf } from './attachments/download-config.ts';
 import { createTranscriber } from './attachments/transcribe-audio.ts';
 import { createTurnHandler } from './turn-handler.ts';

@@ -1,6 +1,6 @@
 /** The gateway's public surface (the Hono app, its dependencies, the platform replier). */
 export { createGatewayApp } from './app.ts';
-export { createReplier, type CreateReplierOptions } from '../messaging/create-replier.ts';
+export { createReplier, type CreateReplierOptions } from '../platforms/create-replier.ts';
 export { ReplyError } from '../messaging/reply-error.ts';
 export { announceGatewayStartup } from './gateway-startup.ts';
 export { gatewayDepsFromDataPlane } from './gateway-deps-from-data-plane.ts';
@@ -8,7 +8,7 @@ export type { GatewayDeps, TurnSender } from './gateway-deps.ts';
 export type { Replier } from '../messaging/replier.ts';
 export type { MessageEvent, MessageSource, ReplyTarget } from '../messaging/message-event.ts';
 export type { DispatchOutcome } from './dispatch/dispatch-outcome.ts';
-export type { PlatformAdapter, InboundRequest, Delivery, AdapterVerdict } from './platform-adapter.ts';
+export type { PlatformAdapter, InboundRequest, Delivery, AdapterVerdict } from '../platforms/platform-adapter.ts';
 export {
   InvalidSignatureError,
   ForbiddenHandshakeError,
@@ -16,4 +16,4 @@ export {
   PlatformDisabledError,
   VerificationUnavailableError,
   WebhookError,
-} from './webhook-errors.ts';
+} from '../platforms/webhook-errors.ts';

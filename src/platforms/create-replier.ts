@@ -1,15 +1,10 @@
-import { createDynamoTable } from '../store/dynamo-table.ts';
-import { DynamoLocalOutboxStore, type LocalOutboxStore } from '../store/local-outbox-store.ts';
 import type { ReplyTarget } from '../messaging/message-event.ts';
-import { sendDiscordReply, type DiscordReplyOptions } from './discord/discord-reply.ts';
-import { sendSlackReply, type SlackReplyOptions } from './slack/slack-reply.ts';
-import { sendTeamsReply } from './teams/teams-reply.ts';
-import { TeamsTokenSource, type TeamsReplyOptions } from './teams/teams-token-source.ts';
-import { sendTelegramReply, type TelegramReplyOptions } from './telegram/telegram-reply.ts';
-import { sendWhatsAppReply, type WhatsAppReplyOptions } from './whatsapp/whatsapp-reply.ts';
 import { ReplyError } from '../messaging/reply-error.ts';
 import type { Replier } from '../messaging/replier.ts';
 import { retryingSend, type ReplyRetryPolicy } from '../messaging/reply-retry.ts';
+import type { LocalOutboxStore } from '../store/local-outbox-store.ts';
+import type { ReplySender } from './platform.ts';
+import { ANY_PLATFORMS, type ReplyPlatforms } from './registry.ts';
 
 /**
  * What `createReplier` reads of the deployment's configuration: the enabled platforms' reply
@@ -17,14 +12,7 @@ import { retryingSend, type ReplyRetryPolicy } from '../messaging/reply-retry.ts
  * `GatewayConfig` has this shape; platforms/ does not import it (architecture §2).
  */
 export interface ReplierConfig {
-  platforms: {
-    telegram?: TelegramReplyOptions;
-    slack?: SlackReplyOptions;
-    discord?: DiscordReplyOptions;
-    whatsapp?: WhatsAppReplyOptions;
-    teams?: TeamsReplyOptions;
-    local?: Record<string, never>;
-  };
+  platforms: ReplyPlatforms;
   replyRetry?: Partial<ReplyRetryPolicy>;
   resources: { tableName?: string };
 }
@@ -42,9 +30,10 @@ export interface CreateReplierOptions {
 }
 
 /**
- * The `Replier` for every enabled platform, chosen by `target.platform`: Telegram
- * `sendMessage`, Slack `chat.postMessage`, Discord interaction follow-up, WhatsApp messages
- * endpoint, Teams reply-to-activity (bot token from `TEAMS_TOKEN_URL`), local → outbox.
+ * The `Replier` for every enabled platform, chosen by `target.platform` among the registry's
+ * reply senders (platforms/registry.ts): Telegram `sendMessage`, Slack `chat.postMessage`,
+ * Discord interaction follow-up, WhatsApp messages endpoint, Teams reply-to-activity (bot
+ * token from `TEAMS_TOKEN_URL`), local → outbox.
  * Each piece of a reply is retried on network errors, 429 and 5xx (`Retry-After` /
  * `retry_after` honoured, backoff bounded by `config.replyRetry`); a piece that went through
  * is never sent again. A send that fails for good rejects with `ReplyUndeliveredError`.
@@ -54,41 +43,24 @@ export interface CreateReplierOptions {
  * await replier.send(event.reply, 'You said: hi');
  */
 export function createReplier(config: ReplierConfig, options: CreateReplierOptions = {}): Replier {
-  const { telegram, slack, discord, whatsapp, teams, local } = config.platforms;
-  const teamsTokens = teams ? new TeamsTokenSource(teams) : undefined;
   const retry = retryingSend({ ...config.replyRetry, ...options.retry }, options.sleep);
-  let outbox = options.outbox;
-  const localOutbox = (): LocalOutboxStore => {
-    if (outbox) return outbox;
-    const tableName = config.resources.tableName;
-    if (!tableName) throw new ReplyError('local', 'no table configured for the local outbox', 500);
-    outbox = new DynamoLocalOutboxStore(createDynamoTable({ tableName }));
-    return outbox;
+  const context = {
+    retry,
+    ...(config.resources.tableName ? { tableName: config.resources.tableName } : {}),
+    ...(options.outbox ? { outbox: options.outbox } : {}),
   };
+  const senders = new Map<string, ReplySender>();
+  const configs: Partial<Record<string, unknown>> = config.platforms;
+  for (const platform of ANY_PLATFORMS) {
+    const settings = configs[platform.name];
+    if (settings !== undefined) senders.set(platform.name, platform.createReplySender(settings, context));
+  }
 
   return {
     async send(target: ReplyTarget, text: string): Promise<void> {
-      switch (target.platform) {
-        case 'telegram':
-          if (telegram) return sendTelegramReply(telegram, target, text, retry);
-          break;
-        case 'slack':
-          if (slack) return sendSlackReply(slack, target, text, retry);
-          break;
-        case 'discord':
-          if (discord) return sendDiscordReply(discord, target, text, retry);
-          break;
-        case 'whatsapp':
-          if (whatsapp) return sendWhatsAppReply(whatsapp, target, text, retry);
-          break;
-        case 'teams':
-          if (teamsTokens) return sendTeamsReply(teamsTokens, target, text, retry);
-          break;
-        case 'local':
-          if (local) return localOutbox().append(target.chat_id, text);
-          break;
-      }
-      throw new ReplyError(target.platform, 'platform is not enabled in this deployment', 400);
+      const sender = senders.get(target.platform);
+      if (!sender) throw new ReplyError(target.platform, 'platform is not enabled in this deployment', 400);
+      return sender(target, text);
     },
   };
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HookgateError } from '../src/errors/hookgate-error.ts';
 import { ConfigError } from '../src/config/config-error.ts';
-import { InvalidSignatureError } from '../src/gateway/webhook-errors.ts';
+import { InvalidSignatureError } from '../src/platforms/webhook-errors.ts';
 import { CommandNotFoundError } from '../src/hooks/shell/spawn/shell-errors.ts';
 
 /** Every `class X extends Y` in src/ and infra/, with its file, from the source text. */

@@ -3,52 +3,12 @@ import type { DataPlaneResources } from '../pipeline/data-plane.ts';
 import { RESOURCE_ENV } from '../pipeline/resource-env.ts';
 import { parseAllowedUsers, type AllowedUsers } from './allowed-users.ts';
 import { ConfigError } from './config-error.ts';
+import { httpUrl, token } from '../platforms/env-formats.ts';
+import { ANY_PLATFORMS, PLATFORM_NAMES, type InboundPlatforms, type PlatformName, type ReplyPlatforms } from '../platforms/registry.ts';
 import { LOG_THRESHOLDS, parseLogThreshold, type LogThreshold } from '../logging/log-threshold.ts';
 
-/** The chat platforms the gateway serves (architecture §4), `local` included. */
-export const PLATFORM_NAMES = ['telegram', 'slack', 'discord', 'whatsapp', 'teams', 'local'] as const;
-export type PlatformName = (typeof PLATFORM_NAMES)[number];
-
-export interface TelegramConfig {
-  botToken: string;
-  secretToken: string;
-  apiBaseUrl: string;
-}
-export interface SlackConfig {
-  signingSecret: string;
-  botToken: string;
-  apiBaseUrl: string;
-}
-export interface DiscordConfig {
-  publicKey: string;
-  applicationId: string;
-  /** Not needed for interaction follow-ups (the interaction token authorises them). */
-  botToken?: string;
-  apiBaseUrl: string;
-}
-export interface WhatsAppConfig {
-  appSecret: string;
-  verifyToken: string;
-  accessToken: string;
-  phoneNumberId: string;
-  apiBaseUrl: string;
-}
-export interface TeamsConfig {
-  appId: string;
-  appPassword: string;
-  openIdMetadataUrl: string;
-  tokenUrl: string;
-}
-
-/** What sending a reply needs on each platform (the shapes messaging/'s reply options take). */
-export interface ReplyPlatforms {
-  telegram?: { botToken: string; apiBaseUrl: string };
-  slack?: { botToken: string; apiBaseUrl: string };
-  discord?: { applicationId: string; apiBaseUrl: string };
-  whatsapp?: { accessToken: string; phoneNumberId: string; apiBaseUrl: string };
-  teams?: { appId: string; appPassword: string; tokenUrl: string };
-  local?: Record<string, never>;
-}
+/** The chat platforms the gateway serves (architecture §4), `local` included: platforms/registry.ts. */
+export { PLATFORM_NAMES, type PlatformName, type ReplyPlatforms } from '../platforms/registry.ts';
 
 /** `HOOKGATE_LOG_LEVEL` (case-insensitive; `warning` is read as `warn`): logging/log-threshold.ts. */
 export type LogLevelName = LogThreshold;
@@ -89,14 +49,8 @@ export interface DeploymentConfig {
   approvers?: AllowedUsers;
   /** What a sender who is not allowed gets: a clear refusal, or nothing. */
   unauthorisedReply: 'refuse' | 'silent';
-  platforms: {
-    telegram?: TelegramConfig;
-    slack?: SlackConfig;
-    discord?: DiscordConfig;
-    whatsapp?: WhatsAppConfig;
-    teams?: TeamsConfig;
-    local?: Record<string, never>;
-  };
+  /** Each enabled platform's inbound configuration (platforms/registry.ts). */
+  platforms: InboundPlatforms;
   /** Platforms left off, and which variables they lack (for the start-up log). */
   disabled: { platform: PlatformName; missing: string[] }[];
   /**
@@ -137,35 +91,8 @@ export interface OtlpConfig {
   protocol: 'http/protobuf' | 'http/json';
 }
 
-export const DEFAULT_BASE_URLS = {
-  TELEGRAM_API_BASE_URL: 'https://api.telegram.org',
-  SLACK_API_BASE_URL: 'https://slack.com/api',
-  DISCORD_API_BASE_URL: 'https://discord.com/api/v10',
-  WHATSAPP_API_BASE_URL: 'https://graph.facebook.com/v21.0',
-  TEAMS_OPENID_METADATA_URL: 'https://login.botframework.com/v1/.well-known/openidconfiguration',
-  TEAMS_TOKEN_URL: 'https://login.microsoftonline.com/botframework.com/oauth2/v2.0/token',
-} as const;
-
-const httpUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-  .transform((url) => url.replace(/\/+$/, ''));
-const token = z.string().regex(/^\S+$/, { error: 'must not contain spaces' });
 const FORMATS: Record<string, z.ZodType<string>> = {
   HOOKGATE_API_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).pipe(token),
-  TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[A-Za-z0-9_-]+$/, { error: 'must look like <bot id>:<secret>' }),
-  // Telegram allows 1-256 of A-Z a-z 0-9 _ - in setWebhook's secret_token.
-  TELEGRAM_SECRET_TOKEN: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, { error: 'must be 1-256 of A-Z a-z 0-9 _ -' }),
-  SLACK_SIGNING_SECRET: token,
-  SLACK_BOT_TOKEN: token,
-  DISCORD_PUBLIC_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: 'must be 64 hex digits (an Ed25519 public key)' }),
-  DISCORD_APPLICATION_ID: z.string().regex(/^\d+$/, { error: 'must be a numeric snowflake id' }),
-  DISCORD_BOT_TOKEN: token,
-  WHATSAPP_APP_SECRET: token,
-  WHATSAPP_VERIFY_TOKEN: token,
-  WHATSAPP_ACCESS_TOKEN: token,
-  WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d+$/, { error: 'must be numeric' }),
-  TEAMS_APP_ID: token,
-  TEAMS_APP_PASSWORD: z.string().min(1),
   HOOKGATE_MODEL: z.string().min(1),
   HOOKGATE_MODEL_BASE_URL: httpUrl,
   HOOKGATE_MODEL_API_KEY: z.string().min(1),
@@ -177,7 +104,6 @@ const FORMATS: Record<string, z.ZodType<string>> = {
   HOOKGATE_REPLY_BACKOFF_MS: z.string().regex(/^\d{1,6}$/, { error: 'must be a whole number of milliseconds (≤ 999999)' }),
   HOOKGATE_REPLY_MAX_DELAY_MS: z.string().regex(/^\d{1,6}$/, { error: 'must be a whole number of milliseconds (≤ 999999)' }),
   HOOKGATE_UNAUTHORISED_REPLY: z.enum(['refuse', 'silent'], { error: 'must be refuse or silent' }),
-  HOOKGATE_LOCAL_ADAPTER: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }),
   HOOKGATE_LOG_LEVEL: z
     .string()
     .transform((level) => parseLogThreshold(level) ?? level)
@@ -198,7 +124,8 @@ const FORMATS: Record<string, z.ZodType<string>> = {
   [RESOURCE_ENV.eventsDlqUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
   [RESOURCE_ENV.toolsFunctionName]: z.string().regex(/^(arn:[^\s]+|[A-Za-z0-9_-]{1,64})$/, { error: 'must be a Lambda function name or ARN' }),
   [RESOURCE_ENV.workspaceBucket]: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be an S3 bucket name' }),
-  ...Object.fromEntries(Object.keys(DEFAULT_BASE_URLS).map((name) => [name, httpUrl])),
+  // Each platform's own variables (platforms/<name>/<name>-config.ts).
+  ...Object.assign({}, ...ANY_PLATFORMS.map((platform) => platform.env)),
 };
 
 /** Reads one variable: `undefined` when unset or empty, the validated value otherwise. */
@@ -230,76 +157,19 @@ export interface LoadDeploymentConfigOptions {
 export function loadDeploymentConfig(env: NodeJS.ProcessEnv = process.env, options: LoadDeploymentConfigOptions = {}): DeploymentConfig {
   const runtime = options.runtime ?? (env.AWS_LAMBDA_FUNCTION_NAME ? 'aws' : 'local');
   const disabled: DeploymentConfig['disabled'] = [];
-  const platforms: DeploymentConfig['platforms'] = {};
-
-  /** All `names` or nothing: with some missing, the platform is off. */
-  const group = <K extends string>(platform: PlatformName, names: readonly K[], optional: readonly string[] = []) => {
-    const values = Object.fromEntries(names.map((name) => [name, read(env, name)])) as Record<K, string | undefined>;
-    for (const name of optional) read(env, name); // validated even when the platform is off
-    const missing = names.filter((name) => values[name] === undefined);
-    if (missing.length > 0) {
-      disabled.push({ platform, missing });
-      return undefined;
-    }
-    return values as Record<K, string>;
-  };
-  const base = (name: keyof typeof DEFAULT_BASE_URLS) => read(env, name) ?? DEFAULT_BASE_URLS[name];
-
-  const telegram = group('telegram', ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_SECRET_TOKEN'], ['TELEGRAM_API_BASE_URL']);
-  if (telegram) {
-    platforms.telegram = {
-      botToken: telegram.TELEGRAM_BOT_TOKEN,
-      secretToken: telegram.TELEGRAM_SECRET_TOKEN,
-      apiBaseUrl: base('TELEGRAM_API_BASE_URL'),
-    };
+  const platforms: Partial<Record<string, unknown>> = {};
+  const replyPlatforms: Partial<Record<string, unknown>> = {};
+  const readEnv = (name: string) => read(env, name);
+  for (const platform of ANY_PLATFORMS) {
+    const settings = platform.loadInbound(readEnv, runtime);
+    if ('config' in settings) platforms[platform.name] = settings.config;
+    else disabled.push({ platform: platform.name as PlatformName, missing: [...settings.missing] });
   }
-  const slack = group('slack', ['SLACK_SIGNING_SECRET', 'SLACK_BOT_TOKEN'], ['SLACK_API_BASE_URL']);
-  if (slack) {
-    platforms.slack = {
-      signingSecret: slack.SLACK_SIGNING_SECRET,
-      botToken: slack.SLACK_BOT_TOKEN,
-      apiBaseUrl: base('SLACK_API_BASE_URL'),
-    };
+  // Reply credentials alone: the turn function, which reads only the reply secret, answers with them.
+  for (const platform of ANY_PLATFORMS) {
+    const settings = platform.loadReply(readEnv, runtime);
+    if (settings !== undefined) replyPlatforms[platform.name] = settings;
   }
-  const discord = group('discord', ['DISCORD_PUBLIC_KEY', 'DISCORD_APPLICATION_ID'], ['DISCORD_BOT_TOKEN', 'DISCORD_API_BASE_URL']);
-  if (discord) {
-    const botToken = read(env, 'DISCORD_BOT_TOKEN');
-    platforms.discord = {
-      publicKey: discord.DISCORD_PUBLIC_KEY.toLowerCase(),
-      applicationId: discord.DISCORD_APPLICATION_ID,
-      ...(botToken ? { botToken } : {}),
-      apiBaseUrl: base('DISCORD_API_BASE_URL'),
-    };
-  }
-  const whatsapp = group(
-    'whatsapp',
-    ['WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID'],
-    ['WHATSAPP_API_BASE_URL'],
-  );
-  if (whatsapp) {
-    platforms.whatsapp = {
-      appSecret: whatsapp.WHATSAPP_APP_SECRET,
-      verifyToken: whatsapp.WHATSAPP_VERIFY_TOKEN,
-      accessToken: whatsapp.WHATSAPP_ACCESS_TOKEN,
-      phoneNumberId: whatsapp.WHATSAPP_PHONE_NUMBER_ID,
-      apiBaseUrl: base('WHATSAPP_API_BASE_URL'),
-    };
-  }
-  const teams = group('teams', ['TEAMS_APP_ID', 'TEAMS_APP_PASSWORD'], ['TEAMS_OPENID_METADATA_URL', 'TEAMS_TOKEN_URL']);
-  if (teams) {
-    platforms.teams = {
-      appId: teams.TEAMS_APP_ID,
-      appPassword: teams.TEAMS_APP_PASSWORD,
-      openIdMetadataUrl: base('TEAMS_OPENID_METADATA_URL'),
-      tokenUrl: base('TEAMS_TOKEN_URL'),
-    };
-  }
-  const localFlag = read(env, 'HOOKGATE_LOCAL_ADAPTER');
-  const localOn = localFlag === undefined ? runtime === 'local' : localFlag === 'true' || localFlag === '1';
-  if (localOn) platforms.local = {};
-  else disabled.push({ platform: 'local', missing: ['HOOKGATE_LOCAL_ADAPTER=true (or a local run)'] });
-
-  const replyPlatforms = loadReplyPlatforms(env, localOn);
   const apiToken = read(env, 'HOOKGATE_API_TOKEN');
   const consoleFlag = read(env, 'HOOKGATE_CONSOLE');
   const allowedUsers = parseAllowedUsers(env.HOOKGATE_ALLOWED_USERS);
@@ -316,9 +186,9 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv = process.env, optio
     ...(allowedUsers ? { allowedUsers } : {}),
     ...(approvers ? { approvers } : {}),
     unauthorisedReply: (read(env, 'HOOKGATE_UNAUTHORISED_REPLY') as 'refuse' | 'silent' | undefined) ?? 'refuse',
-    platforms,
+    platforms: platforms as InboundPlatforms,
     disabled,
-    replyPlatforms,
+    replyPlatforms: replyPlatforms as ReplyPlatforms,
     model: loadModelConfig(env),
     ...(httpHookSecret ? { httpHookSecret } : {}),
     ...(transcriptionUrl ? { transcription: { baseUrl: transcriptionUrl, model: transcriptionModel, ...(modelKey ? { apiKey: modelKey } : {}) } } : {}),
@@ -364,30 +234,6 @@ function percentDecoded(value: string): string {
 export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): DeploymentConfig['model'] {
   const model = { name: read(env, 'HOOKGATE_MODEL'), baseUrl: read(env, 'HOOKGATE_MODEL_BASE_URL'), apiKey: read(env, 'HOOKGATE_MODEL_API_KEY') };
   return Object.fromEntries(Object.entries(model).filter(([, v]) => v !== undefined)) as DeploymentConfig['model'];
-}
-
-/** Each platform whose reply variables are all set, whether or not its inbound ones are. */
-function loadReplyPlatforms(env: NodeJS.ProcessEnv, localOn: boolean): ReplyPlatforms {
-  const all = <K extends string>(names: readonly K[]): Record<K, string> | undefined => {
-    const values = Object.fromEntries(names.map((name) => [name, read(env, name)])) as Record<K, string | undefined>;
-    return names.every((name) => values[name] !== undefined) ? (values as Record<K, string>) : undefined;
-  };
-  const base = (name: keyof typeof DEFAULT_BASE_URLS) => read(env, name) ?? DEFAULT_BASE_URLS[name];
-  const platforms: ReplyPlatforms = {};
-  const telegram = all(['TELEGRAM_BOT_TOKEN']);
-  if (telegram) platforms.telegram = { botToken: telegram.TELEGRAM_BOT_TOKEN, apiBaseUrl: base('TELEGRAM_API_BASE_URL') };
-  const slack = all(['SLACK_BOT_TOKEN']);
-  if (slack) platforms.slack = { botToken: slack.SLACK_BOT_TOKEN, apiBaseUrl: base('SLACK_API_BASE_URL') };
-  const discord = all(['DISCORD_APPLICATION_ID']);
-  if (discord) platforms.discord = { applicationId: discord.DISCORD_APPLICATION_ID, apiBaseUrl: base('DISCORD_API_BASE_URL') };
-  const whatsapp = all(['WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID']);
-  if (whatsapp) {
-    platforms.whatsapp = { accessToken: whatsapp.WHATSAPP_ACCESS_TOKEN, phoneNumberId: whatsapp.WHATSAPP_PHONE_NUMBER_ID, apiBaseUrl: base('WHATSAPP_API_BASE_URL') };
-  }
-  const teams = all(['TEAMS_APP_ID', 'TEAMS_APP_PASSWORD']);
-  if (teams) platforms.teams = { appId: teams.TEAMS_APP_ID, appPassword: teams.TEAMS_APP_PASSWORD, tokenUrl: base('TEAMS_TOKEN_URL') };
-  if (localOn) platforms.local = {};
-  return platforms;
 }
 
 /**

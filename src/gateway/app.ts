@@ -10,7 +10,7 @@ import type { DispatchOutcome } from './dispatch/dispatch-outcome.ts';
 import { createAdapters } from './gateway-adapters.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 import { checkDeliveryLimits, checkId } from './input-limits.ts';
-import { PlatformDisabledError, WebhookError } from './webhook-errors.ts';
+import { PlatformDisabledError, WebhookError } from '../platforms/webhook-errors.ts';
 import { logExcerpt } from '../secrets/log-excerpt.ts';
 import { withLogContext } from '../logging/log-context.ts';
 

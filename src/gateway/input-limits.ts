@@ -1,5 +1,5 @@
-import type { Delivery } from './platform-adapter.ts';
-import { FieldTooLongError, MalformedPayloadError, PayloadTooLargeError } from './webhook-errors.ts';
+import type { Delivery } from '../platforms/platform-adapter.ts';
+import { FieldTooLongError, MalformedPayloadError, PayloadTooLargeError } from '../platforms/webhook-errors.ts';
 
 /**
  * The gateway's input limits, checked at the door, before anything is claimed or queued,

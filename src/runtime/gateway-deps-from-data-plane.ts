@@ -5,7 +5,7 @@ import type { DataPlane } from '../pipeline/data-plane.ts';
 import { DynamoLocalOutboxStore } from '../store/local-outbox-store.ts';
 import { DynamoTraceStore } from '../store/trace-store.ts';
 import { redactingReplier } from '../messaging/redacting-replier.ts';
-import { createReplier } from '../messaging/create-replier.ts';
+import { createReplier } from '../platforms/create-replier.ts';
 import { gatewayReplyRetry } from '../messaging/reply-retry.ts';
 import type { GatewayDeps } from '../gateway/gateway-deps.ts';
 

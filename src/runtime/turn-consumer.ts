@@ -9,7 +9,7 @@ import type { ToolSandbox } from '../agent/sandbox/tool-sandbox.ts';
 import { toolPolicyFromConfig } from '../agent/tools/tool-policy.ts';
 import { chatToolSetsFromConfig } from '../config/chat-tool-sets.ts';
 import type { DeploymentConfig } from '../config/deployment-config.ts';
-import { createAttachmentDownloader } from '../messaging/attachment-download.ts';
+import { createAttachmentDownloader } from '../platforms/attachment-download.ts';
 import { attachmentDownloadConfigOf } from '../agent/attachments/download-config.ts';
 import { createTranscriber } from '../agent/attachments/transcribe-audio.ts';
 import { createTurnHandler } from '../agent/turn-handler.ts';

@@ -1,6 +1,6 @@
 import { lambdaToolSandbox } from '../agent/sandbox/lambda-sandbox.ts';
 import { createTurnConsumer } from './turn-consumer.ts';
-import { createReplier } from '../messaging/create-replier.ts';
+import { createReplier } from '../platforms/create-replier.ts';
 import type { Replier } from '../messaging/replier.ts';
 import { DynamoLocalOutboxStore } from '../store/local-outbox-store.ts';
 import type { Runtime } from './create-runtime.ts';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takeInAttachments, type AttachmentBytesStore } from '../../src/agent/attachments/take-in-attachments.ts';
 import { createTranscriber } from '../../src/agent/attachments/transcribe-audio.ts';
-import { createAttachmentDownloader } from '../../src/messaging/attachment-download.ts';
+import { createAttachmentDownloader } from '../../src/platforms/attachment-download.ts';
 import type { Attachment } from '../../src/messaging/attachment.ts';
 
 /** An in-memory stand-in for the payload bucket (the pipeline tests use the S3 emulator). */

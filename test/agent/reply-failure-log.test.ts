@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { StandInModel } from '../../src/agent/model/stand-in-model.ts';
 import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
-import { createReplier } from '../../src/messaging/create-replier.ts';
+import { createReplier } from '../../src/platforms/create-replier.ts';
 import { startTurnHarness, userMessage, type TurnHarness } from './support/turn-harness.ts';
 
 /*

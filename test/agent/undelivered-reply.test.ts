@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StandInModel } from '../../src/agent/model/stand-in-model.ts';
 import { formatTrace } from '../../src/cli/commands/trace.ts';
 import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
-import { createReplier } from '../../src/messaging/create-replier.ts';
+import { createReplier } from '../../src/platforms/create-replier.ts';
 import type { TurnMessage } from '../../src/pipeline/turn-message.ts';
 import { DynamoTraceStore } from '../../src/store/trace-store.ts';
 import { startFakePlatforms, type FakePlatforms } from '../support/fake-platforms/fake-platform-server.ts';

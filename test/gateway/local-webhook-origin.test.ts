@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
-import { isLoopbackHostname } from '../../src/gateway/platforms/local/loopback-json-only.ts';
+import { isLoopbackHostname } from '../../src/platforms/local/loopback-json-only.ts';
 import { startTestAws } from '../support/local-aws.ts';
 import { gatewayHarness, type GatewayHarness } from './support/gateway-harness.ts';
 import { recordingEngine } from './support/recording-engine.ts';

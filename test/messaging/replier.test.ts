@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
-import { createReplier } from '../../src/messaging/create-replier.ts';
+import { createReplier } from '../../src/platforms/create-replier.ts';
 import { ReplyError } from '../../src/messaging/reply-error.ts';
 import { ReplyUndeliveredError } from '../../src/messaging/reply-retry.ts';
 import type { LocalOutboxStore, OutboxMessage } from '../../src/store/local-outbox-store.ts';

@@ -1,5 +1,8 @@
-import { DEFAULT_BASE_URLS, type DeploymentConfig } from '../../config/deployment-config.ts';
-import type { AttachmentDownloadConfig } from '../../messaging/attachment-download.ts';
+import type { DeploymentConfig } from '../../config/deployment-config.ts';
+import { DISCORD_DEFAULT_API_BASE_URL } from '../../platforms/discord/discord-config.ts';
+import { SLACK_DEFAULT_API_BASE_URL } from '../../platforms/slack/slack-config.ts';
+import { WHATSAPP_DEFAULT_API_BASE_URL } from '../../platforms/whatsapp/whatsapp-config.ts';
+import type { AttachmentDownloadConfig } from '../../platforms/attachment-download.ts';
 
 /**
  * The downloads' view of the deployment's reply credentials (what the turn function holds: the bot tokens). A platform whose API base URL the
@@ -16,9 +19,9 @@ export function attachmentDownloadConfigOf(platforms: DeploymentConfig['replyPla
   return {
     platforms: {
       ...(telegram ? { telegram } : {}),
-      ...(slack ? { slack: { ...slack, ...fileBase(slack.apiBaseUrl, DEFAULT_BASE_URLS.SLACK_API_BASE_URL) } } : {}),
-      ...(discord ? { discord: { ...discord, ...fileBase(discord.apiBaseUrl, DEFAULT_BASE_URLS.DISCORD_API_BASE_URL) } } : {}),
-      ...(whatsapp ? { whatsapp: { ...whatsapp, ...fileBase(whatsapp.apiBaseUrl, DEFAULT_BASE_URLS.WHATSAPP_API_BASE_URL) } } : {}),
+      ...(slack ? { slack: { ...slack, ...fileBase(slack.apiBaseUrl, SLACK_DEFAULT_API_BASE_URL) } } : {}),
+      ...(discord ? { discord: { ...discord, ...fileBase(discord.apiBaseUrl, DISCORD_DEFAULT_API_BASE_URL) } } : {}),
+      ...(whatsapp ? { whatsapp: { ...whatsapp, ...fileBase(whatsapp.apiBaseUrl, WHATSAPP_DEFAULT_API_BASE_URL) } } : {}),
       ...(teams ? { teams } : {}),
     },
   };

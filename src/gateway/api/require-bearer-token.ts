@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { discardBody } from '../body-limit.ts';
-import { constantTimeEqual } from '../constant-time-equal.ts';
+import { constantTimeEqual } from '../../secrets/constant-time-equal.ts';
 
 /** `Bearer` (any case), spaces, one token (RFC 6750 §2.1; any non-space characters are taken). */
 const BEARER = /^Bearer +(\S+) *$/i;

@@ -7,7 +7,7 @@ import { runPluginCommand } from '../commands/plugin-command.ts';
 import { resolveSlashCommand, type PluginSlashCommand, type SlashCommand } from '../commands/slash-command.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { sessionKeyOf, type MessageEvent } from '../../messaging/message-event.ts';
-import type { Delivery } from '../platform-adapter.ts';
+import type { Delivery } from '../../platforms/platform-adapter.ts';
 import type { DispatchOutcome } from './dispatch-outcome.ts';
 import { preGatewayDispatch } from './pre-gateway-dispatch.ts';
 

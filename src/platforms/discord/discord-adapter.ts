@@ -1,0 +1,168 @@
+import { InteractionResponseFlags, InteractionResponseType, InteractionType, verifyKey } from 'discord-interactions';
+import * as z from 'zod';
+import type { DiscordConfig } from './discord-config.ts';
+import type { MessageEvent } from '../../messaging/message-event.ts';
+import { kindOfMime, type Attachment } from '../../messaging/attachment.ts';
+import { jsonResponse, parsePayload, type PlatformAdapter } from '../platform-adapter.ts';
+import { splitText } from '../../messaging/split-text.ts';
+import { InvalidSignatureError, MalformedPayloadError } from '../webhook-errors.ts';
+
+interface CommandOption {
+  name: string;
+  /** Absent in older documentation examples; then the option counts as a value. */
+  type?: number | undefined;
+  value?: string | number | boolean | undefined;
+  options?: CommandOption[] | undefined;
+}
+const CommandOptionSchema: z.ZodType<CommandOption> = z.lazy(() =>
+  z.looseObject({
+    name: z.string(),
+    type: z.number().int().optional(),
+    value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+    options: z.array(CommandOptionSchema).optional(),
+  }),
+);
+/** https://discord.com/developers/docs/resources/message#attachment-object */
+const DiscordAttachment = z.looseObject({
+  id: z.string(),
+  filename: z.string(),
+  content_type: z.string().optional(),
+  size: z.number().int().nonnegative().optional(),
+  url: z.string(),
+  proxy_url: z.string().optional(),
+});
+const DiscordUser = z.looseObject({ id: z.string(), username: z.string().optional(), global_name: z.string().nullish() });
+
+const Interaction = z.looseObject({
+  id: z.string(),
+  /** Discord sends it; its docs' examples and its interactions library's tests do not. */
+  application_id: z.string().optional(),
+  type: z.number().int(),
+  token: z.string(),
+  guild_id: z.string().optional(),
+  channel_id: z.string().optional(),
+  channel: z.looseObject({ id: z.string() }).optional(),
+  member: z.looseObject({ user: DiscordUser }).optional(),
+  user: DiscordUser.optional(),
+  data: z
+    .looseObject({
+      name: z.string(),
+      options: z.array(CommandOptionSchema).optional(),
+      /** The ATTACHMENT options' files (option type 11, its value is the attachment id). */
+      resolved: z.looseObject({ attachments: z.record(z.string(), DiscordAttachment).optional() }).optional(),
+    })
+    .optional(),
+});
+
+/** Option types that are sub-commands (1) or groups (2): their name is a word of the text. */
+const SUB_COMMAND_TYPES = new Set([1, 2]);
+
+/** `/<name>` then each option's value (sub-command names included), separated by spaces. */
+export function discordCommandText(name: string, options: readonly CommandOption[] = []): string {
+  const words = [`/${name}`];
+  const walk = (list: readonly CommandOption[]) => {
+    for (const option of list) {
+      if (option.type !== undefined && SUB_COMMAND_TYPES.has(option.type)) words.push(option.name);
+      else if (option.value !== undefined) words.push(String(option.value));
+      if (option.options) walk(option.options);
+    }
+  };
+  walk(options);
+  return words.join(' ');
+}
+
+const MAX_INLINE_CHARS = 2000;
+
+/**
+ * Discord interactions: Ed25519 over timestamp + raw body (`verifyKey`; 401 on failure,
+ * which Discord's endpoint probes check), PING → PONG, an application command → its text
+ * is dispatched and answered with a deferred response (type 5) that the turn completes by
+ * follow-up through the interaction token. A gateway-made reply (a command's answer, a
+ * refusal) goes straight into the interaction response (type 4) instead.
+ *
+ * @example
+ * const adapter = discordAdapter({ publicKey, applicationId, apiBaseUrl });
+ */
+export function discordAdapter(config: DiscordConfig): PlatformAdapter {
+  return {
+    platform: 'discord',
+    repliesInline: true,
+    async handle(request) {
+      const signature = request.headers.get('x-signature-ed25519') ?? '';
+      const timestamp = request.headers.get('x-signature-timestamp') ?? '';
+      let valid = false;
+      try {
+        valid = signature !== '' && timestamp !== '' && (await verifyKey(request.rawBody, signature, timestamp, config.publicKey));
+      } catch {
+        valid = false;
+      }
+      if (!valid) throw new InvalidSignatureError('discord: invalid request signature');
+      const interaction = parsePayload(request.rawBody, Interaction, 'discord interaction');
+      // A body without application_id is taken as ours (it verified with our key); one that
+      // names another application was meant for someone else.
+      const applicationId = interaction.application_id ?? config.applicationId;
+      if (applicationId !== config.applicationId) {
+        throw new MalformedPayloadError(
+          `discord interaction: application_id ${JSON.stringify(applicationId)} is not this application (DISCORD_APPLICATION_ID)`,
+        );
+      }
+      if (interaction.type === InteractionType.PING) {
+        return { kind: 'respond', response: jsonResponse({ type: InteractionResponseType.PONG }) };
+      }
+      if (interaction.type !== InteractionType.APPLICATION_COMMAND || !interaction.data) {
+        throw new MalformedPayloadError(`discord: interaction type ${interaction.type} is not supported`);
+      }
+      const user = interaction.member?.user ?? interaction.user;
+      // Every real command names its channel; without one (the interactions library's test
+      // body) the conversation is the user's, or this interaction alone. The reply goes
+      // through the interaction token either way.
+      const chatId = interaction.channel_id ?? interaction.channel?.id ?? (user ? `user:${user.id}` : `interaction:${interaction.id}`);
+      const source = {
+        platform: 'discord',
+        chat_id: chatId,
+        user_id: user?.id ?? null,
+        user_name: user?.global_name ?? user?.username ?? '',
+        chat_type: interaction.guild_id ? 'group' : 'dm',
+        thread_id: '',
+      };
+      const attachments = Object.values(interaction.data.resolved?.attachments ?? {}).map((file): Attachment => {
+        const mime = file.content_type ?? 'application/octet-stream';
+        return { kind: kindOfMime(mime), mime_type: mime, size: file.size ?? null, name: file.filename, source: { platform: 'discord', url: file.url } };
+      });
+      const event: MessageEvent = {
+        text: discordCommandText(interaction.data.name, interaction.data.options),
+        message_id: interaction.id,
+        internal: false,
+        source,
+        reply: {
+          platform: 'discord',
+          chat_id: chatId,
+          thread_id: '',
+          extra: { interaction_token: interaction.token, application_id: applicationId },
+        },
+        ...(attachments.length > 0 ? { attachments } : {}),
+      };
+      return {
+        kind: 'deliver',
+        deliveries: [{ deliveryId: `discord:${interaction.id}`, event }],
+        acknowledge: (outcomes) => {
+          const reply = outcomes.map((o) => o.reply).find((r) => r !== undefined && r !== '');
+          if (reply !== undefined) {
+            return jsonResponse({
+              type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE,
+              data: { content: splitText(reply, MAX_INLINE_CHARS)[0] },
+            });
+          }
+          if (outcomes.some((o) => o.kind === 'enqueued')) {
+            return jsonResponse({ type: InteractionResponseType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE });
+          }
+          // Nothing will follow (skipped, silent refusal): an ephemeral deferral others never see.
+          return jsonResponse({
+            type: InteractionResponseType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
+            data: { flags: InteractionResponseFlags.EPHEMERAL },
+          });
+        },
+      };
+    },
+  };
+}

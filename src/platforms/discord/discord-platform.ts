@@ -1,0 +1,18 @@
+import type { Platform } from '../platform.ts';
+import { discordAdapter } from './discord-adapter.ts';
+import { DISCORD_ENV, DISCORD_SECRET_KEYS, loadDiscordInbound, loadDiscordReply, type DiscordConfig } from './discord-config.ts';
+import { sendDiscordReply, type DiscordReplyOptions } from './discord-reply.ts';
+
+/**
+ * Discord: signed interactions (PING answered, slash commands deferred or answered inline),
+ * replies as interaction follow-ups.
+ */
+export const discordPlatform: Platform<'discord', DiscordConfig, DiscordReplyOptions> = {
+  name: 'discord',
+  env: DISCORD_ENV,
+  secretKeys: DISCORD_SECRET_KEYS,
+  loadInbound: loadDiscordInbound,
+  loadReply: loadDiscordReply,
+  createAdapter: discordAdapter,
+  createReplySender: (config, { retry }) => (target, text) => sendDiscordReply(config, target, text, retry),
+};

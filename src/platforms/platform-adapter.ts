@@ -1,0 +1,74 @@
+import * as z from 'zod';
+import type { MessageEvent } from '../messaging/message-event.ts';
+import type { PlatformName } from './registry.ts';
+import { MalformedPayloadError } from './webhook-errors.ts';
+
+/** What an adapter sees of the HTTP request: the raw body, as signatures need it. */
+export interface InboundRequest {
+  readonly method: string;
+  readonly url: URL;
+  readonly headers: Headers;
+  readonly rawBody: string;
+}
+
+/** One platform message to dispatch; `deliveryId` is also its dedup key (`<platform>:<id>`). */
+export interface Delivery {
+  readonly deliveryId: string;
+  readonly event: MessageEvent;
+}
+
+/**
+ * What an adapter's acknowledgement sees of each delivery's dispatch: the gateway's
+ * `DispatchOutcome` (gateway/dispatch/dispatch-outcome.ts) has this shape.
+ */
+export interface DeliveryOutcome {
+  readonly kind: 'enqueued' | 'duplicate' | 'skipped' | 'refused' | 'command';
+  /** The text the user gets now from the gateway itself (refusal, command answer). */
+  readonly reply?: string | undefined;
+}
+
+export type AdapterVerdict =
+  /** Answered by the adapter alone: handshakes (challenge, PING) and updates that start no turn. */
+  | { readonly kind: 'respond'; readonly response: Response }
+  /** Messages to dispatch; `acknowledge` builds the platform's answer once they are durable. */
+  | {
+      readonly kind: 'deliver';
+      readonly deliveries: readonly Delivery[];
+      readonly acknowledge: (outcomes: readonly DeliveryOutcome[]) => Response;
+    };
+
+/**
+ * One chat platform: verify, handshake, normalise to `MessageEvent`, name the dedup key.
+ * It throws a `WebhookError` for requests it refuses. Its reply sender lives beside it
+ * (`<name>-reply.ts`); `Platform` (platform.ts) holds both.
+ */
+export interface PlatformAdapter {
+  readonly platform: PlatformName;
+  /**
+   * True when the platform's HTTP answer itself carries an inline reply (Discord's
+   * interaction response), so the gateway must not also send it through the Replier.
+   */
+  readonly repliesInline?: boolean;
+  handle(request: InboundRequest): Promise<AdapterVerdict>;
+}
+
+/** A JSON response (the adapters are framework-free; Hono passes Responses through). */
+export function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+}
+
+/**
+ * Parses a verified body as JSON and validates it, or throws `MalformedPayloadError` (400)
+ * saying what is wrong.
+ */
+export function parsePayload<T>(raw: string, schema: z.ZodType<T>, what: string): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new MalformedPayloadError(`${what}: the body is not JSON`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new MalformedPayloadError(`${what}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
+  return parsed.data;
+}

@@ -1,0 +1,66 @@
+import type * as z from 'zod';
+import type { ReplyTarget } from '../messaging/message-event.ts';
+import type { RetryingSend } from '../messaging/reply-retry.ts';
+import type { LocalOutboxStore } from '../store/local-outbox-store.ts';
+import type { PlatformAdapter } from './platform-adapter.ts';
+
+/**
+ * Reads one of the platform's variables, validated against its format in `Platform.env`:
+ * `undefined` when unset or empty. A malformed value throws (config/'s `ConfigError`).
+ */
+export type EnvReader = (name: string) => string | undefined;
+
+/** A platform's inbound settings: all there, or the variables that are missing (it is then off). */
+export type InboundSettings<C> = { readonly config: C } | { readonly missing: readonly string[] };
+
+/** What a reply sender may need beside its own settings (shared by every platform's sender). */
+export interface ReplySenderContext {
+  /** Sends one request with the deployment's retry policy (messaging/reply-retry.ts). */
+  readonly retry: RetryingSend;
+  /** The table of the local outbox (`local` replies), when configured. */
+  readonly tableName?: string;
+  /** Where `local` replies go instead of that table (tests, `hookgate dev`). */
+  readonly outbox?: LocalOutboxStore;
+}
+
+/** Sends one reply on one platform; rejects with a `ReplyError` (or `ReplyUndeliveredError`). */
+export type ReplySender = (target: ReplyTarget, text: string) => Promise<void>;
+
+/** The secret keys a platform reads, split by which of the deployment's two secrets holds them (docs/deploy.md, "Secrets"). */
+export interface PlatformSecretKeys {
+  /** What verifies inbound requests: in the gateway's secret, which only the gateway reads. */
+  readonly gateway: readonly string[];
+  /** What replies (and downloads) need: in the reply secret, which the turn function reads too. */
+  readonly reply: readonly string[];
+}
+
+/**
+ * One chat platform, whole: its settings (each variable's zod format, which of them are
+ * secrets, how they make its inbound and reply configuration), its inbound adapter and its
+ * reply sender. `Inbound` is what the gateway needs (verification secrets included);
+ * `Reply` is the part the turn function needs to answer, and `Inbound` holds it too.
+ * Every platform is listed once in `registry.ts`; nothing else names platforms one by one.
+ *
+ * @example
+ * const settings = platform.loadInbound(read, 'aws');
+ * if ('config' in settings) adapters.set(platform.name, platform.createAdapter(settings.config));
+ */
+export interface Platform<Name extends string, Inbound extends Reply, Reply> {
+  readonly name: Name;
+  /** Every environment variable it reads, with its format. */
+  readonly env: Readonly<Record<string, z.ZodType<string>>>;
+  readonly secretKeys: PlatformSecretKeys;
+  /** Its inbound configuration, or the variables it lacks (for the start-up log). */
+  loadInbound(read: EnvReader, runtime: 'local' | 'aws'): InboundSettings<Inbound>;
+  /** Its reply configuration when its reply variables are all set, whether or not its inbound ones are. */
+  loadReply(read: EnvReader, runtime: 'local' | 'aws'): Reply | undefined;
+  /** Verifies, answers handshakes and normalises its webhook requests. */
+  createAdapter(config: Inbound): PlatformAdapter;
+  /** Sends replies; built once per replier (a token cache lives as long). */
+  createReplySender(config: Reply, context: ReplySenderContext): ReplySender;
+}
+
+/** Any platform, whatever its configuration types (for code that iterates the registry). */
+// biome-ignore lint/suspicious/noExplicitAny: each entry is called only with the settings its own loaders made
+type AnySettings = any;
+export type AnyPlatform = Platform<string, AnySettings, AnySettings>;

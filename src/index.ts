@@ -11,22 +11,31 @@ export {
   firstNonEmptyString,
   firstString,
   gatewayDispatchAction,
-  hookAnswer,
   joinLlmContext,
 } from './hooks/aggregate/index.ts';
 export type { CommandDecision, GatewayDispatchAction } from './hooks/aggregate/index.ts';
 export {
+  HOOKS,
   HOOK_KINDS,
   HOOK_NAMES,
   KWARGS_KEY_ORDER,
   KWARGS_SCHEMAS,
   TELEMETRY_SCHEMA_VERSION,
   VALID_HOOK_NAMES_TEXT,
+  hookAnswer,
   hookKind,
   isHookName,
   orderKwargs,
 } from './hooks/catalogue.ts';
-export type { HookKind, HookName } from './hooks/catalogue.ts';
+export type {
+  AnswerOf,
+  DecisionHookName,
+  GatewayEventType,
+  HookKind,
+  HookName,
+  KwargsOf,
+  ObserverHookName,
+} from './hooks/catalogue.ts';
 export type { PluginContext } from './hooks/plugins/plugin-context.ts';
 export type {
   CommandTraceRecord,

@@ -1,53 +1,79 @@
 /**
  * The 19 plugin-hook names of the Hermes contract and what their return values mean
- * (hook-semantics §0.6, §1.4).
+ * (hook-semantics §0.6, §1.4), derived from the one table in `catalogue/hooks.ts`.
  */
+import { compareCodePoints } from './code-point-order.ts';
+import type { HookKind } from './catalogue/hook-definition.ts';
+import type { CallableHookName, HookName } from './catalogue/hook-types.ts';
+import { HOOKS, INTERNAL_HOOKS } from './catalogue/hooks.ts';
 
-/** Decision hooks have their results read by the call site; observer results are ignored. */
-export type HookKind = 'decision' | 'observer';
+export { HOOKS, INTERNAL_HOOKS } from './catalogue/hooks.ts';
+export type { HookKind } from './catalogue/hook-definition.ts';
+export type {
+  AnswerOf,
+  CallableHookName,
+  DecisionHookName,
+  GatewayEventType,
+  HookName,
+  InternalHookName,
+  KwargsOf,
+  ObserverAnswer,
+  ObserverHookName,
+  PayloadOf,
+} from './catalogue/hook-types.ts';
+export { hookAnswer } from './catalogue/hook-answer.ts';
+export { orderKwargs } from './catalogue/order-kwargs.ts';
 
-export const HOOK_KINDS = {
-  pre_tool_call: 'decision',
-  post_tool_call: 'observer',
-  transform_tool_result: 'decision',
-  transform_terminal_output: 'decision',
-  transform_llm_output: 'decision',
-  pre_llm_call: 'decision',
-  post_llm_call: 'observer',
-  pre_api_request: 'observer',
-  post_api_request: 'observer',
-  api_request_error: 'observer',
-  on_session_start: 'observer',
-  on_session_end: 'observer',
-  on_session_finalize: 'observer',
-  on_session_reset: 'observer',
-  subagent_start: 'observer',
-  subagent_stop: 'observer',
-  pre_gateway_dispatch: 'decision',
-  pre_approval_request: 'observer',
-  post_approval_response: 'observer',
-} as const satisfies Record<string, HookKind>;
+const hookNames = Object.keys(HOOKS) as HookName[];
 
-export type HookName = keyof typeof HOOK_KINDS;
+/** One value per hook, in table order. */
+function perHook<V>(pick: (name: HookName) => V): { readonly [H in HookName]: V } {
+  return Object.fromEntries(hookNames.map((name) => [name, pick(name)])) as Record<HookName, V>;
+}
+
+/** Each hook's kind. */
+export const HOOK_KINDS = Object.fromEntries(hookNames.map((name) => [name, HOOKS[name].kind])) as {
+  readonly [H in HookName]: (typeof HOOKS)[H]['kind'];
+};
 
 /** Sorted by code point, the order every "valid: …" message prints. */
-export const HOOK_NAMES: readonly HookName[] = (Object.keys(HOOK_KINDS) as HookName[]).sort((a, b) =>
-  a < b ? -1 : a > b ? 1 : 0,
-);
+export const HOOK_NAMES: readonly HookName[] = [...hookNames].sort(compareCodePoints);
 
 /** `a, b, c` — the list printed wherever the spec says "lists the valid names". */
 export const VALID_HOOK_NAMES_TEXT = HOOK_NAMES.join(', ');
 
+/**
+ * The kwargs keys of each hook, in the key order of hook-semantics §1.5–§1.15 (the schema's
+ * key order). Key order is part of the contract (shell hooks receive it over the wire, §0.2).
+ */
+export const KWARGS_KEY_ORDER = perHook((name): readonly string[] => Object.keys(HOOKS[name].kwargs.shape));
+
+/**
+ * zod schemas of each hook's kwargs: loose (unknown keys pass), every key optional, the
+ * present keys type-checked. Parsing does not preserve the caller's key order; validate
+ * with these, then pass the original object (or {@link orderKwargs}) to the engine.
+ *
+ * @example
+ * const parsed = KWARGS_SCHEMAS.pre_tool_call.safeParse(body);
+ * if (!parsed.success) return c.json({ error: z.prettifyError(parsed.error) }, 400);
+ */
+export const KWARGS_SCHEMAS = Object.fromEntries(hookNames.map((name) => [name, HOOKS[name].kwargs])) as {
+  readonly [H in HookName]: (typeof HOOKS)[H]['kwargs'];
+};
+
 export function isHookName(name: unknown): name is HookName {
-  return typeof name === 'string' && Object.hasOwn(HOOK_KINDS, name);
+  return typeof name === 'string' && Object.hasOwn(HOOKS, name);
+}
+
+/** True for a plugin hook or an internal hook (`permission_request`): a name callbacks run under. */
+export function isCallableHookName(name: unknown): name is CallableHookName {
+  return isHookName(name) || (typeof name === 'string' && Object.hasOwn(INTERNAL_HOOKS, name));
 }
 
 /** Kind of a hook; unknown names (stored for forward compatibility) are observers. */
 export function hookKind(name: string): HookKind {
-  return isHookName(name) ? HOOK_KINDS[name] : 'observer';
+  return isHookName(name) ? HOOKS[name].kind : 'observer';
 }
 
 /** The value added to every invocation's kwargs when the caller did not supply one (§1.3). */
 export const TELEMETRY_SCHEMA_VERSION = 'hermes.observer.v1';
-
-export { KWARGS_KEY_ORDER, KWARGS_SCHEMAS, orderKwargs } from './kwargs-schemas.ts';

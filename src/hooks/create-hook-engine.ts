@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
-import { hookAnswer } from './aggregate/hook-answer.ts';
 import { CallbackRegistry } from './callback-registry.ts';
-import { hookKind } from './catalogue.ts';
+import { hookAnswer, hookKind, isHookName } from './catalogue.ts';
 import { discoverHooksHome } from './discover-hooks-home.ts';
 import { GatewayHookRegistry, type GatewayHookInfo } from './gateway-hooks/gateway-hook-registry.ts';
 import { loadGatewayHooks } from './gateway-hooks/load-gateway-hooks.ts';
@@ -186,7 +185,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
     },
     invokeAll,
     async invoke(hook, kwargs) {
-      if (hookKind(hook) === 'observer') {
+      if (!isHookName(hook) || hookKind(hook) === 'observer') {
         await observe(hook, kwargs ?? {});
         return {};
       }

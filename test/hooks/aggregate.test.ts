@@ -5,9 +5,9 @@ import {
   firstNonEmptyString,
   firstString,
   gatewayDispatchAction,
-  hookAnswer,
   joinLlmContext,
 } from '../../src/hooks/aggregate/index.ts';
+import { hookAnswer, type HookName } from '../../src/hooks/catalogue.ts';
 
 describe('pre_tool_call block message (§1.5)', () => {
   it.each([
@@ -97,9 +97,10 @@ describe('hookAnswer: the /v1/hooks/{hook} shapes (architecture §4)', () => {
     ['transform_llm_output', [''], {}],
     ['pre_gateway_dispatch', [{ action: 'rewrite', text: 't' }], { action: 'rewrite', text: 't' }],
     ['post_tool_call', ['ignored'], {}],
+    // A JavaScript caller of the library can pass any name: an unknown one answers like an observer.
     ['not_a_hook', ['ignored'], {}],
   ])('%s %j → %j', (hook, results, expected) => {
-    expect(hookAnswer(hook, results)).toEqual(expected);
+    expect(hookAnswer(hook as HookName, results)).toEqual(expected);
   });
 });
 

@@ -1,13 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import {
-  HOOK_KINDS,
-  HOOK_NAMES,
-  KWARGS_KEY_ORDER,
-  KWARGS_SCHEMAS,
-  VALID_HOOK_NAMES_TEXT,
-  hookKind,
-  orderKwargs,
-} from '../../src/hooks/catalogue.ts';
 import { compareCodePoints } from '../../src/hooks/code-point-order.ts';
 import { resolveHooksHome } from '../../src/hooks/hooks-home.ts';
 import { isTruthy } from '../../src/hooks/python-truthiness.ts';
@@ -53,39 +44,6 @@ describe('wire JSON (§0.4)', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(() => renderWireJson(cyclic)).toThrow(WireJsonError);
-  });
-});
-
-describe('catalogue (§0.6, §1.4)', () => {
-  it('has exactly the 19 names, sorted by code point, in the valid-names text', () => {
-    expect(HOOK_NAMES).toHaveLength(19);
-    expect(VALID_HOOK_NAMES_TEXT).toBe(
-      'api_request_error, on_session_end, on_session_finalize, on_session_reset, on_session_start, post_api_request, post_approval_response, post_llm_call, post_tool_call, pre_api_request, pre_approval_request, pre_gateway_dispatch, pre_llm_call, pre_tool_call, subagent_start, subagent_stop, transform_llm_output, transform_terminal_output, transform_tool_result',
-    );
-  });
-  it('decision hooks are exactly the six whose return value is used', () => {
-    expect(Object.entries(HOOK_KINDS).filter(([, kind]) => kind === 'decision').map(([name]) => name).sort()).toEqual([
-      'pre_gateway_dispatch', 'pre_llm_call', 'pre_tool_call', 'transform_llm_output', 'transform_terminal_output', 'transform_tool_result',
-    ]);
-    expect(hookKind('future_hook')).toBe('observer');
-  });
-  it('has a kwargs schema and key order for every hook', () => {
-    expect(Object.keys(KWARGS_SCHEMAS).sort()).toEqual([...HOOK_NAMES]);
-    expect(Object.keys(KWARGS_KEY_ORDER).sort()).toEqual([...HOOK_NAMES]);
-    expect(KWARGS_KEY_ORDER.transform_tool_result).not.toContain('middleware_trace');
-    expect(KWARGS_KEY_ORDER.transform_terminal_output).toEqual(['command', 'output', 'returncode', 'task_id', 'env_type']);
-  });
-  it('schemas accept partial kwargs and unknown keys, reject wrong types with the field named', () => {
-    expect(KWARGS_SCHEMAS.pre_tool_call.safeParse({ tool_name: 't', extra_key: 1 }).success).toBe(true);
-    expect(KWARGS_SCHEMAS.pre_tool_call.safeParse({ args: ['not', 'an', 'object'] }).success).toBe(true);
-    const bad = KWARGS_SCHEMAS.transform_terminal_output.safeParse({ returncode: 'zero' });
-    expect(bad.success).toBe(false);
-    expect(bad.error?.issues[0]?.path).toEqual(['returncode']);
-    expect(KWARGS_SCHEMAS.subagent_stop.safeParse({ child_role: null }).success).toBe(true);
-  });
-  it('orderKwargs puts known keys in table order, then the others, dropping undefined', () => {
-    const out = orderKwargs('post_llm_call', { platform: 'cli', extra: 1, model: 'm', session_id: 's', task_id: undefined });
-    expect(Object.keys(out)).toEqual(['session_id', 'model', 'platform', 'extra']);
   });
 });
 

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { hookAnswer } from '../../hooks/aggregate/hook-answer.ts';
 import { CallbackRegistry } from '../../hooks/callback-registry.ts';
 import { discoverHooksHome } from '../../hooks/discover-hooks-home.ts';
 import type { HookRunRecord } from '../../hooks/hook-engine.ts';
@@ -10,7 +9,7 @@ import { PluginCommandRegistry } from '../../hooks/plugins/plugin-commands.ts';
 import { runCallbacks } from '../../hooks/run-callbacks.ts';
 import { withTelemetryTag } from '../../hooks/telemetry-tag.ts';
 import { withObjectArgs } from '../../hooks/tool-call-args.ts';
-import { isHookName, VALID_HOOK_NAMES_TEXT } from '../../hooks/catalogue.ts';
+import { hookAnswer, isHookName, VALID_HOOK_NAMES_TEXT, type HookName } from '../../hooks/catalogue.ts';
 import { isPlainObject } from '../../hooks/python-truthiness.ts';
 import { fireShellHook } from '../../hooks/shell/shell-hook-callback.ts';
 import { renderWireJson } from '../../hooks/wire-json.ts';
@@ -135,7 +134,7 @@ function finish(expectation: string, met: boolean, why?: string): number {
  * one's result or error (`hookgate hooks test` covers the plugin hooks as well as the shell
  * hooks; gateway hooks listen to gateway events such as `agent:start`, not to these names).
  */
-async function testPluginCallbacks(ctx: HooksContext, event: string, kwargs: Record<string, unknown>): Promise<{ ran: number; blocked: boolean; context: boolean }> {
+async function testPluginCallbacks(ctx: HooksContext, event: HookName, kwargs: Record<string, unknown>): Promise<{ ran: number; blocked: boolean; context: boolean }> {
   const description = await discoverHooksHome(ctx.home, { gatewayHooks: false });
   const registry = new CallbackRegistry();
   const errors: string[] = [];
@@ -153,7 +152,7 @@ async function testPluginCallbacks(ctx: HooksContext, event: string, kwargs: Rec
     else say(`  returned: ${clip(safeJson(run.result), 400)}`);
     say();
   }
-  const answer = hookAnswer(event, results);
+  const answer: Record<string, unknown> = hookAnswer(event, results);
   return { ran: runs.length, blocked: answer.action === 'block', context: typeof answer.context === 'string' && answer.context !== '' };
 }
 

@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { HOOK_NAMES, TELEMETRY_SCHEMA_VERSION, VALID_HOOK_NAMES_TEXT, isHookName } from '../../hooks/catalogue.ts';
-import { KWARGS_SCHEMAS } from '../../hooks/kwargs-schemas.ts';
+import { HOOK_NAMES, KWARGS_SCHEMAS, TELEMETRY_SCHEMA_VERSION, VALID_HOOK_NAMES_TEXT, isHookName } from '../../hooks/catalogue.ts';
 import type { ObserverEvent } from '../../hooks/observer-sink.ts';
 import { textOf } from '../../hooks/text-of.ts';
 import { InvalidObserverEventError } from '../../pipeline/observer-publish-error.ts';

@@ -4,6 +4,5 @@ export { commandDecision, type CommandDecision } from './command-decision.ts';
 export { firstNonEmptyString } from './first-non-empty-string.ts';
 export { firstString } from './first-string.ts';
 export { gatewayDispatchAction, type GatewayDispatchAction } from './gateway-dispatch-action.ts';
-export { hookAnswer } from './hook-answer.ts';
 export { joinLlmContext } from './llm-context.ts';
 export { promptBlockMessage, type PromptBlock } from './prompt-block.ts';

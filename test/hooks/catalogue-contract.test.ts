@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import {
+  HOOKS,
+  HOOK_KINDS,
+  HOOK_NAMES,
+  KWARGS_KEY_ORDER,
+  KWARGS_SCHEMAS,
+  VALID_HOOK_NAMES_TEXT,
+  hookKind,
+  orderKwargs,
+} from '../../src/hooks/catalogue.ts';
+
+/**
+ * The catalogue against the contract (hook-semantics §0.6, §1.4–§1.15), written out here
+ * by hand so that a change to the table shows up as a failing test, not as a silent change
+ * of what shell hooks receive.
+ */
+const CONTRACT_KEY_ORDER: Record<string, readonly string[]> = {
+  pre_tool_call: ['tool_name', 'args', 'task_id', 'session_id', 'tool_call_id', 'turn_id', 'api_request_id', 'middleware_trace'],
+  post_tool_call: [
+    'tool_name', 'args', 'result', 'task_id', 'session_id', 'tool_call_id', 'turn_id', 'api_request_id',
+    'duration_ms', 'status', 'error_type', 'error_message', 'middleware_trace',
+  ],
+  transform_tool_result: [
+    'tool_name', 'args', 'result', 'task_id', 'session_id', 'tool_call_id', 'turn_id', 'api_request_id',
+    'duration_ms', 'status', 'error_type', 'error_message',
+  ],
+  transform_terminal_output: ['command', 'output', 'returncode', 'task_id', 'env_type'],
+  transform_llm_output: ['response_text', 'session_id', 'model', 'platform'],
+  pre_llm_call: [
+    'session_id', 'task_id', 'turn_id', 'user_message', 'conversation_history', 'is_first_turn', 'model', 'platform', 'sender_id',
+  ],
+  post_llm_call: [
+    'session_id', 'task_id', 'turn_id', 'user_message', 'assistant_response', 'conversation_history', 'model', 'platform',
+  ],
+  pre_api_request: [
+    'task_id', 'turn_id', 'api_request_id', 'session_id', 'user_message', 'conversation_history', 'platform', 'model',
+    'provider', 'base_url', 'api_mode', 'api_call_count', 'request_messages', 'message_count', 'tool_count',
+    'approx_input_tokens', 'request_char_count', 'max_tokens', 'started_at', 'middleware_trace', 'request',
+  ],
+  post_api_request: [
+    'task_id', 'turn_id', 'api_request_id', 'session_id', 'platform', 'model', 'provider', 'base_url', 'api_mode',
+    'api_call_count', 'api_duration', 'started_at', 'ended_at', 'finish_reason', 'message_count', 'response_model',
+    'response', 'usage', 'assistant_message', 'assistant_content_chars', 'assistant_tool_call_count',
+  ],
+  api_request_error: [
+    'task_id', 'turn_id', 'api_request_id', 'session_id', 'platform', 'model', 'provider', 'base_url', 'api_mode',
+    'api_call_count', 'api_duration', 'started_at', 'ended_at', 'status_code', 'retry_count', 'max_retries',
+    'retryable', 'reason', 'error', 'request',
+  ],
+  on_session_start: ['session_id', 'model', 'platform'],
+  on_session_end: ['session_id', 'task_id', 'turn_id', 'completed', 'interrupted', 'model', 'platform'],
+  on_session_finalize: ['session_id', 'platform', 'reason', 'old_session_id', 'new_session_id'],
+  on_session_reset: ['session_id', 'platform', 'reason', 'old_session_id', 'new_session_id'],
+  subagent_start: [
+    'parent_session_id', 'parent_turn_id', 'parent_subagent_id', 'child_session_id', 'child_subagent_id', 'child_role', 'child_goal',
+  ],
+  subagent_stop: [
+    'parent_session_id', 'parent_turn_id', 'child_session_id', 'child_role', 'child_summary', 'child_status', 'duration_ms',
+  ],
+  pre_gateway_dispatch: ['event', 'gateway', 'session_store'],
+  pre_approval_request: ['command', 'description', 'pattern_key', 'pattern_keys', 'session_key', 'surface'],
+  post_approval_response: ['command', 'description', 'pattern_key', 'pattern_keys', 'session_key', 'surface', 'choice'],
+};
+
+// Field types shared by several hooks. Every key is optional: callers outside the
+// process (the `/v1` API, `hooks test` payloads) send partial kwargs, and callbacks must
+
+const DECISION_HOOKS = ['pre_gateway_dispatch', 'pre_llm_call', 'pre_tool_call', 'transform_llm_output', 'transform_terminal_output', 'transform_tool_result'];
+
+describe('hook catalogue (§0.6, §1.4)', () => {
+  it('has exactly the 19 names, sorted by code point, in the valid-names text', () => {
+    expect(HOOK_NAMES).toHaveLength(19);
+    expect([...HOOK_NAMES]).toEqual(Object.keys(CONTRACT_KEY_ORDER).sort());
+    expect(Object.keys(HOOKS).sort()).toEqual([...HOOK_NAMES]);
+    expect(VALID_HOOK_NAMES_TEXT).toBe(
+      'api_request_error, on_session_end, on_session_finalize, on_session_reset, on_session_start, post_api_request, post_approval_response, post_llm_call, post_tool_call, pre_api_request, pre_approval_request, pre_gateway_dispatch, pre_llm_call, pre_tool_call, subagent_start, subagent_stop, transform_llm_output, transform_terminal_output, transform_tool_result',
+    );
+  });
+  it('decision hooks are exactly the six whose return value is used; the rest are observers', () => {
+    expect(Object.entries(HOOK_KINDS).filter(([, kind]) => kind === 'decision').map(([name]) => name).sort()).toEqual(DECISION_HOOKS);
+    expect(Object.entries(HOOK_KINDS).filter(([, kind]) => kind !== 'observer' && kind !== 'decision')).toEqual([]);
+    expect(hookKind('future_hook')).toBe('observer');
+  });
+  it.each(Object.entries(CONTRACT_KEY_ORDER))('%s: kwargs keys in contract order', (hook, order) => {
+    expect(KWARGS_KEY_ORDER[hook as keyof typeof KWARGS_KEY_ORDER]).toEqual(order);
+    expect(Object.keys(KWARGS_SCHEMAS[hook as keyof typeof KWARGS_SCHEMAS].shape)).toEqual(order);
+  });
+  it('every decision hook has an aggregation rule and a trace description; observers have neither', () => {
+    for (const [name, hook] of Object.entries(HOOKS)) {
+      if (hook.kind === 'decision') {
+        expect(typeof hook.answer, name).toBe('function');
+        expect(typeof hook.trace.describe([]), name).toBe('string');
+      } else {
+        expect('answer' in hook, name).toBe(false);
+      }
+    }
+  });
+  it('schemas accept partial kwargs and unknown keys, reject wrong types with the field named', () => {
+    expect(KWARGS_SCHEMAS.pre_tool_call.safeParse({ tool_name: 't', extra_key: 1 }).success).toBe(true);
+    expect(KWARGS_SCHEMAS.pre_tool_call.safeParse({ args: ['not', 'an', 'object'] }).success).toBe(true);
+    const bad = KWARGS_SCHEMAS.transform_terminal_output.safeParse({ returncode: 'zero' });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.path).toEqual(['returncode']);
+    expect(KWARGS_SCHEMAS.subagent_stop.safeParse({ child_role: null }).success).toBe(true);
+  });
+  it('orderKwargs puts known keys in table order, then the others, dropping undefined', () => {
+    const out = orderKwargs('post_llm_call', { platform: 'cli', extra: 1, model: 'm', session_id: 's', task_id: undefined });
+    expect(Object.keys(out)).toEqual(['session_id', 'model', 'platform', 'extra']);
+    expect(Object.keys(orderKwargs('future_hook', { b: 1, a: 2 }))).toEqual(['b', 'a']);
+  });
+});

@@ -1,5 +1,6 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { shellWord } from '../hooks/shell/shell-word.ts';
 
 /** One file of the scaffold: its path inside the home, its text, executable or not. */
 export interface ScaffoldFile {
@@ -47,9 +48,9 @@ hooks:
 
 # Consent: a shell hook runs only once its (event, command) pair is approved, so a config.yaml
 # someone else edited cannot run a new command on your machine. Approve it once with
-#   hookgate hooks approve pre_tool_call ${script} --home ${home} --yes
+#   hookgate hooks approve pre_tool_call ${shellWord(script)} --home ${shellWord(home)} --yes
 # (or --accept-hooks, or answer the prompt at a terminal). If the script changes later, it stops
-# running until approved again (hooks_on_drift: block). Check everything: hookgate hooks doctor
+# running until approved again (hooks_on_drift: block). Check everything: hookgate hooks doctor --home ${shellWord(home)}
 `,
     },
     {

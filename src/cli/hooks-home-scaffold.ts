@@ -1,6 +1,7 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { shellWord } from '../hooks/shell/shell-word.ts';
+import { hooksHomeTsconfig } from './hooks-home-tsconfig.ts';
 
 /** One file of the scaffold: its path inside the home, its text, executable or not. */
 export interface ScaffoldFile {
@@ -113,6 +114,11 @@ export async function handle(event: string, context: Record<string, unknown>): P
   await appendFile(join(home, 'logs', 'agent-log.jsonl'), \`\${JSON.stringify(line)}\\n\`);
 }
 `,
+    },
+    {
+      // Lets editors and tsc resolve \`import type … from 'hookgate'\` in plugins/ and hooks/.
+      path: 'tsconfig.json',
+      text: hooksHomeTsconfig(),
     },
     {
       path: SCAFFOLD_SCRIPT,

@@ -57,7 +57,7 @@ it('the approve command hookgate init prints runs as printed and approves the sh
   // The other lines it prints run too (`hooks list`; dev is a server, not run here).
   const list = init.stdout.split('\n').find((l) => l.includes('hookgate hooks list'))!.replace(/#.*$/, '').trim();
   expect(sh(list).status).toBe(0);
-}, 60_000);
+}, 150_000);
 
 it('the approve command dev prints for an un-approved shell hook runs as printed', () => {
   const command = join(home, 'agent-hooks/block-rm-rf.sh');
@@ -79,4 +79,4 @@ it('the approve command dev prints for an un-approved shell hook runs as printed
   const run = sh(approve);
   expect(run.status, run.stderr).toBe(0);
   expect(listLine()).toContain('✓ allowed');
-}, 60_000);
+}, 150_000);

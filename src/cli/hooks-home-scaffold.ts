@@ -1,5 +1,7 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { shellWord } from '../hooks/shell/shell-word.ts';
+import { hooksHomeTsconfig } from './hooks-home-tsconfig.ts';
 
 /** One file of the scaffold: its path inside the home, its text, executable or not. */
 export interface ScaffoldFile {
@@ -47,9 +49,9 @@ hooks:
 
 # Consent: a shell hook runs only once its (event, command) pair is approved, so a config.yaml
 # someone else edited cannot run a new command on your machine. Approve it once with
-#   hookgate hooks approve pre_tool_call ${script} --home ${home} --yes
+#   hookgate hooks approve pre_tool_call ${shellWord(script)} --home ${shellWord(home)} --yes
 # (or --accept-hooks, or answer the prompt at a terminal). If the script changes later, it stops
-# running until approved again (hooks_on_drift: block). Check everything: hookgate hooks doctor
+# running until approved again (hooks_on_drift: block). Check everything: hookgate hooks doctor --home ${shellWord(home)}
 `,
     },
     {
@@ -112,6 +114,11 @@ export async function handle(event: string, context: Record<string, unknown>): P
   await appendFile(join(home, 'logs', 'agent-log.jsonl'), \`\${JSON.stringify(line)}\\n\`);
 }
 `,
+    },
+    {
+      // Lets editors and tsc resolve \`import type … from 'hookgate'\` in plugins/ and hooks/.
+      path: 'tsconfig.json',
+      text: hooksHomeTsconfig(),
     },
     {
       path: SCAFFOLD_SCRIPT,

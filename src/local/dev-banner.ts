@@ -3,6 +3,7 @@ import { toolPolicyFromConfig } from '../agent/tools/tool-policy.ts';
 import type { HooksStatus } from '../console/console-data.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import { createMemoryLogger } from '../hooks/hook-logger.ts';
+import { shellWord } from '../hooks/shell/shell-word.ts';
 
 /**
  * The banner lines of `hookgate dev` that say what the hooks home holds as it starts: the
@@ -55,9 +56,4 @@ export function toolSandboxLines(engine: Pick<HookEngine, 'config'>, home: strin
   const choice = selectToolSandbox({ host: 'local', config: toolPolicyFromConfig(engine.config ?? {}, home, createMemoryLogger()) });
   if (choice.sandbox.kind === 'bwrap') return [`  tool sandbox: ${choice.summary}`, ...(choice.notice ? [`    ⚠ ${choice.notice}`] : [])];
   return [`  tool sandbox: ${choice.sandbox.kind === 'none' ? '⚠' : '✗'} ${choice.notice ?? choice.summary}`];
-}
-
-/** A word for a POSIX shell, so a printed command runs as printed: as-is when safe, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

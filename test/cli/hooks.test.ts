@@ -388,6 +388,34 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(plugin.code).toBe(0);
   });
 
+  it('test: a gateway event (command:model) fires the gateway hooks subscribed to it and shows the decision', async () => {
+    const h = home({}, '');
+    mkdirSync(join(h, 'hooks', 'policy'), { recursive: true });
+    writeFileSync(join(h, 'hooks', 'policy', 'HOOK.yaml'), 'name: policy\nevents: [command:*]\n');
+    writeFileSync(
+      join(h, 'hooks', 'policy', 'handler.mjs'),
+      "export function handle(type, ctx) { return ctx.command === 'model' && ctx.args === '' ? { decision: 'handled', message: `Usage: /model <name> (${type})` } : null; }\n",
+    );
+    mkdirSync(join(h, 'hooks', 'broken'), { recursive: true });
+    writeFileSync(join(h, 'hooks', 'broken', 'HOOK.yaml'), 'name: broken\nevents: [command:model]\n');
+    writeFileSync(join(h, 'hooks', 'broken', 'handler.mjs'), "export function handle() { throw new Error('policy store down'); }\n");
+    const r = await hookgate(['hooks', 'test', 'command:model', '--home', h]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Emitting 'command:model' to 2 gateway hook(s):");
+    expect(r.stdout).toContain('→ gateway hook broken');
+    expect(r.stdout).toContain('✗ error: policy store down');
+    expect(r.stdout).toContain('→ gateway hook policy');
+    expect(r.stdout).toContain('returned: {"decision":"handled","message":"Usage: /model <name> (command:model)"}');
+    expect(r.stdout).toContain('decision: handled — reply: Usage: /model <name> (command:model)');
+    const payload = join(h, 'args.json');
+    writeFileSync(payload, '{"args": "gpt-4o", "raw_args": "gpt-4o"}');
+    const named = await hookgate(['hooks', 'test', 'command:model', '--home', h, '--payload-file', payload]);
+    expect(named.stdout).toContain('decision: run (no hook decided; the command runs)');
+    const none = await hookgate(['hooks', 'test', 'agent:start', '--home', h, '--expect', 'allow']);
+    expect(none.stdout).toContain('No gateway hooks subscribed to event: agent:start');
+    expect(none.code).toBe(1);
+  });
+
   it('doctor: a shell syntax error is a problem (sh -n), found without running the script', async () => {
     const h = home({ 'broken.sh': 'touch "$H/broken-ran"\nif then fi', 'fine.sh': 'cat >/dev/null' }, 'hooks:\n  pre_tool_call:\n    - {command: $H/broken.sh}\n    - {command: $H/fine.sh}\n');
     const r = await hookgate(['hooks', 'doctor', '--home', h]);

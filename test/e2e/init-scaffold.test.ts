@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/until.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
+const TSC = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
 
 function env(): NodeJS.ProcessEnv {
   const e: NodeJS.ProcessEnv = {
@@ -47,7 +48,7 @@ describe('hookgate init [DIR]', () => {
   it('scaffolds a hooks home, and never overwrites what is there', async () => {
     const first = hookgate(['init', home]);
     expect(first.status).toBe(0);
-    for (const file of ['config.yaml', 'plugins/hello/plugin.yaml', 'plugins/hello/index.ts', 'hooks/agent-log/HOOK.yaml', 'hooks/agent-log/handler.ts', 'agent-hooks/block-rm-rf.sh']) {
+    for (const file of ['config.yaml', 'tsconfig.json', 'plugins/hello/plugin.yaml', 'plugins/hello/index.ts', 'hooks/agent-log/HOOK.yaml', 'hooks/agent-log/handler.ts', 'agent-hooks/block-rm-rf.sh']) {
       expect(first.stdout).toContain(`created ${file}`);
       expect(existsSync(join(home, file))).toBe(true);
     }
@@ -63,6 +64,13 @@ describe('hookgate init [DIR]', () => {
     await rm(join(home, 'config.yaml'));
     expect(hookgate(['init', home]).stdout).toContain('created config.yaml');
   }, 60_000);
+
+  it("type-checks: tsc -p on the new home resolves `import type { PluginContext } from 'hookgate'`", () => {
+    // An unresolved 'hookgate' is error TS2307, so exit 0 means the import resolved and the plugin and handler type-check.
+    const tsc = spawnSync(process.execPath, [TSC, '-p', home], { encoding: 'utf8', timeout: 180_000 });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 200_000);
 
   it('passes doctor apart from consent, and hooks approve makes the shell hook allowed', () => {
     const script = join(home, 'agent-hooks/block-rm-rf.sh');

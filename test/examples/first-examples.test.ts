@@ -44,6 +44,13 @@ describe('command-policy (command:*)', () => {
     expect(await dev.chat('policy-1', '/stop')).toBe('Only admins may /stop a running turn.');
     expect(await dev.chat('policy-1', '/reset')).toBe('✨ New session started.');
   });
+
+  it('answers /model without a name with its usage line; with a name, /model itself answers', async () => {
+    expect(await dev.chat('policy-2', '/model')).toBe('Usage: /model <name>');
+    expect(await dev.chat('policy-2', '/model gpt-4o')).toBe(
+      'Model: the built-in stand-in model (HOOKGATE_MODEL_BASE_URL is not set)\nThe model is set for the whole gateway (HOOKGATE_MODEL); /model cannot switch it per chat.',
+    );
+  });
 });
 
 describe('long-task-alert (agent:step)', () => {

@@ -190,8 +190,18 @@ describe('slash commands', () => {
     expect(turns.map((t) => t.kind === 'message' && t.event.text)).toEqual(['/summarise last week']);
   });
 
+  it('/model names the model and says it cannot switch it; command:model hooks see it first', async () => {
+    await say('/model');
+    await say('/model gpt-4o');
+    expect(engine.calls.filter((c) => c.name === 'command:model')).toHaveLength(2);
+    const [bare, named] = await replies();
+    expect(bare).toBe('Model: the built-in stand-in model (HOOKGATE_MODEL_BASE_URL is not set)');
+    expect(named).toContain('/model cannot switch it per chat');
+    expect(await gw.drainTurns()).toEqual([]);
+  });
+
   it('unknown slash commands go to the agent without command hooks', async () => {
-    await say('/model gpt');
+    await say('/weather paris');
     expect(engine.calls.some((c) => c.op === 'emitCollect')).toBe(false);
     expect(await gw.drainTurns()).toHaveLength(1);
   });

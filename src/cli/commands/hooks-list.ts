@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { scriptDrift } from '../../hooks/shell/consent/script-drift.ts';
 import { NOT_RUNNING_TEXT, shellHookRunState } from '../../hooks/shell/consent/shell-hook-run-state.ts';
+import { shellWord } from '../../hooks/shell/shell-word.ts';
 import type { HooksContext } from './hooks-context.ts';
 import { BAD, bold, OK, red, say, WARN } from './hooks-output.ts';
 import { listHooksHome, type GatewayHookListing, type PluginListing } from './hooks-home-listing.ts';
@@ -129,15 +130,10 @@ async function listShellHooks(ctx: HooksContext): Promise<void> {
       // A guard that is off says so loudly, whatever the reason, after the lines §4.1 fixes.
       const state = shellHookRunState(entry, approval, ctx.onDrift);
       if (!state.running) {
-        const hint = state.reason === 'not-approved' ? `; approve it: hookgate hooks approve ${entry.event} ${shellQuote(entry.command)} --home ${shellQuote(ctx.home)} --yes` : '';
+        const hint = state.reason === 'not-approved' ? `; approve it: hookgate hooks approve ${entry.event} ${shellWord(entry.command)} --home ${shellWord(ctx.home)} --yes` : '';
         say(`      ${BAD()} ${red('not running')}: ${NOT_RUNNING_TEXT[state.reason]}${hint}`);
       }
     }
     say();
   }
-}
-
-/** A word for a POSIX shell: as-is when safe, else single-quoted. */
-function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -26,3 +26,18 @@ export function clip(text: string, max: number): string {
 export function seconds(value: number): string {
   return Number.isInteger(value) ? value.toFixed(1) : String(value);
 }
+
+/** The last line of `hooks test --expect`: met (exit 0) or not, and why (exit 1). */
+export function finishExpectation(expectation: string, met: boolean, why?: string): number {
+  say(met ? green(`Expectation '${expectation}' met.`) : red(`Expectation '${expectation}' NOT met${why ? `: ${why}` : ''}.`));
+  return met ? 0 : 1;
+}
+
+/** A value as JSON for a one-line listing, or its String() when it cannot be serialised. */
+export function jsonOrString(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'undefined';
+  } catch {
+    return String(value);
+  }
+}

@@ -15,7 +15,8 @@ import { fireShellHook } from '../../hooks/shell/shell-hook-callback.ts';
 import { renderWireJson } from '../../hooks/wire-json.ts';
 import type { HooksContext } from './hooks-context.ts';
 import { testPayload } from './hooks-payloads.ts';
-import { BAD, bold, clip, green, red, say, seconds } from './hooks-output.ts';
+import { BAD, bold, clip, finishExpectation, jsonOrString, say, seconds } from './hooks-output.ts';
+import { gatewayTestContext, isGatewayEvent, testGatewayHooks } from './hooks-test-gateway.ts';
 
 export const EXPECTATIONS = ['block', 'allow', 'context'] as const;
 export type Expectation = (typeof EXPECTATIONS)[number];
@@ -38,6 +39,15 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
     say(`Invalid --expect value: '${expectation}' (expected one of: ${EXPECTATIONS.join(', ')})`);
     return 2;
   }
+  if (isGatewayEvent(event)) {
+    const context = gatewayTestContext(event);
+    if (options.payloadFile !== undefined) {
+      const merged = readPayloadFile(options.payloadFile);
+      if (merged === undefined) return invalid;
+      Object.assign(context, merged);
+    }
+    return testGatewayHooks(ctx, event, context, expectation);
+  }
   if (!isHookName(event)) {
     say(`Unknown event: '${event}'`);
     say(`Valid events: ${VALID_HOOK_NAMES_TEXT}`);
@@ -49,15 +59,9 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
   const kwargs = testPayload(event);
   if (options.forTool !== undefined) kwargs.tool_name = options.forTool;
   if (options.payloadFile !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(readFileSync(options.payloadFile, 'utf8'));
-    } catch (error) {
-      say(`Error reading payload file: ${(error as Error).message}`);
-      return invalid;
-    }
-    if (isPlainObject(parsed)) Object.assign(kwargs, parsed);
-    else say(`Warning: ${options.payloadFile} is not a JSON object; ignoring`);
+    const merged = readPayloadFile(options.payloadFile);
+    if (merged === undefined) return invalid;
+    Object.assign(kwargs, merged);
   }
 
   // The plugins' callbacks for the event run first, as at run time (§1.2: plugins before shell hooks).
@@ -76,8 +80,8 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
     say(`No shell hooks configured for event: ${event}`);
     if (options.forTool !== undefined) say(`(with matcher filter --for-tool=${options.forTool})`);
     if (expectation === undefined) return 0;
-    if (plugins.ran === 0) return finish(expectation, false, 'no hook was selected');
-    return finish(expectation, expectation === 'block' ? pluginBlocked : expectation === 'allow' ? !pluginBlocked : pluginContext);
+    if (plugins.ran === 0) return finishExpectation(expectation, false, 'no hook was selected');
+    return finishExpectation(expectation, expectation === 'block' ? pluginBlocked : expectation === 'allow' ? !pluginBlocked : pluginContext);
   }
 
   say(bold(`Firing ${selected.length} hook(s) for event '${event}':`));
@@ -118,21 +122,16 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
     say();
   }
   if (expectation === undefined) return 0;
-  if (failedOpen) return finish(expectation, false, 'a hook failed open (spawn error or timeout)');
-  if (broken) return finish(expectation, false, 'a hook has a shell syntax error');
+  if (failedOpen) return finishExpectation(expectation, false, 'a hook failed open (spawn error or timeout)');
+  if (broken) return finishExpectation(expectation, false, 'a hook has a shell syntax error');
   const met = expectation === 'block' ? blocked : expectation === 'allow' ? !blocked : context;
-  return finish(expectation, met);
-}
-
-function finish(expectation: string, met: boolean, why?: string): number {
-  say(met ? green(`Expectation '${expectation}' met.`) : red(`Expectation '${expectation}' NOT met${why ? `: ${why}` : ''}.`));
-  return met ? 0 : 1;
+  return finishExpectation(expectation, met);
 }
 
 /**
  * Runs the enabled plugins' callbacks for `event` once on the synthetic kwargs and shows each
  * one's result or error (`hookgate hooks test` covers the plugin hooks as well as the shell
- * hooks; gateway hooks listen to gateway events such as `agent:start`, not to these names).
+ * hooks; a gateway event such as `command:model` goes to hooks-test-gateway instead).
  */
 async function testPluginCallbacks(ctx: HooksContext, event: HookName, kwargs: Record<string, unknown>): Promise<{ ran: number; blocked: boolean; context: boolean }> {
   const description = await discoverHooksHome(ctx.home, { gatewayHooks: false });
@@ -149,17 +148,23 @@ async function testPluginCallbacks(ctx: HooksContext, event: HookName, kwargs: R
   for (const run of runs) {
     say(`→ plugin ${run.plugin ?? '?'}: ${run.callback}  (${Math.round(run.durationMs)} ms)`);
     if (run.error !== undefined) say(`  ${BAD()} error: ${clip(run.error, 400)}`);
-    else say(`  returned: ${clip(safeJson(run.result), 400)}`);
+    else say(`  returned: ${clip(jsonOrString(run.result), 400)}`);
     say();
   }
   const answer: Record<string, unknown> = hookAnswer(event, results);
   return { ran: runs.length, blocked: answer.action === 'block', context: typeof answer.context === 'string' && answer.context !== '' };
 }
 
-function safeJson(value: unknown): string {
+/** `--payload-file`'s JSON object ({} with a warning when it is not an object); undefined when unreadable. */
+function readPayloadFile(path: string): Record<string, unknown> | undefined {
+  let parsed: unknown;
   try {
-    return JSON.stringify(value) ?? 'undefined';
-  } catch {
-    return String(value);
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    say(`Error reading payload file: ${(error as Error).message}`);
+    return undefined;
   }
+  if (isPlainObject(parsed)) return parsed;
+  say(`Warning: ${path} is not a JSON object; ignoring`);
+  return {};
 }

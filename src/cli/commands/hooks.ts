@@ -64,7 +64,7 @@ export const installHooksCommand: CommandInstaller = (program) => {
   hooks
     .command('test')
     .description('fire the hooks of one event on a synthetic payload (un-approved ones too)')
-    .argument('<event>', 'a hook event name, e.g. pre_tool_call')
+    .argument('<event>', 'a hook event name (pre_tool_call: plugin and shell hooks) or a gateway event (command:model: gateway hooks)')
     .option('--for-tool <tool>', 'set tool_name and keep only tool hooks whose matcher matches it')
     .option('--payload-file <file>', 'a JSON object merged over the synthetic payload')
     .option('--expect <outcome>', 'block | allow | context: set the exit status from the outcome')

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
+import { shellWord } from '../../hooks/shell/shell-word.ts';
 import { SCAFFOLD_SCRIPT, writeScaffold } from '../hooks-home-scaffold.ts';
 import type { CommandInstaller } from '../main.ts';
 
@@ -30,11 +31,14 @@ export const installInitCommand: CommandInstaller = (program) => {
       out(`hookgate init: hooks home ${home}`);
       for (const path of result.created) out(`  created ${path}`);
       for (const path of result.skipped) out(`  skipped ${path} (exists; left as it is)`);
-      const homeFlag = dir === undefined ? '' : ` --home ${home}`;
+      // Every command printed runs as printed, pasted into a shell: quoted words, the home
+      // named even when it is the default (an env var may differ in the next shell), and
+      // approve's --yes (its prompt needs a terminal).
+      const homeFlag = ` --home ${shellWord(home)}`;
       out();
       out('Next:');
       out(`  hookgate hooks list${homeFlag}       # what is there; the shell hook is not approved yet`);
-      out(`  hookgate hooks approve pre_tool_call ${resolve(home, SCAFFOLD_SCRIPT)}${homeFlag}`);
+      out(`  hookgate hooks approve pre_tool_call ${shellWord(resolve(home, SCAFFOLD_SCRIPT))}${homeFlag} --yes`);
       out(`  hookgate dev${homeFlag}              # then: hookgate chat, or open /console`);
     });
 };

@@ -22,6 +22,8 @@ export interface CommandContext {
   now: Date;
   /** `HOOKGATE_APPROVERS`: may answer any approval and grant `always` for every chat. */
   approvers?: AllowedUsers;
+  /** The deployment's model settings, named by `/model` (never its URL or key). */
+  model?: { name?: string; baseUrl?: string };
 }
 
 /**
@@ -86,6 +88,8 @@ export async function runBuiltinCommand(command: SlashCommand, ctx: CommandConte
       return helpReply(ctx.engine.pluginCommands?.list() ?? []);
     case 'tools':
       return toolsReply(ctx.engine.config ?? {}, ctx.event.source.platform, ctx.event.source.chat_id);
+    case 'model':
+      return modelReply(ctx.model, command.args);
     case 'status': {
       const session = await ctx.sessions.current(ctx.sessionKey);
       const pending = await ctx.approvals.pending(ctx.sessionKey);
@@ -144,6 +148,22 @@ export async function runBuiltinCommand(command: SlashCommand, ctx: CommandConte
       return scope.global ? '✅ Approved always, in every chat.' : APPROVED_REPLY[scope.choice];
     }
   }
+}
+
+/**
+ * The `/model` answer: the model turns use, named as the operator configured it (the URL and
+ * key stay private). The model is per deployment (HOOKGATE_MODEL*), so `/model <name>` says
+ * so rather than pretending to switch; a `command:model` hook can answer it instead (the
+ * command-policy example gives a bare `/model` a usage line).
+ */
+function modelReply(model: CommandContext['model'], args: string): string {
+  const current = !model?.baseUrl
+    ? 'the built-in stand-in model (HOOKGATE_MODEL_BASE_URL is not set)'
+    : model.name
+      ? escapeControlCharacters(model.name)
+      : 'gpt-4o-mini (HOOKGATE_MODEL is not set)'; // agent/model's DEFAULT_REMOTE_MODEL (gateway may not import agent)
+  const line = `Model: ${current}`;
+  return args === '' ? line : `${line}\nThe model is set for the whole gateway (HOOKGATE_MODEL); /model cannot switch it per chat.`;
 }
 
 /** Whether the sender is `owner` (same platform and user id; an unknown id is nobody) or an approver. */

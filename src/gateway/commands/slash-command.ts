@@ -5,6 +5,7 @@ export const BUILTIN_COMMANDS = {
   status: { aliases: [], help: 'show this conversation’s session' },
   help: { aliases: [], help: 'list the commands' },
   tools: { aliases: [], help: 'list the tools the agent may use in this chat' },
+  model: { aliases: [], help: 'show the model this gateway’s turns use' },
   approve: { aliases: [], help: 'approve the pending command: /approve [session|always|always global]' },
   deny: { aliases: [], help: 'deny the pending command' },
 } as const;

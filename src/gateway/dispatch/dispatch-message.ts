@@ -79,6 +79,7 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
         deliveryId,
         now: received,
         ...(config.approvers ? { approvers: config.approvers } : {}),
+        model: config.model,
       };
       const pluginCommands = engine.pluginCommands;
       let command = resolveSlashCommand(event.text, pluginCommands);

@@ -5,7 +5,7 @@ import type { HookLogger } from '../hook-logger.ts';
  * The gateway's built-in command names and aliases (src/gateway/commands/slash-command.ts
  * holds their behaviour; a test keeps the two lists equal). A plugin cannot take them.
  */
-export const RESERVED_COMMAND_NAMES: readonly string[] = ['new', 'reset', 'clear', 'stop', 'status', 'help', 'approve', 'deny', 'tools'];
+export const RESERVED_COMMAND_NAMES: readonly string[] = ['new', 'reset', 'clear', 'stop', 'status', 'help', 'approve', 'deny', 'tools', 'model'];
 
 /** What a slash command can be called: what the gateway's parser recognises after the `/`. */
 const COMMAND_NAME = /^[A-Za-z0-9_-]+$/;

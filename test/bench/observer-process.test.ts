@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { startObserverProcess } from '../../bench/support/observer-process.ts';
+import { startOtlpCounter } from '../../bench/support/otlp-counter.ts';
+import { TURN_TRACE_EVENT, type TurnTracePayload } from '../../src/telemetry/turn-trace-event.ts';
 import { SingleTableIdempotencyStore } from '../../src/pipeline/idempotency-store.ts';
 import { useTestDataPlane } from '../support/local-aws.ts';
 import { until } from '../support/until.ts';
@@ -34,5 +36,31 @@ describe('bench observer process', () => {
 
     expect(await observer.stop()).toBe(ids.length);
     expect(() => process.kill(observer.pid, 0)).toThrow();
+  });
+
+  it('with otlp, exports turn traces to the receiver only while the export is switched on', async () => {
+    const otlp = await startOtlpCounter();
+    const observer = await startObserverProcess(local.aws, { pollers: 1, otlp: otlp.url });
+    try {
+      const trace = (turn_id: string): TurnTracePayload => ({
+        turn_id, session_id: 's', platform: 'local', model: 'm', provider: 'hookgate-local', resumed: false,
+        started_at: new Date().toISOString(), duration_ms: 3, outcome: 'completed', undelivered_replies: 0,
+        operations: [{ kind: 'hook', id: 'op1', parent: null, hook: 'pre_llm_call', source: 'plugin', callback: 'cb', decision: 'allow', started_at: new Date().toISOString(), duration_ms: 1 }],
+      });
+      await local.plane.observerSink.publish([{ type: TURN_TRACE_EVENT, payload: { ...trace('off-1') } }]);
+      await until(() => observer.taken() >= 1, 'the export-off event to be taken');
+      expect(observer.exported()).toBe(0);
+      expect(otlp.traces.posts).toBe(0);
+
+      await observer.setExport(true);
+      await local.plane.observerSink.publish([{ type: TURN_TRACE_EVENT, payload: { ...trace('on-1') } }, { type: TURN_TRACE_EVENT, payload: { ...trace('on-2') } }]);
+      await until(() => observer.taken() >= 3 && observer.exported() >= 2, 'the export-on events to be exported');
+      expect(otlp.traces.posts).toBe(2);
+      expect(otlp.traces.bytes).toBeGreaterThan(0);
+      expect(otlp.metrics.posts).toBeGreaterThan(0);
+    } finally {
+      await observer.stop();
+      await otlp.close();
+    }
   });
 });

@@ -4,7 +4,7 @@
  */
 import { compareCodePoints } from './code-point-order.ts';
 import type { HookKind } from './catalogue/hook-definition.ts';
-import type { CallableHookName, HookName } from './catalogue/hook-types.ts';
+import type { CallableHookName, HookName, InternalHookName, KwargsOf } from './catalogue/hook-types.ts';
 import { HOOKS, INTERNAL_HOOKS } from './catalogue/hooks.ts';
 
 export { HOOKS, INTERNAL_HOOKS } from './catalogue/hooks.ts';
@@ -68,6 +68,18 @@ export function isHookName(name: unknown): name is HookName {
 /** True for a plugin hook or an internal hook (`permission_request`): a name callbacks run under. */
 export function isCallableHookName(name: unknown): name is CallableHookName {
   return isHookName(name) || (typeof name === 'string' && Object.hasOwn(INTERNAL_HOOKS, name));
+}
+
+/**
+ * True when `value` fits the kwargs schema of `hook` (the keys present have their types;
+ * unknown keys pass): the value itself, key order kept, may then go to the engine.
+ *
+ * @example
+ * if (fitsKwargsOf('pre_tool_call', recorded)) await engine.invokeAll('pre_tool_call', recorded);
+ */
+export function fitsKwargsOf<H extends CallableHookName>(hook: H, value: Record<string, unknown>): value is Record<string, unknown> & KwargsOf<H> {
+  const schema = isHookName(hook) ? HOOKS[hook].kwargs : INTERNAL_HOOKS[hook as InternalHookName].kwargs;
+  return schema.safeParse(value).success;
 }
 
 /** Kind of a hook; unknown names (stored for forward compatibility) are observers. */

@@ -7,7 +7,7 @@ import type { HookEngine } from '../../hooks/hook-engine.ts';
 import { createMemoryLogger } from '../../hooks/hook-logger.ts';
 import type { TraceRecord } from '../../store/trace-store.ts';
 import { decisionDigest } from './decision-digest.ts';
-import { DECISION_HOOKS, describeDecision } from './describe-decision.ts';
+import { DECISION_HOOKS, decisionChange, describeDecision } from './describe-decision.ts';
 import { collectHookRuns, recordHookRun } from './hook-run-scope.ts';
 
 /** One callback of a call, as it decided. */
@@ -109,9 +109,7 @@ function replayableCall(first: TraceRecord): { hook: CallableHookName; kwargs: K
 function difference(hook: string, before: { outcome: string; digest?: string }, now: { outcome: string; digest: string }): string | undefined {
   if (before.outcome !== now.outcome) return `${before.outcome} → ${now.outcome}`;
   if (before.digest === undefined || before.digest === now.digest) return undefined;
-  if (hook === 'pre_llm_call') return 'context changed';
-  if (hook.startsWith('transform_')) return 'transform changed';
-  return 'decision changed';
+  return decisionChange(hook);
 }
 
 /**

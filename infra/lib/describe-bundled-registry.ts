@@ -1,3 +1,4 @@
+import type { AnswerOf, HookName, KwargsOf } from '../../src/hooks/catalogue.ts';
 import { createHookEngine, type RegistryListing } from '../../src/hooks/create-hook-engine.ts';
 import { bundledHooksOptions, createEngineFromBundle } from '../../src/hooks/bundled-hooks.ts';
 import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
@@ -25,7 +26,7 @@ export async function describeBundledRegistry(home: string): Promise<RegistryLis
  * @example
  * await invokeBundledHook('pre_tool_call', { tool_name: 'terminal', args: { command: 'rm -rf /' } }) // { action: 'block', … }
  */
-export async function invokeBundledHook(hook: string, kwargs: Record<string, unknown>): Promise<unknown> {
+export async function invokeBundledHook<H extends HookName>(hook: H, kwargs: KwargsOf<H>): Promise<AnswerOf<H>> {
   const plane = createDataPlane(dataPlaneFromConfig(loadDeploymentConfig(process.env, { runtime: 'aws' })));
   const engine = await createEngineFromBundle({ gatewayHooks: false, allowlist: plane.allowlist, print: () => {} });
   try {

@@ -3,12 +3,12 @@
  * (hook-semantics §0.6, §1.4), derived from the one table in `catalogue/hooks.ts`.
  */
 import { compareCodePoints } from './code-point-order.ts';
-import type { HookKind } from './catalogue/hook-definition.ts';
-import type { CallableHookName, HookName } from './catalogue/hook-types.ts';
+import { countedResults, type DecisionTrace, type HookKind } from './catalogue/hook-definition.ts';
+import type { CallableHookName, HookName, InternalHookName, KwargsOf } from './catalogue/hook-types.ts';
 import { HOOKS, INTERNAL_HOOKS } from './catalogue/hooks.ts';
 
 export { HOOKS, INTERNAL_HOOKS } from './catalogue/hooks.ts';
-export type { HookKind } from './catalogue/hook-definition.ts';
+export type { DecisionTrace, HookKind } from './catalogue/hook-definition.ts';
 export type {
   AnswerOf,
   CallableHookName,
@@ -70,9 +70,35 @@ export function isCallableHookName(name: unknown): name is CallableHookName {
   return isHookName(name) || (typeof name === 'string' && Object.hasOwn(INTERNAL_HOOKS, name));
 }
 
+/**
+ * True when `value` fits the kwargs schema of `hook` (the keys present have their types;
+ * unknown keys pass): the value itself, key order kept, may then go to the engine.
+ *
+ * @example
+ * if (fitsKwargsOf('pre_tool_call', recorded)) await engine.invokeAll('pre_tool_call', recorded);
+ */
+export function fitsKwargsOf<H extends CallableHookName>(hook: H, value: Record<string, unknown>): value is Record<string, unknown> & KwargsOf<H> {
+  const schema = isHookName(hook) ? HOOKS[hook].kwargs : INTERNAL_HOOKS[hook as InternalHookName].kwargs;
+  return schema.safeParse(value).success;
+}
+
 /** Kind of a hook; unknown names (stored for forward compatibility) are observers. */
 export function hookKind(name: string): HookKind {
   return isHookName(name) ? HOOKS[name].kind : 'observer';
+}
+
+/**
+ * How traces describe the results of `hook`: the decision hook's own description from the
+ * table; for observers, internal hooks and unknown names, the count of results.
+ *
+ * @example
+ * decisionTraceOf('pre_tool_call').describe([{ action: 'block', message: 'no' }]) // 'block: no'
+ * decisionTraceOf('permission_request').describe([]) // 'no result'
+ */
+export function decisionTraceOf(hook: string): DecisionTrace {
+  if (!isHookName(hook)) return countedResults;
+  const definition = HOOKS[hook];
+  return definition.kind === 'decision' ? definition.trace : countedResults;
 }
 
 /** The value added to every invocation's kwargs when the caller did not supply one (§1.3). */

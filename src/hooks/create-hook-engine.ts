@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { CallbackRegistry } from './callback-registry.ts';
-import { hookAnswer, hookKind, isHookName } from './catalogue.ts';
+import { hookAnswer, hookKind, type AnswerOf, type ObserverAnswer } from './catalogue.ts';
 import { discoverHooksHome } from './discover-hooks-home.ts';
 import { GatewayHookRegistry, type GatewayHookInfo } from './gateway-hooks/gateway-hook-registry.ts';
 import { loadGatewayHooks } from './gateway-hooks/load-gateway-hooks.ts';
@@ -162,7 +162,8 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
     await runObserverCallbacks(type, callbacks, withTelemetryTag(payload ?? {}), runContext);
   };
 
-  const observe: HookEngine['observe'] = async (type, payload, meta = {}) => {
+  // Untyped inside: the engine runs whatever name it is given (forward compatibility); HookEngine types the callers.
+  const observeAny = async (type: string, payload: Kwargs, meta: Parameters<HookEngine['observe']>[2] = {}): Promise<void> => {
     const body = type.includes(':') ? (payload ?? {}) : withTelemetryTag(payload ?? {});
     if (!sink || meta.inline) await runObservers(type, body);
     if (!sink) return;
@@ -185,16 +186,18 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
     },
     invokeAll,
     async invoke(hook, kwargs) {
-      if (!isHookName(hook) || hookKind(hook) === 'observer') {
-        await observe(hook, kwargs ?? {});
-        return {};
+      // hookKind: a JavaScript caller's name outside the catalogue is observed, as a future observer hook would be.
+      if (hookKind(hook) === 'observer') {
+        await observeAny(hook, kwargs ?? {});
+        const nothing: ObserverAnswer = {};
+        return nothing as AnswerOf<typeof hook>;
       }
       return hookAnswer(hook, await invokeAll(hook, kwargs));
     },
     emit: (event, context) => gateway.emit(event, context),
     emitCollect: (event, context) => gateway.emitCollect(event, context),
     hasHook: (hook) => registry.has(hook),
-    observe,
+    observe: observeAny,
     runObservers,
     pluginCommands: {
       get: (name) => commands.get(name),

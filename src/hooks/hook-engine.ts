@@ -1,3 +1,4 @@
+import type { AnswerOf, CallableHookName, GatewayEventType, HookName, KwargsOf, ObserverHookName, PayloadOf } from './catalogue.ts';
 import type { RunDetail } from './run-detail.ts';
 import type { HookLogger } from './hook-logger.ts';
 import type { ObserverSink } from './observer-sink.ts';
@@ -6,6 +7,9 @@ import type { AllowlistStore } from './shell/consent/allowlist-store.ts';
 import type { ArgsValidator } from './tool-call-rewrite.ts';
 
 export type Kwargs = Record<string, unknown>;
+
+/** What `observe` takes: an observer plugin hook or a gateway event (`agent:step`, `command:reset`…). */
+export type ObservedType = ObserverHookName | GatewayEventType;
 
 /** Options of one `invokeAll`. */
 export interface InvokeOptions {
@@ -62,15 +66,20 @@ export interface HookEngine {
   /**
    * Runs one hook and answers its aggregated decision — exactly what
    * `POST /v1/hooks/{hook}` answers (architecture §4). Observer hooks go through the
-   * observer sink and answer `{}`.
+   * observer sink and answer `{}`. Typed by the catalogue: a misspelled hook name or a
+   * kwarg of the wrong type does not compile.
+   *
+   * @example
+   * const answer = await engine.invoke('pre_tool_call', { tool_name: 'terminal', args: { command: 'ls' } });
+   * if (answer.action === 'block') console.log(answer.message);
    */
-  invoke(hook: string, kwargs: Kwargs): Promise<Record<string, unknown>>;
+  invoke<H extends HookName>(hook: H, kwargs: KwargsOf<H>): Promise<AnswerOf<H>>;
   /**
    * Runs every callback inline and returns the raw results, null/undefined dropped (§1.3).
    * On `pre_tool_call`, a `{"action": "rewrite", "args"}` result replaces the args the later
    * callbacks get (§5.10); the results keep the rewrites that were taken.
    */
-  invokeAll(hook: string, kwargs: Kwargs, options?: InvokeOptions): Promise<unknown[]>;
+  invokeAll<H extends CallableHookName>(hook: H, kwargs: KwargsOf<H>, options?: InvokeOptions): Promise<unknown[]>;
   /** Runs gateway event hooks for `event` inline (§2.3). */
   emit(event: string, context?: Kwargs | null): Promise<void>;
   /** Like `emit`, resolving to the handlers' non-null return values (§2.3). */
@@ -84,7 +93,11 @@ export interface HookEngine {
    * e.g. `subagent_stop` §1.14), and the event is then published marked `ran_at_source`
    * so telemetry consumers see it and the observer consumer does not run it again.
    */
-  observe(type: string, payload: Kwargs, meta?: { id?: string; session_id?: string; turn_id?: string; inline?: boolean }): Promise<void>;
+  observe<T extends ObservedType>(
+    type: T,
+    payload: PayloadOf<T>,
+    meta?: { id?: string; session_id?: string; turn_id?: string; inline?: boolean },
+  ): Promise<void>;
   /** Runs the hooks of one observer event here and now (the consumer side of `observe`). */
   runObservers(type: string, payload: Kwargs): Promise<void>;
   /**

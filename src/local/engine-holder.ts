@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { HookEngine, Kwargs, PluginCommands } from '../hooks/hook-engine.ts';
+import type { AnswerOf, CallableHookName, HookName, KwargsOf, PayloadOf } from '../hooks/catalogue.ts';
+import type { HookEngine, Kwargs, ObservedType, PluginCommands } from '../hooks/hook-engine.ts';
 
 /** One engine the holder has held, with what still uses it. */
 interface Slot {
@@ -79,11 +80,11 @@ export class EngineHolder implements HookEngine {
     return this.#slot().engine.config;
   }
 
-  invoke(hook: string, kwargs: Kwargs): Promise<Record<string, unknown>> {
+  invoke<H extends HookName>(hook: H, kwargs: KwargsOf<H>): Promise<AnswerOf<H>> {
     return this.#call((engine) => engine.invoke(hook, kwargs));
   }
 
-  invokeAll(hook: string, kwargs: Kwargs): Promise<unknown[]> {
+  invokeAll<H extends CallableHookName>(hook: H, kwargs: KwargsOf<H>): Promise<unknown[]> {
     return this.#call((engine) => engine.invokeAll(hook, kwargs));
   }
 
@@ -99,7 +100,7 @@ export class EngineHolder implements HookEngine {
     return this.#slot().engine.hasHook(hook);
   }
 
-  observe(type: string, payload: Kwargs, meta?: { id?: string; session_id?: string; turn_id?: string; inline?: boolean }): Promise<void> {
+  observe<T extends ObservedType>(type: T, payload: PayloadOf<T>, meta?: { id?: string; session_id?: string; turn_id?: string; inline?: boolean }): Promise<void> {
     return this.#call((engine) => engine.observe(type, payload, meta));
   }
 

@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import type { AnswerOf } from '../../src/hooks/catalogue.ts';
 import type { HookEngine } from '../../src/hooks/hook-engine.ts';
 import { EngineHolder } from '../../src/local/engine-holder.ts';
 import { isLoadedFile, mayHoldLoadedFiles } from '../../src/local/hooks-home-files.ts';
 
 /** An in-memory engine for the holder's pure logic: answers its name, counts closes. */
 function fakeEngine(name: string): HookEngine & { closes: number } {
-  const engine = {
+  const engine: HookEngine & { closes: number } = {
     closes: 0,
     home: `/home/${name}`,
     config: { name },
-    invoke: async () => ({ engine: name }),
+    // Not a real answer: the test only needs to see which engine answered.
+    invoke: async (hook) => ({ engine: name }) as unknown as AnswerOf<typeof hook>,
     invokeAll: async () => [name],
     emit: async () => {},
     emitCollect: async () => [name],
@@ -45,14 +47,14 @@ describe('EngineHolder', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const seen: unknown[] = [];
     const work = holder.pinned(async () => {
-      seen.push(await holder.invokeAll('x', {}));
+      seen.push(await holder.invokeAll('pre_llm_call', {}));
       await gate;
-      seen.push(await holder.invokeAll('x', {}), holder.config);
+      seen.push(await holder.invokeAll('pre_llm_call', {}), holder.config);
     });
     await Promise.resolve();
     const { closed } = holder.swap(two);
     // Outside the pinned work, the new engine answers at once.
-    expect(await holder.invokeAll('x', {})).toEqual(['two']);
+    expect(await holder.invokeAll('pre_llm_call', {})).toEqual(['two']);
     expect(one.closes).toBe(0);
     release();
     await work;

@@ -1,5 +1,5 @@
 import { renderWireJson } from '../../hooks/wire-json.ts';
-import { firstString } from '../../hooks/aggregate/index.ts';
+import { hookAnswer } from '../../hooks/catalogue.ts';
 import { postProcessTerminalOutput } from './terminal-output.ts';
 import { ToolInputError, toolSpec, type Tool, type ToolContext } from './tool.ts';
 
@@ -34,7 +34,7 @@ export const terminalTool: Tool = {
       task_id: context.task_id,
       env_type: 'local',
     });
-    const replacement = firstString(results);
+    const replacement = hookAnswer('transform_terminal_output', results).output;
     if (replacement !== undefined) output = replacement;
     return renderWireJson({
       output: postProcessTerminalOutput(output),

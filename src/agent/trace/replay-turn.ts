@@ -2,11 +2,12 @@ import { Readable } from 'node:stream';
 import * as z from 'zod';
 import { createHookEngine, type LoadedHookEngine } from '../../hooks/create-hook-engine.ts';
 import { errorText } from '../../hooks/error-text.ts';
+import { fitsKwargsOf, isCallableHookName, type CallableHookName, type KwargsOf } from '../../hooks/catalogue.ts';
 import type { HookEngine } from '../../hooks/hook-engine.ts';
 import { createMemoryLogger } from '../../hooks/hook-logger.ts';
 import type { TraceRecord } from '../../store/trace-store.ts';
 import { decisionDigest } from './decision-digest.ts';
-import { DECISION_HOOKS, describeDecision } from './describe-decision.ts';
+import { DECISION_HOOKS, decisionChange, describeDecision } from './describe-decision.ts';
 import { collectHookRuns, recordHookRun } from './hook-run-scope.ts';
 
 /** One callback of a call, as it decided. */
@@ -95,13 +96,20 @@ function recordedKwargs(first: TraceRecord): { kwargs: Record<string, unknown> }
   return checked.success ? { kwargs: checked.data } : { why: 'kwargs in the trace are not an object' };
 }
 
+/** The recorded call as the engine takes it (a hook it knows, kwargs that fit its schema), or why it cannot be replayed. */
+function replayableCall(first: TraceRecord): { hook: CallableHookName; kwargs: KwargsOf<CallableHookName> } | { why: string } {
+  const input = recordedKwargs(first);
+  if ('why' in input) return input;
+  if (!isCallableHookName(first.hook)) return { why: `${first.hook} is not a hook this hookgate calls (recorded by another version)` };
+  if (!fitsKwargsOf(first.hook, input.kwargs)) return { why: `kwargs in the trace do not fit the ${first.hook} schema` };
+  return { hook: first.hook, kwargs: input.kwargs };
+}
+
 /** What differs between a recorded decision and a replayed one, or undefined when they agree. */
 function difference(hook: string, before: { outcome: string; digest?: string }, now: { outcome: string; digest: string }): string | undefined {
   if (before.outcome !== now.outcome) return `${before.outcome} → ${now.outcome}`;
   if (before.digest === undefined || before.digest === now.digest) return undefined;
-  if (hook === 'pre_llm_call') return 'context changed';
-  if (hook.startsWith('transform_')) return 'transform changed';
-  return 'decision changed';
+  return decisionChange(hook);
 }
 
 /**
@@ -127,7 +135,7 @@ export async function replayTurn(turnId: string, records: readonly TraceRecord[]
     const before = first.outcome ?? first.decision;
     const callbacksBefore = group.filter((r) => r.source !== '-').map((r) => ({ source: r.source, callback: r.callback, decision: r.decision }));
     const base = { hook: first.hook, at: first.at, before, callbacks_before: callbacksBefore };
-    const input = recordedKwargs(first);
+    const input = replayableCall(first);
     if ('why' in input) {
       calls.push({ ...base, status: 'not-replayable', now: null, note: input.why, callbacks_now: [] });
       continue;
@@ -135,7 +143,7 @@ export async function replayTurn(turnId: string, records: readonly TraceRecord[]
     let now: { outcome: string; digest: string };
     let callbacksNow: ReplayedCallback[] = [];
     try {
-      const { value, runs } = await collectHookRuns(() => engine.invokeAll(first.hook, input.kwargs));
+      const { value, runs } = await collectHookRuns(() => engine.invokeAll(input.hook, input.kwargs));
       now = { outcome: describeDecision(first.hook, value), digest: decisionDigest(first.hook, value) };
       callbacksNow = runs.map((run) => ({
         source: run.source,

@@ -5,7 +5,7 @@ import type { ApprovalChoice } from '../../store/approval-store.ts';
 import type { DangerousMatch } from '../approvals/dangerous-commands.ts';
 import type { ToolCall } from '../model/chat-wire.ts';
 import type { Tool, ToolContext } from '../tools/tool.ts';
-import { firstString } from '../../hooks/aggregate/index.ts';
+import { hookAnswer } from '../../hooks/catalogue.ts';
 import { decidePreToolCall } from './pre-tool-call-decision.ts';
 import { redactSecrets } from '../../secrets/redact-secrets.ts';
 import { toolCallStatusOf, type ToolCallStatus } from './tool-call-status.ts';
@@ -138,7 +138,7 @@ async function finish(
       duration_ms: durationMs,
       ...status,
     });
-    const replacement = firstString(results);
+    const replacement = hookAnswer('transform_tool_result', results).result;
     if (replacement !== undefined) result = redactSecrets(replacement);
   }
   return { kind: 'done', result };

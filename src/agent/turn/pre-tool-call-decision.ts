@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { blockMessage } from '../../hooks/aggregate/index.ts';
+import { hookAnswer } from '../../hooks/catalogue.ts';
 import { rewrittenArgs, type ArgsValidator } from '../../hooks/tool-call-rewrite.ts';
 import type { Tool } from '../tools/tool.ts';
 import type { TurnHooks } from './turn-hooks.ts';
@@ -45,8 +45,8 @@ export function argsValidator(tool: Tool): ArgsValidator {
  */
 export async function decidePreToolCall(hooks: TurnHooks, tool: Tool | undefined, kwargs: Record<string, unknown> & { args: Record<string, unknown> }): Promise<PreToolCallDecision> {
   const results = await hooks.decide('pre_tool_call', kwargs, tool ? { validateArgs: argsValidator(tool) } : {});
-  const message = blockMessage(results);
-  if (message !== undefined) return { kind: 'block', message };
+  const answer = hookAnswer('pre_tool_call', results);
+  if (answer.action === 'block') return { kind: 'block', message: answer.message };
   const args = rewrittenArgs(results);
   if (args === undefined) return { kind: 'run', args: kwargs.args, rewritten: false };
   hooks.recordRewrite('pre_tool_call', kwargs.args, args);

@@ -18,7 +18,8 @@ import { ALL_TOOLS } from '../../config/chat-tool-sets.ts';
 import type { DelegateRunner } from '../tools/delegate-task.ts';
 import { runChildAgent } from '../tools/run-child-agent.ts';
 import { DEFAULT_MAX_ITERATIONS, runAgentLoop, type AgentLoopDeps, type LoopOutcome } from './agent-loop.ts';
-import { firstNonEmptyString, joinLlmContext, promptBlockMessage } from '../../hooks/aggregate/index.ts';
+import { promptBlockMessage } from '../../hooks/aggregate/index.ts';
+import { hookAnswer } from '../../hooks/catalogue.ts';
 import { DEFAULT_HISTORY_WINDOW, fitHistoryWindow } from './history-window.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
 import { firstCodePoints } from './text-prefix.ts';
@@ -129,7 +130,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
       // Only for a message with attachments, so that other turns' kwargs stay as §1.9 lists them.
       ...(intake.attachments.length > 0 ? { attachments: await attachmentsForHooks(intake.attachments, deps.attachments?.store, deps.logger) } : {}),
     });
-    state.injected_context = guarded(() => joinLlmContext(results)) ?? null;
+    state.injected_context = guarded(() => hookAnswer('pre_llm_call', results).context) ?? null;
     reachedLoop = true;
     const blocked = guarded(() => promptBlockMessage(results));
     if (blocked !== undefined) return noteResult(summary, await endBlockedTurn(deps, hooks, state, blocked));
@@ -298,7 +299,7 @@ async function endTurn(
       model: state.model,
       platform: state.platform,
     });
-    response = guarded(() => firstNonEmptyString(results)) ?? response;
+    response = guarded(() => hookAnswer('transform_llm_output', results).response_text) ?? response;
     await hooks.observe('post_llm_call', {
       session_id: state.session_id,
       task_id: state.task_id,

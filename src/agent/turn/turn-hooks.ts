@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import type { HookEngine, Kwargs } from '../../hooks/hook-engine.ts';
+import type { CallableHookName, DecisionHookName, GatewayEventType, InternalHookName, KwargsOf, PayloadOf } from '../../hooks/catalogue.ts';
+import type { HookEngine, Kwargs, ObservedType } from '../../hooks/hook-engine.ts';
 import { errorText } from '../../hooks/error-text.ts';
 import { textOf } from '../../hooks/text-of.ts';
 import type { HookLogger } from '../../hooks/hook-logger.ts';
@@ -48,7 +49,7 @@ export class TurnHooks {
     this.spans = spans ?? new TurnSpanRecorder(captureContentFrom(configOf(engine)));
   }
 
-  has(hook: string): boolean {
+  has(hook: CallableHookName | GatewayEventType): boolean {
     try {
       return this.engine.hasHook(hook);
     } catch {
@@ -56,8 +57,8 @@ export class TurnHooks {
     }
   }
 
-  /** Raw results of a decision hook; `[]` when the invocation fails. */
-  async decide(hook: string, kwargs: Kwargs, options: InvokeOptions = {}): Promise<unknown[]> {
+  /** Raw results of a decision hook (or `permission_request`); `[]` when the invocation fails. */
+  async decide<H extends DecisionHookName | InternalHookName>(hook: H, kwargs: KwargsOf<H>, options: InvokeOptions = {}): Promise<unknown[]> {
     const at = new Date().toISOString();
     const started = performance.now();
     try {
@@ -78,7 +79,7 @@ export class TurnHooks {
    * With `inline`, the hooks run here, awaited, before the event is published (see
    * `HookEngine.observe`).
    */
-  async observe(type: string, kwargs: Kwargs | (() => Kwargs), options: { gated?: boolean; inline?: boolean } = {}): Promise<void> {
+  async observe<T extends ObservedType>(type: T, kwargs: PayloadOf<T> | (() => PayloadOf<T>), options: { gated?: boolean; inline?: boolean } = {}): Promise<void> {
     if (options.gated && !this.has(type)) return;
     const at = new Date().toISOString();
     const started = performance.now();
@@ -112,7 +113,7 @@ export class TurnHooks {
   }
 
   /** Fire-and-forget (agent:step): the loop does not wait; `flush()` does. */
-  observeLater(type: string, kwargs: Kwargs): void {
+  observeLater<T extends ObservedType>(type: T, kwargs: PayloadOf<T>): void {
     const done: Promise<void> = this.observe(type, kwargs).finally(() => this.pending.delete(done));
     this.pending.add(done);
   }

@@ -84,8 +84,8 @@ export function hookApi(deps: Pick<GatewayDeps, 'engine' | 'observerSink' | 'log
     const kwargs = Kwargs.safeParse(body.value);
     if (!kwargs.success) return c.json({ error: describe(kwargs.error) }, 400);
     // Typed check of the keys the spec names; the caller's object (and key order) goes on.
-    const typed = (KWARGS_SCHEMAS as Record<string, z.ZodType>)[hook]?.safeParse(kwargs.data);
-    if (typed && !typed.success) return c.json({ error: `${hook} kwargs: ${describe(typed.error)}` }, 400);
+    const typed = KWARGS_SCHEMAS[hook].safeParse(kwargs.data);
+    if (!typed.success) return c.json({ error: `${hook} kwargs: ${describe(typed.error)}` }, 400);
     let answer: Record<string, unknown>;
     try {
       answer = await deps.engine.invoke(hook, kwargs.data);

@@ -1,4 +1,5 @@
-import type { HookEngine } from '../../hooks/hook-engine.ts';
+import type { PayloadOf } from '../../hooks/catalogue.ts';
+import type { HookEngine, ObservedType } from '../../hooks/hook-engine.ts';
 import { errorText } from '../../hooks/error-text.ts';
 import type { ApprovalStore } from '../../store/approval-store.ts';
 import type { SessionStore } from '../../store/session-store.ts';
@@ -34,7 +35,7 @@ export async function resetSession(
   // 3. Session-scoped approvals and grants go with the old session.
   if (snapshot) await approvals.clearSession(sessionKey, snapshot.session_id);
 
-  const fire = async (type: string, payload: Record<string, unknown>, sessionId: string | null) => {
+  const fire = async <T extends ObservedType>(type: T, payload: PayloadOf<T>, sessionId: string | null) => {
     try {
       await engine.observe(type, payload, { inline: true, ...(sessionId ? { session_id: sessionId } : {}) });
     } catch (error) {

@@ -26,7 +26,12 @@ export type GatewayEventType = `${string}:${string}`;
  * Only the contract's keys are known to the compiler, so a misspelled key in an object
  * literal does not compile; extra keys can still be spread in (§0.2 lets callers add some).
  */
-export type KwargsOf<H extends CallableHookName> = { -readonly [K in keyof AllHooks[H]['kwargs']['shape']]?: z.output<AllHooks[H]['kwargs']['shape'][K]> };
+export type KwargsOf<H extends CallableHookName> = {
+  -readonly [K in keyof AllHooks[H]['kwargs']['shape']]?: z.output<AllHooks[H]['kwargs']['shape'][K]>;
+} & {
+  /** Added by the engine when the caller did not supply it (§1.3). */
+  telemetry_schema_version?: string;
+};
 
 /** An observer hook's answer on `/v1/hooks/{hook}`: always `{}`. */
 export type ObserverAnswer = Record<string, never>;

@@ -1,4 +1,5 @@
 import type { PromptBlock } from '../aggregate/prompt-block.ts';
+import type { InternalHookName } from '../catalogue.ts';
 import { isPlainObject } from '../python-truthiness.ts';
 import type { ShellHookEntry } from './config/shell-hook-entry.ts';
 import type { ShellRunRecord } from './spawn/run-record.ts';
@@ -34,7 +35,7 @@ export function firesForClaudeEvent(entry: Pick<ShellHookEntry, 'event' | 'paylo
  * is asked, whether a dangerous command may run (permission-request.ts). It is not one of
  * the 19 plugin hooks; traces show it under this name.
  */
-export const PERMISSION_REQUEST_HOOK = 'permission_request';
+export const PERMISSION_REQUEST_HOOK = 'permission_request' satisfies InternalHookName;
 
 /** True for an entry that answers approvals (Claude Code's PermissionRequest) instead of observing them. */
 export function answersPermission(entry: Pick<ShellHookEntry, 'event' | 'payload' | 'claudeEvent'>): boolean {

@@ -1,3 +1,4 @@
+import type { AnswerOf, HookName } from '../../../src/hooks/catalogue.ts';
 import type { HookEngine, Kwargs } from '../../../src/hooks/hook-engine.ts';
 
 /**
@@ -6,7 +7,7 @@ import type { HookEngine, Kwargs } from '../../../src/hooks/hook-engine.ts';
  */
 export interface RecordingEngine extends HookEngine {
   calls: { op: 'invoke' | 'emitCollect' | 'observe'; name: string; payload: Kwargs; meta?: unknown }[];
-  answers: Record<string, (kwargs: Kwargs) => Record<string, unknown> | Promise<Record<string, unknown>>>;
+  answers: { [H in HookName]?: (kwargs: Kwargs) => AnswerOf<H> | Promise<AnswerOf<H>> };
   collect: Record<string, (context: Kwargs) => unknown[] | Promise<unknown[]>>;
   failObserve?: boolean;
 }
@@ -18,7 +19,8 @@ export function recordingEngine(): RecordingEngine {
     collect: {},
     async invoke(hook, kwargs) {
       engine.calls.push({ op: 'invoke', name: hook, payload: kwargs });
-      return (await engine.answers[hook]?.(kwargs)) ?? {};
+      const answer = engine.answers[hook] as ((kwargs: Kwargs) => AnswerOf<typeof hook> | Promise<AnswerOf<typeof hook>>) | undefined;
+      return (await answer?.(kwargs)) ?? ({} as AnswerOf<typeof hook>);
     },
     async invokeAll() {
       return [];

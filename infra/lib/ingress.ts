@@ -10,7 +10,7 @@ import {
   aws_logs as logs,
   aws_wafv2 as wafv2,
 } from 'aws-cdk-lib';
-import { PLATFORM_NAMES } from '../../src/config/deployment-config.ts';
+import { PLATFORM_NAMES } from '../../src/platforms/registry.ts';
 import type { IngressOptions } from './stack-context.ts';
 import { acceptFinding } from './accept-finding.ts';
 

@@ -2,7 +2,6 @@ import type * as z from 'zod';
 import type { ReplyTarget } from '../messaging/message-event.ts';
 import type { RetryingSend } from '../messaging/reply-retry.ts';
 import type { LocalOutboxStore } from '../store/local-outbox-store.ts';
-import type { PlatformAdapter } from './platform-adapter.ts';
 
 /**
  * Reads one of the platform's variables, validated against its format in `Platform.env`:
@@ -35,15 +34,17 @@ export interface PlatformSecretKeys {
 }
 
 /**
- * One chat platform, whole: its settings (each variable's zod format, which of them are
- * secrets, how they make its inbound and reply configuration), its inbound adapter and its
- * reply sender. `Inbound` is what the gateway needs (verification secrets included);
- * `Reply` is the part the turn function needs to answer, and `Inbound` holds it too.
- * Every platform is listed once in `registry.ts`; nothing else names platforms one by one.
+ * One chat platform: its settings (each variable's zod format, which of them are secrets, how
+ * they make its inbound and reply configuration) and its reply sender. `Inbound` is what the
+ * gateway needs (verification secrets included); `Reply` is the part the turn function needs
+ * to answer, and `Inbound` holds it too. Its inbound adapter (`<name>-adapter.ts`, beside it)
+ * is listed in `inbound-adapters.ts`, which only the gateway imports: verifying webhooks pulls
+ * in libraries (jose, discord-interactions) the turn and observer functions have no use for.
+ * Every platform is listed in `registry.ts`; nothing else names platforms one by one.
  *
  * @example
- * const settings = platform.loadInbound(read, 'aws');
- * if ('config' in settings) adapters.set(platform.name, platform.createAdapter(settings.config));
+ * const settings = platform.loadReply(read, 'aws');
+ * if (settings) senders.set(platform.name, platform.createReplySender(settings, { retry }));
  */
 export interface Platform<Name extends string, Inbound extends Reply, Reply> {
   readonly name: Name;
@@ -54,8 +55,6 @@ export interface Platform<Name extends string, Inbound extends Reply, Reply> {
   loadInbound(read: EnvReader, runtime: 'local' | 'aws'): InboundSettings<Inbound>;
   /** Its reply configuration when its reply variables are all set, whether or not its inbound ones are. */
   loadReply(read: EnvReader, runtime: 'local' | 'aws'): Reply | undefined;
-  /** Verifies, answers handshakes and normalises its webhook requests. */
-  createAdapter(config: Inbound): PlatformAdapter;
   /** Sends replies; built once per replier (a token cache lives as long). */
   createReplySender(config: Reply, context: ReplySenderContext): ReplySender;
 }

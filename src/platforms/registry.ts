@@ -8,8 +8,9 @@ import { whatsAppPlatform } from './whatsapp/whatsapp-platform.ts';
 
 /**
  * Every chat platform the gateway serves (architecture §4), in the fixed order of start-up
- * logs and the `platforms` context of gateway:startup. Adding a platform is its folder and
- * one line here (docs/gateway.md, "Adding a platform").
+ * logs and the `platforms` context of gateway:startup. Adding a platform is its folder, one
+ * line here and one in inbound-adapters.ts, which the compiler asks for (docs/gateway.md,
+ * "Adding a platform").
  *
  * @example
  * for (const platform of PLATFORMS) console.log(platform.name, platform.secretKeys.gateway);
@@ -22,8 +23,10 @@ export type PlatformName = RegisteredPlatform['name'];
 /** The platforms' names, in registry order. */
 export const PLATFORM_NAMES: readonly PlatformName[] = PLATFORMS.map((platform) => platform.name);
 
-type InboundOf<P extends AnyPlatform> = Parameters<P['createAdapter']>[0];
-type ReplyOf<P extends AnyPlatform> = Parameters<P['createReplySender']>[0];
+/** The inbound configuration of platform `P` (what `loadInbound` makes). */
+export type InboundOf<P extends AnyPlatform> = Extract<ReturnType<P['loadInbound']>, { config: unknown }>['config'];
+/** The reply configuration of platform `P`. */
+export type ReplyOf<P extends AnyPlatform> = Parameters<P['createReplySender']>[0];
 
 /** Each enabled platform's inbound configuration (what the gateway needs), by name. */
 export type InboundPlatforms = { [P in RegisteredPlatform as P['name']]?: InboundOf<P> };

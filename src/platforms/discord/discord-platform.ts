@@ -1,5 +1,4 @@
 import type { Platform } from '../platform.ts';
-import { discordAdapter } from './discord-adapter.ts';
 import { DISCORD_ENV, DISCORD_SECRET_KEYS, loadDiscordInbound, loadDiscordReply, type DiscordConfig } from './discord-config.ts';
 import { sendDiscordReply, type DiscordReplyOptions } from './discord-reply.ts';
 
@@ -13,6 +12,5 @@ export const discordPlatform: Platform<'discord', DiscordConfig, DiscordReplyOpt
   secretKeys: DISCORD_SECRET_KEYS,
   loadInbound: loadDiscordInbound,
   loadReply: loadDiscordReply,
-  createAdapter: discordAdapter,
   createReplySender: (config, { retry }) => (target, text) => sendDiscordReply(config, target, text, retry),
 };

@@ -2,7 +2,6 @@ import { ReplyError } from '../../messaging/reply-error.ts';
 import { createDynamoTable } from '../../store/dynamo-table.ts';
 import { DynamoLocalOutboxStore, type LocalOutboxStore } from '../../store/local-outbox-store.ts';
 import type { Platform } from '../platform.ts';
-import { localAdapter } from './local-adapter.ts';
 import { loadLocalInbound, loadLocalReply, LOCAL_ENV, LOCAL_SECRET_KEYS, type LocalConfig } from './local-config.ts';
 
 /**
@@ -16,7 +15,6 @@ export const localPlatform: Platform<'local', LocalConfig, LocalConfig> = {
   secretKeys: LOCAL_SECRET_KEYS,
   loadInbound: loadLocalInbound,
   loadReply: loadLocalReply,
-  createAdapter: () => localAdapter(),
   createReplySender: (_config, { outbox: given, tableName }) => {
     // Opened on the first reply: a replier that never answers `local` needs no table.
     let outbox: LocalOutboxStore | undefined = given;

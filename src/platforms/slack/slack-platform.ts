@@ -1,5 +1,4 @@
 import type { Platform } from '../platform.ts';
-import { slackAdapter } from './slack-adapter.ts';
 import { loadSlackInbound, loadSlackReply, SLACK_ENV, SLACK_SECRET_KEYS, type SlackConfig } from './slack-config.ts';
 import { sendSlackReply, type SlackReplyOptions } from './slack-reply.ts';
 
@@ -10,6 +9,5 @@ export const slackPlatform: Platform<'slack', SlackConfig, SlackReplyOptions> = 
   secretKeys: SLACK_SECRET_KEYS,
   loadInbound: loadSlackInbound,
   loadReply: loadSlackReply,
-  createAdapter: (config) => slackAdapter(config),
   createReplySender: (config, { retry }) => (target, text) => sendSlackReply(config, target, text, retry),
 };

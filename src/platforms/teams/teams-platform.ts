@@ -1,5 +1,4 @@
 import type { Platform } from '../platform.ts';
-import { teamsAdapter } from './teams-adapter.ts';
 import { loadTeamsInbound, loadTeamsReply, TEAMS_ENV, TEAMS_SECRET_KEYS, type TeamsConfig } from './teams-config.ts';
 import { sendTeamsReply } from './teams-reply.ts';
 import { TeamsTokenSource, type TeamsReplyOptions } from './teams-token-source.ts';
@@ -11,7 +10,6 @@ export const teamsPlatform: Platform<'teams', TeamsConfig, TeamsReplyOptions> = 
   secretKeys: TEAMS_SECRET_KEYS,
   loadInbound: loadTeamsInbound,
   loadReply: loadTeamsReply,
-  createAdapter: teamsAdapter,
   createReplySender: (config, { retry }) => {
     // One token source per replier: the bot's token is cached across replies.
     const tokens = new TeamsTokenSource(config);

@@ -1,5 +1,4 @@
 import type { Platform } from '../platform.ts';
-import { telegramAdapter } from './telegram-adapter.ts';
 import { loadTelegramInbound, loadTelegramReply, TELEGRAM_ENV, TELEGRAM_SECRET_KEYS, type TelegramConfig } from './telegram-config.ts';
 import { sendTelegramReply, type TelegramReplyOptions } from './telegram-reply.ts';
 
@@ -10,6 +9,5 @@ export const telegramPlatform: Platform<'telegram', TelegramConfig, TelegramRepl
   secretKeys: TELEGRAM_SECRET_KEYS,
   loadInbound: loadTelegramInbound,
   loadReply: loadTelegramReply,
-  createAdapter: telegramAdapter,
   createReplySender: (config, { retry }) => (target, text) => sendTelegramReply(config, target, text, retry),
 };

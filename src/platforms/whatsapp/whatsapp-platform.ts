@@ -1,5 +1,4 @@
 import type { Platform } from '../platform.ts';
-import { whatsAppAdapter } from './whatsapp-adapter.ts';
 import { loadWhatsAppInbound, loadWhatsAppReply, WHATSAPP_ENV, WHATSAPP_SECRET_KEYS, type WhatsAppConfig } from './whatsapp-config.ts';
 import { sendWhatsAppReply, type WhatsAppReplyOptions } from './whatsapp-reply.ts';
 
@@ -10,6 +9,5 @@ export const whatsAppPlatform: Platform<'whatsapp', WhatsAppConfig, WhatsAppRepl
   secretKeys: WHATSAPP_SECRET_KEYS,
   loadInbound: loadWhatsAppInbound,
   loadReply: loadWhatsAppReply,
-  createAdapter: whatsAppAdapter,
   createReplySender: (config, { retry }) => (target, text) => sendWhatsAppReply(config, target, text, retry),
 };

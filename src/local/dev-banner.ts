@@ -1,6 +1,7 @@
 import { selectToolSandbox } from '../agent/sandbox/select-tool-sandbox.ts';
 import { toolPolicyFromConfig } from '../agent/tools/tool-policy.ts';
 import type { HooksStatus } from '../console/console-data.ts';
+import { enabledPlatforms, type DeploymentConfig } from '../config/deployment-config.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import { createMemoryLogger } from '../hooks/hook-logger.ts';
 import { shellWord } from '../hooks/shell/shell-word.ts';
@@ -57,3 +58,47 @@ export function toolSandboxLines(engine: Pick<HookEngine, 'config'>, home: strin
   if (choice.sandbox.kind === 'bwrap') return [`  tool sandbox: ${choice.summary}`, ...(choice.notice ? [`    ⚠ ${choice.notice}`] : [])];
   return [`  tool sandbox: ${choice.sandbox.kind === 'none' ? '⚠' : '✗'} ${choice.notice ?? choice.summary}`];
 }
+
+export interface DevBannerFacts {
+  url: string;
+  home: string;
+  config: DeploymentConfig;
+  /** `loadedHooksLines` of the hooks home. */
+  loaded: readonly string[];
+  /** The state folder, when kept, with what the journal did at start. */
+  state?: { dir: string; redriven: number; dropped: number };
+  console: boolean;
+  hotReload: boolean;
+  /** The `/v1` token when dev generated it (none was set). */
+  generatedToken?: string;
+  /** `toolSandboxLines`, or undefined when no turn runtime is wired. */
+  toolSandbox?: readonly string[];
+}
+
+/**
+ * `hookgate dev`'s start banner, one text (harnesses read it whole as soon as `serving`
+ * shows): where it serves, what the hooks home holds, the state, console, hot reload,
+ * platforms, the local chat and hook API, telemetry, the model and the tool sandbox.
+ *
+ * @example
+ * print(devBanner({ url, home, config, loaded, console: true, hotReload: true, toolSandbox: toolSandboxLines(engine, home) }));
+ */
+export function devBanner(facts: DevBannerFacts): string {
+  const { url, config, state } = facts;
+  const banner = [`hookgate dev: serving ${url}`];
+  banner.push(`  hooks home: ${facts.home}`);
+  for (const line of facts.loaded) banner.push(line);
+  banner.push(state ? `  state: ${state.dir} (kept across restarts; --fresh to start empty${state.redriven ? `; ${state.redriven} unanswered turn(s) re-queued` : ''}${state.dropped ? `; ${state.dropped} turn(s) dropped: each stopped the server twice` : ''})` : '  state: in memory (lost when dev stops)');
+  if (facts.console) banner.push(`  console: ${url}/console`);
+  banner.push(facts.hotReload ? '  hot reload: on (plugins, gateway hooks, config.yaml, the allowlist; --no-watch to turn it off)' : '  hot reload: off');
+  banner.push(`  platforms: ${enabledPlatforms(config).join(', ')}  (POST ${url}/webhooks/<platform>)`);
+  for (const { platform, missing } of config.disabled) banner.push(`  ${platform} is off: set ${missing.join(', ')}`);
+  banner.push(`  local chat: POST ${url}/webhooks/local {"chat_id","user_id","text"} (content-type: application/json); replies: GET ${url}/webhooks/local/messages?chat_id=…`);
+  banner.push(`  hook API: ${url}/v1/hooks/<hook>, ${url}/v1/events  (Authorization: Bearer ${facts.generatedToken ? `${facts.generatedToken}, generated; set HOOKGATE_API_TOKEN to choose one` : '$HOOKGATE_API_TOKEN'})`);
+  if (config.otlp) banner.push(`  telemetry: OTLP (${config.otlp.protocol}) to ${config.otlp.endpoint}`);
+  if (!config.model.baseUrl) banner.push('  model: the built-in local stand-in model (set HOOKGATE_MODEL_BASE_URL for a real one)');
+  if (!facts.toolSandbox) banner.push('  turns: no turn runtime wired; messages stay on the turns queue');
+  else banner.push(...facts.toolSandbox);
+  return banner.join('\n');
+}
+

@@ -26,6 +26,26 @@ export function gatewayDepsOf(runtime: Runtime, engine: HookEngine): GatewayDeps
 }
 
 /**
+ * The gateway's Hono app around `engine`, as every runtime builds it: `gatewayDepsOf`, then
+ * `decorate` (what differs where it runs: `hookgate dev` watches the replier and turn queue
+ * for its console and journals the turns), then the app and `mount`'s routes.
+ *
+ * @example
+ * const { app, deps } = createGatewayAppOf(runtime, engine, { decorate: (deps) => ({ ...deps, turnHealth }) });
+ */
+export function createGatewayAppOf(
+  runtime: Runtime,
+  engine: HookEngine,
+  options: GatewayFunctionOptions & { decorate?: (deps: GatewayDeps) => GatewayDeps } = {},
+): { app: Hono; deps: GatewayDeps } {
+  const base = gatewayDepsOf(runtime, engine);
+  const deps = options.decorate ? options.decorate(base) : base;
+  const app = createGatewayApp(deps);
+  options.mount?.(app, { deps, runtime });
+  return { app, deps };
+}
+
+/**
  * The gateway λ: logs the platforms left off, builds its engine and the Hono app, and fires
  * `gateway:startup` once per deployed version.
  *
@@ -36,9 +56,7 @@ export function gatewayDepsOf(runtime: Runtime, engine: HookEngine): GatewayDeps
 export async function createGatewayFunction(runtime: Runtime, options: GatewayFunctionOptions = {}): Promise<{ app: Hono; deps: GatewayDeps }> {
   const logger = runtime.logger('gateway');
   for (const { platform, missing } of runtime.config.disabled) logger.info(`${platform} is disabled: ${missing.join(', ')} not set`);
-  const deps = gatewayDepsOf(runtime, await runtime.createEngine('gateway'));
-  await announceGatewayStartup(deps, { once: true });
-  const app = createGatewayApp(deps);
-  options.mount?.(app, { deps, runtime });
-  return { app, deps };
+  const gateway = createGatewayAppOf(runtime, await runtime.createEngine('gateway'), options);
+  await announceGatewayStartup(gateway.deps, { once: true });
+  return gateway;
 }

@@ -8,6 +8,7 @@ import { runCli } from '../../src/cli/main.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
+import { until } from '../support/until.ts';
 
 /**
  * Issue 18 end to end: a Claude Code settings file with PreToolUse / PostToolUse /
@@ -69,11 +70,10 @@ async function chat(chatId: string, text: string): Promise<string> {
     body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }),
   });
   expect(posted.status).toBe(202);
-  for (;;) {
+  return until(async () => {
     const now = await messages(chatId);
-    if (now.length > before) return now.at(-1)!.text;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return now.length > before ? now.at(-1)!.text : undefined;
+  }, `a reply in ${chatId}`);
 }
 
 async function seen(): Promise<{ stdin: Record<string, unknown>; project_dir: string }[]> {
@@ -81,13 +81,7 @@ async function seen(): Promise<{ stdin: Record<string, unknown>; project_dir: st
   return text.trim() === '' ? [] : text.trim().split('\n').map((line) => JSON.parse(line));
 }
 
-async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const eventually = <T>(read: () => Promise<T | undefined>) => until(read, 'the hook records');
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'hookgate-claude-'));

@@ -10,6 +10,7 @@ import { runCli } from '../../src/cli/main.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
+import { until } from '../support/until.ts';
 
 /**
  * Issue 28 through the running pipeline (`hookgate dev` in-process: gateway, emulators, turn
@@ -99,11 +100,10 @@ async function chat(chatId: string, text: string): Promise<string> {
     body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }),
   });
   expect(posted.status).toBe(202);
-  for (;;) {
+  return until(async () => {
     const now = await messages(chatId);
-    if (now.length > before) return now.at(-1)!.text;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return now.length > before ? now.at(-1)!.text : undefined;
+  }, `a reply in ${chatId}`);
 }
 
 beforeAll(async () => {

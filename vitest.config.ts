@@ -1,8 +1,11 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { E2E_ONLY_FILES } from './test/e2e-only-files.ts';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    // The slow end-to-end files run with `npm run test:e2e` (vitest.e2e.config.ts).
+    exclude: [...configDefaults.exclude, ...E2E_ONLY_FILES],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

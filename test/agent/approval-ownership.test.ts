@@ -4,6 +4,7 @@ import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
 import { tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { until } from '../support/until.ts';
 
 // Issue 12 item 4 through the running pipeline (`hookgate dev`: gateway → turns queue → turn
 // consumer → replies), with the local adapter's user_id as the identity approvals check.
@@ -39,11 +40,10 @@ async function say(chat: string, user: string, text: string, count = 1): Promise
   const before = (await messages(chat)).length;
   const posted = await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: chat, user_id: user, text }) });
   expect(posted.status).toBe(202);
-  for (;;) {
+  return until(async () => {
     const now = await messages(chat);
-    if (now.length >= before + count) return now.slice(before, before + count);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return now.length >= before + count ? now.slice(before, before + count) : undefined;
+  }, `${count} repl(ies) in ${chat}`);
 }
 
 // The stand-in model answers a read with the file's content, a failed read with `Error: …`.
@@ -84,33 +84,29 @@ describe('approvals belong to someone (through hookgate dev)', () => {
   it('/stop: another user of the chat cannot stop a running turn; its requester and an approver can', { timeout: 120_000 }, async () => {
     /** `user`'s /stop, sent until a turn is seen running (the turn notes itself as it starts). */
     const stopWhileRunning = async (user: string): Promise<string> => {
-      for (;;) {
+      return until(async () => {
         const [reply] = await say('group', user, '/stop');
-        if (reply !== 'Nothing is running in this conversation.') return reply!;
-      }
+        return reply !== 'Nothing is running in this conversation.' ? reply : undefined;
+      }, `a running turn ${user} can try to stop`);
     };
     const before = (await messages('group')).length;
     await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 'group', user_id: 'alice', text: 'run: sleep 2' }) });
     expect(await stopWhileRunning('mallory')).toMatch(/^⛔ Only the user who asked for the running turn, or an approver, can stop it\./);
     // alice's turn ran to its end: the command's (empty) output, not "Stopped".
-    for (;;) {
-      const texts = (await messages('group')).slice(before);
-      if (texts.some((t) => !t.startsWith('⛔') && !t.startsWith('Nothing is running'))) {
-        expect(texts.filter((t) => !t.startsWith('⛔') && !t.startsWith('Nothing is running'))).toEqual(['(no output)']);
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const ended = await until(async () => {
+      const texts = (await messages('group')).slice(before).filter((t) => !t.startsWith('⛔') && !t.startsWith('Nothing is running'));
+      return texts.length > 0 ? texts : undefined;
+    }, "the end of alice's turn");
+    expect(ended).toEqual(['(no output)']);
     for (const stopper of ['alice', 'operator']) {
       const from = (await messages('group')).length;
       await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 'group', user_id: 'alice', text: 'run: sleep 2' }) });
       expect(await stopWhileRunning(stopper)).toBe('⏹ Stopping the current turn.');
-      for (;;) {
+      await until(async () => {
         const texts = (await messages('group')).slice(from);
-        if (texts.includes('⏹ Stopped.')) break;
         expect(texts).not.toContain('(no output)');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+        return texts.includes('⏹ Stopped.');
+      }, `the turn stopped by ${stopper}`);
     }
   });
 

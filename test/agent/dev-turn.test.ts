@@ -8,6 +8,7 @@ import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
 import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { until } from '../support/until.ts';
 
 const EXAMPLES = new URL('../../examples/', import.meta.url).pathname;
 
@@ -55,24 +56,17 @@ async function chat(chatId: string, text: string): Promise<string> {
   const before = await messages(chatId);
   const posted = await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }) });
   expect(posted.status).toBe(202);
-  for (;;) {
+  return until(async () => {
     const now = await messages(chatId);
-    if (now.length > before.length) return now.at(-1)!.text;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return now.length > before.length ? now.at(-1)!.text : undefined;
+  }, `a reply in ${chatId}`);
 }
 
 async function messages(chatId: string): Promise<{ text: string }[]> {
   return (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json() as Promise<{ text: string }[]>;
 }
 
-async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
-  for (;;) {
-    const value = await read().catch(() => undefined);
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const eventually = <T>(read: () => Promise<T | undefined>) => until(read, 'a log line', { ignoreErrors: true });
 
 describe('hookgate dev with the local stand-in model', () => {
   it('answers ordinary text with "You said: …"', async () => {

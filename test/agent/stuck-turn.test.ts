@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TurnsInFlight } from '../../src/agent/turn/turns-in-flight.ts';
 import { DynamoTraceStore } from '../../src/store/trace-store.ts';
 import { plugin } from '../hooks/support/temp-home.ts';
+import { until } from '../support/until.ts';
 import { startTurnHarness, type TurnHarness } from './support/turn-harness.ts';
 
 // Issue 12 item 7: a plugin callback that never settles no longer stops its turn; while the
@@ -27,11 +28,7 @@ describe('a turn whose plugin callback hangs', () => {
   it('goes on after the deadline; meanwhile it is reported stuck with its turn id; the trace shows the missed deadline', async () => {
     h.model.script({ content: 'answered anyway' });
     const running = h.say('hello');
-    let seen: ReturnType<TurnsInFlight['stuck']> = [];
-    while (seen.length === 0) {
-      seen = turnsInFlight.stuck();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const seen = await until(() => (turnsInFlight.stuck().length > 0 ? turnsInFlight.stuck() : undefined), 'the turn reported stuck');
     expect(seen).toEqual([{ turn_id: expect.stringMatching(/^turn_/), session_key: 'local:c1', age_seconds: expect.any(Number) }]);
     // The same record tells shutdown which session has a running turn (on_session_finalize, §1.13.1).
     expect(turnsInFlight.sessions()).toEqual([expect.any(String)]);

@@ -7,6 +7,7 @@ import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.ts';
 import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { until } from '../support/until.ts';
 
 /**
  * hook-semantics §1.14 through the whole pipeline (issue #14 item 3): with observer events
@@ -60,11 +61,10 @@ describe('subagent_stop for a batch delegation (§1.14)', () => {
     const posted = await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 'd1', user_id: 'u1', text: 'go' }) });
     expect(posted.status).toBe(202);
     const file = join(home.path, 'stops.log');
-    let lines: string[] = [];
-    while (lines.filter((l) => l.startsWith('end')).length < goals.length) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      lines = (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-    }
+    const lines = await until(async () => {
+      const now = (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+      return now.filter((l) => l.startsWith('end')).length >= goals.length ? now : undefined;
+    }, `${goals.length} subagent_stop calls ended`);
     // Children all answer "child": the order of starts and ends is what matters.
     expect(lines).toEqual(['start child', 'end child', 'start child', 'end child', 'start child', 'end child']);
   });

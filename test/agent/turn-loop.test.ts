@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DynamoTraceStore } from '../../src/store/trace-store.ts';
+import { until } from '../support/until.ts';
 import { startTurnHarness, type HookCall, type TurnHarness } from './support/turn-harness.ts';
 
 const TAG = 'telemetry_schema_version';
@@ -312,7 +313,7 @@ describe('the final response', () => {
     h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'sleep 1' } }] }, { content: 'never' });
     const before = h.model.requests.length;
     const running = h.say('slow', 'stop');
-    while (h.model.requests.length === before) await new Promise((r) => setTimeout(r, 10));
+    await until(() => h.model.requests.length > before, 'the first model request');
     await h.plane.sessions.requestStop('local:stop');
     const result = await running;
     expect(result.outcome).toBe('interrupted');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VALID_HOOK_NAMES_TEXT } from '../../src/hooks/catalogue.ts';
-import { runCli } from '../../src/cli/main.ts';
+import { runCliInProcess } from '../support/run-cli.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/hookgate.js');
 const root = mkdtempSync(join(tmpdir(), 'hookgate-cli-'));
@@ -18,27 +18,8 @@ const cleanEnv = () => {
 
 type Result = { code: number; stdout: string; stderr: string };
 
-/** Runs `hookgate` in-process through `runCli` (output captured), from `root` as cwd. */
-async function hookgate(args: string[]): Promise<Result> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdoutWrite = process.stdout.write;
-  const stderrWrite = process.stderr.write;
-  process.stdout.write = ((chunk: unknown) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: unknown) => err.push(String(chunk)) > 0) as typeof process.stderr.write;
-  const cwd = process.cwd();
-  process.chdir(root);
-  try {
-    process.exitCode = undefined;
-    const code = await runCli(args);
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    process.stdout.write = stdoutWrite;
-    process.stderr.write = stderrWrite;
-    process.exitCode = undefined;
-    process.chdir(cwd);
-  }
-}
+/** Runs `hookgate` in-process (output captured), from `root` as cwd. */
+const hookgate = (args: string[]): Promise<Result> => runCliInProcess(args, { cwd: root });
 
 /** Runs the real binary (`node bin/hookgate.js …`) in a child process. */
 function hookgateBin(args: string[], cwd = root): Promise<Result> {

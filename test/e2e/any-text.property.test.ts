@@ -10,6 +10,7 @@ import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts
 import { startFakePlatforms, type FakePlatforms, type RecordedRequest } from '../support/fake-platforms/fake-platform-server.ts';
 import { discordHeaders, discordKeys, slackHeaders, whatsAppHeaders } from '../support/fake-platforms/signed-requests.ts';
 import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { until } from '../support/until.ts';
 
 /**
  * Issue #14 item 1, as a property: any chat text — astral characters, controls, U+FFFE and
@@ -153,10 +154,8 @@ async function roundTrip(core: string): Promise<void> {
     sent.map(async (s, i) => {
       const expected = splitText(`You said: ${s.said}`, REPLY_LIMITS[platforms[i]!]);
       let got: string[] = [];
-      for (let tries = 0; got.length < expected.length && tries < 600; tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        got = await s.replies();
-      }
+      await until(async () => (got = await s.replies()).length >= expected.length, `${expected.length} reply part(s) on ${platforms[i]}`, { everyMs: 50, timeoutMs: 30_000 }).catch(() => {});
+      // On a timeout, the comparison shows what did arrive.
       expect({ platform: platforms[i], got }).toEqual({ platform: platforms[i], got: expected });
     }),
   );
@@ -170,18 +169,13 @@ async function observe(core: string): Promise<void> {
     body: JSON.stringify({ type: 'post_tool_call', payload: { tool_name: 'probe', probe, result: core } }),
   });
   expect(res.status).toBe(202);
-  for (let tries = 0; tries < 600; tries++) {
+  const seen = await until(async () => {
     // Only whole lines: the hook may be half-way through appending a long one (an 8 KB line is not one atomic write).
     const text = await readFile(join(home.path, 'observed.jsonl'), 'utf8').catch(() => '');
     const lines = text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean);
-    const seen = lines.map((line) => JSON.parse(line) as { probe: number; result: string }).find((o) => o.probe === probe);
-    if (seen) {
-      expect(seen.result === core).toBe(true);
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`observer never saw probe ${probe}`);
+    return lines.map((line) => JSON.parse(line) as { probe: number; result: string }).find((o) => o.probe === probe);
+  }, `the observer to see probe ${probe}`, { everyMs: 50, timeoutMs: 30_000 });
+  expect(seen.result === core).toBe(true);
 }
 
 /** Characters the transports are picky about, mixed into arbitrary code points. */

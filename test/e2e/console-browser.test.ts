@@ -56,12 +56,14 @@ beforeAll(async () => {
   child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--state', join(root, 'state')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const until = Date.now() + 40_000;
-  while (!/serving (http:\/\/127\.0\.0\.1:\d+)/.test(output)) {
-    if (Date.now() > until || child.exitCode !== null) throw new Error(`hookgate dev did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
+  url = await until(
+    () => {
+      if (child.exitCode !== null) throw new Error(`hookgate dev exited with ${child.exitCode}:\n${output}`);
+      return /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+    },
+    'hookgate dev to start',
+    { timeoutMs: 40_000, everyMs: 100, context: () => output },
+  );
   // A fresh profile (--user-data-dir) per run.
   browser = await chromium.launchPersistentContext(join(root, 'chromium-profile'), {
     executablePath: CHROMIUM,

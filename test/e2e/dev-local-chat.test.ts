@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devEndpointsPath } from '../../src/local/dev-endpoints.ts';
 import { startFakePlatforms, type FakePlatforms } from '../support/fake-platforms/fake-platform-server.ts';
 import { discordHeaders, discordKeys } from '../support/fake-platforms/signed-requests.ts';
+import { until } from '../support/until.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 
@@ -19,15 +20,8 @@ let url: string;
 let stdout = '';
 let stderr = '';
 
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 25_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}\nstdout:\n${stdout}\nstderr:\n${stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const eventually = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 25_000) =>
+  until(probe, what, { timeoutMs, everyMs: 100, context: () => `stdout:\n${stdout}\nstderr:\n${stderr}` });
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'hookgate-e2e-'));

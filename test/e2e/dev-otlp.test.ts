@@ -10,6 +10,7 @@ import { addTelemetrySubscriber } from '../support/telemetry-subscriber.ts';
 import { TURN_TRACE_EVENT } from '../../src/telemetry/turn-trace-event.ts';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.ts';
+import { until } from '../support/until.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 
@@ -22,15 +23,8 @@ let stdout = '';
 let stderr = '';
 
 /** Polls until `probe` gives a value (the upper bound is a failure, not a timing assertion). */
-async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: () => string, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what()}\nstdout:\n${stdout}\nstderr:\n${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const eventually = <T>(probe: () => T | undefined | Promise<T | undefined>, what: () => string, timeoutMs = 30_000) =>
+  until(probe, 'a value', { timeoutMs, everyMs: 50, context: () => `(${what()})\nstdout:\n${stdout}\nstderr:\n${stderr}` });
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'hookgate-otlp-'));

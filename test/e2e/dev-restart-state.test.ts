@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakePlatforms, type FakePlatforms } from '../support/fake-platforms/fake-platform-server.ts';
+import { until } from '../support/until.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 
@@ -21,15 +22,8 @@ interface Dev {
   output: () => string;
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, context: () => string, timeoutMs = 40_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}\n${context()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const eventually = <T>(probe: () => Promise<T | undefined> | T | undefined, what: string, context: () => string, timeoutMs = 40_000) =>
+  until(probe, what, { timeoutMs, everyMs: 100, context });
 
 async function startDev(...extra: string[]): Promise<Dev> {
   const env: NodeJS.ProcessEnv = {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { until } from '../support/until.ts';
 
 /**
  * Stopping `hookgate dev` with turns in flight (issue #14 item 3, issue #12 item 7): the
@@ -70,7 +71,7 @@ describe('hookgate dev shutdown', () => {
         const res = await fetch(`${url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: chat, user_id: 'u', text: 'hi' }) });
         expect(res.status).toBe(202);
       }
-      while ((await lines('started.log')).length < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+      await until(async () => (await lines('started.log')).length >= 2, 'both turns started');
       dev.child.kill('SIGTERM');
       expect(await dev.exited).toBe(0);
     } finally {

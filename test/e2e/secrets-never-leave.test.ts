@@ -10,6 +10,7 @@ import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createStderrLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
 import { plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { until } from '../support/until.ts';
 
 /*
  * Issue #12's attack, as a test: ten fake secrets in the environment of `hookgate dev`
@@ -121,15 +122,12 @@ async function chat(chatId: string, text: string): Promise<string> {
   const before = await messages(chatId);
   const posted = await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }) });
   expect(posted.status).toBe(202);
-  for (;;) {
+  const reply = await until(async () => {
     const now = await messages(chatId);
-    if (now.length > before.length) {
-      const reply = now.at(-1)!.text;
-      replies.push(reply);
-      return reply;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return now.length > before.length ? now.at(-1)!.text : undefined;
+  }, `a reply in ${chatId}`);
+  replies.push(reply);
+  return reply;
 }
 
 async function messages(chatId: string): Promise<{ text: string }[]> {
@@ -187,12 +185,11 @@ describe('ten planted secrets never leave hookgate dev (issue #12)', { timeout: 
     expect(leaks(stored)).toEqual([]);
 
     const observedFile = join(home.path, 'observed.jsonl');
-    let observed = '';
-    for (;;) {
-      observed = await readFile(observedFile, 'utf8').catch(() => '');
-      if (observed.includes('tail -c +5')) break; // the last tool call's event arrived
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    // Up to the last tool call's event.
+    const observed = await until(async () => {
+      const text = await readFile(observedFile, 'utf8').catch(() => '');
+      return text.includes('tail -c +5') ? text : undefined;
+    }, "the last tool call's observer event");
     expect(observed).toContain('***');
     expect(leaks(observed)).toEqual([]);
 

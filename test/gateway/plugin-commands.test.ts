@@ -7,6 +7,7 @@ import { createHookEngine, type LoadedHookEngine } from '../../src/hooks/create-
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
 import { tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { until } from '../support/until.ts';
 
 /**
  * Plugin slash commands through the running pipeline (`hookgate dev` in-process: the
@@ -94,11 +95,10 @@ async function chat(chatId: string, text: string, userId = 'u1'): Promise<string
     body: JSON.stringify({ chat_id: chatId, user_id: userId, text }),
   });
   expect(posted.status).toBe(202);
-  for (;;) {
+  return until(async () => {
     const now = await messages(chatId);
-    if (now.length > before) return now.at(-1)!.text;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return now.length > before ? now.at(-1)!.text : undefined;
+  }, `a reply in ${chatId}`);
 }
 
 async function policyCalls(): Promise<{ type: string; context: Record<string, unknown> }[]> {

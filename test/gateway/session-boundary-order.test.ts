@@ -1,11 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { createTurnConsumer } from '../../src/runtime/turn-consumer.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
 import { plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { queueDepth } from '../support/queue-depth.ts';
 import { until } from '../support/until.ts';
 
 vi.setConfig({ testTimeout: 180_000 });
@@ -68,8 +70,15 @@ describe('/new in the order of §1.13.1 (issue #27)', () => {
       expect(posted.status).toBe(202);
       await until(async () => (await lines()).length >= run * once.length, `run ${run}'s four hooks`);
     }
-    // Nothing late: every observer event of the runs has been consumed.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Nothing late: every observer event of the runs has been consumed and deleted.
+    const sqs = new SQSClient({ endpoint: dev.aws.sqsEndpoint, region: dev.aws.region, credentials: dev.aws.credentials });
+    try {
+      for (const [queue, url] of [['turns', dev.aws.turnsQueueUrl], ['events', dev.aws.eventsQueueUrl]] as const) {
+        await until(async () => (await queueDepth(sqs, url)) === 0, `the ${queue} queue drained`);
+      }
+    } finally {
+      sqs.destroy();
+    }
     expect(await lines()).toEqual(Array.from({ length: RUNS }, () => once).flat());
   });
 });

@@ -3,6 +3,7 @@ import { createHookEngine, type LoadedHookEngine } from '../../src/hooks/create-
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import type { HookRunRecord } from '../../src/hooks/hook-engine.ts';
 import { plugin, tempHome, type TempHome } from './support/temp-home.ts';
+import { until } from '../support/until.ts';
 
 // hook-semantics §5.8: every in-process callback has a deadline (plugins.callback_timeout).
 let home: TempHome | undefined;
@@ -31,7 +32,7 @@ describe('callback deadlines (§5.8)', () => {
       'config.yaml': config(0.2, 'hang', 'later', 'guard'),
       ...plugin('hang', `ctx.register_hook('pre_tool_call', function neverSettles() { return new Promise(() => {}); });`),
       // Settles after its deadline with a block: ignored.
-      ...plugin('later', `ctx.register_hook('pre_tool_call', function tooLate() { return new Promise((r) => setTimeout(() => r({ action: 'block', message: 'late' }), 1500)); });`),
+      ...plugin('later', `ctx.register_hook('pre_tool_call', function tooLate() { return new Promise((r) => setTimeout(() => { (globalThis as any).__tooLateSettled = true; r({ action: 'block', message: 'late' }); }, 1500)); });`),
       ...plugin('guard', `ctx.register_hook('pre_tool_call', function guard() { return Promise.resolve({ action: 'block', message: 'on time' }); });`),
     });
     expect(await engine.invoke('pre_tool_call', { tool_name: 'terminal', args: {} })).toEqual({ action: 'block', message: 'on time' });
@@ -45,7 +46,7 @@ describe('callback deadlines (§5.8)', () => {
       ['tooLate', true],
     ]);
     // The late result arrives and changes nothing.
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await until(() => (globalThis as { __tooLateSettled?: boolean }).__tooLateSettled, 'the late callback to settle');
     expect(runs.filter((r) => r.callback === 'tooLate')).toHaveLength(1);
   });
 

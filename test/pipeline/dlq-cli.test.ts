@@ -1,16 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { writeDevEndpoints } from '../../src/local/dev-endpoints.ts';
 import { startTestAws } from '../support/local-aws.ts';
-
-const run = promisify(execFile);
-const BIN = join(import.meta.dirname, '../../bin/hookgate.js');
+import { runCliInProcess } from '../support/run-cli.ts';
 
 describe('hookgate dlq', () => {
   let aws: RunningEmulators;
@@ -18,13 +14,8 @@ describe('hookgate dlq', () => {
   let home: string;
   const envelope = (id: string) =>
     JSON.stringify({ v: 1, id, type: 'agent:step', occurred_at: '2026-01-01T00:00:00.000Z', session_id: null, turn_id: null, payload: {} });
-  const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-    run(process.execPath, [BIN, ...args], {
-      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_HOME: home, ...env },
-    }).then(
-      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
-    );
+  // In-process (the commander program of bin/hookgate.js, without a tsx start per call).
+  const cli = (args: string[], env: Record<string, string> = {}) => runCliInProcess(args, { env: { HOOKGATE_HOME: home, ...env } });
   const count = async (queueUrl: string) => {
     const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }));
     return Number(Attributes!.ApproximateNumberOfMessages);

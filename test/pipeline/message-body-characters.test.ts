@@ -6,6 +6,7 @@ import { parseEnvelope } from '../../src/pipeline/envelope.ts';
 import { TimerMessageSchema } from '../../src/pipeline/timer-message.ts';
 import { TurnMessageSchema } from '../../src/pipeline/turn-message.ts';
 import { useTestDataPlane } from '../support/local-aws.ts';
+import { until } from '../support/until.ts';
 
 /**
  * What real SQS and SNS accept in a message body (the emulators are more or less lenient;
@@ -35,13 +36,12 @@ describe('bodies on the queues and the topic carry only characters real SQS/SNS 
   const local = useTestDataPlane();
 
   async function receiveOne(queueUrl: string): Promise<string> {
-    for (;;) {
+    const message = await until(async () => {
       const { Messages = [] } = await local.plane.clients.sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, WaitTimeSeconds: 1, MaxNumberOfMessages: 1 }));
-      const [message] = Messages;
-      if (!message) continue;
-      await local.plane.clients.sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! }));
-      return message.Body!;
-    }
+      return Messages[0];
+    }, `a message on ${queueUrl}`);
+    await local.plane.clients.sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! }));
+    return message.Body!;
   }
 
   const source = { platform: 'local', chat_id: 'c', user_id: 'u', user_name: 'ü', chat_type: 'dm', thread_id: '' };

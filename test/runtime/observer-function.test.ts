@@ -2,7 +2,6 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { createHash } from 'node:crypto';
 import { SingleTableIdempotencyStore } from '../../src/pipeline/idempotency-store.ts';
@@ -15,6 +14,8 @@ import { createObserverFunction } from '../../src/runtime/observer-function.ts';
 import { onEmulators } from './support/on-emulators.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { startTestAws } from '../support/local-aws.ts';
+import { queueDepth } from '../support/queue-depth.ts';
+import { until } from '../support/until.ts';
 
 /** A hooks home with one observer plugin and one gateway event hook, both appending to a file. */
 async function writeHome(home: string, out: string) {
@@ -71,17 +72,9 @@ describe('observer λ wiring with the real engine and a hooks home', () => {
     ]);
     await plane.observerSink.publish([{ id: 'p1', type: 'post_tool_call', payload: { tool_name: 'terminal', args: {} } }]);
     const lines = async () => (await readFile(out, 'utf8').catch(() => '')).trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    const end = Date.now() + 15_000;
-    while ((await lines()).length < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    await until(async () => (await lines()).length >= 2, 'two observer lines');
     // Count only once every delivery, the duplicate included, has been consumed and deleted.
-    const depth = async () => {
-      const { Attributes } = await plane.clients.sqs.send(
-        new GetQueueAttributesCommand({ QueueUrl: aws.eventsQueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
-      );
-      return Number(Attributes!.ApproximateNumberOfMessages) + Number(Attributes!.ApproximateNumberOfMessagesNotVisible);
-    };
-    while ((await depth()) > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-    expect(await depth()).toBe(0);
+    await until(async () => (await queueDepth(plane.clients.sqs, aws.eventsQueueUrl)) === 0, 'the events queue drained');
     expect((await lines()).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([
       { gateway: 'agent:step', n: 1 },
       { plugin: 'terminal' },
@@ -107,18 +100,10 @@ describe('observer λ wiring with the real engine and a hooks home', () => {
           }),
         )
       ).Item;
-    const end = Date.now() + 15_000;
     // The lock is written INPROGRESS first, then marked COMPLETED when the observers have run.
-    while ((await record('observed'))?.status?.S !== 'COMPLETED' && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-    expect((await record('observed'))?.status?.S).toBe('COMPLETED');
-    const depth = async () => {
-      const { Attributes } = await plane.clients.sqs.send(
-        new GetQueueAttributesCommand({ QueueUrl: aws.eventsQueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
-      );
-      return Number(Attributes!.ApproximateNumberOfMessages) + Number(Attributes!.ApproximateNumberOfMessagesNotVisible);
-    };
-    while ((await depth()) > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-    expect(await depth()).toBe(0); // acknowledged (deleted), not failed
+    await until(async () => (await record('observed'))?.status?.S === 'COMPLETED', "the observed event's record COMPLETED");
+    // Acknowledged (deleted), not failed.
+    await until(async () => (await queueDepth(plane.clients.sqs, aws.eventsQueueUrl)) === 0, 'the events queue drained');
     expect(await record('unobserved-plugin')).toBeUndefined();
     expect(await record('unobserved-gateway')).toBeUndefined();
   });

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createTurnConsumer } from '../../src/runtime/turn-consumer.ts';
-import { runCli } from '../../src/cli/main.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
+import { until } from '../support/until.ts';
+import { runCliInProcess } from '../support/run-cli.ts';
 
 /**
  * Issue 18 end to end: a Claude Code settings file with PreToolUse / PostToolUse /
@@ -39,23 +40,7 @@ let dev: DevRuntime;
 type Result = { code: number; stdout: string; stderr: string };
 
 /** `hookgate …` in-process, output captured. */
-async function hookgate(args: string[]): Promise<Result> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdoutWrite = process.stdout.write;
-  const stderrWrite = process.stderr.write;
-  process.stdout.write = ((chunk: unknown) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: unknown) => err.push(String(chunk)) > 0) as typeof process.stderr.write;
-  try {
-    process.exitCode = undefined;
-    const code = await runCli(args);
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    process.stdout.write = stdoutWrite;
-    process.stderr.write = stderrWrite;
-    process.exitCode = undefined;
-  }
-}
+const hookgate = (args: string[]): Promise<Result> => runCliInProcess(args);
 
 async function messages(chatId: string): Promise<{ text: string }[]> {
   return (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json() as Promise<{ text: string }[]>;
@@ -69,11 +54,10 @@ async function chat(chatId: string, text: string): Promise<string> {
     body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }),
   });
   expect(posted.status).toBe(202);
-  for (;;) {
+  return until(async () => {
     const now = await messages(chatId);
-    if (now.length > before) return now.at(-1)!.text;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return now.length > before ? now.at(-1)!.text : undefined;
+  }, `a reply in ${chatId}`);
 }
 
 async function seen(): Promise<{ stdin: Record<string, unknown>; project_dir: string }[]> {
@@ -81,13 +65,7 @@ async function seen(): Promise<{ stdin: Record<string, unknown>; project_dir: st
   return text.trim() === '' ? [] : text.trim().split('\n').map((line) => JSON.parse(line));
 }
 
-async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const eventually = <T>(read: () => Promise<T | undefined>) => until(read, 'the hook records');
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'hookgate-claude-'));

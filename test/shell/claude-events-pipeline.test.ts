@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createTurnConsumer } from '../../src/runtime/turn-consumer.ts';
-import { runCli } from '../../src/cli/main.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
 import { until } from '../support/until.ts';
+import { runCliInProcess } from '../support/run-cli.ts';
 
 /**
  * Issue 28: every Claude Code event a settings file can name is imported (or reported with its
@@ -52,23 +52,7 @@ const httpSeen: { hook_event_name?: string; tool_input?: { command?: string } }[
 
 type Result = { code: number; stdout: string; stderr: string };
 
-async function hookgate(args: string[]): Promise<Result> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdoutWrite = process.stdout.write;
-  const stderrWrite = process.stderr.write;
-  process.stdout.write = ((chunk: unknown) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: unknown) => err.push(String(chunk)) > 0) as typeof process.stderr.write;
-  try {
-    process.exitCode = undefined;
-    const code = await runCli(args);
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    process.stdout.write = stdoutWrite;
-    process.stderr.write = stderrWrite;
-    process.exitCode = undefined;
-  }
-}
+const hookgate = (args: string[]): Promise<Result> => runCliInProcess(args);
 
 async function messages(chatId: string): Promise<{ text: string }[]> {
   return (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json() as Promise<{ text: string }[]>;

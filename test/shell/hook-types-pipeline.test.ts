@@ -4,12 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTurnConsumer } from '../../src/runtime/turn-consumer.ts';
-import { runCli } from '../../src/cli/main.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
+import { until } from '../support/until.ts';
+import { runCliInProcess } from '../support/run-cli.ts';
 
 /**
  * Issue 28 through the running pipeline (`hookgate dev` in-process: gateway, emulators, turn
@@ -99,11 +100,10 @@ async function chat(chatId: string, text: string): Promise<string> {
     body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }),
   });
   expect(posted.status).toBe(202);
-  for (;;) {
+  return until(async () => {
     const now = await messages(chatId);
-    if (now.length > before) return now.at(-1)!.text;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return now.length > before ? now.at(-1)!.text : undefined;
+  }, `a reply in ${chatId}`);
 }
 
 beforeAll(async () => {
@@ -150,18 +150,8 @@ afterAll(async () => {
 });
 
 async function cli(args: string[]): Promise<{ status: number; out: string }> {
-  const out: string[] = [];
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out.push(String(chunk));
-    return true;
-  });
-  try {
-    process.exitCode = undefined;
-    return { status: await runCli(args), out: out.join('') };
-  } finally {
-    spy.mockRestore();
-    process.exitCode = undefined;
-  }
+  const { code, stdout } = await runCliInProcess(args);
+  return { status: code, out: stdout };
 }
 
 describe('http hooks, prompt hooks and rewrites in the running pipeline', () => {
@@ -204,19 +194,8 @@ describe('http hooks, prompt hooks and rewrites in the running pipeline', () => 
     // A Claude-shaped hook's updatedInput (in Claude Code's names) rewrites too.
     expect(await chat('h8', 'run: echo claude-original')).toBe('claude-rewritten');
 
-    const out: string[] = [];
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      out.push(String(chunk));
-      return true;
-    });
-    let status: number;
-    try {
-      status = await runCli(['trace', turnId, '--home', join(root, 'home'), '--json']);
-    } finally {
-      spy.mockRestore();
-    }
+    const { status, out: text } = await cli(['trace', turnId, '--home', join(root, 'home'), '--json']);
     expect(status).toBe(0);
-    const text = out.join('');
     const records = JSON.parse(text.slice(text.indexOf('['))) as { hook: string; decision: string; kwargs?: string; result?: string; callback: string }[];
     const rewrite = records.find((r) => r.hook === 'pre_tool_call' && r.decision.startsWith('rewrite:'))!;
     expect(JSON.parse(rewrite.kwargs!)).toEqual({ args: { command: 'echo original' } });

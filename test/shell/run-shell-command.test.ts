@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { types } from 'node:util';
 import { runShellCommand } from '../../src/hooks/shell/spawn/run-shell-command.ts';
 import { CAPTURE_LIMIT_BYTES } from '../../src/hooks/shell/spawn/run-record.ts';
+import { until } from '../support/until.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hookgate-run-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,7 +17,14 @@ function script(name: string, body: string, mode = 0o755): string {
   return path;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Gone, or a zombie nobody reaped yet (a container's PID 1 may not reap): it runs nothing more. */
+const processGone = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').startsWith('Z');
+  } catch {
+    return true;
+  }
+};
 
 describe.each(['fast', 'exact'] as const)('runShellCommand (%s path, §3.5)', (path) => {
   it('writes the payload to stdin byte for byte and captures stdout/stderr/exit', async () => {
@@ -77,11 +85,13 @@ describe.each(['fast', 'exact'] as const)('runShellCommand (%s path, §3.5)', (p
 
   it('kills the whole process group on timeout', async () => {
     const marker = join(dir, `grandchild-${path}`);
-    const hook = script(`slow-${path}.sh`, `(sleep 2; touch '${marker}') &\nsleep 30`);
+    const pidFile = join(dir, `grandchild-${path}.pid`);
+    const hook = script(`slow-${path}.sh`, `(sleep 2; touch '${marker}') &\necho $! > '${pidFile}'\nsleep 30`);
     const record = await runShellCommand(hook, '', 1, { path });
     expect(record).toMatchObject({ timed_out: true, returncode: null, error: null });
     expect(record.elapsed_seconds).toBeGreaterThanOrEqual(1);
-    await sleep(1500);
+    // Killed with its group, the grandchild ends before its `touch`; left alive, it would touch, then end.
+    await until(() => processGone(Number(readFileSync(pidFile, 'utf8'))), 'the grandchild to end', { timeoutMs: 10_000 });
     expect(existsSync(marker)).toBe(false);
   });
 

@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynamoTable } from '../../src/store/dynamo-table.ts';
 import { DynamoAllowlistStore } from '../../src/store/dynamo-allowlist-store.ts';
@@ -12,9 +10,8 @@ import { resolveAllowlistStore } from '../../src/cli/allowlist-target.ts';
 import { describeHookgateStack, StackLookupError } from '../../src/cli/stack-resources.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { withTable } from './with-table.ts';
+import { runCliInProcess } from '../support/run-cli.ts';
 
-const run = promisify(execFile);
-const BIN = join(import.meta.dirname, '../../bin/hookgate.js');
 
 /** A CloudFormation endpoint speaking the real query protocol, for DescribeStackResources only. */
 function fakeCloudFormation(stacks: Record<string, { logical: string; physical: string; type: string }[]>): Promise<Server> {
@@ -97,9 +94,8 @@ describe('remote allowlist: --table / --stack', () => {
   });
 
   it('hookgate hooks approve --stack writes the deployed allowlist', async () => {
-    const out = await run(process.execPath, [BIN, 'hooks', 'approve', 'pre_tool_call', '/hooks/guard.sh', '--yes', '--stack', 'hookgate', '--home', home], {
-      env: { ...process.env, ...awsEnv, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-    });
+    const out = await runCliInProcess(['hooks', 'approve', 'pre_tool_call', '/hooks/guard.sh', '--yes', '--stack', 'hookgate', '--home', home], { env: awsEnv });
+    expect(out.code).toBe(0);
     expect(out.stdout).toContain(`dynamodb://${table().tableName}`);
     const entry = await new DynamoAllowlistStore(createDynamoTable({ tableName: table().tableName, client: { endpoint: aws().dynamodbEndpoint, region: aws().region, credentials: aws().credentials } })).find('pre_tool_call', '/hooks/guard.sh');
     expect(entry?.event).toBe('pre_tool_call');

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
+import { until } from '../../support/until.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const EXAMPLES = join(REPO, 'examples');
@@ -67,16 +68,16 @@ export async function startExamplesDev(
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
 
-  const eventually = async <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> => {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe().catch(() => undefined);
-      if (value !== undefined) return value;
-      if (child.exitCode !== null) throw new Error(`hookgate dev exited (${child.exitCode}) while waiting for ${what}\nstdout:\n${out}\nstderr:\n${err}`);
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}\nstdout:\n${out}\nstderr:\n${err}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const eventually = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 60_000) =>
+    until(
+      async () => {
+        const value = await probe().catch(() => undefined);
+        if (value === undefined && child.exitCode !== null) throw new Error(`hookgate dev exited (${child.exitCode}) while waiting for ${what}\nstdout:\n${out}\nstderr:\n${err}`);
+        return value;
+      },
+      what,
+      { timeoutMs, everyMs: 50, context: () => `stdout:\n${out}\nstderr:\n${err}` },
+    );
   const url = await eventually(async () => /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 'the dev server URL', 60_000);
 
   const replies = async (chatId: string): Promise<string[]> => {
@@ -164,12 +165,4 @@ export async function startReceiver(answer: (request: Received) => unknown = () 
 }
 
 /** Polls until `check` gives a value (no timing is asserted, only an upper bound). */
-export async function waitFor<T>(check: () => T | undefined | false, what: string, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export const waitFor = <T>(check: () => T | undefined | false, what: string, timeoutMs = 30_000) => until(check, what, { timeoutMs, everyMs: 50 });

@@ -25,6 +25,7 @@ import { prepareDevState, type DevStateOptions } from './dev-state.ts';
 import { DevTurnJournal } from './turn-journal.ts';
 import { startDevHotReload } from './dev-hot-reload.ts';
 import { EngineHolder } from './engine-holder.ts';
+import { enginePluginLoads } from './engine-plugin-loads.ts';
 import { hooksHomeDigest } from './hooks-home-files.ts';
 import type { HotReload } from './hot-reload.ts';
 import { turnConsumerPerEngine } from './turn-consumer-per-engine.ts';
@@ -204,7 +205,9 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const app = createGatewayApp(deps);
     let hotReload: HotReload | undefined;
     const reloadStatus = () => ({ watching: hotReload !== undefined, ...(hotReload?.last ? { last: hotReload.last } : {}) });
-    if (hub) mountDevConsole(app, { hub, plane, aws, home: options.home, replier: deps.replier, reloadStatus, ...(state ? { state: state.dir } : {}) });
+    const pluginLoads = enginePluginLoads(engine);
+    const hooksStatus = () => new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs: [], home: options.home, pluginLoads }).hooks();
+    if (hub) mountDevConsole(app, { hub, plane, aws, home: options.home, replier: deps.replier, reloadStatus, pluginLoads, ...(state ? { state: state.dir } : {}) });
     // One request, one engine, even if a reload happens meanwhile.
     const server = await listen((request, env) => engine.pinned(() => Promise.resolve(app.fetch(request, env))), options.port ?? 8787);
     cleanup.push({
@@ -282,7 +285,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
         ...(state ? { ignore: [state.dir] } : {}),
         print,
         ...(hub ? { hub } : {}),
-        shellHooks: async () => (await new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs: [], home: options.home }).hooks()).shell_hooks,
+        hooksStatus,
       });
       const running = hotReload;
       cleanup.push({ name: 'the hot reload', run: () => running.stop() });
@@ -307,7 +310,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const redriven = journal ? await journal.redrive() : 0;
 
     // Read before the banner, which is one write: harnesses read it whole as soon as `serving` shows.
-    const loaded = loadedHooksLines(await new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs: [], home: options.home }).hooks());
+    const loaded = loadedHooksLines(await hooksStatus());
     const banner = [`hookgate dev: serving ${url}`];
     banner.push(`  hooks home: ${options.home}`);
     for (const line of loaded) banner.push(line);

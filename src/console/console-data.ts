@@ -79,13 +79,21 @@ export interface ShellHookStatus {
 export interface HooksStatus {
   home: string;
   config_path: string;
-  plugins: { name: string; dir: string; enabled: boolean }[];
+  /** `failed`: why the running hooks' load of an enabled plugin failed (it does not run); null when it loaded or nobody knows (AWS). */
+  plugins: { name: string; dir: string; enabled: boolean; failed: string | null }[];
   gateway_hooks: { name: string; dir: string; events: readonly string[] }[];
   skipped: string[];
   shell_hooks: ShellHookStatus[];
   notices: string[];
   /** Hot reload: on or off, and how the latest reload went. */
   reload: ReloadStatus;
+}
+
+/** One plugin's load by the running engine, as `describeRegistry()` lists it. */
+export interface PluginLoad {
+  name: string;
+  status: string;
+  error?: string;
 }
 
 /**
@@ -110,6 +118,8 @@ export class ConsoleData {
       allowlist?: Pick<AllowlistStore, 'find'>;
       /** Hot reload's state, shown in the hooks panel (dev; absent: no hot reload). */
       reloadStatus?: () => ReloadStatus;
+      /** How the running engine's plugins loaded (dev): a failed one shows as not running. */
+      pluginLoads?: () => readonly PluginLoad[] | undefined;
       /** The home as described at build time (AWS: the bundle ships manifests, not plugin sources, so discovery there finds none). */
       description?: HooksHomeDescription;
     },
@@ -260,10 +270,18 @@ export class ConsoleData {
         not_running: state.running ? null : state.reason,
       });
     }
+    const loads = this.options.pluginLoads?.() ?? [];
+    const failedLoad = (name: string) => {
+      const load = loads.find((l) => l.name === name && l.status === 'failed');
+      return load ? excerpt(load.error ?? 'unknown error', 300) : null;
+    };
     return {
       home,
       config_path: file.path,
-      plugins: description.plugins.map((p) => ({ name: p.name, dir: p.dir, enabled: p.enabled && !p.disabled })),
+      plugins: description.plugins.map((p) => {
+        const enabled = p.enabled && !p.disabled;
+        return { name: p.name, dir: p.dir, enabled, failed: enabled ? failedLoad(p.name) : null };
+      }),
       gateway_hooks: description.gatewayHooks.flatMap((g) => (g.kind === 'hook' ? [{ name: g.name, dir: g.dir, events: g.events }] : [])),
       skipped: description.gatewayHooks.flatMap((g) => (g.kind === 'skip' ? [g.line] : [])),
       shell_hooks: shell,

@@ -247,7 +247,8 @@ async function loadHooks() {
     box.className = items.length ? '' : 'muted';
     box.replaceChildren(...(items.length ? items.map(render) : ['none']));
   };
-  list('plugins', hooks.plugins, (p) => el('span', { className: p.enabled ? 'ok' : 'muted', title: p.dir, textContent: p.name + (p.enabled ? '' : ' (not enabled)') + ' ' }));
+  // An enabled plugin whose load failed may be a guard: red, not running, and why.
+  list('plugins', hooks.plugins, (p) => el('span', { className: p.failed ? 'bad' : p.enabled ? 'ok' : 'muted', title: p.failed ? p.dir + ': ' + p.failed : p.dir, textContent: p.name + (p.failed ? ' (not running: failed to load: ' + p.failed + ')' : p.enabled ? '' : ' (not enabled)') + ' ' }));
   list('gateway-hooks', hooks.gateway_hooks, (g) => el('span', { title: g.dir, textContent: g.name + ' [' + g.events.join(', ') + '] ' }));
   for (const line of hooks.skipped) $('gateway-hooks').append(el('br'), el('span', { className: 'warn', textContent: line }));
   $('shell-hooks-note').textContent = AWS

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import type { Replier } from '../messaging/replier.ts';
 import type { DataPlane } from '../pipeline/data-plane.ts';
-import { ConsoleData } from './console-data.ts';
+import { ConsoleData, type PluginLoad } from './console-data.ts';
 import type { ConsoleHub, ReloadStatus } from './console-hub.ts';
 import { mountConsole } from './mount-console.ts';
 
@@ -23,6 +23,8 @@ export function mountDevConsole(
     replier: Replier;
     /** Hot reload's state, shown in the hooks panel (absent: no hot reload). */
     reloadStatus?: () => ReloadStatus;
+    /** How the running engine's plugins loaded: a failed one shows red, not running. */
+    pluginLoads?: () => readonly PluginLoad[] | undefined;
   },
 ): void {
   const { aws } = options;
@@ -31,6 +33,7 @@ export function mountDevConsole(
     sqs: options.plane.clients.sqs,
     home: options.home,
     ...(options.reloadStatus ? { reloadStatus: options.reloadStatus } : {}),
+    ...(options.pluginLoads ? { pluginLoads: options.pluginLoads } : {}),
     dlqs: [
       { name: 'turns', dlqUrl: aws.turnsDlqUrl, sourceQueueUrl: aws.turnsQueueUrl },
       { name: 'events', dlqUrl: aws.eventsDlqUrl, sourceQueueUrl: aws.eventsQueueUrl },

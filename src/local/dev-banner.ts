@@ -17,12 +17,14 @@ import { shellWord } from '../hooks/shell/shell-word.ts';
  */
 export function loadedHooksLines(status: HooksStatus): string[] {
   const lines: string[] = [];
-  const enabled = status.plugins.filter((p) => p.enabled);
+  const enabled = status.plugins.filter((p) => p.enabled && p.failed === null);
   const idle = status.plugins.filter((p) => !p.enabled);
   lines.push(
     `  plugins: ${enabled.length > 0 ? enabled.map((p) => p.name).join(', ') : 'none loaded'}` +
       (idle.length > 0 ? `  (not enabled in config.yaml: ${idle.map((p) => p.name).join(', ')})` : ''),
   );
+  // An enabled plugin that failed to load may be a guard: it says so as loudly as a shell hook that is off.
+  for (const p of status.plugins) if (p.failed !== null) lines.push(`    ✗ plugin ${p.name} not running: failed to load: ${p.failed}`);
   lines.push(`  gateway hooks: ${status.gateway_hooks.length > 0 ? status.gateway_hooks.map((g) => `${g.name} (${g.events.join(', ')})`).join(', ') : 'none'}`);
   for (const skipped of status.skipped) lines.push(`    ${skipped}`);
   if (status.shell_hooks.length === 0) lines.push('  shell hooks: none');

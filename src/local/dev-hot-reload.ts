@@ -1,4 +1,4 @@
-import type { ShellHookStatus } from '../console/console-data.ts';
+import type { HooksStatus } from '../console/console-data.ts';
 import { NOT_RUNNING_TEXT } from '../hooks/shell/consent/shell-hook-run-state.ts';
 import { Readable } from 'node:stream';
 import type { ConsoleHub } from '../console/console-hub.ts';
@@ -42,10 +42,10 @@ export async function startDevHotReload(parts: {
   ignore?: readonly string[];
   print: (line: string) => void;
   hub?: ConsoleHub;
-  /** The shell hooks as they stand (the console's hooks panel): a reload that turns one off prints it. */
-  shellHooks?: () => Promise<readonly ShellHookStatus[]>;
+  /** The hooks as they stand (the console's hooks panel): a reload that turns a guard off (or on) prints it. */
+  hooksStatus?: () => Promise<Pick<HooksStatus, 'shell_hooks' | 'plugins'>>;
 }): Promise<HotReload> {
-  let guards = parts.shellHooks ? await parts.shellHooks().catch(() => undefined) : undefined;
+  let guards = parts.hooksStatus ? await parts.hooksStatus().catch(() => undefined) : undefined;
   const hotReload = await startHotReload({
     home: parts.home,
     holder: parts.holder,
@@ -62,13 +62,13 @@ export async function startDevHotReload(parts: {
   });
   const { hub } = parts;
   if (hub) hotReload.onOutcome(({ ok, message, at }) => hub.publish({ kind: 'reload', ok, message, at }));
-  const { shellHooks } = parts;
-  if (shellHooks) {
+  const { hooksStatus } = parts;
+  if (hooksStatus) {
     hotReload.onOutcome(({ ok }) => {
       if (!ok) return;
-      void shellHooks().then(
+      void hooksStatus().then(
         (now) => {
-          for (const line of guardChanges(guards ?? [], now)) {
+          for (const line of guardChanges(guards ?? { shell_hooks: [], plugins: [] }, now)) {
             parts.print(line);
             // The console shows these in a banner of their own (not as the reload's outcome).
             hub?.publish({ kind: 'reload', ok: line.includes('guard on'), message: line.replace(/^hookgate dev: /, ''), at: new Date().toISOString() });
@@ -83,23 +83,39 @@ export async function startDevHotReload(parts: {
 }
 
 /**
- * The lines a reload prints for shell hooks that stopped (or started) running: a guard that
- * went off must not go unnoticed (an edit after approval turns it off, hook-semantics §5.5).
+ * The lines a reload prints for guards that stopped (or started) running: shell hooks (an
+ * edit after approval turns one off, hook-semantics §5.5) and enabled plugins whose load
+ * failed (or loads again). A guard that went off must not go unnoticed.
  *
  * @example
  * guardChanges(before, after); // ['hookgate dev: ✗ guard off: [pre_tool_call] ./block.sh does not run now: script changed since approval …']
  */
-export function guardChanges(before: readonly ShellHookStatus[], now: readonly ShellHookStatus[]): string[] {
-  const key = (h: ShellHookStatus) => `${h.event}\u0000${h.command}`;
-  const was = new Map(before.map((h) => [key(h), h]));
+export function guardChanges(before: Pick<HooksStatus, 'shell_hooks' | 'plugins'>, now: Pick<HooksStatus, 'shell_hooks' | 'plugins'>): string[] {
+  const key = (h: HooksStatus['shell_hooks'][number]) => `${h.event}\u0000${h.command}`;
+  const was = new Map(before.shell_hooks.map((h) => [key(h), h]));
   const lines: string[] = [];
-  for (const h of now) {
+  for (const h of now.shell_hooks) {
     const earlier = was.get(key(h));
     if (!h.running && h.not_running && (earlier === undefined || earlier.running)) {
       lines.push(`hookgate dev: ✗ guard off: [${h.event}] ${h.command} does not run now: ${NOT_RUNNING_TEXT[h.not_running]}`);
     } else if (h.running && earlier !== undefined && !earlier.running) {
       lines.push(`hookgate dev: ✓ guard on: [${h.event}] ${h.command} runs again`);
     }
+  }
+  const plugin = new Map(before.plugins.map((p) => [p.name, p]));
+  const runs = (p: HooksStatus['plugins'][number] | undefined) => p?.enabled === true && p.failed === null;
+  for (const p of now.plugins) {
+    const earlier = plugin.get(p.name);
+    if (p.failed !== null && (earlier === undefined || earlier.failed === null)) {
+      lines.push(`hookgate dev: ✗ guard off: plugin ${p.name} does not run now: failed to load: ${p.failed}`);
+    } else if (!p.enabled && runs(earlier)) {
+      lines.push(`hookgate dev: ✗ guard off: plugin ${p.name} does not run now: not enabled in config.yaml`);
+    } else if (runs(p) && earlier !== undefined && !runs(earlier)) {
+      lines.push(`hookgate dev: ✓ guard on: plugin ${p.name} runs again`);
+    }
+  }
+  for (const p of before.plugins) {
+    if (runs(p) && !now.plugins.some((q) => q.name === p.name)) lines.push(`hookgate dev: ✗ guard off: plugin ${p.name} does not run now: its folder is gone`);
   }
   return lines;
 }

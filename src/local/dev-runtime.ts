@@ -16,6 +16,7 @@ import { prepareDevState, type DevStateOptions } from './dev-state.ts';
 import { DevTurnJournal } from './turn-journal.ts';
 import { startDevHotReload } from './dev-hot-reload.ts';
 import { EngineHolder } from './engine-holder.ts';
+import { enginePluginLoads } from './engine-plugin-loads.ts';
 import { hooksHomeDigest } from './hooks-home-files.ts';
 import type { HotReload } from './hot-reload.ts';
 import { finalizeRunningSessions } from './finalize-running-sessions.ts';
@@ -155,6 +156,8 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
 
     let hotReload: HotReload | undefined;
     const reloadStatus = () => ({ watching: hotReload !== undefined, ...(hotReload?.last ? { last: hotReload.last } : {}) });
+    const pluginLoads = enginePluginLoads(engine);
+    const hooksStatus = () => new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs: [], home: options.home, pluginLoads }).hooks();
     const { app, deps } = createGatewayAppOf(runtime, engine, {
       // Turns run in this process: /healthz reports the stuck ones. The console watches the replies and the turns queued.
       decorate: (deps) => {
@@ -167,7 +170,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
         };
       },
       ...(hub
-        ? { mount: (app, { deps }) => mountDevConsole(app, { hub, plane, aws, home: options.home, replier: deps.replier, reloadStatus, ...(state ? { state: state.dir } : {}) }) }
+        ? { mount: (app, { deps }) => mountDevConsole(app, { hub, plane, aws, home: options.home, replier: deps.replier, reloadStatus, pluginLoads, ...(state ? { state: state.dir } : {}) }) }
         : {}),
     });
     // One request, one engine, even if a reload happens meanwhile.
@@ -209,7 +212,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
         ...(state ? { ignore: [state.dir] } : {}),
         print,
         ...(hub ? { hub } : {}),
-        shellHooks: async () => (await new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs: [], home: options.home }).hooks()).shell_hooks,
+        hooksStatus,
       });
       const running = hotReload;
       steps.add('the hot reload', () => running.stop());
@@ -230,7 +233,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const redriven = journal ? await journal.redrive() : 0;
 
     // Read before the banner, which is one write: harnesses read it whole as soon as `serving` shows.
-    const loaded = loadedHooksLines(await new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs: [], home: options.home }).hooks());
+    const loaded = loadedHooksLines(await hooksStatus());
     print(
       devBanner({
         url,

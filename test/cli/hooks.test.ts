@@ -157,7 +157,7 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     writeFileSync(join(h, 'plugins', 'muted', 'index.mjs'), "export function register() { throw new Error('a disabled plugin must not load'); }\n");
     const r = await hookgate(['hooks', 'list', '--home', h]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/ {2}broken {2}✗ failed to load: .*no database configured/);
+    expect(r.stdout).toMatch(/ {2}broken {2}✗ not running: failed to load: .*no database configured/);
     expect(r.stdout).not.toContain('broken  ✓ enabled');
     expect(r.stdout).toContain('  muted  ✗ disabled (named in plugins.disabled in config.yaml, which wins over plugins.enabled)');
     expect(r.stderr + r.stdout).not.toContain('must not load');

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -13,6 +13,11 @@ let sqs: SQSClient;
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'hookgate-console-api-'));
+  // A guard plugin whose register() throws: dev starts without it, and must say it is not running.
+  await mkdir(join(home, 'plugins', 'veto'), { recursive: true });
+  await writeFile(join(home, 'plugins', 'veto', 'plugin.yaml'), 'name: veto\n');
+  await writeFile(join(home, 'plugins', 'veto', 'index.mjs'), "export function register() { throw new Error('no policy file'); }\n");
+  await writeFile(join(home, 'config.yaml'), 'plugins:\n  enabled: [veto]\n');
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.HOOKGATE_MODEL_BASE_URL;
   // No turn consumer: a replayed turn message stays on the turns queue, where the test can see it.
@@ -31,6 +36,11 @@ const mutate = (path: string, body: unknown) =>
   api(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hookgate-console': '1' }, body: JSON.stringify(body) });
 
 describe('console API', () => {
+  it('shows an enabled plugin that failed to load as not running, with why', async () => {
+    const hooks = (await (await api('hooks')).json()) as { plugins: { name: string; enabled: boolean; failed: string | null }[] };
+    expect(hooks.plugins).toEqual([{ name: 'veto', dir: 'veto', enabled: true, failed: expect.stringContaining('no policy file') }]);
+  });
+
   it('lists a dead turn message and replays it to the turns queue', async () => {
     const body = JSON.stringify({ v: 1, kind: 'message', delivery_id: 'local:dead-1', session_key: 'local:c', received_at: new Date().toISOString() });
     await sqs.send(new SendMessageCommand({ QueueUrl: dev.aws.turnsDlqUrl, MessageBody: body, MessageGroupId: 'g', MessageDeduplicationId: 'dead-1' }));

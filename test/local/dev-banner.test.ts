@@ -7,8 +7,9 @@ it('the dev banner lists plugins, gateway hooks and each shell hook with its con
     home: '/h',
     config_path: '/h/config.yaml',
     plugins: [
-      { name: 'audit', dir: 'audit', enabled: true },
-      { name: 'idle', dir: 'idle', enabled: false },
+      { name: 'audit', dir: 'audit', enabled: true, failed: null },
+      { name: 'idle', dir: 'idle', enabled: false, failed: null },
+      { name: 'veto', dir: 'veto', enabled: true, failed: 'Error: no policy file' },
     ],
     gateway_hooks: [{ name: 'log', dir: 'log', events: ['agent:start', 'command:*'] }],
     skipped: ['[hooks] Skipping quiet: no events declared'],
@@ -23,6 +24,7 @@ it('the dev banner lists plugins, gateway hooks and each shell hook with its con
   });
   expect(lines).toEqual([
     '  plugins: audit  (not enabled in config.yaml: idle)',
+    '    ✗ plugin veto not running: failed to load: Error: no policy file',
     '  gateway hooks: log (agent:start, command:*)',
     '    [hooks] Skipping quiet: no events declared',
     '  shell hooks (/h/config.yaml):',

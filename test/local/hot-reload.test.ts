@@ -252,6 +252,15 @@ describe('hookgate dev hot reload', () => {
     expect(await chat('c4', 'run: echo hi')).toBe('v4: hi');
   });
 
+  it('a reload that takes a plugin out of plugins.enabled prints guard off; putting it back prints guard on', async () => {
+    const config = await readFile(join(home.path, 'config.yaml'), 'utf8');
+    await reloadAfter(() => home.write({ 'config.yaml': config.replace('enabled: [greet, shout]', 'enabled: [shout]') }), (o) => o.ok && o.changed.includes('config.yaml'));
+    const off = 'hookgate dev: ✗ guard off: plugin greet does not run now: not enabled in config.yaml';
+    await until(() => printed.includes(off), 'the guard-off line for plugin greet');
+    await reloadAfter(() => home.write({ 'config.yaml': config }), (o) => o.ok && o.changed.includes('config.yaml'));
+    await until(() => printed.includes('hookgate dev: ✓ guard on: plugin greet runs again'), 'the guard-on line for plugin greet');
+  });
+
   it('a removed plugin folder is unloaded', async () => {
     const outcome = await reloadAfter(() => rm(join(home.path, 'plugins', 'shout'), { recursive: true, force: true }), (o) => !(o.loaded?.plugins ?? []).includes('shout'));
     expect(outcome.ok).toBe(true);

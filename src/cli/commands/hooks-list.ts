@@ -45,7 +45,7 @@ function listPlugins(ctx: HooksContext, plugins: readonly PluginListing[]): void
       continue;
     }
     if (p.status === 'failed') {
-      say(`  ${p.name}${dir}  ${BAD()} failed to load: ${p.error ?? 'unknown error'}`);
+      say(`  ${p.name}${dir}  ${BAD()} ${red('not running')}: failed to load: ${p.error ?? 'unknown error'}`);
       continue;
     }
     say(`  ${p.name}${dir}  ${OK()} enabled`);

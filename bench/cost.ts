@@ -21,7 +21,9 @@ import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../src/p
 import { createObserverConsumer } from '../src/runtime/observer-consumer.ts';
 import { startFakePlatforms } from '../test/support/fake-platforms/fake-platform-server.ts';
 import { until } from '../test/support/until.ts';
+import { createTelemetryExport } from '../src/telemetry/telemetry-export.ts';
 import { AwsRequestCounter, type OperationCount } from './support/aws-request-counter.ts';
+import { startOtlpCounter, type OtlpSignalCount } from './support/otlp-counter.ts';
 
 /** A remote model's answer time per call (ms) the bench waits by default: what a turn λ is billed for while it waits. */
 export const DEFAULT_MODEL_LATENCY_MS = 2000;
@@ -40,6 +42,8 @@ export interface TurnCost {
   requests: Record<string, OperationCount>;
   /** Handler wall time per invocation, ms (median), and invocations. */
   invocations: Record<'gateway' | 'turn' | 'observer', { count: number; p50Ms: number }>;
+  /** With `otlp`: what the observer's OTLP export sent, in all (requests and body bytes per signal). */
+  otlp?: { traces: OtlpSignalCount; metrics: OtlpSignalCount };
 }
 
 /**
@@ -49,12 +53,14 @@ export interface TurnCost {
  * consumer. Each function gets its own data plane (its own SDK clients, as three Lambda
  * functions would), each with an `AwsRequestCounter`; the local pollers play Lambda's event
  * source mappings on clients counted as `esm`. One warm-up turn opens the session first.
+ * With `otlp`, the observer also exports spans and metrics (docs/telemetry.md) to a local
+ * receiver that counts requests and bytes, flushing metrics after each batch as in AWS.
  *
  * @example
  * const cost = await countTurnRequests({ turns: 10 });
  * console.log(cost.requests['turn dynamodb PutItem']);
  */
-export async function countTurnRequests(options: { turns?: number; modelLatencyMs?: number } = {}): Promise<TurnCost> {
+export async function countTurnRequests(options: { turns?: number; modelLatencyMs?: number; otlp?: boolean } = {}): Promise<TurnCost> {
   const turns = options.turns ?? 10;
   const modelLatencyMs = options.modelLatencyMs ?? DEFAULT_MODEL_LATENCY_MS;
   const model = new SlowModel(new StandInModel(), modelLatencyMs);
@@ -138,11 +144,18 @@ export async function countTurnRequests(options: { turns?: number; modelLatencyM
       onRun: onRun('hookgate-observer'),
     });
     let events = 0;
+    const otlp = options.otlp ? await startOtlpCounter() : undefined;
+    if (otlp) stops.push(() => otlp.close());
+    const telemetry = otlp
+      ? await createTelemetryExport({ otlp: { endpoint: otlp.url, headers: {}, protocol: 'http/protobuf' }, emf: false, captureContent: () => false })
+      : undefined;
+    if (telemetry) stops.push(() => telemetry.shutdown());
     const observerHandler = createObserverConsumer({
       engine: observerEngine,
       table: observerPlane.idempotency,
       payloads: observerPlane.payloads,
       logger: loggers.observer,
+      ...(telemetry ? { telemetry } : {}),
     });
     stops.push(() => gatewayEngine.close(), () => turnEngine.close(), () => observerEngine.close());
 
@@ -203,6 +216,7 @@ export async function countTurnRequests(options: { turns?: number; modelLatencyM
     await settle();
     counter.reset();
     logs.reset();
+    if (otlp) for (const signal of [otlp.traces, otlp.metrics]) Object.assign(signal, { posts: 0, bytes: 0 });
     model.calls = 0;
     events = 0;
     for (const list of Object.values(times)) list.length = 0;
@@ -226,6 +240,7 @@ export async function countTurnRequests(options: { turns?: number; modelLatencyM
         turn: { count: times.turn.length, p50Ms: median(times.turn) },
         observer: { count: times.observer.length, p50Ms: median(times.observer) },
       },
+      ...(otlp ? { otlp: { traces: { ...otlp.traces }, metrics: { ...otlp.metrics } } } : {}),
     };
   } finally {
     logs.stop();
@@ -386,12 +401,13 @@ class LogByteCounter {
   }
 }
 
-// `npx tsx bench/cost.ts [turns] [--model-latency-ms=2000] [--json]`: requests per turn by function and operation.
+// `npx tsx bench/cost.ts [turns] [--model-latency-ms=2000] [--otlp] [--json]`: requests per turn by function and operation.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const latency = process.argv.find((a) => a.startsWith('--model-latency-ms='))?.split('=')[1];
   const cost = await countTurnRequests({
     turns: Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 10),
     modelLatencyMs: latency === undefined ? DEFAULT_MODEL_LATENCY_MS : Number(latency),
+    otlp: process.argv.includes('--otlp'),
   });
   if (process.argv.includes('--json')) console.log(JSON.stringify(cost, null, 2));
   else {
@@ -410,6 +426,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     for (const [fn, i] of Object.entries(cost.invocations)) console.log(`${fn}: ${i.count} invocations, p50 ${i.p50Ms.toFixed(1)} ms`);
     console.log(`model: ${cost.modelCallsPerTurn.toFixed(2)} calls per turn, each answered after ${cost.modelLatencyMs} ms`);
     for (const [fn, bytes] of Object.entries(cost.logBytesPerTurn)) console.log(`log bytes per turn, ${fn}: ${bytes.toFixed(0)}`);
+    if (cost.otlp) {
+      for (const [signal, c] of Object.entries(cost.otlp)) console.log(`OTLP ${signal}: ${(c.posts / cost.turns).toFixed(2)} POSTs, ${(c.bytes / cost.turns).toFixed(0)} bytes per turn`);
+    }
     const lines = pricePerThousandTurns(cost);
     console.log(`USD per 1,000 turns: ${Object.values(lines).reduce((a, b) => a + b, 0).toFixed(5)}`);
     for (const [line, dollars] of Object.entries(lines)) console.log(`  ${line.padEnd(44)} ${dollars.toFixed(6)}`);

@@ -34,7 +34,7 @@ export async function exportPhase<T>(observer: ObserverProcess, sink: CountingSi
   await observer.setExport(on);
   const before = sink.turnTraces;
   const result = await work();
-  await until(() => observer.taken() >= sink.published, 'the observer to take every published event', { timeoutMs: 120_000 });
+  await until(() => observer.taken() >= sink.published, 'the observer to take every published event', { timeoutMs: 300_000 });
   return { result, turnTraces: sink.turnTraces - before };
 }
 

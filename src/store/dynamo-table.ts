@@ -16,7 +16,7 @@ import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
  * | `ALLOWLIST`                     | `SEQ` / `ENTRY#<event,command>` | allowlist |
  * | `IDEMPOTENCY#<function>#<hash>` | `IDEMPOTENCY`               | Powertools idempotency (observer consumer) |
  * | `TRACE#<turn id>` / `TRACE_SESSION#<session id>` | `RUN#…` / `TURN#…` | traces |
- * | `TRACE_RECENT#<YYYY-MM-DD>` / `UNDELIVERED_REPLY` | `TURN#…` / `<at>#<turn id>#…` | traces (console indexes) |
+ * | `TRACE_RECENT#<YYYY-MM-DD>#<shard 0-7>` / `UNDELIVERED_REPLY` | `TURN#…` / `<at>#<turn id>#…` | traces (console indexes; recent-turns-index.ts, which also reads the unsharded `TRACE_RECENT#<day>` of older tables) |
  * | `OUTBOX#<session id>` / `OUTBOX_PENDING` | `<at>#<seq>#<envelope id>` / `<session id>` | observer outbox (pipeline/observer-outbox.ts) |
  */
 export interface DynamoTable {

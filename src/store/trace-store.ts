@@ -1,5 +1,6 @@
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, queryPartition, type DynamoTable } from './dynamo-table.ts';
+import { parseRecentTurnsCursor, queryRecentTurnsDay, recentTurnsKey, TRACE_RECENT_PREFIX } from './recent-turns-index.ts';
 import { matchesTurn, mergeTurnSummaries, summarizeTurn, type TurnFilter, type TurnSummary } from './turn-summary.ts';
 import { StoreWriteError } from './store-errors.ts';
 
@@ -53,6 +54,8 @@ export interface RecentTurn {
   turn_id: string;
   at: string;
   summary?: TurnSummary;
+  /** Where a listing that ended at this entry goes on: `recentTurns({ before: cursor })`. */
+  cursor: string;
 }
 
 function parseSummary(json: string): TurnSummary | undefined {
@@ -86,8 +89,8 @@ function bareSummary(entry: RecentTurn): TurnSummary {
 
 /** The partition of the undelivered-reply index (see the key design below). */
 export const UNDELIVERED_REPLY_PK = 'UNDELIVERED_REPLY';
-/** `TRACE_RECENT#<YYYY-MM-DD>`: the recent-turns index by day. */
-export const TRACE_RECENT_PREFIX = 'TRACE_RECENT#';
+/** `TRACE_RECENT#<YYYY-MM-DD>#<shard>`: the recent-turns index by day (recent-turns-index.ts). */
+export { TRACE_RECENT_PREFIX };
 
 /** A kept reply (undelivered-reply.ts in the turn runtime) that says where it was going. */
 function isUndeliveredReply(record: TraceRecord): record is TraceRecord & { text: string; reply_to: NonNullable<TraceRecord['reply_to']> } {
@@ -119,10 +122,13 @@ export interface TraceStore {
  *   PK = `TRACE_SESSION#<session id>`, SK = `TURN#<at ISO>#<invocation id>`, attribute turn_id:
  *     one item per invocation of a turn, written in the same batch as its records, so the
  *     turns of a session are one query away (`listSession`).
- *   PK = `TRACE_RECENT#<YYYY-MM-DD>`, SK = `TURN#<at ISO>#<invocation id>`, attributes
- *     session_id, turn_id, summary (a TurnSummary as JSON: chat, user, first line, hooks, badges):
- *     the same index by day, so the console lists and filters recent turns with a Query instead
- *     of a Scan (one partition per day keeps it from growing without bound).
+ *   PK = `TRACE_RECENT#<YYYY-MM-DD>#<shard 0-7>`, SK = `TURN#<at ISO>#<invocation id>`,
+ *     attributes session_id, turn_id, summary (a TurnSummary as JSON: chat, user, first line,
+ *     hooks, badges): the same index by day, so the console lists and filters recent turns with
+ *     Queries instead of a Scan (partitions by day keep it from growing without bound). The
+ *     shard is a hash of the turn id (recent-turns-index.ts): one key per day would take
+ *     only ~1,000 writes a second. Readers query a day's shards and the unsharded
+ *     `TRACE_RECENT#<YYYY-MM-DD>` older tables still hold, and merge them newest first.
  *   PK = `UNDELIVERED_REPLY`, SK = `<at ISO>#<turn id>#<invocation id>#<seq>`: one item per
  *     reply the platform never took (undelivered-reply-store.ts reads and settles them).
  *   expires_at (TTL) = written + 7 days; traces are for debugging, not an audit log.
@@ -155,7 +161,7 @@ export class DynamoTraceStore implements TraceStore {
         {
           PutRequest: {
             Item: {
-              PK: `${TRACE_RECENT_PREFIX}${first.slice(0, 10)}`,
+              PK: recentTurnsKey(first, turn_id),
               SK: `TURN#${first}#${invocation}`,
               session_id: sessionId,
               turn_id,
@@ -195,33 +201,29 @@ export class DynamoTraceStore implements TraceStore {
 
   /**
    * The turns recorded in the last `days` days (by the day each started), newest first, at
-   * most `limit`: one Query per day of the `TRACE_RECENT#` index.
+   * most `limit`, only those older than `before` (an entry's `cursor`: the next page) when
+   * given: per day, a Query on each shard of the `TRACE_RECENT#` index (and its unsharded
+   * key), merged. Throws RecentTurnsCursorError for a cursor this index did not hand out.
+   *
+   * @example
+   * const page = await traces.recentTurns({ limit: 50 });
+   * const next = await traces.recentTurns({ limit: 50, before: page.at(-1)?.cursor });
    */
-  async recentTurns(options: { days?: number; limit?: number; now?: Date } = {}): Promise<RecentTurn[]> {
+  async recentTurns(options: { days?: number; limit?: number; now?: Date; before?: string } = {}): Promise<RecentTurn[]> {
     const days = options.days ?? Math.ceil(DynamoTraceStore.RETAIN_SECONDS / 86_400) + 1;
     const limit = options.limit ?? 1000;
     const now = (options.now ?? new Date()).getTime();
+    const before = options.before === undefined ? undefined : parseRecentTurnsCursor(options.before);
     const turns: RecentTurn[] = [];
     for (let day = 0; day < days && turns.length < limit; day++) {
-      const pk = `${TRACE_RECENT_PREFIX}${new Date(now - day * 86_400_000).toISOString().slice(0, 10)}`;
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await this.table.doc.send(
-          new QueryCommand({
-            TableName: this.table.tableName,
-            KeyConditionExpression: 'PK = :pk',
-            ExpressionAttributeValues: { ':pk': pk },
-            ScanIndexForward: false,
-            Limit: limit - turns.length,
-            ...(start ? { ExclusiveStartKey: start } : {}),
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          const summary = typeof item.summary === 'string' ? parseSummary(item.summary) : undefined;
-          turns.push({ session_id: String(item.session_id), turn_id: String(item.turn_id), at: String(item.SK).split('#')[1] ?? '', ...(summary ? { summary } : {}) });
-        }
-        start = turns.length < limit ? page.LastEvaluatedKey : undefined;
-      } while (start);
+      const date = new Date(now - day * 86_400_000).toISOString().slice(0, 10);
+      // Days after the cursor's hold nothing older than it.
+      if (before !== undefined && date > before.slice('TURN#'.length, 'TURN#'.length + 10)) continue;
+      for (const item of await queryRecentTurnsDay(this.table, date, { limit: limit - turns.length, ...(before ? { before } : {}) })) {
+        const summary = typeof item.summary === 'string' ? parseSummary(item.summary) : undefined;
+        const cursor = String(item.SK);
+        turns.push({ session_id: String(item.session_id), turn_id: String(item.turn_id), at: cursor.split('#')[1] ?? '', cursor, ...(summary ? { summary } : {}) });
+      }
     }
     return turns;
   }

@@ -35,6 +35,22 @@ const approvalFields = {
   surface: z.string(),
 };
 
+/** A finished tool call, in the order §1.6 (post_tool_call) and §1.7 (transform_tool_result) list it. */
+const toolCallOutcomeFields = {
+  tool_name: z.string(),
+  args: z.unknown(),
+  result: z.string(),
+  task_id: idString,
+  session_id: idString,
+  tool_call_id: idString,
+  turn_id: idString,
+  api_request_id: idString,
+  duration_ms: count.min(0),
+  status: z.string(),
+  error_type: nullableString,
+  error_message: nullableString,
+};
+
 /** A transform hook's trace: the call site either took a replacement or kept its text. */
 const replacementTrace = (content: (results: readonly unknown[]) => string | undefined): DecisionTrace => ({
   describe: (results) => (content(results) === undefined ? 'unchanged' : 'replaced'),
@@ -81,36 +97,9 @@ export const HOOKS = {
       },
     },
   ),
-  post_tool_call: observerHook({
-    tool_name: z.string(),
-    args: z.unknown(),
-    result: z.string(),
-    task_id: idString,
-    session_id: idString,
-    tool_call_id: idString,
-    turn_id: idString,
-    api_request_id: idString,
-    duration_ms: count.min(0),
-    status: z.string(),
-    error_type: nullableString,
-    error_message: nullableString,
-    middleware_trace: list,
-  }),
+  post_tool_call: observerHook({ ...toolCallOutcomeFields, middleware_trace: list }),
   transform_tool_result: decisionHook(
-    {
-      tool_name: z.string(),
-      args: z.unknown(),
-      result: z.string(),
-      task_id: idString,
-      session_id: idString,
-      tool_call_id: idString,
-      turn_id: idString,
-      api_request_id: idString,
-      duration_ms: count.min(0),
-      status: z.string(),
-      error_type: nullableString,
-      error_message: nullableString,
-    },
+    toolCallOutcomeFields,
     {
       answer: (results): { result?: string } => {
         const result = firstString(results);

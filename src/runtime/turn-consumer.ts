@@ -10,7 +10,6 @@ import { toolPolicyFromConfig } from '../agent/tools/tool-policy.ts';
 import { chatToolSetsFromConfig } from '../config/chat-tool-sets.ts';
 import type { DeploymentConfig } from '../config/deployment-config.ts';
 import { createAttachmentDownloader } from '../platforms/attachment-download.ts';
-import { attachmentDownloadConfigOf } from '../agent/attachments/download-config.ts';
 import { createTranscriber } from '../agent/attachments/transcribe-audio.ts';
 import { createTurnHandler } from '../agent/turn-handler.ts';
 import type { TurnsInFlight } from '../agent/turn/turns-in-flight.ts';
@@ -88,7 +87,7 @@ export function createTurnConsumer(parts: TurnConsumerParts): ReturnType<typeof 
     ...(parts.plane.attachments
       ? {
           attachments: {
-            downloader: createAttachmentDownloader(attachmentDownloadConfigOf(parts.config.replyPlatforms ?? {})),
+            downloader: createAttachmentDownloader({ platforms: parts.config.replyPlatforms ?? {} }),
             store: parts.plane.attachments,
             ...(parts.config.transcription ? { transcribe: createTranscriber(parts.config.transcription) } : {}),
           },

@@ -1,5 +1,6 @@
 import { kindOfMime, type Attachment, type AttachmentKind } from '../../messaging/attachment.ts';
-import { AttachmentTooLargeError, type AttachmentDownloader } from '../../platforms/attachment-download.ts';
+import type { AttachmentDownloader } from '../../platforms/attachment-download.ts';
+import { AttachmentTooLargeError } from '../../platforms/attachment-download-errors.ts';
 import type { StoredAttachment } from '../../store/stored-attachment.ts';
 import { ATTACHMENT_LIMITS, formatBytes } from './attachment-limits.ts';
 import { isTextMime, sniffMime } from './sniff-mime.ts';

@@ -1,4 +1,5 @@
 import type { Platform } from '../platform.ts';
+import { discordDownload } from './discord-download.ts';
 import { DISCORD_ENV, DISCORD_SECRET_KEYS, loadDiscordInbound, loadDiscordReply, type DiscordConfig } from './discord-config.ts';
 import { sendDiscordReply, type DiscordReplyOptions } from './discord-reply.ts';
 
@@ -13,4 +14,5 @@ export const discordPlatform: Platform<'discord', DiscordConfig, DiscordReplyOpt
   loadInbound: loadDiscordInbound,
   loadReply: loadDiscordReply,
   createReplySender: (config, { retry }) => (target, text) => sendDiscordReply(config, target, text, retry),
+  createDownloader: discordDownload,
 };

@@ -2,6 +2,7 @@ import { ReplyError } from '../../messaging/reply-error.ts';
 import { createDynamoTable } from '../../store/dynamo-table.ts';
 import { DynamoLocalOutboxStore, type LocalOutboxStore } from '../../store/local-outbox-store.ts';
 import type { Platform } from '../platform.ts';
+import { localDownload } from './local-download.ts';
 import { loadLocalInbound, loadLocalReply, LOCAL_ENV, LOCAL_SECRET_KEYS, type LocalConfig } from './local-config.ts';
 
 /**
@@ -26,4 +27,5 @@ export const localPlatform: Platform<'local', LocalConfig, LocalConfig> = {
       return outbox.append(target.chat_id, text);
     };
   },
+  createDownloader: () => localDownload(),
 };

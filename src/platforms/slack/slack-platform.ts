@@ -1,4 +1,5 @@
 import type { Platform } from '../platform.ts';
+import { slackDownload } from './slack-download.ts';
 import { loadSlackInbound, loadSlackReply, SLACK_ENV, SLACK_SECRET_KEYS, type SlackConfig } from './slack-config.ts';
 import { sendSlackReply, type SlackReplyOptions } from './slack-reply.ts';
 
@@ -10,4 +11,5 @@ export const slackPlatform: Platform<'slack', SlackConfig, SlackReplyOptions> = 
   loadInbound: loadSlackInbound,
   loadReply: loadSlackReply,
   createReplySender: (config, { retry }) => (target, text) => sendSlackReply(config, target, text, retry),
+  createDownloader: slackDownload,
 };

@@ -1,4 +1,5 @@
 import type { Platform } from '../platform.ts';
+import { teamsDownload } from './teams-download.ts';
 import { loadTeamsInbound, loadTeamsReply, TEAMS_ENV, TEAMS_SECRET_KEYS, type TeamsConfig } from './teams-config.ts';
 import { sendTeamsReply } from './teams-reply.ts';
 import { TeamsTokenSource, type TeamsReplyOptions } from './teams-token-source.ts';
@@ -15,4 +16,5 @@ export const teamsPlatform: Platform<'teams', TeamsConfig, TeamsReplyOptions> = 
     const tokens = new TeamsTokenSource(config);
     return (target, text) => sendTeamsReply(tokens, target, text, retry);
   },
+  createDownloader: teamsDownload,
 };

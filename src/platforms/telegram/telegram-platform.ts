@@ -1,4 +1,5 @@
 import type { Platform } from '../platform.ts';
+import { telegramDownload } from './telegram-download.ts';
 import { loadTelegramInbound, loadTelegramReply, TELEGRAM_ENV, TELEGRAM_SECRET_KEYS, type TelegramConfig } from './telegram-config.ts';
 import { sendTelegramReply, type TelegramReplyOptions } from './telegram-reply.ts';
 
@@ -10,4 +11,5 @@ export const telegramPlatform: Platform<'telegram', TelegramConfig, TelegramRepl
   loadInbound: loadTelegramInbound,
   loadReply: loadTelegramReply,
   createReplySender: (config, { retry }) => (target, text) => sendTelegramReply(config, target, text, retry),
+  createDownloader: telegramDownload,
 };

@@ -1,4 +1,5 @@
 import type { Platform } from '../platform.ts';
+import { whatsAppDownload } from './whatsapp-download.ts';
 import { loadWhatsAppInbound, loadWhatsAppReply, WHATSAPP_ENV, WHATSAPP_SECRET_KEYS, type WhatsAppConfig } from './whatsapp-config.ts';
 import { sendWhatsAppReply, type WhatsAppReplyOptions } from './whatsapp-reply.ts';
 
@@ -10,4 +11,5 @@ export const whatsAppPlatform: Platform<'whatsapp', WhatsAppConfig, WhatsAppRepl
   loadInbound: loadWhatsAppInbound,
   loadReply: loadWhatsAppReply,
   createReplySender: (config, { retry }) => (target, text) => sendWhatsAppReply(config, target, text, retry),
+  createDownloader: whatsAppDownload,
 };

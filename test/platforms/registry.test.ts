@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { GATEWAY_SECRET_KEYS, REPLY_SECRET_KEYS } from '../../infra/lib/secret-keys.ts';
 import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 import { retryingSend } from '../../src/messaging/reply-retry.ts';
+import { createAttachmentDownloader } from '../../src/platforms/attachment-download.ts';
+import { AttachmentDownloadError } from '../../src/platforms/attachment-download-errors.ts';
 import { INBOUND_ADAPTERS } from '../../src/platforms/inbound-adapters.ts';
 import type { EnvReader } from '../../src/platforms/platform.ts';
 import { ANY_PLATFORMS, PLATFORM_NAMES, PLATFORMS } from '../../src/platforms/registry.ts';
@@ -44,13 +46,21 @@ describe('platform registry', () => {
     }
   });
 
-  it('gives every platform a reply sender built from its reply settings', () => {
+  it('gives every platform a reply sender and a download, built from its reply settings', () => {
     const retry = retryingSend({});
     for (const platform of ANY_PLATFORMS) {
       const reply = platform.loadReply(readerFor(platform.env, SAMPLE_ENV[platform.name]!), 'aws');
       expect(reply, platform.name).toBeDefined();
       expect(typeof platform.createReplySender(reply, { retry, tableName: 'hookgate' })).toBe('function');
+      expect(typeof platform.createDownloader(reply)).toBe('function');
     }
+  });
+
+  it('refuses a download that needs reply credentials the deployment lacks, naming the platform', async () => {
+    const downloader = createAttachmentDownloader({ platforms: {} });
+    await expect(downloader.download({ platform: 'telegram', file_id: 'f' }, 1024)).rejects.toThrow(new AttachmentDownloadError('telegram is not enabled here; its attachment cannot be downloaded'));
+    await expect(downloader.download({ platform: 'teams', url: 'http://127.0.0.1:9/x', auth: true }, 1024)).rejects.toThrow(/teams is not enabled here/);
+    expect(Buffer.from(await downloader.download({ platform: 'local', data_base64: 'aGk=' }, 1024)).toString()).toBe('hi');
   });
 
   it('has each platform read only variables it declares, and name what it lacks when unset', () => {

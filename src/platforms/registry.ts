@@ -35,8 +35,3 @@ export type ReplyPlatforms = { [P in RegisteredPlatform as P['name']]?: ReplyOf<
 
 /** The registry seen as platforms of any configuration (for loops that pass each its own). */
 export const ANY_PLATFORMS: readonly AnyPlatform[] = PLATFORMS;
-
-/** The platform of that name, if there is one. */
-export function platformNamed(name: string): AnyPlatform | undefined {
-  return ANY_PLATFORMS.find((platform) => platform.name === name);
-}

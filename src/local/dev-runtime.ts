@@ -24,6 +24,7 @@ import { startLocalObserver } from './local-observer.ts';
 import { startLocalTurns, type TurnConsumerContext } from './local-turns.ts';
 import type { SqsEventHandler, SqsPoller } from './sqs-poller.ts';
 import { StopSteps } from './stop-steps.ts';
+import { errorText } from '../errors/error-text.ts';
 
 export type { TurnConsumerContext } from './local-turns.ts';
 
@@ -167,7 +168,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
       steps,
     });
 
-    const pollerError = (queue: string) => (error: unknown) => logger.error(`local ${queue} poller`, { error: String(error) });
+    const pollerError = (queue: string) => (error: unknown) => logger.error(`local ${queue} poller`, { error: errorText(error) });
     const pollers: SqsPoller[] = [
       await startLocalObserver({ runtime, engine, aws, steps, logger, outboxSweepMs: options.outboxSweepMs ?? DEV_OUTBOX_SWEEP_MS, onError: pollerError('events') }),
     ];

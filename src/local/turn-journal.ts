@@ -6,6 +6,7 @@ import type { Replier } from '../messaging/replier.ts';
 import { TurnMessageSchema, type TurnMessage } from '../pipeline/turn-message.ts';
 import { isConditionFailed, queryPartition, type DynamoTable } from '../store/dynamo-table.ts';
 import type { SqsEventHandler } from './sqs-poller.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /**
  * `hookgate dev`'s queues live in memory (fauxqs 1.x has no persistence on Node 20), so a
@@ -98,7 +99,7 @@ export class DevTurnJournal implements TurnSender {
    */
   async resume(replier: Replier, logger: Pick<Logger, 'warn'>): Promise<{ dropped: number; redriven: number }> {
     const dropped = await this.dropRepeatedCrashes(replier, (message, error) =>
-      logger.warn('the error reply for a dropped turn could not be sent', { delivery_id: message.delivery_id, error: String(error) }),
+      logger.warn('the error reply for a dropped turn could not be sent', { delivery_id: message.delivery_id, error: errorText(error) }),
     );
     for (const message of dropped) {
       logger.warn('turn dropped: it stopped the server twice while it ran', { delivery_id: message.delivery_id, session_key: message.session_key });

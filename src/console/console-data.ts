@@ -18,6 +18,7 @@ import { DynamoTraceStore, type TraceRecord } from '../store/trace-store.ts';
 import type { TurnFilter, TurnSummary } from '../store/turn-summary.ts';
 import { UndeliveredReplyStore } from '../store/undelivered-reply-store.ts';
 import type { ReloadStatus } from './console-hub.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /** One session as the console lists it: its turns, newest session first. */
 export interface ConsoleSession {
@@ -233,7 +234,7 @@ export class ConsoleData {
     try {
       await replier.send({ platform: reply.platform, chat_id: reply.chat_id, thread_id: reply.thread_id, extra: {} }, reply.text);
     } catch (error) {
-      const message = excerpt(error instanceof Error ? error.message : String(error), 500);
+      const message = excerpt(errorText(error), 500);
       await this.undeliveredReplies.settle(id, { delivered: false, error: message });
       return { outcome: 'failed', error: message };
     }

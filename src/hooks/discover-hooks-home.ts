@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { compareCodePoints } from './code-point-order.ts';
 import { readHooksConfig } from './config-file.ts';
-import { errorText } from './error-text.ts';
+import { errorText } from '../errors/error-text.ts';
 import type { DiscoveryNotice, GatewayHookDescription, HooksHomeDescription, PluginDescription } from './hooks-home-description.ts';
 import { createMemoryLogger } from './hook-logger.ts';
 import { describeManifestIssues, PluginManifestSchema } from './plugins/plugin-manifest.ts';

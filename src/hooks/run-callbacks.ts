@@ -1,7 +1,7 @@
 import { callCollectingDetail, type RunDetail } from './run-detail.ts';
 import { CallbackDeadlineError, settleWithin } from './callback-deadline.ts';
 import type { RegisteredCallback } from './callback-registry.ts';
-import { errorText } from './error-text.ts';
+import { errorText } from '../errors/error-text.ts';
 import type { HookRunRecord } from './hook-engine.ts';
 import type { HookLogger } from './hook-logger.ts';
 import { applyRewrite, type ArgsValidator } from './tool-call-rewrite.ts';

@@ -10,6 +10,7 @@ import type { EngineHolder } from './engine-holder.ts';
 import { createLinePrinter } from '../logging/log-line.ts';
 import { HeldEngineOutput } from './held-engine-output.ts';
 import { startHotReload, type HotReload } from './hot-reload.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /** What `hookgate dev` builds its engines with: the engine options plus where their output goes. */
 type DevEngineOptions = HookEngineOptions & Pick<CreateHookEngineOptions, 'print' | 'consentIO'>;
@@ -58,7 +59,7 @@ export async function startDevHotReload(parts: {
     ...(parts.allowInvalidConfig ? { allowInvalidConfig: true } : {}),
     ...(parts.ignore ? { ignore: parts.ignore } : {}),
     announce: parts.print,
-    onWatchError: (error) => parts.print(`hookgate dev: watching ${parts.home}: ${String(error)}`),
+    onWatchError: (error) => parts.print(`hookgate dev: watching ${parts.home}: ${errorText(error)}`),
   });
   const { hub } = parts;
   if (hub) hotReload.onOutcome(({ ok, message, at }) => hub.publish({ kind: 'reload', ok, message, at }));

@@ -4,7 +4,6 @@ import { loadDeploymentConfig, type DeploymentConfig } from '../config/deploymen
 import { announceGatewayStartup } from '../gateway/gateway-startup.ts';
 import { dataPlaneFromLocalAws } from '../pipeline/data-plane.ts';
 import { createRuntime, type EngineFactory } from '../runtime/create-runtime.ts';
-import { createGatewayAppOf } from '../runtime/gateway-function.ts';
 import { createHookgateLogger } from '../logging/hookgate-logger.ts';
 import { removeDevEndpoints, writeDevEndpoints } from './dev-endpoints.ts';
 import { ConsoleHub } from '../console/console-hub.ts';
@@ -20,11 +19,12 @@ import { enginePluginLoads } from './engine-plugin-loads.ts';
 import { hooksHomeDigest } from './hooks-home-files.ts';
 import type { HotReload } from './hot-reload.ts';
 import { finalizeRunningSessions } from './finalize-running-sessions.ts';
-import { listenOnLoopback } from './loopback-server.ts';
+import { startLocalGateway } from './local-gateway.ts';
 import { startLocalObserver } from './local-observer.ts';
 import { startLocalTurns, type TurnConsumerContext } from './local-turns.ts';
 import type { SqsEventHandler, SqsPoller } from './sqs-poller.ts';
 import { StopSteps } from './stop-steps.ts';
+import { errorText } from '../errors/error-text.ts';
 
 export type { TurnConsumerContext } from './local-turns.ts';
 
@@ -97,7 +97,7 @@ const DEV_OUTBOX_SWEEP_MS = 2_000;
 /**
  * `hookgate dev`: emulators, then the deployment's composition over them — `createRuntime`
  * (data plane, one hook engine in the `local` role: gateway hooks on, observer events through
- * SNS) and the functions' own pieces: the gateway app (`createGatewayAppOf`) on 127.0.0.1,
+ * SNS) and the functions' own pieces: the gateway app (`startLocalGateway`) on 127.0.0.1,
  * the observer λ (`startLocalObserver`) and the turn λ's consumer (`startLocalTurns`) behind
  * local SQS pollers. What is local decorates them: the console, the turn journal, hot reload,
  * the dev endpoints file, `gateway:startup` at every start. `stop()` undoes all of it, in reverse.
@@ -158,27 +158,17 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const reloadStatus = () => ({ watching: hotReload !== undefined, ...(hotReload?.last ? { last: hotReload.last } : {}) });
     const pluginLoads = enginePluginLoads(engine);
     const hooksStatus = () => new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs: [], home: options.home, pluginLoads }).hooks();
-    const { app, deps } = createGatewayAppOf(runtime, engine, {
-      // Turns run in this process: /healthz reports the stuck ones. The console watches the replies and the turns queued.
-      decorate: (deps) => {
-        const turnQueue = journal ?? deps.turnQueue;
-        return {
-          ...deps,
-          turnHealth: turnsInFlight,
-          replier: hub ? hub.watchReplier(deps.replier) : deps.replier,
-          turnQueue: hub ? hub.watchTurnQueue(turnQueue) : turnQueue,
-        };
-      },
-      ...(hub
-        ? { mount: (app, { deps }) => mountDevConsole(app, { hub, plane, aws, home: options.home, replier: deps.replier, reloadStatus, pluginLoads, ...(state ? { state: state.dir } : {}) }) }
-        : {}),
+    const { url, deps } = await startLocalGateway({
+      runtime,
+      engine,
+      turnsInFlight,
+      ...(hub ? { hub, mount: (app, deps) => mountDevConsole(app, { hub, plane, aws, home: options.home, replier: deps.replier, reloadStatus, pluginLoads, ...(state ? { state: state.dir } : {}) }) } : {}),
+      ...(journal ? { journal } : {}),
+      port: options.port ?? 8787,
+      steps,
     });
-    // One request, one engine, even if a reload happens meanwhile.
-    const server = await listenOnLoopback((request, env) => engine.pinned(() => Promise.resolve(app.fetch(request, env))), options.port ?? 8787);
-    steps.add('the HTTP server', () => server.close());
-    const { url } = server;
 
-    const pollerError = (queue: string) => (error: unknown) => logger.error(`local ${queue} poller`, { error: String(error) });
+    const pollerError = (queue: string) => (error: unknown) => logger.error(`local ${queue} poller`, { error: errorText(error) });
     const pollers: SqsPoller[] = [
       await startLocalObserver({ runtime, engine, aws, steps, logger, outboxSweepMs: options.outboxSweepMs ?? DEV_OUTBOX_SWEEP_MS, onError: pollerError('events') }),
     ];
@@ -224,13 +214,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     steps.add('on_session_finalize', () => finalizeRunningSessions(engine, turnsInFlight.sessions()), FINALIZE_BUDGET_MS);
     await announceGatewayStartup(deps, { once: false });
     // A turn that stopped the server twice is answered with an error, not re-run into a crash loop.
-    const dropped = journal
-      ? await journal.dropRepeatedCrashes(deps.replier, (message, error) => logger.warn('the error reply for a dropped turn could not be sent', { delivery_id: message.delivery_id, error: String(error) }))
-      : [];
-    for (const message of dropped) {
-      logger.warn('turn dropped: it stopped the server twice while it ran', { delivery_id: message.delivery_id, session_key: message.session_key });
-    }
-    const redriven = journal ? await journal.redrive() : 0;
+    const resumed = journal ? await journal.resume(deps.replier, logger) : { dropped: 0, redriven: 0 };
 
     // Read before the banner, which is one write: harnesses read it whole as soon as `serving` shows.
     const loaded = loadedHooksLines(await hooksStatus());
@@ -240,7 +224,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
         home: options.home,
         config,
         loaded,
-        ...(state ? { state: { dir: state.dir, redriven, dropped: dropped.length } } : {}),
+        ...(state ? { state: { dir: state.dir, ...resumed } } : {}),
         console: hub !== undefined,
         hotReload: hotReload !== undefined,
         ...(generatedToken ? { generatedToken } : {}),

@@ -1,4 +1,5 @@
 import type { HookEngine } from '../hooks/hook-engine.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /**
  * `hookgate dev`'s first stop step (hook-semantics §1.13.1): `on_session_finalize` once per
@@ -13,6 +14,6 @@ export async function finalizeRunningSessions(engine: HookEngine, sessionIds: re
   for (const sessionId of sessionIds) {
     await engine
       .observe('on_session_finalize', { session_id: sessionId, platform: 'gateway', reason: 'shutdown' }, { session_id: sessionId, inline: true })
-      .catch((error: unknown) => process.stderr.write(`hookgate dev: on_session_finalize for ${sessionId}: ${String(error)}\n`));
+      .catch((error: unknown) => process.stderr.write(`hookgate dev: on_session_finalize for ${sessionId}: ${errorText(error)}\n`));
   }
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { LoadedHookEngine, RegistryListing } from '../hooks/create-hook-engine.ts';
 import { discoverHooksHome } from '../hooks/discover-hooks-home.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
-import { errorText } from '../hooks/error-text.ts';
+import { errorText } from '../errors/error-text.ts';
 import { findHooksConfigProblems, formatProblem } from '../hooks/validate-hooks-home.ts';
 import { redactSecrets } from '../secrets/redact-secrets.ts';
 import type { EngineHolder } from './engine-holder.ts';

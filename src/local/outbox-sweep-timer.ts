@@ -1,6 +1,7 @@
 import type { HookLogger } from '../hooks/hook-logger.ts';
 import type { DataPlane } from '../pipeline/data-plane.ts';
 import { sweepOutbox } from '../pipeline/outbox-sweeper.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /**
  * `hookgate dev`'s outbox sweeper: what the scheduled sweeper function does in AWS, on a timer
@@ -19,7 +20,7 @@ export function startOutboxSweepTimer(plane: Pick<DataPlane, 'outbox' | 'observe
       const sweep = await sweepOutbox({ outbox: plane.outbox, republish: (entries) => plane.observerSink.republish(entries) });
       if (sweep.published > 0) logger.info(`observer outbox: published ${sweep.published} event(s) SNS had not taken (${sweep.waiting} session(s) still waiting)`);
     } catch (error) {
-      logger.warn(`observer outbox sweep failed: ${(error as Error)?.message ?? String(error)}`);
+      logger.warn(`observer outbox sweep failed: ${errorText(error)}`);
     }
   };
   const schedule = () => {

@@ -9,6 +9,7 @@ import {
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { toSqsRecord } from './sqs-event.ts';
 import { PollerDeleteError } from './dev-start-error.ts';
+import { errorText } from '../errors/error-text.ts';
 
 export type SqsEventHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
@@ -66,7 +67,7 @@ export async function startSqsPoller(options: SqsPollerOptions): Promise<SqsPoll
   const batchSize = Math.max(1, Math.min(fifo ? 10 : 10_000, options.batchSize ?? 10));
   const batchWindowMs = Math.max(0, options.batchWindowMs ?? 0);
   const waitTimeSeconds = Math.max(0, Math.min(20, options.waitTimeSeconds ?? 1));
-  const onError = options.onError ?? ((error) => process.stderr.write(`hookgate sqs-poller ${queueUrl}: ${String(error)}\n`));
+  const onError = options.onError ?? ((error) => process.stderr.write(`hookgate sqs-poller ${queueUrl}: ${errorText(error)}\n`));
   let stopping = false;
 
   const receive = async (max: number, wait: number): Promise<Message[]> => {

@@ -1,3 +1,4 @@
+import { errorText } from '../errors/error-text.ts';
 /** How long `stop()` waits for a step that names no budget of its own (server, engine, emulators…). */
 const STEP_BUDGET_MS = 300;
 
@@ -33,7 +34,7 @@ export class StopSteps {
         const done = await withinBudget(Promise.resolve().then(step.run), step.budgetMs);
         if (!done) process.stderr.write(`hookgate dev: while stopping: ${step.name} did not stop in time; going on\n`);
       } catch (error) {
-        process.stderr.write(`hookgate dev: while stopping: ${String(error)}\n`);
+        process.stderr.write(`hookgate dev: while stopping: ${errorText(error)}\n`);
       }
     }
   }

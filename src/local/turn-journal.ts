@@ -1,10 +1,12 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { TurnSender } from '../gateway/gateway-deps.ts';
+import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Replier } from '../messaging/replier.ts';
 import { TurnMessageSchema, type TurnMessage } from '../pipeline/turn-message.ts';
 import { isConditionFailed, queryPartition, type DynamoTable } from '../store/dynamo-table.ts';
 import type { SqsEventHandler } from './sqs-poller.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /**
  * `hookgate dev`'s queues live in memory (fauxqs 1.x has no persistence on Node 20), so a
@@ -86,6 +88,23 @@ export class DevTurnJournal implements TurnSender {
       dropped.push(message);
     }
     return dropped;
+  }
+
+  /**
+   * At dev's start: `dropRepeatedCrashes` (each dropped turn logged, a reply that cannot be
+   * sent logged), then `redrive`. Returns how many turns were dropped and re-queued.
+   *
+   * @example
+   * const { dropped, redriven } = await journal.resume(deps.replier, logger);
+   */
+  async resume(replier: Replier, logger: Pick<Logger, 'warn'>): Promise<{ dropped: number; redriven: number }> {
+    const dropped = await this.dropRepeatedCrashes(replier, (message, error) =>
+      logger.warn('the error reply for a dropped turn could not be sent', { delivery_id: message.delivery_id, error: errorText(error) }),
+    );
+    for (const message of dropped) {
+      logger.warn('turn dropped: it stopped the server twice while it ran', { delivery_id: message.delivery_id, session_key: message.session_key });
+    }
+    return { dropped: dropped.length, redriven: await this.redrive() };
   }
 
   /** Puts every pending turn message back on the queue; returns how many. */

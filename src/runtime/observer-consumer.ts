@@ -9,6 +9,7 @@ import type { S3PayloadStore } from '../pipeline/payload-store.ts';
 import { SingleTableIdempotencyStore } from '../pipeline/idempotency-store.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '../pipeline/topology.ts';
 import { PayloadFetchError } from '../pipeline/payload-store.ts';
+import { errorText } from '../errors/error-text.ts';
 
 export interface ObserverConsumerOptions {
   /**
@@ -108,7 +109,7 @@ export function createObserverConsumer(options: ObserverConsumerOptions): Observ
     } catch (error) {
       const what = envelope ? `observer event ${envelope.id} (${envelope.type})` : `SQS message ${record.messageId}`;
       logger.error(
-        `${what} failed on receive ${record.attributes.ApproximateReceiveCount}: ${(error as Error).message ?? String(error)}`,
+        `${what} failed on receive ${record.attributes.ApproximateReceiveCount}: ${errorText(error)}`,
       );
       throw error;
     }
@@ -132,7 +133,7 @@ export function createObserverConsumer(options: ObserverConsumerOptions): Observ
       });
     } finally {
       // Metrics of the batch: a failed flush is logged, never a reason to redeliver events.
-      await telemetry?.flush().catch((error: unknown) => logger.warn(`telemetry flush failed: ${(error as Error)?.message ?? String(error)}`));
+      await telemetry?.flush().catch((error: unknown) => logger.warn(`telemetry flush failed: ${errorText(error)}`));
     }
   };
 }

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import * as z from 'zod';
 import { createHookEngine, type LoadedHookEngine } from '../../hooks/create-hook-engine.ts';
-import { errorText } from '../../hooks/error-text.ts';
+import { errorText } from '../../errors/error-text.ts';
 import { fitsKwargsOf, isCallableHookName, type CallableHookName, type KwargsOf } from '../../hooks/catalogue.ts';
 import type { HookEngine } from '../../hooks/hook-engine.ts';
 import { createMemoryLogger } from '../../hooks/hook-logger.ts';

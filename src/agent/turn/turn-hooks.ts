@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { CallableHookName, DecisionHookName, GatewayEventType, InternalHookName, KwargsOf, PayloadOf } from '../../hooks/catalogue.ts';
 import type { HookEngine, Kwargs, ObservedType } from '../../hooks/hook-engine.ts';
-import { errorText } from '../../hooks/error-text.ts';
+import { errorText } from '../../errors/error-text.ts';
 import { textOf } from '../../hooks/text-of.ts';
 import type { HookLogger } from '../../hooks/hook-logger.ts';
 import type { HookRunRecord, InvokeOptions } from '../../hooks/hook-engine.ts';

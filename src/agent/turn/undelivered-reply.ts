@@ -1,6 +1,7 @@
 import type { ReplyTarget } from '../../messaging/message-event.ts';
 import { ReplyUndeliveredError } from '../../messaging/reply-retry.ts';
 import type { TurnHooks } from './turn-hooks.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /** The gateway event published when a turn's reply could not be delivered (after every retry). */
 export const REPLY_UNDELIVERED_EVENT = 'reply:undelivered';
@@ -16,7 +17,7 @@ export const REPLY_UNDELIVERED_EVENT = 'reply:undelivered';
  * await keepUndeliveredReply(hooks, state.reply, text, error);
  */
 export async function keepUndeliveredReply(hooks: TurnHooks, target: ReplyTarget, text: string, error: unknown): Promise<void> {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   const attempts = error instanceof ReplyUndeliveredError ? error.attempts : 1;
   hooks.trace.push({
     turn_id: hooks.meta.turn_id,

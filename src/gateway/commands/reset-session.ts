@@ -1,6 +1,6 @@
 import type { PayloadOf } from '../../hooks/catalogue.ts';
 import type { HookEngine, ObservedType } from '../../hooks/hook-engine.ts';
-import { errorText } from '../../hooks/error-text.ts';
+import { errorText } from '../../errors/error-text.ts';
 import type { ApprovalStore } from '../../store/approval-store.ts';
 import type { SessionStore } from '../../store/session-store.ts';
 import type { MessageEvent } from '../../messaging/message-event.ts';

@@ -2,7 +2,7 @@ import { isAllowed } from '../../config/allowed-users.ts';
 import { enabledPlatforms } from '../../config/deployment-config.ts';
 import { runBuiltinCommand } from '../commands/builtin-commands.ts';
 import { commandDecision } from '../../hooks/aggregate/command-decision.ts';
-import { errorText } from '../../hooks/error-text.ts';
+import { errorText } from '../../errors/error-text.ts';
 import { runPluginCommand } from '../commands/plugin-command.ts';
 import { resolveSlashCommand, type PluginSlashCommand, type SlashCommand } from '../commands/slash-command.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';

@@ -1,5 +1,5 @@
 import type { HookEngine } from '../../hooks/hook-engine.ts';
-import { errorText } from '../../hooks/error-text.ts';
+import { errorText } from '../../errors/error-text.ts';
 import type { MessageEvent } from '../../messaging/message-event.ts';
 import { attachmentSummary } from '../../messaging/attachment.ts';
 

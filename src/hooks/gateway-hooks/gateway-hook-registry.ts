@@ -1,5 +1,5 @@
 import { CallbackDeadlineError, settleWithin } from '../callback-deadline.ts';
-import { errorText } from '../error-text.ts';
+import { errorText } from '../../errors/error-text.ts';
 import type { HookRunRecord } from '../hook-engine.ts';
 
 /** `handle(eventType, context)`, sync or async (§2). */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { errorText } from '../error-text.ts';
+import { errorText } from '../../errors/error-text.ts';
 import type { GatewayHookDescription } from '../hooks-home-description.ts';
 import type { ModuleSource } from '../module-source.ts';
 import { isPlainObject } from '../python-truthiness.ts';

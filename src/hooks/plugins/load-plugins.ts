@@ -1,5 +1,5 @@
 import type { CallbackRegistry } from '../callback-registry.ts';
-import { errorText } from '../error-text.ts';
+import { errorText } from '../../errors/error-text.ts';
 import type { HookLogger } from '../hook-logger.ts';
 import type { PluginDescription } from '../hooks-home-description.ts';
 import type { ModuleSource } from '../module-source.ts';

@@ -1,4 +1,4 @@
-import { errorText } from '../error-text.ts';
+import { errorText } from '../../errors/error-text.ts';
 import type { HookLogger } from '../hook-logger.ts';
 
 /**

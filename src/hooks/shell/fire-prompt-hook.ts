@@ -1,7 +1,7 @@
 import { readPromptDecision } from '../prompt/prompt-decision.ts';
 import type { PromptJudge } from '../prompt/prompt-judge.ts';
 import { standInJudge } from '../prompt/stand-in-judge.ts';
-import { errorText } from '../error-text.ts';
+import { errorText } from '../../errors/error-text.ts';
 import { roundSeconds, type ShellRunRecord } from './spawn/run-record.ts';
 
 /**

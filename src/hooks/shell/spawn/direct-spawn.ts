@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { CAPTURE_LIMIT_BYTES, errorRecord, roundSeconds, type ShellRunRecord } from './run-record.ts';
 import { CommandNotExecutableError, CommandNotFoundError } from './shell-errors.ts';
+import { errorText } from '../../../errors/error-text.ts';
 
 /**
  * Runs argv with Node's own `spawn`, in a new process group, with exactly `env`, stdin =
@@ -77,7 +78,7 @@ export function spawnErrorText(error: unknown): string {
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code === 'ENOENT') return new CommandNotFoundError().message;
   if (code === 'EACCES' || code === 'EPERM' || code === 'EISDIR') return new CommandNotExecutableError().message;
-  return error instanceof Error ? error.message : String(error);
+  return errorText(error);
 }
 
 /** Keeps the first {@link CAPTURE_LIMIT_BYTES} bytes of a stream, drops the rest. */

@@ -87,7 +87,7 @@ describe('approvals belong to someone (through hookgate dev)', () => {
       return until(async () => {
         const [reply] = await say('group', user, '/stop');
         return reply !== 'Nothing is running in this conversation.' ? reply : undefined;
-      }, `a running turn ${user} can try to stop`);
+      }, `a running turn ${user} can try to stop`, { timeoutMs: 90_000 });
     };
     const before = (await messages('group')).length;
     await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 'group', user_id: 'alice', text: 'run: sleep 2' }) });
@@ -96,7 +96,7 @@ describe('approvals belong to someone (through hookgate dev)', () => {
     const ended = await until(async () => {
       const texts = (await messages('group')).slice(before).filter((t) => !t.startsWith('⛔') && !t.startsWith('Nothing is running'));
       return texts.length > 0 ? texts : undefined;
-    }, "the end of alice's turn");
+    }, "the end of alice's turn", { timeoutMs: 60_000 });
     expect(ended).toEqual(['(no output)']);
     for (const stopper of ['alice', 'operator']) {
       const from = (await messages('group')).length;
@@ -106,7 +106,7 @@ describe('approvals belong to someone (through hookgate dev)', () => {
         const texts = (await messages('group')).slice(from);
         expect(texts).not.toContain('(no output)');
         return texts.includes('⏹ Stopped.');
-      }, `the turn stopped by ${stopper}`);
+      }, `the turn stopped by ${stopper}`, { timeoutMs: 60_000 });
     }
   });
 

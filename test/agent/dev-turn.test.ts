@@ -1,13 +1,13 @@
 import { mkdir, readFile, symlink, copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordHookRun } from '../../src/agent/trace/hook-run-scope.ts';
 import { createTurnConsumer } from '../../src/runtime/turn-consumer.ts';
-import { runCli } from '../../src/cli/main.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
 import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { runCliInProcess } from '../support/run-cli.ts';
 import { until } from '../support/until.ts';
 
 const EXAMPLES = new URL('../../examples/', import.meta.url).pathname;
@@ -109,20 +109,10 @@ describe('hookgate dev with the local stand-in model', () => {
     await chat('c6', 'run: echo traced');
     const ids = (await readFile(join(home.path, 'turn-ids.txt'), 'utf8')).trim().split('\n');
     const turnId = ids.at(-1)!;
-    const out: string[] = [];
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      out.push(String(chunk));
-      return true;
-    });
-    let status: number;
-    try {
-      status = await runCli(['trace', turnId, '--home', home.path]);
-    } finally {
-      spy.mockRestore();
-    }
-    expect(status).toBe(0);
+    const { code, stdout } = await runCliInProcess(['trace', turnId, '--home', home.path]);
+    expect(code).toBe(0);
     // The in-process dev runtime may log a JSON line to stdout meanwhile: keep the CLI's own lines.
-    const text = out.join('').split('\n').filter((line) => !line.startsWith('{')).join('\n');
+    const text = stdout.split('\n').filter((line) => !line.startsWith('{')).join('\n');
     expect(text).toMatch(/^HOOK\s+SOURCE\s+CALLBACK\s+DECISION\s+DURATION/);
     expect(text).toMatch(/pre_tool_call\s+plugin\s+[\w-]+:turnIds\s+allow\s+\d+ ms/);
     expect(text).toMatch(/transform_terminal_output\s+-\s+-\s+unchanged/);
@@ -131,17 +121,8 @@ describe('hookgate dev with the local stand-in model', () => {
   });
 
   it('hookgate trace of an unknown turn says so and exits 1', async () => {
-    const err: string[] = [];
-    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      err.push(String(chunk));
-      return true;
-    });
-    try {
-      expect(await runCli(['trace', 'turn_nope', '--home', home.path])).toBe(1);
-    } finally {
-      spy.mockRestore();
-      process.exitCode = undefined;
-    }
-    expect(err.join('')).toContain('no hook calls recorded for turn_nope');
+    const { code, stderr } = await runCliInProcess(['trace', 'turn_nope', '--home', home.path]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('no hook calls recorded for turn_nope');
   });
 });

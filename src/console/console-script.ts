@@ -67,6 +67,7 @@ async function loadSessions() {
       el('span', { className: 'first' }, badges, t.first_line || '(no message recorded)'),
       el('span', { className: 'meta', textContent: where + ' · ' + t.at.replace('T', ' ').slice(0, 19) + ' · ' + t.duration_ms + ' ms · ' + t.turn_id }));
     a.dataset.turn = t.turn_id;
+    if (t.session_id) a.dataset.session = t.session_id;
     a.addEventListener('click', () => { followLatest = false; showTurn(t.turn_id); });
     list.append(el('li', {}, a));
   }
@@ -228,6 +229,19 @@ async function showTurn(turnId) {
   if (records.length === 0) body.append(el('tr', {}, el('td', { colSpan: 7, className: 'muted', textContent: 'no hook calls recorded' })));
   showStats(records);
   showPrompt(records);
+  const session = document.querySelector('#sessions a[data-turn="' + CSS.escape(turnId) + '"]')?.dataset.session;
+  if (session) showSessionStats(session).catch(() => {});
+}
+
+/** Per hook over every turn of the session, from the server (the turn's own table is above it). */
+async function showSessionStats(sessionId) {
+  const rows = await getJson('sessions/' + encodeURIComponent(sessionId) + '/hook-stats');
+  const box = $('session-stats');
+  box.replaceChildren();
+  if (rows.length === 0) return;
+  const body = el('tbody');
+  for (const r of rows) body.append(el('tr', {}, el('td', { textContent: r.hook + ' · ' + r.callback }), el('td', { textContent: String(r.runs) }), el('td', { textContent: String(r.p50_ms) }), el('td', { textContent: String(r.p95_ms) })));
+  box.append(el('h2', { textContent: 'Per hook in this session' }), el('div', { className: 'scroll' }, el('table', {}, el('thead', {}, el('tr', {}, el('th', { textContent: 'hook · callback' }), el('th', { textContent: 'runs' }), el('th', { textContent: 'p50 ms' }), el('th', { textContent: 'p95 ms' }))), body)));
 }
 
 /** Replay: the turn's decision-hook calls against the hooks home as it is now (as hookgate replay does). */

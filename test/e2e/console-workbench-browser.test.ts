@@ -189,6 +189,9 @@ describe.skipIf(!available && !REQUIRED)('the console as a workbench (real brows
     await prompt.waitFor({ timeout: 10_000 });
     expect(await prompt.innerText()).toBe('run: echo hello\n\nPolicy: be brief.');
     expect(await page.locator('#turn-prompt .ins').getAttribute('title')).toBe('added by plugin guard: add_policy');
+    // Per hook over the whole session (the server adds up its turns).
+    await page.locator('#session-stats h2', { hasText: 'Per hook in this session' }).waitFor({ timeout: 10_000 });
+    expect(await page.locator('#session-stats').innerText()).toContain('pre_tool_call · guard: no_forbidden');
   });
 
   it('fits a 360 px wide window', { timeout: 60_000 }, async () => {

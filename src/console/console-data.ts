@@ -19,6 +19,7 @@ import type { TurnFilter, TurnSummary } from '../store/turn-summary.ts';
 import { UndeliveredReplyStore } from '../store/undelivered-reply-store.ts';
 import type { ReloadStatus } from './console-hub.ts';
 import { errorText } from '../errors/error-text.ts';
+import { hookRunStats, type HookRunStats } from './hook-run-stats.ts';
 
 /** One session as the console lists it: its turns, newest session first. */
 export interface ConsoleSession {
@@ -148,6 +149,11 @@ export class ConsoleData {
 
   turn(turnId: string): Promise<TraceRecord[]> {
     return this.traces.list(turnId);
+  }
+
+  /** Per hook and callback over every turn of a session: runs, p50 and p95 durations. */
+  async sessionHookStats(sessionId: string): Promise<HookRunStats[]> {
+    return hookRunStats(await this.traces.listSession(sessionId));
   }
 
   /** The recent turns that match `filter`, newest first, one page of them (the console's list). */

@@ -23,6 +23,7 @@ tr.block td,tr.error td{color:#a11}tr.block td:nth-child(5),tr.error td:nth-chil
 .not-running{color:#fff;background:#c22;border-radius:3px;padding:0 4px;font-weight:bold}
 #replay-result .differs{color:#a11;font-weight:bold}#replay-result .same{color:#174}#replay-result .not-replayable{color:#a60}
 pre.json{margin:2px 0;white-space:pre-wrap;word-break:break-word}
+pre.diff{margin:2px 0;white-space:pre-wrap;word-break:break-word;font-size:12px}.ins{background:#dfd;color:#063}.del{background:#fdd;color:#a11;text-decoration:line-through}
 input{font:inherit;padding:3px 5px}button{font:inherit;cursor:pointer}
 table{border-collapse:collapse;width:100%;font-size:13px}td,th{border-bottom:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top}
 tr.tool td{background:#fff7e0}tr.approval td{background:#f3e8ff}
@@ -85,7 +86,9 @@ ${dev ? html`<section><h2>Live observer events</h2><div id="events"></div></sect
 <section><h2>Turn timeline <span id="turn-id" class="muted"></span></h2>
 ${dev ? html`<p><button id="replay" disabled title="re-run this turn's decision-hook calls against the hooks as they are now (hookgate replay)">replay against the hooks now</button> <span id="replay-status" class="muted"></span></p><div id="replay-result"></div>` : ''}
 <div class="scroll"><table id="timeline"><thead><tr><th>time</th><th>hook</th><th>system</th><th>callback</th><th>decision</th><th>ms</th><th>waterfall</th></tr></thead><tbody><tr><td colspan="7" class="muted">pick a turn${dev ? ', or send a message' : ''}</td></tr></tbody></table></div>
-<div id="hook-stats"></div></section>
+<div id="turn-prompt"></div>
+<div id="hook-stats"></div>
+<div id="session-stats"></div></section>
 <section id="hooks"><h2>Hook systems</h2>
 <p class="muted" id="reload-state"></p>
 <p><b>Plugins</b>: <span id="plugins" class="muted">loading…</span></p>

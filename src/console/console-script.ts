@@ -67,6 +67,7 @@ async function loadSessions() {
       el('span', { className: 'first' }, badges, t.first_line || '(no message recorded)'),
       el('span', { className: 'meta', textContent: where + ' · ' + t.at.replace('T', ' ').slice(0, 19) + ' · ' + t.duration_ms + ' ms · ' + t.turn_id }));
     a.dataset.turn = t.turn_id;
+    if (t.session_id) a.dataset.session = t.session_id;
     a.addEventListener('click', () => { followLatest = false; showTurn(t.turn_id); });
     list.append(el('li', {}, a));
   }
@@ -123,6 +124,65 @@ function showStats(records) {
   box.append(el('h2', { textContent: 'Per hook in this turn' }), el('div', { className: 'scroll' }, el('table', {}, el('thead', {}, el('tr', {}, el('th', { textContent: 'hook · callback' }), el('th', { textContent: 'runs' }), el('th', { textContent: 'p50 ms' }), el('th', { textContent: 'p95 ms' }))), body)));
 }
 
+/** Where each transform hook's input text is in its kwargs: its result replaces that text. */
+const TRANSFORM_INPUT = { transform_tool_result: 'result', transform_terminal_output: 'output', transform_llm_output: 'response_text' };
+
+function parsedJson(text) {
+  if (typeof text !== 'string') return undefined;
+  try { return JSON.parse(text); } catch { return undefined; }
+}
+
+/** Line diff (longest common subsequence; each side capped at 400 lines): [' ' | '-' | '+', line][]. */
+function lineDiff(before, after) {
+  const a = before.split('\n').slice(0, 400);
+  const b = after.split('\n').slice(0, 400);
+  const common = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) common[i][j] = a[i] === b[j] ? common[i + 1][j + 1] + 1 : Math.max(common[i + 1][j], common[i][j + 1]);
+  const out = [];
+  let i = 0, j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) { out.push([' ', a[i]]); i++; j++; }
+    else if (j < b.length && (i === a.length || common[i][j + 1] >= common[i + 1][j])) { out.push(['+', b[j]]); j++; }
+    else { out.push(['-', a[i]]); i++; }
+  }
+  return out;
+}
+
+/** A transform's before/after as a line diff, or why there is none; null for other hooks. */
+function transformDiff(r) {
+  const field = TRANSFORM_INPUT[r.hook];
+  if (!field) return null;
+  const before = parsedJson(r.kwargs)?.[field];
+  const after = parsedJson(r.result);
+  if (typeof before !== 'string') return el('p', { className: 'muted', textContent: 'the input text was not recorded (kwargs cut)' });
+  if (typeof after !== 'string') return el('p', { className: 'muted', textContent: 'no replacement: the text went on as it was' });
+  if (after === before) return el('p', { className: 'muted', textContent: 'returned the text unchanged' });
+  const box = el('pre', { className: 'diff' });
+  for (const [mark, line] of lineDiff(before, after)) box.append(el('span', { className: mark === '+' ? 'ins' : mark === '-' ? 'del' : '', textContent: mark + ' ' + line + '\n' }));
+  return el('div', {}, el('b', { textContent: 'before → after (' + field + ')' }), box);
+}
+
+/** The user message the model got: the words, then each pre_llm_call context, as the turn joins them (§1.9). */
+function showPrompt(records) {
+  const box = $('turn-prompt');
+  box.replaceChildren();
+  const calls = records.filter((r) => r.hook === 'pre_llm_call');
+  if (calls.length === 0) return;
+  const words = parsedJson(calls[0].kwargs)?.user_message;
+  const added = [];
+  for (const r of calls) {
+    const result = parsedJson(r.result);
+    const context = typeof result === 'string' ? result : result && result.context;
+    if (typeof context === 'string' && context.trim() !== '') added.push([r, context]);
+    else if (context && typeof context === 'object') added.push([r, JSON.stringify(context)]);
+  }
+  const prompt = el('pre', { className: 'json prompt' });
+  prompt.append(el('span', { textContent: typeof words === 'string' ? words : '(the user message was not recorded)' }));
+  for (const [r, context] of added) prompt.append(el('span', { className: 'ins', title: 'added by ' + r.source + ' ' + (r.plugin ? r.plugin + ': ' : '') + r.callback, textContent: '\n\n' + context }));
+  box.append(el('h2', { textContent: 'The prompt the model got' }),
+    el('p', { className: 'muted', textContent: added.length === 0 ? 'no context hook added anything' : added.length + ' context block(s) added (highlighted; hover for the hook)' }), prompt);
+}
+
 async function showTurn(turnId) {
   selectedTurn = turnId;
   for (const a of document.querySelectorAll('#sessions a')) a.className = a.dataset.turn === turnId ? 'sel' : '';
@@ -155,6 +215,8 @@ async function showTurn(turnId) {
       if (row.nextSibling && row.nextSibling.classList.contains('detail')) return row.nextSibling.remove();
       const cell = el('td', { colSpan: 7 });
       if (r.kwargs_cut) cell.append(el('p', { className: 'warn', textContent: 'kwargs were cut in the trace: this call is not replayable' }));
+      const diff = transformDiff(r);
+      if (diff) cell.append(diff);
       cell.append(folded('kwargs', r.kwargs), folded('result', r.result));
       if (r.stdout !== undefined) cell.append(folded('stdout', r.stdout || '(empty)'));
       if (r.stderr !== undefined) cell.append(folded('stderr', r.stderr || '(empty)'));
@@ -166,6 +228,20 @@ async function showTurn(turnId) {
   });
   if (records.length === 0) body.append(el('tr', {}, el('td', { colSpan: 7, className: 'muted', textContent: 'no hook calls recorded' })));
   showStats(records);
+  showPrompt(records);
+  const session = document.querySelector('#sessions a[data-turn="' + CSS.escape(turnId) + '"]')?.dataset.session;
+  if (session) showSessionStats(session).catch(() => {});
+}
+
+/** Per hook over every turn of the session, from the server (the turn's own table is above it). */
+async function showSessionStats(sessionId) {
+  const rows = await getJson('sessions/' + encodeURIComponent(sessionId) + '/hook-stats');
+  const box = $('session-stats');
+  box.replaceChildren();
+  if (rows.length === 0) return;
+  const body = el('tbody');
+  for (const r of rows) body.append(el('tr', {}, el('td', { textContent: r.hook + ' · ' + r.callback }), el('td', { textContent: String(r.runs) }), el('td', { textContent: String(r.p50_ms) }), el('td', { textContent: String(r.p95_ms) })));
+  box.append(el('h2', { textContent: 'Per hook in this session' }), el('div', { className: 'scroll' }, el('table', {}, el('thead', {}, el('tr', {}, el('th', { textContent: 'hook · callback' }), el('th', { textContent: 'runs' }), el('th', { textContent: 'p50 ms' }), el('th', { textContent: 'p95 ms' }))), body)));
 }
 
 /** Replay: the turn's decision-hook calls against the hooks home as it is now (as hookgate replay does). */

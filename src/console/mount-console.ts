@@ -128,6 +128,7 @@ export function mountConsole(app: Hono, options: ConsoleOptions): void {
   });
 
   app.get('/console/api/sessions', async (c) => c.json(await data.sessions()));
+  app.get('/console/api/sessions/:sessionId/hook-stats', async (c) => c.json(await data.sessionHookStats(c.req.param('sessionId'))));
   app.get('/console/api/turns', async (c) => {
     const parsed = TurnListQuery.safeParse(c.req.query());
     if (!parsed.success) return c.json({ error: 'expected ?chat,user,hook,decision,error=1,text,limit (1-500),offset' }, 400);

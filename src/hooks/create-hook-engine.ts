@@ -123,6 +123,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
         registry,
         allowlist,
         acceptHooks: options.acceptHooks ?? false,
+        ...(options.skippedShellHooksShown ? { quietSkips: true } : {}),
         // A fresh set per engine and per forced re-discovery (§3.4).
         seen: new Set<string>(),
         ...(description.shellCommands ? { runCommands: bundledRunCommands(home, description.shellCommands) } : {}),

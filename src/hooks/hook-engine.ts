@@ -42,6 +42,11 @@ export interface HookEngineOptions {
   home?: string;
   /** The `--accept-hooks` flag (§3.8). */
   acceptHooks?: boolean;
+  /**
+   * The caller shows every shell hook that is not allowlisted itself (`hookgate dev`'s banner,
+   * its guard-off lines): no warning per skipped hook at each load, which would repeat it.
+   */
+  skippedShellHooksShown?: boolean;
   /** Load `hooks/*` gateway event hooks (the gateway does; the CLI never does, §2.1). */
   gatewayHooks?: boolean;
   /** Where observer events go; default: run in-process at once. */

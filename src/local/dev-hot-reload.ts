@@ -7,7 +7,7 @@ import type { HookEngine, HookEngineOptions } from '../hooks/hook-engine.ts';
 import { createStderrLogger } from '../hooks/hook-logger.ts';
 import type { ConsentIO } from '../hooks/shell/consent/consent.ts';
 import type { EngineHolder } from './engine-holder.ts';
-import { createLinePrinter } from '../logging/log-line.ts';
+import { devEnginePrinter } from './dev-engine-printer.ts';
 import { HeldEngineOutput } from './held-engine-output.ts';
 import { startHotReload, type HotReload } from './hot-reload.ts';
 import { errorText } from '../errors/error-text.ts';
@@ -52,7 +52,7 @@ export async function startDevHotReload(parts: {
     holder: parts.holder,
     baseline: parts.baseline,
     // As the first engine's: the stderr logger, `[hooks] ` lines on stdout in the one log format; held per build.
-    output: () => new HeldEngineOutput({ logger: createStderrLogger(), print: createLinePrinter('hookgate-dev') }),
+    output: () => new HeldEngineOutput({ logger: createStderrLogger(), print: devEnginePrinter() }),
     build: async (output) =>
       parts.createEngine({ ...parts.engineOptions, logger: output.logger, print: output.print, consentIO: NO_PROMPT }),
     ...(parts.prepare ? { prepare: parts.prepare } : {}),

@@ -136,7 +136,8 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     };
     const runtime = createRuntime(config, {
       createEngine: options.createEngine,
-      engineOptions: { home: options.home, acceptHooks: options.acceptHooks ?? false },
+      // The banner and the guard-off lines show each shell hook that is not allowlisted.
+      engineOptions: { home: options.home, acceptHooks: options.acceptHooks ?? false, skippedShellHooksShown: true },
       logger: createHookgateLogger('hookgate-dev', config.logLevel),
     });
     const { plane } = runtime;

@@ -22,7 +22,8 @@ export class ContextLogFormatter extends LogFormatter {
       function_memory_size: attributes.lambdaContext?.memoryLimitInMB,
       function_name: attributes.lambdaContext?.functionName,
       function_request_id: attributes.lambdaContext?.awsRequestId,
-      sampling_rate: attributes.sampleRateValue,
+      // Only when debug sampling is on (POWERTOOLS_LOGGER_SAMPLE_RATE): a 0 on every line says nothing.
+      sampling_rate: attributes.sampleRateValue || undefined,
       xray_trace_id: attributes.xRayTraceId,
     };
     return new LogItem({ attributes: base }).addAttributes({ ...currentLogContext(), ...additionalLogAttributes });

@@ -54,6 +54,8 @@ beforeAll(async () => {
     return String(args?.command ?? '').includes('forbidden') ? { action: 'block', message: 'forbidden word' } : null;
   });
   ctx.register_hook('post_tool_call', function watch_tools({ tool_name }: any) { return { watched: tool_name }; });
+  ctx.register_hook('transform_tool_result', function stamp({ result }: any) { return String(result) + '\\n[audited]'; });
+  ctx.register_hook('pre_llm_call', function add_policy() { return { context: 'Policy: be brief.' }; });
 }\n`,
   );
   await writeFile(join(home, 'agent-hooks', 'noisy.sh'), "#!/bin/sh\ncat > /dev/null\necho 'noisy hook says hi' >&2\necho '{}'\n", { mode: 0o755 });
@@ -170,6 +172,26 @@ describe.skipIf(!available && !REQUIRED)('the console as a workbench (real brows
         })) === 'rgb(204, 34, 34)',
       'the red not-running marker',
     );
+  });
+
+  it("shows a transform's before/after as a diff and the prompt the model got with the context hooks added", { timeout: 60_000 }, async () => {
+    const page = await browser!.newPage();
+    await page.goto(`${url}/console`);
+    await page.locator('#sessions a', { hasText: 'run: echo hello' }).click();
+    const row = page.locator('#timeline tbody tr[data-hook=transform_tool_result]').first();
+    await row.waitFor({ timeout: 30_000 });
+    await row.click();
+    await page.locator('pre.diff').waitFor({ timeout: 10_000 });
+    // The tool's text stays (unmarked), the added line is marked as inserted.
+    expect(await page.locator('pre.diff .ins').innerText()).toBe('+ [audited]\n');
+    expect(await page.locator('pre.diff .del').count()).toBe(0);
+    const prompt = page.locator('#turn-prompt pre.prompt');
+    await prompt.waitFor({ timeout: 10_000 });
+    expect(await prompt.innerText()).toBe('run: echo hello\n\nPolicy: be brief.');
+    expect(await page.locator('#turn-prompt .ins').getAttribute('title')).toBe('added by plugin guard: add_policy');
+    // Per hook over the whole session (the server adds up its turns).
+    await page.locator('#session-stats h2', { hasText: 'Per hook in this session' }).waitFor({ timeout: 10_000 });
+    expect(await page.locator('#session-stats').innerText()).toContain('pre_tool_call · guard: no_forbidden');
   });
 
   it('fits a 360 px wide window', { timeout: 60_000 }, async () => {

@@ -53,6 +53,8 @@ describe('the one log format', () => {
     const outside = lines.find((l) => l.message === 'outside')!;
     expect(outside.turn_id).toBeUndefined();
     expect(outside).toMatchObject({ level: 'INFO', service: 'test' });
+    // No debug sampling configured: no sampling_rate: 0 on every line.
+    expect(outside).not.toHaveProperty('sampling_rate');
   });
 
   it('prints readable lines on a terminal, the ids first, and keeps quoted fragments verbatim', async () => {

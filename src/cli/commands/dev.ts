@@ -8,7 +8,7 @@ import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { findHooksConfigProblems, formatProblem } from '../../hooks/validate-hooks-home.ts';
 import { startDevRuntime, type DevRuntimeOptions } from '../../local/dev-runtime.ts';
 import { DEFAULT_STATE_DIR, devStateDir } from '../../local/dev-state.ts';
-import { createLinePrinter } from '../../logging/log-line.ts';
+import { devEnginePrinter } from '../../local/dev-engine-printer.ts';
 import type { GlobalFlags } from '../global-flags.ts';
 
 /** The repository's example hooks home, for the first-run hint. */
@@ -25,7 +25,7 @@ const defaultWiring: Pick<DevRuntimeOptions, 'createEngine' | 'createTurnConsume
   // The runtime's `local` role records callback runs for the per-turn trace (`hookgate trace <turn_id>`).
   // `[hooks] …` lines in the one log format (the text verbatim in the message), unless the caller
   // holds them (a hot reload prints a new engine's lines only once the engine is taken).
-  createEngine: (options) => createHookEngine({ ...options, print: options.print ?? createLinePrinter('hookgate-dev') }),
+  createEngine: (options) => createHookEngine({ ...options, print: options.print ?? devEnginePrinter() }),
   createTurnConsumer: (context) => createTurnConsumer(context),
 };
 

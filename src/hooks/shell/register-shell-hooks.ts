@@ -24,6 +24,8 @@ export interface RegisterShellHooksOptions {
   allowlist: AllowlistStore;
   /** The `--accept-hooks` flag. */
   acceptHooks: boolean;
+  /** No warning per un-allowlisted hook: the caller shows them (HookEngineOptions.skippedShellHooksShown). */
+  quietSkips?: boolean;
   /** The engine's idempotence set (§3.4); a fresh engine passes a fresh set. */
   seen: Set<string>;
   logger: HookLogger;
@@ -94,6 +96,7 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
           ...(entry.type === 'http' ? { kind: 'http' as const } : {}),
         });
         if (!granted) {
+          if (options.quietSkips) continue;
           logger.warn(
             `shell hook not allowlisted, skipping it: event=${entry.event} command=${entry.command}. ` +
               'To allow it: pass --accept-hooks, set HOOKGATE_ACCEPT_HOOKS=1 (or HERMES_ACCEPT_HOOKS=1), ' +

@@ -50,6 +50,7 @@ const bench: Bench = async () => {
   const otlp = await startOtlpCounter();
   const observer = await startObserverProcess(aws, { otlp: otlp.url, pollers: 2 });
   const sink = countingSink(plane.observerSink);
+  const queue = { sqs: plane.clients.sqs, url: aws.eventsQueueUrl };
   const gateway = await startWebhookGateway(plane);
   const trace = await recordedTurnTrace(plane);
   const shape = { requests: REQUESTS, concurrency: CONCURRENCY };
@@ -61,7 +62,7 @@ const bench: Bench = async () => {
     return res;
   };
   const phase = async (on: boolean, offset: number) =>
-    exportPhase(observer, sink, on, async () => {
+    exportPhase(observer, sink, queue, on, async () => {
       const result = await load(toGateway, offset, shape);
       await Promise.all(publishing.splice(0));
       return result;

@@ -60,7 +60,9 @@ export async function exportPhase<T>(
   await observer.setExport(on);
   const before = sink.turnTraces;
   const result = await work();
-  await until(async () => observer.taken() >= sink.published || (await drained(queue)), 'the observer to drain the events queue', { timeoutMs: 300_000, everyMs: 200 });
+  await until(async () => observer.taken() >= sink.published || (await drained(queue)), 'the observer to drain the events queue', { timeoutMs: 300_000, everyMs: 200 }).catch((error: Error) => {
+    throw new Error(`${error.message} (export ${on ? 'on' : 'off'}: ${observer.taken()} of ${sink.published} published events taken, ${observer.exported()} turn traces exported)`);
+  });
   return { result, turnTraces: sink.turnTraces - before };
 }
 

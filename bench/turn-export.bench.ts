@@ -20,22 +20,25 @@ const ROUNDS = 4;
 const PER_ROUND = Number(process.env.HOOKGATE_BENCH_TURNS ?? 15);
 
 const bench: Bench = async () => {
-  const aws = await startEmulatorsProcess();
+  // A short events visibility timeout: on a loaded machine a receive the SDK gave up on leaves its
+  // messages hidden for the whole timeout (6 minutes by default), and each phase waits for the queue to drain.
+  const aws = await startEmulatorsProcess({ eventsVisibilityTimeout: 20 });
   const plane = createDataPlane(dataPlaneFromLocalAws(aws));
   const otlp = await startOtlpCounter();
   const observer = await startObserverProcess(aws, { otlp: otlp.url, pollers: 2 });
   const sink = countingSink(plane.observerSink);
+  const queue = { sqs: plane.clients.sqs, url: aws.eventsQueueUrl };
   const rig = await startTurnRig(plane, { observerSink: sink });
   try {
-    await exportPhase(observer, sink, false, rig.turn); // warm-up, both paths
-    await exportPhase(observer, sink, true, rig.turn);
+    await exportPhase(observer, sink, queue, false, rig.turn); // warm-up, both paths
+    await exportPhase(observer, sink, queue, true, rig.turn);
     const exportedBefore = observer.exported();
     const off: number[] = [];
     const on: number[] = [];
     let expected = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      off.push(...(await exportPhase(observer, sink, false, () => sample(PER_ROUND, rig.turn))).result);
-      const phase = await exportPhase(observer, sink, true, () => sample(PER_ROUND, rig.turn));
+      off.push(...(await exportPhase(observer, sink, queue, false, () => sample(PER_ROUND, rig.turn))).result);
+      const phase = await exportPhase(observer, sink, queue, true, () => sample(PER_ROUND, rig.turn));
       on.push(...phase.result);
       expected += phase.turnTraces;
     }

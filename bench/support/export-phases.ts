@@ -1,3 +1,4 @@
+import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { ObserverEvent, ObserverSink } from '../../src/hooks/observer-sink.ts';
 import { TURN_TRACE_EVENT } from '../../src/telemetry/turn-trace-event.ts';
 import { until } from '../../test/support/until.ts';
@@ -25,16 +26,43 @@ export function countingSink(sink: ObserverSink): CountingSink {
   return counted;
 }
 
+/** The events queue the observer drains, to wait on. */
+export interface EventsQueue {
+  sqs: SQSClient;
+  url: string;
+}
+
+/**
+ * True when the events queue holds nothing, visible or in flight. Counting what the observer
+ * took is not enough: on a loaded machine an SDK retry of a publish the emulator had already
+ * taken duplicates an envelope, the copy fails while the original holds the idempotency lock,
+ * and after five quick receives it goes to the DLQ without being taken.
+ */
+async function drained(queue: EventsQueue): Promise<boolean> {
+  const { Attributes } = await queue.sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+  );
+  return Attributes?.ApproximateNumberOfMessages === '0' && Attributes?.ApproximateNumberOfMessagesNotVisible === '0';
+}
+
 /**
  * Runs `work` with the observer's telemetry export set to `on`, then waits until the observer
- * has taken every event published so far, so that no phase's events are exported (or not) in
- * the next one. Returns how many turn-trace events the phase published.
+ * has drained the events queue, so that no phase's events are exported (or not) in the next
+ * one. Returns how many turn-trace events the phase published.
  */
-export async function exportPhase<T>(observer: ObserverProcess, sink: CountingSink, on: boolean, work: () => Promise<T>): Promise<{ result: T; turnTraces: number }> {
+export async function exportPhase<T>(
+  observer: ObserverProcess,
+  sink: CountingSink,
+  queue: EventsQueue,
+  on: boolean,
+  work: () => Promise<T>,
+): Promise<{ result: T; turnTraces: number }> {
   await observer.setExport(on);
   const before = sink.turnTraces;
   const result = await work();
-  await until(() => observer.taken() >= sink.published, 'the observer to take every published event', { timeoutMs: 300_000 });
+  await until(async () => observer.taken() >= sink.published || (await drained(queue)), 'the observer to drain the events queue', { timeoutMs: 300_000, everyMs: 200 }).catch((error: Error) => {
+    throw new Error(`${error.message} (export ${on ? 'on' : 'off'}: ${observer.taken()} of ${sink.published} published events taken, ${observer.exported()} turn traces exported)`);
+  });
   return { result, turnTraces: sink.turnTraces - before };
 }
 

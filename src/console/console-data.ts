@@ -21,6 +21,8 @@ import type { ReloadStatus } from './console-hub.ts';
 import { errorText } from '../errors/error-text.ts';
 import { hookRunStats, type HookRunStats } from './hook-run-stats.ts';
 
+const HOUR_MS = 3_600_000;
+
 /** One session as the console lists it: its turns, newest session first. */
 export interface ConsoleSession {
   session_id: string;
@@ -154,6 +156,24 @@ export class ConsoleData {
   /** Per hook and callback over every turn of a session: runs, p50 and p95 durations. */
   async sessionHookStats(sessionId: string): Promise<HookRunStats[]> {
     return hookRunStats(await this.traces.listSession(sessionId));
+  }
+
+  /**
+   * Per hook and callback over the turns recorded in the last `windowMs` (default an hour):
+   * runs, p50 and p95 durations. Reads the recent-turns index of today and yesterday and at
+   * most `maxTurns` turns (newest first, default 200), so that a busy hour costs a bounded
+   * number of reads; `turns` says how many were read.
+   *
+   * @example
+   * await data.recentHookStats(); // { turns: 12, stats: [{ hook: 'pre_tool_call', callback: 'guard: no_rm', runs: 30, p50_ms: 1, p95_ms: 3 }] }
+   */
+  async recentHookStats(options: { windowMs?: number; now?: Date; maxTurns?: number } = {}): Promise<{ turns: number; stats: HookRunStats[] }> {
+    const now = options.now ?? new Date();
+    const since = new Date(now.getTime() - (options.windowMs ?? HOUR_MS)).toISOString();
+    const recent = await this.traces.recentTurns({ days: 2, limit: options.maxTurns ?? 200, now });
+    const turnIds = [...new Set(recent.filter((t) => t.at >= since).map((t) => t.turn_id))];
+    const records = (await Promise.all(turnIds.map((id) => this.traces.list(id)))).flat();
+    return { turns: turnIds.length, stats: hookRunStats(records.filter((r) => r.at >= since)) };
   }
 
   /** The recent turns that match `filter`, newest first, one page of them (the console's list). */

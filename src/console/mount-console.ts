@@ -128,6 +128,7 @@ export function mountConsole(app: Hono, options: ConsoleOptions): void {
   });
 
   app.get('/console/api/sessions', async (c) => c.json(await data.sessions()));
+  app.get('/console/api/hook-stats/last-hour', async (c) => c.json(await data.recentHookStats()));
   app.get('/console/api/sessions/:sessionId/hook-stats', async (c) => c.json(await data.sessionHookStats(c.req.param('sessionId'))));
   app.get('/console/api/turns', async (c) => {
     const parsed = TurnListQuery.safeParse(c.req.query());

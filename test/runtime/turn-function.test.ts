@@ -49,7 +49,7 @@ afterAll(async () => {
 /** The turn λ as functions/turn.ts builds it, on the emulators and the test's hooks home. */
 const turnHandler = (env: NodeJS.ProcessEnv) =>
   createTurnFunction(
-    createRuntime(onEmulators(loadDeploymentConfig(env, { runtime: 'aws' }), aws), {
+    createRuntime(onEmulators(loadDeploymentConfig({ HOOKGATE_LOG_LEVEL: 'silent', ...env }, { runtime: 'aws' }), aws), {
       createEngine: (options) => createHookEngine({ ...options, home: home.path, print: () => {}, logger: createMemoryLogger() }),
     }),
   );

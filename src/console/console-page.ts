@@ -88,7 +88,8 @@ ${dev ? html`<p><button id="replay" disabled title="re-run this turn's decision-
 <div class="scroll"><table id="timeline"><thead><tr><th>time</th><th>hook</th><th>system</th><th>callback</th><th>decision</th><th>ms</th><th>waterfall</th></tr></thead><tbody><tr><td colspan="7" class="muted">pick a turn${dev ? ', or send a message' : ''}</td></tr></tbody></table></div>
 <div id="turn-prompt"></div>
 <div id="hook-stats"></div>
-<div id="session-stats"></div></section>
+<div id="session-stats"></div>
+<div id="hour-stats"></div></section>
 <section id="hooks"><h2>Hook systems</h2>
 <p class="muted" id="reload-state"></p>
 <p><b>Plugins</b>: <span id="plugins" class="muted">loading…</span></p>

@@ -256,15 +256,23 @@ async function showTurn(turnId) {
   const session = document.querySelector(\`#sessions a[data-turn="\${CSS.escape(turnId)}"]\`)?.dataset.session;
   if (session) showSessionStats(session).catch(() => {
   });
+  showHourStats().catch(() => {
+  });
 }
 async function showSessionStats(sessionId) {
-  const rows = await getJson(\`sessions/\${encodeURIComponent(sessionId)}/hook-stats\`);
-  const box = $("session-stats");
+  showHookStats("session-stats", "Per hook in this session", await getJson(\`sessions/\${encodeURIComponent(sessionId)}/hook-stats\`));
+}
+async function showHourStats() {
+  const { turns, stats } = await getJson("hook-stats/last-hour");
+  showHookStats("hour-stats", \`Per hook in the last hour (\${turns} turn\${turns === 1 ? "" : "s"})\`, stats);
+}
+function showHookStats(boxId, title, rows) {
+  const box = $(boxId);
   box.replaceChildren();
   if (rows.length === 0) return;
   const body = el("tbody");
   for (const r of rows) body.append(el("tr", {}, el("td", { textContent: \`\${r.hook} · \${r.callback}\` }), el("td", { textContent: String(r.runs) }), el("td", { textContent: String(r.p50_ms) }), el("td", { textContent: String(r.p95_ms) })));
-  box.append(el("h2", { textContent: "Per hook in this session" }), el("div", { className: "scroll" }, el("table", {}, el("thead", {}, el("tr", {}, el("th", { textContent: "hook · callback" }), el("th", { textContent: "runs" }), el("th", { textContent: "p50 ms" }), el("th", { textContent: "p95 ms" }))), body)));
+  box.append(el("h2", { textContent: title }), el("div", { className: "scroll" }, el("table", {}, el("thead", {}, el("tr", {}, el("th", { textContent: "hook · callback" }), el("th", { textContent: "runs" }), el("th", { textContent: "p50 ms" }), el("th", { textContent: "p95 ms" }))), body)));
 }
 async function replaySelected() {
   if (!selectedTurn) return;

@@ -192,6 +192,9 @@ describe.skipIf(!available && !REQUIRED)('the console as a workbench (real brows
     // Per hook over the whole session (the server adds up its turns).
     await page.locator('#session-stats h2', { hasText: 'Per hook in this session' }).waitFor({ timeout: 10_000 });
     expect(await page.locator('#session-stats').innerText()).toContain('pre_tool_call · guard: no_forbidden');
+    // And over every chat's turns of the last hour.
+    await page.locator('#hour-stats h2', { hasText: 'Per hook in the last hour' }).waitFor({ timeout: 10_000 });
+    expect(await page.locator('#hour-stats').innerText()).toContain('pre_tool_call · guard: no_forbidden');
   });
 
   it('fits a 360 px wide window', { timeout: 60_000 }, async () => {

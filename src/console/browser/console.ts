@@ -365,17 +365,27 @@ async function showTurn(turnId: string): Promise<void> {
   showPrompt(records);
   const session = document.querySelector<HTMLAnchorElement>(`#sessions a[data-turn="${CSS.escape(turnId)}"]`)?.dataset.session;
   if (session) showSessionStats(session).catch(() => {});
+  showHourStats().catch(() => {});
 }
 
 /** Per hook over every turn of the session, from the server (the turn's own table is above it). */
 async function showSessionStats(sessionId: string): Promise<void> {
-  const rows = await getJson<SessionHookStat[]>(`sessions/${encodeURIComponent(sessionId)}/hook-stats`);
-  const box = $('session-stats');
+  showHookStats('session-stats', 'Per hook in this session', await getJson<SessionHookStat[]>(`sessions/${encodeURIComponent(sessionId)}/hook-stats`));
+}
+
+/** Per hook over every turn of the last hour, all chats (the server reads at most 200 turns). */
+async function showHourStats(): Promise<void> {
+  const { turns, stats } = await getJson<{ turns: number; stats: SessionHookStat[] }>('hook-stats/last-hour');
+  showHookStats('hour-stats', `Per hook in the last hour (${turns} turn${turns === 1 ? '' : 's'})`, stats);
+}
+
+function showHookStats(boxId: string, title: string, rows: readonly SessionHookStat[]): void {
+  const box = $(boxId);
   box.replaceChildren();
   if (rows.length === 0) return;
   const body = el('tbody');
   for (const r of rows) body.append(el('tr', {}, el('td', { textContent: `${r.hook} · ${r.callback}` }), el('td', { textContent: String(r.runs) }), el('td', { textContent: String(r.p50_ms) }), el('td', { textContent: String(r.p95_ms) })));
-  box.append(el('h2', { textContent: 'Per hook in this session' }), el('div', { className: 'scroll' }, el('table', {}, el('thead', {}, el('tr', {}, el('th', { textContent: 'hook · callback' }), el('th', { textContent: 'runs' }), el('th', { textContent: 'p50 ms' }), el('th', { textContent: 'p95 ms' }))), body)));
+  box.append(el('h2', { textContent: title }), el('div', { className: 'scroll' }, el('table', {}, el('thead', {}, el('tr', {}, el('th', { textContent: 'hook · callback' }), el('th', { textContent: 'runs' }), el('th', { textContent: 'p50 ms' }), el('th', { textContent: 'p95 ms' }))), body)));
 }
 
 /** Replay: the turn's decision-hook calls against the hooks home as it is now (as hookgate replay does). */

@@ -44,6 +44,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
       logger.info('webhook refused', { status: 413, reason: error.message, path: c.req.path });
       return c.json({ error: `the message is too large to queue: ${error.message}` }, 413);
     }
+    // The stack, not just errorText: an unexpected failure here is a bug to find.
     logger.error('request failed; answering 503 so the sender retries', { path: c.req.path, error: (error as Error).stack ?? errorText(error) });
     return c.json({ error: 'temporarily unable to accept this request; retry' }, 503);
   });

@@ -51,6 +51,36 @@ describe('error classes', () => {
     expect(bare.map((b) => b.at)).toEqual([]);
   });
 
+  it('src/ and functions/ turn errors into text only through errorText', () => {
+    // The hand-made ways: String(error) adds the name ('Error: '), (error as Error).message gives undefined
+    // for a thrown non-Error, and each ternary picks its own fallback.
+    const byHand = [
+      /\bString\((?:e|err|error|cause|\w+Error)\)/,
+      /\bas Error\)\??\.message\b/,
+      /\binstanceof \w*Error \? \w+\.message\b/,
+    ];
+    // Each exception with its reason; a line matches when its file ends with the path and it holds the text.
+    const allowed = [
+      // The helper itself: its fallback for a thrown non-Error.
+      { file: 'src/errors/error-text.ts', text: 'return String(error);' },
+      // Browser code sent as text to the page: it cannot import errorText.
+      { file: 'src/console/console-script.ts', text: 'textContent = String(error)' },
+    ];
+    const found = ['src', 'functions']
+      .flatMap((dir) => readdirSync(dir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+      .flatMap((entry) => {
+        const file = join(entry.parentPath, entry.name);
+        return readFileSync(file, 'utf8')
+          .split('\n')
+          .map((line, n) => ({ file, line, at: `${file}:${n + 1}` }))
+          // Comments may name the old ways; code may not.
+          .filter(({ line }) => byHand.some((pattern) => pattern.test(line)) && !/^\s*(\/?\*|\/\/)/.test(line))
+          .filter(({ file, line }) => !allowed.some((a) => file.endsWith(a.file) && line.includes(a.text)));
+      });
+    expect(found.map((f) => `${f.at}: ${f.line.trim()}`)).toEqual([]);
+  });
+
   it('every concrete one names itself', () => {
     const unnamed = errors.filter((c) => !c.abstract && !new RegExp(`override readonly name(: string)? = '${c.name}';`).test(c.body));
     expect(unnamed.map((c) => `${c.file}: ${c.name}`)).toEqual([]);

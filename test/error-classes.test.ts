@@ -5,6 +5,7 @@ import { HookgateError } from '../src/errors/hookgate-error.ts';
 import { ConfigError } from '../src/config/config-error.ts';
 import { InvalidSignatureError } from '../src/platforms/webhook-errors.ts';
 import { CommandNotFoundError } from '../src/hooks/shell/spawn/shell-errors.ts';
+import { errorText } from '../src/errors/error-text.ts';
 
 /** Every `class X extends Y` in src/ and infra/, with its file, from the source text. */
 function classesOfSrc(): { name: string; parent: string; abstract: boolean; body: string; file: string }[] {
@@ -79,6 +80,18 @@ describe('error classes', () => {
           .filter(({ file, line }) => !allowed.some((a) => file.endsWith(a.file) && line.includes(a.text)));
       });
     expect(found.map((f) => `${f.at}: ${f.line.trim()}`)).toEqual([]);
+  });
+
+  it('errorText gives the message without the name, the name for an empty message, and text for any thrown value', () => {
+    const config = new ConfigError('HOOKGATE_X', 'is missing');
+    expect(errorText(config)).toBe(config.message);
+    expect(errorText(config)).not.toMatch(/^ConfigError/);
+    expect(errorText(new TypeError('bad input'))).toBe('bad input');
+    expect(errorText(new RangeError(''))).toBe('RangeError');
+    expect(errorText('plain')).toBe('plain');
+    expect(errorText(undefined)).toBe('undefined');
+    expect(errorText({ toString: () => 'custom' })).toBe('custom');
+    expect(errorText({ toString: () => { throw new TypeError('no text'); } })).toBe('[object Object]');
   });
 
   it('every concrete one names itself', () => {

@@ -5,6 +5,7 @@ import { HookgateError } from '../src/errors/hookgate-error.ts';
 import { ConfigError } from '../src/config/config-error.ts';
 import { InvalidSignatureError } from '../src/platforms/webhook-errors.ts';
 import { CommandNotFoundError } from '../src/hooks/shell/spawn/shell-errors.ts';
+import { errorText } from '../src/errors/error-text.ts';
 
 /** Every `class X extends Y` in src/ and infra/, with its file, from the source text. */
 function classesOfSrc(): { name: string; parent: string; abstract: boolean; body: string; file: string }[] {
@@ -49,6 +50,50 @@ describe('error classes', () => {
           .filter(({ line }) => /\bnew Error\(/.test(line) && !/^\s*(\*|\/\/)/.test(line));
       });
     expect(bare.map((b) => b.at)).toEqual([]);
+  });
+
+  it('src/ and functions/ turn errors into text only through errorText', () => {
+    // The hand-made ways: String(error) adds the name ('Error: '), (error as Error).message gives undefined
+    // for a thrown non-Error, and each ternary picks its own fallback.
+    const byHand = [
+      /\bString\((?:e|err|error|cause|\w+Error)\)/,
+      /\bas Error\)\??\.message\b/,
+      /\binstanceof \w*Error \? \w+\.message\b/,
+    ];
+    // Each exception with its reason; a line matches when its file ends with the path and it holds the text.
+    const allowed = [
+      // The helper itself: its fallback for a thrown non-Error.
+      { file: 'src/errors/error-text.ts', text: 'return String(error);' },
+      // The console's browser code (its source on main is src/console/browser/console.ts, console-script.ts the
+      // served script): it runs in the page, apart from src/'s modules, and is the console's to change.
+      { file: 'src/console/console-script.ts', text: 'textContent = String(error)' },
+      { file: 'src/console/browser/console.ts', text: 'textContent = String(error)' },
+    ];
+    const found = ['src', 'functions']
+      .flatMap((dir) => readdirSync(dir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+      .flatMap((entry) => {
+        const file = join(entry.parentPath, entry.name);
+        return readFileSync(file, 'utf8')
+          .split('\n')
+          .map((line, n) => ({ file, line, at: `${file}:${n + 1}` }))
+          // Comments may name the old ways; code may not.
+          .filter(({ line }) => byHand.some((pattern) => pattern.test(line)) && !/^\s*(\/?\*|\/\/)/.test(line))
+          .filter(({ file, line }) => !allowed.some((a) => file.endsWith(a.file) && line.includes(a.text)));
+      });
+    expect(found.map((f) => `${f.at}: ${f.line.trim()}`)).toEqual([]);
+  });
+
+  it('errorText gives the message without the name, the name for an empty message, and text for any thrown value', () => {
+    const config = new ConfigError('HOOKGATE_X', 'is missing');
+    expect(errorText(config)).toBe(config.message);
+    expect(errorText(config)).not.toMatch(/^ConfigError/);
+    expect(errorText(new TypeError('bad input'))).toBe('bad input');
+    expect(errorText(new RangeError(''))).toBe('RangeError');
+    expect(errorText('plain')).toBe('plain');
+    expect(errorText(undefined)).toBe('undefined');
+    expect(errorText({ toString: () => 'custom' })).toBe('custom');
+    expect(errorText({ toString: () => { throw new TypeError('no text'); } })).toBe('[object Object]');
   });
 
   it('every concrete one names itself', () => {

@@ -7,6 +7,7 @@ import { resumeTurn, startTurn, type TurnResult } from './turn/run-turn.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 import { withRedactedOutputs } from './turn/redacting-deps.ts';
 import { withLogContext } from '../logging/log-context.ts';
+import { errorText } from '../errors/error-text.ts';
 
 export type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
 
@@ -83,14 +84,15 @@ export function createTurnHandler(
         outcome = data.kind === 'message' ? await startTurn(deps, data) : await resumeTurn(deps, data);
       } catch (error) {
         // Left for SQS to retry (then the DLQ); said here, since the batch response only names the record.
+        // The stack, not just errorText: a turn that fails on every receive is a bug to find.
         const receives = Number(record.attributes?.ApproximateReceiveCount ?? '1');
         deps.logger.error(
-          `turn queue: message ${record.messageId} (${data.kind}, ${data.session_key}) failed on receive ${receives} of ${TURN_MAX_RECEIVE_COUNT}: ${(error as Error)?.stack ?? String(error)}`,
+          `turn queue: message ${record.messageId} (${data.kind}, ${data.session_key}) failed on receive ${receives} of ${TURN_MAX_RECEIVE_COUNT}: ${(error as Error)?.stack ?? errorText(error)}`,
         );
         // The last receive: SQS moves it to the turns DLQ next; the chat hears so rather than silence.
         if (data.kind === 'message' && receives >= TURN_MAX_RECEIVE_COUNT) {
           await deps.replier.send(data.event.reply, TURN_GIVEN_UP_REPLY).catch((sendError: unknown) => {
-            deps.logger.error(`turn queue: the apology for message ${record.messageId} could not be sent: ${String(sendError)}`);
+            deps.logger.error(`turn queue: the apology for message ${record.messageId} could not be sent: ${errorText(sendError)}`);
           });
         }
         throw error;
@@ -98,7 +100,7 @@ export function createTurnHandler(
       deps.logger.info(`turn ${outcome.turn_id || '-'}: ${outcome.outcome}`);
       // The reply has gone: failing to record that must not make SQS run the turn again.
       await handled?.markHandled(data.delivery_id, HANDLED_DELIVERY_TTL_SECONDS).catch((error: unknown) => {
-        deps.logger.error(`turn queue: could not record delivery ${data.delivery_id} as handled (a redelivery would run it again): ${String(error)}`);
+        deps.logger.error(`turn queue: could not record delivery ${data.delivery_id} as handled (a redelivery would run it again): ${errorText(error)}`);
       });
       return outcome;
     });

@@ -1,5 +1,6 @@
 import { CloudFormationClient, DescribeStackResourcesCommand, type StackResource } from '@aws-sdk/client-cloudformation';
 import { HookgateError } from '../errors/hookgate-error.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /** The deployed resources hookgate's CLI works on, by the stack's construct ids. */
 export interface StackResources {
@@ -38,7 +39,7 @@ export async function describeHookgateStack(stackName: string, client = new Clou
   try {
     ({ StackResources: resources = [] } = await client.send(new DescribeStackResourcesCommand({ StackName: stackName })));
   } catch (error) {
-    throw new StackLookupError(`could not describe stack ${stackName}: ${(error as Error).message}`);
+    throw new StackLookupError(`could not describe stack ${stackName}: ${errorText(error)}`);
   } finally {
     client.destroy();
   }

@@ -13,6 +13,7 @@ import { checkDeliveryLimits, checkId } from './input-limits.ts';
 import { PlatformDisabledError, WebhookError } from '../platforms/webhook-errors.ts';
 import { logExcerpt } from '../secrets/log-excerpt.ts';
 import { withLogContext } from '../logging/log-context.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /** Larger bodies than any platform sends are refused with 413 (drained, never held in memory). */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -43,7 +44,8 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
       logger.info('webhook refused', { status: 413, reason: error.message, path: c.req.path });
       return c.json({ error: `the message is too large to queue: ${error.message}` }, 413);
     }
-    logger.error('request failed; answering 503 so the sender retries', { path: c.req.path, error: (error as Error).stack ?? String(error) });
+    // The stack, not just errorText: an unexpected failure here is a bug to find.
+    logger.error('request failed; answering 503 so the sender retries', { path: c.req.path, error: (error as Error).stack ?? errorText(error) });
     return c.json({ error: 'temporarily unable to accept this request; retry' }, 503);
   });
   app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
@@ -92,7 +94,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
             logger.warn('gateway reply could not be sent', {
               platform: adapter.platform,
               delivery_id: delivery.deliveryId,
-              error: logExcerpt(String(error)),
+              error: logExcerpt(errorText(error)),
             }),
           );
         }

@@ -1,5 +1,6 @@
 import { enabledPlatforms } from '../config/deployment-config.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /** A deployed version's startup claim never needs to expire (ten years). */
 const STARTUP_CLAIM_SECONDS = 10 * 365 * 86_400;
@@ -28,7 +29,7 @@ export async function announceGatewayStartup(
     deps.logger.info('gateway:startup emitted', { platforms });
     return true;
   } catch (error) {
-    deps.logger.warn('gateway:startup could not be emitted', { error: String(error) });
+    deps.logger.warn('gateway:startup could not be emitted', { error: errorText(error) });
     // Let a later cold start of this version try again.
     if (claimed) await deps.dedup.release(key).catch(() => undefined);
     return false;

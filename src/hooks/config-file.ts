@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { isPlainObject } from './python-truthiness.ts';
+import { errorText } from '../errors/error-text.ts';
 
 export interface HooksConfigFile {
   /** `<home>/config.yaml`. */
@@ -24,7 +25,7 @@ export async function readHooksConfig(home: string): Promise<HooksConfigFile> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { path, config: {} };
-    return { path, config: {}, warning: `cannot read ${path}: ${(error as Error).message}; treating it as empty` };
+    return { path, config: {}, warning: `cannot read ${path}: ${errorText(error)}; treating it as empty` };
   }
   try {
     const value: unknown = parse(text);
@@ -32,6 +33,6 @@ export async function readHooksConfig(home: string): Promise<HooksConfigFile> {
     if (!isPlainObject(value)) return { path, config: {}, warning: `${path} is not a mapping; treating it as empty` };
     return { path, config: value };
   } catch (error) {
-    return { path, config: {}, warning: `cannot parse ${path}: ${(error as Error).message}; treating it as empty` };
+    return { path, config: {}, warning: `cannot parse ${path}: ${errorText(error)}; treating it as empty` };
   }
 }

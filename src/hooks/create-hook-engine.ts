@@ -23,6 +23,7 @@ import type { ConsentIO } from './shell/consent/consent.ts';
 import type { PromptJudge } from './prompt/prompt-judge.ts';
 import { withTelemetryTag } from './telemetry-tag.ts';
 import { withObjectArgs } from './tool-call-args.ts';
+import { errorText } from '../errors/error-text.ts';
 
 export interface CreateHookEngineOptions extends HookEngineOptions {
   /**
@@ -135,7 +136,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
         env,
       });
     } catch (error) {
-      logger.debug(`shell hook registration failed: ${(error as Error).message}`);
+      logger.debug(`shell hook registration failed: ${errorText(error)}`);
     }
   };
 

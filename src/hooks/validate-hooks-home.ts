@@ -8,6 +8,7 @@ import { readPluginsConfig } from './plugins/plugins-config.ts';
 import { isPlainObject } from './python-truthiness.ts';
 import { parseShellHooks } from './shell/config/parse-config.ts';
 import { HookgateError } from '../errors/hookgate-error.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /** One thing wrong with a hooks-home file, where an editor can jump to it. */
 export interface HooksConfigProblem {
@@ -78,7 +79,7 @@ async function readYaml(file: string): Promise<ParsedYaml | undefined> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    return { lines: new LineCounter(), problems: [{ file, line: 1, reason: `cannot read: ${(error as Error).message}` }] };
+    return { lines: new LineCounter(), problems: [{ file, line: 1, reason: `cannot read: ${errorText(error)}` }] };
   }
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });

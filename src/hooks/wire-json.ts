@@ -1,5 +1,6 @@
 import { isPlainObject } from './python-truthiness.ts';
 import { HookgateError } from '../errors/hookgate-error.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /** A value could not be rendered as wire JSON (a cycle, or a `toString` that throws). */
 export class WireJsonError extends HookgateError {
@@ -59,7 +60,7 @@ function stringOf(value: unknown): string {
   try {
     return String(value);
   } catch (error) {
-    throw new WireJsonError(`value cannot be converted to a string: ${(error as Error).message}`);
+    throw new WireJsonError(`value cannot be converted to a string: ${errorText(error)}`);
   }
 }
 

@@ -1,4 +1,5 @@
 import { ReplyError } from './reply-error.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /**
  * The pause a platform asks for on 429/503: the `Retry-After` header (seconds or an HTTP
@@ -43,7 +44,7 @@ export async function postJson(
     text = await response.text();
   } catch (error) {
     // No answer (refused, reset, timed out, cut mid-body): the caller may try again.
-    throw new ReplyError(platform, (error as Error).message ?? String(error));
+    throw new ReplyError(platform, errorText(error));
   }
   let json: unknown = {};
   try {

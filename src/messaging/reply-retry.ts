@@ -1,5 +1,6 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { ReplyError } from './reply-error.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /** How a platform send is retried; every delay is bounded by `maxDelayMs`. */
 export interface ReplyRetryPolicy {
@@ -68,7 +69,7 @@ export function retryingSend(
           await send();
           return;
         } catch (error) {
-          const failure = error instanceof ReplyError ? error : new ReplyError('unknown', String((error as Error)?.message ?? error));
+          const failure = error instanceof ReplyError ? error : new ReplyError('unknown', errorText(error));
           if (!failure.retryable || attempt >= tries) throw new ReplyUndeliveredError(failure, attempt);
           const asked = failure.retryAfterMs;
           if (asked !== undefined && asked > maxDelayMs) throw new ReplyUndeliveredError(failure, attempt);

@@ -3,6 +3,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { HookgateError } from '../errors/hookgate-error.ts';
 import { resolveClient, type ClientSource } from './lazy-client.ts';
 import { PAYLOAD_KEY_PREFIX } from './payload-store.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /** Every attachment's key starts with this (inside the payload prefix the roles' grants are on). */
 export const ATTACHMENT_KEY_PREFIX = `${PAYLOAD_KEY_PREFIX}attachments/`;
@@ -41,7 +42,7 @@ export class S3AttachmentStore {
       const [s3, { PutObjectCommand }] = await Promise.all([resolveClient(this.s3), import('@aws-sdk/client-s3')]);
       await s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
     } catch (error) {
-      throw new AttachmentStoreError(`could not store the attachment in s3://${this.bucket}/${key}: ${(error as Error).message}`);
+      throw new AttachmentStoreError(`could not store the attachment in s3://${this.bucket}/${key}: ${errorText(error)}`);
     }
     return { key, bytes: body.length, sha256 };
   }
@@ -52,7 +53,7 @@ export class S3AttachmentStore {
       const out = await s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       return await out.Body!.transformToByteArray();
     } catch (error) {
-      throw new AttachmentStoreError(`could not read s3://${this.bucket}/${key}: ${(error as Error).message}`);
+      throw new AttachmentStoreError(`could not read s3://${this.bucket}/${key}: ${errorText(error)}`);
     }
   }
 

@@ -3,6 +3,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { PayloadRef } from './envelope.ts';
 import { resolveClient, type ClientSource } from './lazy-client.ts';
 import { HookgateError } from '../errors/hookgate-error.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /** Every payload object's key starts with this (the roles' S3 grants are on it). */
 export const PAYLOAD_KEY_PREFIX = 'payloads/';
@@ -40,7 +41,7 @@ export class S3PayloadStore {
       const [s3, { PutObjectCommand }] = await Promise.all([resolveClient(this.s3), import('@aws-sdk/client-s3')]);
       await s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: 'application/json' }));
     } catch (error) {
-      throw new PayloadOffloadError(`could not store payload of ${envelopeId} in s3://${this.bucket}/${key}: ${(error as Error).message}`);
+      throw new PayloadOffloadError(`could not store payload of ${envelopeId} in s3://${this.bucket}/${key}: ${errorText(error)}`);
     }
     return { store: 's3', bucket: this.bucket, key, bytes: body.length, sha256 };
   }
@@ -53,7 +54,7 @@ export class S3PayloadStore {
       const out = await s3.send(new GetObjectCommand({ Bucket: ref.bucket, Key: ref.key }));
       body = await out.Body!.transformToByteArray();
     } catch (error) {
-      throw new PayloadFetchError(`could not fetch s3://${ref.bucket}/${ref.key}: ${(error as Error).message}`);
+      throw new PayloadFetchError(`could not fetch s3://${ref.bucket}/${ref.key}: ${errorText(error)}`);
     }
     const sha256 = createHash('sha256').update(body).digest('hex');
     if (sha256 !== ref.sha256 || body.length !== ref.bytes) {

@@ -9,6 +9,7 @@ import { resolveClient, type ClientSource } from './lazy-client.ts';
 import { escapeNonAscii } from './ascii-json.ts';
 import { textOf } from '../hooks/text-of.ts';
 import type { OutboxEntry } from './observer-outbox.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /** SNS: 256 KiB per message and per PublishBatch request (body + attribute names, types, values). */
 export const SNS_MAX_BYTES = 262_144;
@@ -128,7 +129,7 @@ export class SnsObserverSink implements ObserverSink {
     } catch (error) {
       // Neither SNS nor the table took them: the caller answers 5xx, as before the outbox.
       throw new ObserverPublishError(
-        `${cause?.message ?? 'observer events held for their session'}; the outbox could not keep them either: ${(error as Error)?.message ?? String(error)}`,
+        `${cause?.message ?? 'observer events held for their session'}; the outbox could not keep them either: ${errorText(error)}`,
         items.map((p) => p.id),
         { cause: error },
       );
@@ -152,7 +153,7 @@ export class SnsObserverSink implements ObserverSink {
       // ASCII-only (see asciiJson): SNS and SQS refuse some characters chat text can hold.
       payloadJson = escapeNonAscii(toJson(event.payload));
     } catch (error) {
-      throw new InvalidObserverEventError(`observer event ${event.type} (${id}): payload is not serialisable: ${(error as Error).message}`);
+      throw new InvalidObserverEventError(`observer event ${event.type} (${id}): payload is not serialisable: ${errorText(error)}`);
     }
     const head = escapeNonAscii(
       `{"v":1,"id":${JSON.stringify(id)},"type":${JSON.stringify(event.type)},` +
@@ -192,7 +193,7 @@ export class SnsObserverSink implements ObserverSink {
         const out = await sns.send(new PublishBatchCommand({ TopicArn: this.options.topicArn, PublishBatchRequestEntries: entries }));
         failed = out.Failed ?? [];
       } catch (error) {
-        lastReason = (error as Error).message ?? String(error);
+        lastReason = errorText(error);
         continue; // the whole request failed: retry all of it
       }
       const byId = new Map(pending);

@@ -3,6 +3,7 @@ import { MAX_DELAY_SECONDS, TimerMessageSchema, type TimerMessage } from './time
 import type { TurnMessage } from './turn-message.ts';
 import { asciiJson } from './ascii-json.ts';
 import { HookgateError } from '../errors/hookgate-error.ts';
+import { errorText } from '../errors/error-text.ts';
 
 export class TimerScheduleError extends HookgateError {
   override readonly name = 'TimerScheduleError';
@@ -52,7 +53,7 @@ export class SqsTimerQueue implements TimerQueue {
         }),
       );
     } catch (error) {
-      throw new TimerScheduleError(`could not schedule timer for ${timer.message.delivery_id}: ${(error as Error).message}`, { cause: error });
+      throw new TimerScheduleError(`could not schedule timer for ${timer.message.delivery_id}: ${errorText(error)}`, { cause: error });
     }
   }
 }

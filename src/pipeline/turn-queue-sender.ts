@@ -3,6 +3,7 @@ import { TurnMessageSchema, type TurnMessage } from './turn-message.ts';
 import { fifoId } from './sqs-message-ids.ts';
 import { asciiJson } from './ascii-json.ts';
 import { HookgateError } from '../errors/hookgate-error.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /** SQS: 256 KiB per message (body and attributes; the turn message has no attributes). */
 export const SQS_MAX_MESSAGE_BYTES = 262_144;
@@ -66,7 +67,7 @@ export class SqsTurnQueue implements TurnQueue {
         }),
       );
     } catch (error) {
-      throw new TurnEnqueueError(`could not enqueue turn ${parsed.data.delivery_id}: ${(error as Error).message}`, { cause: error });
+      throw new TurnEnqueueError(`could not enqueue turn ${parsed.data.delivery_id}: ${errorText(error)}`, { cause: error });
     }
   }
 }

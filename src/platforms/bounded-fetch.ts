@@ -1,4 +1,5 @@
 import { AttachmentDownloadError, AttachmentTooLargeError } from './attachment-download-errors.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /** One download may take this long (each request). */
 const DOWNLOAD_TIMEOUT_MS = 30_000;
@@ -35,7 +36,7 @@ export async function fetchBounded(url: string, headers: Record<string, string>,
   try {
     response = await fetch(url, { headers, redirect: 'follow', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
   } catch (error) {
-    throw new AttachmentDownloadError(`${what}: no answer (${(error as Error).message})`);
+    throw new AttachmentDownloadError(`${what}: no answer (${errorText(error)})`);
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
@@ -56,7 +57,7 @@ export async function fetchBounded(url: string, headers: Record<string, string>,
     }
   } catch (error) {
     if (error instanceof AttachmentTooLargeError) throw error;
-    throw new AttachmentDownloadError(`${what}: the download broke off (${(error as Error).message})`);
+    throw new AttachmentDownloadError(`${what}: the download broke off (${errorText(error)})`);
   }
   return Buffer.concat(chunks);
 }

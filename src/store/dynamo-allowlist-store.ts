@@ -2,6 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import type { AllowlistEntry, AllowlistStore } from '../hooks/shell/consent/allowlist-store.ts';
 import { createStderrLogger, type HookLogger } from '../hooks/hook-logger.ts';
 import { isConditionFailed, queryPartition, type DynamoTable } from './dynamo-table.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /**
  * Key design — the shell-hook consent records of a deployed stack (hook-semantics §3.9):
@@ -82,7 +83,7 @@ export class DynamoAllowlistStore implements AllowlistStore {
     } catch (error) {
       if (isConditionFailed(error)) return true; // a newer approval of the same entry is already stored
       this.logger.warn(
-        `Failed to persist shell hook allowlist to ${this.location}: ${(error as Error).message ?? String(error)}`,
+        `Failed to persist shell hook allowlist to ${this.location}: ${errorText(error)}`,
       );
       return false;
     }

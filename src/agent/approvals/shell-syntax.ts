@@ -1,6 +1,7 @@
 /// <reference path="./mvdan-sh.d.ts" />
 import type { ShNode, syntax as ShSyntax } from 'mvdan-sh';
 import { HookgateError } from '../../errors/hookgate-error.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /**
  * One shell word as far as it can be known without running anything. `text` is the word with
@@ -94,7 +95,7 @@ export async function parseShell(source: string): Promise<ShellStructure> {
     parser = await loadParser();
   } catch (error) {
     parserPromise = undefined;
-    throw new ShellSyntaxError(`the shell parser could not be loaded: ${String(error)}`);
+    throw new ShellSyntaxError(`the shell parser could not be loaded: ${errorText(error)}`);
   }
   let file: ShNode;
   try {
@@ -287,5 +288,5 @@ function goErrorText(error: unknown): string {
     if (typeof err.Error === 'function') return err.Error();
     if (typeof err.message === 'string') return err.message;
   }
-  return String(error);
+  return errorText(error);
 }

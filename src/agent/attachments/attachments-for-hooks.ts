@@ -4,6 +4,7 @@ import type { StoredAttachment } from '../../store/stored-attachment.ts';
 import type { TurnHooks } from '../turn/turn-hooks.ts';
 import { ATTACHMENT_LIMITS } from './attachment-limits.ts';
 import type { AttachmentBytesStore } from './take-in-attachments.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /** What `pre_llm_call` hooks get per attachment (docs/attachments.md). */
 export interface HookAttachment {
@@ -31,7 +32,7 @@ export async function attachmentsForHooks(attachments: readonly StoredAttachment
       try {
         url = await store.presignedUrl(attachment.key, ATTACHMENT_LIMITS.urlSeconds);
       } catch (error) {
-        logger.warn(`attachment ${attachment.name}: no URL for the hooks: ${logExcerpt(String(error))}`);
+        logger.warn(`attachment ${attachment.name}: no URL for the hooks: ${logExcerpt(errorText(error))}`);
       }
     }
     out.push({ kind: attachment.kind, mime_type: attachment.mime_type, size: attachment.size, name: attachment.name, url });

@@ -5,6 +5,7 @@ import type { StoredAttachment } from '../../store/stored-attachment.ts';
 import { ATTACHMENT_LIMITS, formatBytes } from './attachment-limits.ts';
 import { isTextMime, sniffMime } from './sniff-mime.ts';
 import type { Transcriber } from './transcribe-audio.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /** Where the turn keeps attachments' bytes (the payload bucket: `S3AttachmentStore`). */
 export interface AttachmentBytesStore {
@@ -61,7 +62,7 @@ export async function takeInAttachments(attachments: readonly Attachment[], sess
       bytes = await deps.downloader.download(attachment.source, claimedLimit, signal);
     } catch (error) {
       if (error instanceof AttachmentTooLargeError) return refused(attachment, attachment.kind, error.bytes, error.limit);
-      const reason = (error as Error)?.message ?? String(error);
+      const reason = errorText(error);
       out.push({ ...base, kind: attachment.kind, mime_type: attachment.mime_type, size: attachment.size ?? 0, key: null, note: `[${attachment.kind} ${attachment.name} attached: it could not be downloaded (${reason})]` });
       continue;
     }
@@ -84,7 +85,7 @@ async function transcribed(transcribe: Transcriber, mime: string, name: string, 
     const limit = ATTACHMENT_LIMITS.documentChars;
     return { note: `[audio ${what} attached; its transcript follows]`, text: text.length <= limit ? text : `${text.slice(0, limit)}\n[… cut: ${text.length - limit} more characters]` };
   } catch (error) {
-    return { note: `[audio ${what} attached: the transcription failed (${(error as Error)?.message ?? String(error)})]` };
+    return { note: `[audio ${what} attached: the transcription failed (${errorText(error)})]` };
   }
 }
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { HookgateError } from '../../errors/hookgate-error.ts';
 import { logExcerpt } from '../../secrets/log-excerpt.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /** Turns an audio file's bytes into text. */
 export type Transcriber = (bytes: Uint8Array, mime: string, name: string, signal?: AbortSignal) => Promise<string>;
@@ -35,7 +36,7 @@ export function createTranscriber(options: { baseUrl: string; model: string; api
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
     } catch (error) {
-      throw new TranscriptionError(`no answer from the transcription endpoint (${(error as Error).message})`);
+      throw new TranscriptionError(`no answer from the transcription endpoint (${errorText(error)})`);
     }
     const text = await response.text().catch(() => '');
     if (!response.ok) throw new TranscriptionError(`the transcription endpoint answered ${response.status}: ${logExcerpt(text, 200)}`);

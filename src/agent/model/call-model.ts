@@ -5,6 +5,7 @@ import { withoutInlineImages } from '../attachments/user-content.ts';
 import { ModelRequestError, ModelUnavailableError } from './model-errors.ts';
 import type { ModelTransport } from './model-transport.ts';
 import type { OperationFields } from '../trace/turn-spans.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /** What the api-request hooks report about the turn making the request (§1.11). */
 export interface ModelCallTurn {
@@ -148,7 +149,7 @@ export async function callModel(call: ModelCall): Promise<{ message: AssistantMe
       const failure =
         error instanceof ModelRequestError
           ? error
-          : new ModelRequestError(String((error as Error)?.message ?? error), { statusCode: null, retryable: false, reason: 'unknown_error', type: (error as Error)?.name ?? 'Error' });
+          : new ModelRequestError(errorText(error), { statusCode: null, retryable: false, reason: 'unknown_error', type: (error as Error)?.name ?? 'Error' });
       const endedAt = Date.now() / 1000;
       const willRetry = failure.details.retryable && attempt < retry.maxRetries && !call.signal?.aborted;
       await hooks.observe(

@@ -2,6 +2,7 @@ import { logExcerpt } from '../../secrets/log-excerpt.ts';
 import { ChatCompletionSchema, type ChatCompletion, type ChatRequest } from './chat-wire.ts';
 import { ModelRequestError } from './model-errors.ts';
 import type { ModelTransport } from './model-transport.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 export interface OpenAiTransportOptions {
   model: string;
@@ -44,7 +45,7 @@ export class OpenAiTransport implements ModelTransport {
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
     } catch (error) {
-      throw new ModelRequestError(`model request failed: ${(error as Error).message}`, {
+      throw new ModelRequestError(`model request failed: ${errorText(error)}`, {
         statusCode: null,
         retryable: true,
         reason: 'transport_error',

@@ -7,6 +7,7 @@ import { createGunzip } from 'node:zlib';
 import { create as packTar, extract as unpackTar, type ReadEntry } from 'tar';
 import { SandboxError } from './tool-sandbox.ts';
 import { MAX_WORKSPACE_ARCHIVE_BYTES, MAX_WORKSPACE_ENTRIES, MAX_WORKSPACE_UNPACKED_BYTES } from './tools-function-protocol.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /** How big a workspace may get (defaults: tools-function-protocol.ts, documented in docs/deploy.md). */
 export interface WorkspaceLimits {
@@ -120,7 +121,7 @@ export async function unpackWorkspace(dir: string, archive: Readable, limits: Wo
   } catch (error) {
     await emptyWorkspace(dir);
     if (error instanceof SandboxError) throw error;
-    throw new SandboxError(`the saved workspace could not be unpacked (${(error as Error).message}); nothing was run (/new starts a session with a new workspace)`);
+    throw new SandboxError(`the saved workspace could not be unpacked (${errorText(error)}); nothing was run (/new starts a session with a new workspace)`);
   }
   if (refused) {
     await emptyWorkspace(dir);

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { renderWireJson } from '../../hooks/wire-json.ts';
 import { isPlainObject } from '../../hooks/python-truthiness.ts';
 import { ToolInputError, toolSpec, type Tool } from './tool.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /** One child to run, as constructed on the parent side. */
 export interface ChildSpec {
@@ -75,7 +76,7 @@ export const delegateTaskTool: Tool = {
         try {
           outcome = await runner(child);
         } catch (error) {
-          outcome = { status: 'error', summary: `child failed: ${(error as Error)?.message ?? String(error)}` };
+          outcome = { status: 'error', summary: `child failed: ${errorText(error)}` };
         }
         return { child, outcome, durationMs: Math.trunc(performance.now() - started) };
       }),

@@ -3,6 +3,7 @@ import type { HookLogger } from '../../hooks/hook-logger.ts';
 import { redactSecretsDeep } from '../../secrets/redact-secrets.ts';
 import { TRACE_DETAIL_CHARS, type TraceRecord, type TraceStore } from '../../store/trace-store.ts';
 import { collectHookRuns } from './hook-run-scope.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /** The envelope fields an observer trace needs. */
 interface ObservedEvent {
@@ -56,7 +57,7 @@ export function traceObserverRuns(traces: Pick<TraceStore, 'append'>, logger: Ho
     try {
       await traces.append(redactSecretsDeep(records));
     } catch (error) {
-      logger.warn(`observer event ${event.type} of ${turnId}: the hook trace could not be stored: ${String(error)} (${Math.round(performance.now() - started)} ms)`);
+      logger.warn(`observer event ${event.type} of ${turnId}: the hook trace could not be stored: ${errorText(error)} (${Math.round(performance.now() - started)} ms)`);
     }
   };
 }

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import type { TurnOperation } from '../../telemetry/turn-trace-event.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /** The operation in progress in an async context (unset: the turn itself). */
 const currentOperation = new AsyncLocalStorage<string>();
@@ -45,7 +46,7 @@ export class TurnSpanRecorder {
     try {
       return await currentOperation.run(operation.id, () => fn(set));
     } catch (error) {
-      operation.error = String((error as Error)?.message ?? error).slice(0, 2000);
+      operation.error = errorText(error).slice(0, 2000);
       throw error;
     } finally {
       operation.duration_ms = round(performance.now() - started);

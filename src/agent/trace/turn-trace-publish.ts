@@ -3,6 +3,7 @@ import type { HookLogger } from '../../hooks/hook-logger.ts';
 import { TURN_TRACE_EVENT, type TurnTracePayload } from '../../telemetry/turn-trace-event.ts';
 import type { TurnHooks } from '../turn/turn-hooks.ts';
 import type { TurnState } from '../turn/turn-state.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /** What one invocation of a turn was, beside its operations. */
 export interface TurnInvocationSummary {
@@ -48,6 +49,6 @@ export async function publishTurnTrace(hooks: TurnHooks, summary: TurnInvocation
   try {
     await hooks.engine.observe(TURN_TRACE_EVENT, payload, { session_id: state.session_id, turn_id: state.turn_id });
   } catch (error) {
-    logger.warn(`turn ${state.turn_id}: its ${TURN_TRACE_EVENT} event could not be published: ${String((error as Error)?.message ?? error)}`);
+    logger.warn(`turn ${state.turn_id}: its ${TURN_TRACE_EVENT} event could not be published: ${errorText(error)}`);
   }
 }

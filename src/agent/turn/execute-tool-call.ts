@@ -11,6 +11,7 @@ import { redactSecrets } from '../../secrets/redact-secrets.ts';
 import { toolCallStatusOf, type ToolCallStatus } from './tool-call-status.ts';
 import type { ChatToolSet } from '../../config/chat-tool-sets.ts';
 import { refuseOutsideToolSet } from './tool-set-refusal.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /** Decides whether a terminal command must wait for the user's yes. */
 export interface ApprovalGate {
@@ -110,7 +111,7 @@ export async function executeToolCall(call: ToolCall, site: ToolCallSite, resume
     try {
       result = await tool.run(args, context);
     } catch (error) {
-      result = renderWireJson({ error: errorText(error) });
+      result = renderWireJson({ error: toolErrorText(error) });
     }
   }
   return finish(site, toolName, args, result, ids, Math.trunc(performance.now() - started));
@@ -170,10 +171,8 @@ function parseArgs(raw: string): Record<string, unknown> {
   }
 }
 
-function errorText(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? `No such file or directory: ${(error as NodeJS.ErrnoException).path ?? ''}` : error.message;
-  }
-  return String(error);
+/** A tool's failure as the model reads it: errorText, but a missing file says which path, as `No such file or directory: <path>`. */
+function toolErrorText(error: unknown): string {
+  const errno = error instanceof Error ? (error as NodeJS.ErrnoException) : undefined;
+  return errno?.code === 'ENOENT' ? `No such file or directory: ${errno.path ?? ''}` : errorText(error);
 }

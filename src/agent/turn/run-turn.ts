@@ -34,6 +34,7 @@ import { inlineImages } from '../attachments/user-content.ts';
 import type { ContentPart } from '../model/chat-wire.ts';
 import { performance } from 'node:perf_hooks';
 import { publishTurnTrace, type TurnInvocationSummary } from '../trace/turn-trace-publish.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 type MessageTurn = Extract<TurnMessage, { kind: 'message' }>;
 type ApprovalTurn = Extract<TurnMessage, { kind: 'approval' }>;
@@ -245,7 +246,7 @@ async function currentImages(deps: TurnRuntimeDeps, state: TurnState): Promise<C
   try {
     return await inlineImages(first.attachments, deps.attachments?.store);
   } catch (error) {
-    deps.logger.warn(`turn ${state.turn_id}: the attached images could not be read back; the model gets their notes only: ${logExcerpt(String(error))}`);
+    deps.logger.warn(`turn ${state.turn_id}: the attached images could not be read back; the model gets their notes only: ${logExcerpt(errorText(error))}`);
     return [];
   }
 }
@@ -404,7 +405,7 @@ async function sendReply(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnSta
   try {
     await deps.replier.send(state.reply, text);
   } catch (error) {
-    deps.logger.error(`turn ${state.turn_id}: the reply could not be sent: ${logExcerpt(String(error))}`);
+    deps.logger.error(`turn ${state.turn_id}: the reply could not be sent: ${logExcerpt(errorText(error))}`);
     // The replier has retried already; the reply is kept, not lost (trace + reply:undelivered).
     await keepUndeliveredReply(hooks, state.reply, text, error);
   }
@@ -416,7 +417,7 @@ async function finishInvocation(deps: TurnRuntimeDeps, hooks: TurnHooks, summary
     try {
       await deps.traces.append(hooks.trace, hooks.meta.session_id);
     } catch (error) {
-      deps.logger.warn(`turn ${hooks.meta.turn_id}: the hook trace could not be stored: ${String(error)}`);
+      deps.logger.warn(`turn ${hooks.meta.turn_id}: the hook trace could not be stored: ${errorText(error)}`);
     }
   }
   // After the reply, the last thing the invocation does: the observer side makes spans and metrics of it.

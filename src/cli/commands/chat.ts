@@ -8,6 +8,7 @@ import type { CommandInstaller } from '../main.ts';
 import { readServerSentEvents } from '../server-sent-events.ts';
 import { bold, cyan } from './hooks-output.ts';
 import type { ConsoleEvent, DeliveryStatus } from '../../console/console-hub.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /** Where `hookgate dev` listens unless told otherwise (`hookgate dev --port`). */
 export const DEFAULT_DEV_URL = 'http://127.0.0.1:8787';
@@ -94,7 +95,7 @@ class EventFeed {
       }
       this.ended = new ChatStoppedError('hookgate dev closed the event stream (stopped?)');
     } catch (error) {
-      this.ended = this.abort.signal.aborted ? new ChatStoppedError('closed') : new ChatStoppedError(`lost the event stream: ${(error as Error).message}`);
+      this.ended = this.abort.signal.aborted ? new ChatStoppedError('closed') : new ChatStoppedError(`lost the event stream: ${errorText(error)}`);
     }
     this.wake?.();
   }
@@ -203,7 +204,7 @@ async function runChat(options: ChatOptions): Promise<number> {
     if (!(error instanceof ChatStoppedError)) {
       process.stderr.write(`hookgate chat: no hookgate dev is running at ${url}. Start one (npm start, or npx hookgate dev), or pass --url.\n`);
     } else {
-      process.stderr.write(`hookgate chat: ${(error as Error).message}\n`);
+      process.stderr.write(`hookgate chat: ${errorText(error)}\n`);
     }
     return 1;
   }
@@ -218,7 +219,7 @@ async function runChat(options: ChatOptions): Promise<number> {
       if (interactive) rl.prompt();
     }
   } catch (error) {
-    process.stderr.write(`hookgate chat: ${(error as Error).message}\n`);
+    process.stderr.write(`hookgate chat: ${errorText(error)}\n`);
     status = 1;
   } finally {
     abort.abort();

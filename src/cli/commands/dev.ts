@@ -10,6 +10,7 @@ import { startDevRuntime, type DevRuntimeOptions } from '../../local/dev-runtime
 import { DEFAULT_STATE_DIR, devStateDir } from '../../local/dev-state.ts';
 import { devEnginePrinter } from '../../local/dev-engine-printer.ts';
 import type { GlobalFlags } from '../global-flags.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /** The repository's example hooks home, for the first-run hint. */
 const EXAMPLES_HOME = fileURLToPath(new URL('../../../examples', import.meta.url));
@@ -108,7 +109,7 @@ export function installDevCommand(
           ...wiring,
         });
       } catch (error) {
-        process.stderr.write(`hookgate dev: ${(error as Error).message ?? String(error)}\n`);
+        process.stderr.write(`hookgate dev: ${errorText(error)}\n`);
         process.exitCode = 1;
         return;
       }

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import type { CommandInstaller } from '../main.ts';
 import { DeadLetterQueue, type DeadLetter } from '../../pipeline/dead-letter-queue.ts';
 import { resolveDlqTarget, type DlqTargetOptions } from '../dlq-target.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 interface DlqOptions extends DlqTargetOptions {
   json?: boolean;
@@ -18,14 +19,14 @@ async function run(command: Command, action: (dlq: DeadLetterQueue, opts: DlqOpt
   try {
     target = await resolveDlqTarget(opts);
   } catch (error) {
-    process.stderr.write(`hookgate dlq: ${(error as Error).message}\n`);
+    process.stderr.write(`hookgate dlq: ${errorText(error)}\n`);
     process.exitCode = 1;
     return;
   }
   try {
     await action(new DeadLetterQueue({ sqs: target.sqs, dlqUrl: target.dlqUrl, ...(target.sourceQueueUrl ? { sourceQueueUrl: target.sourceQueueUrl } : {}) }), opts);
   } catch (error) {
-    process.stderr.write(`hookgate dlq: ${target.dlqUrl} (${target.via}): ${(error as Error).message}\n`);
+    process.stderr.write(`hookgate dlq: ${target.dlqUrl} (${target.via}): ${errorText(error)}\n`);
     process.exitCode = 1;
   } finally {
     target.sqs.destroy();

@@ -4,11 +4,11 @@ import { lambdaMissingPrograms } from '../../hooks/shell/config/lambda-compatibi
 import { scriptDrift } from '../../hooks/shell/consent/script-drift.ts';
 import { runShellCommand } from '../../hooks/shell/spawn/run-shell-command.ts';
 import { shellHookInput } from '../../hooks/shell/shell-hook-callback.ts';
-import { ShellHookSpawnError } from '../../hooks/shell/spawn/shell-errors.ts';
 import type { HooksContext } from './hooks-context.ts';
 import { doctorHttpHook, doctorPromptHook } from './hooks-doctor-http-prompt.ts';
 import { doctorPayload } from './hooks-payloads.ts';
 import { BAD, green, INFO, OK, say, seconds, WARN, yellow } from './hooks-output.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /**
  * `hookgate hooks doctor` (hook-semantics §4.4, §5.4, §5.5, §5.8): per entry — executable,
@@ -115,7 +115,7 @@ async function smokeTest(entry: HooksContext['entries'][number], environment: Ho
   try {
     payload = shellHookInput(entry, doctorPayload(entry.event));
   } catch (error) {
-    say(`  ${BAD()} execution error: ${error instanceof ShellHookSpawnError ? error.message : String(error)}`);
+    say(`  ${BAD()} execution error: ${errorText(error)}`);
     return 1;
   }
   const run = await runShellCommand(entry.command, payload.input, entry.timeout, {

@@ -5,6 +5,7 @@ import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { parseClaudeSettings, ClaudeSettingsError } from '../../hooks/shell/config/claude-settings.ts';
 import { planClaudeImport, type ClaudeImportRow } from '../../hooks/shell/config/plan-claude-import.ts';
 import { BAD, bold, clip, OK, say, WARN } from './hooks-output.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 export interface ImportOptions {
   home: string;
@@ -28,7 +29,7 @@ export async function importClaudeHooks(file: string, options: ImportOptions): P
   try {
     settings = parseClaudeSettings(await readFile(settingsPath, 'utf8'));
   } catch (error) {
-    const reason = error instanceof ClaudeSettingsError ? error.message : (error as Error).message;
+    const reason = errorText(error);
     process.stderr.write(`hookgate hooks import: ${settingsPath} is not a usable Claude Code settings file:\n  ${reason.replace(/\n/g, '\n  ')}\n`);
     return 2;
   }

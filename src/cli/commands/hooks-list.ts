@@ -5,6 +5,7 @@ import { shellWord } from '../../hooks/shell/shell-word.ts';
 import type { HooksContext } from './hooks-context.ts';
 import { BAD, bold, OK, red, say, WARN } from './hooks-output.ts';
 import { listHooksHome, type GatewayHookListing, type PluginListing } from './hooks-home-listing.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /**
  * `hookgate hooks list`: the shell hooks exactly as hook-semantics §4.1, §5.4, §5.5 fix it, then
@@ -17,7 +18,7 @@ export async function listHooks(ctx: HooksContext): Promise<number> {
   try {
     listing = await listHooksHome(ctx.home, ctx.logger);
   } catch (error) {
-    ctx.logger.warn(`the plugins and gateway hooks could not be listed: ${(error as Error).message ?? String(error)}`);
+    ctx.logger.warn(`the plugins and gateway hooks could not be listed: ${errorText(error)}`);
     return 0;
   }
   listPlugins(ctx, listing.plugins);

@@ -17,6 +17,7 @@ import type { HooksContext } from './hooks-context.ts';
 import { testPayload } from './hooks-payloads.ts';
 import { BAD, bold, clip, finishExpectation, jsonOrString, say, seconds } from './hooks-output.ts';
 import { gatewayTestContext, isGatewayEvent, testGatewayHooks } from './hooks-test-gateway.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 export const EXPECTATIONS = ['block', 'allow', 'context'] as const;
 export type Expectation = (typeof EXPECTATIONS)[number];
@@ -161,7 +162,7 @@ function readPayloadFile(path: string): Record<string, unknown> | undefined {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    say(`Error reading payload file: ${(error as Error).message}`);
+    say(`Error reading payload file: ${errorText(error)}`);
     return undefined;
   }
   if (isPlainObject(parsed)) return parsed;

@@ -3,6 +3,7 @@ import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { shellWord } from '../../hooks/shell/shell-word.ts';
 import { SCAFFOLD_SCRIPT, writeScaffold } from '../hooks-home-scaffold.ts';
 import type { CommandInstaller } from '../main.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /**
  * `hookgate init [DIR]`: a new hooks home in DIR (default: the home every command uses —
@@ -23,7 +24,7 @@ export const installInitCommand: CommandInstaller = (program) => {
       try {
         result = await writeScaffold(home);
       } catch (error) {
-        process.stderr.write(`hookgate init: ${(error as Error).message}\n`);
+        process.stderr.write(`hookgate init: ${errorText(error)}\n`);
         process.exitCode = 1;
         return;
       }

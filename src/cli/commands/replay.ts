@@ -2,6 +2,7 @@ import { formatReplay, loadReplayEngine, replayTurn } from '../../agent/trace/re
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import type { CommandInstaller } from '../main.ts';
 import { resolveTraceTarget } from '../trace-target.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 interface ReplayOptions {
   table?: string;
@@ -33,7 +34,7 @@ export const installReplayCommand: CommandInstaller = (program) => {
       try {
         target = await resolveTraceTarget(options);
       } catch (error) {
-        process.stderr.write(`hookgate replay: ${(error as Error).message}\n`);
+        process.stderr.write(`hookgate replay: ${errorText(error)}\n`);
         process.exitCode = 2;
         return;
       }
@@ -50,7 +51,7 @@ export const installReplayCommand: CommandInstaller = (program) => {
         process.stdout.write(options.json ? `${JSON.stringify(replay, null, 2)}\n` : formatReplay(replay));
         process.exitCode = replay.exit_code;
       } catch (error) {
-        process.stderr.write(`hookgate replay: ${target.via}: ${(error as Error).message}\n`);
+        process.stderr.write(`hookgate replay: ${target.via}: ${errorText(error)}\n`);
         process.exitCode = 2;
       } finally {
         target.client.destroy();

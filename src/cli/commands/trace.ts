@@ -3,6 +3,7 @@ import type { TraceRecord } from '../../store/trace-store.ts';
 import type { TurnFilter, TurnSummary } from '../../store/turn-summary.ts';
 import type { CommandInstaller } from '../main.ts';
 import { resolveTraceTarget } from '../trace-target.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 interface TraceOptions {
   table?: string;
@@ -98,7 +99,7 @@ export const installTraceCommand: CommandInstaller = (program) => {
       try {
         target = await resolveTraceTarget(options);
       } catch (error) {
-        process.stderr.write(`hookgate trace: ${(error as Error).message}\n`);
+        process.stderr.write(`hookgate trace: ${errorText(error)}\n`);
         process.exitCode = 1;
         return;
       }
@@ -129,7 +130,7 @@ export const installTraceCommand: CommandInstaller = (program) => {
           process.stdout.write(`${formatTrace(records)}\n${records.length} hook call(s) in ${turnId}\n`);
         }
       } catch (error) {
-        process.stderr.write(`hookgate trace: ${target.via}: ${(error as Error).message}\n`);
+        process.stderr.write(`hookgate trace: ${target.via}: ${errorText(error)}\n`);
         process.exitCode = 1;
       } finally {
         target.client.destroy();

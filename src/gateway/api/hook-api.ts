@@ -7,6 +7,7 @@ import { InvalidObserverEventError } from '../../pipeline/observer-publish-error
 import { jsonDepth, MAX_JSON_DEPTH } from './json-depth.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { isObserverEventType, isPluginHookType, OBSERVER_PLUGIN_HOOKS, GATEWAY_EVENT_NAMES } from './observer-event-types.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 const Kwargs = z.record(z.string(), z.unknown(), { error: 'the body must be a JSON object (the hook kwargs)' });
 
@@ -123,7 +124,7 @@ export function hookApi(deps: Pick<GatewayDeps, 'engine' | 'observerSink' | 'log
       return c.json({ ids }, 202);
     } catch (error) {
       if (error instanceof InvalidObserverEventError) return c.json({ error: error.message }, 400);
-      deps.logger.error('observer events could not be queued', { error: String(error), count: events.length });
+      deps.logger.error('observer events could not be queued', { error: errorText(error), count: events.length });
       return c.json({ error: 'the events could not all be queued; retry (events with an id are deduplicated by consumers)' }, 503);
     }
   });

@@ -4,6 +4,7 @@ import type { SessionStore } from '../../store/session-store.ts';
 import type { TraceStore } from '../../store/trace-store.ts';
 import type { MessageEvent } from '../../messaging/message-event.ts';
 import type { PluginSlashCommand } from './slash-command.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /**
  * Runs a plugin's slash command after the `command:<name>` hooks let it through
@@ -31,7 +32,7 @@ export async function runPluginCommand(
   try {
     sessionId = (await deps.sessions.current(sessionKey))?.session_id ?? null;
   } catch (error) {
-    deps.warn(`/${command.command}: the current session could not be read: ${(error as Error).message ?? String(error)}`);
+    deps.warn(`/${command.command}: the current session could not be read: ${errorText(error)}`);
   }
   const context: PluginCommandContext = {
     command: command.command,

@@ -120,7 +120,7 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
     } catch (error) {
       // Not durable: forget the claim so the platform's retry is processed, then 5xx.
       await dedup.release(deliveryId).catch((releaseError: unknown) =>
-        logger.error('could not release the dedup claim', { ...keys, error: String(releaseError) }),
+        logger.error('could not release the dedup claim', { ...keys, error: errorText(releaseError) }),
       );
       throw error;
     }

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { isPlainObject, isTruthy } from '../python-truthiness.ts';
-import { renderWireJson, WireJsonError } from '../wire-json.ts';
+import { renderWireJson } from '../wire-json.ts';
 import { HOOKGATE_EVENT_TO_CLAUDE, HOOKGATE_TOOL_TO_CLAUDE } from './config/claude-code-names.ts';
 import { PayloadSerialisationError } from './spawn/shell-errors.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /**
  * The stdin of a `payload: claude` shell hook: Claude Code's hook input shape, so scripts
@@ -46,7 +47,7 @@ export function renderClaudePayload(event: string, kwargs: Record<string, unknow
   try {
     return renderWireJson(payload);
   } catch (error) {
-    throw new PayloadSerialisationError(error instanceof WireJsonError ? error.message : String(error));
+    throw new PayloadSerialisationError(errorText(error));
   }
 }
 

@@ -14,6 +14,7 @@ import { HTTP_HOOK_SECRET_VARIABLE } from '../http/hook-signature.ts';
 import type { PromptJudge } from '../prompt/prompt-judge.ts';
 import { answersPermission, PERMISSION_REQUEST_HOOK } from './claude-event-gate.ts';
 import { permissionCallback } from './permission-request.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 export type { ShellHookEntry } from './config/shell-hook-entry.ts';
 
@@ -120,7 +121,7 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
       seen.add(key);
       registered.push(entry);
     } catch (error) {
-      logger.debug(`shell hook registration failed for ${entry.event}:${entry.command}: ${(error as Error).message}`);
+      logger.debug(`shell hook registration failed for ${entry.event}:${entry.command}: ${errorText(error)}`);
     }
   }
   if (registered.some((entry) => (entry.type ?? 'command') === 'command')) warmShellRunner(hookEnvironment(envPassthrough));

@@ -4,7 +4,7 @@ import { evaluateRun, type EvaluatedRun } from './evaluate-run.ts';
 import type { ShellRunRecord } from './spawn/run-record.ts';
 import { hookEnvironment } from './spawn/hook-environment.ts';
 import { runShellCommand, type RunShellCommandOptions } from './spawn/run-shell-command.ts';
-import { ShellHookSpawnError, type PayloadSerialisationError } from './spawn/shell-errors.ts';
+import type { PayloadSerialisationError } from './spawn/shell-errors.ts';
 import type { ShellHookEntry } from './config/shell-hook-entry.ts';
 import { hookgateToolInput, renderClaudePayload } from './claude-payload.ts';
 import { claudeEventNameFor, firesForClaudeEvent, promptBlockOf } from './claude-event-gate.ts';
@@ -14,6 +14,7 @@ import { errorRecord } from './spawn/run-record.ts';
 import { runHttpHook, type HttpHookContext } from './fire-http-hook.ts';
 import { runPromptHook } from './fire-prompt-hook.ts';
 import type { PromptJudge } from '../prompt/prompt-judge.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 export interface FiredShellHook extends EvaluatedRun {
   run: ShellRunRecord;
@@ -50,7 +51,7 @@ export async function fireShellHook(
     else run = await runShellCommand(entry.runCommand ?? entry.command, input, entry.timeout, extraEnv ? { ...options, extraEnv } : options);
   } catch (error) {
     // Payload serialisation (§3.5 step 1) is a spawn error too.
-    run = errorRecord(error instanceof ShellHookSpawnError ? error.message : String(error), performance.now());
+    run = errorRecord(errorText(error), performance.now());
   }
   return { ...evaluateRun(entry, run, logger), run };
 }

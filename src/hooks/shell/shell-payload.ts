@@ -1,7 +1,8 @@
-import { renderWireJson, WireJsonError } from '../wire-json.ts';
+import { renderWireJson } from '../wire-json.ts';
 import { isPlainObject, isTruthy } from '../python-truthiness.ts';
 import { PayloadSerialisationError } from './spawn/shell-errors.ts';
 import { currentDirectory } from './spawn/current-directory.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 const NOT_EXTRA = new Set(['tool_name', 'args', 'session_id', 'parent_session_id']);
 
@@ -33,6 +34,6 @@ export function renderShellPayload(event: string, kwargs: Record<string, unknown
   try {
     return renderWireJson(payload);
   } catch (error) {
-    throw new PayloadSerialisationError(error instanceof WireJsonError ? error.message : String(error));
+    throw new PayloadSerialisationError(errorText(error));
   }
 }

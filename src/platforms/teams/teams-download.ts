@@ -2,6 +2,7 @@ import { AttachmentDownloadError } from '../attachment-download-errors.ts';
 import { bearer, fetchBounded } from '../bounded-fetch.ts';
 import { platformOff, type AttachmentFetch } from '../platform.ts';
 import { TeamsTokenSource, type TeamsReplyOptions } from './teams-token-source.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /** `contentUrl` under the activity's serviceUrl with the bot's token, or a file's pre-authenticated `downloadUrl`. */
 export function teamsDownload(config: TeamsReplyOptions | undefined): AttachmentFetch<'teams'> {
@@ -13,7 +14,7 @@ export function teamsDownload(config: TeamsReplyOptions | undefined): Attachment
     try {
       token = await tokens.token();
     } catch (error) {
-      throw new AttachmentDownloadError(`teams attachment: ${(error as Error).message}`);
+      throw new AttachmentDownloadError(`teams attachment: ${errorText(error)}`);
     }
     return fetchBounded(source.url, bearer(token), maxBytes, 'teams attachment', signal);
   };

@@ -1,6 +1,7 @@
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import * as z from 'zod';
 import { InvalidSignatureError, VerificationUnavailableError } from '../webhook-errors.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 const OpenIdMetadata = z.looseObject({ issuer: z.string().min(1), jwks_uri: z.url() });
 
@@ -54,7 +55,7 @@ export class TeamsJwtVerifier {
       json = await response.json();
     } catch (error) {
       if (error instanceof VerificationUnavailableError) throw error;
-      throw new VerificationUnavailableError(`teams: OpenID metadata unreachable (${(error as Error).message})`);
+      throw new VerificationUnavailableError(`teams: OpenID metadata unreachable (${errorText(error)})`);
     }
     const parsed = OpenIdMetadata.safeParse(json);
     if (!parsed.success) throw new VerificationUnavailableError('teams: OpenID metadata has no issuer/jwks_uri');

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ReplyError } from '../../messaging/reply-error.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /** What the bot's outbound token needs (the gateway's `TeamsConfig` has it). */
 export interface TeamsReplyOptions {
@@ -48,7 +49,7 @@ export class TeamsTokenSource {
         signal: AbortSignal.timeout(10_000),
       });
     } catch (error) {
-      throw new ReplyError('teams', `token request failed: ${(error as Error).message}`);
+      throw new ReplyError('teams', `token request failed: ${errorText(error)}`);
     }
     if (!response.ok) throw new ReplyError('teams', `token request: HTTP ${response.status}`, response.status);
     const parsed = TokenAnswer.safeParse(await response.json().catch(() => undefined));

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { HookgateError } from '../../../errors/hookgate-error.ts';
+import { errorText } from '../../../errors/error-text.ts';
 
 /** One handler of a Claude Code matcher group: `type` decides which other fields apply. */
 const ClaudeHookHandlerSchema = z.looseObject({
@@ -47,7 +48,7 @@ export function parseClaudeSettings(text: string): ClaudeSettings {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ClaudeSettingsError(`not valid JSON: ${(error as Error).message}`);
+    throw new ClaudeSettingsError(`not valid JSON: ${errorText(error)}`);
   }
   const parsed = ClaudeSettingsSchema.safeParse(value);
   if (parsed.success) return parsed.data;

@@ -3,6 +3,7 @@ import { CLAUDE_EVENT_NOT_IMPORTABLE, CLAUDE_EVENTS_NEEDING_NAME, CLAUDE_EVENT_T
 import type { ClaudeHookHandler, ClaudeSettings } from './claude-settings.ts';
 import { MAX_TIMEOUT_SECONDS, promptIdentity } from './parse-config.ts';
 import { splitShellWords } from '../spawn/shell-words.ts';
+import { errorText } from '../../../errors/error-text.ts';
 
 /** The `hooks:` entry an imported handler becomes (written to config.yaml in this key order). */
 export interface ImportedEntry {
@@ -196,7 +197,7 @@ function mapMatcher(event: string, raw: string | undefined, notes: string[]): st
   try {
     compiled = new RegExp(`^(?:${rewritten})$`);
   } catch (error) {
-    notes.push(`matcher '${pattern}' is not a valid regular expression here: ${(error as Error).message}`);
+    notes.push(`matcher '${pattern}' is not a valid regular expression here: ${errorText(error)}`);
     return false;
   }
   if (!HOOKGATE_TOOLS.some((tool) => compiled.test(tool))) {

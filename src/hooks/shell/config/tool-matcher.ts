@@ -1,4 +1,5 @@
 import type { HookLogger } from '../../hook-logger.ts';
+import { errorText } from '../../../errors/error-text.ts';
 
 /**
  * Compiles a trimmed, non-empty matcher (hook-semantics §3.3) into a full-match test of a
@@ -17,7 +18,7 @@ export function compileToolMatcher(pattern: string, logger: HookLogger): (toolNa
     anchored = new RegExp(`^(?:${pattern})$`);
   } catch (error) {
     logger.warn(
-      `shell hook matcher '${pattern}' is invalid (${(error as Error).message}); treating it as literal equality`,
+      `shell hook matcher '${pattern}' is invalid (${errorText(error)}); treating it as literal equality`,
     );
     return (toolName) => typeof toolName === 'string' && toolName === pattern;
   }

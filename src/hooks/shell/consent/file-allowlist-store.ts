@@ -6,6 +6,7 @@ import { isPlainObject } from '../../python-truthiness.ts';
 import { renderAllowlistFile } from './allowlist-file-format.ts';
 import type { AllowlistEntry, AllowlistStore } from './allowlist-store.ts';
 import { withFileLock } from './file-lock.ts';
+import { errorText } from '../../../errors/error-text.ts';
 
 export const ALLOWLIST_FILE_NAME = 'shell-hooks-allowlist.json';
 
@@ -64,7 +65,7 @@ class FileAllowlistStore implements AllowlistStore {
       });
     } catch (error) {
       this.logger.warn(
-        `Failed to persist shell hook allowlist to ${this.location}: ${(error as Error).message ?? String(error)}. ` +
+        `Failed to persist shell hook allowlist to ${this.location}: ${errorText(error)}. ` +
           'The approval holds in memory for this run only; the next startup will re-prompt ' +
           '(or skip the hook on a non-TTY run without --accept-hooks).',
       );

@@ -1,11 +1,12 @@
 import { spawnDirect } from './direct-spawn.ts';
 import { hookEnvironment, type HookEnvironment } from './hook-environment.ts';
 import { errorRecord, type ShellRunRecord } from './run-record.ts';
-import { CommandNotFoundError, EmptyCommandError, ShellHookSpawnError } from './shell-errors.ts';
+import { CommandNotFoundError, EmptyCommandError } from './shell-errors.ts';
 import { shellDriverPool } from './shell-driver-pool.ts';
 import { findPlainExecutable } from './resolve-program.ts';
 import { currentDirectory } from './current-directory.ts';
 import { expandLeadingTilde, splitShellWords } from './shell-words.ts';
+import { errorText } from '../../../errors/error-text.ts';
 
 export interface RunShellCommandOptions {
   /**
@@ -50,7 +51,7 @@ export async function runShellCommand(
     // execvp('') is ENOENT; Node refuses an empty file name before trying.
     if (argv[0] === '') throw new CommandNotFoundError();
   } catch (error) {
-    return errorRecord(error instanceof ShellHookSpawnError ? error.message : String(error), start);
+    return errorRecord(errorText(error), start);
   }
   const variables = options.env ?? (options.environment ?? hookEnvironment()).variables();
   const env = options.extraEnv ? { ...variables, ...options.extraEnv } : variables;

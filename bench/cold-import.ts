@@ -163,11 +163,10 @@ function timeImport(file: string, env: NodeJS.ProcessEnv, nodeArgs: string[]): P
     "const { writeSync } = await import('node:fs'); const t0 = performance.now(); await import(process.env.COLD_IMPORT_URL);" +
     ' writeSync(3, JSON.stringify(performance.now() - t0)); process.exit(0);';
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [...nodeArgs, '--input-type=module', '-e', script],
-      { env: { ...env, COLD_IMPORT_URL: pathToFileURL(file).href }, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [...nodeArgs, '--input-type=module', '-e', script], {
+      env: { ...env, COLD_IMPORT_URL: pathToFileURL(file).href },
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdio[3]!.on('data', (d: Buffer) => (out += d));
@@ -191,7 +190,11 @@ function startSecretsManagerStandIn(): Promise<Server> {
       res.end(
         JSON.stringify(
           ok
-            ? { ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:hookgate-bench', Name: 'hookgate-bench', SecretString: '{}' }
+            ? {
+                ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:hookgate-bench',
+                Name: 'hookgate-bench',
+                SecretString: '{}',
+              }
             : { __type: 'InvalidRequestException', message: 'only GetSecretValue here' },
         ),
       );

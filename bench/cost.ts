@@ -60,7 +60,9 @@ export interface TurnCost {
  * const cost = await countTurnRequests({ turns: 10 });
  * console.log(cost.requests['turn dynamodb PutItem']);
  */
-export async function countTurnRequests(options: { turns?: number; modelLatencyMs?: number; otlp?: boolean } = {}): Promise<TurnCost> {
+export async function countTurnRequests(
+  options: { turns?: number; modelLatencyMs?: number; otlp?: boolean } = {},
+): Promise<TurnCost> {
   const turns = options.turns ?? 10;
   const modelLatencyMs = options.modelLatencyMs ?? DEFAULT_MODEL_LATENCY_MS;
   const model = new SlowModel(new StandInModel(), modelLatencyMs);
@@ -84,7 +86,11 @@ export async function countTurnRequests(options: { turns?: number; modelLatencyM
     };
     const config = loadDeploymentConfig(env, { runtime: 'local' });
     // The functions' own loggers at the deployed level, each line counted by service (and not printed).
-    const loggers = { gateway: createHookgateLogger('hookgate-gateway', 'info'), turn: createHookgateLogger('hookgate-turn', 'info'), observer: createHookgateLogger('hookgate-observer', 'info') };
+    const loggers = {
+      gateway: createHookgateLogger('hookgate-gateway', 'info'),
+      turn: createHookgateLogger('hookgate-turn', 'info'),
+      observer: createHookgateLogger('hookgate-observer', 'info'),
+    };
     const onRun = (service: string) => (record: HookRunRecord) => writeHookRunLine(service, record);
     const plane = async (fn: 'gateway' | 'turn' | 'observer') => {
       const p = createDataPlane(dataPlaneFromLocalAws(aws));
@@ -98,17 +104,24 @@ export async function countTurnRequests(options: { turns?: number; modelLatencyM
     };
     const [gatewayPlane, turnPlane, observerPlane] = [await plane('gateway'), await plane('turn'), await plane('observer')];
     // The deployed flow: the operator approves the hook into the stack's DynamoDB allowlist.
-    await turnPlane.allowlist.record({ event: 'pre_tool_call', command: script, approved_at: new Date().toISOString(), script_mtime_at_approval: null });
+    await turnPlane.allowlist.record({
+      event: 'pre_tool_call',
+      command: script,
+      approved_at: new Date().toISOString(),
+      script_mtime_at_approval: null,
+    });
 
     const times = { gateway: [] as number[], turn: [] as number[], observer: [] as number[] };
-    const timed = (fn: 'turn' | 'observer', handler: SqsEventHandler): SqsEventHandler => async (event) => {
-      const t0 = performance.now();
-      try {
-        return await handler(event);
-      } finally {
-        times[fn].push(performance.now() - t0);
-      }
-    };
+    const timed =
+      (fn: 'turn' | 'observer', handler: SqsEventHandler): SqsEventHandler =>
+      async (event) => {
+        const t0 = performance.now();
+        try {
+          return await handler(event);
+        } finally {
+          times[fn].push(performance.now() - t0);
+        }
+      };
 
     const gatewayEngine = await createHookEngine({
       home,
@@ -118,7 +131,9 @@ export async function countTurnRequests(options: { turns?: number; modelLatencyM
       logger: loggers.gateway,
       onRun: onRun('hookgate-gateway'),
     });
-    const gateway = createGatewayApp(gatewayDepsFromDataPlane({ config, engine: gatewayEngine, plane: gatewayPlane, logger: loggers.gateway }));
+    const gateway = createGatewayApp(
+      gatewayDepsFromDataPlane({ config, engine: gatewayEngine, plane: gatewayPlane, logger: loggers.gateway }),
+    );
     const turnEngine = await createHookEngine({
       home,
       gatewayHooks: false,
@@ -147,7 +162,11 @@ export async function countTurnRequests(options: { turns?: number; modelLatencyM
     const otlp = options.otlp ? await startOtlpCounter() : undefined;
     if (otlp) stops.push(() => otlp.close());
     const telemetry = otlp
-      ? await createTelemetryExport({ otlp: { endpoint: otlp.url, headers: {}, protocol: 'http/protobuf' }, emf: false, captureContent: () => false })
+      ? await createTelemetryExport({
+          otlp: { endpoint: otlp.url, headers: {}, protocol: 'http/protobuf' },
+          emf: false,
+          captureContent: () => false,
+        })
       : undefined;
     if (telemetry) stops.push(() => telemetry.shutdown());
     const observerHandler = createObserverConsumer({
@@ -157,7 +176,11 @@ export async function countTurnRequests(options: { turns?: number; modelLatencyM
       logger: loggers.observer,
       ...(telemetry ? { telemetry } : {}),
     });
-    stops.push(() => gatewayEngine.close(), () => turnEngine.close(), () => observerEngine.close());
+    stops.push(
+      () => gatewayEngine.close(),
+      () => turnEngine.close(),
+      () => observerEngine.close(),
+    );
 
     const esm = (name: string) => {
       const sqs = new SQSClient({ region: aws.region, credentials: aws.credentials, endpoint: aws.sqsEndpoint });
@@ -187,7 +210,12 @@ export async function countTurnRequests(options: { turns?: number; modelLatencyM
       const before = replies();
       const body = JSON.stringify({
         update_id: ++update,
-        message: { message_id: update, from: { id: 7, is_bot: false, first_name: 'Ann' }, chat: { id: 7, type: 'private' }, text: 'run: echo hi' },
+        message: {
+          message_id: update,
+          from: { id: 7, is_bot: false, first_name: 'Ann' },
+          chat: { id: 7, type: 'private' },
+          text: 'run: echo hi',
+        },
       });
       const t0 = performance.now();
       const res = await gateway.fetch(
@@ -204,11 +232,15 @@ export async function countTurnRequests(options: { turns?: number; modelLatencyM
     const settle = async () => {
       let seen = -1;
       // Quiet: no new observer run for 3 s (the events poller gathers for up to 1 s).
-      await until(async () => {
-        const quiet = seen === events;
-        seen = events;
-        return quiet;
-      }, 'the observer to drain', { timeoutMs: 120_000, everyMs: 3000 });
+      await until(
+        async () => {
+          const quiet = seen === events;
+          seen = events;
+          return quiet;
+        },
+        'the observer to drain',
+        { timeoutMs: 120_000, everyMs: 3000 },
+      );
     };
 
     logs.start();
@@ -308,8 +340,12 @@ export function pricePerThousandTurns(cost: TurnCost): Record<string, number> {
   }
   add('SQS turns (FIFO): poller receive + delete', per(cost.invocations.turn.count) * 2 * PRICES.sqsFifoRequest);
   const invocations = cost.invocations.gateway.count + cost.invocations.turn.count + cost.invocations.observer.count;
-  for (const [fn, bytes] of Object.entries(cost.logBytesPerTurn)) add(`CloudWatch Logs ${fn} lines`, (bytes * 1000 * PRICES.logsIngestedGb) / 1024 ** 3);
-  add('CloudWatch Logs Lambda platform lines (estimate)', (per(invocations) * LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION * PRICES.logsIngestedGb) / 1024 ** 3);
+  for (const [fn, bytes] of Object.entries(cost.logBytesPerTurn))
+    add(`CloudWatch Logs ${fn} lines`, (bytes * 1000 * PRICES.logsIngestedGb) / 1024 ** 3);
+  add(
+    'CloudWatch Logs Lambda platform lines (estimate)',
+    (per(invocations) * LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION * PRICES.logsIngestedGb) / 1024 ** 3,
+  );
   add('SQS events: poller receive + delete', per(cost.invocations.observer.count) * 2 * PRICES.sqsStandardRequest);
   for (const [key, c] of Object.entries(cost.requests)) {
     const [fn, service, operation] = key.split(' ') as [string, string, string];
@@ -319,7 +355,8 @@ export function pricePerThousandTurns(cost: TurnCost): Record<string, number> {
     if (service === 'dynamodb') {
       add(`DynamoDB ${fn} ${operation}`, per(c.writeUnits) * PRICES.dynamoWriteUnit + per(c.readUnits) * PRICES.dynamoReadUnit);
     }
-    if (service === 's3') add(`S3 ${fn} ${operation}`, per(c.requests) * (operation === 'PutObject' ? PRICES.s3Put : PRICES.s3Get));
+    if (service === 's3')
+      add(`S3 ${fn} ${operation}`, per(c.requests) * (operation === 'PutObject' ? PRICES.s3Put : PRICES.s3Get));
   }
   return Object.fromEntries(Object.entries(lines).sort(([, a], [, b]) => b - a));
 }
@@ -345,7 +382,8 @@ export function idleMonth(alarms: number): Record<string, number> {
     [`CloudWatch alarms (${alarms} × $0.10)`]: alarms * PRICES.alarmMonth,
     'CloudWatch dashboard (1; the first 3 of an account are free)': PRICES.dashboardMonth,
     'Secrets Manager secrets (gateway, reply)': 2 * PRICES.secretsManagerSecretMonth,
-    'SQS: Lambda\'s idle long polls on turns (FIFO), timers and events': pollRequests * ((PRICES.sqsFifoRequest + 2 * PRICES.sqsStandardRequest) / 3),
+    "SQS: Lambda's idle long polls on turns (FIFO), timers and events":
+      pollRequests * ((PRICES.sqsFifoRequest + 2 * PRICES.sqsStandardRequest) / 3),
   };
 }
 
@@ -423,19 +461,33 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
           (c.failedConditions ? ` (${per(c.failedConditions)} refused)` : ''),
       );
     }
-    for (const [fn, i] of Object.entries(cost.invocations)) console.log(`${fn}: ${i.count} invocations, p50 ${i.p50Ms.toFixed(1)} ms`);
+    for (const [fn, i] of Object.entries(cost.invocations))
+      console.log(`${fn}: ${i.count} invocations, p50 ${i.p50Ms.toFixed(1)} ms`);
     console.log(`model: ${cost.modelCallsPerTurn.toFixed(2)} calls per turn, each answered after ${cost.modelLatencyMs} ms`);
     for (const [fn, bytes] of Object.entries(cost.logBytesPerTurn)) console.log(`log bytes per turn, ${fn}: ${bytes.toFixed(0)}`);
     if (cost.otlp) {
-      for (const [signal, c] of Object.entries(cost.otlp)) console.log(`OTLP ${signal}: ${(c.posts / cost.turns).toFixed(2)} POSTs, ${(c.bytes / cost.turns).toFixed(0)} bytes per turn`);
+      for (const [signal, c] of Object.entries(cost.otlp))
+        console.log(
+          `OTLP ${signal}: ${(c.posts / cost.turns).toFixed(2)} POSTs, ${(c.bytes / cost.turns).toFixed(0)} bytes per turn`,
+        );
     }
     const lines = pricePerThousandTurns(cost);
-    console.log(`USD per 1,000 turns: ${Object.values(lines).reduce((a, b) => a + b, 0).toFixed(5)}`);
+    console.log(
+      `USD per 1,000 turns: ${Object.values(lines)
+        .reduce((a, b) => a + b, 0)
+        .toFixed(5)}`,
+    );
     for (const [line, dollars] of Object.entries(lines)) console.log(`  ${line.padEnd(44)} ${dollars.toFixed(6)}`);
-    console.log(`KMS per 1,000 turns each after 5 quiet minutes (busy traffic shares data keys): ${kmsPerThousandIsolatedTurns().toFixed(5)}`);
+    console.log(
+      `KMS per 1,000 turns each after 5 quiet minutes (busy traffic shares data keys): ${kmsPerThousandIsolatedTurns().toFixed(5)}`,
+    );
     // The default stack's alarms: 4 DLQs, 3 queue ages, 3 × (errors, throttles, duration), the Function URL's 5xx.
     const idle = idleMonth(Number(process.argv.find((x) => x.startsWith('--alarms='))?.split('=')[1] ?? 20));
-    console.log(`USD for an idle month: ${Object.values(idle).reduce((a, b) => a + b, 0).toFixed(2)}`);
+    console.log(
+      `USD for an idle month: ${Object.values(idle)
+        .reduce((a, b) => a + b, 0)
+        .toFixed(2)}`,
+    );
     for (const [line, dollars] of Object.entries(idle)) console.log(`  ${line.padEnd(60)} ${dollars.toFixed(2)}`);
   }
 }

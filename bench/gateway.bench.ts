@@ -47,8 +47,10 @@ const bench: Bench = async () => {
   });
   const baseline = await listen(bare);
 
-  const toBaseline = (i: number) => fetch(`${baseline.url}/hook`, { method: 'POST', headers: WEBHOOK_HEADERS, body: telegramUpdate(i) });
-  const toGateway = (i: number) => fetch(`${gateway.url}/webhooks/telegram`, { method: 'POST', headers: WEBHOOK_HEADERS, body: telegramUpdate(i) });
+  const toBaseline = (i: number) =>
+    fetch(`${baseline.url}/hook`, { method: 'POST', headers: WEBHOOK_HEADERS, body: telegramUpdate(i) });
+  const toGateway = (i: number) =>
+    fetch(`${gateway.url}/webhooks/telegram`, { method: 'POST', headers: WEBHOOK_HEADERS, body: telegramUpdate(i) });
   const shape = { requests: REQUESTS, concurrency: CONCURRENCY };
 
   try {

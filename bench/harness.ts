@@ -89,7 +89,15 @@ export function ratioOf(figure: Figure): number {
 }
 
 /** The headline ids `--json` always carries when every bench runs (docs/performance.md). */
-export const HEADLINE_IDS = ['shell-spawn', 'engine-invoke', 'webhook-ack', 'observer-pipeline', 'cold-import', 'turn', 'http-hook'] as const;
+export const HEADLINE_IDS = [
+  'shell-spawn',
+  'engine-invoke',
+  'webhook-ack',
+  'observer-pipeline',
+  'cold-import',
+  'turn',
+  'http-hook',
+] as const;
 
 /**
  * The figures as `--json` writes them. Throws when an id is repeated or is not a headline id
@@ -107,5 +115,12 @@ export function jsonFigures(figures: readonly Figure[]): JsonFigure[] {
       throw new Error(`figure id ${id} is neither a headline id (${HEADLINE_IDS.join(', ')}) nor <headline>.<detail>`);
     }
   }
-  return figures.map((f) => ({ id: f.id, value: f.value, baseline: f.baseline, baselineValue: f.baselineValue, ratio: ratioOf(f), better: f.better }));
+  return figures.map((f) => ({
+    id: f.id,
+    value: f.value,
+    baseline: f.baseline,
+    baselineValue: f.baselineValue,
+    ratio: ratioOf(f),
+    better: f.better,
+  }));
 }

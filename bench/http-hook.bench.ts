@@ -31,8 +31,24 @@ const bench: Bench = async () => {
     const callback = shellHookCallback(entry!, logger, [], {
       http: () => ({ policy: { allowPrivate: false, allowLoopback: true }, secret: 'bench-secret-0123456789abcdef' }),
     });
-    const kwargs = { tool_name: 'terminal', args: { command: 'ls -la' }, session_id: 's', task_id: 't', tool_call_id: 'c', turn_id: 'u', api_request_id: 'u:api:1', middleware_trace: [] };
-    const body = JSON.stringify({ hook_event_name: 'pre_tool_call', tool_name: 'terminal', tool_input: kwargs.args, session_id: 's', cwd: process.cwd(), extra: {} });
+    const kwargs = {
+      tool_name: 'terminal',
+      args: { command: 'ls -la' },
+      session_id: 's',
+      task_id: 't',
+      tool_call_id: 'c',
+      turn_id: 'u',
+      api_request_id: 'u:api:1',
+      middleware_trace: [],
+    };
+    const body = JSON.stringify({
+      hook_event_name: 'pre_tool_call',
+      tool_name: 'terminal',
+      tool_input: kwargs.args,
+      session_id: 's',
+      cwd: process.cwd(),
+      extra: {},
+    });
     const bare = async () => {
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       JSON.parse(await response.text());

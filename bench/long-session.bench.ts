@@ -61,8 +61,18 @@ const bench: Bench = async () => {
   const turn = async (chatId: string) => {
     const source = { platform: 'local', chat_id: chatId, user_id: 'u', user_name: '', chat_type: 'dm', thread_id: '' };
     const message: TurnMessage = {
-      v: 1, kind: 'message', delivery_id: randomUUID(), session_key: sessionKeyOf(source), received_at: new Date().toISOString(),
-      event: { text: 'hello again', message_id: 'm', internal: false, source, reply: { platform: 'local', chat_id: chatId, thread_id: '', extra: {} } },
+      v: 1,
+      kind: 'message',
+      delivery_id: randomUUID(),
+      session_key: sessionKeyOf(source),
+      received_at: new Date().toISOString(),
+      event: {
+        text: 'hello again',
+        message_id: 'm',
+        internal: false,
+        source,
+        reply: { platform: 'local', chat_id: chatId, thread_id: '', extra: {} },
+      },
     };
     const out = await handler({ Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as never);
     if (out.batchItemFailures.length > 0) throw new Error('turn failed');
@@ -72,11 +82,20 @@ const bench: Bench = async () => {
     for (const length of LENGTHS) {
       const chatId = `long-${length}`;
       await turn(chatId); // creates the session (2 messages), then the transcript is filled to `length`
-      const { session } = await plane.sessions.resolve(`local:${chatId}`, { platform: 'local', chat_id: chatId, thread_id: '', user_id: 'u', chat_type: 'dm' });
-      const filler = Array.from({ length: Math.max(0, length - 2) }, (_, i): TranscriptMessage => ({
-        role: i % 2 === 0 ? 'user' : 'assistant',
-        content: `${i} ${'x'.repeat(296)}`,
-      }));
+      const { session } = await plane.sessions.resolve(`local:${chatId}`, {
+        platform: 'local',
+        chat_id: chatId,
+        thread_id: '',
+        user_id: 'u',
+        chat_type: 'dm',
+      });
+      const filler = Array.from(
+        { length: Math.max(0, length - 2) },
+        (_, i): TranscriptMessage => ({
+          role: i % 2 === 0 ? 'user' : 'assistant',
+          content: `${i} ${'x'.repeat(296)}`,
+        }),
+      );
       for (let i = 0; i < filler.length; i += 100) await plane.transcripts.append(session.session_id, filler.slice(i, i + 100));
       const times: number[] = [];
       counter.reset();
@@ -96,7 +115,9 @@ const bench: Bench = async () => {
   }
   const first = rows[0]!;
   const last = rows.at(-1)!;
-  const perLength = rows.map((r) => `${r.length}: ${r.p50.toFixed(1)} ms, ${r.readUnits.toFixed(1)} RRU, ${(r.bytes / 1024).toFixed(1)} KiB`).join('; ');
+  const perLength = rows
+    .map((r) => `${r.length}: ${r.p50.toFixed(1)} ms, ${r.readUnits.toFixed(1)} RRU, ${(r.bytes / 1024).toFixed(1)} KiB`)
+    .join('; ');
   return [
     {
       id: 'turn-long-session',

@@ -68,7 +68,13 @@ function startMeter(pids: number[], events: number) {
     const childMs = pids.map((pid, i) => cpuMsOf(pid) - pids0[i]!);
     const oursMs = (cpu.user + cpu.system) / 1000 + childMs.reduce((a, b) => a + b, 0);
     const us = (ms: number) => (ms * 1000) / events;
-    return { rate, referenceMs, benchUs: us((cpu.user + cpu.system) / 1000), childUs: childMs.map(us), otherUs: Math.max(0, us(machineBusyMs() - machine0 - oursMs)) };
+    return {
+      rate,
+      referenceMs,
+      benchUs: us((cpu.user + cpu.system) / 1000),
+      childUs: childMs.map(us),
+      otherUs: Math.max(0, us(machineBusyMs() - machine0 - oursMs)),
+    };
   };
 }
 
@@ -88,16 +94,28 @@ async function rawSqs(sqs: SQSClient, queueUrl: string, body: string): Promise<n
     while (sent < EVENTS) {
       const n = Math.min(10, EVENTS - sent);
       sent += n;
-      await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: Array.from({ length: n }, (_, i) => ({ Id: String(i), MessageBody: body })) }));
+      await sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: Array.from({ length: n }, (_, i) => ({ Id: String(i), MessageBody: body })),
+        }),
+      );
     }
   };
   let received = 0;
   const receive = async () => {
     while (received < EVENTS) {
-      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+      );
       if (Messages.length === 0) continue;
       received += Messages.length;
-      await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+      await sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+        }),
+      );
     }
   };
   await Promise.all([...Array.from({ length: PUBLISHERS }, send), ...Array.from({ length: POLLERS }, receive)]);
@@ -111,7 +129,11 @@ async function publishAll(plane: DataPlane, runTag: string, count: number): Prom
     while (next < count) {
       const from = next;
       next += 10;
-      const events = Array.from({ length: Math.min(10, count - from) }, (_, i) => ({ id: `${runTag}-${from + i}`, type: 'post_tool_call', payload: payload(from + i) }));
+      const events = Array.from({ length: Math.min(10, count - from) }, (_, i) => ({
+        id: `${runTag}-${from + i}`,
+        type: 'post_tool_call',
+        payload: payload(from + i),
+      }));
       await plane.observerSink.publish(events);
     }
   };
@@ -119,7 +141,13 @@ async function publishAll(plane: DataPlane, runTag: string, count: number): Prom
 }
 
 /** One process: publishers, pollers and consumer all here. */
-async function endToEnd(plane: DataPlane, aws: RunningEmulators & { pid: number }, runTag: string, idempotent: boolean | 'stock', events = EVENTS): Promise<RunCost> {
+async function endToEnd(
+  plane: DataPlane,
+  aws: RunningEmulators & { pid: number },
+  runTag: string,
+  idempotent: boolean | 'stock',
+  events = EVENTS,
+): Promise<RunCost> {
   let ran = 0;
   let done!: () => void;
   const finished = new Promise<void>((resolve) => (done = resolve));
@@ -128,22 +156,29 @@ async function endToEnd(plane: DataPlane, aws: RunningEmulators & { pid: number 
       if (++ran === events) done();
     },
   };
-  const consumer = idempotent === 'stock'
-    ? stockPowertoolsConsumer(plane.idempotency, engine)
-    : idempotent
-    ? createObserverConsumer({ engine, table: plane.idempotency, payloads: plane.payloads })
-    : (event: Parameters<ReturnType<typeof createObserverConsumer>>[0]) =>
-        processPartialResponse(
-          event,
-          async (record: SQSRecord) => {
-            const envelope = parseEnvelope(record.body);
-            await engine.runObservers();
-            return envelope.id;
-          },
-          new BatchProcessor(EventType.SQS),
-          { throwOnFullBatchFailure: false },
-        );
-  const poller = await startSqsPoller({ sqs: plane.clients.sqs, queueUrl: aws.eventsQueueUrl, handler: consumer, batchSize: 10, concurrency: POLLERS });
+  const consumer =
+    idempotent === 'stock'
+      ? stockPowertoolsConsumer(plane.idempotency, engine)
+      : idempotent
+        ? createObserverConsumer({ engine, table: plane.idempotency, payloads: plane.payloads })
+        : (event: Parameters<ReturnType<typeof createObserverConsumer>>[0]) =>
+            processPartialResponse(
+              event,
+              async (record: SQSRecord) => {
+                const envelope = parseEnvelope(record.body);
+                await engine.runObservers();
+                return envelope.id;
+              },
+              new BatchProcessor(EventType.SQS),
+              { throwOnFullBatchFailure: false },
+            );
+  const poller = await startSqsPoller({
+    sqs: plane.clients.sqs,
+    queueUrl: aws.eventsQueueUrl,
+    handler: consumer,
+    batchSize: 10,
+    concurrency: POLLERS,
+  });
   const meter = startMeter([aws.pid], events);
   await publishAll(plane, runTag, events);
   await finished;
@@ -153,7 +188,13 @@ async function endToEnd(plane: DataPlane, aws: RunningEmulators & { pid: number 
 }
 
 /** Lambda-like: publishers here, the observer λ in the given child processes (kept warm across rounds). */
-async function endToEndLambdaLike(plane: DataPlane, aws: RunningEmulators & { pid: number }, observers: ObserverFleet, runTag: string, events = EVENTS): Promise<RunCost> {
+async function endToEndLambdaLike(
+  plane: DataPlane,
+  aws: RunningEmulators & { pid: number },
+  observers: ObserverFleet,
+  runTag: string,
+  events = EVENTS,
+): Promise<RunCost> {
   const finished = observers.until(observers.ran() + events);
   const meter = startMeter([aws.pid, ...observers.pids], events);
   await publishAll(plane, runTag, events);
@@ -197,7 +238,15 @@ const bench: Bench = async () => {
   const fleets: ObserverFleet[] = [];
   referenceWorkMs(); // JIT warm-up of the reference work
   try {
-    const body = JSON.stringify({ v: 1, id: 'x', type: 'post_tool_call', occurred_at: new Date().toISOString(), session_id: null, turn_id: null, payload: payload(0) });
+    const body = JSON.stringify({
+      v: 1,
+      id: 'x',
+      type: 'post_tool_call',
+      occurred_at: new Date().toISOString(),
+      session_id: null,
+      turn_id: null,
+      payload: payload(0),
+    });
     const baselines: number[] = [];
     const transport: RunCost[] = [];
     const oneProcess: RunCost[] = [];
@@ -214,15 +263,22 @@ const bench: Bench = async () => {
     }
     // One fleet at a time: idle pollers of the other would compete for the same queue.
     const lambdaLike: { label: string; runs: RunCost[] }[] = [];
-    for (const [processes, pollersEach] of [[1, POLLERS], [2, POLLERS / 2]] as const) {
+    for (const [processes, pollersEach] of [
+      [1, POLLERS],
+      [2, POLLERS / 2],
+    ] as const) {
       const fleet = await startObserverFleet(aws, processes, pollersEach);
       fleets.push(fleet);
       const runs: RunCost[] = [];
       // A new observer process needs ~8,000 events to settle (CPU per event 760 → 430 → 370 µs).
       await endToEndLambdaLike(plane, aws, fleet, `w${processes}`, 2 * EVENTS);
-      for (let round = 0; round < ROUNDS; round++) runs.push(await endToEndLambdaLike(plane, aws, fleet, `l${processes}-${round}`));
+      for (let round = 0; round < ROUNDS; round++)
+        runs.push(await endToEndLambdaLike(plane, aws, fleet, `l${processes}-${round}`));
       await fleet.stop();
-      lambdaLike.push({ label: `${processes} observer process${processes > 1 ? 'es' : ''} × ${pollersEach} concurrent batches`, runs });
+      lambdaLike.push({
+        label: `${processes} observer process${processes > 1 ? 'es' : ''} × ${pollersEach} concurrent batches`,
+        runs,
+      });
     }
     const best = (xs: number[]) => Math.max(...xs);
     const fastest = (runs: RunCost[]) => runs.reduce((a, b) => (b.rate > a.rate ? b : a));
@@ -231,7 +287,12 @@ const bench: Bench = async () => {
       `CPU per event: ${r.observerUs.length ? `publishers ${us(r.benchUs)}, observer${r.observerUs.length > 1 ? 's' : ''} ${r.observerUs.map(us).join(' + ')}` : `this process ${us(r.benchUs)}`}` +
       `, emulators ${us(r.emulatorUs)}, other ${us(r.otherUs)}; reference work ${r.referenceMs.toFixed(1)} ms`;
     const rounds = (runs: RunCost[]) => runs.map((x) => x.rate.toFixed(0)).join(', ');
-    const common = { baseline: 'raw SQS send+receive+delete', unit: 'events/s', baselineValue: best(baselines), better: 'higher' as const };
+    const common = {
+      baseline: 'raw SQS send+receive+delete',
+      unit: 'events/s',
+      baselineValue: best(baselines),
+      better: 'higher' as const,
+    };
     return [
       {
         id: 'observer-pipeline',

@@ -94,10 +94,9 @@ async function measure(label: string, script: string): Promise<Figure[]> {
     const py: number[] = [];
     const fast: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
-      const round = [
-        async () => py.push(await python.sample()),
-        async () => fast.push(await timed(hookgate)),
-      ].sort(() => Math.random() - 0.5);
+      const round = [async () => py.push(await python.sample()), async () => fast.push(await timed(hookgate))].sort(
+        () => Math.random() - 0.5,
+      );
       for (const step of round) await step();
     }
     const pyNaive: number[] = [];
@@ -107,7 +106,8 @@ async function measure(label: string, script: string): Promise<Figure[]> {
       plain.push(await timed(naive));
       if (i % 2 === 1) pyNaive.push(await python.sample());
     }
-    if (logger.lines.some((l) => l.level === 'warn')) throw new Error(`hook warnings: ${logger.lines.map((l) => l.message).join('; ')}`);
+    if (logger.lines.some((l) => l.level === 'warn'))
+      throw new Error(`hook warnings: ${logger.lines.map((l) => l.message).join('; ')}`);
     const rss = `${Math.round(process.memoryUsage().rss / 1e6)} MB RSS`;
     const figure = (id: string, name: string, s: ReturnType<typeof summarise>, baseline = summarise(py)): Figure => ({
       id,
@@ -121,8 +121,16 @@ async function measure(label: string, script: string): Promise<Figure[]> {
     });
     const suffix = label === 'as started' ? '' : '.grown-heap';
     return [
-      { ...figure(`shell-spawn${suffix}`, 'shell hook round trip, hookgate (the shipped /bin/sh driver)', summarise(fast)), goal: '<= 1.0' },
-      figure(`shell-spawn.naive-node-spawn${suffix}`, 'shell hook round trip, naive Node spawn', summarise(plain), summarise(pyNaive)),
+      {
+        ...figure(`shell-spawn${suffix}`, 'shell hook round trip, hookgate (the shipped /bin/sh driver)', summarise(fast)),
+        goal: '<= 1.0',
+      },
+      figure(
+        `shell-spawn.naive-node-spawn${suffix}`,
+        'shell hook round trip, naive Node spawn',
+        summarise(plain),
+        summarise(pyNaive),
+      ),
     ];
   } finally {
     python.stop();

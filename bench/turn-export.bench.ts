@@ -48,7 +48,7 @@ const bench: Bench = async () => {
     return [
       {
         id: 'turn.otlp',
-        name: 'turn handler: the `turn` bench\'s turn, observer events published, observer exporting OTLP (p50)',
+        name: "turn handler: the `turn` bench's turn, observer events published, observer exporting OTLP (p50)",
         baseline: 'the same turn, observer not exporting (p50)',
         unit: 'ms',
         value: c.p50,

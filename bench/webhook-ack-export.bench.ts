@@ -58,7 +58,11 @@ const bench: Bench = async () => {
   const shape = { requests: REQUESTS, concurrency: CONCURRENCY };
   const publishing: Promise<unknown>[] = [];
   const toGateway = async (i: number) => {
-    const res = await fetch(`${gateway.url}/webhooks/telegram`, { method: 'POST', headers: WEBHOOK_HEADERS, body: telegramUpdate(i) });
+    const res = await fetch(`${gateway.url}/webhooks/telegram`, {
+      method: 'POST',
+      headers: WEBHOOK_HEADERS,
+      body: telegramUpdate(i),
+    });
     // After the ack, not awaited by the load loop: the turn that message starts runs elsewhere.
     publishing.push(sink.publish([{ type: TURN_TRACE_EVENT, payload: { ...trace, turn_id: `bench-${i}` } }]));
     return res;
@@ -99,8 +103,7 @@ const bench: Bench = async () => {
         baselineValue: ackRate(off),
         better: 'higher',
         goal: 'unchanged, ≈ 1.0',
-        notes:
-          `p99 ${c.p99.toFixed(1)} vs ${b.p99.toFixed(1)} ms (${(c.p99 / b.p99).toFixed(2)}x); concurrency ${CONCURRENCY}, ${ROUNDS}×${REQUESTS} requests each; ${exported}`,
+        notes: `p99 ${c.p99.toFixed(1)} vs ${b.p99.toFixed(1)} ms (${(c.p99 / b.p99).toFixed(2)}x); concurrency ${CONCURRENCY}, ${ROUNDS}×${REQUESTS} requests each; ${exported}`,
       },
     ];
   } finally {

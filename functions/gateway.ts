@@ -8,5 +8,7 @@ import { createGatewayFunction } from '../src/runtime/gateway-function.ts';
 import { loadSecretEnvironment } from './support/secret-environment.ts';
 
 await loadSecretEnvironment();
-const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), { createEngine: engineWithHookRunLog('hookgate-gateway') });
+const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), {
+  createEngine: engineWithHookRunLog('hookgate-gateway'),
+});
 export const handler = handle((await createGatewayFunction(runtime, { mount: mountConsoleWhenEnabled })).app);

@@ -6,5 +6,7 @@ import { createObserverFunction } from '../src/runtime/observer-function.ts';
 import { loadSecretEnvironment } from './support/secret-environment.ts';
 
 await loadSecretEnvironment();
-const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), { createEngine: engineWithHookRunLog('hookgate-observer') });
+const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), {
+  createEngine: engineWithHookRunLog('hookgate-observer'),
+});
 export const handler = await createObserverFunction(runtime);

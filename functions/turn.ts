@@ -6,5 +6,7 @@ import { createTurnFunction } from '../src/runtime/turn-function.ts';
 import { loadSecretEnvironment } from './support/secret-environment.ts';
 
 await loadSecretEnvironment();
-const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), { createEngine: engineWithHookRunLog('hookgate-turn') });
+const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), {
+  createEngine: engineWithHookRunLog('hookgate-turn'),
+});
 export const handler = await createTurnFunction(runtime);

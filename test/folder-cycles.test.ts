@@ -58,7 +58,24 @@ function describeCycle(graph: Map<string, Map<string, string>>, cycle: string[])
 }
 
 /** The folders in the order of docs/architecture.md §2: each may import only folders before it. */
-const ORDER = ['errors', 'secrets', 'logging', 'hooks', 'store', 'messaging', 'platforms', 'pipeline', 'config', 'telemetry', 'gateway', 'agent', 'runtime', 'console', 'local', 'cli'];
+const ORDER = [
+  'errors',
+  'secrets',
+  'logging',
+  'hooks',
+  'store',
+  'messaging',
+  'platforms',
+  'pipeline',
+  'config',
+  'telemetry',
+  'gateway',
+  'agent',
+  'runtime',
+  'console',
+  'local',
+  'cli',
+];
 
 describe('src/ folder dependencies', () => {
   it('has no import cycle between top-level folders, type-only imports included', async () => {
@@ -81,7 +98,8 @@ describe('src/ folder dependencies', () => {
     expect([...graph.keys()].sort()).toEqual([...ORDER].sort());
     const against: string[] = [];
     for (const [from, edges] of graph) {
-      for (const [to, evidence] of edges) if (ORDER.indexOf(to) > ORDER.indexOf(from)) against.push(`${from} → ${to}: ${evidence}`);
+      for (const [to, evidence] of edges)
+        if (ORDER.indexOf(to) > ORDER.indexOf(from)) against.push(`${from} → ${to}: ${evidence}`);
     }
     expect(against).toEqual([]);
   });

@@ -18,6 +18,9 @@ it("the README's layout table and docs/architecture.md §2 list exactly the fold
     .sort();
   expect(await listed('README.md', /^\| `src\/([a-z-]+)\/` \|/gm)).toEqual(folders);
   const architecture = await readFile(join(ROOT, 'docs/architecture.md'), 'utf8');
-  const tree = architecture.slice(architecture.indexOf('\nsrc/\n'), architecture.indexOf('\ndocs/ ', architecture.indexOf('\nsrc/\n')));
+  const tree = architecture.slice(
+    architecture.indexOf('\nsrc/\n'),
+    architecture.indexOf('\ndocs/ ', architecture.indexOf('\nsrc/\n')),
+  );
   expect([...tree.matchAll(/^ {2}([a-z-]+)\/ /gm)].map((match) => match[1]!).sort()).toEqual(folders);
 });

@@ -33,9 +33,13 @@ function pageOf(name: string): string | undefined {
 
 describe('section references', () => {
   it('every § in code and docs names a section that exists in the repository', () => {
-    const files = execFileSync('git', ['ls-files', 'src', 'functions', 'infra', 'bench', 'test', 'examples', 'docs', 'README.md'], {
-      encoding: 'utf8',
-    })
+    const files = execFileSync(
+      'git',
+      ['ls-files', 'src', 'functions', 'infra', 'bench', 'test', 'examples', 'docs', 'README.md'],
+      {
+        encoding: 'utf8',
+      },
+    )
       .split('\n')
       .filter((f) => /\.(ts|md|yaml|sh|py)$/.test(f) && existsSync(f));
     const cache = new Map<string, Set<string>>();
@@ -68,9 +72,26 @@ describe('section references', () => {
     // git grep exits 1 when nothing matches.
     let hits = '';
     try {
-      hits = execFileSync('git', ['grep', '-n', '-E', String.raw`shared/(spec|seed)|\.\./shared/`, '--', 'src', 'docs', 'README.md', 'functions', 'infra', 'examples', 'bench'], {
-        encoding: 'utf8',
-      });
+      hits = execFileSync(
+        'git',
+        [
+          'grep',
+          '-n',
+          '-E',
+          String.raw`shared/(spec|seed)|\.\./shared/`,
+          '--',
+          'src',
+          'docs',
+          'README.md',
+          'functions',
+          'infra',
+          'examples',
+          'bench',
+        ],
+        {
+          encoding: 'utf8',
+        },
+      );
     } catch (error) {
       if ((error as { status?: number }).status !== 1) throw error;
     }

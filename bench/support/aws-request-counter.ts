@@ -19,7 +19,11 @@ export class AwsRequestCounter {
 
   /** Counts every request `client` sends from now on under `label` (e.g. `sqs`, `esm sqs`). */
   attach(client: { middlewareStack: { add(middleware: never, options: never): void } }, label: string): void {
-    const middleware = (next: (args: { input: Record<string, unknown> }) => Promise<{ output: Record<string, unknown> }>, context: { commandName?: string }) =>
+    const middleware =
+      (
+        next: (args: { input: Record<string, unknown> }) => Promise<{ output: Record<string, unknown> }>,
+        context: { commandName?: string },
+      ) =>
       async (args: { input: Record<string, unknown> }) => {
         const operation = (context.commandName ?? 'Unknown').replace(/Command$/, '');
         const row = this.row(`${label} ${operation}`);
@@ -43,7 +47,10 @@ export class AwsRequestCounter {
           throw error;
         }
       };
-    client.middlewareStack.add(middleware as never, { step: 'initialize', name: `awsRequestCounter-${label}`, override: true } as never);
+    client.middlewareStack.add(
+      middleware as never,
+      { step: 'initialize', name: `awsRequestCounter-${label}`, override: true } as never,
+    );
   }
 
   /** The counts so far, keyed `<label> <Operation>`, sorted. */
@@ -57,7 +64,8 @@ export class AwsRequestCounter {
 
   private row(key: string): OperationCount {
     let row = this.rows.get(key);
-    if (!row) this.rows.set(key, (row = { requests: 0, writeUnits: 0, readUnits: 0, billedChunks: 0, empty: 0, failedConditions: 0 }));
+    if (!row)
+      this.rows.set(key, (row = { requests: 0, writeUnits: 0, readUnits: 0, billedChunks: 0, empty: 0, failedConditions: 0 }));
     return row;
   }
 }

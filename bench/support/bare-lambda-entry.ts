@@ -18,7 +18,9 @@ app.post('/webhooks/:platform', async (c) => {
       ConditionExpression: 'attribute_not_exists(PK)',
     }),
   );
-  await sqs.send(new SendMessageCommand({ QueueUrl: process.env.HOOKGATE_TURNS_QUEUE_URL, MessageBody: body, MessageGroupId: 'g' }));
+  await sqs.send(
+    new SendMessageCommand({ QueueUrl: process.env.HOOKGATE_TURNS_QUEUE_URL, MessageBody: body, MessageGroupId: 'g' }),
+  );
   return c.json({ ok: true }, 202);
 });
 

@@ -14,7 +14,12 @@ export function cpuMsOf(pid: number): number {
 /** Busy time (ms) of all CPUs of the machine so far; NaN where /proc is missing. */
 export function machineBusyMs(): number {
   try {
-    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     return (user! + nice! + system! + irq! + softirq! + steal!) * 10;
   } catch {
     return NaN;
@@ -35,7 +40,9 @@ export function referenceWorkMs(): number {
     let digest = '';
     for (let i = 0; i < 4000; i++) {
       const json = JSON.stringify({ i, id: `event-${i}`, payload: { args: { command: `echo ${i}` }, list: [i, i + 1, i + 2] } });
-      digest = createHash('sha256').update(json + digest).digest('hex');
+      digest = createHash('sha256')
+        .update(json + digest)
+        .digest('hex');
       JSON.parse(json);
     }
     const used = process.cpuUsage(start);

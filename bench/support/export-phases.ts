@@ -40,7 +40,10 @@ export interface EventsQueue {
  */
 async function drained(queue: EventsQueue): Promise<boolean> {
   const { Attributes } = await queue.sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    new GetQueueAttributesCommand({
+      QueueUrl: queue.url,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+    }),
   );
   return Attributes?.ApproximateNumberOfMessages === '0' && Attributes?.ApproximateNumberOfMessagesNotVisible === '0';
 }
@@ -60,8 +63,14 @@ export async function exportPhase<T>(
   await observer.setExport(on);
   const before = sink.turnTraces;
   const result = await work();
-  await until(async () => observer.taken() >= sink.published || (await drained(queue)), 'the observer to drain the events queue', { timeoutMs: 300_000, everyMs: 200 }).catch((error: Error) => {
-    throw new Error(`${error.message} (export ${on ? 'on' : 'off'}: ${observer.taken()} of ${sink.published} published events taken, ${observer.exported()} turn traces exported)`);
+  await until(
+    async () => observer.taken() >= sink.published || (await drained(queue)),
+    'the observer to drain the events queue',
+    { timeoutMs: 300_000, everyMs: 200 },
+  ).catch((error: Error) => {
+    throw new Error(
+      `${error.message} (export ${on ? 'on' : 'off'}: ${observer.taken()} of ${sink.published} published events taken, ${observer.exported()} turn traces exported)`,
+    );
   });
   return { result, turnTraces: sink.turnTraces - before };
 }
@@ -74,7 +83,9 @@ export async function exportPhase<T>(
 export function checkExported(observer: ObserverProcess, otlp: OtlpCounter, expected: number): string {
   const exported = observer.exported();
   if (expected === 0 || exported < expected || otlp.traces.posts < exported) {
-    throw new Error(`export did not happen: ${expected} turn traces published with export on, ${exported} exported, ${otlp.traces.posts} span POSTs received`);
+    throw new Error(
+      `export did not happen: ${expected} turn traces published with export on, ${exported} exported, ${otlp.traces.posts} span POSTs received`,
+    );
   }
   return (
     `${exported} turn traces exported, ${otlp.traces.posts} span POSTs (${Math.round(otlp.traces.bytes / otlp.traces.posts)} B each), ` +

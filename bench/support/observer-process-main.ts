@@ -16,7 +16,12 @@ import { createTelemetryExport } from '../../src/telemetry/telemetry-export.ts';
  * on and off by `{ export: boolean }` messages (answered `{ exportSet }`): off, it handles no
  * event type, exactly as a consumer without telemetry.
  */
-const { aws, pollers, batchSize, otlp } = JSON.parse(process.argv[2]!) as { aws: LocalAws; pollers: number; batchSize: number; otlp?: string };
+const { aws, pollers, batchSize, otlp } = JSON.parse(process.argv[2]!) as {
+  aws: LocalAws;
+  pollers: number;
+  batchSize: number;
+  otlp?: string;
+};
 const send = (message: unknown) => process.send!(message);
 let ran = 0;
 let exported = 0;
@@ -36,7 +41,11 @@ const engine = {
 };
 let exportOn = false;
 const exporter = otlp
-  ? await createTelemetryExport({ otlp: { endpoint: otlp, headers: {}, protocol: 'http/protobuf' }, emf: false, captureContent: () => false })
+  ? await createTelemetryExport({
+      otlp: { endpoint: otlp, headers: {}, protocol: 'http/protobuf' },
+      emf: false,
+      captureContent: () => false,
+    })
   : undefined;
 const telemetry: ObserverTelemetry | undefined = exporter && {
   handles: (type) => exportOn && exporter.handles(type),
@@ -48,7 +57,12 @@ const telemetry: ObserverTelemetry | undefined = exporter && {
   flush: () => (exportOn ? exporter.flush() : Promise.resolve()),
 };
 const plane = createDataPlane(dataPlaneFromLocalAws(aws));
-const consumer = createObserverConsumer({ engine, table: plane.idempotency, payloads: plane.payloads, ...(telemetry ? { telemetry } : {}) });
+const consumer = createObserverConsumer({
+  engine,
+  table: plane.idempotency,
+  payloads: plane.payloads,
+  ...(telemetry ? { telemetry } : {}),
+});
 const poller = await startSqsPoller({
   sqs: plane.clients.sqs,
   queueUrl: aws.eventsQueueUrl,

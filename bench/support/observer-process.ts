@@ -41,11 +41,15 @@ export async function startObserverProcess(
   } = {},
 ): Promise<ObserverProcess> {
   const entry = fileURLToPath(new URL('./observer-process-main.ts', import.meta.url));
-  const child = fork(entry, [JSON.stringify({ aws, pollers: options.pollers ?? 2, batchSize: options.batchSize ?? 10, otlp: options.otlp })], {
-    execArgv: [...(options.execArgv ?? []), '--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-  });
+  const child = fork(
+    entry,
+    [JSON.stringify({ aws, pollers: options.pollers ?? 2, batchSize: options.batchSize ?? 10, otlp: options.otlp })],
+    {
+      execArgv: [...(options.execArgv ?? []), '--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    },
+  );
   let ran = 0;
   let exported = 0;
   let taken = 0;

@@ -31,7 +31,12 @@ export interface OtlpCounter {
 export async function startOtlpCounter(): Promise<OtlpCounter> {
   const counts = { traces: { posts: 0, bytes: 0 }, metrics: { posts: 0, bytes: 0 } };
   const server = createServer((request, response) => {
-    const signal = request.method === 'POST' && request.url === '/v1/traces' ? counts.traces : request.method === 'POST' && request.url === '/v1/metrics' ? counts.metrics : undefined;
+    const signal =
+      request.method === 'POST' && request.url === '/v1/traces'
+        ? counts.traces
+        : request.method === 'POST' && request.url === '/v1/metrics'
+          ? counts.metrics
+          : undefined;
     let bytes = 0;
     request.on('data', (chunk: Buffer) => (bytes += chunk.length));
     request.on('end', () => {

@@ -23,7 +23,9 @@ export function startPythonBaseline(program: string, arg: string): { sample: () 
       buffer = buffer.slice(nl + 1);
     }
   });
-  const failed = new Promise<never>((_, reject) => child.on('error', (e) => reject(new Error(`python3 is needed for the baseline: ${e.message}`))));
+  const failed = new Promise<never>((_, reject) =>
+    child.on('error', (e) => reject(new Error(`python3 is needed for the baseline: ${e.message}`))),
+  );
   return {
     sample: () =>
       Promise.race([

@@ -16,8 +16,17 @@ import { DynamoTraceStore } from '../../src/store/trace-store.ts';
 
 /** The plugin hooks the rig's no-op plugin registers. */
 export const TURN_RIG_HOOKS = [
-  'pre_tool_call', 'post_tool_call', 'transform_tool_result', 'transform_terminal_output', 'transform_llm_output', 'pre_llm_call',
-  'post_llm_call', 'pre_api_request', 'post_api_request', 'on_session_start', 'on_session_end',
+  'pre_tool_call',
+  'post_tool_call',
+  'transform_tool_result',
+  'transform_terminal_output',
+  'transform_llm_output',
+  'pre_llm_call',
+  'post_llm_call',
+  'pre_api_request',
+  'post_api_request',
+  'on_session_start',
+  'on_session_end',
 ];
 
 export interface TurnRig {
@@ -76,10 +85,27 @@ export async function startTurnRig(plane: DataPlane, options: { observerSink?: O
   const rigId = randomUUID().slice(0, 8);
   let n = 0;
   const turn = async () => {
-    const source = { platform: 'local', chat_id: `bench-${rigId}-${n++}`, user_id: 'u', user_name: '', chat_type: 'dm', thread_id: '' };
+    const source = {
+      platform: 'local',
+      chat_id: `bench-${rigId}-${n++}`,
+      user_id: 'u',
+      user_name: '',
+      chat_type: 'dm',
+      thread_id: '',
+    };
     const message: TurnMessage = {
-      v: 1, kind: 'message', delivery_id: randomUUID(), session_key: sessionKeyOf(source), received_at: new Date().toISOString(),
-      event: { text: 'run: true', message_id: 'm', internal: false, source, reply: { platform: 'local', chat_id: source.chat_id, thread_id: '', extra: {} } },
+      v: 1,
+      kind: 'message',
+      delivery_id: randomUUID(),
+      session_key: sessionKeyOf(source),
+      received_at: new Date().toISOString(),
+      event: {
+        text: 'run: true',
+        message_id: 'm',
+        internal: false,
+        source,
+        reply: { platform: 'local', chat_id: source.chat_id, thread_id: '', extra: {} },
+      },
     };
     const out = await handler({ Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as never);
     if (out.batchItemFailures.length > 0) throw new Error('turn failed');
@@ -88,17 +114,40 @@ export async function startTurnRig(plane: DataPlane, options: { observerSink?: O
   const bare = async () => {
     const key = `local:bare-${rigId}-${m++}`;
     await plane.dedup.wasHandled(key);
-    const { session } = await plane.sessions.resolve(key, { platform: 'local', chat_id: key, thread_id: '', user_id: 'u', chat_type: 'dm' });
+    const { session } = await plane.sessions.resolve(key, {
+      platform: 'local',
+      chat_id: key,
+      thread_id: '',
+      user_id: 'u',
+      chat_type: 'dm',
+    });
     await plane.transcripts.load(session.session_id);
     await mkdir(join(home, 'bare'), { recursive: true });
     await runCommand('true', join(home, 'bare'), 10);
-    await Promise.all([plane.transcripts.append(session.session_id, [
-      { role: 'user', content: 'run: true' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'terminal', arguments: '{"command":"true"}' } }] },
-      { role: 'tool', tool_call_id: 'c', content: '{"output": "", "exit_code": 0, "error": null}' },
-      { role: 'assistant', content: '{"output": "", "exit_code": 0, "error": null}' },
-    ]), plane.sessions.recordTurn(key, session.session_id)]);
-    await traces.append([{ turn_id: `bare-${rigId}-${m}`, at: new Date().toISOString(), hook: 'pre_tool_call', source: '-', callback: '-', decision: 'allow', duration_ms: 0 }]);
+    await Promise.all([
+      plane.transcripts.append(session.session_id, [
+        { role: 'user', content: 'run: true' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c', type: 'function', function: { name: 'terminal', arguments: '{"command":"true"}' } }],
+        },
+        { role: 'tool', tool_call_id: 'c', content: '{"output": "", "exit_code": 0, "error": null}' },
+        { role: 'assistant', content: '{"output": "", "exit_code": 0, "error": null}' },
+      ]),
+      plane.sessions.recordTurn(key, session.session_id),
+    ]);
+    await traces.append([
+      {
+        turn_id: `bare-${rigId}-${m}`,
+        at: new Date().toISOString(),
+        hook: 'pre_tool_call',
+        source: '-',
+        callback: '-',
+        decision: 'allow',
+        duration_ms: 0,
+      },
+    ]);
     await plane.dedup.markHandled(key, 60);
   };
   return {

@@ -16,7 +16,15 @@ export const WEBHOOK_HEADERS = { 'content-type': 'application/json', 'x-telegram
 
 /** A Telegram update numbered `i` (50 chats in turn). */
 export const telegramUpdate = (i: number) =>
-  JSON.stringify({ update_id: i, message: { message_id: i, from: { id: 7, is_bot: false, first_name: 'B' }, chat: { id: i % 50, type: 'private' }, text: `hello ${i}` } });
+  JSON.stringify({
+    update_id: i,
+    message: {
+      message_id: i,
+      from: { id: 7, is_bot: false, first_name: 'B' },
+      chat: { id: i % 50, type: 'private' },
+      text: `hello ${i}`,
+    },
+  });
 
 /** Serves `app` on a loopback port of its own. */
 export function listen(app: Hono): Promise<{ server: ServerType; url: string; close(): Promise<void> }> {
@@ -64,8 +72,14 @@ export const ackRate = (r: { wallMs: number; latencies: number[] }) => (r.latenc
  * await fetch(`${gateway.url}/webhooks/telegram`, { method: 'POST', headers: WEBHOOK_HEADERS, body: telegramUpdate(1) });
  * await gateway.close();
  */
-export async function startWebhookGateway(plane: DataPlane, env: NodeJS.ProcessEnv = {}): Promise<{ url: string; engineLabel: string; close(): Promise<void> }> {
-  const config = loadDeploymentConfig({ TELEGRAM_BOT_TOKEN: '1:bench', TELEGRAM_SECRET_TOKEN: WEBHOOK_SECRET, ...env }, { runtime: 'local' });
+export async function startWebhookGateway(
+  plane: DataPlane,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ url: string; engineLabel: string; close(): Promise<void> }> {
+  const config = loadDeploymentConfig(
+    { TELEGRAM_BOT_TOKEN: '1:bench', TELEGRAM_SECRET_TOKEN: WEBHOOK_SECRET, ...env },
+    { runtime: 'local' },
+  );
   const engine = await benchEngine(plane.observerSink);
   const logger = new Logger({ serviceName: 'bench', logLevel: 'WARN' });
   const gateway = await listen(createGatewayApp(gatewayDepsFromDataPlane({ config, engine: engine.engine, plane, logger })));

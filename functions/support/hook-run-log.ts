@@ -9,7 +9,9 @@ export const HOOK_RUN_MESSAGE = 'hook run';
 export function hookRunOutcome(record: HookRunRecord): 'ok' | 'block' | 'error' {
   if (record.error !== undefined) return 'error';
   const result = record.result as { action?: unknown; decision?: unknown } | null | undefined;
-  return typeof result === 'object' && result !== null && (result.action === 'block' || result.decision === 'block') ? 'block' : 'ok';
+  return typeof result === 'object' && result !== null && (result.action === 'block' || result.decision === 'block')
+    ? 'block'
+    : 'ok';
 }
 
 /** The one JSON line of a hook run, on stdout (the function's log). */

@@ -18,13 +18,18 @@ try {
     : undefined;
 } catch (error) {
   // A bad option or hooks home is the operator's to fix: the message, not a stack trace.
-  if (error instanceof HooksHomeBuildError || error instanceof StackContextError || error instanceof TelemetrySubscribersContextError) {
+  if (
+    error instanceof HooksHomeBuildError ||
+    error instanceof StackContextError ||
+    error instanceof TelemetrySubscribersContextError
+  ) {
     process.stderr.write(`hookgate: ${error.message}\n`);
     process.exit(1);
   }
   throw error;
 }
-if (context.alarms === 'none') process.stderr.write('hookgate: -c alarms=none: this stack has no alarms; nobody is told when turns fail\n');
+if (context.alarms === 'none')
+  process.stderr.write('hookgate: -c alarms=none: this stack has no alarms; nobody is told when turns fail\n');
 new HookgateStack(app, context.stackName, {
   dataRemovalPolicy: context.dataRemovalPolicy,
   telemetrySubscribers: context.telemetrySubscribers,

@@ -69,7 +69,10 @@ export function addStackAlarms(scope: Stack, props: StackAlarmsProps): { topic?:
   } else {
     const own = new sns.Topic(scope, 'AlarmTopic', { displayName: 'hookgate alarms', enforceSSL: true });
     own.addSubscription(
-      new subscriptions.EmailSubscription(props.destination.email, props.subscriptionDlq ? { deadLetterQueue: props.subscriptionDlq } : {}),
+      new subscriptions.EmailSubscription(
+        props.destination.email,
+        props.subscriptionDlq ? { deadLetterQueue: props.subscriptionDlq } : {},
+      ),
     );
     topic = own;
   }
@@ -102,7 +105,11 @@ export function addStackAlarms(scope: Stack, props: StackAlarmsProps): { topic?:
   for (const { name, fn, timeoutSeconds } of props.functions) {
     const title = name[0]!.toUpperCase() + name.slice(1);
     alarmOn(`${title}Errors`, `hookgate: the ${name} function reported errors`, fn.metricErrors(minute));
-    alarmOn(`${title}Throttles`, `hookgate: the ${name} function was throttled (concurrency limits reached)`, fn.metricThrottles(minute));
+    alarmOn(
+      `${title}Throttles`,
+      `hookgate: the ${name} function was throttled (concurrency limits reached)`,
+      fn.metricThrottles(minute),
+    );
     const limitMs = Math.round(DURATION_ALARM_SHARE * timeoutSeconds * 1000);
     alarmOn(
       `${title}Duration`,
@@ -112,7 +119,11 @@ export function addStackAlarms(scope: Stack, props: StackAlarmsProps): { topic?:
     );
   }
   for (const { name, metric } of props.serverErrors) {
-    alarmOn(`${name}ServerErrors`, `hookgate: the front door (${name}) answered 5xx: platforms are retrying or giving up`, metric);
+    alarmOn(
+      `${name}ServerErrors`,
+      `hookgate: the front door (${name}) answered 5xx: platforms are retrying or giving up`,
+      metric,
+    );
   }
   return { topic, alarms };
 }

@@ -6,7 +6,12 @@ export interface StackDashboardProps {
   readonly functions: readonly (MonitoredFunction & { readonly logGroup: logs.ILogGroup })[];
   readonly queues: readonly MonitoredQueue[];
   /** The front door's requests, 5xx and latency, when it has metrics of its own (API Gateway). */
-  readonly ingress?: { readonly title: string; readonly requests: cloudwatch.IMetric; readonly serverErrors: cloudwatch.IMetric; readonly latency: cloudwatch.IMetric };
+  readonly ingress?: {
+    readonly title: string;
+    readonly requests: cloudwatch.IMetric;
+    readonly serverErrors: cloudwatch.IMetric;
+    readonly latency: cloudwatch.IMetric;
+  };
 }
 
 /**
@@ -27,7 +32,12 @@ export function addStackDashboard(scope: Stack, props: StackDashboardProps): clo
   const period = Duration.minutes(1);
   if (props.ingress) {
     dashboard.addWidgets(
-      new cloudwatch.GraphWidget({ title: `${props.ingress.title}: requests and 5xx`, left: [props.ingress.requests], right: [props.ingress.serverErrors], width: 12 }),
+      new cloudwatch.GraphWidget({
+        title: `${props.ingress.title}: requests and 5xx`,
+        left: [props.ingress.requests],
+        right: [props.ingress.serverErrors],
+        width: 12,
+      }),
       new cloudwatch.GraphWidget({ title: `${props.ingress.title}: latency`, left: [props.ingress.latency], width: 12 }),
     );
   }
@@ -57,19 +67,23 @@ export function addStackDashboard(scope: Stack, props: StackDashboardProps): clo
     new cloudwatch.TextWidget({ markdown: '### queues', width: 24, height: 1 }),
     new cloudwatch.GraphWidget({
       title: 'oldest message (s)',
-      left: props.queues.map((q) => q.queue.metricApproximateAgeOfOldestMessage({ period, statistic: cloudwatch.Stats.MAXIMUM, label: q.name })),
+      left: props.queues.map((q) =>
+        q.queue.metricApproximateAgeOfOldestMessage({ period, statistic: cloudwatch.Stats.MAXIMUM, label: q.name }),
+      ),
       width: 12,
     }),
     new cloudwatch.GraphWidget({
       title: 'messages waiting',
-      left: props.queues.map((q) => q.queue.metricApproximateNumberOfMessagesVisible({ period, statistic: cloudwatch.Stats.MAXIMUM, label: q.name })),
+      left: props.queues.map((q) =>
+        q.queue.metricApproximateNumberOfMessagesVisible({ period, statistic: cloudwatch.Stats.MAXIMUM, label: q.name }),
+      ),
       width: 12,
     }),
   );
   const logGroupNames = props.functions.map((f) => f.logGroup.logGroupName);
   const hookRuns = `filter message = ${JSON.stringify(HOOK_RUN_MESSAGE)}`;
   dashboard.addWidgets(
-    new cloudwatch.TextWidget({ markdown: '### hooks (one line per hook run in the functions\' logs)', width: 24, height: 1 }),
+    new cloudwatch.TextWidget({ markdown: "### hooks (one line per hook run in the functions' logs)", width: 24, height: 1 }),
     new cloudwatch.LogQueryWidget({
       title: 'per hook: runs, p50 / p95 latency (ms), blocks, errors',
       logGroupNames,

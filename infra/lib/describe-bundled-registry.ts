@@ -9,7 +9,13 @@ import { createDataPlane, dataPlaneFromConfig } from '../../src/pipeline/data-pl
  * its engine registers, and compare it with loading the same home from disk.
  */
 export async function describeBundledRegistry(home: string): Promise<RegistryListing> {
-  const engine = await createHookEngine({ home, gatewayHooks: true, acceptHooks: false, print: () => {}, ...bundledHooksOptions() });
+  const engine = await createHookEngine({
+    home,
+    gatewayHooks: true,
+    acceptHooks: false,
+    print: () => {},
+    ...bundledHooksOptions(),
+  });
   try {
     return engine.describeRegistry();
   } finally {

@@ -49,7 +49,9 @@ export interface FunctionBundlingOptions {
 export function functionBundling(options: FunctionBundlingOptions): Pick<
   nodejs.NodejsFunctionProps,
   'entry' | 'handler' | 'projectRoot' | 'depsLockFilePath' | 'bundling'
-> & { environment: Record<string, string> } {
+> & {
+  environment: Record<string, string>;
+} {
   const { repoRoot, functionName, hooksBundle } = options;
   const functionEntry = join(repoRoot, 'functions', `${functionName}.ts`);
   const entry = hooksBundle ? join(hooksBundle.entriesDir, `${functionName}.entry.ts`) : functionEntry;

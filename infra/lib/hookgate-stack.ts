@@ -47,7 +47,6 @@ import type { AlarmDestination, IngressOptions } from './stack-context.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-
 export interface HookgateStackProps extends StackProps {
   /** What happens to the table and payload bucket on `cdk destroy` (context `removalPolicy`). */
   readonly dataRemovalPolicy: RemovalPolicy;
@@ -131,7 +130,11 @@ export class HookgateStack extends Stack {
       removalPolicy: props.dataRemovalPolicy,
       autoDeleteObjects: false,
     });
-    acceptFinding(payloads, 'AwsSolutions-S1', 'transient observer payloads (14-day lifecycle), written and read only by this stack\'s roles; an access-log bucket would cost more than it tells');
+    acceptFinding(
+      payloads,
+      'AwsSolutions-S1',
+      "transient observer payloads (14-day lifecycle), written and read only by this stack's roles; an access-log bucket would cost more than it tells",
+    );
 
     // Two secrets, split by who may read them (secret-keys.ts): the gateway's (inbound
     // verification, the /v1 token) and the reply secret (reply credentials, the model key).
@@ -144,12 +147,21 @@ export class HookgateStack extends Stack {
         passwordLength: 48,
       },
     });
-    acceptFinding(secret, 'AwsSolutions-SMG4', 'platform tokens are issued and rotated by each platform, not by a Lambda rotation function; the /v1 token is rotated by putting a new value');
+    acceptFinding(
+      secret,
+      'AwsSolutions-SMG4',
+      'platform tokens are issued and rotated by each platform, not by a Lambda rotation function; the /v1 token is rotated by putting a new value',
+    );
     const replySecret = new secretsmanager.Secret(this, 'ReplySecrets', {
-      description: 'hookgate replies: platform reply credentials and the model API key (JSON); read by the gateway and the turn function',
+      description:
+        'hookgate replies: platform reply credentials and the model API key (JSON); read by the gateway and the turn function',
       secretObjectValue: Object.fromEntries(REPLY_SECRET_KEYS.map((key) => [key, SecretValue.unsafePlainText('')])),
     });
-    acceptFinding(replySecret, 'AwsSolutions-SMG4', 'platform tokens and the model key are issued and rotated by their issuers, not by a Lambda rotation function');
+    acceptFinding(
+      replySecret,
+      'AwsSolutions-SMG4',
+      'platform tokens and the model key are issued and rotated by their issuers, not by a Lambda rotation function',
+    );
 
     // SQS-managed server-side encryption, said out loud (no key to pay for or to grant).
     const encryption = sqs.QueueEncryption.SQS_MANAGED;
@@ -195,11 +207,22 @@ export class HookgateStack extends Stack {
       enforceSSL: true,
     });
     // What SNS cannot deliver to a subscribed queue (deleted, or its policy broken) lands here, not nowhere.
-    const subscriptionDlq = new sqs.Queue(this, 'SubscriptionDlq', { encryption, retentionPeriod: Duration.days(14), enforceSSL: true });
-    acceptFinding(subscriptionDlq, 'AwsSolutions-SQS3', 'it is a dead-letter queue itself (of the SNS subscriptions), alarmed when not empty');
+    const subscriptionDlq = new sqs.Queue(this, 'SubscriptionDlq', {
+      encryption,
+      retentionPeriod: Duration.days(14),
+      enforceSSL: true,
+    });
+    acceptFinding(
+      subscriptionDlq,
+      'AwsSolutions-SQS3',
+      'it is a dead-letter queue itself (of the SNS subscriptions), alarmed when not empty',
+    );
     const endOfLine = 'a dead-letter queue has none of its own: it is the end of the line, alarmed when not empty';
-    for (const dlq of [turnsDlq, timersDlq, eventsDlq, subscriptionDlq]) acceptFinding(dlq, 'Serverless-SQSRedrivePolicy', endOfLine);
-    topic.addSubscription(new subscriptions.SqsSubscription(events, { rawMessageDelivery: true, deadLetterQueue: subscriptionDlq }));
+    for (const dlq of [turnsDlq, timersDlq, eventsDlq, subscriptionDlq])
+      acceptFinding(dlq, 'Serverless-SQSRedrivePolicy', endOfLine);
+    topic.addSubscription(
+      new subscriptions.SqsSubscription(events, { rawMessageDelivery: true, deadLetterQueue: subscriptionDlq }),
+    );
     const telemetryQueues: MonitoredQueue[] = [];
     for (const subscriber of props.telemetrySubscribers) {
       const queue = new sqs.Queue(this, `Telemetry-${subscriber.name}`, {
@@ -212,11 +235,16 @@ export class HookgateStack extends Stack {
           rawMessageDelivery: true,
           deadLetterQueue: subscriptionDlq,
           ...(subscriber.eventTypes
-            ? { filterPolicy: { [EVENT_TYPE_ATTRIBUTE]: sns.SubscriptionFilter.stringFilter({ allowlist: subscriber.eventTypes }) } }
+            ? {
+                filterPolicy: {
+                  [EVENT_TYPE_ATTRIBUTE]: sns.SubscriptionFilter.stringFilter({ allowlist: subscriber.eventTypes }),
+                },
+              }
             : {}),
         }),
       );
-      const externalReason = 'read by an external telemetry consumer, whose retries are its own; unconsumed events expire after 4 days';
+      const externalReason =
+        'read by an external telemetry consumer, whose retries are its own; unconsumed events expire after 4 days';
       acceptFinding(queue, 'AwsSolutions-SQS3', externalReason);
       acceptFinding(queue, 'Serverless-SQSRedrivePolicy', externalReason);
       new CfnOutput(this, `TelemetryQueueUrl-${subscriber.name}`, { value: queue.queueUrl });
@@ -274,29 +302,31 @@ export class HookgateStack extends Stack {
         ...extra,
         loggingFormat: lambda.LoggingFormat.JSON,
       });
-      const runtimeReason = 'the runtime is nodejs22.x by design (architecture §3); moving to a newer one is a deliberate, tested change';
+      const runtimeReason =
+        'the runtime is nodejs22.x by design (architecture §3); moving to a newer one is a deliberate, tested change';
       acceptFinding(fn, 'AwsSolutions-L1', runtimeReason);
       acceptFinding(fn, 'Serverless-LambdaLatestVersion', runtimeReason);
       acceptFinding(
         fn,
         'Serverless-LambdaTracing',
-        'no X-Ray: each turn\'s hook calls are traced in the table (hookgate trace) and each hook\'s latency, blocks and errors are on the dashboard; X-Ray would be a second, per-trace billed record',
+        "no X-Ray: each turn's hook calls are traced in the table (hookgate trace) and each hook's latency, blocks and errors are on the dashboard; X-Ray would be a second, per-trace billed record",
       );
       acceptFinding(
         fn,
         'Serverless-LambdaDLQ',
-        'nothing invokes it asynchronously (Function URL / API Gateway and SQS event sources are synchronous); failed SQS messages go to each queue\'s own DLQ, alarmed',
+        "nothing invokes it asynchronously (Function URL / API Gateway and SQS event sources are synchronous); failed SQS messages go to each queue's own DLQ, alarmed",
       );
       acceptFinding(
         role,
         `AwsSolutions-IAM5[Resource::<${this.getLogicalId(payloads.node.defaultChild as s3.CfnBucket)}.Arn>/${PAYLOAD_KEY_PREFIX}*]`,
         'payload objects are keyed by date and event id, unknown at deploy time; the grant is one action under this prefix of this bucket',
       );
-      if (name === 'turn') acceptFinding(
-        role,
-        `AwsSolutions-IAM5[Resource::<${this.getLogicalId(payloads.node.defaultChild as s3.CfnBucket)}.Arn>/${ATTACHMENT_KEY_PREFIX}*]`,
-        'attachments are keyed by session and a random id, unknown at deploy time; the turn reads back only what it stored under this prefix',
-      );
+      if (name === 'turn')
+        acceptFinding(
+          role,
+          `AwsSolutions-IAM5[Resource::<${this.getLogicalId(payloads.node.defaultChild as s3.CfnBucket)}.Arn>/${ATTACHMENT_KEY_PREFIX}*]`,
+          'attachments are keyed by session and a random id, unknown at deploy time; the turn reads back only what it stored under this prefix',
+        );
       return fn;
     };
     // The front door is public by design (platforms sign, the app verifies): reserved
@@ -313,7 +343,11 @@ export class HookgateStack extends Stack {
     const ingress = addIngress(this, gateway, props.ingress ?? { kind: 'url' });
 
     turn.addEventSource(
-      new sources.SqsEventSource(turns, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: EVENT_SOURCE_MAX_CONCURRENCY.turns }),
+      new sources.SqsEventSource(turns, {
+        batchSize: 1,
+        reportBatchItemFailures: true,
+        maxConcurrency: EVENT_SOURCE_MAX_CONCURRENCY.turns,
+      }),
     );
     turn.addEventSource(
       new sources.SqsEventSource(timers, {
@@ -332,7 +366,8 @@ export class HookgateStack extends Stack {
       }),
     );
 
-    const sqsSourceReason = 'an SQS event source fails to its queue\'s redrive DLQ (alarmed, replayable with hookgate dlq); on-failure destinations are for stream sources';
+    const sqsSourceReason =
+      "an SQS event source fails to its queue's redrive DLQ (alarmed, replayable with hookgate dlq); on-failure destinations are for stream sources";
     acceptFinding(turn, 'Serverless-LambdaEventSourceMappingDestination', sqsSourceReason);
     acceptFinding(observer, 'Serverless-LambdaEventSourceMappingDestination', sqsSourceReason);
 
@@ -358,11 +393,15 @@ export class HookgateStack extends Stack {
       replySecret.grantRead(fn);
       turns.grantSendMessages(fn);
       topic.grantPublish(fn);
-      fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [payloads.arnForObjects(`${PAYLOAD_KEY_PREFIX}*`)] }));
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [payloads.arnForObjects(`${PAYLOAD_KEY_PREFIX}*`)] }),
+      );
     }
     timers.grantSendMessages(turn);
     // Attachments (docs/attachments.md): the turn reads back the images it stored and presigns URLs for the hooks.
-    turn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [payloads.arnForObjects(`${ATTACHMENT_KEY_PREFIX}*`)] }));
+    turn.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [payloads.arnForObjects(`${ATTACHMENT_KEY_PREFIX}*`)] }),
+    );
 
     // The chat's tools run in the tools function; the turn function invokes it and signs the
     // presigned URLs of the session workspaces (a presigned request carries its signer's rights).
@@ -374,7 +413,10 @@ export class HookgateStack extends Stack {
     });
     this.tools.function.grantInvoke(turn);
     turn.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [this.tools.bucket.arnForObjects(`${WORKSPACE_KEY_PREFIX}*`)] }),
+      new iam.PolicyStatement({
+        actions: ['s3:GetObject', 's3:PutObject'],
+        resources: [this.tools.bucket.arnForObjects(`${WORKSPACE_KEY_PREFIX}*`)],
+      }),
     );
     // A missing archive is then a 404 (a new session), not a 403.
     turn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.tools.bucket.bucketArn] }));
@@ -408,24 +450,45 @@ export class HookgateStack extends Stack {
       timers.grantSendMessages(gateway);
       events.grantSendMessages(gateway);
     }
-    observer.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [payloads.arnForObjects(`${PAYLOAD_KEY_PREFIX}*`)] }));
+    observer.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [payloads.arnForObjects(`${PAYLOAD_KEY_PREFIX}*`)] }),
+    );
     addTelemetryResources(this, { observer, topic, ...(props.otlpEndpoint ? { otlpEndpoint: props.otlpEndpoint } : {}) });
 
     // Operations: one list of functions and one of queues feed the alarms and the dashboard.
-    const monitoredFunctions: (MonitoredFunction & { logGroup: logs.ILogGroup })[] = (Object.entries(functions) as [FunctionName, nodejs.NodejsFunction][]).map(
-      ([name, fn]) => ({ name, fn, timeoutSeconds: FUNCTION_TIMEOUT_SECONDS[name], logGroup: fn.logGroup }),
-    );
+    const monitoredFunctions: (MonitoredFunction & { logGroup: logs.ILogGroup })[] = (
+      Object.entries(functions) as [FunctionName, nodejs.NodejsFunction][]
+    ).map(([name, fn]) => ({ name, fn, timeoutSeconds: FUNCTION_TIMEOUT_SECONDS[name], logGroup: fn.logGroup }));
     // The tools function: its errors, throttles (a session past the tenant cap) and long calls page too.
-    monitoredFunctions.push({ name: 'tools', fn: this.tools.function, timeoutSeconds: FUNCTION_TIMEOUT_SECONDS.tools, logGroup: this.tools.function.logGroup });
+    monitoredFunctions.push({
+      name: 'tools',
+      fn: this.tools.function,
+      timeoutSeconds: FUNCTION_TIMEOUT_SECONDS.tools,
+      logGroup: this.tools.function.logGroup,
+    });
     const monitoredQueues: MonitoredQueue[] = [
       { name: 'Turns', queue: turns, maxAgeSeconds: OLDEST_TURN_ALARM_SECONDS, meaning: 'stuck or starved turn λ; chats wait' },
-      { name: 'Timers', queue: timers, maxAgeSeconds: OLDEST_TIMER_ALARM_SECONDS, meaning: 'approval timeouts are not forwarded' },
-      { name: 'Events', queue: events, maxAgeSeconds: OLDEST_EVENT_ALARM_SECONDS, meaning: 'observer hooks are failing or starved' },
+      {
+        name: 'Timers',
+        queue: timers,
+        maxAgeSeconds: OLDEST_TIMER_ALARM_SECONDS,
+        meaning: 'approval timeouts are not forwarded',
+      },
+      {
+        name: 'Events',
+        queue: events,
+        maxAgeSeconds: OLDEST_EVENT_ALARM_SECONDS,
+        meaning: 'observer hooks are failing or starved',
+      },
       ...telemetryQueues,
     ];
     const deadLetterQueues: MonitoredDlq[] = [
       { name: 'TurnsDlq', queue: turnsDlq, meaning: 'turns are waiting in the turns DLQ (their chats got an apology)' },
-      { name: 'TimersDlq', queue: timersDlq, meaning: 'approval timers are waiting in the timers DLQ (approvals may never time out)' },
+      {
+        name: 'TimersDlq',
+        queue: timersDlq,
+        meaning: 'approval timers are waiting in the timers DLQ (approvals may never time out)',
+      },
       { name: 'EventsDlq', queue: eventsDlq, meaning: 'observer events are waiting in the events DLQ (hookgate dlq list)' },
       { name: 'SubscriptionDlq', queue: subscriptionDlq, meaning: 'SNS could not deliver events to a subscribed queue' },
     ];
@@ -437,7 +500,11 @@ export class HookgateStack extends Stack {
       deadLetterQueues,
       serverErrors: ingress.serverErrors,
     });
-    addStackDashboard(this, { functions: monitoredFunctions, queues: monitoredQueues, ...(ingress.metrics ? { ingress: ingress.metrics } : {}) });
+    addStackDashboard(this, {
+      functions: monitoredFunctions,
+      queues: monitoredQueues,
+      ...(ingress.metrics ? { ingress: ingress.metrics } : {}),
+    });
 
     // To recycle running instances after a secret changes (docs/deploy.md#roll-a-secret).
     for (const { name, fn } of monitoredFunctions) {
@@ -445,12 +512,18 @@ export class HookgateStack extends Stack {
     }
     new CfnOutput(this, 'EventsTopicArn', { value: topic.topicArn, description: 'subscribe telemetry consumers here' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
-    new CfnOutput(this, 'SecretArn', { value: secret.secretArn, description: 'the gateway secret: inbound verification secrets and the /v1 token' });
-    new CfnOutput(this, 'ReplySecretArn', { value: replySecret.secretArn, description: 'the reply secret: platform reply credentials and the model key' });
+    new CfnOutput(this, 'SecretArn', {
+      value: secret.secretArn,
+      description: 'the gateway secret: inbound verification secrets and the /v1 token',
+    });
+    new CfnOutput(this, 'ReplySecretArn', {
+      value: replySecret.secretArn,
+      description: 'the reply secret: platform reply credentials and the model key',
+    });
     new CfnOutput(this, 'EventsDlqUrl', { value: eventsDlq.queueUrl });
     new CfnOutput(this, 'TurnsDlqUrl', { value: turnsDlq.queueUrl });
     new CfnOutput(this, 'EventsQueueUrl', { value: events.queueUrl });
-    if (alarmTopic) new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn, description: 'every alarm notifies this topic' });
-
+    if (alarmTopic)
+      new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn, description: 'every alarm notifies this topic' });
   }
 }

@@ -12,7 +12,13 @@ import type { ShellHookEntry } from '../../src/hooks/shell/config/shell-hook-ent
 import type { AllowlistEntry } from '../../src/hooks/shell/consent/allowlist-store.ts';
 import { findHooksConfigProblems, formatProblem } from '../../src/hooks/validate-hooks-home.ts';
 import { BUNDLED_HOME_DIR, type HooksBundle } from './function-bundling.ts';
-import { findHooksHomeSymlinks, HooksHomeFilesError, planHooksHomeFiles, type HooksHomePlan, type ShippedUnit } from './hooks-home-files.ts';
+import {
+  findHooksHomeSymlinks,
+  HooksHomeFilesError,
+  planHooksHomeFiles,
+  type HooksHomePlan,
+  type ShippedUnit,
+} from './hooks-home-files.ts';
 import { readPluginsConfig } from '../../src/hooks/plugins/plugins-config.ts';
 import { suggestHookName } from '../../src/hooks/shell/config/did-you-mean.ts';
 import { HookgateError } from '../../src/errors/hookgate-error.ts';
@@ -56,7 +62,9 @@ export async function prepareHooksBundle(
   // Before anything reads the home: discovery follows links, and a loop would end in a stack trace.
   const links = findHooksHomeSymlinks(home);
   if (links.length > 0) {
-    throw new HooksHomeBuildError(`hooks home ${home} cannot be bundled:\n  ${links.map((link) => `${link}: symbolic link, not bundled`).join('\n  ')}`);
+    throw new HooksHomeBuildError(
+      `hooks home ${home} cannot be bundled:\n  ${links.map((link) => `${link}: symbolic link, not bundled`).join('\n  ')}`,
+    );
   }
   const problems = await findHooksConfigProblems(home);
   if (problems.length > 0) {
@@ -81,7 +89,9 @@ export async function prepareHooksBundle(
   // --stack`) or approvals shipped on purpose, never a local file's `hooks_auto_accept`.
   const { hooks_auto_accept: autoAccept, ...config } = discovered.config;
   if (autoAccept !== undefined) {
-    print(`hookgate: hooks_auto_accept in ${join(home, 'config.yaml')} is not deployed; approve with \`hookgate hooks approve … --stack\` or -c approveShellHooks=all`);
+    print(
+      `hookgate: hooks_auto_accept in ${join(home, 'config.yaml')} is not deployed; approve with \`hookgate hooks approve … --stack\` or -c approveShellHooks=all`,
+    );
   }
   const approvedShellHooks = options.approveShellHooks === 'all' ? await shippedApprovals(home, config, plan) : [];
   for (const entry of approvedShellHooks) print(`hookgate: shipping approval of shell hook ${entry.event}: ${entry.command}`);
@@ -135,7 +145,15 @@ export async function prepareHooksBundle(
       ].join('\n'),
     );
   }
-  return { home, stagedHome, registerModule, entriesDir, fingerprint, files: plan.files.map((f) => f.target), totalBytes: plan.totalBytes };
+  return {
+    home,
+    stagedHome,
+    registerModule,
+    entriesDir,
+    fingerprint,
+    files: plan.files.map((f) => f.target),
+    totalBytes: plan.totalBytes,
+  };
 }
 
 /**
@@ -160,7 +178,11 @@ async function shippedApprovals(home: string, config: Record<string, unknown>, p
       command: entry.command,
       approved_at: approvedAt,
       script_mtime_at_approval: null,
-      script_sha256_at_approval: source ? createHash('sha256').update(await readFile(source)).digest('hex') : null,
+      script_sha256_at_approval: source
+        ? createHash('sha256')
+            .update(await readFile(source))
+            .digest('hex')
+        : null,
     });
   }
   return approvals;
@@ -191,7 +213,11 @@ function shellEntriesWithFiles(config: Record<string, unknown>): (ShellHookEntry
 async function shippedUnits(description: HooksHomeDescription): Promise<ShippedUnit[]> {
   const units: ShippedUnit[] = description.plugins
     .filter((p) => p.enabled)
-    .map((p) => ({ dir: `plugins/${p.dir}`, manifest: 'plugin.yaml', ...(p.manifest.files !== undefined ? { files: p.manifest.files } : {}) }));
+    .map((p) => ({
+      dir: `plugins/${p.dir}`,
+      manifest: 'plugin.yaml',
+      ...(p.manifest.files !== undefined ? { files: p.manifest.files } : {}),
+    }));
   for (const hook of description.gatewayHooks) {
     if (hook.kind !== 'hook') continue;
     // Discovery validated this HOOK.yaml as a mapping; only its `files:` is read here.
@@ -210,8 +236,10 @@ function unknownEnabledPlugins(description: HooksHomeDescription): string[] {
     .filter((name) => !names.includes(name))
     .map((name) => {
       const suggestion = suggestHookName(name, names);
-      return `${join(description.home, 'config.yaml')}: plugins.enabled names '${name}', but no plugin in ${join(description.home, 'plugins')} is called that` +
-        (suggestion ? ` — did you mean '${suggestion}'?` : ` (plugins there: ${names.join(', ') || 'none'})`);
+      return (
+        `${join(description.home, 'config.yaml')}: plugins.enabled names '${name}', but no plugin in ${join(description.home, 'plugins')} is called that` +
+        (suggestion ? ` — did you mean '${suggestion}'?` : ` (plugins there: ${names.join(', ') || 'none'})`)
+      );
     });
 }
 
@@ -221,9 +249,7 @@ function assertBuildable(description: HooksHomeDescription): void {
     ...description.gatewayHooks.flatMap((h) =>
       h.kind === 'skip' ? [`${join(description.home, 'hooks', h.dir, 'HOOK.yaml')}: ${h.line}`] : [],
     ),
-    ...description.notices
-      .filter((n) => n.level === 'warn' || n.level === 'error')
-      .map((n) => n.message),
+    ...description.notices.filter((n) => n.level === 'warn' || n.level === 'error').map((n) => n.message),
   ];
   if (problems.length > 0) {
     throw new HooksHomeBuildError(`hooks home ${description.home} cannot be bundled:\n  ${problems.join('\n  ')}`);
@@ -234,7 +260,13 @@ function assertBuildable(description: HooksHomeDescription): void {
 async function fingerprintOf(plan: HooksHomePlan, approvals: readonly AllowlistEntry[]): Promise<string> {
   const hash = createHash('sha256');
   for (const file of plan.files) {
-    hash.update(file.target).update('\0').update(String((await stat(file.source)).mode & 0o777)).update('\0').update(await readFile(file.source)).update('\0');
+    hash
+      .update(file.target)
+      .update('\0')
+      .update(String((await stat(file.source)).mode & 0o777))
+      .update('\0')
+      .update(await readFile(file.source))
+      .update('\0');
   }
   hash.update(JSON.stringify(plan.shellCommands)).update(JSON.stringify(approvals));
   return hash.digest('hex').slice(0, 16);

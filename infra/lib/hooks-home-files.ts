@@ -25,7 +25,14 @@ export interface HooksHomePlan {
 }
 
 /** Names never shipped, at any depth: secrets, state, history, dependencies, consent files. */
-const NEVER_SHIPPED = new Set(['sessions', 'logs', 'memories', 'node_modules', 'shell-hooks-allowlist.json', 'shell-hooks-allowlist.json.lock']);
+const NEVER_SHIPPED = new Set([
+  'sessions',
+  'logs',
+  'memories',
+  'node_modules',
+  'shell-hooks-allowlist.json',
+  'shell-hooks-allowlist.json.lock',
+]);
 
 /** Dotfiles (`.env`, `.env.local`, `.hookgate/`, `.git/`), state directories, allowlist files. */
 export function isNeverShipped(name: string): boolean {
@@ -121,7 +128,9 @@ export function planHooksHomeFiles(
       const inDir = relative(dir, source);
       const parts = inDir.split(sep);
       if (inDir.startsWith('..') || isAbsolute(inDir) || parts.some(isNeverShipped)) {
-        problems.push(`${join(dir, unit.manifest)}: files: ${file} is outside ${unit.dir} or a dotfile or state file; it is never bundled`);
+        problems.push(
+          `${join(dir, unit.manifest)}: files: ${file} is outside ${unit.dir} or a dotfile or state file; it is never bundled`,
+        );
       } else if (!isFileOrLink(source)) {
         problems.push(`${join(dir, unit.manifest)}: files: ${file} not found`);
       } else {
@@ -146,7 +155,7 @@ export function planHooksHomeFiles(
     return candidates.find(isFileOrLink);
   };
   const missingInLambda = (entry: ShellHookEntry, words: readonly string[], script?: { word: number; source: string }) => {
-    const name = script ? basename(script.source) : words[0] ?? entry.command;
+    const name = script ? basename(script.source) : (words[0] ?? entry.command);
     if (allowMissing.has(name) || allowMissing.has(entry.command)) return;
     const command = script ? joinShellWords(words.map((w, i) => (i === script.word ? script.source : w))) : entry.command;
     const missing = lambdaMissingPrograms(command, env);
@@ -177,7 +186,9 @@ export function planHooksHomeFiles(
     }
     const source = locate(script);
     if (source === undefined) {
-      problems.push(`hooks.${entry.event}: ${entry.command}: script ${script} not found in ${[home, ...searchDirs].join(' or ')}`);
+      problems.push(
+        `hooks.${entry.event}: ${entry.command}: script ${script} not found in ${[home, ...searchDirs].join(' or ')}`,
+      );
       continue;
     }
     if (isNeverShipped(basename(source))) {
@@ -191,7 +202,9 @@ export function planHooksHomeFiles(
     try {
       accessSync(source, scriptWord === 0 ? constants.X_OK : constants.R_OK);
     } catch {
-      problems.push(`hooks.${entry.event}: ${entry.command}: ${source} is not ${scriptWord === 0 ? 'executable (chmod +x)' : 'readable'}`);
+      problems.push(
+        `hooks.${entry.event}: ${entry.command}: ${source} is not ${scriptWord === 0 ? 'executable (chmod +x)' : 'readable'}`,
+      );
       continue;
     }
     missingInLambda(entry, words, { word: scriptWord, source });
@@ -223,7 +236,9 @@ export function planHooksHomeFiles(
  * findHooksHomeSymlinks('/home/me/.hermes') // ['/home/me/.hermes/plugins/guard/env-link']
  */
 export function findHooksHomeSymlinks(home: string): string[] {
-  const top = ['config.yaml', 'BOOT.md'].map((name) => join(home, name)).filter((path) => lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink());
+  const top = ['config.yaml', 'BOOT.md']
+    .map((name) => join(home, name))
+    .filter((path) => lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink());
   return [...top, ...symlinksUnder(join(home, 'plugins')), ...symlinksUnder(join(home, 'hooks'))];
 }
 

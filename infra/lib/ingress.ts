@@ -37,7 +37,12 @@ export interface Ingress {
   /** Front-door 5xx for the alarms. */
   readonly serverErrors: { readonly name: string; readonly metric: cloudwatch.IMetric }[];
   /** API Gateway's own request, 5xx and latency metrics, for the dashboard. */
-  readonly metrics?: { readonly title: string; readonly requests: cloudwatch.IMetric; readonly serverErrors: cloudwatch.IMetric; readonly latency: cloudwatch.IMetric };
+  readonly metrics?: {
+    readonly title: string;
+    readonly requests: cloudwatch.IMetric;
+    readonly serverErrors: cloudwatch.IMetric;
+    readonly latency: cloudwatch.IMetric;
+  };
 }
 
 /**
@@ -58,7 +63,9 @@ export function addIngress(scope: Stack, gateway: lambda.Function, options: Ingr
     const url = gateway.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
     ingress = {
       baseUrl: url.url,
-      serverErrors: [{ name: 'FunctionUrl', metric: gateway.metric('Url5xxCount', { period: Duration.minutes(1), statistic: 'Sum' }) }],
+      serverErrors: [
+        { name: 'FunctionUrl', metric: gateway.metric('Url5xxCount', { period: Duration.minutes(1), statistic: 'Sum' }) },
+      ],
     };
   } else {
     ingress = restApi(scope, gateway, options);
@@ -66,13 +73,19 @@ export function addIngress(scope: Stack, gateway: lambda.Function, options: Ingr
   new CfnOutput(scope, 'WebhookBaseUrl', { value: ingress.baseUrl, description: 'append webhooks/<platform> for each platform' });
   for (const platform of DEPLOYED_PLATFORMS) {
     const title = platform[0]!.toUpperCase() + platform.slice(1);
-    new CfnOutput(scope, `WebhookUrl${title}`, { value: `${ingress.baseUrl}webhooks/${platform}`, description: `register this with ${title}` });
+    new CfnOutput(scope, `WebhookUrl${title}`, {
+      value: `${ingress.baseUrl}webhooks/${platform}`,
+      description: `register this with ${title}`,
+    });
   }
   return ingress;
 }
 
 function restApi(scope: Stack, gateway: lambda.Function, options: Extract<IngressOptions, { kind: 'apigateway' }>): Ingress {
-  const accessLogs = new logs.LogGroup(scope, 'ApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+  const accessLogs = new logs.LogGroup(scope, 'ApiAccessLogs', {
+    retention: logs.RetentionDays.ONE_MONTH,
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
   const throttle = (t: { rate: number; burst: number }) => ({ throttlingRateLimit: t.rate, throttlingBurstLimit: t.burst });
   const methodOptions: Record<string, apigateway.MethodDeploymentOptions> = {
     '/healthz/GET': throttle(ROUTE_THROTTLE.healthz),
@@ -89,7 +102,7 @@ function restApi(scope: Stack, gateway: lambda.Function, options: Extract<Ingres
   const integration = new apigateway.LambdaIntegration(gateway, { proxy: true, allowTestInvoke: false });
   const api = new apigateway.RestApi(scope, 'Api', {
     defaultIntegration: integration,
-    description: 'hookgate: the chat platforms\' webhooks, /v1 and the console, proxied to the gateway function',
+    description: "hookgate: the chat platforms' webhooks, /v1 and the console, proxied to the gateway function",
     endpointConfiguration: { types: [apigateway.EndpointType.REGIONAL] },
     // With a custom domain, the domain is the one door (a WAF on the stage covers both anyway).
     disableExecuteApiEndpoint: options.domain !== undefined,
@@ -120,18 +133,30 @@ function restApi(scope: Stack, gateway: lambda.Function, options: Extract<Ingres
   // Anything else (and `/`, which the root proxy also claims): the app answers 404.
   api.root.addProxy({ defaultIntegration: integration, anyMethod: true });
 
-  acceptFinding(api, 'AwsSolutions-APIG2', 'every body is validated by the app (zod) after its signature is checked; a model here would repeat each platform\'s schema');
-  const authReason = 'platforms sign their webhooks (Telegram secret token, Slack HMAC, Discord Ed25519, WhatsApp HMAC, Teams JWT) and /v1 and the console need the bearer token; the app verifies each, API Gateway has no scheme a chat platform speaks';
+  acceptFinding(
+    api,
+    'AwsSolutions-APIG2',
+    "every body is validated by the app (zod) after its signature is checked; a model here would repeat each platform's schema",
+  );
+  const authReason =
+    'platforms sign their webhooks (Telegram secret token, Slack HMAC, Discord Ed25519, WhatsApp HMAC, Teams JWT) and /v1 and the console need the bearer token; the app verifies each, API Gateway has no scheme a chat platform speaks';
   acceptFinding(api, 'AwsSolutions-APIG4', authReason);
   acceptFinding(api, 'AwsSolutions-COG4', authReason);
   acceptFinding(
     api,
     'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-    'API Gateway\'s account-wide logging role takes this AWS service policy by design; access logs need it',
+    "API Gateway's account-wide logging role takes this AWS service policy by design; access logs need it",
   );
-  acceptFinding(api, 'Serverless-APIGWXrayEnabled', 'no X-Ray: requests are in the access log and the gateway\'s own log; X-Ray would be a second, per-trace billed record');
+  acceptFinding(
+    api,
+    'Serverless-APIGWXrayEnabled',
+    "no X-Ray: requests are in the access log and the gateway's own log; X-Ray would be a second, per-trace billed record",
+  );
   if (options.wafAclArn) {
-    new wafv2.CfnWebACLAssociation(scope, 'ApiWafAssociation', { resourceArn: api.deploymentStage.stageArn, webAclArn: options.wafAclArn });
+    new wafv2.CfnWebACLAssociation(scope, 'ApiWafAssociation', {
+      resourceArn: api.deploymentStage.stageArn,
+      webAclArn: options.wafAclArn,
+    });
   }
   let baseUrl = api.url;
   if (options.domain) {

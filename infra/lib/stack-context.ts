@@ -36,14 +36,21 @@ export type AlarmDestination = { readonly email: string } | { readonly topicArn:
 
 export type IngressOptions =
   | { readonly kind: 'url' }
-  | { readonly kind: 'apigateway'; readonly wafAclArn?: string; readonly domain?: { readonly name: string; readonly certificateArn: string } };
+  | {
+      readonly kind: 'apigateway';
+      readonly wafAclArn?: string;
+      readonly domain?: { readonly name: string; readonly certificateArn: string };
+    };
 
 export class StackContextError extends HookgateError {
   override readonly name = 'StackContextError';
 }
 
 const Context = z.object({
-  stackName: z.string().regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/).default('hookgate'),
+  stackName: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/)
+    .default('hookgate'),
   hooksHome: z.string().min(1).optional(),
   removalPolicy: z.enum(['retain', 'destroy']).default('retain'),
   telemetrySubscribers: z.unknown().optional(),
@@ -53,13 +60,25 @@ const Context = z.object({
   modelBaseUrl: z.url().optional(),
   gatewayConcurrency: z.coerce.number().int().min(1).max(1000).optional(),
   alarmEmail: z.email().optional(),
-  alarmTopicArn: z.string().regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_.-]+$/, 'must be an SNS topic ARN').optional(),
+  alarmTopicArn: z
+    .string()
+    .regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_.-]+$/, 'must be an SNS topic ARN')
+    .optional(),
   alarms: z.literal('none').optional(),
   allowHooksMissingInLambda: z.string().optional(),
   ingress: z.enum(['url', 'apigateway']).default('url'),
-  wafAclArn: z.string().regex(/^arn:aws[a-z-]*:wafv2:[a-z0-9-]+:\d{12}:regional\/webacl\/.+/, 'must be a regional WAFv2 web ACL ARN').optional(),
-  domainName: z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'must be a DNS name').optional(),
-  certificateArn: z.string().regex(/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/.+/, 'must be an ACM certificate ARN').optional(),
+  wafAclArn: z
+    .string()
+    .regex(/^arn:aws[a-z-]*:wafv2:[a-z0-9-]+:\d{12}:regional\/webacl\/.+/, 'must be a regional WAFv2 web ACL ARN')
+    .optional(),
+  domainName: z
+    .string()
+    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'must be a DNS name')
+    .optional(),
+  certificateArn: z
+    .string()
+    .regex(/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/.+/, 'must be an ACM certificate ARN')
+    .optional(),
   approveShellHooks: z.enum(['none', 'all']).default('none'),
   console: z.union([z.boolean(), z.enum(['true', 'false'])]).default(false),
   toolsNetwork: z.enum(['none', 'internet']).default('none'),
@@ -82,10 +101,14 @@ export function readStackContext(get: (key: string) => unknown): StackContext {
   }
   if (destinations.length > 1) throw new StackContextError('context alarmEmail, alarmTopicArn and alarms=none: give one of them');
   if (c.ingress === 'url' && (c.wafAclArn || c.domainName || c.certificateArn)) {
-    throw new StackContextError('context wafAclArn, domainName and certificateArn need -c ingress=apigateway (a Function URL takes neither a WAF nor a custom domain)');
+    throw new StackContextError(
+      'context wafAclArn, domainName and certificateArn need -c ingress=apigateway (a Function URL takes neither a WAF nor a custom domain)',
+    );
   }
   if ((c.domainName === undefined) !== (c.certificateArn === undefined)) {
-    throw new StackContextError('context domainName and certificateArn go together (the certificate must cover the domain, in the stack\'s region)');
+    throw new StackContextError(
+      "context domainName and certificateArn go together (the certificate must cover the domain, in the stack's region)",
+    );
   }
   return {
     stackName: c.stackName,
@@ -101,7 +124,10 @@ export function readStackContext(get: (key: string) => unknown): StackContext {
     },
     ...(c.gatewayConcurrency !== undefined ? { gatewayConcurrency: c.gatewayConcurrency } : {}),
     alarms: c.alarmEmail ? { email: c.alarmEmail } : c.alarmTopicArn ? { topicArn: c.alarmTopicArn } : 'none',
-    allowHooksMissingInLambda: (c.allowHooksMissingInLambda ?? '').split(',').map((name) => name.trim()).filter(Boolean),
+    allowHooksMissingInLambda: (c.allowHooksMissingInLambda ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
     ingress:
       c.ingress === 'url'
         ? { kind: 'url' }

@@ -17,7 +17,8 @@ export interface TableGrant {
 export type FunctionName = 'gateway' | 'turn' | 'observer';
 
 /** Powertools' persistence layer, which the observer's idempotency store extends. */
-const POWERTOOLS_DYNAMODB_LAYER = 'node_modules/@aws-lambda-powertools/idempotency/lib/esm/persistence/DynamoDBPersistenceLayer.js';
+const POWERTOOLS_DYNAMODB_LAYER =
+  'node_modules/@aws-lambda-powertools/idempotency/lib/esm/persistence/DynamoDBPersistenceLayer.js';
 
 /** Every function: shell-hook consent is read from the deployed allowlist (never written there). */
 const ALLOWLIST_READ: TableGrant = {
@@ -47,9 +48,17 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>>
     // /approve and /deny: read and answer the approval.
     { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['APPROVAL#*'], calledFrom: ['src/store/dynamo-approval-store.ts'] },
     // /reset drops the session's grants.
-    { actions: ['Query', 'DeleteItem'], leadingKeys: ['GRANT#session#*'], calledFrom: ['src/store/dynamo-approval-store.ts', 'src/store/dynamo-table.ts'] },
+    {
+      actions: ['Query', 'DeleteItem'],
+      leadingKeys: ['GRANT#session#*'],
+      calledFrom: ['src/store/dynamo-approval-store.ts', 'src/store/dynamo-table.ts'],
+    },
     // Plugin slash commands read the current session's turn traces (`traces()` of the command context).
-    { actions: ['Query'], leadingKeys: ['TRACE_SESSION#*', 'TRACE#*'], calledFrom: ['src/store/trace-store.ts', 'src/store/dynamo-table.ts'] },
+    {
+      actions: ['Query'],
+      leadingKeys: ['TRACE_SESSION#*', 'TRACE#*'],
+      calledFrom: ['src/store/trace-store.ts', 'src/store/dynamo-table.ts'],
+    },
     ALLOWLIST_READ,
   ],
   turn: [
@@ -63,7 +72,11 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>>
     // Handled deliveries: a turn message that comes again after its turn ended is not run twice.
     { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['DEDUP#*'], calledFrom: ['src/store/dynamo-delivery-dedup-store.ts'] },
     // Dangerous-command approvals: put pending, read, answer on timeout.
-    { actions: ['GetItem', 'PutItem', 'UpdateItem'], leadingKeys: ['APPROVAL#*'], calledFrom: ['src/store/dynamo-approval-store.ts'] },
+    {
+      actions: ['GetItem', 'PutItem', 'UpdateItem'],
+      leadingKeys: ['APPROVAL#*'],
+      calledFrom: ['src/store/dynamo-approval-store.ts'],
+    },
     // Session and always grants: record, check both at once.
     { actions: ['PutItem', 'BatchGetItem'], leadingKeys: ['GRANT#*'], calledFrom: ['src/store/dynamo-approval-store.ts'] },
     // Transcripts: load, append (meta update, batched messages).
@@ -74,7 +87,11 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>>
     },
     // Per-turn hook traces, their session and by-day indexes, and the undelivered-reply index
     // (`hookgate trace` and the console read them).
-    { actions: ['BatchWriteItem'], leadingKeys: ['TRACE#*', 'TRACE_SESSION#*', 'TRACE_RECENT#*', 'UNDELIVERED_REPLY'], calledFrom: ['src/store/trace-store.ts'] },
+    {
+      actions: ['BatchWriteItem'],
+      leadingKeys: ['TRACE#*', 'TRACE_SESSION#*', 'TRACE_RECENT#*', 'UNDELIVERED_REPLY'],
+      calledFrom: ['src/store/trace-store.ts'],
+    },
     ALLOWLIST_READ,
   ],
   observer: [
@@ -100,6 +117,14 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>>
  * read one, record a retry). Turn traces (`TRACE#*`) and the allowlist the gateway reads already.
  */
 export const CONSOLE_TABLE_ACCESS: readonly TableGrant[] = [
-  { actions: ['Query'], leadingKeys: ['TRACE_RECENT#*', 'UNDELIVERED_REPLY'], calledFrom: ['src/store/trace-store.ts', 'src/store/undelivered-reply-store.ts'] },
-  { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['UNDELIVERED_REPLY'], calledFrom: ['src/store/undelivered-reply-store.ts', 'src/store/trace-store.ts'] },
+  {
+    actions: ['Query'],
+    leadingKeys: ['TRACE_RECENT#*', 'UNDELIVERED_REPLY'],
+    calledFrom: ['src/store/trace-store.ts', 'src/store/undelivered-reply-store.ts'],
+  },
+  {
+    actions: ['GetItem', 'UpdateItem'],
+    leadingKeys: ['UNDELIVERED_REPLY'],
+    calledFrom: ['src/store/undelivered-reply-store.ts', 'src/store/trace-store.ts'],
+  },
 ];

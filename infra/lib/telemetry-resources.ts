@@ -31,12 +31,17 @@ export function addTelemetryResources(scope: Construct, props: TelemetryResource
   const sweep = new events.Rule(scope, 'OutboxSweep', {
     description: 'hookgate: publish observer events SNS did not take (the observer outbox)',
     schedule: events.Schedule.rate(Duration.minutes(1)),
-    targets: [new targets.LambdaFunction(props.observer, { event: events.RuleTargetInput.fromObject(OUTBOX_SWEEP_EVENT), retryAttempts: 0 })],
+    targets: [
+      new targets.LambdaFunction(props.observer, {
+        event: events.RuleTargetInput.fromObject(OUTBOX_SWEEP_EVENT),
+        retryAttempts: 0,
+      }),
+    ],
   });
   acceptFinding(
     sweep,
     'Serverless-EventBusDLQ',
-    'a sweep that fails is the next minute\'s sweep: the outbox items stay on the table until published, so a dead-letter queue would hold nothing to act on',
+    "a sweep that fails is the next minute's sweep: the outbox items stay on the table until published, so a dead-letter queue would hold nothing to act on",
   );
   props.topic.grantPublish(props.observer);
   if (props.otlpEndpoint) {

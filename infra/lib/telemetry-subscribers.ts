@@ -7,9 +7,7 @@ import { HookgateError } from '../../src/errors/hookgate-error.ts';
  * envelope's `type` (SNS message attribute `event_type`).
  */
 export const TelemetrySubscriberSchema = z.object({
-  name: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,60}$/, 'letters, digits, - and _ only (it names a queue)'),
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'letters, digits, - and _ only (it names a queue)'),
   eventTypes: z.array(z.string().min(1)).min(1).optional(),
 });
 export type TelemetrySubscriber = z.infer<typeof TelemetrySubscriberSchema>;
@@ -32,9 +30,7 @@ export function parseTelemetrySubscribers(raw: unknown): TelemetrySubscriber[] {
   const parsed = z.array(TelemetrySubscriberSchema).safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new TelemetrySubscribersContextError(
-      `context telemetrySubscribers[${issue?.path.join('.')}]: ${issue?.message}`,
-    );
+    throw new TelemetrySubscribersContextError(`context telemetrySubscribers[${issue?.path.join('.')}]: ${issue?.message}`);
   }
   const names = new Set<string>();
   for (const { name } of parsed.data) {

@@ -62,13 +62,16 @@ export class ToolsFunction extends Construct {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
-      lifecycleRules: [{ expiration: Duration.days(WORKSPACE_EXPIRY_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [
+        { expiration: Duration.days(WORKSPACE_EXPIRY_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
       removalPolicy: props.dataRemovalPolicy,
       autoDeleteObjects: false,
     });
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',
-      reason: 'session workspaces, read and written only through URLs the turn function signs; an access-log bucket would cost more than it tells',
+      reason:
+        'session workspaces, read and written only through URLs the turn function signs; an access-log bucket would cost more than it tells',
     });
 
     const logGroup = new logs.LogGroup(this, 'Logs', {
@@ -96,7 +99,9 @@ export class ToolsFunction extends Construct {
       logGroup,
       role: this.role,
       loggingFormat: lambda.LoggingFormat.JSON,
-      ...(network ? { vpc: network.vpc, vpcSubnets: { subnets: network.vpc.isolatedSubnets }, securityGroups: [network.securityGroup] } : {}),
+      ...(network
+        ? { vpc: network.vpc, vpcSubnets: { subnets: network.vpc.isolatedSubnets }, securityGroups: [network.securityGroup] }
+        : {}),
     });
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
@@ -108,11 +113,13 @@ export class ToolsFunction extends Construct {
     });
     Validations.of(this.function).acknowledge({
       id: 'Serverless-LambdaTracing',
-      reason: 'no X-Ray: each tool call is an execute_tool span of the turn (docs/telemetry.md); X-Ray would also need a grant this role must not have',
+      reason:
+        'no X-Ray: each tool call is an execute_tool span of the turn (docs/telemetry.md); X-Ray would also need a grant this role must not have',
     });
     Validations.of(this.function).acknowledge({
       id: 'Serverless-LambdaDLQ',
-      reason: 'only the turn function invokes it, synchronously (RequestResponse); a failure is answered to the model, never queued',
+      reason:
+        'only the turn function invokes it, synchronously (RequestResponse); a failure is answered to the model, never queued',
     });
   }
 
@@ -129,7 +136,10 @@ export class ToolsFunction extends Construct {
       id: 'AwsSolutions-VPC7',
       reason: 'nothing routes out of these subnets but the S3 gateway endpoint (workspace bucket only); DNS is filtered to S3',
     });
-    const endpoint = vpc.addGatewayEndpoint('S3', { service: ec2.GatewayVpcEndpointAwsService.S3, subnets: [{ subnetType: ec2.SubnetType.PRIVATE_ISOLATED }] });
+    const endpoint = vpc.addGatewayEndpoint('S3', {
+      service: ec2.GatewayVpcEndpointAwsService.S3,
+      subnets: [{ subnetType: ec2.SubnetType.PRIVATE_ISOLATED }],
+    });
     // The endpoint carries requests to this bucket's workspaces alone: no other bucket, anyone's, is reachable.
     endpoint.addToPolicy(
       new iam.PolicyStatement({
@@ -138,8 +148,16 @@ export class ToolsFunction extends Construct {
         resources: [this.bucket.arnForObjects(`${WORKSPACE_KEY_PREFIX}*`)],
       }),
     );
-    const securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', { vpc, allowAllOutbound: false, description: 'hookgate tools: HTTPS out (routed to S3 only)' });
-    securityGroup.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), 'HTTPS; the route tables reach S3 through the gateway endpoint and nothing else');
+    const securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
+      vpc,
+      allowAllOutbound: false,
+      description: 'hookgate tools: HTTPS out (routed to S3 only)',
+    });
+    securityGroup.addEgressRule(
+      ec2.Peer.anyIpv4(),
+      ec2.Port.tcp(443),
+      'HTTPS; the route tables reach S3 through the gateway endpoint and nothing else',
+    );
 
     // DNS: S3's names in this region resolve, every other name is NXDOMAIN (a query is a way out too).
     // The regional names, and the global ones the SDK may sign for in us-east-1: AWS's names, no way out.
@@ -161,28 +179,42 @@ export class ToolsFunction extends Construct {
 
     // Lambda places the function in the VPC with its execution role: the network-interface calls,
     // limited to the tools subnets and security group (Describe* takes no resource).
-    const subnetArns = vpc.isolatedSubnets.map((subnet) => Stack.of(this).formatArn({ service: 'ec2', resource: 'subnet', resourceName: subnet.subnetId }));
+    const subnetArns = vpc.isolatedSubnets.map((subnet) =>
+      Stack.of(this).formatArn({ service: 'ec2', resource: 'subnet', resourceName: subnet.subnetId }),
+    );
     const eniArn = Stack.of(this).formatArn({ service: 'ec2', resource: 'network-interface', resourceName: '*' });
     this.role.addToPolicy(
       new iam.PolicyStatement({
         actions: ['ec2:CreateNetworkInterface'],
-        resources: [...subnetArns, Stack.of(this).formatArn({ service: 'ec2', resource: 'security-group', resourceName: securityGroup.securityGroupId }), eniArn],
+        resources: [
+          ...subnetArns,
+          Stack.of(this).formatArn({ service: 'ec2', resource: 'security-group', resourceName: securityGroup.securityGroupId }),
+          eniArn,
+        ],
       }),
     );
     this.role.addToPolicy(
       new iam.PolicyStatement({
         actions: ['ec2:DeleteNetworkInterface', 'ec2:AssignPrivateIpAddresses', 'ec2:UnassignPrivateIpAddresses'],
         resources: [eniArn],
-        conditions: { StringEquals: { 'ec2:Vpc': Stack.of(this).formatArn({ service: 'ec2', resource: 'vpc', resourceName: vpc.vpcId }) } },
+        conditions: {
+          StringEquals: { 'ec2:Vpc': Stack.of(this).formatArn({ service: 'ec2', resource: 'vpc', resourceName: vpc.vpcId }) },
+        },
       }),
     );
-    this.role.addToPolicy(new iam.PolicyStatement({ actions: ['ec2:DescribeNetworkInterfaces', 'ec2:DescribeSubnets'], resources: ['*'] }));
+    this.role.addToPolicy(
+      new iam.PolicyStatement({ actions: ['ec2:DescribeNetworkInterfaces', 'ec2:DescribeSubnets'], resources: ['*'] }),
+    );
     Validations.of(this.role).acknowledge(
       {
         id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:network-interface/*]',
         reason: 'Lambda names the network interfaces it creates: network-interface/*, limited to the tools subnets and VPC',
       },
-      { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'ec2:DescribeNetworkInterfaces and ec2:DescribeSubnets take no resource; Lambda needs them to place the function in the VPC' },
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'ec2:DescribeNetworkInterfaces and ec2:DescribeSubnets take no resource; Lambda needs them to place the function in the VPC',
+      },
     );
     return { vpc, securityGroup };
   }

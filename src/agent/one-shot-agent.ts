@@ -52,9 +52,7 @@ export interface OneShotResult {
  * const { response } = await runOneShotAgent({ prompt: 'run: df -h' });
  */
 export async function runOneShotAgent(options: OneShotAgentOptions): Promise<OneShotResult> {
-  const transport =
-    options.transport ??
-    modelFromConfig(loadModelConfig(process.env));
+  const transport = options.transport ?? modelFromConfig(loadModelConfig(process.env));
   const sessionId = `oneshot_${randomUUID()}`;
   const turnId = `turn_${randomUUID()}`;
   const logger = options.logger ?? createStderrLogger();

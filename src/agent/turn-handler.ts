@@ -63,7 +63,9 @@ export function createTurnHandler(
     const message = TurnMessageSchema.safeParse(body);
     if (!message.success) {
       const issue = message.error.issues[0];
-      deps.logger.error(`turn queue: message ${record.messageId} is not a turn message (${issue?.path.join('.')}: ${issue?.message}); dropped`);
+      deps.logger.error(
+        `turn queue: message ${record.messageId} is not a turn message (${issue?.path.join('.')}: ${issue?.message}); dropped`,
+      );
       return;
     }
     const data = message.data;
@@ -92,7 +94,9 @@ export function createTurnHandler(
         // The last receive: SQS moves it to the turns DLQ next; the chat hears so rather than silence.
         if (data.kind === 'message' && receives >= TURN_MAX_RECEIVE_COUNT) {
           await deps.replier.send(data.event.reply, TURN_GIVEN_UP_REPLY).catch((sendError: unknown) => {
-            deps.logger.error(`turn queue: the apology for message ${record.messageId} could not be sent: ${errorText(sendError)}`);
+            deps.logger.error(
+              `turn queue: the apology for message ${record.messageId} could not be sent: ${errorText(sendError)}`,
+            );
           });
         }
         throw error;
@@ -100,7 +104,9 @@ export function createTurnHandler(
       deps.logger.info(`turn ${outcome.turn_id || '-'}: ${outcome.outcome}`);
       // The reply has gone: failing to record that must not make SQS run the turn again.
       await handled?.markHandled(data.delivery_id, HANDLED_DELIVERY_TTL_SECONDS).catch((error: unknown) => {
-        deps.logger.error(`turn queue: could not record delivery ${data.delivery_id} as handled (a redelivery would run it again): ${errorText(error)}`);
+        deps.logger.error(
+          `turn queue: could not record delivery ${data.delivery_id} as handled (a redelivery would run it again): ${errorText(error)}`,
+        );
       });
       return outcome;
     });
@@ -116,6 +122,8 @@ export function createTurnHandler(
         : { ...baseDeps, signal: AbortSignal.timeout(Math.max(1_000, remainingMs - DEADLINE_MARGIN_MS)) },
     );
     const processor = new SqsFifoPartialProcessorAsync();
-    return processPartialResponse(event, (record: SQSRecord) => handleRecord(record, deps), processor, { throwOnFullBatchFailure: false });
+    return processPartialResponse(event, (record: SQSRecord) => handleRecord(record, deps), processor, {
+      throwOnFullBatchFailure: false,
+    });
   };
 }

@@ -72,7 +72,9 @@ export async function resolveDlqTarget(options: DlqTargetOptions, env: NodeJS.Pr
   }
   const found = await findRunningDev({ ...explicitDevHome(options.home, env), defaultHome: resolveHooksHome(env) });
   if ('why' in found) {
-    throw new DlqTargetError(`${found.why}; pass --queue-url URL, --stack NAME or set ${turns ? RESOURCE_ENV.turnsDlqUrl : RESOURCE_ENV.eventsDlqUrl}`);
+    throw new DlqTargetError(
+      `${found.why}; pass --queue-url URL, --stack NAME or set ${turns ? RESOURCE_ENV.turnsDlqUrl : RESOURCE_ENV.eventsDlqUrl}`,
+    );
   }
   const dev = found.endpoints;
   return {

@@ -47,7 +47,9 @@ export async function describeHookgateStack(stackName: string, client = new Clou
   for (const [key, { id, type }] of Object.entries(WANTED) as [keyof StackResources, { id: string; type: string }][]) {
     const pattern = new RegExp(`^${id}[0-9A-F]{8}$`);
     const match = resources.find(
-      (r) => pattern.test(r.LogicalResourceId ?? '') && (r.ResourceType === type || (key === 'tableName' && r.ResourceType === 'AWS::DynamoDB::Table')),
+      (r) =>
+        pattern.test(r.LogicalResourceId ?? '') &&
+        (r.ResourceType === type || (key === 'tableName' && r.ResourceType === 'AWS::DynamoDB::Table')),
     );
     if (match?.PhysicalResourceId) found[key] = match.PhysicalResourceId;
   }

@@ -37,7 +37,10 @@ export class TraceTargetError extends HookgateError {
  * const target = await resolveTraceTarget({});
  * try { await target.store.list(turnId); } finally { target.client.destroy(); }
  */
-export async function resolveTraceTarget(options: TraceTargetOptions, env: NodeJS.ProcessEnv = process.env): Promise<TraceTarget> {
+export async function resolveTraceTarget(
+  options: TraceTargetOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<TraceTarget> {
   const tableName = options.table ?? (options.stack ? (await describeHookgateStack(options.stack)).tableName : undefined);
   if (options.stack && !tableName) throw new TraceTargetError(`stack ${options.stack} has no table`);
   if (tableName) {
@@ -47,6 +50,15 @@ export async function resolveTraceTarget(options: TraceTargetOptions, env: NodeJ
   const dev = await findRunningDev({ ...explicitDevHome(options.home, env), defaultHome: resolveHooksHome(env) });
   if ('why' in dev) throw new TraceTargetError(`${dev.why}; start one, or pass --table NAME for a deployed stack's table`);
   const { endpoints } = dev;
-  const client = new DynamoDBClient({ endpoint: endpoints.dynamodbEndpoint, region: endpoints.region, credentials: endpoints.credentials });
-  return { store: new DynamoTraceStore(createDynamoTable({ tableName: endpoints.tableName, client })), client, via: `hookgate dev (${dev.home})`, devHome: dev.home };
+  const client = new DynamoDBClient({
+    endpoint: endpoints.dynamodbEndpoint,
+    region: endpoints.region,
+    credentials: endpoints.credentials,
+  });
+  return {
+    store: new DynamoTraceStore(createDynamoTable({ tableName: endpoints.tableName, client })),
+    client,
+    via: `hookgate dev (${dev.home})`,
+    devHome: dev.home,
+  };
 }

@@ -21,7 +21,10 @@ export function parseAllowedUsers(raw: string | undefined, variable = 'HOOKGATE_
   let everyone = false;
   const platforms = new Set<string>();
   const users = new Set<string>();
-  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     if (part === '*') {
       everyone = true;
       continue;

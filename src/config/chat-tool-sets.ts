@@ -68,7 +68,9 @@ export function chatToolSetsFromConfig(config: unknown, logger?: Pick<HookLogger
   const entry = (value: unknown, path: string): ToolList => {
     const parsed = ToolList.safeParse(value);
     if (!parsed.success) {
-      warn(`${path} must be a list of tool names or "all" (${parsed.error.issues[0]?.message ?? 'invalid'}); that entry gives no tools`);
+      warn(
+        `${path} must be a list of tool names or "all" (${parsed.error.issues[0]?.message ?? 'invalid'}); that entry gives no tools`,
+      );
       return [];
     }
     if (parsed.data !== 'all') {
@@ -94,7 +96,8 @@ export function chatToolSetsFromConfig(config: unknown, logger?: Pick<HookLogger
         byChat.set(chat, asSet(entry(list, source), source));
       }
     } else {
-      if (!(PLATFORM_NAMES as readonly string[]).includes(key)) warn(`"${key}" is not a platform (${PLATFORM_NAMES.join(', ')}), default or chats`);
+      if (!(PLATFORM_NAMES as readonly string[]).includes(key))
+        warn(`"${key}" is not a platform (${PLATFORM_NAMES.join(', ')}), default or chats`);
       byPlatform.set(key, asSet(entry(value, `tools.${key}`), `tools.${key}`));
     }
   }

@@ -4,7 +4,13 @@ import { RESOURCE_ENV } from '../pipeline/resource-env.ts';
 import { parseAllowedUsers, type AllowedUsers } from './allowed-users.ts';
 import { ConfigError } from './config-error.ts';
 import { httpUrl, token } from '../platforms/env-formats.ts';
-import { ANY_PLATFORMS, PLATFORM_NAMES, type InboundPlatforms, type PlatformName, type ReplyPlatforms } from '../platforms/registry.ts';
+import {
+  ANY_PLATFORMS,
+  PLATFORM_NAMES,
+  type InboundPlatforms,
+  type PlatformName,
+  type ReplyPlatforms,
+} from '../platforms/registry.ts';
 import { LOG_THRESHOLDS, parseLogThreshold, type LogThreshold } from '../logging/log-threshold.ts';
 
 /** The chat platforms the gateway serves (architecture §4), `local` included: platforms/registry.ts. */
@@ -116,13 +122,17 @@ const FORMATS: Record<string, z.ZodType<string>> = {
   [RESOURCE_ENV.payloadBucket]: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be an S3 bucket name' }),
   HOOKGATE_CONSOLE: z.enum(['true', 'false', '1', '0'], { error: 'must be 1 or 0' }),
   HOOKGATE_OTLP_ENDPOINT: httpUrl,
-  HOOKGATE_OTLP_HEADERS: z.string().regex(/^\s*[^=,\s][^=,]*=[^,]*(,\s*[^=,\s][^=,]*=[^,]*)*$/, { error: 'must be k=v pairs separated by commas' }),
+  HOOKGATE_OTLP_HEADERS: z
+    .string()
+    .regex(/^\s*[^=,\s][^=,]*=[^,]*(,\s*[^=,\s][^=,]*=[^,]*)*$/, { error: 'must be k=v pairs separated by commas' }),
   OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/protobuf', 'http/json'], { error: 'must be http/protobuf or http/json' }),
   [RESOURCE_ENV.eventsQueueUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
   [RESOURCE_ENV.turnsDlqUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
   [RESOURCE_ENV.timersDlqUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
   [RESOURCE_ENV.eventsDlqUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
-  [RESOURCE_ENV.toolsFunctionName]: z.string().regex(/^(arn:[^\s]+|[A-Za-z0-9_-]{1,64})$/, { error: 'must be a Lambda function name or ARN' }),
+  [RESOURCE_ENV.toolsFunctionName]: z
+    .string()
+    .regex(/^(arn:[^\s]+|[A-Za-z0-9_-]{1,64})$/, { error: 'must be a Lambda function name or ARN' }),
   [RESOURCE_ENV.workspaceBucket]: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be an S3 bucket name' }),
   // Each platform's own variables (platforms/<name>/<name>-config.ts).
   ...Object.assign({}, ...ANY_PLATFORMS.map((platform) => platform.env)),
@@ -154,7 +164,10 @@ export interface LoadDeploymentConfigOptions {
  * const config = loadDeploymentConfig(process.env, { runtime: 'local' });
  * for (const { platform, missing } of config.disabled) log.info(`${platform} off: set ${missing.join(', ')}`);
  */
-export function loadDeploymentConfig(env: NodeJS.ProcessEnv = process.env, options: LoadDeploymentConfigOptions = {}): DeploymentConfig {
+export function loadDeploymentConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  options: LoadDeploymentConfigOptions = {},
+): DeploymentConfig {
   const runtime = options.runtime ?? (env.AWS_LAMBDA_FUNCTION_NAME ? 'aws' : 'local');
   const disabled: DeploymentConfig['disabled'] = [];
   const platforms: Partial<Record<string, unknown>> = {};
@@ -191,7 +204,9 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv = process.env, optio
     replyPlatforms: replyPlatforms as ReplyPlatforms,
     model: loadModelConfig(env),
     ...(httpHookSecret ? { httpHookSecret } : {}),
-    ...(transcriptionUrl ? { transcription: { baseUrl: transcriptionUrl, model: transcriptionModel, ...(modelKey ? { apiKey: modelKey } : {}) } } : {}),
+    ...(transcriptionUrl
+      ? { transcription: { baseUrl: transcriptionUrl, model: transcriptionModel, ...(modelKey ? { apiKey: modelKey } : {}) } }
+      : {}),
     ...(idle ? { sessionIdleSeconds: Number(idle) } : {}),
     replyRetry: replyRetryFrom(env),
     logLevel: (read(env, 'HOOKGATE_LOG_LEVEL') as LogLevelName | undefined) ?? 'info',
@@ -232,7 +247,11 @@ function percentDecoded(value: string): string {
  * const transport = modelFromConfig(loadModelConfig(process.env));
  */
 export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): DeploymentConfig['model'] {
-  const model = { name: read(env, 'HOOKGATE_MODEL'), baseUrl: read(env, 'HOOKGATE_MODEL_BASE_URL'), apiKey: read(env, 'HOOKGATE_MODEL_API_KEY') };
+  const model = {
+    name: read(env, 'HOOKGATE_MODEL'),
+    baseUrl: read(env, 'HOOKGATE_MODEL_BASE_URL'),
+    apiKey: read(env, 'HOOKGATE_MODEL_API_KEY'),
+  };
   return Object.fromEntries(Object.entries(model).filter(([, v]) => v !== undefined)) as DeploymentConfig['model'];
 }
 
@@ -269,7 +288,11 @@ function replyRetryFrom(env: NodeJS.ProcessEnv): DeploymentConfig['replyRetry'] 
     const value = read(env, name);
     return value === undefined ? undefined : Number(value);
   };
-  const policy = { attempts: number('HOOKGATE_REPLY_ATTEMPTS'), baseDelayMs: number('HOOKGATE_REPLY_BACKOFF_MS'), maxDelayMs: number('HOOKGATE_REPLY_MAX_DELAY_MS') };
+  const policy = {
+    attempts: number('HOOKGATE_REPLY_ATTEMPTS'),
+    baseDelayMs: number('HOOKGATE_REPLY_BACKOFF_MS'),
+    maxDelayMs: number('HOOKGATE_REPLY_MAX_DELAY_MS'),
+  };
   return Object.fromEntries(Object.entries(policy).filter(([, v]) => v !== undefined));
 }
 

@@ -167,7 +167,9 @@ export class ConsoleData {
    * @example
    * await data.recentHookStats(); // { turns: 12, stats: [{ hook: 'pre_tool_call', callback: 'guard: no_rm', runs: 30, p50_ms: 1, p95_ms: 3 }] }
    */
-  async recentHookStats(options: { windowMs?: number; now?: Date; maxTurns?: number } = {}): Promise<{ turns: number; stats: HookRunStats[] }> {
+  async recentHookStats(
+    options: { windowMs?: number; now?: Date; maxTurns?: number } = {},
+  ): Promise<{ turns: number; stats: HookRunStats[] }> {
     const now = options.now ?? new Date();
     const since = new Date(now.getTime() - (options.windowMs ?? HOUR_MS)).toISOString();
     const recent = await this.traces.recentTurns({ days: 2, limit: options.maxTurns ?? 200, now });
@@ -253,7 +255,10 @@ export class ConsoleData {
    * (it may be a credential, such as a Discord interaction token), so the send goes the way a
    * reply without it does.
    */
-  async retryUndelivered(id: string, replier: Replier): Promise<{ outcome: 'delivered' | 'failed' | 'not-found' | 'busy'; error?: string }> {
+  async retryUndelivered(
+    id: string,
+    replier: Replier,
+  ): Promise<{ outcome: 'delivered' | 'failed' | 'not-found' | 'busy'; error?: string }> {
     const reply = await this.undeliveredReplies.get(id);
     if (!reply) return { outcome: 'not-found' };
     if (!(await this.undeliveredReplies.claim(id))) return { outcome: 'busy' };
@@ -280,7 +285,8 @@ export class ConsoleData {
     for (const entry of entries) {
       // A prompt hook needs no approval; an http hook's URL has nothing on disk to drift.
       const approval = entry.type === 'prompt' ? undefined : await allowlist.find(entry.event, entry.command);
-      const approvedAt = approval && typeof approval.approved_at === 'string' && approval.approved_at !== '' ? approval.approved_at : null;
+      const approvedAt =
+        approval && typeof approval.approved_at === 'string' && approval.approved_at !== '' ? approval.approved_at : null;
       const drift = approval && entry.type !== 'http' ? scriptDrift(approval, entry.command).kind : 'unknown';
       const state = shellHookRunState(entry, approval, onDrift);
       shell.push({
@@ -309,7 +315,9 @@ export class ConsoleData {
         const enabled = p.enabled && !p.disabled;
         return { name: p.name, dir: p.dir, enabled, failed: enabled ? failedLoad(p.name) : null };
       }),
-      gateway_hooks: description.gatewayHooks.flatMap((g) => (g.kind === 'hook' ? [{ name: g.name, dir: g.dir, events: g.events }] : [])),
+      gateway_hooks: description.gatewayHooks.flatMap((g) =>
+        g.kind === 'hook' ? [{ name: g.name, dir: g.dir, events: g.events }] : [],
+      ),
       skipped: description.gatewayHooks.flatMap((g) => (g.kind === 'skip' ? [g.line] : [])),
       shell_hooks: shell,
       notices: [...description.notices.map((n) => `${n.level}: ${n.message}`), ...(file.warning ? [file.warning] : [])],

@@ -5,7 +5,16 @@ import { currentLogContext } from '../logging/log-context.ts';
 
 /** What the console's event stream (`GET /console/events`) carries. */
 export type ConsoleEvent =
-  | { kind: 'reply'; platform: string; chat_id: string; thread_id: string; text: string; at: string; delivery_id?: string; turn_id?: string }
+  | {
+      kind: 'reply';
+      platform: string;
+      chat_id: string;
+      thread_id: string;
+      text: string;
+      at: string;
+      delivery_id?: string;
+      turn_id?: string;
+    }
   | { kind: 'observer'; type: string; session_id?: string; turn_id?: string; payload: Record<string, unknown>; at: string }
   | { kind: 'turn-done'; delivery_id?: string; turn_id?: string; at: string }
   /** A reply the platform never took (the `reply:undelivered` event); the page reloads its list. */
@@ -67,7 +76,8 @@ export class ConsoleHub {
   private note(id: string | undefined, change: Partial<DeliveryStatus>): void {
     if (!id) return;
     const status = this.deliveries.get(id) ?? { delivery_id: id, queued: false, done: false, replies: 0 };
-    for (const [key, value] of Object.entries(change)) if (value !== undefined) (status as unknown as Record<string, unknown>)[key] = value;
+    for (const [key, value] of Object.entries(change))
+      if (value !== undefined) (status as unknown as Record<string, unknown>)[key] = value;
     this.deliveries.delete(id);
     this.deliveries.set(id, status);
     if (this.deliveries.size > REMEMBERED_DELIVERIES) this.deliveries.delete(this.deliveries.keys().next().value as string);
@@ -163,7 +173,12 @@ export class ConsoleHub {
           const id = deliveryIdOf(record.body);
           this.note(id, { done: true });
           const turnId = id ? this.deliveries.get(id)?.turn_id : undefined;
-          this.publish({ kind: 'turn-done', at: new Date().toISOString(), ...(id ? { delivery_id: id } : {}), ...(turnId ? { turn_id: turnId } : {}) });
+          this.publish({
+            kind: 'turn-done',
+            at: new Date().toISOString(),
+            ...(id ? { delivery_id: id } : {}),
+            ...(turnId ? { turn_id: turnId } : {}),
+          });
         }
       }
     };

@@ -48,7 +48,11 @@ export type ConsoleMode = 'dev' | 'aws';
  * @example
  * return c.html(consolePage({ mode: 'dev', state: '.hookgate' }));
  */
-export function consolePage(view: { mode: ConsoleMode; state?: string; home?: string }): HtmlEscapedString | Promise<HtmlEscapedString> {
+export function consolePage(view: {
+  mode: ConsoleMode;
+  state?: string;
+  home?: string;
+}): HtmlEscapedString | Promise<HtmlEscapedString> {
   const dev = view.mode === 'dev';
   const header = dev
     ? html`<small>hooks home ${view.home ?? ''}</small><small>state ${view.state ?? 'in memory'}</small><small id="stream-state">connecting…</small><small id="reload-banner"></small><small id="guard-banner"></small>`

@@ -106,7 +106,11 @@ export function mountConsole(app: Hono, options: ConsoleOptions): void {
   app.use('/console/api/*', bodyLimit({ maxBytes: MAX_CONSOLE_BODY_BYTES }));
   app.get('/console', (c) => c.redirect('/console/'));
   app.get('/console/', (c) =>
-    c.html(options.mode === 'dev' ? consolePage({ mode: 'dev', home: options.home, ...(options.state ? { state: options.state } : {}) }) : consolePage({ mode: 'aws' })),
+    c.html(
+      options.mode === 'dev'
+        ? consolePage({ mode: 'dev', home: options.home, ...(options.state ? { state: options.state } : {}) })
+        : consolePage({ mode: 'aws' }),
+    ),
   );
   app.get('/console/app.js', (c) => c.body(CONSOLE_SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8' }));
 
@@ -129,7 +133,9 @@ export function mountConsole(app: Hono, options: ConsoleOptions): void {
 
   app.get('/console/api/sessions', async (c) => c.json(await data.sessions()));
   app.get('/console/api/hook-stats/last-hour', async (c) => c.json(await data.recentHookStats()));
-  app.get('/console/api/sessions/:sessionId/hook-stats', async (c) => c.json(await data.sessionHookStats(c.req.param('sessionId'))));
+  app.get('/console/api/sessions/:sessionId/hook-stats', async (c) =>
+    c.json(await data.sessionHookStats(c.req.param('sessionId'))),
+  );
   app.get('/console/api/turns', async (c) => {
     const parsed = TurnListQuery.safeParse(c.req.query());
     if (!parsed.success) return c.json({ error: 'expected ?chat,user,hook,decision,error=1,text,limit (1-500),offset' }, 400);
@@ -146,15 +152,28 @@ export function mountConsole(app: Hono, options: ConsoleOptions): void {
   app.post('/console/api/dlq/replay', async (c) => {
     const parsed = ReplayRequest.safeParse(await c.req.json().catch(() => undefined));
     if (!parsed.success || !data.hasDlq(parsed.data.queue)) {
-      return c.json({ error: `expected {"queue": ${data.dlqNames().map((n) => `"${n}"`).join('|')}, "id"?: string}` }, 400);
+      return c.json(
+        {
+          error: `expected {"queue": ${data
+            .dlqNames()
+            .map((n) => `"${n}"`)
+            .join('|')}, "id"?: string}`,
+        },
+        400,
+      );
     }
     const replayed = await data.replay(parsed.data.queue, parsed.data.id);
-    return c.json({ replayed: replayed.length, message: `${replayed.length} message(s) replayed to the ${parsed.data.queue} queue` });
+    return c.json({
+      replayed: replayed.length,
+      message: `${replayed.length} message(s) replayed to the ${parsed.data.queue} queue`,
+    });
   });
   app.get('/console/api/hooks', async (c) => c.json(await data.hooks()));
 
   if (options.mode === 'aws') {
-    app.get('/console/events', (c) => c.json({ error: 'the live event stream is hookgate dev only (no in-process hub across Lambdas)' }, 404));
+    app.get('/console/events', (c) =>
+      c.json({ error: 'the live event stream is hookgate dev only (no in-process hub across Lambdas)' }, 404),
+    );
     return;
   }
   const { hub } = options;
@@ -221,9 +240,12 @@ export function mountConsole(app: Hono, options: ConsoleOptions): void {
     }
     const allowlist = createFileAllowlistStore(options.home, createMemoryLogger());
     // With hot reload on, the allowlist write itself reloads the hooks.
-    const restart = hooks.reload.watching ? 'hookgate dev reloads its hooks with it' : 'takes effect when hookgate dev restarts (hot reload is off)';
+    const restart = hooks.reload.watching
+      ? 'hookgate dev reloads its hooks with it'
+      : 'takes effect when hookgate dev restarts (hot reload is off)';
     if (c.req.param('action') === 'approve') {
-      if (!(await allowlist.record(approvalFor(event, command)))) return c.json({ error: `could not write ${allowlist.location}` }, 500);
+      if (!(await allowlist.record(approvalFor(event, command))))
+        return c.json({ error: `could not write ${allowlist.location}` }, 500);
       return c.json({ message: `approved [${event}] ${command} in ${allowlist.location}; ${restart}` });
     }
     const removed = await allowlist.revoke(command);

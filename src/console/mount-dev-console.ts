@@ -39,5 +39,12 @@ export function mountDevConsole(
       { name: 'events', dlqUrl: aws.eventsDlqUrl, sourceQueueUrl: aws.eventsQueueUrl },
     ],
   });
-  mountConsole(app, { mode: 'dev', hub: options.hub, data, home: options.home, replier: options.replier, ...(options.state ? { state: options.state } : {}) });
+  mountConsole(app, {
+    mode: 'dev',
+    hub: options.hub,
+    data,
+    home: options.home,
+    replier: options.replier,
+    ...(options.state ? { state: options.state } : {}),
+  });
 }

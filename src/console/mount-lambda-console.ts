@@ -24,7 +24,9 @@ export function mountConsoleWhenEnabled(app: Hono, context: { deps: GatewayDeps;
   const resources = runtime.config.resources;
   if (!deps.config.console) return;
   if (!deps.config.apiToken) {
-    deps.logger.warn('HOOKGATE_CONSOLE is on but HOOKGATE_API_TOKEN is not set: the console stays off (it is only served behind the /v1 token)');
+    deps.logger.warn(
+      'HOOKGATE_CONSOLE is on but HOOKGATE_API_TOKEN is not set: the console stays off (it is only served behind the /v1 token)',
+    );
     return;
   }
   const dlqs: ConsoleDlq[] = [];
@@ -41,7 +43,14 @@ export function mountConsoleWhenEnabled(app: Hono, context: { deps: GatewayDeps;
   // The approvals the deployed engine honours: the table's and those shipped in the bundle (-c approveShellHooks).
   const allowlist = withShippedApprovals(plane.allowlist, bundledHooksOptions().description?.approvedShellHooks ?? []);
   const description = bundledHooksOptions().description;
-  const data = new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs, home, allowlist, ...(description ? { description } : {}) });
+  const data = new ConsoleData({
+    table: plane.table,
+    sqs: plane.clients.sqs,
+    dlqs,
+    home,
+    allowlist,
+    ...(description ? { description } : {}),
+  });
   mountConsole(app, { mode: 'aws', token: deps.config.apiToken, data, home, replier: deps.replier });
   deps.logger.info('the console is served at /console (HOOKGATE_CONSOLE=1; API calls need the /v1 bearer token)', {
     dlqs: dlqs.map((d) => d.name),

@@ -45,7 +45,10 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
       return c.json({ error: `the message is too large to queue: ${error.message}` }, 413);
     }
     // The stack, not just errorText: an unexpected failure here is a bug to find.
-    logger.error('request failed; answering 503 so the sender retries', { path: c.req.path, error: (error as Error).stack ?? errorText(error) });
+    logger.error('request failed; answering 503 so the sender retries', {
+      path: c.req.path,
+      error: (error as Error).stack ?? errorText(error),
+    });
     return c.json({ error: 'temporarily unable to accept this request; retry' }, 503);
   });
   app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));

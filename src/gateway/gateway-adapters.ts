@@ -13,7 +13,10 @@ export function createAdapters(config: DeploymentConfig): Map<PlatformName, Plat
   const adapters = new Map<PlatformName, PlatformAdapter>();
   const configs: Partial<Record<PlatformName, unknown>> = config.platforms;
   // Each factory is given the configuration its own platform's loader made.
-  const factories: Record<PlatformName, InboundAdapterFactory<unknown>> = INBOUND_ADAPTERS as unknown as Record<PlatformName, InboundAdapterFactory<unknown>>;
+  const factories: Record<PlatformName, InboundAdapterFactory<unknown>> = INBOUND_ADAPTERS as unknown as Record<
+    PlatformName,
+    InboundAdapterFactory<unknown>
+  >;
   for (const name of PLATFORM_NAMES) {
     const settings = configs[name];
     if (settings !== undefined) adapters.set(name, factories[name](settings));

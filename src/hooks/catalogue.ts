@@ -77,7 +77,10 @@ export function isCallableHookName(name: unknown): name is CallableHookName {
  * @example
  * if (fitsKwargsOf('pre_tool_call', recorded)) await engine.invokeAll('pre_tool_call', recorded);
  */
-export function fitsKwargsOf<H extends CallableHookName>(hook: H, value: Record<string, unknown>): value is Record<string, unknown> & KwargsOf<H> {
+export function fitsKwargsOf<H extends CallableHookName>(
+  hook: H,
+  value: Record<string, unknown>,
+): value is Record<string, unknown> & KwargsOf<H> {
   const schema = isHookName(hook) ? HOOKS[hook].kwargs : INTERNAL_HOOKS[hook as InternalHookName].kwargs;
   return schema.safeParse(value).success;
 }

@@ -105,7 +105,12 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
   const registry = new CallbackRegistry();
   // §5.8: every in-process callback (plugin hook, gateway handler) has a deadline.
   const callbackTimeoutMs = callbackTimeoutSeconds(description.config, logger) * 1000;
-  const gateway = new GatewayHookRegistry({ print, onRun: options.onRun, callbackTimeoutMs, warn: (message) => logger.warn(message) });
+  const gateway = new GatewayHookRegistry({
+    print,
+    onRun: options.onRun,
+    callbackTimeoutMs,
+    warn: (message) => logger.warn(message),
+  });
   const allowlist: AllowlistStore = withShippedApprovals(
     options.allowlist ?? createFileAllowlistStore(home, logger),
     description.approvedShellHooks ?? [],
@@ -229,10 +234,14 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
       return {
         plugins: pluginResults.map((result) => ({ ...result })),
         callbacks: sortedRecord(
-          registry.hooks().map((hook): [string, string[]] => [
-            hook,
-            registry.callbacks(hook).map((cb) => (cb.source === 'plugin' ? `plugin:${cb.plugin}:${cb.name}` : `shell:${cb.name}`)),
-          ]),
+          registry
+            .hooks()
+            .map((hook): [string, string[]] => [
+              hook,
+              registry
+                .callbacks(hook)
+                .map((cb) => (cb.source === 'plugin' ? `plugin:${cb.plugin}:${cb.name}` : `shell:${cb.name}`)),
+            ]),
         ),
         gatewayHooks: gateway.loadedHooks(),
         gatewaySubscriptions: gateway.subscriptions(),
@@ -257,6 +266,8 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
  * const decision = await hooks.invoke('pre_tool_call', { tool_name: 'terminal', args: { command: 'rm -rf /' } });
  * await hooks.close();
  */
-export async function loadHookEngine(options: { home: string; acceptHooks?: boolean } & CreateHookEngineOptions): Promise<LoadedHookEngine> {
+export async function loadHookEngine(
+  options: { home: string; acceptHooks?: boolean } & CreateHookEngineOptions,
+): Promise<LoadedHookEngine> {
   return createHookEngine({ gatewayHooks: true, ...options });
 }

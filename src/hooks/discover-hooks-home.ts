@@ -4,7 +4,12 @@ import { parse } from 'yaml';
 import { compareCodePoints } from './code-point-order.ts';
 import { readHooksConfig } from './config-file.ts';
 import { errorText } from '../errors/error-text.ts';
-import type { DiscoveryNotice, GatewayHookDescription, HooksHomeDescription, PluginDescription } from './hooks-home-description.ts';
+import type {
+  DiscoveryNotice,
+  GatewayHookDescription,
+  HooksHomeDescription,
+  PluginDescription,
+} from './hooks-home-description.ts';
 import { createMemoryLogger } from './hook-logger.ts';
 import { describeManifestIssues, PluginManifestSchema } from './plugins/plugin-manifest.ts';
 import { readPluginsConfig } from './plugins/plugins-config.ts';
@@ -50,7 +55,13 @@ async function sortedDirectories(parent: string): Promise<string[]> {
   const names: string[] = [];
   for (const entry of entries) {
     // A symlinked plugin or hook directory counts, as in the reference (Path.is_dir follows links).
-    const isDir = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(join(parent, entry.name)).then((s) => s.isDirectory(), () => false)));
+    const isDir =
+      entry.isDirectory() ||
+      (entry.isSymbolicLink() &&
+        (await stat(join(parent, entry.name)).then(
+          (s) => s.isDirectory(),
+          () => false,
+        )));
     if (isDir) names.push(entry.name);
   }
   return names.sort(compareCodePoints);
@@ -155,7 +166,10 @@ async function discoverGatewayHooks(home: string, log: ReturnType<typeof createM
     const valid: string[] = [];
     events.forEach((item, index) => {
       if (typeof item === 'string' && item !== '') valid.push(item);
-      else log.warn(`gateway hook ${name} (${manifestPath}): events[${index}] is not a non-empty string (${pythonRepr(item).slice(0, 80)}); ignoring it`);
+      else
+        log.warn(
+          `gateway hook ${name} (${manifestPath}): events[${index}] is not a non-empty string (${pythonRepr(item).slice(0, 80)}); ignoring it`,
+        );
     });
     if (valid.length === 0) {
       found.push({ kind: 'skip', dir, line: `[hooks] Skipping ${name}: no events declared` });

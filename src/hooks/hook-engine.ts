@@ -1,4 +1,12 @@
-import type { AnswerOf, CallableHookName, GatewayEventType, HookName, KwargsOf, ObserverHookName, PayloadOf } from './catalogue.ts';
+import type {
+  AnswerOf,
+  CallableHookName,
+  GatewayEventType,
+  HookName,
+  KwargsOf,
+  ObserverHookName,
+  PayloadOf,
+} from './catalogue.ts';
 import type { RunDetail } from './run-detail.ts';
 import type { HookLogger } from './hook-logger.ts';
 import type { ObserverSink } from './observer-sink.ts';

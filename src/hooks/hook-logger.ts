@@ -34,7 +34,8 @@ export function createStderrLogger(
 ): HookLogger {
   const colour = style === 'text' && colourFor(process.stderr);
   const at = (msgLevel: LogLevel) => (message: string) => {
-    if (RANK[msgLevel] >= RANK[level]) write(`${formatLogLine({ level: LABEL[msgLevel], message, service: 'hookgate' }, style, colour)}\n`);
+    if (RANK[msgLevel] >= RANK[level])
+      write(`${formatLogLine({ level: LABEL[msgLevel], message, service: 'hookgate' }, style, colour)}\n`);
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

@@ -38,7 +38,9 @@ export function createEntryImporter(): EntryImporter {
       const api = register({ namespace: `hookgate-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}` });
       return api.import;
     });
-    return (await (await scoped)(url, import.meta.url)) as ModuleNamespace;
+    return (await (
+      await scoped
+    )(url, import.meta.url)) as ModuleNamespace;
   };
 }
 

@@ -14,7 +14,9 @@ export function pythonRepr(value: unknown): string {
   if (typeof value === 'string') return quote(value);
   if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
   if (isPlainObject(value)) {
-    return `{${Object.entries(value).map(([k, v]) => `${quote(k)}: ${pythonRepr(v)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${quote(k)}: ${pythonRepr(v)}`)
+      .join(', ')}}`;
   }
   return String(value);
 }

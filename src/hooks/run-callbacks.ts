@@ -24,7 +24,9 @@ export interface RewriteContext {
 
 /** Awaits a callback's thenable, within the deadline for plugin callbacks. */
 function settle(callback: RegisteredCallback, value: PromiseLike<unknown>, context: RunCallbacksContext): Promise<unknown> {
-  return callback.source === 'shell' || context.callbackTimeoutMs === undefined ? Promise.resolve(value) : settleWithin(value, context.callbackTimeoutMs);
+  return callback.source === 'shell' || context.callbackTimeoutMs === undefined
+    ? Promise.resolve(value)
+    : settleWithin(value, context.callbackTimeoutMs);
 }
 
 /** The §1.3 warning for a failed callback; a missed deadline names the plugin, hook and elapsed time (§5.8). */
@@ -65,12 +67,30 @@ async function runOne(
     let value = context.onRun ? callCollectingDetail(box, () => callback.fn({ ...kwargs })) : callback.fn({ ...kwargs });
     // Only thenables are awaited: a sync callback costs no extra microtask on the hot path.
     if (isThenable(value)) value = await settle(callback, value, context);
-    if (context.onRun) report(context, { hook, source: callback.source, callback: callback.name, ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}), ...(box.detail ? { detail: box.detail } : {}), durationMs: performance.now() - started, result: value });
+    if (context.onRun)
+      report(context, {
+        hook,
+        source: callback.source,
+        callback: callback.name,
+        ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}),
+        ...(box.detail ? { detail: box.detail } : {}),
+        durationMs: performance.now() - started,
+        result: value,
+      });
     return value;
   } catch (error) {
     const text = errorText(error);
     warnFailed(hook, callback, error, context);
-    if (context.onRun) report(context, { hook, source: callback.source, callback: callback.name, ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}), ...(box.detail ? { detail: box.detail } : {}), durationMs: performance.now() - started, error: text });
+    if (context.onRun)
+      report(context, {
+        hook,
+        source: callback.source,
+        callback: callback.name,
+        ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}),
+        ...(box.detail ? { detail: box.detail } : {}),
+        durationMs: performance.now() - started,
+        error: text,
+      });
     return NO_VALUE;
   }
 }
@@ -112,10 +132,28 @@ export async function runCallbacks(
     } catch (error) {
       const text = errorText(error);
       warnFailed(hook, callback, error, context);
-      if (onRun) report(context, { hook, source: callback.source, callback: callback.name, ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}), ...(box.detail ? { detail: box.detail } : {}), durationMs: performance.now() - started, error: text });
+      if (onRun)
+        report(context, {
+          hook,
+          source: callback.source,
+          callback: callback.name,
+          ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}),
+          ...(box.detail ? { detail: box.detail } : {}),
+          durationMs: performance.now() - started,
+          error: text,
+        });
       continue;
     }
-    if (onRun) report(context, { hook, source: callback.source, callback: callback.name, ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}), ...(box.detail ? { detail: box.detail } : {}), durationMs: performance.now() - started, result: value });
+    if (onRun)
+      report(context, {
+        hook,
+        source: callback.source,
+        callback: callback.name,
+        ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}),
+        ...(box.detail ? { detail: box.detail } : {}),
+        durationMs: performance.now() - started,
+        result: value,
+      });
     // Later callbacks see rewritten arguments (§5.10).
     if (rewrites) ({ value, kwargs } = applyRewrite(callback, value, kwargs, rewrites.validate, context.logger));
     if (value !== null && value !== undefined) results.push(value);

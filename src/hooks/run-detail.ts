@@ -43,5 +43,7 @@ export function callCollectingDetail<T>(box: { detail?: RunDetail }, fn: () => T
 
 /** Text cut to {@link RUN_DETAIL_OUTPUT_CHARS}, saying how much was dropped. */
 export function cutOutput(text: string): string {
-  return text.length > RUN_DETAIL_OUTPUT_CHARS ? `${text.slice(0, RUN_DETAIL_OUTPUT_CHARS)}… (${text.length - RUN_DETAIL_OUTPUT_CHARS} more characters)` : text;
+  return text.length > RUN_DETAIL_OUTPUT_CHARS
+    ? `${text.slice(0, RUN_DETAIL_OUTPUT_CHARS)}… (${text.length - RUN_DETAIL_OUTPUT_CHARS} more characters)`
+    : text;
 }

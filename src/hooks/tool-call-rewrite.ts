@@ -48,9 +48,17 @@ export function applyRewrite(
   const args = structuredClone(value.args);
   const problem = validate?.(args);
   if (problem === undefined) return { value: { action: 'rewrite', args }, kwargs: { ...kwargs, args } };
-  logger.warn(`hook pre_tool_call: callback ${callback.name} rewrote the arguments of ${String(kwargs.tool_name)} into ones the tool does not take (${problem}); the rewrite is ignored`);
+  logger.warn(
+    `hook pre_tool_call: callback ${callback.name} rewrote the arguments of ${String(kwargs.tool_name)} into ones the tool does not take (${problem}); the rewrite is ignored`,
+  );
   if (callback.failClosedAs !== undefined) {
-    return { value: { action: 'block', message: `hook ${callback.failClosedAs} failed closed: rewritten arguments do not fit the tool (${problem})` }, kwargs };
+    return {
+      value: {
+        action: 'block',
+        message: `hook ${callback.failClosedAs} failed closed: rewritten arguments do not fit the tool (${problem})`,
+      },
+      kwargs,
+    };
   }
   return { value: undefined, kwargs };
 }

@@ -168,7 +168,9 @@ async function manifestProblems(
       continue;
     }
     const value: unknown = parsed.doc?.toJS();
-    const schemaIssue = manifest.endsWith('plugin.yaml') ? PluginManifestSchema.safeParse(value ?? {}).error?.issues[0] : undefined;
+    const schemaIssue = manifest.endsWith('plugin.yaml')
+      ? PluginManifestSchema.safeParse(value ?? {}).error?.issues[0]
+      : undefined;
     const itemIndex = /events\[(\d+)\]/.exec(notice.message)?.[1];
     const path: PathKey[] = schemaIssue
       ? (schemaIssue.path as PathKey[])
@@ -185,7 +187,11 @@ async function manifestProblems(
       problems.push(...parsed.problems);
       continue;
     }
-    problems.push({ file: manifest, line: parsed ? lineOf(parsed, /events/.test(hook.line) ? ['events'] : []) : 1, reason: hook.line });
+    problems.push({
+      file: manifest,
+      line: parsed ? lineOf(parsed, /events/.test(hook.line) ? ['events'] : []) : 1,
+      reason: hook.line,
+    });
   }
   return problems;
 }

@@ -47,9 +47,7 @@ function render(value: unknown, seen: Set<object>): string {
   if (Array.isArray(obj)) {
     text = obj.length === 0 ? '[]' : `[${obj.map((item) => render(item, seen)).join(', ')}]`;
   } else {
-    const parts = Object.keys(obj).map(
-      (key) => `${JSON.stringify(key)}: ${render((obj as Record<string, unknown>)[key], seen)}`,
-    );
+    const parts = Object.keys(obj).map((key) => `${JSON.stringify(key)}: ${render((obj as Record<string, unknown>)[key], seen)}`);
     text = parts.length === 0 ? '{}' : `{${parts.join(', ')}}`;
   }
   seen.delete(obj);

@@ -24,8 +24,11 @@ export function loadedHooksLines(status: HooksStatus): string[] {
       (idle.length > 0 ? `  (not enabled in config.yaml: ${idle.map((p) => p.name).join(', ')})` : ''),
   );
   // An enabled plugin that failed to load may be a guard: it says so as loudly as a shell hook that is off.
-  for (const p of status.plugins) if (p.failed !== null) lines.push(`    ✗ plugin ${p.name} not running: failed to load: ${p.failed}`);
-  lines.push(`  gateway hooks: ${status.gateway_hooks.length > 0 ? status.gateway_hooks.map((g) => `${g.name} (${g.events.join(', ')})`).join(', ') : 'none'}`);
+  for (const p of status.plugins)
+    if (p.failed !== null) lines.push(`    ✗ plugin ${p.name} not running: failed to load: ${p.failed}`);
+  lines.push(
+    `  gateway hooks: ${status.gateway_hooks.length > 0 ? status.gateway_hooks.map((g) => `${g.name} (${g.events.join(', ')})`).join(', ') : 'none'}`,
+  );
   for (const skipped of status.skipped) lines.push(`    ${skipped}`);
   if (status.shell_hooks.length === 0) lines.push('  shell hooks: none');
   else lines.push(`  shell hooks (${status.config_path}):`);
@@ -39,9 +42,9 @@ export function loadedHooksLines(status: HooksStatus): string[] {
           ? `✗ script changed since approval: does not run (hookgate hooks doctor --home ${home}; then approve it again: hookgate hooks approve ${h.event} ${shellWord(h.command)} --home ${home} --yes)`
           : h.drift === 'content-changed'
             ? '⚠ script changed since approval: runs anyway (hooks_on_drift: warn)'
-          : h.drift === 'mtime-later'
-            ? '✓ allowed; ⚠ script modified since approval'
-            : '✓ allowed';
+            : h.drift === 'mtime-later'
+              ? '✓ allowed; ⚠ script modified since approval'
+              : '✓ allowed';
     lines.push(`    [${h.event}] ${h.command}${h.matcher !== null ? `  matcher='${h.matcher}'` : ''}  ${consent}`);
   }
   return lines;
@@ -56,8 +59,12 @@ export function loadedHooksLines(status: HooksStatus): string[] {
  * for (const line of toolSandboxLines(engine, home)) print(line); // '  tool sandbox: bwrap (network: none; …)'
  */
 export function toolSandboxLines(engine: Pick<HookEngine, 'config'>, home: string): string[] {
-  const choice = selectToolSandbox({ host: 'local', config: toolPolicyFromConfig(engine.config ?? {}, home, createMemoryLogger()) });
-  if (choice.sandbox.kind === 'bwrap') return [`  tool sandbox: ${choice.summary}`, ...(choice.notice ? [`    ⚠ ${choice.notice}`] : [])];
+  const choice = selectToolSandbox({
+    host: 'local',
+    config: toolPolicyFromConfig(engine.config ?? {}, home, createMemoryLogger()),
+  });
+  if (choice.sandbox.kind === 'bwrap')
+    return [`  tool sandbox: ${choice.summary}`, ...(choice.notice ? [`    ⚠ ${choice.notice}`] : [])];
   return [`  tool sandbox: ${choice.sandbox.kind === 'none' ? '⚠' : '✗'} ${choice.notice ?? choice.summary}`];
 }
 
@@ -90,17 +97,29 @@ export function devBanner(facts: DevBannerFacts): string {
   const banner = [`hookgate dev: serving ${url}`];
   banner.push(`  hooks home: ${facts.home}`);
   for (const line of facts.loaded) banner.push(line);
-  banner.push(state ? `  state: ${state.dir} (kept across restarts; --fresh to start empty${state.redriven ? `; ${state.redriven} unanswered turn(s) re-queued` : ''}${state.dropped ? `; ${state.dropped} turn(s) dropped: each stopped the server twice` : ''})` : '  state: in memory (lost when dev stops)');
+  banner.push(
+    state
+      ? `  state: ${state.dir} (kept across restarts; --fresh to start empty${state.redriven ? `; ${state.redriven} unanswered turn(s) re-queued` : ''}${state.dropped ? `; ${state.dropped} turn(s) dropped: each stopped the server twice` : ''})`
+      : '  state: in memory (lost when dev stops)',
+  );
   if (facts.console) banner.push(`  console: ${url}/console`);
-  banner.push(facts.hotReload ? '  hot reload: on (plugins, gateway hooks, config.yaml, the allowlist; --no-watch to turn it off)' : '  hot reload: off');
+  banner.push(
+    facts.hotReload
+      ? '  hot reload: on (plugins, gateway hooks, config.yaml, the allowlist; --no-watch to turn it off)'
+      : '  hot reload: off',
+  );
   banner.push(`  platforms: ${enabledPlatforms(config).join(', ')}  (POST ${url}/webhooks/<platform>)`);
   for (const { platform, missing } of config.disabled) banner.push(`  ${platform} is off: set ${missing.join(', ')}`);
-  banner.push(`  local chat: POST ${url}/webhooks/local {"chat_id","user_id","text"} (content-type: application/json); replies: GET ${url}/webhooks/local/messages?chat_id=…`);
-  banner.push(`  hook API: ${url}/v1/hooks/<hook>, ${url}/v1/events  (Authorization: Bearer ${facts.generatedToken ? `${facts.generatedToken}, generated; set HOOKGATE_API_TOKEN to choose one` : '$HOOKGATE_API_TOKEN'})`);
+  banner.push(
+    `  local chat: POST ${url}/webhooks/local {"chat_id","user_id","text"} (content-type: application/json); replies: GET ${url}/webhooks/local/messages?chat_id=…`,
+  );
+  banner.push(
+    `  hook API: ${url}/v1/hooks/<hook>, ${url}/v1/events  (Authorization: Bearer ${facts.generatedToken ? `${facts.generatedToken}, generated; set HOOKGATE_API_TOKEN to choose one` : '$HOOKGATE_API_TOKEN'})`,
+  );
   if (config.otlp) banner.push(`  telemetry: OTLP (${config.otlp.protocol}) to ${config.otlp.endpoint}`);
-  if (!config.model.baseUrl) banner.push('  model: the built-in local stand-in model (set HOOKGATE_MODEL_BASE_URL for a real one)');
+  if (!config.model.baseUrl)
+    banner.push('  model: the built-in local stand-in model (set HOOKGATE_MODEL_BASE_URL for a real one)');
   if (!facts.toolSandbox) banner.push('  turns: no turn runtime wired; messages stay on the turns queue');
   else banner.push(...facts.toolSandbox);
   return banner.join('\n');
 }
-

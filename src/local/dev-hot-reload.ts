@@ -72,7 +72,12 @@ export async function startDevHotReload(parts: {
           for (const line of guardChanges(guards ?? { shell_hooks: [], plugins: [] }, now)) {
             parts.print(line);
             // The console shows these in a banner of their own (not as the reload's outcome).
-            hub?.publish({ kind: 'reload', ok: line.includes('guard on'), message: line.replace(/^hookgate dev: /, ''), at: new Date().toISOString() });
+            hub?.publish({
+              kind: 'reload',
+              ok: line.includes('guard on'),
+              message: line.replace(/^hookgate dev: /, ''),
+              at: new Date().toISOString(),
+            });
           }
           guards = now;
         },
@@ -91,7 +96,10 @@ export async function startDevHotReload(parts: {
  * @example
  * guardChanges(before, after); // ['hookgate dev: ✗ guard off: [pre_tool_call] ./block.sh does not run now: script changed since approval …']
  */
-export function guardChanges(before: Pick<HooksStatus, 'shell_hooks' | 'plugins'>, now: Pick<HooksStatus, 'shell_hooks' | 'plugins'>): string[] {
+export function guardChanges(
+  before: Pick<HooksStatus, 'shell_hooks' | 'plugins'>,
+  now: Pick<HooksStatus, 'shell_hooks' | 'plugins'>,
+): string[] {
   const key = (h: HooksStatus['shell_hooks'][number]) => `${h.event}\u0000${h.command}`;
   const was = new Map(before.shell_hooks.map((h) => [key(h), h]));
   const lines: string[] = [];
@@ -116,7 +124,8 @@ export function guardChanges(before: Pick<HooksStatus, 'shell_hooks' | 'plugins'
     }
   }
   for (const p of before.plugins) {
-    if (runs(p) && !now.plugins.some((q) => q.name === p.name)) lines.push(`hookgate dev: ✗ guard off: plugin ${p.name} does not run now: its folder is gone`);
+    if (runs(p) && !now.plugins.some((q) => q.name === p.name))
+      lines.push(`hookgate dev: ✗ guard off: plugin ${p.name} does not run now: its folder is gone`);
   }
   return lines;
 }

@@ -123,7 +123,11 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     const state = options.state ? await prepareDevState(options.state) : undefined;
     if (state) steps.add('the state folder', () => state.release());
     const aws = await startEmulators({
-      ...(options.dynamodbEndpoint ? { dynamodbEndpoint: options.dynamodbEndpoint } : state ? { dynamodbPath: state.dynamodbPath } : {}),
+      ...(options.dynamodbEndpoint
+        ? { dynamodbEndpoint: options.dynamodbEndpoint }
+        : state
+          ? { dynamodbPath: state.dynamodbPath }
+          : {}),
       ...(options.sqsEndpoint ? { sqsEndpoint: options.sqsEndpoint } : {}),
     });
     steps.add('the emulators', () => aws.stop());
@@ -145,7 +149,10 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     steps.add('the SDK clients', () => plane.destroy());
 
     const hub = options.console === false ? undefined : new ConsoleHub();
-    const engineOptions = { ...runtime.engineOptions('local'), observerSink: hub ? hub.watchSink(plane.observerSink) : plane.observerSink };
+    const engineOptions = {
+      ...runtime.engineOptions('local'),
+      observerSink: hub ? hub.watchSink(plane.observerSink) : plane.observerSink,
+    };
     // Taken before the engine is built: a change made while it loads is reloaded.
     const baseline = options.watch ? await hooksHomeDigest(options.home) : undefined;
     // The gateway and both consumers hold this; a hot reload swaps the engine inside it.
@@ -158,12 +165,28 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     let hotReload: HotReload | undefined;
     const reloadStatus = () => ({ watching: hotReload !== undefined, ...(hotReload?.last ? { last: hotReload.last } : {}) });
     const pluginLoads = enginePluginLoads(engine);
-    const hooksStatus = () => new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs: [], home: options.home, pluginLoads }).hooks();
+    const hooksStatus = () =>
+      new ConsoleData({ table: plane.table, sqs: plane.clients.sqs, dlqs: [], home: options.home, pluginLoads }).hooks();
     const { url, deps } = await startLocalGateway({
       runtime,
       engine,
       turnsInFlight,
-      ...(hub ? { hub, mount: (app, deps) => mountDevConsole(app, { hub, plane, aws, home: options.home, replier: deps.replier, reloadStatus, pluginLoads, ...(state ? { state: state.dir } : {}) }) } : {}),
+      ...(hub
+        ? {
+            hub,
+            mount: (app, deps) =>
+              mountDevConsole(app, {
+                hub,
+                plane,
+                aws,
+                home: options.home,
+                replier: deps.replier,
+                reloadStatus,
+                pluginLoads,
+                ...(state ? { state: state.dir } : {}),
+              }),
+          }
+        : {}),
       ...(journal ? { journal } : {}),
       port: options.port ?? 8787,
       steps,
@@ -171,7 +194,15 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
 
     const pollerError = (queue: string) => (error: unknown) => logger.error(`local ${queue} poller`, { error: errorText(error) });
     const pollers: SqsPoller[] = [
-      await startLocalObserver({ runtime, engine, aws, steps, logger, outboxSweepMs: options.outboxSweepMs ?? DEV_OUTBOX_SWEEP_MS, onError: pollerError('events') }),
+      await startLocalObserver({
+        runtime,
+        engine,
+        aws,
+        steps,
+        logger,
+        outboxSweepMs: options.outboxSweepMs ?? DEV_OUTBOX_SWEEP_MS,
+        onError: pollerError('events'),
+      }),
     ];
     // All pollers stop together: each waits for its poll in progress (≤ 1 s) and its batch in hand.
     steps.add('the queue pollers', () => Promise.all(pollers.map((p) => p.stop())).then(() => undefined), POLLERS_BUDGET_MS);

@@ -57,7 +57,9 @@ export async function prepareDevState(options: DevStateOptions): Promise<DevStat
   // killed dev (kill -9) names a dead process and is taken over.
   const holder = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
   if (holder !== process.pid && isProcessAlive(holder)) {
-    throw new DevStartError(`the state folder ${dir} is in use by another hookgate dev (pid ${holder}); stop it, or pass --state <another dir>`);
+    throw new DevStartError(
+      `the state folder ${dir} is in use by another hookgate dev (pid ${holder}); stop it, or pass --state <another dir>`,
+    );
   }
   await writeFile(pidFile, `${process.pid}\n`);
   if (options.fresh) await rm(dynamodbPath, { recursive: true, force: true });

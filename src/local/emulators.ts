@@ -3,7 +3,12 @@ import { buildApp } from 'fauxqs';
 import dynalite from 'dynalite';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { CreateTopicCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
-import { CreateTableCommand, DynamoDBClient, ResourceInUseException, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  type CreateTableCommandInput,
+} from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import {
   FUNCTION_TIMEOUT_SECONDS,
@@ -94,9 +99,7 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
 
   const createQueue = async (name: string, attributes: Record<string, string>) => {
     const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
-    const { Attributes } = await sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }),
-    );
+    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }));
     return { url: QueueUrl!, arn: Attributes!.QueueArn! };
   };
   const redrive = (dlqArn: string, maxReceiveCount: number = MAX_RECEIVE_COUNT) =>
@@ -111,9 +114,7 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
   });
   const eventsDlq = await createQueue(QUEUES.eventsDlq.name, {});
   const events = await createQueue(QUEUES.events.name, {
-    VisibilityTimeout: String(
-      options.eventsVisibilityTimeout ?? visibilityTimeoutFor(FUNCTION_TIMEOUT_SECONDS.observer),
-    ),
+    VisibilityTimeout: String(options.eventsVisibilityTimeout ?? visibilityTimeoutFor(FUNCTION_TIMEOUT_SECONDS.observer)),
     RedrivePolicy: redrive(eventsDlq.arn),
   });
   const timers = await createQueue(QUEUES.timers.name, {

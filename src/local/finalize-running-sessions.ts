@@ -13,7 +13,13 @@ import { errorText } from '../errors/error-text.ts';
 export async function finalizeRunningSessions(engine: HookEngine, sessionIds: readonly string[]): Promise<void> {
   for (const sessionId of sessionIds) {
     await engine
-      .observe('on_session_finalize', { session_id: sessionId, platform: 'gateway', reason: 'shutdown' }, { session_id: sessionId, inline: true })
-      .catch((error: unknown) => process.stderr.write(`hookgate dev: on_session_finalize for ${sessionId}: ${errorText(error)}\n`));
+      .observe(
+        'on_session_finalize',
+        { session_id: sessionId, platform: 'gateway', reason: 'shutdown' },
+        { session_id: sessionId, inline: true },
+      )
+      .catch((error: unknown) =>
+        process.stderr.write(`hookgate dev: on_session_finalize for ${sessionId}: ${errorText(error)}\n`),
+      );
   }
 }

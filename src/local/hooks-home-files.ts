@@ -85,7 +85,13 @@ export async function hooksHomeDigest(home: string): Promise<string> {
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
     for (const entry of entries.sort((a, b) => compareCodePoints(a.name, b.name))) {
       const relative = relativeDir === '' ? entry.name : `${relativeDir}/${entry.name}`;
-      const isDir = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(join(dir, entry.name)).then((s) => s.isDirectory(), () => false)));
+      const isDir =
+        entry.isDirectory() ||
+        (entry.isSymbolicLink() &&
+          (await stat(join(dir, entry.name)).then(
+            (s) => s.isDirectory(),
+            () => false,
+          )));
       if (isDir) {
         if (mayHoldLoadedFiles(relative)) await visit(relative);
         continue;

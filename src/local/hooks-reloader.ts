@@ -149,7 +149,8 @@ export class HooksReloader {
     output.release();
     this.options.holder.swap(engine);
     const loaded = loadedHooks(engine);
-    const ignored = configProblems.length > 0 ? `; ignored as --allow-invalid-config asks: ${configProblems.map(oneLine).join('; ')}` : '';
+    const ignored =
+      configProblems.length > 0 ? `; ignored as --allow-invalid-config asks: ${configProblems.map(oneLine).join('; ')}` : '';
     return {
       ok: true,
       at: new Date().toISOString(),
@@ -175,7 +176,9 @@ function failed(changed: readonly string[], previous: LoadedHooks | undefined, p
 
 /** One line, secrets redacted, not endless (an esbuild error spans lines). */
 function oneLine(text: string): string {
-  const flat = redactSecrets(text).replace(/\s*\n\s*/g, ' ').trim();
+  const flat = redactSecrets(text)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
   return flat.length > MAX_REASON ? `${flat.slice(0, MAX_REASON)}…` : flat;
 }
 
@@ -195,7 +198,8 @@ function loadedHooks(engine: HookEngine): LoadedHooks | undefined {
   const registry = registryOf(engine);
   if (!registry) return undefined;
   const shell = new Set<string>();
-  for (const callbacks of Object.values(registry.callbacks)) for (const cb of callbacks) if (cb.startsWith('shell:')) shell.add(cb.slice('shell:'.length));
+  for (const callbacks of Object.values(registry.callbacks))
+    for (const cb of callbacks) if (cb.startsWith('shell:')) shell.add(cb.slice('shell:'.length));
   return {
     plugins: registry.plugins.filter((p) => p.status === 'loaded').map((p) => p.name),
     gatewayHooks: registry.gatewayHooks.map((g) => g.name),
@@ -223,9 +227,13 @@ async function loadProblems(home: string, engine: HookEngine, output: HeldEngine
   for (const hook of description.gatewayHooks) {
     if (hook.kind !== 'hook' || loaded.has(hook.name)) continue;
     const said = output.lines.find(
-      (line) => line.message.startsWith(`[hooks] Error loading hook ${hook.dir}:`) || line.message.startsWith(`[hooks] Skipping ${hook.name}:`),
+      (line) =>
+        line.message.startsWith(`[hooks] Error loading hook ${hook.dir}:`) ||
+        line.message.startsWith(`[hooks] Skipping ${hook.name}:`),
     );
-    problems.push(`${join(home, hook.handler)}: ${said?.message.replace(/^\[hooks\] /, '') ?? `gateway hook ${hook.name} did not load`}`);
+    problems.push(
+      `${join(home, hook.handler)}: ${said?.message.replace(/^\[hooks\] /, '') ?? `gateway hook ${hook.name} did not load`}`,
+    );
   }
   return problems;
 }
@@ -240,7 +248,15 @@ function describeLoaded(loaded: LoadedHooks | undefined): string {
     listed(loaded.plugins, 'plugin', 'plugins'),
     listed(loaded.gatewayHooks, 'gateway hook', 'gateway hooks'),
     listed(loaded.shellHooks, 'shell hook', 'shell hooks'),
-    ...(loaded.commands.length > 0 ? [listed(loaded.commands.map((c) => `/${c}`), 'command', 'commands')] : []),
+    ...(loaded.commands.length > 0
+      ? [
+          listed(
+            loaded.commands.map((c) => `/${c}`),
+            'command',
+            'commands',
+          ),
+        ]
+      : []),
   ].join(', ');
 }
 
@@ -256,6 +272,10 @@ function describeDifference(before: LoadedHooks | undefined, after: LoadedHooks 
   compare('plugin', before.plugins, after.plugins);
   compare('gateway hook', before.gatewayHooks, after.gatewayHooks);
   compare('shell hook', before.shellHooks, after.shellHooks);
-  compare('command', before.commands.map((c) => `/${c}`), after.commands.map((c) => `/${c}`));
+  compare(
+    'command',
+    before.commands.map((c) => `/${c}`),
+    after.commands.map((c) => `/${c}`),
+  );
   return `${added.length > 0 ? `; added: ${added.join(', ')}` : ''}${removed.length > 0 ? `; removed: ${removed.join(', ')}` : ''}`;
 }

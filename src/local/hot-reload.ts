@@ -48,15 +48,17 @@ export async function startHotReload(options: HotReloadOptions): Promise<HotRelo
   const consider = (changed: readonly string[]) => {
     for (const file of changed) changedSince.add(file);
     // One look at a time: the digest read and the reload it may start are not interleaved.
-    queue = queue.then(async () => {
-      if (stopped) return;
-      const now = await hooksHomeDigest(options.home);
-      if (now === digest) return;
-      digest = now;
-      const files = [...changedSince].sort();
-      changedSince.clear();
-      await reloader.reload(files);
-    }).catch((error: unknown) => options.onWatchError?.(error));
+    queue = queue
+      .then(async () => {
+        if (stopped) return;
+        const now = await hooksHomeDigest(options.home);
+        if (now === digest) return;
+        digest = now;
+        const files = [...changedSince].sort();
+        changedSince.clear();
+        await reloader.reload(files);
+      })
+      .catch((error: unknown) => options.onWatchError?.(error));
   };
 
   let watcher: HooksHomeWatcher | undefined = await watchHooksHome({

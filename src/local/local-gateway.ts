@@ -51,7 +51,10 @@ export async function startLocalGateway(parts: LocalGatewayParts): Promise<{ url
   });
   const { engine } = parts;
   // One request, one engine, even if a reload happens meanwhile.
-  const server = await listenOnLoopback((request, env) => engine.pinned(() => Promise.resolve(app.fetch(request, env))), parts.port);
+  const server = await listenOnLoopback(
+    (request, env) => engine.pinned(() => Promise.resolve(app.fetch(request, env))),
+    parts.port,
+  );
   parts.steps.add('the HTTP server', () => server.close());
   return { url: server.url, deps };
 }

@@ -54,7 +54,9 @@ export interface LocalTurnsParts {
  * const turns = await startLocalTurns({ runtime, engine, aws, createTurnConsumer, turnsInFlight, signal, hiddenFromTools: [], onError });
  * await Promise.all(turns.pollers.map((p) => p.stop()));
  */
-export async function startLocalTurns(parts: LocalTurnsParts): Promise<{ pollers: SqsPoller[]; prepare: (engine: HookEngine) => Promise<unknown> }> {
+export async function startLocalTurns(
+  parts: LocalTurnsParts,
+): Promise<{ pollers: SqsPoller[]; prepare: (engine: HookEngine) => Promise<unknown> }> {
   const { runtime, hub, journal } = parts;
   const base = turnConsumerBaseOf(runtime);
   // The console watches what the turns answer (the gateway's replier is watched on its own).
@@ -75,7 +77,14 @@ export async function startLocalTurns(parts: LocalTurnsParts): Promise<{ pollers
   const handler = hub ? hub.watchTurns(settled) : settled;
   const { sqs } = runtime.plane.clients;
   const pollers = await Promise.all([
-    startSqsPoller({ sqs, queueUrl: parts.aws.turnsQueueUrl, handler, batchSize: 1, concurrency: 2, onError: parts.onError('turns') }),
+    startSqsPoller({
+      sqs,
+      queueUrl: parts.aws.turnsQueueUrl,
+      handler,
+      batchSize: 1,
+      concurrency: 2,
+      onError: parts.onError('turns'),
+    }),
     startSqsPoller({ sqs, queueUrl: parts.aws.timersQueueUrl, handler, batchSize: 10, onError: parts.onError('timers') }),
   ]);
   return { pollers, prepare: turns.prepare };

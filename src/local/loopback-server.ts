@@ -12,7 +12,10 @@ import { DevStartError } from './dev-start-error.ts';
  * await fetch(`${server.url}/healthz`);
  * await server.close();
  */
-export function listenOnLoopback(fetch: Parameters<typeof serve>[0]['fetch'], port: number): Promise<{ url: string; close(): Promise<void> }> {
+export function listenOnLoopback(
+  fetch: Parameters<typeof serve>[0]['fetch'],
+  port: number,
+): Promise<{ url: string; close(): Promise<void> }> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, hostname: '127.0.0.1', port }, () =>
       resolve({
@@ -25,7 +28,9 @@ export function listenOnLoopback(fetch: Parameters<typeof serve>[0]['fetch'], po
       }),
     );
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new DevStartError(`port ${port} on 127.0.0.1 is in use; pass --port <another>`) : error),
+      reject(
+        error.code === 'EADDRINUSE' ? new DevStartError(`port ${port} on 127.0.0.1 is in use; pass --port <another>`) : error,
+      ),
     );
   });
 }

@@ -11,14 +11,21 @@ import { errorText } from '../errors/error-text.ts';
  * const timer = startOutboxSweepTimer(plane, logger, 2_000);
  * await timer.stop();
  */
-export function startOutboxSweepTimer(plane: Pick<DataPlane, 'outbox' | 'observerSink'>, logger: HookLogger, everyMs: number): { stop(): Promise<void> } {
+export function startOutboxSweepTimer(
+  plane: Pick<DataPlane, 'outbox' | 'observerSink'>,
+  logger: HookLogger,
+  everyMs: number,
+): { stop(): Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const pass = async () => {
     try {
       const sweep = await sweepOutbox({ outbox: plane.outbox, republish: (entries) => plane.observerSink.republish(entries) });
-      if (sweep.published > 0) logger.info(`observer outbox: published ${sweep.published} event(s) SNS had not taken (${sweep.waiting} session(s) still waiting)`);
+      if (sweep.published > 0)
+        logger.info(
+          `observer outbox: published ${sweep.published} event(s) SNS had not taken (${sweep.waiting} session(s) still waiting)`,
+        );
     } catch (error) {
       logger.warn(`observer outbox sweep failed: ${errorText(error)}`);
     }

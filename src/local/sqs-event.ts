@@ -17,7 +17,13 @@ export function toSqsRecord(message: Message, queueArn: string, region: string):
     SenderId: system.SenderId ?? 'AIDAHOOKGATELOCAL',
     ApproximateFirstReceiveTimestamp: system.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
   };
-  for (const name of ['AWSTraceHeader', 'SequenceNumber', 'MessageGroupId', 'MessageDeduplicationId', 'DeadLetterQueueSourceArn'] as const) {
+  for (const name of [
+    'AWSTraceHeader',
+    'SequenceNumber',
+    'MessageGroupId',
+    'MessageDeduplicationId',
+    'DeadLetterQueueSourceArn',
+  ] as const) {
     const value = system[name];
     if (value !== undefined) attributes[name] = value;
   }

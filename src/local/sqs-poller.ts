@@ -60,8 +60,7 @@ export async function startSqsPoller(options: SqsPollerOptions): Promise<SqsPoll
   const { sqs, queueUrl, handler } = options;
   const queueArn =
     options.queueArn ??
-    (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }))).Attributes!
-      .QueueArn!;
+    (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
   const region = options.region ?? queueArn.split(':')[3] ?? 'us-east-1';
   const fifo = queueUrl.endsWith('.fifo') || queueArn.endsWith('.fifo');
   const batchSize = Math.max(1, Math.min(fifo ? 10 : 10_000, options.batchSize ?? 10));
@@ -133,7 +132,8 @@ export async function startSqsPoller(options: SqsPollerOptions): Promise<SqsPoll
           Entries: chunk.map((m, n) => ({ Id: String(n), ReceiptHandle: m.ReceiptHandle! })),
         }),
       );
-      if (out.Failed?.length) onError(new PollerDeleteError(`delete failed for ${out.Failed.length} message(s): ${out.Failed[0]?.Message}`));
+      if (out.Failed?.length)
+        onError(new PollerDeleteError(`delete failed for ${out.Failed.length} message(s): ${out.Failed[0]?.Message}`));
     }
   };
 

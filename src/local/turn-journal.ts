@@ -55,7 +55,12 @@ export class DevTurnJournal implements TurnSender {
     await this.table.doc.send(
       new PutCommand({
         TableName: this.table.tableName,
-        Item: { PK: DevTurnJournal.PARTITION, SK: message.delivery_id, received_at: message.received_at, body: JSON.stringify(message) },
+        Item: {
+          PK: DevTurnJournal.PARTITION,
+          SK: message.delivery_id,
+          received_at: message.received_at,
+          body: JSON.stringify(message),
+        },
       }),
     );
     try {
@@ -79,11 +84,17 @@ export class DevTurnJournal implements TurnSender {
    * chat to answer, and is only dropped). Run before `redrive`. A reply that cannot be sent
    * does not keep the message. Returns the dropped messages.
    */
-  async dropRepeatedCrashes(replier: Replier, onReplyError: (message: TurnMessage, error: unknown) => void = () => {}): Promise<TurnMessage[]> {
+  async dropRepeatedCrashes(
+    replier: Replier,
+    onReplyError: (message: TurnMessage, error: unknown) => void = () => {},
+  ): Promise<TurnMessage[]> {
     const dropped: TurnMessage[] = [];
     for (const { message, interrupted } of await this.entries()) {
       if (interrupted < DevTurnJournal.MAX_INTERRUPTIONS) continue;
-      if (message.kind === 'message') await replier.send(message.event.reply, DevTurnJournal.CRASH_LOOP_REPLY).catch((error: unknown) => onReplyError(message, error));
+      if (message.kind === 'message')
+        await replier
+          .send(message.event.reply, DevTurnJournal.CRASH_LOOP_REPLY)
+          .catch((error: unknown) => onReplyError(message, error));
       await this.forget(message.delivery_id);
       dropped.push(message);
     }
@@ -99,10 +110,16 @@ export class DevTurnJournal implements TurnSender {
    */
   async resume(replier: Replier, logger: Pick<Logger, 'warn'>): Promise<{ dropped: number; redriven: number }> {
     const dropped = await this.dropRepeatedCrashes(replier, (message, error) =>
-      logger.warn('the error reply for a dropped turn could not be sent', { delivery_id: message.delivery_id, error: errorText(error) }),
+      logger.warn('the error reply for a dropped turn could not be sent', {
+        delivery_id: message.delivery_id,
+        error: errorText(error),
+      }),
     );
     for (const message of dropped) {
-      logger.warn('turn dropped: it stopped the server twice while it ran', { delivery_id: message.delivery_id, session_key: message.session_key });
+      logger.warn('turn dropped: it stopped the server twice while it ran', {
+        delivery_id: message.delivery_id,
+        session_key: message.session_key,
+      });
     }
     return { dropped: dropped.length, redriven: await this.redrive() };
   }
@@ -183,7 +200,9 @@ export class DevTurnJournal implements TurnSender {
   }
 
   private async forget(deliveryId: string): Promise<void> {
-    await this.table.doc.send(new DeleteCommand({ TableName: this.table.tableName, Key: { PK: DevTurnJournal.PARTITION, SK: deliveryId } }));
+    await this.table.doc.send(
+      new DeleteCommand({ TableName: this.table.tableName, Key: { PK: DevTurnJournal.PARTITION, SK: deliveryId } }),
+    );
   }
 }
 

@@ -26,9 +26,17 @@ class ReadableLogger extends Logger {
 
   protected override printLog(logLevel: number, log: LogItem): void {
     const { level, message, timestamp, service, ...rest } = log.getAttributes();
-    const attributes = Object.fromEntries(Object.entries(rest).filter(([key, value]) => value !== undefined && !BASE_FIELDS.has(key)));
+    const attributes = Object.fromEntries(
+      Object.entries(rest).filter(([key, value]) => value !== undefined && !BASE_FIELDS.has(key)),
+    );
     const line = formatLogLine(
-      { level: String(level) as LogLevelName, message: String(message ?? ''), service: String(service), attributes, time: new Date(String(timestamp)) },
+      {
+        level: String(level) as LogLevelName,
+        message: String(message ?? ''),
+        service: String(service),
+        attributes,
+        time: new Date(String(timestamp)),
+      },
       'text',
       this.#colour,
     );
@@ -48,12 +56,18 @@ class ReadableLogger extends Logger {
  * const logger = createHookgateLogger('hookgate-gateway', config.logLevel);
  * logger.warn('reply failed', { platform: 'telegram' });
  */
-export function createHookgateLogger(serviceName: string, level: LoggerLevel = 'info', env: NodeJS.ProcessEnv = process.env): Logger {
+export function createHookgateLogger(
+  serviceName: string,
+  level: LoggerLevel = 'info',
+  env: NodeJS.ProcessEnv = process.env,
+): Logger {
   const options = {
     serviceName,
     logLevel: POWERTOOLS_LEVEL[level],
     logFormatter: new ContextLogFormatter(),
     jsonReplacerFn: (_key: string, value: unknown) => (typeof value === 'string' ? redactSecrets(value) : value),
   };
-  return logStyleFor(process.stdout, env) === 'text' ? new ReadableLogger(options, colourFor(process.stdout, env)) : new Logger(options);
+  return logStyleFor(process.stdout, env) === 'text'
+    ? new ReadableLogger(options, colourFor(process.stdout, env))
+    : new Logger(options);
 }

@@ -62,15 +62,22 @@ export function formatLogLine(entry: LogEntry, style: LogStyle, colour: boolean)
   const fields: Record<string, unknown> = { ...currentLogContext(), ...entry.attributes };
   if (style === 'json') {
     const line = { level: entry.level, message: entry.message, timestamp: time.toISOString(), service: entry.service, ...fields };
-    return JSON.stringify(line, (_key, value) => (typeof value === 'string' ? redactSecrets(value) : value instanceof Error ? errorFields(value) : value));
+    return JSON.stringify(line, (_key, value) =>
+      typeof value === 'string' ? redactSecrets(value) : value instanceof Error ? errorFields(value) : value,
+    );
   }
   const level = entry.level.padEnd(5);
-  const parts = [`${time.toISOString().slice(11, 23)} ${colour ? `\x1b[${COLOUR[entry.level]}m${level}\x1b[0m` : level} ${escapeControlsKeepingLines(redactSecrets(entry.message))}`];
+  const parts = [
+    `${time.toISOString().slice(11, 23)} ${colour ? `\x1b[${COLOUR[entry.level]}m${level}\x1b[0m` : level} ${escapeControlsKeepingLines(redactSecrets(entry.message))}`,
+  ];
   const extra: string[] = [];
-  for (const [key, short] of CONTEXT_KEYS) if (typeof fields[key] === 'string') extra.push(`${short}=${escapeControlCharacters(fields[key])}`);
+  for (const [key, short] of CONTEXT_KEYS)
+    if (typeof fields[key] === 'string') extra.push(`${short}=${escapeControlCharacters(fields[key])}`);
   for (const [key, value] of Object.entries(fields)) {
     if (CONTEXT_KEYS.some(([k]) => k === key) || value === undefined) continue;
-    const text = redactSecrets(typeof value === 'string' ? value : JSON.stringify(value instanceof Error ? errorFields(value) : value));
+    const text = redactSecrets(
+      typeof value === 'string' ? value : JSON.stringify(value instanceof Error ? errorFields(value) : value),
+    );
     extra.push(`${escapeControlCharacters(key)}=${escapeControlCharacters(text)}`);
   }
   if (extra.length > 0) parts.push(colour ? `\x1b[2m${extra.join(' ')}\x1b[0m` : extra.join(' '));
@@ -90,7 +97,11 @@ function errorFields(error: Error): Record<string, unknown> {
  * const print = createLinePrinter('hookgate-dev');
  * print("[hooks] Loaded hook 'log' for events: ['agent:start']");
  */
-export function createLinePrinter(service: string, stream: NodeJS.WriteStream = process.stdout, env: NodeJS.ProcessEnv = process.env): (message: string) => void {
+export function createLinePrinter(
+  service: string,
+  stream: NodeJS.WriteStream = process.stdout,
+  env: NodeJS.ProcessEnv = process.env,
+): (message: string) => void {
   const style = logStyleFor(stream, env);
   const colour = style === 'text' && colourFor(stream, env);
   return (message) => void stream.write(`${formatLogLine({ level: 'INFO', message, service }, style, colour)}\n`);

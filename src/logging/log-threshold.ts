@@ -12,6 +12,9 @@ export type LogThreshold = (typeof LOG_THRESHOLDS)[number];
  * parseLogThreshold(' WARNING ') // 'warn'
  */
 export function parseLogThreshold(raw: string | undefined): LogThreshold | undefined {
-  const level = (raw ?? '').trim().toLowerCase().replace(/^warning$/, 'warn');
+  const level = (raw ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/^warning$/, 'warn');
   return (LOG_THRESHOLDS as readonly string[]).includes(level) ? (level as LogThreshold) : undefined;
 }

@@ -61,6 +61,11 @@ export function kindOfMime(mime: string): AttachmentKind {
  * @example
  * attachmentSummary(attachment); // { kind: 'image', mime_type: 'image/jpeg', size: 1234, name: 'photo.jpg' }
  */
-export function attachmentSummary(attachment: Attachment): { kind: AttachmentKind; mime_type: string; size: number | null; name: string } {
+export function attachmentSummary(attachment: Attachment): {
+  kind: AttachmentKind;
+  mime_type: string;
+  size: number | null;
+  name: string;
+} {
   return { kind: attachment.kind, mime_type: attachment.mime_type, size: attachment.size, name: attachment.name };
 }

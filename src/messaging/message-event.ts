@@ -39,7 +39,5 @@ export type MessageEvent = z.infer<typeof MessageEventSchema>;
 
 /** `<platform>:<chat_id>[:<thread_id>]` — one conversation, one FIFO group. */
 export function sessionKeyOf(source: Pick<MessageSource, 'platform' | 'chat_id' | 'thread_id'>): string {
-  return source.thread_id
-    ? `${source.platform}:${source.chat_id}:${source.thread_id}`
-    : `${source.platform}:${source.chat_id}`;
+  return source.thread_id ? `${source.platform}:${source.chat_id}:${source.thread_id}` : `${source.platform}:${source.chat_id}`;
 }

@@ -53,7 +53,12 @@ export async function postJson(
     json = {};
   }
   if (!response.ok) {
-    throw new ReplyError(platform, `HTTP ${response.status} ${text.slice(0, 200)}`, response.status, retryAfterMs(response.headers, json));
+    throw new ReplyError(
+      platform,
+      `HTTP ${response.status} ${text.slice(0, 200)}`,
+      response.status,
+      retryAfterMs(response.headers, json),
+    );
   }
   return json;
 }

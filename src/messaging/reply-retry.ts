@@ -24,7 +24,11 @@ export const DEFAULT_REPLY_RETRY: ReplyRetryPolicy = { attempts: 4, baseDelayMs:
  */
 export function gatewayReplyRetry(configured: Partial<ReplyRetryPolicy> = {}): ReplyRetryPolicy {
   const policy = { ...DEFAULT_REPLY_RETRY, ...configured };
-  return { attempts: Math.min(policy.attempts, 2), baseDelayMs: Math.min(policy.baseDelayMs, 250), maxDelayMs: Math.min(policy.maxDelayMs, 1_000) };
+  return {
+    attempts: Math.min(policy.attempts, 2),
+    baseDelayMs: Math.min(policy.baseDelayMs, 250),
+    maxDelayMs: Math.min(policy.maxDelayMs, 1_000),
+  };
 }
 
 /** A send that failed for good: the last error and how many tries were made. */
@@ -34,7 +38,11 @@ export class ReplyUndeliveredError extends ReplyError {
     readonly lastError: ReplyError,
     readonly attempts: number,
   ) {
-    super(lastError.platform, `${lastError.message.replace(/^\S+ reply failed: /, '')} (after ${attempts} ${attempts === 1 ? 'try' : 'tries'})`, lastError.status);
+    super(
+      lastError.platform,
+      `${lastError.message.replace(/^\S+ reply failed: /, '')} (after ${attempts} ${attempts === 1 ? 'try' : 'tries'})`,
+      lastError.status,
+    );
   }
 }
 

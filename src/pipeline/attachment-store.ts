@@ -70,5 +70,8 @@ export class S3AttachmentStore {
 
 /** A key segment: no slashes, no control or odd characters, at most 100 characters. */
 function safeSegment(value: string): string {
-  return value.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_').slice(0, 100);
+  return value
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/^\.+/, '_')
+    .slice(0, 100);
 }

@@ -154,7 +154,11 @@ export function createDataPlane(resources: DataPlaneResources): DataPlane {
   });
   const s3 = lazyClient(async () => {
     const { S3Client } = await import('@aws-sdk/client-s3');
-    return new S3Client({ ...base, ...at(resources.endpoints?.s3), ...(resources.endpoints?.s3 ? { forcePathStyle: true } : {}) });
+    return new S3Client({
+      ...base,
+      ...at(resources.endpoints?.s3),
+      ...(resources.endpoints?.s3 ? { forcePathStyle: true } : {}),
+    });
   });
   const dynamodb = new DynamoDBClient({ ...base, ...at(resources.endpoints?.dynamodb) });
   // Built on first use: only the observer consumer needs it, and a client costs ~0.6 ms of

@@ -64,7 +64,8 @@ export class DeadLetterQueue {
   /** Moves the matching messages (by envelope id or SQS message id; all when no id) back. */
   async replay(filter: { id?: string } = {}): Promise<DeadLetter[]> {
     const target = this.options.sourceQueueUrl;
-    if (!target) throw new DeadLetterReplayError('replay needs the source queue URL (--target-url, --stack or a running hookgate dev)');
+    if (!target)
+      throw new DeadLetterReplayError('replay needs the source queue URL (--target-url, --stack or a running hookgate dev)');
     const fifo = target.endsWith('.fifo');
     const messages = await this.receiveAll();
     const chosen = messages.filter((m) => filter.id === undefined || m.MessageId === filter.id || describe(m).id === filter.id);
@@ -86,7 +87,9 @@ export class DeadLetterQueue {
             : {}),
         }),
       );
-      await this.options.sqs.send(new DeleteMessageCommand({ QueueUrl: this.options.dlqUrl, ReceiptHandle: message.ReceiptHandle! }));
+      await this.options.sqs.send(
+        new DeleteMessageCommand({ QueueUrl: this.options.dlqUrl, ReceiptHandle: message.ReceiptHandle! }),
+      );
       replayed.push(describe(message));
     }
     return replayed;
@@ -129,7 +132,9 @@ export class DeadLetterQueue {
       await this.options.sqs.send(
         new ChangeMessageVisibilityBatchCommand({
           QueueUrl: this.options.dlqUrl,
-          Entries: messages.slice(i, i + 10).map((m, n) => ({ Id: String(n), ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: 0 })),
+          Entries: messages
+            .slice(i, i + 10)
+            .map((m, n) => ({ Id: String(n), ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: 0 })),
         }),
       );
     }

@@ -36,7 +36,10 @@ export const PayloadRefSchema = z
     bucket: z.string().min(1),
     key: z.string().min(1),
     bytes: z.number().int().nonnegative().describe('UTF-8 size of the payload JSON.'),
-    sha256: z.string().regex(/^[0-9a-f]{64}$/).describe('Hex SHA-256 of the payload JSON.'),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .describe('Hex SHA-256 of the payload JSON.'),
   })
   .describe('Where an oversized payload lives.');
 export type PayloadRef = z.infer<typeof PayloadRefSchema>;

@@ -78,7 +78,11 @@ export class DynamoObserverOutbox {
   /** True while a session has entries waiting (its index entry exists). */
   async isPending(sessionId: string | null): Promise<boolean> {
     const out = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.tableName, Key: { PK: OUTBOX_PENDING_PK, SK: sessionId ?? NO_SESSION }, ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.table.tableName,
+        Key: { PK: OUTBOX_PENDING_PK, SK: sessionId ?? NO_SESSION },
+        ConsistentRead: true,
+      }),
     );
     return out.Item !== undefined;
   }
@@ -139,7 +143,9 @@ export class DynamoObserverOutbox {
     for (let start = 0; start < requests.length; start += 25) {
       let pending = requests.slice(start, start + 25);
       for (let attempt = 0; pending.length > 0; attempt++) {
-        const out = await this.table.doc.send(new BatchWriteCommand({ RequestItems: { [this.table.tableName]: pending as never } }));
+        const out = await this.table.doc.send(
+          new BatchWriteCommand({ RequestItems: { [this.table.tableName]: pending as never } }),
+        );
         pending = (out.UnprocessedItems?.[this.table.tableName] ?? []) as Record<string, unknown>[];
         if (pending.length > 0) {
           if (attempt >= 5) throw new OutboxWriteError(`observer outbox: ${pending.length} item(s) could not be written`);

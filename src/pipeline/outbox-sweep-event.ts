@@ -6,5 +6,7 @@ export const OUTBOX_SWEEP_EVENT = { hookgate: 'outbox-sweep' } as const;
 
 /** True for the scheduled sweep's event. */
 export function isOutboxSweepEvent(event: unknown): boolean {
-  return typeof event === 'object' && event !== null && (event as { hookgate?: unknown }).hookgate === OUTBOX_SWEEP_EVENT.hookgate;
+  return (
+    typeof event === 'object' && event !== null && (event as { hookgate?: unknown }).hookgate === OUTBOX_SWEEP_EVENT.hookgate
+  );
 }

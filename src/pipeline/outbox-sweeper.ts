@@ -48,7 +48,10 @@ export async function sweepOutbox(deps: OutboxSweepDeps): Promise<OutboxSweep> {
         result.waiting += 1;
         break;
       }
-      await deps.outbox.remove(session, entries.map((entry) => entry.sk));
+      await deps.outbox.remove(
+        session,
+        entries.map((entry) => entry.sk),
+      );
       result.published += entries.length;
     }
   }

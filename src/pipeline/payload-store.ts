@@ -41,7 +41,9 @@ export class S3PayloadStore {
       const [s3, { PutObjectCommand }] = await Promise.all([resolveClient(this.s3), import('@aws-sdk/client-s3')]);
       await s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: 'application/json' }));
     } catch (error) {
-      throw new PayloadOffloadError(`could not store payload of ${envelopeId} in s3://${this.bucket}/${key}: ${errorText(error)}`);
+      throw new PayloadOffloadError(
+        `could not store payload of ${envelopeId} in s3://${this.bucket}/${key}: ${errorText(error)}`,
+      );
     }
     return { store: 's3', bucket: this.bucket, key, bytes: body.length, sha256 };
   }

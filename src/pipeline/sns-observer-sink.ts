@@ -153,7 +153,9 @@ export class SnsObserverSink implements ObserverSink {
       // ASCII-only (see asciiJson): SNS and SQS refuse some characters chat text can hold.
       payloadJson = escapeNonAscii(toJson(event.payload));
     } catch (error) {
-      throw new InvalidObserverEventError(`observer event ${event.type} (${id}): payload is not serialisable: ${errorText(error)}`);
+      throw new InvalidObserverEventError(
+        `observer event ${event.type} (${id}): payload is not serialisable: ${errorText(error)}`,
+      );
     }
     const head = escapeNonAscii(
       `{"v":1,"id":${JSON.stringify(id)},"type":${JSON.stringify(event.type)},` +
@@ -189,8 +191,13 @@ export class SnsObserverSink implements ObserverSink {
       }));
       let failed: { Id?: string; Code?: string; Message?: string; SenderFault?: boolean }[];
       try {
-        const [sns, { PublishBatchCommand }] = await Promise.all([resolveClient(this.options.sns), import('@aws-sdk/client-sns')]);
-        const out = await sns.send(new PublishBatchCommand({ TopicArn: this.options.topicArn, PublishBatchRequestEntries: entries }));
+        const [sns, { PublishBatchCommand }] = await Promise.all([
+          resolveClient(this.options.sns),
+          import('@aws-sdk/client-sns'),
+        ]);
+        const out = await sns.send(
+          new PublishBatchCommand({ TopicArn: this.options.topicArn, PublishBatchRequestEntries: entries }),
+        );
         failed = out.Failed ?? [];
       } catch (error) {
         lastReason = errorText(error);

@@ -53,7 +53,9 @@ export class SqsTimerQueue implements TimerQueue {
         }),
       );
     } catch (error) {
-      throw new TimerScheduleError(`could not schedule timer for ${timer.message.delivery_id}: ${errorText(error)}`, { cause: error });
+      throw new TimerScheduleError(`could not schedule timer for ${timer.message.delivery_id}: ${errorText(error)}`, {
+        cause: error,
+      });
     }
   }
 }

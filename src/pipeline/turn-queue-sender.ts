@@ -52,7 +52,9 @@ export class SqsTurnQueue implements TurnQueue {
   async send(message: TurnMessage): Promise<void> {
     const parsed = TurnMessageSchema.safeParse(message);
     if (!parsed.success) {
-      throw new TurnEnqueueError(`not a valid turn message: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+      throw new TurnEnqueueError(
+        `not a valid turn message: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`,
+      );
     }
     const body = asciiJson(parsed.data);
     const bytes = Buffer.byteLength(body, 'utf8');

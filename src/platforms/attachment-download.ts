@@ -39,7 +39,9 @@ export interface AttachmentDownloader {
  */
 export function createAttachmentDownloader(config: AttachmentDownloadConfig): AttachmentDownloader {
   const configs: Partial<Record<string, unknown>> = config.platforms;
-  const fetchers = new Map<string, AttachmentFetch<string>>(ANY_PLATFORMS.map((platform) => [platform.name, platform.createDownloader(configs[platform.name])]));
+  const fetchers = new Map<string, AttachmentFetch<string>>(
+    ANY_PLATFORMS.map((platform) => [platform.name, platform.createDownloader(configs[platform.name])]),
+  );
   return {
     async download(source, maxBytes, signal) {
       // Every source names a registered platform (AttachmentSourceSchema): there is always one.

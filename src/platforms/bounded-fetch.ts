@@ -20,7 +20,12 @@ export function rebased(url: string, base: string | undefined): string {
 }
 
 /** GET `url` (at most 1 MiB) and parse it as JSON. */
-export async function fetchJson(url: string, headers: Record<string, string>, what: string, signal?: AbortSignal): Promise<unknown> {
+export async function fetchJson(
+  url: string,
+  headers: Record<string, string>,
+  what: string,
+  signal?: AbortSignal,
+): Promise<unknown> {
   const bytes = await fetchBounded(url, headers, 1024 * 1024, what, signal);
   try {
     return JSON.parse(Buffer.from(bytes).toString('utf8'));
@@ -30,7 +35,13 @@ export async function fetchJson(url: string, headers: Record<string, string>, wh
 }
 
 /** GET `url`; the body is read up to `maxBytes` and the request dropped past it. */
-export async function fetchBounded(url: string, headers: Record<string, string>, maxBytes: number, what: string, signal?: AbortSignal): Promise<Uint8Array> {
+export async function fetchBounded(
+  url: string,
+  headers: Record<string, string>,
+  maxBytes: number,
+  what: string,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
   const timeout = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
   let response: Response;
   try {

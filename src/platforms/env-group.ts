@@ -8,7 +8,11 @@ import type { EnvReader, InboundSettings } from './platform.ts';
  * const group = readGroup(read, ['SLACK_SIGNING_SECRET', 'SLACK_BOT_TOKEN'], ['SLACK_API_BASE_URL']);
  * if ('config' in group) group.config.SLACK_BOT_TOKEN;
  */
-export function readGroup<K extends string>(read: EnvReader, names: readonly K[], optional: readonly string[] = []): InboundSettings<Record<K, string>> {
+export function readGroup<K extends string>(
+  read: EnvReader,
+  names: readonly K[],
+  optional: readonly string[] = [],
+): InboundSettings<Record<K, string>> {
   const values = Object.fromEntries(names.map((name) => [name, read(name)])) as Record<K, string | undefined>;
   for (const name of optional) read(name);
   const missing = names.filter((name) => values[name] === undefined);

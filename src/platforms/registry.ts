@@ -15,7 +15,14 @@ import { whatsAppPlatform } from './whatsapp/whatsapp-platform.ts';
  * @example
  * for (const platform of PLATFORMS) console.log(platform.name, platform.secretKeys.gateway);
  */
-export const PLATFORMS = [telegramPlatform, slackPlatform, discordPlatform, whatsAppPlatform, teamsPlatform, localPlatform] as const;
+export const PLATFORMS = [
+  telegramPlatform,
+  slackPlatform,
+  discordPlatform,
+  whatsAppPlatform,
+  teamsPlatform,
+  localPlatform,
+] as const;
 
 export type RegisteredPlatform = (typeof PLATFORMS)[number];
 export type PlatformName = RegisteredPlatform['name'];

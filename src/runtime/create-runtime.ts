@@ -101,7 +101,13 @@ export function createRuntime(config: DeploymentConfig, inputs: RuntimeInputs): 
     };
     switch (role) {
       case 'gateway':
-        return { ...base, gatewayHooks: true, observerSink: plane.observerSink, allowlist: plane.allowlist, logger: logger(role) };
+        return {
+          ...base,
+          gatewayHooks: true,
+          observerSink: plane.observerSink,
+          allowlist: plane.allowlist,
+          logger: logger(role),
+        };
       case 'turn':
         return {
           ...base,
@@ -115,7 +121,13 @@ export function createRuntime(config: DeploymentConfig, inputs: RuntimeInputs): 
         return { ...base, gatewayHooks: true, allowlist: plane.allowlist, logger: logger(role), onRun: recordHookRun };
       case 'local':
         // hookgate dev: an http hook served on this machine (loopback) may be called (hook-semantics §5.10).
-        return { ...base, gatewayHooks: true, observerSink: plane.observerSink, onRun: recordHookRun, allowLoopbackHttpHooks: true };
+        return {
+          ...base,
+          gatewayHooks: true,
+          observerSink: plane.observerSink,
+          onRun: recordHookRun,
+          allowLoopbackHttpHooks: true,
+        };
     }
   };
   return {

@@ -53,9 +53,13 @@ export function createGatewayAppOf(
  * const { app } = await createGatewayFunction(runtime, { mount: mountConsoleWhenEnabled });
  * export const handler = handle(app);
  */
-export async function createGatewayFunction(runtime: Runtime, options: GatewayFunctionOptions = {}): Promise<{ app: Hono; deps: GatewayDeps }> {
+export async function createGatewayFunction(
+  runtime: Runtime,
+  options: GatewayFunctionOptions = {},
+): Promise<{ app: Hono; deps: GatewayDeps }> {
   const logger = runtime.logger('gateway');
-  for (const { platform, missing } of runtime.config.disabled) logger.info(`${platform} is disabled: ${missing.join(', ')} not set`);
+  for (const { platform, missing } of runtime.config.disabled)
+    logger.info(`${platform} is disabled: ${missing.join(', ')} not set`);
   const gateway = createGatewayAppOf(runtime, await runtime.createEngine('gateway'), options);
   await announceGatewayStartup(gateway.deps, { once: true });
   return gateway;

@@ -108,9 +108,7 @@ export function createObserverConsumer(options: ObserverConsumerOptions): Observ
       if (forHooks) await runOnce(envelope.id, { ...envelope, payload });
     } catch (error) {
       const what = envelope ? `observer event ${envelope.id} (${envelope.type})` : `SQS message ${record.messageId}`;
-      logger.error(
-        `${what} failed on receive ${record.attributes.ApproximateReceiveCount}: ${errorText(error)}`,
-      );
+      logger.error(`${what} failed on receive ${record.attributes.ApproximateReceiveCount}: ${errorText(error)}`);
       throw error;
     }
   };

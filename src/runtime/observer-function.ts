@@ -46,8 +46,13 @@ export async function createObserverFunction(runtime: Runtime, options: Observer
     // The stack's schedule (infra/lib/telemetry-resources.ts): publish what the outbox holds.
     if (isOutboxSweepEvent(event)) {
       const deadline = Date.now() + (context?.getRemainingTimeInMillis() ?? FUNCTION_TIMEOUT_SECONDS.observer * 1000) - 10_000;
-      const sweep = await sweepOutbox({ outbox: plane.outbox, republish: (entries) => plane.observerSink.republish(entries), deadline });
-      if (sweep.published > 0 || sweep.waiting > 0) logger.info(`observer outbox: published ${sweep.published} event(s); ${sweep.waiting} session(s) still waiting`);
+      const sweep = await sweepOutbox({
+        outbox: plane.outbox,
+        republish: (entries) => plane.observerSink.republish(entries),
+        deadline,
+      });
+      if (sweep.published > 0 || sweep.waiting > 0)
+        logger.info(`observer outbox: published ${sweep.published} event(s); ${sweep.waiting} session(s) still waiting`);
       return { batchItemFailures: [] };
     }
     return consumer(event, context);

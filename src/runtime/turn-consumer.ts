@@ -17,8 +17,14 @@ import type { TurnRuntimeDeps } from '../agent/turn/turn-runtime-deps.ts';
 
 /** What the turn consumer is built from; `hookgate dev`'s TurnConsumerContext fits it. */
 export interface TurnConsumerParts {
-  config: { model: ModelSettings; sessionIdleSeconds?: number; replyPlatforms?: DeploymentConfig['replyPlatforms']; transcription?: DeploymentConfig['transcription'] };
-  plane: Pick<DataPlane, 'sessions' | 'transcripts' | 'approvals' | 'timerQueue' | 'turnQueue' | 'table' | 'dedup'> & Partial<Pick<DataPlane, 'attachments'>>;
+  config: {
+    model: ModelSettings;
+    sessionIdleSeconds?: number;
+    replyPlatforms?: DeploymentConfig['replyPlatforms'];
+    transcription?: DeploymentConfig['transcription'];
+  };
+  plane: Pick<DataPlane, 'sessions' | 'transcripts' | 'approvals' | 'timerQueue' | 'turnQueue' | 'table' | 'dedup'> &
+    Partial<Pick<DataPlane, 'attachments'>>;
   engine: HookEngine;
   replier: Replier;
   /** Powertools Logger or any logger with debug/info/warn/error(message). */

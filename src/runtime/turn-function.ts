@@ -19,7 +19,10 @@ import type { Runtime } from './create-runtime.ts';
  */
 export function turnReplierOf(runtime: Runtime): Replier {
   const { config, plane } = runtime;
-  return createReplier({ ...config, platforms: config.replyPlatforms }, config.replyPlatforms.local ? { outbox: new DynamoLocalOutboxStore(plane.table) } : {});
+  return createReplier(
+    { ...config, platforms: config.replyPlatforms },
+    config.replyPlatforms.local ? { outbox: new DynamoLocalOutboxStore(plane.table) } : {},
+  );
 }
 
 /** What every turn consumer of a runtime shares, whatever its engine and wherever its tools run. */

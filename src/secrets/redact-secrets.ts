@@ -58,7 +58,8 @@ export function redactSecretsDeep<T>(value: T, env: NodeJS.ProcessEnv = process.
   const ancestors = new Set<object>();
   const walk = (item: unknown): unknown => {
     if (typeof item === 'string') return redactPatterns(redactKnownSecrets(item, needles));
-    const plain = item !== null && typeof item === 'object' && (Array.isArray(item) || Object.getPrototypeOf(item) === Object.prototype);
+    const plain =
+      item !== null && typeof item === 'object' && (Array.isArray(item) || Object.getPrototypeOf(item) === Object.prototype);
     // A cycle is left as it is: whoever serialises the value reports it, as without redaction.
     if (!plain || ancestors.has(item)) return item;
     ancestors.add(item);
@@ -142,10 +143,11 @@ function knownNeedles(env: NodeJS.ProcessEnv): string[] {
   const key = values.join('\u0000');
   if (cached?.key === key) return cached.needles;
   const needles = new Set<string>();
-  for (const value of values) for (const form of encodedForms(value)) {
-    const needle = compact(form).view;
-    if (needle.length >= MIN_SECRET_LENGTH) needles.add(needle);
-  }
+  for (const value of values)
+    for (const form of encodedForms(value)) {
+      const needle = compact(form).view;
+      if (needle.length >= MIN_SECRET_LENGTH) needles.add(needle);
+    }
   cached = { key, needles: [...needles].sort((a, b) => b.length - a.length) };
   return cached.needles;
 }

@@ -33,11 +33,12 @@ export interface ApprovalAnswer {
   readonly global?: boolean;
 }
 
-export type AnsweredApproval = PendingApproval & ApprovalAnswer & {
-  choice?: ApprovalChoice;
-  /** Set once a resumed invocation of the turn has finished (see `markResumed`). */
-  resumed_at?: string;
-};
+export type AnsweredApproval = PendingApproval &
+  ApprovalAnswer & {
+    choice?: ApprovalChoice;
+    /** Set once a resumed invocation of the turn has finished (see `markResumed`). */
+    resumed_at?: string;
+  };
 
 /**
  * Where a grant applies:

@@ -82,9 +82,7 @@ export class DynamoAllowlistStore implements AllowlistStore {
       return true;
     } catch (error) {
       if (isConditionFailed(error)) return true; // a newer approval of the same entry is already stored
-      this.logger.warn(
-        `Failed to persist shell hook allowlist to ${this.location}: ${errorText(error)}`,
-      );
+      this.logger.warn(`Failed to persist shell hook allowlist to ${this.location}: ${errorText(error)}`);
       return false;
     }
   }
@@ -93,9 +91,7 @@ export class DynamoAllowlistStore implements AllowlistStore {
     let removed = 0;
     for (const item of await this.entryItems()) {
       if (item.command !== command) continue;
-      await this.table.doc.send(
-        new DeleteCommand({ TableName: this.table.tableName, Key: { PK: item.PK, SK: item.SK } }),
-      );
+      await this.table.doc.send(new DeleteCommand({ TableName: this.table.tableName, Key: { PK: item.PK, SK: item.SK } }));
       removed++;
     }
     return removed;

@@ -1,5 +1,13 @@
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AnsweredApproval, ApprovalAnswer, ApprovalChoice, ApprovalStore, GrantContext, GrantScope, PendingApproval } from './approval-store.ts';
+import type {
+  AnsweredApproval,
+  ApprovalAnswer,
+  ApprovalChoice,
+  ApprovalStore,
+  GrantContext,
+  GrantScope,
+  PendingApproval,
+} from './approval-store.ts';
 import { epochSeconds, isConditionFailed, queryPartition, type DynamoTable } from './dynamo-table.ts';
 
 /**
@@ -109,7 +117,12 @@ export class DynamoApprovalStore implements ApprovalStore {
     const extra: Record<string, unknown> = {};
     if (by.answered_by !== undefined) extra[':by'] = by.answered_by;
     if (by.global === true) extra[':global'] = true;
-    const sets = ['choice = :choice', 'answered_at = :now', ...(':by' in extra ? ['answered_by = :by'] : []), ...(':global' in extra ? ['#global = :global'] : [])];
+    const sets = [
+      'choice = :choice',
+      'answered_at = :now',
+      ...(':by' in extra ? ['answered_by = :by'] : []),
+      ...(':global' in extra ? ['#global = :global'] : []),
+    ];
     try {
       const { Attributes } = await this.table.doc.send(
         new UpdateCommand({
@@ -198,7 +211,9 @@ export class DynamoApprovalStore implements ApprovalStore {
   async clearSession(sessionKey: string, sessionId: string): Promise<void> {
     const grants = await queryPartition(this.table, `GRANT#session#${sessionId}`, undefined, { projection: 'PK, SK' });
     await Promise.all(
-      grants.map((item) => this.table.doc.send(new DeleteCommand({ TableName: this.table.tableName, Key: { PK: item.PK, SK: item.SK } }))),
+      grants.map((item) =>
+        this.table.doc.send(new DeleteCommand({ TableName: this.table.tableName, Key: { PK: item.PK, SK: item.SK } })),
+      ),
     );
     await this.table.doc.send(
       new DeleteCommand({ TableName: this.table.tableName, Key: { PK: `SESSION#${sessionKey}`, SK: 'PENDING_APPROVAL' } }),
@@ -221,7 +236,11 @@ function grantPartition(scope: GrantScope): string {
 function requesterOf(stored: unknown, sessionKey: unknown): PendingApproval['requested_by'] {
   if (stored && typeof stored === 'object') {
     const r = stored as Record<string, unknown>;
-    return { platform: String(r.platform ?? ''), chat_id: String(r.chat_id ?? ''), user_id: typeof r.user_id === 'string' ? r.user_id : null };
+    return {
+      platform: String(r.platform ?? ''),
+      chat_id: String(r.chat_id ?? ''),
+      user_id: typeof r.user_id === 'string' ? r.user_id : null,
+    };
   }
   const [platform = '', chat_id = ''] = String(sessionKey ?? '').split(':');
   return { platform, chat_id, user_id: null };

@@ -44,9 +44,7 @@ export class DynamoDeliveryDedupStore implements DeliveryDedupStore, HandledDeli
   }
 
   async release(key: string): Promise<void> {
-    await this.table.doc.send(
-      new DeleteCommand({ TableName: this.table.tableName, Key: { PK: `DEDUP#${key}`, SK: 'DEDUP' } }),
-    );
+    await this.table.doc.send(new DeleteCommand({ TableName: this.table.tableName, Key: { PK: `DEDUP#${key}`, SK: 'DEDUP' } }));
   }
 
   async wasHandled(key: string, now: Date = new Date()): Promise<boolean> {

@@ -105,7 +105,11 @@ export class DynamoSessionStore implements SessionStore {
     await this.table.doc.send(
       new PutCommand({
         TableName: this.table.tableName,
-        Item: { ...this.key(sessionKey, 'STOP'), stop_requested_at: now.toISOString(), ...(turnId !== undefined ? { turn_id: turnId } : {}) },
+        Item: {
+          ...this.key(sessionKey, 'STOP'),
+          stop_requested_at: now.toISOString(),
+          ...(turnId !== undefined ? { turn_id: turnId } : {}),
+        },
       }),
     );
   }
@@ -182,6 +186,12 @@ function toRecord(item: Record<string, unknown>): SessionRecord {
 function lastTurnOf(value: unknown): StartedTurn | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const turn = value as Record<string, unknown>;
-  if (typeof turn.turn_id !== 'string' || typeof turn.platform !== 'string' || typeof turn.started_at !== 'string') return undefined;
-  return { turn_id: turn.turn_id, platform: turn.platform, user_id: typeof turn.user_id === 'string' ? turn.user_id : null, started_at: turn.started_at };
+  if (typeof turn.turn_id !== 'string' || typeof turn.platform !== 'string' || typeof turn.started_at !== 'string')
+    return undefined;
+  return {
+    turn_id: turn.turn_id,
+    platform: turn.platform,
+    user_id: typeof turn.user_id === 'string' ? turn.user_id : null,
+    started_at: turn.started_at,
+  };
 }

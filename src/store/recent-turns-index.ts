@@ -50,7 +50,10 @@ export function recentTurnsKey(at: string, turnId: string): string {
  * `TRACE_RECENT#<day>` that tables written before the shards still hold until their TTL.
  */
 export function recentTurnsDayKeys(day: string): string[] {
-  return [`${TRACE_RECENT_PREFIX}${day}`, ...Array.from({ length: TRACE_RECENT_SHARDS }, (_, shard) => `${TRACE_RECENT_PREFIX}${day}#${shard}`)];
+  return [
+    `${TRACE_RECENT_PREFIX}${day}`,
+    ...Array.from({ length: TRACE_RECENT_SHARDS }, (_, shard) => `${TRACE_RECENT_PREFIX}${day}#${shard}`),
+  ];
 }
 
 /** Checks a cursor from outside (a console query string, a CLI flag) before it reaches a key condition. */
@@ -93,7 +96,8 @@ export async function queryRecentTurnsDay(
       new QueryCommand({
         TableName: table.tableName,
         KeyConditionExpression: options.before === undefined ? 'PK = :pk' : 'PK = :pk AND SK < :before',
-        ExpressionAttributeValues: options.before === undefined ? { ':pk': reader.pk } : { ':pk': reader.pk, ':before': options.before },
+        ExpressionAttributeValues:
+          options.before === undefined ? { ':pk': reader.pk } : { ':pk': reader.pk, ':before': options.before },
         ScanIndexForward: false,
         Limit: Math.min(want, PAGE_ITEMS),
         ...(reader.next ? { ExclusiveStartKey: reader.next } : {}),

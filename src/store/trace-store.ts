@@ -93,8 +93,15 @@ export const UNDELIVERED_REPLY_PK = 'UNDELIVERED_REPLY';
 export { TRACE_RECENT_PREFIX };
 
 /** A kept reply (undelivered-reply.ts in the turn runtime) that says where it was going. */
-function isUndeliveredReply(record: TraceRecord): record is TraceRecord & { text: string; reply_to: NonNullable<TraceRecord['reply_to']> } {
-  return record.hook === 'reply' && record.decision.startsWith('undelivered: ') && typeof record.text === 'string' && record.reply_to !== undefined;
+function isUndeliveredReply(
+  record: TraceRecord,
+): record is TraceRecord & { text: string; reply_to: NonNullable<TraceRecord['reply_to']> } {
+  return (
+    record.hook === 'reply' &&
+    record.decision.startsWith('undelivered: ') &&
+    typeof record.text === 'string' &&
+    record.reply_to !== undefined
+  );
 }
 
 /** How much of a callback's result a trace record keeps (and of kwargs that were cut). */
@@ -151,13 +158,22 @@ export class DynamoTraceStore implements TraceStore {
     const expires = epochSeconds(new Date()) + DynamoTraceStore.RETAIN_SECONDS;
     const items: { PutRequest: { Item: Record<string, unknown> } }[] = records.map((record, seq) => ({
       PutRequest: {
-        Item: { PK: `TRACE#${record.turn_id}`, SK: `RUN#${first}#${invocation}#${String(seq).padStart(6, '0')}`, ...record, expires_at: expires },
+        Item: {
+          PK: `TRACE#${record.turn_id}`,
+          SK: `RUN#${first}#${invocation}#${String(seq).padStart(6, '0')}`,
+          ...record,
+          expires_at: expires,
+        },
       },
     }));
     if (sessionId) {
       const turn_id = records[0]!.turn_id;
       items.push(
-        { PutRequest: { Item: { PK: `TRACE_SESSION#${sessionId}`, SK: `TURN#${first}#${invocation}`, turn_id, expires_at: expires } } },
+        {
+          PutRequest: {
+            Item: { PK: `TRACE_SESSION#${sessionId}`, SK: `TURN#${first}#${invocation}`, turn_id, expires_at: expires },
+          },
+        },
         {
           PutRequest: {
             Item: {
@@ -175,8 +191,26 @@ export class DynamoTraceStore implements TraceStore {
     records.forEach((record, seq) => {
       if (!isUndeliveredReply(record)) return;
       const { platform, chat_id, thread_id } = record.reply_to;
-      const item = { turn_id: record.turn_id, at: record.at, session_id: sessionId ?? '', platform, chat_id, thread_id, text: record.text, error: record.decision.slice('undelivered: '.length) };
-      items.push({ PutRequest: { Item: { PK: UNDELIVERED_REPLY_PK, SK: `${record.at}#${record.turn_id}#${invocation}#${String(seq).padStart(6, '0')}`, ...item, expires_at: expires } } });
+      const item = {
+        turn_id: record.turn_id,
+        at: record.at,
+        session_id: sessionId ?? '',
+        platform,
+        chat_id,
+        thread_id,
+        text: record.text,
+        error: record.decision.slice('undelivered: '.length),
+      };
+      items.push({
+        PutRequest: {
+          Item: {
+            PK: UNDELIVERED_REPLY_PK,
+            SK: `${record.at}#${record.turn_id}#${invocation}#${String(seq).padStart(6, '0')}`,
+            ...item,
+            expires_at: expires,
+          },
+        },
+      });
     });
     for (let start = 0; start < items.length; start += 25) {
       let pending: typeof items = items.slice(start, start + 25);
@@ -219,10 +253,19 @@ export class DynamoTraceStore implements TraceStore {
       const date = new Date(now - day * 86_400_000).toISOString().slice(0, 10);
       // Days after the cursor's hold nothing older than it.
       if (before !== undefined && date > before.slice('TURN#'.length, 'TURN#'.length + 10)) continue;
-      for (const item of await queryRecentTurnsDay(this.table, date, { limit: limit - turns.length, ...(before ? { before } : {}) })) {
+      for (const item of await queryRecentTurnsDay(this.table, date, {
+        limit: limit - turns.length,
+        ...(before ? { before } : {}),
+      })) {
         const summary = typeof item.summary === 'string' ? parseSummary(item.summary) : undefined;
         const cursor = String(item.SK);
-        turns.push({ session_id: String(item.session_id), turn_id: String(item.turn_id), at: cursor.split('#')[1] ?? '', cursor, ...(summary ? { summary } : {}) });
+        turns.push({
+          session_id: String(item.session_id),
+          turn_id: String(item.turn_id),
+          at: cursor.split('#')[1] ?? '',
+          cursor,
+          ...(summary ? { summary } : {}),
+        });
       }
     }
     return turns;
@@ -237,7 +280,10 @@ export class DynamoTraceStore implements TraceStore {
    * @example
    * const { turns, total } = await traces.listTurns({ decision: 'block' }, { limit: 20 });
    */
-  async listTurns(filter: TurnFilter = {}, page: { limit?: number; offset?: number; now?: Date } = {}): Promise<{ turns: TurnSummary[]; total: number }> {
+  async listTurns(
+    filter: TurnFilter = {},
+    page: { limit?: number; offset?: number; now?: Date } = {},
+  ): Promise<{ turns: TurnSummary[]; total: number }> {
     const byTurn = new Map<string, TurnSummary>();
     for (const entry of await this.recentTurns({ limit: 5000, ...(page.now ? { now: page.now } : {}) })) {
       const summary = entry.summary ?? bareSummary(entry);

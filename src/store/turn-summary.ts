@@ -140,7 +140,9 @@ export function matchesTurn(turn: TurnSummary, filter: TurnFilter): boolean {
   if (filter.error && !turn.error) return false;
   if (filter.text) {
     const needle = filter.text.toLowerCase();
-    const hay = [turn.first_line, turn.chat_id, turn.user_id, turn.turn_id, turn.session_id, turn.platform].join('\n').toLowerCase();
+    const hay = [turn.first_line, turn.chat_id, turn.user_id, turn.turn_id, turn.session_id, turn.platform]
+      .join('\n')
+      .toLowerCase();
     if (!hay.includes(needle)) return false;
   }
   return true;

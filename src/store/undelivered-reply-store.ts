@@ -75,7 +75,8 @@ export class UndeliveredReplyStore {
           TableName: this.table.tableName,
           Key: { PK: UNDELIVERED_REPLY_PK, SK: id },
           UpdateExpression: 'SET retry_until = :until',
-          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(delivered_at) AND (attribute_not_exists(retry_until) OR retry_until < :now)',
+          ConditionExpression:
+            'attribute_exists(PK) AND attribute_not_exists(delivered_at) AND (attribute_not_exists(retry_until) OR retry_until < :now)',
           ExpressionAttributeValues: { ':until': seconds + CLAIM_SECONDS, ':now': seconds },
         }),
       );

@@ -24,7 +24,10 @@ export class EmfTurnMetrics {
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;
-    const perHook = new Map<string, { hook: string; callback?: string; calls: number; blocks: number; errors: number; latencies: number[] }>();
+    const perHook = new Map<
+      string,
+      { hook: string; callback?: string; calls: number; blocks: number; errors: number; latencies: number[] }
+    >();
     const add = (key: string, dims: { hook: string; callback?: string }, h: TurnFigures['hooks'][number]) => {
       const entry = perHook.get(key) ?? { ...dims, calls: 0, blocks: 0, errors: 0, latencies: [] };
       entry.calls += h.calls;

@@ -12,7 +12,11 @@ import type { OtlpConfig } from '../config/deployment-config.ts';
  * const { traces, metrics } = await createOtlpExporters({ endpoint: 'http://127.0.0.1:4318', headers: {}, protocol: 'http/protobuf' });
  */
 export async function createOtlpExporters(otlp: OtlpConfig): Promise<{ traces: SpanExporter; metrics: PushMetricExporter }> {
-  const options = (signal: 'traces' | 'metrics') => ({ url: `${otlp.endpoint}/v1/${signal}`, headers: { ...otlp.headers }, timeoutMillis: 10_000 });
+  const options = (signal: 'traces' | 'metrics') => ({
+    url: `${otlp.endpoint}/v1/${signal}`,
+    headers: { ...otlp.headers },
+    timeoutMillis: 10_000,
+  });
   if (otlp.protocol === 'http/json') {
     const [{ OTLPTraceExporter }, { OTLPMetricExporter }] = await Promise.all([
       import('@opentelemetry/exporter-trace-otlp-http'),

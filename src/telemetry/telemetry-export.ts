@@ -53,7 +53,10 @@ export interface TelemetryExport {
  */
 export async function createTelemetryExport(options: TelemetryExportOptions): Promise<TelemetryExport | undefined> {
   if (!options.otlp && !options.emf) return undefined;
-  const resource = resourceFromAttributes({ 'service.name': options.serviceName ?? 'hookgate', 'service.namespace': METRIC_NAMESPACE });
+  const resource = resourceFromAttributes({
+    'service.name': options.serviceName ?? 'hookgate',
+    'service.namespace': METRIC_NAMESPACE,
+  });
   const exporters = options.otlp ? await createOtlpExporters(options.otlp) : undefined;
   const emf = options.emf ? new EmfTurnMetrics() : undefined;
   const otlpMetrics = exporters ? otlpMeter(exporters.metrics, resource, options.metricsIntervalMs) : undefined;
@@ -63,9 +66,15 @@ export async function createTelemetryExport(options: TelemetryExportOptions): Pr
       const parsed = TurnTracePayloadSchema.safeParse(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        throw new TelemetryExportError(`${TURN_TRACE_EVENT} ${envelopeId}: not a turn trace: ${issue?.path.join('.')}: ${issue?.message}`);
+        throw new TelemetryExportError(
+          `${TURN_TRACE_EVENT} ${envelopeId}: not a turn trace: ${issue?.path.join('.')}: ${issue?.message}`,
+        );
       }
-      if (exporters) await exportSpans(exporters.traces, turnTraceSpans(envelopeId, parsed.data, { resource, captureContent: options.captureContent() }));
+      if (exporters)
+        await exportSpans(
+          exporters.traces,
+          turnTraceSpans(envelopeId, parsed.data, { resource, captureContent: options.captureContent() }),
+        );
       const figures = turnFigures(parsed.data);
       emf?.record(figures);
       otlpMetrics?.record(figures);
@@ -86,13 +95,22 @@ function exportSpans(exporter: SpanExporter, spans: ReadableSpan[]): Promise<voi
   return new Promise((resolve, reject) => {
     exporter.export(spans, (result) => {
       if (result.code === ExportResultCode.SUCCESS) resolve();
-      else reject(new TelemetryExportError(`OTLP span export failed: ${result.error?.message ?? 'unknown error'}`, { cause: result.error }));
+      else
+        reject(
+          new TelemetryExportError(`OTLP span export failed: ${result.error?.message ?? 'unknown error'}`, {
+            cause: result.error,
+          }),
+        );
     });
   });
 }
 
 /** The SDK's meter over the OTLP metric exporter, with hookgate's instruments (docs/telemetry.md §3). */
-function otlpMeter(exporter: ConstructorParameters<typeof PeriodicExportingMetricReader>[0]['exporter'], resource: ReturnType<typeof resourceFromAttributes>, intervalMs?: number) {
+function otlpMeter(
+  exporter: ConstructorParameters<typeof PeriodicExportingMetricReader>[0]['exporter'],
+  resource: ReturnType<typeof resourceFromAttributes>,
+  intervalMs?: number,
+) {
   const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: intervalMs ?? 2_147_483_647 });
   const provider = new MeterProvider({ resource, readers: [reader] });
   const meter = provider.getMeter(METRIC_NAMESPACE);

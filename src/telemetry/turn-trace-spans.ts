@@ -50,8 +50,10 @@ export function turnTraceSpans(envelopeId: string, payload: TurnTracePayload, op
     'hookgate.envelope_id': envelopeId,
     ...usageTotals(payload.operations),
   };
-  if (options.captureContent && payload.input_text !== undefined) rootAttributes['gen_ai.input.messages'] = messagesJson('user', payload.input_text);
-  if (options.captureContent && payload.output_text !== undefined) rootAttributes['gen_ai.output.messages'] = messagesJson('assistant', payload.output_text);
+  if (options.captureContent && payload.input_text !== undefined)
+    rootAttributes['gen_ai.input.messages'] = messagesJson('user', payload.input_text);
+  if (options.captureContent && payload.output_text !== undefined)
+    rootAttributes['gen_ai.output.messages'] = messagesJson('assistant', payload.output_text);
   const failed = payload.outcome === 'failed';
   const spans: ReadableSpan[] = [
     span(base, {
@@ -83,7 +85,11 @@ export function turnTraceSpans(envelopeId: string, payload: TurnTracePayload, op
   return spans;
 }
 
-function describeOperation(operation: TurnOperation, payload: TurnTracePayload, capture: boolean): { name: string; kind: SpanKind; attributes: Attributes } {
+function describeOperation(
+  operation: TurnOperation,
+  payload: TurnTracePayload,
+  capture: boolean,
+): { name: string; kind: SpanKind; attributes: Attributes } {
   const conversation = { 'gen_ai.conversation.id': payload.session_id };
   switch (operation.kind) {
     case 'chat':
@@ -101,10 +107,14 @@ function describeOperation(operation: TurnOperation, payload: TurnTracePayload, 
           ...(operation.input_tokens !== undefined ? { 'gen_ai.usage.input_tokens': operation.input_tokens } : {}),
           ...(operation.output_tokens !== undefined ? { 'gen_ai.usage.output_tokens': operation.output_tokens } : {}),
           ...(typeof operation.status_code === 'number' ? { 'http.response.status_code': operation.status_code } : {}),
-          ...(operation.error !== undefined ? { 'error.type': operation.status_code ? String(operation.status_code) : 'model_request_failed' } : {}),
+          ...(operation.error !== undefined
+            ? { 'error.type': operation.status_code ? String(operation.status_code) : 'model_request_failed' }
+            : {}),
           'hookgate.api_request_id': operation.api_request_id,
           'hookgate.attempt': operation.attempt,
-          ...(capture && operation.output_text !== undefined ? { 'gen_ai.output.messages': messagesJson('assistant', operation.output_text) } : {}),
+          ...(capture && operation.output_text !== undefined
+            ? { 'gen_ai.output.messages': messagesJson('assistant', operation.output_text) }
+            : {}),
         },
       };
     case 'execute_tool':
@@ -164,10 +174,7 @@ interface SpanSpec {
   error?: string;
 }
 
-function span(
-  base: { resource: Resource; context: (spanId: string) => SpanContext },
-  spec: SpanSpec,
-): ReadableSpan {
+function span(base: { resource: Resource; context: (spanId: string) => SpanContext }, spec: SpanSpec): ReadableSpan {
   const start = hrTimeOf(Date.parse(spec.startedAt));
   const duration = hrTimeOfDuration(spec.durationMs);
   const end = addHrTime(start, duration);
@@ -201,7 +208,10 @@ function usageTotals(operations: readonly TurnOperation[]): Attributes {
     chats.every((chat) => chat[key] !== undefined) ? chats.reduce((total, chat) => total + (chat[key] ?? 0), 0) : undefined;
   const input = sum('input_tokens');
   const output = sum('output_tokens');
-  return { ...(input !== undefined ? { 'gen_ai.usage.input_tokens': input } : {}), ...(output !== undefined ? { 'gen_ai.usage.output_tokens': output } : {}) };
+  return {
+    ...(input !== undefined ? { 'gen_ai.usage.input_tokens': input } : {}),
+    ...(output !== undefined ? { 'gen_ai.usage.output_tokens': output } : {}),
+  };
 }
 
 /** The GenAI conventions' message shape, as the JSON string the attribute holds. */

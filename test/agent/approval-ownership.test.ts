@@ -13,7 +13,12 @@ let dev: DevRuntime;
 
 beforeAll(async () => {
   home = await tempHome({ 'config.yaml': '{}\n' });
-  const env: NodeJS.ProcessEnv = { ...process.env, HOOKGATE_HOME: home.path, HOOKGATE_APPROVERS: 'local:operator', HOOKGATE_LOG_LEVEL: 'error' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOOKGATE_HOME: home.path,
+    HOOKGATE_APPROVERS: 'local:operator',
+    HOOKGATE_LOG_LEVEL: 'error',
+  };
   delete env.HOOKGATE_MODEL_BASE_URL;
   delete env.HOOKGATE_ALLOWED_USERS;
   dev = await startDevRuntime({
@@ -38,7 +43,11 @@ async function messages(chatId: string): Promise<string[]> {
 /** Posts as `user` in `chat` and returns the next `count` replies in that chat. */
 async function say(chat: string, user: string, text: string, count = 1): Promise<string[]> {
   const before = (await messages(chat)).length;
-  const posted = await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: chat, user_id: user, text }) });
+  const posted = await fetch(`${dev.url}/webhooks/local`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ chat_id: chat, user_id: user, text }),
+  });
   expect(posted.status).toBe(202);
   return until(async () => {
     const now = await messages(chat);
@@ -58,10 +67,14 @@ describe('approvals belong to someone (through hookgate dev)', () => {
 
     // mallory, in the same chat, answers /approve always: refused, nothing runs, nothing is granted.
     const [refusal] = await say('shared', 'mallory', '/approve always');
-    expect(refusal).toMatch(/^⛔ Only the user who asked for this command, or an approver, can answer this approval\. Nothing was changed\./);
+    expect(refusal).toMatch(
+      /^⛔ Only the user who asked for this command, or an approver, can answer this approval\. Nothing was changed\./,
+    );
     expect(await fileIsThere('shared', 'alice')).toBe(true);
     // Nor does she see alice's command in /status; alice does.
-    expect(await say('shared', 'mallory', '/status')).toEqual([expect.stringContaining('Pending approval: a command of local:alice (only they or an approver see it)')]);
+    expect(await say('shared', 'mallory', '/status')).toEqual([
+      expect.stringContaining('Pending approval: a command of local:alice (only they or an approver see it)'),
+    ]);
     expect(await say('shared', 'alice', '/status')).toEqual([expect.stringContaining('Pending approval: rm -rf *')]);
 
     // alice herself answers /approve always: it runs, and the grant holds in this chat.
@@ -81,32 +94,58 @@ describe('approvals belong to someone (through hookgate dev)', () => {
     expect(await fileIsThere('elsewhere', 'carol')).toBe(true);
   });
 
-  it('/stop: another user of the chat cannot stop a running turn; its requester and an approver can', { timeout: 120_000 }, async () => {
+  it('/stop: another user of the chat cannot stop a running turn; its requester and an approver can', {
+    timeout: 120_000,
+  }, async () => {
     /** `user`'s /stop, sent until a turn is seen running (the turn notes itself as it starts). */
     const stopWhileRunning = async (user: string): Promise<string> => {
-      return until(async () => {
-        const [reply] = await say('group', user, '/stop');
-        return reply !== 'Nothing is running in this conversation.' ? reply : undefined;
-      }, `a running turn ${user} can try to stop`, { timeoutMs: 90_000 });
+      return until(
+        async () => {
+          const [reply] = await say('group', user, '/stop');
+          return reply !== 'Nothing is running in this conversation.' ? reply : undefined;
+        },
+        `a running turn ${user} can try to stop`,
+        { timeoutMs: 90_000 },
+      );
     };
     const before = (await messages('group')).length;
-    await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 'group', user_id: 'alice', text: 'run: sleep 2' }) });
-    expect(await stopWhileRunning('mallory')).toMatch(/^⛔ Only the user who asked for the running turn, or an approver, can stop it\./);
+    await fetch(`${dev.url}/webhooks/local`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chat_id: 'group', user_id: 'alice', text: 'run: sleep 2' }),
+    });
+    expect(await stopWhileRunning('mallory')).toMatch(
+      /^⛔ Only the user who asked for the running turn, or an approver, can stop it\./,
+    );
     // alice's turn ran to its end: the command's (empty) output, not "Stopped".
-    const ended = await until(async () => {
-      const texts = (await messages('group')).slice(before).filter((t) => !t.startsWith('⛔') && !t.startsWith('Nothing is running'));
-      return texts.length > 0 ? texts : undefined;
-    }, "the end of alice's turn", { timeoutMs: 60_000 });
+    const ended = await until(
+      async () => {
+        const texts = (await messages('group'))
+          .slice(before)
+          .filter((t) => !t.startsWith('⛔') && !t.startsWith('Nothing is running'));
+        return texts.length > 0 ? texts : undefined;
+      },
+      "the end of alice's turn",
+      { timeoutMs: 60_000 },
+    );
     expect(ended).toEqual(['(no output)']);
     for (const stopper of ['alice', 'operator']) {
       const from = (await messages('group')).length;
-      await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 'group', user_id: 'alice', text: 'run: sleep 2' }) });
+      await fetch(`${dev.url}/webhooks/local`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chat_id: 'group', user_id: 'alice', text: 'run: sleep 2' }),
+      });
       expect(await stopWhileRunning(stopper)).toBe('⏹ Stopping the current turn.');
-      await until(async () => {
-        const texts = (await messages('group')).slice(from);
-        expect(texts).not.toContain('(no output)');
-        return texts.includes('⏹ Stopped.');
-      }, `the turn stopped by ${stopper}`, { timeoutMs: 60_000 });
+      await until(
+        async () => {
+          const texts = (await messages('group')).slice(from);
+          expect(texts).not.toContain('(no output)');
+          return texts.includes('⏹ Stopped.');
+        },
+        `the turn stopped by ${stopper}`,
+        { timeoutMs: 60_000 },
+      );
     }
   });
 

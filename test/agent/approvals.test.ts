@@ -33,7 +33,15 @@ async function suspendIn(chat: string, command = DANGEROUS) {
 /** What the gateway does on /approve or /deny: record the answer, enqueue the resume. */
 async function answer(chat: string, approvalId: string, choice: 'once' | 'session' | 'always' | 'deny') {
   expect(await h.plane.approvals.answer(approvalId, choice)).toBe(true);
-  const message: TurnMessage = { v: 1, kind: 'approval', delivery_id: `d-${approvalId}`, session_key: `local:${chat}`, received_at: new Date().toISOString(), approval_id: approvalId, choice };
+  const message: TurnMessage = {
+    v: 1,
+    kind: 'approval',
+    delivery_id: `d-${approvalId}`,
+    session_key: `local:${chat}`,
+    received_at: new Date().toISOString(),
+    approval_id: approvalId,
+    choice,
+  };
   const out = await h.invoke(message);
   expect(out.batchItemFailures).toEqual([]);
   return h.results.at(-1)!;
@@ -43,10 +51,25 @@ describe('a dangerous command', () => {
   it('suspends the turn: pre_approval_request, a question in the chat, state persisted; /approve resumes it in a new invocation', async () => {
     const { result, pending } = await suspendIn('approve');
     let calls = await h.takeCalls();
-    expect(hooksOf(calls)).toEqual(['session:start', 'on_session_start', 'agent:start', 'pre_llm_call', 'pre_api_request', 'post_api_request', 'pre_tool_call', 'pre_approval_request']);
+    expect(hooksOf(calls)).toEqual([
+      'session:start',
+      'on_session_start',
+      'agent:start',
+      'pre_llm_call',
+      'pre_api_request',
+      'post_api_request',
+      'pre_tool_call',
+      'pre_approval_request',
+    ]);
     const pre = calls.find((c) => c.hook === 'pre_approval_request')!;
     expect(pre.keys).toEqual(['command', 'description', 'pattern_key', 'pattern_keys', 'session_key', 'surface', TAG]);
-    expect(pre.kwargs).toMatchObject({ command: DANGEROUS, pattern_key: 'world_writable_chmod', pattern_keys: ['world_writable_chmod'], session_key: 'local:approve', surface: 'gateway' });
+    expect(pre.kwargs).toMatchObject({
+      command: DANGEROUS,
+      pattern_key: 'world_writable_chmod',
+      pattern_keys: ['world_writable_chmod'],
+      session_key: 'local:approve',
+      surface: 'gateway',
+    });
     expect(h.replies.at(-1)!.text).toContain('/approve');
     expect(h.replies.at(-1)!.text).toContain(DANGEROUS);
     expect(pending).toMatchObject({ turn_id: result.turn_id, command: DANGEROUS, pattern_key: 'world_writable_chmod' });
@@ -56,7 +79,16 @@ describe('a dangerous command', () => {
     expect(resumed).toMatchObject({ turn_id: result.turn_id, outcome: 'completed', response: 'opened it' });
     calls = await h.takeCalls();
     expect(hooksOf(calls)).toEqual([
-      'post_approval_response', 'transform_terminal_output', 'post_tool_call', 'transform_tool_result', 'pre_api_request', 'post_api_request', 'transform_llm_output', 'post_llm_call', 'agent:end', 'on_session_end',
+      'post_approval_response',
+      'transform_terminal_output',
+      'post_tool_call',
+      'transform_tool_result',
+      'pre_api_request',
+      'post_api_request',
+      'transform_llm_output',
+      'post_llm_call',
+      'agent:end',
+      'on_session_end',
     ]);
     const post = calls.find((c) => c.hook === 'post_approval_response')!;
     expect(post.keys).toEqual(['command', 'description', 'pattern_key', 'pattern_keys', 'session_key', 'surface', 'choice', TAG]);
@@ -65,18 +97,38 @@ describe('a dangerous command', () => {
     expect(tool.kwargs).toMatchObject({ status: 'ok', turn_id: result.turn_id, tool_call_id: 'call_approve' });
     expect(JSON.parse(tool.kwargs.result)).toEqual({ output: 'opened\n', exit_code: 0, error: null });
     // agent:end is built from agent:start's context as emitted in the first invocation.
-    expect(calls.find((c) => c.hook === 'agent:end')!.kwargs).toMatchObject({ chat_id: 'approve', message: 'please open it up', response: 'opened it' });
+    expect(calls.find((c) => c.hook === 'agent:end')!.kwargs).toMatchObject({
+      chat_id: 'approve',
+      message: 'please open it up',
+      response: 'opened it',
+    });
     const stored = await h.plane.transcripts.load(pending.session_id);
     expect(stored.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(await h.plane.approvals.pending('local:approve')).toBeUndefined();
 
     // A redelivered resume (same message again) does not run the turn twice.
-    await h.invoke({ v: 1, kind: 'approval', delivery_id: `d-${pending.approval_id}`, session_key: 'local:approve', received_at: new Date().toISOString(), approval_id: pending.approval_id, choice: 'once' });
+    await h.invoke({
+      v: 1,
+      kind: 'approval',
+      delivery_id: `d-${pending.approval_id}`,
+      session_key: 'local:approve',
+      received_at: new Date().toISOString(),
+      approval_id: pending.approval_id,
+      choice: 'once',
+    });
     expect(h.results.at(-1)).toMatchObject({ outcome: 'ignored', reason: 'already resumed' });
     expect(await h.takeCalls()).toEqual([]);
 
     // The timeout timer of an answered approval is a no-op.
-    await h.invoke({ v: 1, kind: 'approval', delivery_id: 'late', session_key: 'local:approve', received_at: new Date().toISOString(), approval_id: pending.approval_id, choice: 'timeout' });
+    await h.invoke({
+      v: 1,
+      kind: 'approval',
+      delivery_id: 'late',
+      session_key: 'local:approve',
+      received_at: new Date().toISOString(),
+      approval_id: pending.approval_id,
+      choice: 'timeout',
+    });
     expect(h.results.at(-1)).toMatchObject({ outcome: 'ignored', reason: 'already answered' });
     expect(await h.takeCalls()).toEqual([]);
   });
@@ -90,10 +142,19 @@ describe('a dangerous command', () => {
     const calls = await h.takeCalls();
     expect(calls.find((c) => c.hook === 'post_approval_response')!.kwargs.choice).toBe('deny');
     const tool = calls.find((c) => c.hook === 'post_tool_call')!;
-    expect(tool.kwargs).toMatchObject({ status: 'error', error_type: 'tool_error', error_message: 'The user denied this command.' });
-    expect(h.model.requests.at(-1)!.body.messages.at(-1)).toMatchObject({ role: 'tool', content: '{"error": "The user denied this command."}' });
+    expect(tool.kwargs).toMatchObject({
+      status: 'error',
+      error_type: 'tool_error',
+      error_message: 'The user denied this command.',
+    });
+    expect(h.model.requests.at(-1)!.body.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: '{"error": "The user denied this command."}',
+    });
     const { existsSync } = await import('node:fs');
-    expect(existsSync(`${h.deps.workspaceRoot}/${pending.session_id.replace(/[^A-Za-z0-9._-]/g, '_')}/denied-marker`)).toBe(false);
+    expect(existsSync(`${h.deps.workspaceRoot}/${pending.session_id.replace(/[^A-Za-z0-9._-]/g, '_')}/denied-marker`)).toBe(
+      false,
+    );
   });
 
   it('no answer: the delayed timer comes back through the timers queue, is forwarded to the turns queue, and resumes with timeout', async () => {
@@ -102,7 +163,10 @@ describe('a dangerous command', () => {
     await h.takeCalls();
     const sqs = h.plane.clients.sqs;
     const timer = await receiveOne(sqs, h.aws.timersQueueUrl);
-    expect(JSON.parse(timer.Body!)).toMatchObject({ kind: 'timer', message: { kind: 'approval', approval_id: pending.approval_id, choice: 'timeout' } });
+    expect(JSON.parse(timer.Body!)).toMatchObject({
+      kind: 'timer',
+      message: { kind: 'approval', approval_id: pending.approval_id, choice: 'timeout' },
+    });
     await waitUntil(JSON.parse(timer.Body!).fire_at);
     expect((await h.invoke(JSON.parse(timer.Body!))).batchItemFailures).toEqual([]);
     const forwarded = await receiveOne(sqs, h.aws.turnsQueueUrl);
@@ -133,7 +197,13 @@ describe('a dangerous command', () => {
     await h.takeCalls();
     // The always grant covers that chat, also in a new session there (/new)…
     const key = 'local:grant-other';
-    const { old, current } = await h.plane.sessions.rotate(key, { platform: 'local', chat_id: 'grant-other', thread_id: '', user_id: 'u1', chat_type: 'dm' });
+    const { old, current } = await h.plane.sessions.rotate(key, {
+      platform: 'local',
+      chat_id: 'grant-other',
+      thread_id: '',
+      user_id: 'u1',
+      chat_type: 'dm',
+    });
     expect(current.session_id).not.toBe(old?.session_id);
     h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: DANGEROUS } }] }, { content: 'no question' });
     expect((await h.say('same chat', 'grant-other')).outcome).toBe('completed');
@@ -145,8 +215,18 @@ describe('a dangerous command', () => {
   it('an always grant given by an approver globally covers every chat', async () => {
     const { pending } = await suspendIn('global-grant', 'sudo true');
     h.model.script({ content: 'fine' });
-    expect(await h.plane.approvals.answer(pending.approval_id, 'always', new Date(), { answered_by: 'local:root', global: true })).toBe(true);
-    await h.invoke({ v: 1, kind: 'approval', delivery_id: `d-${pending.approval_id}`, session_key: 'local:global-grant', received_at: new Date().toISOString(), approval_id: pending.approval_id, choice: 'always' });
+    expect(
+      await h.plane.approvals.answer(pending.approval_id, 'always', new Date(), { answered_by: 'local:root', global: true }),
+    ).toBe(true);
+    await h.invoke({
+      v: 1,
+      kind: 'approval',
+      delivery_id: `d-${pending.approval_id}`,
+      session_key: 'local:global-grant',
+      received_at: new Date().toISOString(),
+      approval_id: pending.approval_id,
+      choice: 'always',
+    });
     await h.takeCalls();
     h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'sudo true' } }] }, { content: 'no question' });
     expect((await h.say('elsewhere', 'global-grant-elsewhere')).outcome).toBe('completed');
@@ -158,13 +238,24 @@ describe('a dangerous command', () => {
       const chat = `reused-${choice}`;
       const { pending, result } = await suspendIn(chat);
       // Another turn in the same conversation, whose tool call carries the same id.
-      h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'echo hi' }, id: `call_${chat}` }] }, { content: 'hi' });
+      h.model.script(
+        { tool_calls: [{ name: 'terminal', arguments: { command: 'echo hi' }, id: `call_${chat}` }] },
+        { content: 'hi' },
+      );
       expect((await h.say('run something harmless', chat)).outcome).toBe('completed');
       await h.takeCalls();
       h.replies.length = 0;
       h.model.script({ content: choice === 'once' ? 'opened it' : 'skipped it' });
       if (choice === 'once') expect(await h.plane.approvals.answer(pending.approval_id, 'once')).toBe(true);
-      const message: TurnMessage = { v: 1, kind: 'approval', delivery_id: `d-${chat}`, session_key: `local:${chat}`, received_at: new Date().toISOString(), approval_id: pending.approval_id, choice };
+      const message: TurnMessage = {
+        v: 1,
+        kind: 'approval',
+        delivery_id: `d-${chat}`,
+        session_key: `local:${chat}`,
+        received_at: new Date().toISOString(),
+        approval_id: pending.approval_id,
+        choice,
+      };
       expect((await h.invoke(message)).batchItemFailures).toEqual([]);
       expect(h.results.at(-1)).toMatchObject({ turn_id: result.turn_id, outcome: 'completed' });
       expect(h.replies.map((r) => r.text)).toEqual([choice === 'once' ? 'opened it' : 'skipped it']);
@@ -178,14 +269,24 @@ describe('a dangerous command', () => {
   });
 
   it('a harmless command never asks', async () => {
-    h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'rm -rf ./build-output' } }] }, { content: 'cleaned' });
+    h.model.script(
+      { tool_calls: [{ name: 'terminal', arguments: { command: 'rm -rf ./build-output' } }] },
+      { content: 'cleaned' },
+    );
     expect((await h.say('clean', 'harmless')).outcome).toBe('completed');
   });
 });
 
 async function receiveOne(sqs: TurnHarness['plane']['clients']['sqs'], queueUrl: string) {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 2, MessageSystemAttributeNames: ['All'] }));
+    const out = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 1,
+        WaitTimeSeconds: 2,
+        MessageSystemAttributeNames: ['All'],
+      }),
+    );
     const message = out.Messages?.[0];
     if (message) {
       await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! }));

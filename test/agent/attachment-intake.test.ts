@@ -26,7 +26,12 @@ function memoryStore(): AttachmentBytesStore & { objects: Map<string, Uint8Array
 }
 
 /** An OggS page header is enough for file-type to say audio/ogg. */
-const OGG = Buffer.concat([Buffer.from('OggS\0\x02', 'binary'), Buffer.alloc(22), Buffer.from('\x01\x1evorbis', 'binary'), Buffer.alloc(40)]);
+const OGG = Buffer.concat([
+  Buffer.from('OggS\0\x02', 'binary'),
+  Buffer.alloc(22),
+  Buffer.from('\x01\x1evorbis', 'binary'),
+  Buffer.alloc(40),
+]);
 const local = (name: string, mime: string, bytes: Uint8Array, kind: Attachment['kind'] = 'audio'): Attachment => ({
   kind,
   mime_type: mime,
@@ -61,10 +66,21 @@ describe('takeInAttachments', () => {
   it('transcribes a voice note where a transcription endpoint is configured', async () => {
     const store = memoryStore();
     const transcribe = createTranscriber({ baseUrl: url, model: 'whisper-1', apiKey: 'sk-test' });
-    const intake = await takeInAttachments([local('voice.ogg', 'audio/ogg', OGG)], 's1', { downloader: createAttachmentDownloader({ platforms: {} }), store, transcribe });
+    const intake = await takeInAttachments([local('voice.ogg', 'audio/ogg', OGG)], 's1', {
+      downloader: createAttachmentDownloader({ platforms: {} }),
+      store,
+      transcribe,
+    });
     expect(intake).toEqual({
       kind: 'taken',
-      attachments: [expect.objectContaining({ kind: 'audio', mime_type: 'audio/ogg', note: expect.stringMatching(/^\[audio voice\.ogg \(audio\/ogg, .*\) attached; its transcript follows\]$/), text: 'please book a table for two' })],
+      attachments: [
+        expect.objectContaining({
+          kind: 'audio',
+          mime_type: 'audio/ogg',
+          note: expect.stringMatching(/^\[audio voice\.ogg \(audio\/ogg, .*\) attached; its transcript follows\]$/),
+          text: 'please book a table for two',
+        }),
+      ],
     });
     expect(received.at(-1)!.authorization).toBe('Bearer sk-test');
     expect(received.at(-1)!.body).toContain('name="model"\r\n\r\nwhisper-1');
@@ -74,13 +90,23 @@ describe('takeInAttachments', () => {
   it('notes a voice note as not transcribed without one, and a failed transcription as failed', async () => {
     const deps = { downloader: createAttachmentDownloader({ platforms: {} }), store: memoryStore() };
     const plain = await takeInAttachments([local('voice.ogg', 'audio/ogg', OGG)], 's1', deps);
-    expect(plain.kind === 'taken' && plain.attachments[0]!.note).toMatch(/not transcribed \(no transcription endpoint is configured\)/);
-    const broken = await takeInAttachments([local('voice.ogg', 'audio/ogg', OGG)], 's1', { ...deps, transcribe: createTranscriber({ baseUrl: `${url}/nowhere`, model: 'm' }) });
-    expect(broken.kind === 'taken' && broken.attachments[0]!.note).toMatch(/the transcription failed \(the transcription endpoint answered 404/);
+    expect(plain.kind === 'taken' && plain.attachments[0]!.note).toMatch(
+      /not transcribed \(no transcription endpoint is configured\)/,
+    );
+    const broken = await takeInAttachments([local('voice.ogg', 'audio/ogg', OGG)], 's1', {
+      ...deps,
+      transcribe: createTranscriber({ baseUrl: `${url}/nowhere`, model: 'm' }),
+    });
+    expect(broken.kind === 'taken' && broken.attachments[0]!.note).toMatch(
+      /the transcription failed \(the transcription endpoint answered 404/,
+    );
   });
 
   it("refuses by the platform's claimed size before downloading anything", async () => {
-    const intake = await takeInAttachments([{ ...local('film.mp4', 'video/mp4', OGG, 'video'), size: 21 * 1024 * 1024 }], 's1', { downloader: createAttachmentDownloader({ platforms: {} }), store: memoryStore() });
+    const intake = await takeInAttachments([{ ...local('film.mp4', 'video/mp4', OGG, 'video'), size: 21 * 1024 * 1024 }], 's1', {
+      downloader: createAttachmentDownloader({ platforms: {} }),
+      store: memoryStore(),
+    });
     expect(intake).toEqual({
       kind: 'refused',
       reason: `film.mp4: ${21 * 1024 * 1024} bytes, limit ${20 * 1024 * 1024}`,
@@ -90,13 +116,26 @@ describe('takeInAttachments', () => {
 
   it('records a download that fails and goes on', async () => {
     const intake = await takeInAttachments(
-      [{ kind: 'image', mime_type: 'image/png', size: 10, name: 'x.png', source: { platform: 'slack', url: 'https://files.slack.com/x.png' } }],
+      [
+        {
+          kind: 'image',
+          mime_type: 'image/png',
+          size: 10,
+          name: 'x.png',
+          source: { platform: 'slack', url: 'https://files.slack.com/x.png' },
+        },
+      ],
       's1',
       { downloader: createAttachmentDownloader({ platforms: {} }), store: memoryStore() },
     );
     expect(intake).toEqual({
       kind: 'taken',
-      attachments: [expect.objectContaining({ key: null, note: '[image x.png attached: it could not be downloaded (slack is not enabled here; its attachment cannot be downloaded)]' })],
+      attachments: [
+        expect.objectContaining({
+          key: null,
+          note: '[image x.png attached: it could not be downloaded (slack is not enabled here; its attachment cannot be downloaded)]',
+        }),
+      ],
     });
   });
 });

@@ -4,12 +4,21 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/until.ts';
 import { enable, plugin } from '../hooks/support/temp-home.ts';
-import { SLACK_BOT_TOKEN, startPipeline, TELEGRAM_TOKEN, WHATSAPP_ACCESS_TOKEN, type Pipeline } from './support/pipeline-harness.ts';
+import {
+  SLACK_BOT_TOKEN,
+  startPipeline,
+  TELEGRAM_TOKEN,
+  WHATSAPP_ACCESS_TOKEN,
+  type Pipeline,
+} from './support/pipeline-harness.ts';
 
 const fixture = (name: string): string => readFileSync(new URL(`../gateway/fixtures/${name}`, import.meta.url), 'utf8');
 
 /** A 1×1 PNG. Telegram and WhatsApp say JPEG; the turn believes the bytes. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 /** A PNG just over the 5 MB image limit. */
 const HUGE_PNG = Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]);
 
@@ -48,12 +57,16 @@ beforeAll(async () => {
     {
       ...SEER,
       // A shell hook keeps the stdin payload it gets (hook-semantics §3.6).
-      'agent-hooks/keep-payload.sh': '#!/bin/sh\ncat >> "$(dirname "$0")/../shell-payloads.jsonl"\necho >> "$(dirname "$0")/../shell-payloads.jsonl"\nprintf "{}"\n',
+      'agent-hooks/keep-payload.sh':
+        '#!/bin/sh\ncat >> "$(dirname "$0")/../shell-payloads.jsonl"\necho >> "$(dirname "$0")/../shell-payloads.jsonl"\nprintf "{}"\n',
     },
     {
       acceptHooks: true,
       prepare: async (home) => {
-        await writeFile(join(home, 'config.yaml'), `${enable('seer')}hooks:\n  pre_llm_call:\n    - command: ${home}/agent-hooks/keep-payload.sh\n`);
+        await writeFile(
+          join(home, 'config.yaml'),
+          `${enable('seer')}hooks:\n  pre_llm_call:\n    - command: ${home}/agent-hooks/keep-payload.sh\n`,
+        );
         await chmod(join(home, 'agent-hooks/keep-payload.sh'), 0o755);
       },
     },
@@ -65,7 +78,12 @@ afterAll(async () => {
 
 const seen = (): Record<string, any>[] => {
   const file = join(p.home.path, 'seen.jsonl');
-  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : [];
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+    : [];
 };
 
 interface PlatformCase {
@@ -91,7 +109,12 @@ const CASES: PlatformCase[] = [
     serve(bytes) {
       p.fake.serve(`/telegram/bot${TELEGRAM_TOKEN}/getFile?file_id=AgACAgQAAxkBAAIBY2Large`, {
         ok: true,
-        result: { file_id: 'AgACAgQAAxkBAAIBY2Large', file_unique_id: 'AQADlarge', file_size: bytes.length, file_path: 'photos/file_7.jpg' },
+        result: {
+          file_id: 'AgACAgQAAxkBAAIBY2Large',
+          file_unique_id: 'AQADlarge',
+          file_size: bytes.length,
+          file_path: 'photos/file_7.jpg',
+        },
       });
       p.fake.serve(`/telegram/file/bot${TELEGRAM_TOKEN}/photos/file_7.jpg`, bytes);
     },
@@ -101,7 +124,11 @@ const CASES: PlatformCase[] = [
   },
   {
     platform: 'slack',
-    body: () => fixture('slack-file-share.library-tests.json').replaceAll('1670631527.874149', `1670631527.${String(++n).padStart(6, '0')}`),
+    body: () =>
+      fixture('slack-file-share.library-tests.json').replaceAll(
+        '1670631527.874149',
+        `1670631527.${String(++n).padStart(6, '0')}`,
+      ),
     serve: (bytes) => p.fake.serve('/slack/files-pri/T043DB835ML-F04EEHX1EES/download/picture.png', bytes, 'image/png'),
     replies: () => p.fake.received('/slack/chat.postMessage'),
     text: (json) => json.text,
@@ -110,18 +137,34 @@ const CASES: PlatformCase[] = [
   },
   {
     platform: 'discord',
-    body: () => fixture('discord-attachment-option.docs.json').replace('"786008729715212400"', `"7860087297152124${String(++n).padStart(2, '0')}"`),
-    serve: (bytes) => p.fake.serve('/discord/ephemeral-attachments/771825006014889985/1054318419245736027/picture.png', bytes, 'image/png'),
+    body: () =>
+      fixture('discord-attachment-option.docs.json').replace(
+        '"786008729715212400"',
+        `"7860087297152124${String(++n).padStart(2, '0')}"`,
+      ),
+    serve: (bytes) =>
+      p.fake.serve('/discord/ephemeral-attachments/771825006014889985/1054318419245736027/picture.png', bytes, 'image/png'),
     replies: () => p.fake.received('/discord/webhooks/999/A_UNIQUE_TOKEN_ATTACH'),
     text: (json) => json.content,
     name: 'picture.png',
   },
   {
     platform: 'whatsapp',
-    body: () => fixture('whatsapp-image-message.docs.json').replace('wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQUFERjg0NDEzNDdFODU3MUMxMAA=', `wamid.${++n}`),
+    body: () =>
+      fixture('whatsapp-image-message.docs.json').replace(
+        'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQUFERjg0NDEzNDdFODU3MUMxMAA=',
+        `wamid.${++n}`,
+      ),
     serve(bytes) {
       const url = 'https://lookaside.fbsbx.com/whatsapp_business/attachments/?mid=1003383421387256&ext=1750090702&hash=ATuD';
-      p.fake.serve('/whatsapp/1003383421387256', { messaging_product: 'whatsapp', url, mime_type: 'image/jpeg', sha256: 'x', file_size: bytes.length, id: '1003383421387256' });
+      p.fake.serve('/whatsapp/1003383421387256', {
+        messaging_product: 'whatsapp',
+        url,
+        mime_type: 'image/jpeg',
+        sha256: 'x',
+        file_size: bytes.length,
+        id: '1003383421387256',
+      });
       p.fake.serve('/whatsapp/whatsapp_business/attachments/?mid=1003383421387256&ext=1750090702&hash=ATuD', bytes, 'image/jpeg');
     },
     replies: () => p.fake.received('/whatsapp/106540352242922/messages'),
@@ -135,7 +178,12 @@ const CASES: PlatformCase[] = [
       fixture('teams-image-activity.docs.json')
         .replaceAll('https://smba.trafficmanager.net/amer/', teamsBase())
         .replace('"1485983408511"', `"14859834085${String(++n).padStart(2, '0')}"`),
-    serve: (bytes) => p.fake.serve('/teams-service/amer/v3/attachments/0-cus-d1-1aa2a9a7d27bd5b21ef1e6d6bf7d8c39/views/original', bytes, 'image/png'),
+    serve: (bytes) =>
+      p.fake.serve(
+        '/teams-service/amer/v3/attachments/0-cus-d1-1aa2a9a7d27bd5b21ef1e6d6bf7d8c39/views/original',
+        bytes,
+        'image/png',
+      ),
     replies: () => p.fake.received('/teams-service/amer/v3/conversations/'),
     text: (json) => json.text,
     name: 'image',
@@ -166,12 +214,16 @@ describe.each(CASES)("$platform's documented attachment payload, through the run
     const gate = seen().findLast((s) => s.hook === 'pre_gateway_dispatch')!;
     // WhatsApp and Teams do not say a size in the webhook.
     const claimed = c.platform === 'whatsapp' || c.platform === 'teams' ? null : expect.any(Number);
-    expect(gate.attachments).toEqual([{ kind: 'image', mime_type: expect.stringMatching(/^image\//), size: claimed, name: c.name }]);
+    expect(gate.attachments).toEqual([
+      { kind: 'image', mime_type: expect.stringMatching(/^image\//), size: claimed, name: c.name },
+    ]);
     // The download went through the platform's configured API base, with the platform's credential where it needs one.
     if (c.download) expect(p.fake.received(c.download.path).at(-1)!.headers.authorization).toBe(c.download.authorization);
     const llm = seen().findLast((s) => s.hook === 'pre_llm_call')!;
     expect(llm.user_message).toBe(c.platform === 'discord' ? '/ask 1054318419245736027' : 'What is in this picture?');
-    expect(llm.attachments).toEqual([{ kind: 'image', mime_type: 'image/png', size: PNG.length, name: c.name, url: expect.stringMatching(/^http/) }]);
+    expect(llm.attachments).toEqual([
+      { kind: 'image', mime_type: 'image/png', size: PNG.length, name: c.name, url: expect.stringMatching(/^http/) },
+    ]);
     const fetched = await fetch(llm.attachments[0].url);
     expect(Buffer.from(await fetched.arrayBuffer())).toEqual(PNG);
   });
@@ -179,7 +231,9 @@ describe.each(CASES)("$platform's documented attachment payload, through the run
   it('an oversized file is refused with a reply, and the model is not asked', async () => {
     c.serve(HUGE_PNG);
     const asked = p.model.requests.length;
-    expect(await turnOf(c, c.body())).toBe(`⚠️ ${c.name} is too large (over 5 MB); images may be at most 5 MB. Your message was not passed on.`);
+    expect(await turnOf(c, c.body())).toBe(
+      `⚠️ ${c.name} is too large (over 5 MB); images may be at most 5 MB. Your message was not passed on.`,
+    );
     expect(p.model.requests.length).toBe(asked);
   });
 
@@ -204,7 +258,8 @@ describe.each(CASES)("$platform's documented attachment payload, through the run
 });
 
 async function localTurn(chatId: string, message: Record<string, unknown>): Promise<string> {
-  const outbox = async () => (await (await fetch(`${p.dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json()) as { text: string }[];
+  const outbox = async () =>
+    (await (await fetch(`${p.dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json()) as { text: string }[];
   const before = (await outbox()).length;
   const res = await p.post('local', JSON.stringify({ chat_id: chatId, user_id: 'u1', ...message }));
   expect(res.status).toBe(202);
@@ -216,7 +271,10 @@ async function localTurn(chatId: string, message: Record<string, unknown>): Prom
 describe('the local adapter', () => {
   it('carries a PNG end to end: stored under the session, an image part for the model, a URL for the hooks', async () => {
     p.model.script({ content: 'I see a dot' });
-    const reply = await localTurn('png', { text: 'look', attachments: [{ name: 'dot.png', mime_type: 'image/png', data_base64: PNG.toString('base64') }] });
+    const reply = await localTurn('png', {
+      text: 'look',
+      attachments: [{ name: 'dot.png', mime_type: 'image/png', data_base64: PNG.toString('base64') }],
+    });
     expect(reply).toBe('I see a dot');
     const user = p.model.requests.at(-1)!.body.messages.findLast((m) => m.role === 'user')!;
     expect(user.content).toEqual([
@@ -224,10 +282,18 @@ describe('the local adapter', () => {
       { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG.toString('base64')}` } },
     ]);
     const llm = seen().findLast((s) => s.hook === 'pre_llm_call')!;
-    expect(llm.attachments).toEqual([{ kind: 'image', mime_type: 'image/png', size: 70, name: 'dot.png', url: expect.stringContaining('payloads/attachments/') }]);
+    expect(llm.attachments).toEqual([
+      { kind: 'image', mime_type: 'image/png', size: 70, name: 'dot.png', url: expect.stringContaining('payloads/attachments/') },
+    ]);
     // A shell hook finds the same list in its payload's extra.
-    const payloads = readFileSync(join(p.home.path, 'shell-payloads.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-    expect(payloads.at(-1)).toMatchObject({ hook_event_name: 'pre_llm_call', extra: { user_message: 'look', attachments: [{ kind: 'image', mime_type: 'image/png', size: 70, name: 'dot.png' }] } });
+    const payloads = readFileSync(join(p.home.path, 'shell-payloads.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(payloads.at(-1)).toMatchObject({
+      hook_event_name: 'pre_llm_call',
+      extra: { user_message: 'look', attachments: [{ kind: 'image', mime_type: 'image/png', size: 70, name: 'dot.png' }] },
+    });
   });
 
   it('gives a text file to the model as text and a binary file as a note; the MIME type is the bytes’, not the claim', async () => {
@@ -246,9 +312,16 @@ describe('the local adapter', () => {
 
   it('refuses a message with neither text nor attachments, and a bad attachment, with 400', async () => {
     expect((await p.post('local', JSON.stringify({ chat_id: 'x', user_id: 'u' }))).status).toBe(400);
-    const bad = await p.post('local', JSON.stringify({ chat_id: 'x', user_id: 'u', text: 'hi', attachments: [{ name: 'a', mime_type: 'image/png', data_base64: '%%%' }] }));
+    const bad = await p.post(
+      'local',
+      JSON.stringify({
+        chat_id: 'x',
+        user_id: 'u',
+        text: 'hi',
+        attachments: [{ name: 'a', mime_type: 'image/png', data_base64: '%%%' }],
+      }),
+    );
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toMatch(/base64/);
   });
-
 });

@@ -37,12 +37,18 @@ beforeAll(async () => {
   await mkdir(hooksHome, { recursive: true });
   await writeFile(join(allowed, 'shared.txt'), 'shared data\n');
   await writeFile(join(hooksHome, 'config.yaml'), 'hooks: {}\n');
-  sandbox = createBubblewrapSandbox({ workspaceRoot: root, allowedRoots: [allowed], hidden: [hooksHome], envPassthrough: ['HOOKGATE_TEST_PASSED'] });
+  sandbox = createBubblewrapSandbox({
+    workspaceRoot: root,
+    allowedRoots: [allowed],
+    hidden: [hooksHome],
+    envPassthrough: ['HOOKGATE_TEST_PASSED'],
+  });
 });
 afterAll(() => rm(base, { recursive: true, force: true }));
 
 const s1 = { sessionId: 'telegram:1/../x' };
-const exec = (command: string, timeoutSeconds = 30, session = s1) => sandbox.run(session, { op: 'exec', command, timeoutSeconds });
+const exec = (command: string, timeoutSeconds = 30, session = s1) =>
+  sandbox.run(session, { op: 'exec', command, timeoutSeconds });
 
 describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, () => {
   it('runs a command in /workspace with only the sandbox environment, as a user without capabilities', async () => {
@@ -61,7 +67,14 @@ describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, ()
       expect(run.output).toContain('HOOKGATE_TEST_PASSED=passed-through');
       expect(run.output).not.toContain('not-passed');
       expect(run.output).toContain('CapEff:\t0000000000000000');
-      expect(lines.filter((l) => l.includes('=')).map((l) => l.split('=')[0]).every((n) => ['PATH', 'HOME', 'LANG', 'TZ', 'TERM', 'TMPDIR', 'HOOKGATE_TEST_PASSED'].includes(n!) || n!.startsWith('LC_'))).toBe(true);
+      expect(
+        lines
+          .filter((l) => l.includes('='))
+          .map((l) => l.split('=')[0])
+          .every(
+            (n) => ['PATH', 'HOME', 'LANG', 'TZ', 'TERM', 'TMPDIR', 'HOOKGATE_TEST_PASSED'].includes(n!) || n!.startsWith('LC_'),
+          ),
+      ).toBe(true);
     } finally {
       delete process.env.HOOKGATE_TEST_PASSED;
       delete process.env.HOOKGATE_TEST_SECRET;
@@ -69,10 +82,23 @@ describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, ()
   });
 
   it('sees a read-only system, a minimal /etc, no network and only its own processes', async () => {
-    const run = await exec('touch /usr/x /etc/x /x 2>&1 | grep -c "Read-only"; ls /etc | tr "\\n" " "; echo; cat /etc/passwd; ls /proc | grep -cE "^[0-9]+$"; cat /sys/class/net/*/operstate 2>&1 | head -1; curl -sS -m 3 http://1.1.1.1 2>&1 | head -c 60; echo');
+    const run = await exec(
+      'touch /usr/x /etc/x /x 2>&1 | grep -c "Read-only"; ls /etc | tr "\\n" " "; echo; cat /etc/passwd; ls /proc | grep -cE "^[0-9]+$"; cat /sys/class/net/*/operstate 2>&1 | head -1; curl -sS -m 3 http://1.1.1.1 2>&1 | head -c 60; echo',
+    );
     const lines = run.output.split('\n');
     expect(lines[0]).toBe('3');
-    for (const secretish of ['shadow', 'hostname', 'machine-id', 'ssh', 'environment', 'gitconfig', 'npmrc', 'pip.conf', 'resolv.conf']) expect(lines[1]!.split(' ')).not.toContain(secretish);
+    for (const secretish of [
+      'shadow',
+      'hostname',
+      'machine-id',
+      'ssh',
+      'environment',
+      'gitconfig',
+      'npmrc',
+      'pip.conf',
+      'resolv.conf',
+    ])
+      expect(lines[1]!.split(' ')).not.toContain(secretish);
     expect(lines[2]).toMatch(/^sandbox:x:\d+:\d+:sandbox:\/workspace:\/bin\/sh$/);
     expect(Number(lines[3])).toBeLessThan(8);
     expect(run.output).toMatch(/No such file|Could not resolve|connect|unreachable/i);
@@ -87,7 +113,9 @@ describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, ()
 
   it(`caps one call at ${SANDBOX_MAX_PROCESSES} processes`, async () => {
     // dash gives up at the first fork the cap refuses ("Cannot fork"), well before the loop's end.
-    const run = await exec(`awk '/Max processes/ {print $3}' /proc/self/limits; i=0; while [ $i -lt ${SANDBOX_MAX_PROCESSES + 20} ]; do sleep 5 & i=$((i+1)); done; echo all-started`);
+    const run = await exec(
+      `awk '/Max processes/ {print $3}' /proc/self/limits; i=0; while [ $i -lt ${SANDBOX_MAX_PROCESSES + 20} ]; do sleep 5 & i=$((i+1)); done; echo all-started`,
+    );
     expect(run.output.split('\n')[0]).toBe(String(SANDBOX_MAX_PROCESSES));
     expect(run.output).toMatch(/Cannot fork|Resource temporarily unavailable/);
     expect(run.output).not.toContain('all-started');
@@ -95,13 +123,20 @@ describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, ()
 
   it('the file tools run inside: relative paths in /workspace, persisted per session, and the sandbox is their boundary', async () => {
     await sandbox.run(s1, { op: 'write', path: 'notes/a.txt', content: 'héllo wörld' });
-    expect(await sandbox.run(s1, { op: 'patch', path: 'notes/a.txt', oldString: 'wörld', newString: 'there', replaceAll: false })).toEqual({ replacements: 1 });
-    expect(await sandbox.run(s1, { op: 'read', path: '/workspace/notes/a.txt', limitBytes: 100 })).toEqual({ content: 'héllo there', truncated: false });
+    expect(
+      await sandbox.run(s1, { op: 'patch', path: 'notes/a.txt', oldString: 'wörld', newString: 'there', replaceAll: false }),
+    ).toEqual({ replacements: 1 });
+    expect(await sandbox.run(s1, { op: 'read', path: '/workspace/notes/a.txt', limitBytes: 100 })).toEqual({
+      content: 'héllo there',
+      truncated: false,
+    });
     expect(await sandbox.run(s1, { op: 'read', path: 'notes/a.txt', limitBytes: 2 })).toEqual({ content: 'hé', truncated: true });
     // On the host, in the session's own folder (the id cannot name another path).
     expect(await readFile(join(root, 'telegram_1_.._x', 'notes', 'a.txt'), 'utf8')).toBe('héllo there');
     // Another session sees none of it.
-    await expect(sandbox.run({ sessionId: 's2' }, { op: 'read', path: 'notes/a.txt', limitBytes: 100 })).rejects.toThrow(/No such file/);
+    await expect(sandbox.run({ sessionId: 's2' }, { op: 'read', path: 'notes/a.txt', limitBytes: 100 })).rejects.toThrow(
+      /No such file/,
+    );
     for (const path of ['/etc/shadow', '/proc/1/environ/x', join(hooksHome, 'config.yaml')]) {
       await expect(sandbox.run(s1, { op: 'read', path, limitBytes: 100 }), path).rejects.toBeInstanceOf(SandboxError);
     }
@@ -112,14 +147,19 @@ describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, ()
   });
 
   it('files.allowed_roots are read-only at the same path, with the hooks home inside them hidden', async () => {
-    expect(await sandbox.run(s1, { op: 'read', path: join(allowed, 'shared.txt'), limitBytes: 100 })).toEqual({ content: 'shared data\n', truncated: false });
+    expect(await sandbox.run(s1, { op: 'read', path: join(allowed, 'shared.txt'), limitBytes: 100 })).toEqual({
+      content: 'shared data\n',
+      truncated: false,
+    });
     const run = await exec(`ls -A ${hooksHome} | wc -l; echo x > ${allowed}/shared.txt`);
     expect(run.output).toMatch(/^0\n.*Read-only file system/s);
     expect(await readFile(join(allowed, 'shared.txt'), 'utf8')).toBe('shared data\n');
   });
 
   it('symlinks resolve inside the sandbox, and a hard link to any file outside the workspace cannot be made', async () => {
-    const run = await exec(`ln -s ${join(hooksHome, 'config.yaml')} cfg; ln ${join(allowed, 'shared.txt')} h1; ln /etc/passwd h2; ln /usr/bin/env h3; ls -A | tr "\\n" " "`);
+    const run = await exec(
+      `ln -s ${join(hooksHome, 'config.yaml')} cfg; ln ${join(allowed, 'shared.txt')} h1; ln /etc/passwd h2; ln /usr/bin/env h3; ls -A | tr "\\n" " "`,
+    );
     expect(run.output.match(/Invalid cross-device link/g)).toHaveLength(3);
     expect(run.output).not.toMatch(/\bh[123]\b(?!')/);
     await expect(sandbox.run(s1, { op: 'read', path: 'cfg', limitBytes: 100 })).rejects.toThrow(/No such file/);
@@ -143,7 +183,7 @@ describe('the unsandboxed file tools refuse hard-linked files (terminal.sandbox:
   });
 });
 
-describe('a flood of output does not fill the server\'s memory', () => {
+describe("a flood of output does not fill the server's memory", () => {
   it('keeps the first and last 8 MB of a 40 MB run and says how much it dropped', async () => {
     const run = await runCommand("head -c 41943040 /dev/zero | tr '\\0' x; echo; echo last-line", tmpdir(), 60);
     expect(run.exitCode).toBe(0);
@@ -156,10 +196,16 @@ describe('a flood of output does not fill the server\'s memory', () => {
 describe('selectToolSandbox and the terminal.* settings (hook-semantics §5.9)', () => {
   it('reads terminal.sandbox and terminal.network; anything else warns and keeps the safe default', () => {
     const logger = createMemoryLogger();
-    expect(toolPolicyFromConfig({ terminal: { sandbox: 'none', network: 'host' } }, undefined, logger)).toMatchObject({ sandbox: 'none', network: 'host' });
+    expect(toolPolicyFromConfig({ terminal: { sandbox: 'none', network: 'host' } }, undefined, logger)).toMatchObject({
+      sandbox: 'none',
+      network: 'host',
+    });
     expect(toolPolicyFromConfig({}, undefined, logger)).toMatchObject({ sandbox: 'auto', network: 'none' });
     expect(logger.lines).toEqual([]);
-    expect(toolPolicyFromConfig({ terminal: { sandbox: 'off', network: true } }, undefined, logger)).toMatchObject({ sandbox: 'auto', network: 'none' });
+    expect(toolPolicyFromConfig({ terminal: { sandbox: 'off', network: true } }, undefined, logger)).toMatchObject({
+      sandbox: 'auto',
+      network: 'none',
+    });
     expect(logger.lines.map((l) => l.message)).toEqual([
       'terminal.sandbox: "off" is not one of auto, bwrap, none; using auto',
       'terminal.network: true is not one of none, host; using none',
@@ -192,11 +238,24 @@ describe('selectToolSandbox and the terminal.* settings (hook-semantics §5.9)',
   });
 
   it('a session id never names a folder outside the workspace root', () => {
-    expect(['..', '.', '', 'a/../..', 'x:1'].map((id) => workspaceDir('/r', id))).toEqual(['/r/_..', '/r/_.', '/r/_', '/r/a_.._..', '/r/x_1']);
+    expect(['..', '.', '', 'a/../..', 'x:1'].map((id) => workspaceDir('/r', id))).toEqual([
+      '/r/_..',
+      '/r/_.',
+      '/r/_',
+      '/r/a_.._..',
+      '/r/x_1',
+    ]);
   });
 
   it('sandboxEnvironment keeps only the directories that exist inside on PATH', () => {
-    expect(sandboxEnvironment([], { PATH: '/root/.cargo/bin:/usr/local/bin:/usr/bin:relative', HOME: '/root', AWS_SECRET_ACCESS_KEY: 'x', TMPDIR: '/var/tmp' })).toEqual({
+    expect(
+      sandboxEnvironment([], {
+        PATH: '/root/.cargo/bin:/usr/local/bin:/usr/bin:relative',
+        HOME: '/root',
+        AWS_SECRET_ACCESS_KEY: 'x',
+        TMPDIR: '/var/tmp',
+      }),
+    ).toEqual({
       PATH: '/usr/local/bin:/usr/bin',
       HOME: '/workspace',
       TMPDIR: '/tmp',

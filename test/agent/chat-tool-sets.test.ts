@@ -43,13 +43,19 @@ afterAll(async () => {
 
 const toolCalls = (): Record<string, any>[] => {
   const file = join(p.home.path, 'tool-calls.jsonl');
-  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : [];
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+    : [];
 };
 const offered = (index: number) => p.model.requests[index]!.body.tools?.map((tool) => tool.function.name);
 
 async function localTurn(chatId: string, text: string): Promise<string> {
   const before = p.fake.requests.length;
-  const outbox = async () => (await (await fetch(`${p.dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json()) as { text: string }[];
+  const outbox = async () =>
+    (await (await fetch(`${p.dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json()) as { text: string }[];
   const seen = (await outbox()).length;
   const res = await p.post('local', JSON.stringify({ chat_id: chatId, user_id: 'u1', text }));
   expect(res.status).toBe(202);
@@ -66,7 +72,10 @@ async function localTurn(chatId: string, text: string): Promise<string> {
 describe('tools: in config.yaml, through the running pipeline', () => {
   it('a Discord chat with no tools gets no tools in the model request, and a forced call does not run but fires pre_tool_call', async () => {
     const marker = join(p.home.path, 'terminal-ran');
-    p.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: `touch ${marker}` }, id: 'call_forced' }] }, { content: 'could not' });
+    p.model.script(
+      { tool_calls: [{ name: 'terminal', arguments: { command: `touch ${marker}` }, id: 'call_forced' }] },
+      { content: 'could not' },
+    );
     const res = await p.post('discord', fixture('discord-slash-command.docs.json'));
     expect(res.status).toBe(200);
     await until(() => p.fake.received('/discord/webhooks/999/A_UNIQUE_TOKEN').length > 0, 'the follow-up');
@@ -77,7 +86,9 @@ describe('tools: in config.yaml, through the running pipeline', () => {
     expect(p.model.requests[1]!.body).not.toHaveProperty('tools');
     expect(existsSync(marker)).toBe(false);
     const toolMessage = p.model.requests[1]!.body.messages.find((m) => m.role === 'tool')!;
-    expect(JSON.parse(toolMessage.content!)).toEqual({ error: "Tool 'terminal' is not available in this chat: tool set tools.discord is none" });
+    expect(JSON.parse(toolMessage.content!)).toEqual({
+      error: "Tool 'terminal' is not available in this chat: tool set tools.discord is none",
+    });
 
     // post_tool_call is an observer hook: it may run just after the reply.
     await until(() => toolCalls().length >= 2, 'post_tool_call');
@@ -89,17 +100,30 @@ describe('tools: in config.yaml, through the running pipeline', () => {
     // The refusal is in the turn's trace beside the hook calls.
     // Stored once the invocation ends, just after the reply.
     let records: Awaited<ReturnType<DynamoTraceStore['list']>> = [];
-    await until(async () => (records = await new DynamoTraceStore(p.plane.table).list(calls[0]!.turn_id)).some((r) => r.hook === 'tool_set'), 'the trace');
+    await until(
+      async () =>
+        (records = await new DynamoTraceStore(p.plane.table).list(calls[0]!.turn_id)).some((r) => r.hook === 'tool_set'),
+      'the trace',
+    );
     expect(records.map((r) => r.hook)).toEqual(expect.arrayContaining(['pre_tool_call', 'tool_set', 'post_tool_call']));
-    expect(records.find((r) => r.hook === 'tool_set')).toMatchObject({ source: 'config', callback: 'tools.discord', decision: expect.stringMatching(/^refused terminal: /) });
+    expect(records.find((r) => r.hook === 'tool_set')).toMatchObject({
+      source: 'config',
+      callback: 'tools.discord',
+      decision: expect.stringMatching(/^refused terminal: /),
+    });
   });
 
   it('/tools answers what the chat may use', async () => {
     const body = JSON.parse(fixture('discord-slash-command.docs.json'));
-    const res = await p.post('discord', JSON.stringify({ ...body, id: '786008729715212339', data: { type: 1, name: 'tools', id: '1' } }));
+    const res = await p.post(
+      'discord',
+      JSON.stringify({ ...body, id: '786008729715212339', data: { type: 1, name: 'tools', id: '1' } }),
+    );
     expect(await res.json()).toEqual({ type: 4, data: { content: 'No tools in this chat (tools.discord).' } });
     expect(await localTurn('reader', '/tools')).toBe('Tools in this chat (tools.chats["local:reader"]):\n• read_file');
-    expect(await localTurn('anyone', '/tools')).toBe(['Tools in this chat (tools.default):', ...BUILTIN_TOOL_NAMES.map((n) => `• ${n}`)].join('\n'));
+    expect(await localTurn('anyone', '/tools')).toBe(
+      ['Tools in this chat (tools.default):', ...BUILTIN_TOOL_NAMES.map((n) => `• ${n}`)].join('\n'),
+    );
   });
 
   it('a chat entry offers only its tools; the default offers every one', async () => {
@@ -124,7 +148,9 @@ describe('tools: in config.yaml, through the running pipeline', () => {
     expect(offered(first)).toEqual(['read_file', 'delegate_task']);
     expect(offered(first + 1)).toEqual(['read_file']); // the child: no delegation, nothing outside the parent's set
     const childTool = p.model.requests[first + 2]!.body.messages.find((m) => m.role === 'tool')!;
-    expect(JSON.parse(childTool.content!).error).toMatch(/^Tool 'terminal' is not available in this chat: tool set tools\.chats\["local:boss"\]/);
+    expect(JSON.parse(childTool.content!).error).toMatch(
+      /^Tool 'terminal' is not available in this chat: tool set tools\.chats\["local:boss"\]/,
+    );
     // pre_tool_call fired for the child's refused call too (the subagent whitelist is a different rule).
     const calls = toolCalls().slice(before);
     expect(calls.filter((c) => c.hook === 'pre_tool_call').map((c) => c.tool_name)).toEqual(['delegate_task', 'terminal']);
@@ -146,7 +172,10 @@ describe('chatToolSetsFromConfig', () => {
     expect(sets.forChat('discord', '1').names).toEqual(new Set());
     expect(sets.forChat('slack', '1').names).toEqual(new Set());
     expect(sets.forChat('local', 'x').names).toEqual(new Set(['nope']));
-    const warnings = logger.lines.filter((l) => l.level === 'warn').map((l) => l.message).join('\n');
+    const warnings = logger.lines
+      .filter((l) => l.level === 'warn')
+      .map((l) => l.message)
+      .join('\n');
     expect(warnings).toMatch(/tools\.discord must be a list of tool names or "all"/);
     expect(warnings).toMatch(/tools\.slack must be a list/);
     expect(warnings).toMatch(/tools\.chats\["local:x"\] names an unknown tool "nope"/);

@@ -66,7 +66,7 @@ const DANGEROUS: [string, string][] = [
   ['su root -c "rm -rf /"', 'recursive_delete'],
   // Shells with -c, recursively, and eval.
   ['sh -c "rm -rf /"', 'recursive_delete'],
-  ['bash -lc \'rm -rf /\'', 'recursive_delete'],
+  ["bash -lc 'rm -rf /'", 'recursive_delete'],
   ['zsh -c "sh -c \\"rm -rf /\\""', 'recursive_delete'],
   ['eval "rm -rf /"', 'recursive_delete'],
   ['xargs -I{} sh -c "chmod -R 777 {}"', 'world_writable_chmod'],
@@ -93,7 +93,7 @@ const DANGEROUS: [string, string][] = [
   ['python3 -c "import shutil; shutil.rmtree(\'/\')"', 'inline_code'],
   ['python -c "print(1)"', 'inline_code'],
   ['python3.12 -u -c "print(1)"', 'inline_code'],
-  ['node -e "require(\'fs\').rmSync(\'/\', {recursive: true})"', 'inline_code'],
+  ["node -e \"require('fs').rmSync('/', {recursive: true})\"", 'inline_code'],
   ['node --eval=1', 'inline_code'],
   ['perl -e "print 1"', 'inline_code'],
   ['perl -pi -e "s/a/b/" f', 'inline_code'],
@@ -225,7 +225,11 @@ describe('the dangerous-command table, judged by structure', () => {
       description: 'runs a command as root',
       pattern_keys: ['sudo', 'pipe_to_shell'],
     });
-    expect((await detectDangerousCommand('sudo sh -c "rm -rf / && python3 -c 1"'))?.pattern_keys).toEqual(['recursive_delete', 'sudo', 'inline_code']);
+    expect((await detectDangerousCommand('sudo sh -c "rm -rf / && python3 -c 1"'))?.pattern_keys).toEqual([
+      'recursive_delete',
+      'sudo',
+      'inline_code',
+    ]);
   });
 
   it('has unique keys, each with a description', () => {
@@ -237,10 +241,17 @@ describe('the dangerous-command table, judged by structure', () => {
   });
 
   it('counts as broad the paths a recursive delete must ask for', () => {
-    const word = (text: string, extra: Partial<{ dynamic: boolean; glob: boolean }> = {}) => ({ text, dynamic: false, glob: false, ...extra });
-    for (const text of ['/', '/etc', '/home/', '~', '~/', '.', './', '..', '../x', 'a/../..', '/var/lib/x']) expect(isBroadPath(word(text)), text).toBe(true);
+    const word = (text: string, extra: Partial<{ dynamic: boolean; glob: boolean }> = {}) => ({
+      text,
+      dynamic: false,
+      glob: false,
+      ...extra,
+    });
+    for (const text of ['/', '/etc', '/home/', '~', '~/', '.', './', '..', '../x', 'a/../..', '/var/lib/x'])
+      expect(isBroadPath(word(text)), text).toBe(true);
     expect(isBroadPath(word('*', { glob: true }))).toBe(true);
     expect(isBroadPath(word('\u0000', { dynamic: true }))).toBe(true);
-    for (const text of ['build', './build', 'a/b/..', '/tmp/x', 'node_modules/']) expect(isBroadPath(word(text)), text).toBe(false);
+    for (const text of ['build', './build', 'a/b/..', '/tmp/x', 'node_modules/'])
+      expect(isBroadPath(word(text)), text).toBe(false);
   });
 });

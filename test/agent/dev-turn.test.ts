@@ -23,15 +23,19 @@ beforeAll(async () => {
   home = await tempHome({
     'config.yaml': enable('turn-ids', 'guard-context'),
     ...plugin('guard-context', `ctx.register_hook('pre_llm_call', () => ({ context: 'Never delete files without asking.' }));`),
-    ...plugin('turn-ids', `
+    ...plugin(
+      'turn-ids',
+      `
       const { appendFileSync } = await import('node:fs');
       const { join, dirname } = await import('node:path');
       const { fileURLToPath } = await import('node:url');
       const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'turn-ids.txt');
-      ctx.register_hook('pre_tool_call', function turnIds(kwargs: any) { appendFileSync(file, kwargs.turn_id + '\\n'); });`),
+      ctx.register_hook('pre_tool_call', function turnIds(kwargs: any) { appendFileSync(file, kwargs.turn_id + '\\n'); });`,
+    ),
   });
   await mkdir(join(home.path, 'hooks'), { recursive: true });
-  for (const hook of ['long-task-alert', 'boot-checklist']) await symlink(join(EXAMPLES, 'hooks', hook), join(home.path, 'hooks', hook), 'dir');
+  for (const hook of ['long-task-alert', 'boot-checklist'])
+    await symlink(join(EXAMPLES, 'hooks', hook), join(home.path, 'hooks', hook), 'dir');
   await copyFile(join(EXAMPLES, 'BOOT.md'), join(home.path, 'BOOT.md'));
   process.env.HOOKGATE_HOME = home.path;
   const env: NodeJS.ProcessEnv = { ...process.env, HOOKGATE_HOME: home.path };
@@ -41,7 +45,8 @@ beforeAll(async () => {
     port: 0,
     env,
     print: () => {},
-    createEngine: (options) => createHookEngine({ ...options, onRun: recordHookRun, print: () => {}, logger: createMemoryLogger() }),
+    createEngine: (options) =>
+      createHookEngine({ ...options, onRun: recordHookRun, print: () => {}, logger: createMemoryLogger() }),
     createTurnConsumer: (context) => createTurnConsumer(context),
   });
 });
@@ -54,7 +59,11 @@ afterAll(async () => {
 
 async function chat(chatId: string, text: string): Promise<string> {
   const before = await messages(chatId);
-  const posted = await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }) });
+  const posted = await fetch(`${dev.url}/webhooks/local`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }),
+  });
   expect(posted.status).toBe(202);
   return until(async () => {
     const now = await messages(chatId);
@@ -84,14 +93,21 @@ describe('hookgate dev with the local stand-in model', () => {
   });
 
   it('delegate: runs a child on the task and answers with its result', async () => {
-    expect(await chat('c4', 'delegate: run: echo from the child')).toBe('Subtask "run: echo from the child" completed:\nfrom the child');
+    expect(await chat('c4', 'delegate: run: echo from the child')).toBe(
+      'Subtask "run: echo from the child" completed:\nfrom the child',
+    );
   });
 
   it('the long-task-alert example fires at the 10th step', async () => {
     const lines = Array.from({ length: 11 }, (_, i) => `run: echo step ${i + 1}`).join('\n');
     expect(await chat('c5', lines)).toBe('step 11');
-    const log = await eventually(async () => (await readFile(join(home.path, 'logs', 'long-task-alert.log'), 'utf8')) || undefined);
-    const alerts = log.trim().split('\n').map((line) => JSON.parse(line));
+    const log = await eventually(
+      async () => (await readFile(join(home.path, 'logs', 'long-task-alert.log'), 'utf8')) || undefined,
+    );
+    const alerts = log
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(alerts).toHaveLength(1);
     expect(alerts[0].text).toBe('⚠️ Agent has been running for 10 steps. Last tools: terminal');
   });
@@ -112,7 +128,10 @@ describe('hookgate dev with the local stand-in model', () => {
     const { code, stdout } = await runCliInProcess(['trace', turnId, '--home', home.path]);
     expect(code).toBe(0);
     // The in-process dev runtime may log a JSON line to stdout meanwhile: keep the CLI's own lines.
-    const text = stdout.split('\n').filter((line) => !line.startsWith('{')).join('\n');
+    const text = stdout
+      .split('\n')
+      .filter((line) => !line.startsWith('{'))
+      .join('\n');
     expect(text).toMatch(/^HOOK\s+SOURCE\s+CALLBACK\s+DECISION\s+DURATION/);
     expect(text).toMatch(/pre_tool_call\s+plugin\s+[\w-]+:turnIds\s+allow\s+\d+ ms/);
     expect(text).toMatch(/transform_terminal_output\s+-\s+-\s+unchanged/);

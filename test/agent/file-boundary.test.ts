@@ -39,7 +39,14 @@ afterAll(() => rm(base, { recursive: true, force: true }));
 
 function context(policy: ToolPolicy = DEFAULT_TOOL_POLICY): ToolContext {
   const sandbox = createUnsandboxed({ workspaceRoot: join(base, 'workspaces'), boundary: policy });
-  return { sandbox, workspaceSession: { sessionId: 'session-1' }, hooks: undefined as never, task_id: 't', session_id: 's', turn_id: 'turn' };
+  return {
+    sandbox,
+    workspaceSession: { sessionId: 'session-1' },
+    hooks: undefined as never,
+    task_id: 't',
+    session_id: 's',
+    turn_id: 'turn',
+  };
 }
 
 async function refused(run: Promise<unknown>): Promise<string> {
@@ -69,7 +76,10 @@ describe('file tools stay inside the session workspace (hook-semantics §5.8)', 
     ['patch', 'escape.txt'],
   ])('%s %s is a tool error', async (tool, path) => {
     const args = { path, content: 'x', old_string: 'outside', new_string: 'pwned' };
-    const run = { read: readFileTool, write: writeFileTool, patch: patchTool }[tool as 'read' | 'write' | 'patch'].run(args, context());
+    const run = { read: readFileTool, write: writeFileTool, patch: patchTool }[tool as 'read' | 'write' | 'patch'].run(
+      args,
+      context(),
+    );
     expect(await refused(run)).toMatch(/outside the files this tool may use/);
   });
 
@@ -81,7 +91,10 @@ describe('file tools stay inside the session workspace (hook-semantics §5.8)', 
   it('relative paths, absolute paths inside and symlinks that stay inside work', async () => {
     expect(JSON.parse(await readFileTool.run({ path: 'notes.txt' }, context())).content).toBe('inside\n');
     expect(JSON.parse(await readFileTool.run({ path: join(workspace, 'inner-link.txt') }, context())).content).toBe('inside\n');
-    expect(JSON.parse(await writeFileTool.run({ path: 'sub/dir/new.txt', content: 'hi' }, context()))).toEqual({ path: 'sub/dir/new.txt', bytes_written: 2 });
+    expect(JSON.parse(await writeFileTool.run({ path: 'sub/dir/new.txt', content: 'hi' }, context()))).toEqual({
+      path: 'sub/dir/new.txt',
+      bytes_written: 2,
+    });
     expect(await readFile(join(workspace, 'sub', 'dir', 'new.txt'), 'utf8')).toBe('hi');
   });
 
@@ -95,14 +108,26 @@ describe('file tools stay inside the session workspace (hook-semantics §5.8)', 
     const policy = toolPolicyFromConfig({ files: { allowed_roots: [outside, '/'] } }, hooksHome, logger);
     expect(logger.lines).toEqual([]);
     expect(JSON.parse(await readFileTool.run({ path: 'escape.txt' }, context(policy))).content).toBe('outside the workspace\n');
-    expect(JSON.parse(await readFileTool.run({ path: join(outside, 'secret.txt') }, context(policy))).content).toBe('outside the workspace\n');
-    for (const path of ['/etc/passwd', '/proc/self/environ', '/sys/kernel/hostname', join(hooksHome, 'config.yaml'), 'etc-link/hostname']) {
+    expect(JSON.parse(await readFileTool.run({ path: join(outside, 'secret.txt') }, context(policy))).content).toBe(
+      'outside the workspace\n',
+    );
+    for (const path of [
+      '/etc/passwd',
+      '/proc/self/environ',
+      '/sys/kernel/hostname',
+      join(hooksHome, 'config.yaml'),
+      'etc-link/hostname',
+    ]) {
       expect(await refused(resolveToolPath(path, workspace, policy)), path).toMatch(/outside the files/);
     }
   });
 
   it('a protected directory is reachable when a root names it (or a path inside it)', async () => {
-    const listed = toolPolicyFromConfig({ files: { allowed_roots: ['/etc/hostname', hooksHome] } }, hooksHome, createMemoryLogger());
+    const listed = toolPolicyFromConfig(
+      { files: { allowed_roots: ['/etc/hostname', hooksHome] } },
+      hooksHome,
+      createMemoryLogger(),
+    );
     expect(await resolveToolPath('/etc/hostname', workspace, listed)).toBe('/etc/hostname');
     expect(await resolveToolPath(join(hooksHome, 'config.yaml'), workspace, listed)).toBe(join(hooksHome, 'config.yaml'));
     expect(await refused(resolveToolPath('/etc/passwd', workspace, listed))).toMatch(/outside the files/);
@@ -120,17 +145,39 @@ describe('file tools stay inside the session workspace (hook-semantics §5.8)', 
 });
 
 describe('the terminal environment (hook-semantics §5.8)', () => {
-  const env = { PATH: '/usr/bin', HOME: '/home/me', LANG: 'C.UTF-8', LC_ALL: 'C', TZ: 'UTC', TERM: 'xterm', TMPDIR: '/tmp', GOPATH: '/go', AWS_SECRET_ACCESS_KEY: 'x', HOOKGATE_API_TOKEN: 'y', USER: 'me' };
+  const env = {
+    PATH: '/usr/bin',
+    HOME: '/home/me',
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C',
+    TZ: 'UTC',
+    TERM: 'xterm',
+    TMPDIR: '/tmp',
+    GOPATH: '/go',
+    AWS_SECRET_ACCESS_KEY: 'x',
+    HOOKGATE_API_TOKEN: 'y',
+    USER: 'me',
+  };
 
   it('is the short allowlist and LC_*, plus terminal.env_passthrough', () => {
-    expect(terminalEnvironment([], env)).toEqual({ PATH: '/usr/bin', HOME: '/home/me', LANG: 'C.UTF-8', LC_ALL: 'C', TZ: 'UTC', TERM: 'xterm', TMPDIR: '/tmp' });
+    expect(terminalEnvironment([], env)).toEqual({
+      PATH: '/usr/bin',
+      HOME: '/home/me',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C',
+      TZ: 'UTC',
+      TERM: 'xterm',
+      TMPDIR: '/tmp',
+    });
     expect(terminalEnvironment(['GOPATH', 'UNSET_ONE'], env)).toMatchObject({ GOPATH: '/go' });
     expect(Object.keys(terminalEnvironment(['GOPATH'], env))).not.toContain('UNSET_ONE');
   });
 
   it('terminal.env_passthrough comes from config.yaml, validated', () => {
     const logger = createMemoryLogger();
-    expect(toolPolicyFromConfig({ terminal: { env_passthrough: ['GOPATH'] } }, undefined, logger).terminalEnvPassthrough).toEqual(['GOPATH']);
+    expect(toolPolicyFromConfig({ terminal: { env_passthrough: ['GOPATH'] } }, undefined, logger).terminalEnvPassthrough).toEqual(
+      ['GOPATH'],
+    );
     expect(toolPolicyFromConfig({ terminal: { env_passthrough: [1] } }, undefined, logger).terminalEnvPassthrough).toEqual([]);
     expect(logger.lines).toHaveLength(1);
   });

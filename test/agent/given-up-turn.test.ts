@@ -51,9 +51,16 @@ describe('a turn that keeps failing', () => {
     }
     const last = await h.handler(delivery(message, TURN_MAX_RECEIVE_COUNT));
     expect(last.batchItemFailures).toHaveLength(1);
-    expect(h.replies.filter((r) => r.target.chat_id === "doomed")).toEqual([{ target: message.kind === "message" ? message.event.reply : undefined, text: TURN_GIVEN_UP_REPLY }]);
+    expect(h.replies.filter((r) => r.target.chat_id === 'doomed')).toEqual([
+      { target: message.kind === 'message' ? message.event.reply : undefined, text: TURN_GIVEN_UP_REPLY },
+    ]);
     const lines = (h.deps.logger as ReturnType<typeof createMemoryLogger>).lines;
-    expect(lines.some((l) => l.level === 'error' && l.message.includes(`failed on receive ${TURN_MAX_RECEIVE_COUNT} of ${TURN_MAX_RECEIVE_COUNT}`))).toBe(true);
+    expect(
+      lines.some(
+        (l) =>
+          l.level === 'error' && l.message.includes(`failed on receive ${TURN_MAX_RECEIVE_COUNT} of ${TURN_MAX_RECEIVE_COUNT}`),
+      ),
+    ).toBe(true);
   });
 
   it('an apology that cannot be sent is logged; the failure still reaches SQS', async () => {
@@ -70,6 +77,10 @@ describe('a turn that keeps failing', () => {
       h.deps.replier.send = send;
     }
     const lines = (h.deps.logger as ReturnType<typeof createMemoryLogger>).lines;
-    expect(lines.some((l) => l.level === 'error' && l.message.includes('the apology for message') && l.message.includes('platform down'))).toBe(true);
+    expect(
+      lines.some(
+        (l) => l.level === 'error' && l.message.includes('the apology for message') && l.message.includes('platform down'),
+      ),
+    ).toBe(true);
   });
 });

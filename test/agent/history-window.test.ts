@@ -6,7 +6,11 @@ import type { TranscriptMessage } from '../../src/store/transcript-store.ts';
 const turn = (n: number, tools: number): TranscriptMessage[] => [
   { role: 'user', content: `q${n}` },
   ...Array.from({ length: tools }, (_, t): TranscriptMessage[] => [
-    { role: 'assistant', content: null, tool_calls: [{ id: `c${n}.${t}`, type: 'function', function: { name: 'terminal', arguments: '{}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: `c${n}.${t}`, type: 'function', function: { name: 'terminal', arguments: '{}' } }],
+    },
     { role: 'tool', content: `r${n}.${t}`, tool_call_id: `c${n}.${t}` },
   ]).flat(),
   { role: 'assistant', content: `a${n}` },
@@ -34,7 +38,9 @@ describe('fitHistoryWindow (docs/turn-runtime.md, long sessions)', () => {
         fc.integer({ min: 1, max: 30 }),
         fc.integer({ min: 1, max: 2000 }),
         (turns, maxMessages, maxChars) => {
-          const history = turns.flatMap(([tools, text], n) => turn(n, tools).map((m) => (m.role === 'user' ? { ...m, content: text } : m)));
+          const history = turns.flatMap(([tools, text], n) =>
+            turn(n, tools).map((m) => (m.role === 'user' ? { ...m, content: text } : m)),
+          );
           const fitted = fitHistoryWindow(history, { maxMessages, maxChars });
           expect(fitted.length).toBeLessThanOrEqual(maxMessages);
           expect(fitted.reduce((sum, m) => sum + JSON.stringify(m).length, 0)).toBeLessThanOrEqual(maxChars);

@@ -15,7 +15,8 @@ beforeAll(async () => {
           handled.checks.push(id);
           return handled.store!.wasHandled(id, now);
         },
-        markHandled: (id, ttl, now) => (handled.failWrites ? Promise.reject(new Error('connect ECONNREFUSED')) : handled.store!.markHandled(id, ttl, now)),
+        markHandled: (id, ttl, now) =>
+          handled.failWrites ? Promise.reject(new Error('connect ECONNREFUSED')) : handled.store!.markHandled(id, ttl, now),
       },
     },
   });
@@ -41,7 +42,11 @@ describe('a turn message SQS delivers again', () => {
       expect((await h.invoke(message)).batchItemFailures).toEqual([]);
       expect(h.replies.filter((r) => r.target.chat_id === 'unrecorded')).toHaveLength(1);
       const lines = (h.deps.logger as ReturnType<typeof createMemoryLogger>).lines;
-      expect(lines.some((l) => l.level === 'error' && l.message.includes(`could not record delivery ${message.delivery_id} as handled`))).toBe(true);
+      expect(
+        lines.some(
+          (l) => l.level === 'error' && l.message.includes(`could not record delivery ${message.delivery_id} as handled`),
+        ),
+      ).toBe(true);
     } finally {
       handled.failWrites = false;
     }
@@ -49,7 +54,15 @@ describe('a turn message SQS delivers again', () => {
 
   it('an approval answer is not checked: resumes have their own guard', async () => {
     const before = handled.checks.length;
-    await h.invoke({ v: 1, kind: 'approval', delivery_id: 'd-none', session_key: 'local:again', received_at: new Date().toISOString(), approval_id: 'no-such-approval', choice: 'once' });
+    await h.invoke({
+      v: 1,
+      kind: 'approval',
+      delivery_id: 'd-none',
+      session_key: 'local:again',
+      received_at: new Date().toISOString(),
+      approval_id: 'no-such-approval',
+      choice: 'once',
+    });
     expect(handled.checks.length).toBe(before);
   });
 });

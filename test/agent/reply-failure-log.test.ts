@@ -24,7 +24,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.TELEGRAM_BOT_TOKEN = BOT_TOKEN; // as in a deployment: the token is a known secret
-  const config = loadDeploymentConfig({ TELEGRAM_BOT_TOKEN: BOT_TOKEN, TELEGRAM_SECRET_TOKEN: 'webhook-secret-123', TELEGRAM_API_BASE_URL: base }, { runtime: 'local' });
+  const config = loadDeploymentConfig(
+    { TELEGRAM_BOT_TOKEN: BOT_TOKEN, TELEGRAM_SECRET_TOKEN: 'webhook-secret-123', TELEGRAM_API_BASE_URL: base },
+    { runtime: 'local' },
+  );
   h = await startTurnHarness({ transport: () => new StandInModel(), deps: { replier: createReplier(config) } });
 });
 afterAll(async () => {
@@ -39,9 +42,15 @@ it('a refused reply is logged escaped, cut and redacted, with no token-carrying 
   if (message.kind !== 'message') throw new Error('a message');
   await h.invoke({
     ...message,
-    event: { ...message.event, reply: { ...message.event.reply, platform: 'telegram' }, source: { ...message.event.source, platform: 'telegram' } },
+    event: {
+      ...message.event,
+      reply: { ...message.event.reply, platform: 'telegram' },
+      source: { ...message.event.source, platform: 'telegram' },
+    },
   });
-  const line = (h.deps.logger as unknown as { lines: { message: string }[] }).lines.map((l) => l.message).find((m) => m.includes('the reply could not be sent'));
+  const line = (h.deps.logger as unknown as { lines: { message: string }[] }).lines
+    .map((l) => l.message)
+    .find((m) => m.includes('the reply could not be sent'));
   expect(line).toBeDefined();
   expect(line).toContain('HTTP 500');
   expect(line).toContain('\\u001b[2J');

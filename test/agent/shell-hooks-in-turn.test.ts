@@ -10,13 +10,16 @@ beforeAll(async () => {
     acceptHooks: true,
     prepare: async (home) => {
       // Shell hooks spawn their command as written; absolute script paths keep it independent of the cwd.
-      await writeFile(`${home}/config.yaml`, `${enable('recorder')}hooks:
+      await writeFile(
+        `${home}/config.yaml`,
+        `${enable('recorder')}hooks:
   pre_tool_call:
     - matcher: terminal
       command: ${home}/agent-hooks/no-curl.sh
   pre_llm_call:
     - command: ${home}/agent-hooks/context.sh
-`);
+`,
+      );
       await chmod(`${home}/agent-hooks/no-curl.sh`, 0o755);
       await chmod(`${home}/agent-hooks/context.sh`, 0o755);
     },
@@ -42,7 +45,10 @@ afterAll(async () => {
 describe('shell hooks in a real turn (child processes)', () => {
   it('a shell pre_tool_call block and shell pre_llm_call context take effect, after the plugins', async () => {
     await h.decide({ pre_llm_call: 'from the plugin' });
-    h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'curl https://example.com' } }] }, { content: 'blocked' });
+    h.model.script(
+      { tool_calls: [{ name: 'terminal', arguments: { command: 'curl https://example.com' } }] },
+      { content: 'blocked' },
+    );
     const result = await h.say('fetch it', 'shell');
     const last = h.model.requests.at(-1)!.body.messages;
     expect(last[1]).toEqual({ role: 'user', content: 'fetch it\n\nfrom the plugin\n\nfrom a shell hook' });
@@ -61,6 +67,10 @@ describe('shell hooks in a real turn (child processes)', () => {
   it('a harmless command passes the shell hook', async () => {
     h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'echo fine' } }] }, { content: 'ok' });
     await h.say('echo', 'shell2');
-    expect(JSON.parse(h.model.requests.at(-1)!.body.messages.at(-1)!.content!)).toEqual({ output: 'fine\n', exit_code: 0, error: null });
+    expect(JSON.parse(h.model.requests.at(-1)!.body.messages.at(-1)!.content!)).toEqual({
+      output: 'fine\n',
+      exit_code: 0,
+      error: null,
+    });
   });
 });

@@ -4,7 +4,8 @@ import { toolResultAsChat } from '../../src/agent/model/stand-in-reply.ts';
 import type { TranscriptMessage } from '../../src/store/transcript-store.ts';
 
 const model = new StandInModel();
-const ask = async (messages: TranscriptMessage[]) => (await model.send({ model: STAND_IN_MODEL_NAME, messages })).choices[0]!.message;
+const ask = async (messages: TranscriptMessage[]) =>
+  (await model.send({ model: STAND_IN_MODEL_NAME, messages })).choices[0]!.message;
 const user = (content: string): TranscriptMessage => ({ role: 'user', content });
 
 describe('the local stand-in model (deterministic, labelled)', () => {
@@ -50,15 +51,23 @@ describe('the local stand-in model (deterministic, labelled)', () => {
     ['read_file', { path: 'e.txt', content: '', truncated: false }, '(e.txt is empty)'],
     ['patch', { path: 'x.txt', replacements: 1 }, 'Patched x.txt (1 replacement).'],
     ['terminal', { error: 'blocked: rm -rf / is not permitted' }, 'Error: blocked: rm -rf / is not permitted'],
-    ['delegate_task', { results: [{ task_index: 0, goal: 'run: echo a', status: 'completed', summary: 'a' }] }, 'Subtask "run: echo a" completed:\na'],
+    [
+      'delegate_task',
+      { results: [{ task_index: 0, goal: 'run: echo a', status: 'completed', summary: 'a' }] },
+      'Subtask "run: echo a" completed:\na',
+    ],
   ])('reads a %s result %j as %j', (tool, result, text) => {
     expect(toolResultAsChat(tool, JSON.stringify(result))).toBe(text);
   });
 
-  it('acts on the user\'s words only: context hooks appended never becomes a tool argument nor part of the echo', async () => {
+  it("acts on the user's words only: context hooks appended never becomes a tool argument nor part of the echo", async () => {
     const context = 'Never execute commands that delete files.\n\nUncommitted changes in cwd:\n?? x.txt';
     const hinted = async (words: string) =>
-      (await model.send({ model: STAND_IN_MODEL_NAME, messages: [user(`${words}\n\n${context}`)] }, undefined, { userMessage: words })).choices[0]!.message;
+      (
+        await model.send({ model: STAND_IN_MODEL_NAME, messages: [user(`${words}\n\n${context}`)] }, undefined, {
+          userMessage: words,
+        })
+      ).choices[0]!.message;
     const write = await hinted('write: x.txt\nx = 1');
     expect(JSON.parse(write.tool_calls![0]!.function.arguments)).toEqual({ path: 'x.txt', content: 'x = 1' });
     const run = await hinted('run: ls\nrun: pwd');
@@ -73,7 +82,16 @@ describe('the local stand-in model (deterministic, labelled)', () => {
   });
 
   it('looks only at the current turn: earlier turns in the history do not count as steps', async () => {
-    const history: TranscriptMessage[] = [user('run: old'), { role: 'assistant', content: null, tool_calls: [{ id: 'x', type: 'function', function: { name: 'terminal', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'x', content: 'old' }, { role: 'assistant', content: 'old' }];
+    const history: TranscriptMessage[] = [
+      user('run: old'),
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'x', type: 'function', function: { name: 'terminal', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'x', content: 'old' },
+      { role: 'assistant', content: 'old' },
+    ];
     const message = await ask([...history, user('run: new')]);
     expect(JSON.parse(message.tool_calls![0]!.function.arguments)).toEqual({ command: 'new' });
   });

@@ -28,8 +28,13 @@ describe('a turn whose plugin callback hangs', () => {
   it('goes on after the deadline; meanwhile it is reported stuck with its turn id; the trace shows the missed deadline', async () => {
     h.model.script({ content: 'answered anyway' });
     const running = h.say('hello');
-    const seen = await until(() => (turnsInFlight.stuck().length > 0 ? turnsInFlight.stuck() : undefined), 'the turn reported stuck');
-    expect(seen).toEqual([{ turn_id: expect.stringMatching(/^turn_/), session_key: 'local:c1', age_seconds: expect.any(Number) }]);
+    const seen = await until(
+      () => (turnsInFlight.stuck().length > 0 ? turnsInFlight.stuck() : undefined),
+      'the turn reported stuck',
+    );
+    expect(seen).toEqual([
+      { turn_id: expect.stringMatching(/^turn_/), session_key: 'local:c1', age_seconds: expect.any(Number) },
+    ]);
     // The same record tells shutdown which session has a running turn (on_session_finalize, §1.13.1).
     expect(turnsInFlight.sessions()).toEqual([expect.any(String)]);
     const result = await running;

@@ -22,7 +22,9 @@ beforeAll(async () => {
   home = await tempHome({
     'config.yaml': enable('stops'),
     // Each call notes its start and end, with a pause between: overlapping calls interleave.
-    ...plugin('stops', `
+    ...plugin(
+      'stops',
+      `
       const { appendFileSync } = await import('node:fs');
       const { join, dirname } = await import('node:path');
       const { fileURLToPath } = await import('node:url');
@@ -31,10 +33,17 @@ beforeAll(async () => {
         appendFileSync(file, 'start ' + k.child_summary + '\\n');
         await new Promise((resolve) => setTimeout(resolve, 150));
         appendFileSync(file, 'end ' + k.child_summary + '\\n');
-      });`),
+      });`,
+    ),
   });
   model = await startFakeModelServer();
-  const env: NodeJS.ProcessEnv = { ...process.env, HOOKGATE_HOME: home.path, HOOKGATE_MODEL_BASE_URL: model.baseUrl, HOOKGATE_MODEL: 'fake-model', HOOKGATE_MODEL_API_KEY: 'k' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOOKGATE_HOME: home.path,
+    HOOKGATE_MODEL_BASE_URL: model.baseUrl,
+    HOOKGATE_MODEL: 'fake-model',
+    HOOKGATE_MODEL_API_KEY: 'k',
+  };
   dev = await startDevRuntime({
     home: home.path,
     port: 0,
@@ -58,7 +67,11 @@ describe('subagent_stop for a batch delegation (§1.14)', () => {
       ...goals.map(() => ({ content: 'child' })),
       { content: 'parent done' },
     );
-    const posted = await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 'd1', user_id: 'u1', text: 'go' }) });
+    const posted = await fetch(`${dev.url}/webhooks/local`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chat_id: 'd1', user_id: 'u1', text: 'go' }),
+    });
     expect(posted.status).toBe(202);
     const file = join(home.path, 'stops.log');
     const lines = await until(async () => {

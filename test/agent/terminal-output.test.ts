@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { postProcessTerminalOutput, redactSecrets, stripAnsi, TERMINAL_OUTPUT_LIMIT, truncateOutput } from '../../src/agent/tools/terminal-output.ts';
+import {
+  postProcessTerminalOutput,
+  redactSecrets,
+  stripAnsi,
+  TERMINAL_OUTPUT_LIMIT,
+  truncateOutput,
+} from '../../src/agent/tools/terminal-output.ts';
 import { toolCallStatusOf } from '../../src/agent/turn/tool-call-status.ts';
 
 describe('terminal output post-processing', () => {

@@ -32,7 +32,12 @@ describe('trace words for decision hooks (from the catalogue)', () => {
 
   it('the decision hooks are the catalogue’s', () => {
     expect([...DECISION_HOOKS].sort()).toEqual([
-      'pre_gateway_dispatch', 'pre_llm_call', 'pre_tool_call', 'transform_llm_output', 'transform_terminal_output', 'transform_tool_result',
+      'pre_gateway_dispatch',
+      'pre_llm_call',
+      'pre_tool_call',
+      'transform_llm_output',
+      'transform_terminal_output',
+      'transform_tool_result',
     ]);
   });
 });

@@ -49,26 +49,104 @@ describe('a plain turn', () => {
     expect(only(calls, 'on_session_start').keys).toEqual(['session_id', 'model', 'platform', TAG]);
     const start = only(calls, 'agent:start');
     expect(start.keys).toEqual(['platform', 'user_id', 'chat_id', 'thread_id', 'chat_type', 'session_id', 'message']);
-    expect(start.kwargs).toMatchObject({ platform: 'local', user_id: 'u1', chat_id: 'plain', thread_id: '', chat_type: 'dm', message: 'hello' });
+    expect(start.kwargs).toMatchObject({
+      platform: 'local',
+      user_id: 'u1',
+      chat_id: 'plain',
+      thread_id: '',
+      chat_type: 'dm',
+      message: 'hello',
+    });
     const pre = only(calls, 'pre_llm_call');
-    expect(pre.keys).toEqual(['session_id', 'task_id', 'turn_id', 'user_message', 'conversation_history', 'is_first_turn', 'model', 'platform', 'sender_id', TAG]);
-    expect(pre.kwargs).toMatchObject({ turn_id: result.turn_id, user_message: 'hello', is_first_turn: true, model: 'fake-model', platform: 'local', sender_id: 'u1' });
+    expect(pre.keys).toEqual([
+      'session_id',
+      'task_id',
+      'turn_id',
+      'user_message',
+      'conversation_history',
+      'is_first_turn',
+      'model',
+      'platform',
+      'sender_id',
+      TAG,
+    ]);
+    expect(pre.kwargs).toMatchObject({
+      turn_id: result.turn_id,
+      user_message: 'hello',
+      is_first_turn: true,
+      model: 'fake-model',
+      platform: 'local',
+      sender_id: 'u1',
+    });
     expect(pre.kwargs.conversation_history).toEqual([{ role: 'user', content: 'hello' }]);
     expect(only(calls, 'pre_api_request').keys).toEqual([
-      'task_id', 'turn_id', 'api_request_id', 'session_id', 'user_message', 'conversation_history', 'platform', 'model', 'provider',
-      'base_url', 'api_mode', 'api_call_count', 'request_messages', 'message_count', 'tool_count', 'approx_input_tokens',
-      'request_char_count', 'max_tokens', 'started_at', 'middleware_trace', 'request', TAG,
+      'task_id',
+      'turn_id',
+      'api_request_id',
+      'session_id',
+      'user_message',
+      'conversation_history',
+      'platform',
+      'model',
+      'provider',
+      'base_url',
+      'api_mode',
+      'api_call_count',
+      'request_messages',
+      'message_count',
+      'tool_count',
+      'approx_input_tokens',
+      'request_char_count',
+      'max_tokens',
+      'started_at',
+      'middleware_trace',
+      'request',
+      TAG,
     ]);
     const post = only(calls, 'post_api_request');
     expect(post.keys).toEqual([
-      'task_id', 'turn_id', 'api_request_id', 'session_id', 'platform', 'model', 'provider', 'base_url', 'api_mode', 'api_call_count',
-      'api_duration', 'started_at', 'ended_at', 'finish_reason', 'message_count', 'response_model', 'response', 'usage',
-      'assistant_message', 'assistant_content_chars', 'assistant_tool_call_count', TAG,
+      'task_id',
+      'turn_id',
+      'api_request_id',
+      'session_id',
+      'platform',
+      'model',
+      'provider',
+      'base_url',
+      'api_mode',
+      'api_call_count',
+      'api_duration',
+      'started_at',
+      'ended_at',
+      'finish_reason',
+      'message_count',
+      'response_model',
+      'response',
+      'usage',
+      'assistant_message',
+      'assistant_content_chars',
+      'assistant_tool_call_count',
+      TAG,
     ]);
-    expect(post.kwargs).toMatchObject({ api_request_id: `${result.turn_id}:api:1`, api_call_count: 1, base_url: h.model.baseUrl, assistant_content_chars: 10 });
+    expect(post.kwargs).toMatchObject({
+      api_request_id: `${result.turn_id}:api:1`,
+      api_call_count: 1,
+      base_url: h.model.baseUrl,
+      assistant_content_chars: 10,
+    });
     expect(only(calls, 'transform_llm_output').keys).toEqual(['response_text', 'session_id', 'model', 'platform', TAG]);
     const postLlm = only(calls, 'post_llm_call');
-    expect(postLlm.keys).toEqual(['session_id', 'task_id', 'turn_id', 'user_message', 'assistant_response', 'conversation_history', 'model', 'platform', TAG]);
+    expect(postLlm.keys).toEqual([
+      'session_id',
+      'task_id',
+      'turn_id',
+      'user_message',
+      'assistant_response',
+      'conversation_history',
+      'model',
+      'platform',
+      TAG,
+    ]);
     expect(postLlm.kwargs.conversation_history).toEqual([
       { role: 'user', content: 'hello' },
       { role: 'assistant', content: 'hello back' },
@@ -95,7 +173,12 @@ describe('a plain turn', () => {
     const pre = only(calls, 'pre_llm_call');
     expect(pre.kwargs.is_first_turn).toBe(false);
     expect(pre.kwargs.conversation_history.map((m: { content: string }) => m.content)).toEqual(['first', 'one', 'second']);
-    expect(h.model.requests.at(-1)!.body.messages.map((m) => m.content).slice(1)).toEqual(['first', 'one', 'second']);
+    expect(
+      h.model.requests
+        .at(-1)!
+        .body.messages.map((m) => m.content)
+        .slice(1),
+    ).toEqual(['first', 'one', 'second']);
   });
 
   it('agent:start and agent:end carry the first 500 code points', async () => {
@@ -129,7 +212,9 @@ describe('idle expiry (§1.13 finalize sites)', () => {
     const newSession = only(calls, 'on_session_start').kwargs.session_id;
     expect(newSession).not.toBe(firstSession);
     expect(only(calls, 'session:start').kwargs.session_id).toBe(newSession);
-    expect(calls.map((c) => c.hook).indexOf('on_session_finalize')).toBeLessThan(calls.map((c) => c.hook).indexOf('session:start'));
+    expect(calls.map((c) => c.hook).indexOf('on_session_finalize')).toBeLessThan(
+      calls.map((c) => c.hook).indexOf('session:start'),
+    );
     expect(first.outcome).toBe('completed');
   });
 
@@ -137,7 +222,9 @@ describe('idle expiry (§1.13 finalize sites)', () => {
     const { loadDeploymentConfig } = await import('../../src/config/deployment-config.ts');
     expect(loadDeploymentConfig({ HOOKGATE_SESSION_IDLE_SECONDS: '3600' }, { runtime: 'local' }).sessionIdleSeconds).toBe(3600);
     expect(loadDeploymentConfig({}, { runtime: 'local' }).sessionIdleSeconds).toBeUndefined();
-    expect(() => loadDeploymentConfig({ HOOKGATE_SESSION_IDLE_SECONDS: 'an hour' }, { runtime: 'local' })).toThrow(/HOOKGATE_SESSION_IDLE_SECONDS/);
+    expect(() => loadDeploymentConfig({ HOOKGATE_SESSION_IDLE_SECONDS: 'an hour' }, { runtime: 'local' })).toThrow(
+      /HOOKGATE_SESSION_IDLE_SECONDS/,
+    );
   });
 });
 
@@ -179,21 +266,62 @@ describe('pre_llm_call context', () => {
 
 describe('tool calls', () => {
   it('a pre_tool_call block becomes the error result, post_tool_call says blocked, no transform_tool_result', async () => {
-    await h.decide({ pre_tool_call: { terminal: { action: 'block', message: 'Blocked by policy' } }, transform_tool_result: 'SHOULD NOT APPLY' });
-    h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'touch blocked-marker' }, id: 'call_b' }] }, { content: 'ok' });
+    await h.decide({
+      pre_tool_call: { terminal: { action: 'block', message: 'Blocked by policy' } },
+      transform_tool_result: 'SHOULD NOT APPLY',
+    });
+    h.model.script(
+      { tool_calls: [{ name: 'terminal', arguments: { command: 'touch blocked-marker' }, id: 'call_b' }] },
+      { content: 'ok' },
+    );
     const result = await h.say('run it', 'block');
     const toolMessage = h.model.requests.at(-1)!.body.messages.at(-1)!;
     expect(toolMessage).toMatchObject({ role: 'tool', tool_call_id: 'call_b', content: '{"error": "Blocked by policy"}' });
     const calls = await h.takeCalls();
     const pre = only(calls, 'pre_tool_call');
-    expect(pre.keys).toEqual(['tool_name', 'args', 'task_id', 'session_id', 'tool_call_id', 'turn_id', 'api_request_id', 'middleware_trace', TAG]);
-    expect(pre.kwargs).toMatchObject({ tool_name: 'terminal', args: { command: 'touch blocked-marker' }, tool_call_id: 'call_b', turn_id: result.turn_id, api_request_id: `${result.turn_id}:api:1`, middleware_trace: [] });
+    expect(pre.keys).toEqual([
+      'tool_name',
+      'args',
+      'task_id',
+      'session_id',
+      'tool_call_id',
+      'turn_id',
+      'api_request_id',
+      'middleware_trace',
+      TAG,
+    ]);
+    expect(pre.kwargs).toMatchObject({
+      tool_name: 'terminal',
+      args: { command: 'touch blocked-marker' },
+      tool_call_id: 'call_b',
+      turn_id: result.turn_id,
+      api_request_id: `${result.turn_id}:api:1`,
+      middleware_trace: [],
+    });
     const post = only(calls, 'post_tool_call');
     expect(post.keys).toEqual([
-      'tool_name', 'args', 'result', 'task_id', 'session_id', 'tool_call_id', 'turn_id', 'api_request_id', 'duration_ms', 'status',
-      'error_type', 'error_message', 'middleware_trace', TAG,
+      'tool_name',
+      'args',
+      'result',
+      'task_id',
+      'session_id',
+      'tool_call_id',
+      'turn_id',
+      'api_request_id',
+      'duration_ms',
+      'status',
+      'error_type',
+      'error_message',
+      'middleware_trace',
+      TAG,
     ]);
-    expect(post.kwargs).toMatchObject({ result: '{"error": "Blocked by policy"}', status: 'blocked', error_type: 'plugin_block', error_message: 'Blocked by policy', duration_ms: 0 });
+    expect(post.kwargs).toMatchObject({
+      result: '{"error": "Blocked by policy"}',
+      status: 'blocked',
+      error_type: 'plugin_block',
+      error_message: 'Blocked by policy',
+      duration_ms: 0,
+    });
     expect(calls.map((c) => c.hook)).not.toContain('transform_tool_result');
     expect(calls.map((c) => c.hook)).not.toContain('transform_terminal_output');
     const step = calls.find((c) => c.hook === 'agent:step' && c.kwargs.iteration === 1)!;
@@ -211,10 +339,27 @@ describe('tool calls', () => {
     expect(hooks).toEqual(['pre_tool_call', 'transform_terminal_output', 'post_tool_call', 'transform_tool_result']);
     const term = only(calls, 'transform_terminal_output');
     expect(term.keys).toEqual(['command', 'output', 'returncode', 'task_id', 'env_type', TAG]);
-    expect(term.kwargs).toMatchObject({ command: 'echo original; exit 3', output: 'original\n', returncode: 3, env_type: 'local' });
+    expect(term.kwargs).toMatchObject({
+      command: 'echo original; exit 3',
+      output: 'original\n',
+      returncode: 3,
+      env_type: 'local',
+    });
     const transform = only(calls, 'transform_tool_result');
     expect(transform.keys).toEqual([
-      'tool_name', 'args', 'result', 'task_id', 'session_id', 'tool_call_id', 'turn_id', 'api_request_id', 'duration_ms', 'status', 'error_type', 'error_message', TAG,
+      'tool_name',
+      'args',
+      'result',
+      'task_id',
+      'session_id',
+      'tool_call_id',
+      'turn_id',
+      'api_request_id',
+      'duration_ms',
+      'status',
+      'error_type',
+      'error_message',
+      TAG,
     ]);
     expect(transform.kwargs.duration_ms).toBe(only(calls, 'post_tool_call').kwargs.duration_ms);
     expect(Number.isInteger(transform.kwargs.duration_ms)).toBe(true);
@@ -222,7 +367,17 @@ describe('tool calls', () => {
 
   it('redacts secrets and strips ANSI in real command output, and truncates past 50 KB with a marker', async () => {
     h.model.script(
-      { tool_calls: [{ name: 'terminal', arguments: { command: "printf '\\033[1mbold\\033[0m sk-abcdefghijklmnopqrstuvwx ghp_abcdefghijklmnopqrstuvwxyz0123 xoxb-1234567890-abc Authorization: Bearer abc.def.ghi123'" } }] },
+      {
+        tool_calls: [
+          {
+            name: 'terminal',
+            arguments: {
+              command:
+                "printf '\\033[1mbold\\033[0m sk-abcdefghijklmnopqrstuvwx ghp_abcdefghijklmnopqrstuvwxyz0123 xoxb-1234567890-abc Authorization: Bearer abc.def.ghi123'",
+            },
+          },
+        ],
+      },
       { tool_calls: [{ name: 'terminal', arguments: { command: "head -c 70000 /dev/zero | tr '\\0' x" } }] },
       { content: 'ok' },
     );
@@ -265,7 +420,10 @@ describe('tool calls', () => {
       { content: 'ok' },
     );
     await h.say('files', 'files');
-    const tools = h.model.requests.at(-1)!.body.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content!));
+    const tools = h.model.requests
+      .at(-1)!
+      .body.messages.filter((m) => m.role === 'tool')
+      .map((m) => JSON.parse(m.content!));
     expect(tools[0]).toEqual({ path: 'notes/a.txt', bytes_written: 11 });
     expect(tools[1]).toEqual({ path: 'notes/a.txt', replacements: 1 });
     expect(tools[2]).toMatchObject({ content: 'hello there' });
@@ -340,8 +498,27 @@ describe('model requests', () => {
     const errors = calls.filter((c) => c.hook === 'api_request_error');
     expect(errors.map((c) => c.keys)).toEqual(
       Array(2).fill([
-        'task_id', 'turn_id', 'api_request_id', 'session_id', 'platform', 'model', 'provider', 'base_url', 'api_mode', 'api_call_count',
-        'api_duration', 'started_at', 'ended_at', 'status_code', 'retry_count', 'max_retries', 'retryable', 'reason', 'error', 'request', TAG,
+        'task_id',
+        'turn_id',
+        'api_request_id',
+        'session_id',
+        'platform',
+        'model',
+        'provider',
+        'base_url',
+        'api_mode',
+        'api_call_count',
+        'api_duration',
+        'started_at',
+        'ended_at',
+        'status_code',
+        'retry_count',
+        'max_retries',
+        'retryable',
+        'reason',
+        'error',
+        'request',
+        TAG,
       ]),
     );
     expect(errors.map((c) => [c.kwargs.status_code, c.kwargs.retry_count, c.kwargs.retryable, c.kwargs.reason])).toEqual([
@@ -359,7 +536,11 @@ describe('model requests', () => {
     expect(result.outcome).toBe('failed');
     expect(h.replies.at(-1)!.text).toContain('could not be reached');
     const calls = await h.takeCalls();
-    expect(calls.filter((c) => c.hook === 'api_request_error').map((c) => c.kwargs.reason)).toEqual(['rate_limited', 'rate_limited', 'rate_limited']);
+    expect(calls.filter((c) => c.hook === 'api_request_error').map((c) => c.kwargs.reason)).toEqual([
+      'rate_limited',
+      'rate_limited',
+      'rate_limited',
+    ]);
     expect(only(calls, 'on_session_end').kwargs).toMatchObject({ completed: false, interrupted: false });
   });
 });
@@ -373,7 +554,13 @@ describe('model requests that cannot succeed', () => {
     expect(h.model.requests.length - before).toBe(1);
     const calls = await h.takeCalls();
     const error = calls.find((c) => c.hook === 'api_request_error')!;
-    expect(error.kwargs).toMatchObject({ status_code: 400, retryable: false, reason: 'client_error', retry_count: 0, max_retries: 2 });
+    expect(error.kwargs).toMatchObject({
+      status_code: 400,
+      retryable: false,
+      reason: 'client_error',
+      retry_count: 0,
+      max_retries: 2,
+    });
     expect(error.kwargs.request.body.messages.at(-1)).toEqual({ role: 'user', content: 'bad' });
   });
 });
@@ -381,7 +568,11 @@ describe('model requests that cannot succeed', () => {
 describe('delegation', () => {
   it('runs children side by side; subagent_start per child, then subagent_stop per child with role, status, summary, duration', async () => {
     h.model.script(
-      { tool_calls: [{ name: 'delegate_task', arguments: { tasks: [{ goal: 'task a' }, { goal: 'task b', role: 'orchestrator' }] } }] },
+      {
+        tool_calls: [
+          { name: 'delegate_task', arguments: { tasks: [{ goal: 'task a' }, { goal: 'task b', role: 'orchestrator' }] } },
+        ],
+      },
       { content: 'child done' },
       { content: 'child done' },
       { content: 'parent done' },
@@ -392,16 +583,36 @@ describe('delegation', () => {
     const sub = calls.filter((c) => c.hook.startsWith('subagent_')).map((c) => c.hook);
     expect(sub).toEqual(['subagent_start', 'subagent_start', 'subagent_stop', 'subagent_stop']);
     expect(keysOf(calls, 'subagent_start')[0]).toEqual([
-      'parent_session_id', 'parent_turn_id', 'parent_subagent_id', 'child_session_id', 'child_subagent_id', 'child_role', 'child_goal', TAG,
+      'parent_session_id',
+      'parent_turn_id',
+      'parent_subagent_id',
+      'child_session_id',
+      'child_subagent_id',
+      'child_role',
+      'child_goal',
+      TAG,
     ]);
     const starts = calls.filter((c) => c.hook === 'subagent_start');
-    expect(starts.map((c) => [c.kwargs.child_goal, c.kwargs.child_role, c.kwargs.parent_turn_id, c.kwargs.parent_subagent_id])).toEqual([
+    expect(
+      starts.map((c) => [c.kwargs.child_goal, c.kwargs.child_role, c.kwargs.parent_turn_id, c.kwargs.parent_subagent_id]),
+    ).toEqual([
       ['task a', 'leaf', result.turn_id, null],
       ['task b', 'orchestrator', result.turn_id, null],
     ]);
     const stops = calls.filter((c) => c.hook === 'subagent_stop');
-    expect(stops[0]!.keys).toEqual(['parent_session_id', 'parent_turn_id', 'child_session_id', 'child_role', 'child_summary', 'child_status', 'duration_ms', TAG]);
-    expect(stops.map((c) => [c.kwargs.child_session_id, c.kwargs.child_role, c.kwargs.child_status, c.kwargs.child_summary])).toEqual([
+    expect(stops[0]!.keys).toEqual([
+      'parent_session_id',
+      'parent_turn_id',
+      'child_session_id',
+      'child_role',
+      'child_summary',
+      'child_status',
+      'duration_ms',
+      TAG,
+    ]);
+    expect(
+      stops.map((c) => [c.kwargs.child_session_id, c.kwargs.child_role, c.kwargs.child_status, c.kwargs.child_summary]),
+    ).toEqual([
       [starts[0]!.kwargs.child_session_id, 'leaf', 'completed', 'child done'],
       [starts[1]!.kwargs.child_session_id, 'orchestrator', 'completed', 'child done'],
     ]);
@@ -457,14 +668,31 @@ describe('across every turn of this file', () => {
     const { KWARGS_KEY_ORDER } = await import('../../src/hooks/catalogue.ts');
     const plugins = h.allCalls.filter((c) => !c.hook.includes(':'));
     const seen = new Set(plugins.map((c) => c.hook));
-    for (const hook of ['pre_tool_call', 'post_tool_call', 'transform_tool_result', 'transform_terminal_output', 'transform_llm_output', 'pre_llm_call', 'post_llm_call', 'pre_api_request', 'post_api_request', 'api_request_error', 'on_session_start', 'on_session_end', 'subagent_start', 'subagent_stop']) {
+    for (const hook of [
+      'pre_tool_call',
+      'post_tool_call',
+      'transform_tool_result',
+      'transform_terminal_output',
+      'transform_llm_output',
+      'pre_llm_call',
+      'post_llm_call',
+      'pre_api_request',
+      'post_api_request',
+      'api_request_error',
+      'on_session_start',
+      'on_session_end',
+      'subagent_start',
+      'subagent_stop',
+    ]) {
       expect(seen, hook).toContain(hook);
     }
     for (const call of plugins) {
       const order = (KWARGS_KEY_ORDER as Record<string, readonly string[]>)[call.hook];
       expect(order, call.hook).toBeDefined();
       // §1.13: idle-expiry finalize has no old/new ids (only the gateway reset passes them).
-      const expected = SITE_DEPENDENT_KEYS[call.hook] ? order!.filter((k) => !SITE_DEPENDENT_KEYS[call.hook]!.includes(k)) : order!;
+      const expected = SITE_DEPENDENT_KEYS[call.hook]
+        ? order!.filter((k) => !SITE_DEPENDENT_KEYS[call.hook]!.includes(k))
+        : order!;
       expect(call.keys, call.hook).toEqual([...expected, TAG]);
     }
   });

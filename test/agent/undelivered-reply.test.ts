@@ -18,7 +18,13 @@ const ATTEMPTS = 3;
 beforeAll(async () => {
   fake = await startFakePlatforms();
   const config = loadDeploymentConfig(
-    { TELEGRAM_BOT_TOKEN: '42:undelivered', TELEGRAM_SECRET_TOKEN: 's', TELEGRAM_API_BASE_URL: `${fake.url}/telegram`, HOOKGATE_REPLY_ATTEMPTS: String(ATTEMPTS), HOOKGATE_REPLY_BACKOFF_MS: '1' },
+    {
+      TELEGRAM_BOT_TOKEN: '42:undelivered',
+      TELEGRAM_SECRET_TOKEN: 's',
+      TELEGRAM_API_BASE_URL: `${fake.url}/telegram`,
+      HOOKGATE_REPLY_ATTEMPTS: String(ATTEMPTS),
+      HOOKGATE_REPLY_BACKOFF_MS: '1',
+    },
     { runtime: 'local' },
   );
   h = await startTurnHarness({
@@ -51,7 +57,13 @@ const telegramMessage = (text: string): TurnMessage => {
     delivery_id: `telegram:${randomUUID()}`,
     session_key: 'telegram:-100',
     received_at: new Date().toISOString(),
-    event: { text, message_id: '1', internal: false, source, reply: { platform: 'telegram', chat_id: '-100', thread_id: '', extra: {} } },
+    event: {
+      text,
+      message_id: '1',
+      internal: false,
+      source,
+      reply: { platform: 'telegram', chat_id: '-100', thread_id: '', extra: {} },
+    },
   };
 };
 
@@ -72,7 +84,10 @@ describe('a reply the platform never takes', () => {
     expect(formatTrace(records)).toContain('undelivered reply to telegram:-100');
     expect(formatTrace(records)).toContain('  You said: keep me');
 
-    const events = (await readFile(join(h.home.path, 'undelivered.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const events = (await readFile(join(h.home.path, 'undelivered.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(events).toEqual([
       {
         event: 'reply:undelivered',

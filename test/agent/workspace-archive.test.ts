@@ -6,7 +6,12 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Header } from 'tar';
 import { SandboxError } from '../../src/agent/sandbox/tool-sandbox.ts';
-import { fingerprintWorkspace, packWorkspace, unpackWorkspace, type WorkspaceLimits } from '../../src/agent/sandbox/workspace-archive.ts';
+import {
+  fingerprintWorkspace,
+  packWorkspace,
+  unpackWorkspace,
+  type WorkspaceLimits,
+} from '../../src/agent/sandbox/workspace-archive.ts';
 
 /** A raw tar of regular files (node-tar's Header), gzip'd. */
 function tarOf(files: { path: string; body: Buffer }[]): Buffer {
@@ -70,7 +75,9 @@ describe('workspace archives', () => {
     const crowded = tarOf(Array.from({ length: 60 }, (_, i) => ({ path: `f${i}`, body: Buffer.from('') })));
     await expect(unpackWorkspace(target, Readable.from([crowded]), small)).rejects.toThrow(/entries/);
     expect(await readdir(target)).toEqual([]);
-    await expect(unpackWorkspace(target, Readable.from([Buffer.from('not a gzip stream')]), small)).rejects.toThrow(/could not be unpacked/);
+    await expect(unpackWorkspace(target, Readable.from([Buffer.from('not a gzip stream')]), small)).rejects.toThrow(
+      /could not be unpacked/,
+    );
     expect(await readdir(target)).toEqual([]);
   });
 });

@@ -30,12 +30,19 @@ describe('AwsRequestCounter', () => {
     await expect(
       dynamodb.send(new PutItemCommand({ TableName: aws.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' })),
     ).rejects.toThrow();
-    await dynamodb.send(new GetItemCommand({ TableName: aws.tableName, Key: { PK: Item.PK, SK: Item.SK }, ConsistentRead: true }));
+    await dynamodb.send(
+      new GetItemCommand({ TableName: aws.tableName, Key: { PK: Item.PK, SK: Item.SK }, ConsistentRead: true }),
+    );
     await sqs.send(new ReceiveMessageCommand({ QueueUrl: aws.eventsQueueUrl, WaitTimeSeconds: 0 }));
     await sqs.send(new SendMessageCommand({ QueueUrl: aws.eventsQueueUrl, MessageBody: '{}' }));
 
     const counts = counter.snapshot();
-    expect(Object.keys(counts)).toEqual(['fn dynamodb GetItem', 'fn dynamodb PutItem', 'fn sqs ReceiveMessage', 'fn sqs SendMessage']);
+    expect(Object.keys(counts)).toEqual([
+      'fn dynamodb GetItem',
+      'fn dynamodb PutItem',
+      'fn sqs ReceiveMessage',
+      'fn sqs SendMessage',
+    ]);
     expect(counts['fn dynamodb PutItem']).toMatchObject({ requests: 2, failedConditions: 1, writeUnits: 2 + 1 });
     expect(counts['fn dynamodb GetItem']).toMatchObject({ requests: 1, readUnits: 1, writeUnits: 0 });
     expect(counts['fn sqs ReceiveMessage']).toMatchObject({ requests: 1, empty: 1 });

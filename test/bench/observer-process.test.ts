@@ -22,14 +22,22 @@ describe('bench observer process', () => {
     expect(reports).toBeGreaterThan(0);
 
     // Done the production way: an idempotency record per envelope id, COMPLETED.
-    const key = (id: string) => `${SingleTableIdempotencyStore.KEY_PREFIX}#${createHash('md5').update(JSON.stringify(id)).digest('base64')}`;
+    const key = (id: string) =>
+      `${SingleTableIdempotencyStore.KEY_PREFIX}#${createHash('md5').update(JSON.stringify(id)).digest('base64')}`;
     const { Item } = await local.plane.idempotency.client.send(
-      new GetItemCommand({ TableName: local.aws.tableName, Key: { PK: { S: key(ids[7]!) }, SK: { S: 'IDEMPOTENCY' } }, ConsistentRead: true }),
+      new GetItemCommand({
+        TableName: local.aws.tableName,
+        Key: { PK: { S: key(ids[7]!) }, SK: { S: 'IDEMPOTENCY' } },
+        ConsistentRead: true,
+      }),
     );
     expect(Item?.status?.S).toBe('COMPLETED');
     await until(async () => {
       const { Attributes } = await local.plane.clients.sqs.send(
-        new GetQueueAttributesCommand({ QueueUrl: local.aws.eventsQueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+        new GetQueueAttributesCommand({
+          QueueUrl: local.aws.eventsQueueUrl,
+          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+        }),
       );
       return Attributes?.ApproximateNumberOfMessages === '0' && Attributes?.ApproximateNumberOfMessagesNotVisible === '0';
     }, 'the events queue to be empty');
@@ -43,9 +51,29 @@ describe('bench observer process', () => {
     const observer = await startObserverProcess(local.aws, { pollers: 1, otlp: otlp.url });
     try {
       const trace = (turn_id: string): TurnTracePayload => ({
-        turn_id, session_id: 's', platform: 'local', model: 'm', provider: 'hookgate-local', resumed: false,
-        started_at: new Date().toISOString(), duration_ms: 3, outcome: 'completed', undelivered_replies: 0,
-        operations: [{ kind: 'hook', id: 'op1', parent: null, hook: 'pre_llm_call', source: 'plugin', callback: 'cb', decision: 'allow', started_at: new Date().toISOString(), duration_ms: 1 }],
+        turn_id,
+        session_id: 's',
+        platform: 'local',
+        model: 'm',
+        provider: 'hookgate-local',
+        resumed: false,
+        started_at: new Date().toISOString(),
+        duration_ms: 3,
+        outcome: 'completed',
+        undelivered_replies: 0,
+        operations: [
+          {
+            kind: 'hook',
+            id: 'op1',
+            parent: null,
+            hook: 'pre_llm_call',
+            source: 'plugin',
+            callback: 'cb',
+            decision: 'allow',
+            started_at: new Date().toISOString(),
+            duration_ms: 1,
+          },
+        ],
       });
       await local.plane.observerSink.publish([{ type: TURN_TRACE_EVENT, payload: { ...trace('off-1') } }]);
       await until(() => observer.taken() >= 1, 'the export-off event to be taken');
@@ -53,7 +81,10 @@ describe('bench observer process', () => {
       expect(otlp.traces.posts).toBe(0);
 
       await observer.setExport(true);
-      await local.plane.observerSink.publish([{ type: TURN_TRACE_EVENT, payload: { ...trace('on-1') } }, { type: TURN_TRACE_EVENT, payload: { ...trace('on-2') } }]);
+      await local.plane.observerSink.publish([
+        { type: TURN_TRACE_EVENT, payload: { ...trace('on-1') } },
+        { type: TURN_TRACE_EVENT, payload: { ...trace('on-2') } },
+      ]);
       await until(() => observer.taken() >= 3 && observer.exported() >= 2, 'the export-on events to be exported');
       expect(otlp.traces.posts).toBe(2);
       expect(otlp.traces.bytes).toBeGreaterThan(0);

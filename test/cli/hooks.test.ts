@@ -57,7 +57,10 @@ describe.concurrent('hookgate hooks: the real binary', () => {
   });
 
   it('test --expect sets the process exit status: 0 met, 1 not met, 2 invalid', { timeout: 120_000 }, async () => {
-    const h = home({ 'b.sh': 'cat >/dev/null; echo "{\\"action\\": \\"block\\", \\"message\\": \\"nope\\"}"' }, 'hooks:\n  pre_tool_call:\n    - command: $H/b.sh\n');
+    const h = home(
+      { 'b.sh': 'cat >/dev/null; echo "{\\"action\\": \\"block\\", \\"message\\": \\"nope\\"}"' },
+      'hooks:\n  pre_tool_call:\n    - command: $H/b.sh\n',
+    );
     const [met, notMet, invalid] = await Promise.all([
       hookgateBin(['hooks', 'test', 'pre_tool_call', '--expect', 'block', '--home', h]),
       hookgateBin(['hooks', 'test', 'pre_tool_call', '--expect', 'allow', '--home', h]),
@@ -87,7 +90,10 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
 
   it('list: no entries names the config file', async () => {
     const h = home({}, 'hooks: {}\n');
-    for (const args of [['hooks', 'list', '--home', h], ['hooks', 'ls', '--home', h]]) {
+    for (const args of [
+      ['hooks', 'list', '--home', h],
+      ['hooks', 'ls', '--home', h],
+    ]) {
       const r = await hookgate(args);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`No shell hooks configured in ${join(h, 'config.yaml')}.`);
@@ -95,8 +101,7 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     }
   });
 
-
-  it('list: the enabled plugins\' slash commands, with args hint, plugin and description', async () => {
+  it("list: the enabled plugins' slash commands, with args hint, plugin and description", async () => {
     const h = home({}, 'plugins:\n  enabled: [stats]\n');
     mkdirSync(join(h, 'plugins', 'stats'), { recursive: true });
     writeFileSync(join(h, 'plugins', 'stats', 'plugin.yaml'), 'name: stats\n');
@@ -122,7 +127,10 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
       join(h, 'plugins', 'audit', 'index.mjs'),
       "export function register(ctx) { ctx.register_hook('pre_tool_call', function gate() {}); ctx.register_hook('pre_tool_call', function log() {}); ctx.register_hook('post_llm_call', function tally() {}); ctx.register_command('audit', () => 'ok'); }\n",
     );
-    writeFileSync(join(h, 'plugins', 'idle', 'index.mjs'), "export function register() { throw new Error('a disabled plugin must not load'); }\n");
+    writeFileSync(
+      join(h, 'plugins', 'idle', 'index.mjs'),
+      "export function register() { throw new Error('a disabled plugin must not load'); }\n",
+    );
     mkdirSync(join(h, 'hooks', 'notify'), { recursive: true });
     writeFileSync(join(h, 'hooks', 'notify', 'HOOK.yaml'), 'name: notify\nevents: [agent:end, command:*]\n');
     writeFileSync(join(h, 'hooks', 'notify', 'handler.mjs'), "throw new Error('listing must not import handlers');\n");
@@ -132,9 +140,17 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     const r = await hookgate(['hooks', 'list', '--home', h]);
     expect(r.code).toBe(0);
     // The shell-hook section keeps its fixed format, first.
-    expect(r.stdout.startsWith(`1 shell hook(s) configured in ${join(h, 'config.yaml')}:\n\n[post_tool_call]\n  /bin/true  timeout=60s  ✗ not allowlisted\n`)).toBe(true);
-    expect(r.stdout).toContain(`2 plugin(s) in ${join(h, 'plugins')}:\n\n  audit  ✓ enabled\n      pre_tool_call: gate, log\n      post_llm_call: tally\n      commands: /audit\n  idle  ✗ not enabled`);
-    expect(r.stdout).toContain(`1 gateway hook(s) in ${join(h, 'hooks')}:\n\n  ⚠ [hooks] Skipping empty: no events declared\n  notify  events: agent:end, command:*\n`);
+    expect(
+      r.stdout.startsWith(
+        `1 shell hook(s) configured in ${join(h, 'config.yaml')}:\n\n[post_tool_call]\n  /bin/true  timeout=60s  ✗ not allowlisted\n`,
+      ),
+    ).toBe(true);
+    expect(r.stdout).toContain(
+      `2 plugin(s) in ${join(h, 'plugins')}:\n\n  audit  ✓ enabled\n      pre_tool_call: gate, log\n      post_llm_call: tally\n      commands: /audit\n  idle  ✗ not enabled`,
+    );
+    expect(r.stdout).toContain(
+      `1 gateway hook(s) in ${join(h, 'hooks')}:\n\n  ⚠ [hooks] Skipping empty: no events declared\n  notify  events: agent:end, command:*\n`,
+    );
     expect(r.stderr).not.toContain('must not');
   });
 
@@ -153,8 +169,14 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
       mkdirSync(join(h, 'plugins', dir), { recursive: true });
       writeFileSync(join(h, 'plugins', dir, 'plugin.yaml'), `name: ${dir}\n`);
     }
-    writeFileSync(join(h, 'plugins', 'broken', 'index.mjs'), "export function register() { throw new Error('no database configured'); }\n");
-    writeFileSync(join(h, 'plugins', 'muted', 'index.mjs'), "export function register() { throw new Error('a disabled plugin must not load'); }\n");
+    writeFileSync(
+      join(h, 'plugins', 'broken', 'index.mjs'),
+      "export function register() { throw new Error('no database configured'); }\n",
+    );
+    writeFileSync(
+      join(h, 'plugins', 'muted', 'index.mjs'),
+      "export function register() { throw new Error('a disabled plugin must not load'); }\n",
+    );
     const r = await hookgate(['hooks', 'list', '--home', h]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/ {2}broken {2}✗ not running: failed to load: .*no database configured/);
@@ -199,7 +221,9 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(post[3]).toContain('⚠ script content changed since approval');
     // A guard that is off says so, after the §4.1 lines; the approve hint runs as printed.
     expect(post[4]).toBe('      ✗ not running: script changed since approval (hook-semantics §5.5)');
-    expect(pre[4]).toBe(`      ✗ not running: not approved (not in the allowlist); approve it: hookgate hooks approve pre_tool_call ${h}/a.sh --home ${h} --yes`);
+    expect(pre[4]).toBe(
+      `      ✗ not running: not approved (not in the allowlist); approve it: hookgate hooks approve pre_tool_call ${h}/a.sh --home ${h} --yes`,
+    );
     expect(post[3]).toContain('doctor');
     expect(lines[lines.indexOf('[on_session_start]') + 1]).toContain('disabled');
   });
@@ -209,7 +233,11 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     const t = new Date('2026-03-01T11:58:40Z');
     utimesSync(join(h, 'm.sh'), t, t);
     const entry = (mtime: string) =>
-      JSON.stringify({ approvals: [{ approved_at: '2026-03-01T12:00:00Z', command: `${h}/m.sh`, event: 'post_llm_call', script_mtime_at_approval: mtime }] });
+      JSON.stringify({
+        approvals: [
+          { approved_at: '2026-03-01T12:00:00Z', command: `${h}/m.sh`, event: 'post_llm_call', script_mtime_at_approval: mtime },
+        ],
+      });
     writeFileSync(join(h, 'shell-hooks-allowlist.json'), entry('2026-03-01T11:58:40.000000Z'));
     expect((await hookgate(['hooks', 'list', '--home', h])).stdout).not.toContain('⚠');
     writeFileSync(join(h, 'shell-hooks-allowlist.json'), entry('2026-03-01T11:58:39.5Z'));
@@ -231,7 +259,21 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     const missing = await hookgate(['hooks', 'test', 'pre_tool_call', '--payload-file', join(h, 'nope.json'), '--home', h]);
     expect(missing.code).toBe(0);
     expect(missing.stdout).toContain('Error reading payload file: ');
-    expect((await hookgate(['hooks', 'test', 'pre_tool_call', '--payload-file', join(h, 'nope.json'), '--expect', 'allow', '--home', h])).code).toBe(2);
+    expect(
+      (
+        await hookgate([
+          'hooks',
+          'test',
+          'pre_tool_call',
+          '--payload-file',
+          join(h, 'nope.json'),
+          '--expect',
+          'allow',
+          '--home',
+          h,
+        ])
+      ).code,
+    ).toBe(2);
     const none = await hookgate(['hooks', 'test', 'pre_llm_call', '--for-tool', 'terminal', '--home', h]);
     expect(none.stdout).toContain('No shell hooks configured for event: pre_llm_call\n(with matcher filter --for-tool=terminal)');
     expect((await hookgate(['hooks', 'test', 'pre_llm_call', '--expect', 'allow', '--home', h])).code).toBe(1);
@@ -261,7 +303,17 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
       `{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "echo hello"}, "session_id": "test-session", "cwd": "${root}", "extra": {"task_id": "test-task", "tool_call_id": "test-call"}}`,
     );
     writeFileSync(join(h, 'p.json'), JSON.stringify({ tool_name: 'from-file', args: { command: 'ls' }, extra_key: 'é' }));
-    const merged = await hookgate(['hooks', 'test', 'pre_tool_call', '--for-tool', 'terminal', '--payload-file', join(h, 'p.json'), '--home', h]);
+    const merged = await hookgate([
+      'hooks',
+      'test',
+      'pre_tool_call',
+      '--for-tool',
+      'terminal',
+      '--payload-file',
+      join(h, 'p.json'),
+      '--home',
+      h,
+    ]);
     expect(merged.stdout).toContain('Firing 1 hook(s)');
     expect(readFileSync(join(h, 'stdin-pre.json'), 'utf8')).toBe(
       `{"hook_event_name": "pre_tool_call", "tool_name": "from-file", "tool_input": {"command": "ls"}, "session_id": "test-session", "cwd": "${root}", "extra": {"task_id": "test-task", "tool_call_id": "test-call", "extra_key": "é"}}`,
@@ -309,7 +361,9 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(missing.code).toBe(1); // it only "allowed" by failing open
     const closed = await t('pre_tool_call', '--for-tool', 'patch', '--expect', 'block');
     expect(closed.stdout).toContain('✗ error: command not found');
-    expect(closed.stdout).toContain(`parsed (Hermes wire shape): {"action": "block", "message": "hook ${h}/missing2.sh failed closed: command not found"}`);
+    expect(closed.stdout).toContain(
+      `parsed (Hermes wire shape): {"action": "block", "message": "hook ${h}/missing2.sh failed closed: command not found"}`,
+    );
     expect(closed.code).toBe(0);
     const long = await t('pre_tool_call', '--for-tool', 'web', '--expect', 'allow');
     expect(long.stdout).toContain(`stdout: ${'0'.repeat(397)}...\n`);
@@ -351,11 +405,17 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(r.code).toBe(0);
   });
 
-  it('test: runs the plugins\' callbacks too, and a shell syntax error (exit 2) is shown and never meets --expect block', async () => {
-    const h = home({ 'broken.sh': 'cat >/dev/null\nif then fi' }, 'plugins:\n  enabled: [veto]\nhooks:\n  pre_tool_call:\n    - {command: $H/broken.sh}\n');
+  it("test: runs the plugins' callbacks too, and a shell syntax error (exit 2) is shown and never meets --expect block", async () => {
+    const h = home(
+      { 'broken.sh': 'cat >/dev/null\nif then fi' },
+      'plugins:\n  enabled: [veto]\nhooks:\n  pre_tool_call:\n    - {command: $H/broken.sh}\n',
+    );
     mkdirSync(join(h, 'plugins', 'veto'), { recursive: true });
     writeFileSync(join(h, 'plugins', 'veto', 'plugin.yaml'), 'name: veto\n');
-    writeFileSync(join(h, 'plugins', 'veto', 'index.mjs'), "export function register(ctx) { ctx.register_hook('pre_llm_call', function add_note() { return { context: 'note' }; }); }\n");
+    writeFileSync(
+      join(h, 'plugins', 'veto', 'index.mjs'),
+      "export function register(ctx) { ctx.register_hook('pre_llm_call', function add_note() { return { context: 'note' }; }); }\n",
+    );
     const broken = await hookgate(['hooks', 'test', 'pre_tool_call', '--home', h, '--expect', 'block']);
     expect(broken.stdout).toContain('stderr: ');
     expect(broken.stdout).toContain('✗ exit 2 with a shell syntax error on stderr');
@@ -379,7 +439,10 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     );
     mkdirSync(join(h, 'hooks', 'broken'), { recursive: true });
     writeFileSync(join(h, 'hooks', 'broken', 'HOOK.yaml'), 'name: broken\nevents: [command:model]\n');
-    writeFileSync(join(h, 'hooks', 'broken', 'handler.mjs'), "export function handle() { throw new Error('policy store down'); }\n");
+    writeFileSync(
+      join(h, 'hooks', 'broken', 'handler.mjs'),
+      "export function handle() { throw new Error('policy store down'); }\n",
+    );
     const r = await hookgate(['hooks', 'test', 'command:model', '--home', h]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Emitting 'command:model' to 2 gateway hook(s):");
@@ -398,7 +461,10 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
   });
 
   it('doctor: a shell syntax error is a problem (sh -n), found without running the script', async () => {
-    const h = home({ 'broken.sh': 'touch "$H/broken-ran"\nif then fi', 'fine.sh': 'cat >/dev/null' }, 'hooks:\n  pre_tool_call:\n    - {command: $H/broken.sh}\n    - {command: $H/fine.sh}\n');
+    const h = home(
+      { 'broken.sh': 'touch "$H/broken-ran"\nif then fi', 'fine.sh': 'cat >/dev/null' },
+      'hooks:\n  pre_tool_call:\n    - {command: $H/broken.sh}\n    - {command: $H/fine.sh}\n',
+    );
     const r = await hookgate(['hooks', 'doctor', '--home', h]);
     const block = (cmd: string) => r.stdout.slice(r.stdout.indexOf(`[pre_tool_call] ${h}/${cmd}\n`)).split('\n\n')[0]!;
     expect(block('broken.sh')).toMatch(/✗ shell syntax error \(sh -n\): .*syntax error/i);
@@ -431,7 +497,14 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     - {command: $H/quiet.sh, enabled: false}
 `,
     );
-    for (const [event, name] of [['pre_tool_call', 'json.sh'], ['post_llm_call', 'text.sh'], ['subagent_start', 'quiet.sh'], ['on_session_end', 'gone.sh'], ['on_session_end', 'slow.sh'], ['on_session_end', 'changed.sh']]) {
+    for (const [event, name] of [
+      ['pre_tool_call', 'json.sh'],
+      ['post_llm_call', 'text.sh'],
+      ['subagent_start', 'quiet.sh'],
+      ['on_session_end', 'gone.sh'],
+      ['on_session_end', 'slow.sh'],
+      ['on_session_end', 'changed.sh'],
+    ]) {
       expect((await hookgate(['hooks', 'approve', event!, `${h}/${name}`, '--yes', '--home', h])).code).toBe(0);
     }
     writeFileSync(join(h, 'changed.sh'), '#!/bin/sh\ntouch "$0.ran"; echo "{\\"changed\\": true}"\n');
@@ -446,7 +519,9 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(block('json.sh', 'pre_tool_call')).toMatch(/✓ produced valid JSON on synthetic payload \(exit=3, [\d.]+s\)/);
     expect(block('text.sh', 'post_llm_call')).toContain(`✗ stdout was not valid JSON (exit=0, `);
     expect(block('text.sh', 'post_llm_call')).toContain(`): not json ${'0'.repeat(111)}\n`.slice(0, -1));
-    expect(block('quiet.sh', 'subagent_start')).toMatch(/✓ ran clean with empty stdout \(exit=0, [\d.]+s\) — hook is observer-only/);
+    expect(block('quiet.sh', 'subagent_start')).toMatch(
+      /✓ ran clean with empty stdout \(exit=0, [\d.]+s\) — hook is observer-only/,
+    );
     expect(readFileSync(join(h, 'doctor-stdin.json'), 'utf8')).toBe(
       `{"hook_event_name": "subagent_start", "tool_name": null, "tool_input": null, "session_id": "", "cwd": "${root}", "extra": {"extra": {}}}`,
     );
@@ -464,7 +539,9 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(block('changed.sh', 'on_session_end')).toContain('⚠ script content changed since approval');
     expect(block('changed.sh', 'on_session_end')).toContain('revoke and re-approve');
     // §5.5: doctor does not execute a script whose content changed since approval.
-    expect(block('changed.sh', 'on_session_end')).toContain('ℹ skipped JSON smoke test — the script changed since approval and was not executed');
+    expect(block('changed.sh', 'on_session_end')).toContain(
+      'ℹ skipped JSON smoke test — the script changed since approval and was not executed',
+    );
     expect(existsSync(join(h, 'changed.sh.ran'))).toBe(false);
     expect(out).toContain(`[on_session_end] ${h}/quiet.sh\n  ℹ disabled`);
     // problems: text(1) unapproved(1) gone(1) slow(1) changed(1) = 5
@@ -476,7 +553,10 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
   });
 
   it('doctor: hooks_on_drift: warn smoke-tests a changed script as the reference does', async () => {
-    const h = home({ 'changed.sh': 'echo "{}"' }, 'hooks_on_drift: warn\nhooks:\n  on_session_end:\n    - {command: $H/changed.sh}\n');
+    const h = home(
+      { 'changed.sh': 'echo "{}"' },
+      'hooks_on_drift: warn\nhooks:\n  on_session_end:\n    - {command: $H/changed.sh}\n',
+    );
     await hookgate(['hooks', 'approve', 'on_session_end', `${h}/changed.sh`, '--yes', '--home', h]);
     writeFileSync(join(h, 'changed.sh'), '#!/bin/sh\ntouch "$0.ran"; echo "{}"\n');
     const r = await hookgate(['hooks', 'doctor', '--home', h]);
@@ -521,7 +601,12 @@ describe.runIf(hasScript)('hookgate hooks approve on a TTY', { timeout: 120_000 
   ])('answers %j → approved %s; colour only on the TTY', (answer, approved) => {
     const h = home({ 'tty.sh': 'true' }, 'hooks:\n  pre_tool_call:\n    - command: $H/tty.sh\n');
     const cmd = `${process.execPath} ${BIN} hooks approve pre_tool_call ${h}/tty.sh --home ${h}`;
-    const r = spawnSync('script', ['-qfec', cmd, '/dev/null'], { input: answer, encoding: 'utf8', env: cleanEnv(), timeout: 100_000 });
+    const r = spawnSync('script', ['-qfec', cmd, '/dev/null'], {
+      input: answer,
+      encoding: 'utf8',
+      env: cleanEnv(),
+      timeout: 100_000,
+    });
     expect(r.stdout).toContain('Allow this hook to run? [y/N]: ');
     expect(existsSync(join(h, 'shell-hooks-allowlist.json'))).toBe(approved);
     expect(r.status).toBe(approved ? 0 : 1);

@@ -15,7 +15,12 @@ let home: string;
 let shimDir: string;
 
 function env(): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, PATH: `${shimDir}:${process.env.PATH ?? ''}`, NO_COLOR: '1', HOOKGATE_LOG_LEVEL: 'warn' };
+  const e: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: `${shimDir}:${process.env.PATH ?? ''}`,
+    NO_COLOR: '1',
+    HOOKGATE_LOG_LEVEL: 'warn',
+  };
   delete e.HOOKGATE_HOME;
   delete e.HERMES_HOME;
   return e;
@@ -48,23 +53,43 @@ afterAll(async () => {
 it('the approve command hookgate init prints runs as printed and approves the shell hook', () => {
   const init = spawnSync(process.execPath, [BIN, 'init', home], { env: env(), encoding: 'utf8', timeout: 60_000 });
   expect(init.status, init.stderr).toBe(0);
-  const approve = init.stdout.split('\n').find((l) => l.includes('hookgate hooks approve'))!.trim();
+  const approve = init.stdout
+    .split('\n')
+    .find((l) => l.includes('hookgate hooks approve'))!
+    .trim();
   expect(approve).toContain('--yes');
   expect(listLine()).toContain('✗ not allowlisted');
   const run = sh(approve);
   expect(run.status, run.stderr).toBe(0);
   expect(listLine()).toContain('✓ allowed');
   // The other lines it prints run too (`hooks list`; dev is a server, not run here).
-  const list = init.stdout.split('\n').find((l) => l.includes('hookgate hooks list'))!.replace(/#.*$/, '').trim();
+  const list = init.stdout
+    .split('\n')
+    .find((l) => l.includes('hookgate hooks list'))!
+    .replace(/#.*$/, '')
+    .trim();
   expect(sh(list).status).toBe(0);
 }, 150_000);
 
 it('the approve command dev prints for an un-approved shell hook runs as printed', () => {
   const command = join(home, 'agent-hooks/block-rm-rf.sh');
-  const revoke = spawnSync(process.execPath, [BIN, 'hooks', 'revoke', command, '--home', home], { env: env(), encoding: 'utf8', timeout: 60_000 });
+  const revoke = spawnSync(process.execPath, [BIN, 'hooks', 'revoke', command, '--home', home], {
+    env: env(),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   expect(revoke.status, revoke.stderr).toBe(0);
   expect(listLine()).toContain('✗ not allowlisted');
-  const shell = { matcher: 'terminal', timeout: 5, enabled: true, approved: false, approved_at: null, drift: null, running: false, not_running: 'not-approved' as const };
+  const shell = {
+    matcher: 'terminal',
+    timeout: 5,
+    enabled: true,
+    approved: false,
+    approved_at: null,
+    drift: null,
+    running: false,
+    not_running: 'not-approved' as const,
+  };
   const lines = loadedHooksLines({
     home,
     config_path: join(home, 'config.yaml'),

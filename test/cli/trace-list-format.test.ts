@@ -3,8 +3,21 @@ import { formatTurnList } from '../../src/cli/commands/trace.ts';
 import type { TurnSummary } from '../../src/store/turn-summary.ts';
 
 const turn = (over: Partial<TurnSummary>): TurnSummary => ({
-  turn_id: 't1', session_id: 's1', at: '2026-12-03T10:00:00.000Z', duration_ms: 12, platform: 'local', chat_id: 'c1', user_id: 'u1',
-  first_line: 'hello', hooks: [], decisions: [], blocked: false, error: false, approval: false, records: 0, ...over,
+  turn_id: 't1',
+  session_id: 's1',
+  at: '2026-12-03T10:00:00.000Z',
+  duration_ms: 12,
+  platform: 'local',
+  chat_id: 'c1',
+  user_id: 'u1',
+  first_line: 'hello',
+  hooks: [],
+  decisions: [],
+  blocked: false,
+  error: false,
+  approval: false,
+  records: 0,
+  ...over,
 });
 
 describe('hookgate trace --list rows', () => {

@@ -1,17 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { isAllowed, parseAllowedUsers } from '../../src/config/allowed-users.ts';
 import { ConfigError } from '../../src/config/config-error.ts';
-import { enabledPlatforms, loadDeploymentConfig, loadDeploymentResources, loadModelConfig } from '../../src/config/deployment-config.ts';
+import {
+  enabledPlatforms,
+  loadDeploymentConfig,
+  loadDeploymentResources,
+  loadModelConfig,
+} from '../../src/config/deployment-config.ts';
 
 describe('loadDeploymentConfig', () => {
   it('disables a platform whose variables are missing and says which', () => {
-    const config = loadDeploymentConfig({ TELEGRAM_BOT_TOKEN: '1:a', SLACK_SIGNING_SECRET: 's', SLACK_BOT_TOKEN: 'b' }, { runtime: 'aws' });
+    const config = loadDeploymentConfig(
+      { TELEGRAM_BOT_TOKEN: '1:a', SLACK_SIGNING_SECRET: 's', SLACK_BOT_TOKEN: 'b' },
+      { runtime: 'aws' },
+    );
     expect(enabledPlatforms(config)).toEqual(['slack']);
     expect(config.disabled.find((d) => d.platform === 'telegram')?.missing).toEqual(['TELEGRAM_SECRET_TOKEN']);
     expect(config.platforms.slack?.apiBaseUrl).toBe('https://slack.com/api');
   });
 
-  it('knows each platform\'s reply credentials without its inbound secrets (the turn λ reads the reply secret alone)', () => {
+  it("knows each platform's reply credentials without its inbound secrets (the turn λ reads the reply secret alone)", () => {
     const env = {
       TELEGRAM_BOT_TOKEN: '1:a',
       SLACK_BOT_TOKEN: 'xoxb-1',
@@ -28,8 +36,15 @@ describe('loadDeploymentConfig', () => {
     expect(enabledPlatforms(config)).toEqual(['teams']);
     expect(Object.keys(config.replyPlatforms).sort()).toEqual(['discord', 'slack', 'teams', 'telegram', 'whatsapp']);
     expect(config.replyPlatforms.telegram).toEqual({ botToken: '1:a', apiBaseUrl: 'https://api.telegram.org' });
-    expect(config.replyPlatforms.whatsapp).toEqual({ accessToken: 'EAAB', phoneNumberId: '7', apiBaseUrl: 'https://graph.facebook.com/v21.0' });
-    expect(config.resources).toMatchObject({ toolsFunctionName: 'hookgate-ToolsFunction-abc', workspaceBucket: 'hookgate-workspaces-abc' });
+    expect(config.replyPlatforms.whatsapp).toEqual({
+      accessToken: 'EAAB',
+      phoneNumberId: '7',
+      apiBaseUrl: 'https://graph.facebook.com/v21.0',
+    });
+    expect(config.resources).toMatchObject({
+      toolsFunctionName: 'hookgate-ToolsFunction-abc',
+      workspaceBucket: 'hookgate-workspaces-abc',
+    });
     expect(loadDeploymentConfig({ WHATSAPP_ACCESS_TOKEN: 'EAAB' }, { runtime: 'aws' }).replyPlatforms).toEqual({});
     expect(() => loadDeploymentConfig({ HOOKGATE_WORKSPACE_BUCKET: 'Not A Bucket' })).toThrow(/HOOKGATE_WORKSPACE_BUCKET/);
   });
@@ -68,7 +83,9 @@ describe('loadDeploymentConfig', () => {
   });
 
   it('never puts a secret value in the error', () => {
-    expect(() => loadDeploymentConfig({ TELEGRAM_SECRET_TOKEN: 'has spaces!! secret' })).toThrow(/^TELEGRAM_SECRET_TOKEN must be/);
+    expect(() => loadDeploymentConfig({ TELEGRAM_SECRET_TOKEN: 'has spaces!! secret' })).toThrow(
+      /^TELEGRAM_SECRET_TOKEN must be/,
+    );
     try {
       loadDeploymentConfig({ TELEGRAM_SECRET_TOKEN: 'has spaces!! secret' });
     } catch (e) {
@@ -82,7 +99,7 @@ describe('loadDeploymentConfig', () => {
     expect(loadDeploymentConfig({ HOOKGATE_LOG_LEVEL: 'Silent' }).logLevel).toBe('silent');
   });
 
-  it('reads the stack\'s resources once, with the data plane\'s names; unset ones absent', () => {
+  it("reads the stack's resources once, with the data plane's names; unset ones absent", () => {
     const env = {
       HOOKGATE_TABLE_NAME: 'hookgate-Table-1ABC',
       HOOKGATE_TURNS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/hookgate-turns.fifo',
@@ -99,7 +116,10 @@ describe('loadDeploymentConfig', () => {
       payloadBucket: 'hookgate-payloads-1abc',
       deploymentVersion: 'f00d',
     });
-    expect(loadDeploymentConfig({ HOOKGATE_TABLE_NAME: ' t-1 ' }).resources).toEqual({ tableName: 't-1', deploymentVersion: 'local' });
+    expect(loadDeploymentConfig({ HOOKGATE_TABLE_NAME: ' t-1 ' }).resources).toEqual({
+      tableName: 't-1',
+      deploymentVersion: 'local',
+    });
   });
 
   it('parses the model and the resources alone with the same rules (for the one-shot agent and the CLI)', () => {
@@ -108,12 +128,21 @@ describe('loadDeploymentConfig', () => {
     expect(loadModelConfig({})).toEqual({});
     expect(() => loadModelConfig({ HOOKGATE_MODEL_BASE_URL: 'not a url' })).toThrow(ConfigError);
     const dlq = 'https://sqs.eu-west-1.amazonaws.com/123456789012/hookgate-events-dlq';
-    expect(loadDeploymentResources({ HOOKGATE_EVENTS_DLQ_URL: dlq, TELEGRAM_BOT_TOKEN: 'malformed' })).toEqual({ eventsDlqUrl: dlq, deploymentVersion: 'local' });
-    expect(() => loadDeploymentResources({ HOOKGATE_EVENTS_DLQ_URL: 'hookgate-events-dlq' })).toThrow(/^HOOKGATE_EVENTS_DLQ_URL must be an SQS queue URL/);
+    expect(loadDeploymentResources({ HOOKGATE_EVENTS_DLQ_URL: dlq, TELEGRAM_BOT_TOKEN: 'malformed' })).toEqual({
+      eventsDlqUrl: dlq,
+      deploymentVersion: 'local',
+    });
+    expect(() => loadDeploymentResources({ HOOKGATE_EVENTS_DLQ_URL: 'hookgate-events-dlq' })).toThrow(
+      /^HOOKGATE_EVENTS_DLQ_URL must be an SQS queue URL/,
+    );
   });
 
   it('strips trailing slashes of base URLs', () => {
-    const config = loadDeploymentConfig({ TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_SECRET_TOKEN: 's', TELEGRAM_API_BASE_URL: 'http://127.0.0.1:9/tg/' });
+    const config = loadDeploymentConfig({
+      TELEGRAM_BOT_TOKEN: '1:a',
+      TELEGRAM_SECRET_TOKEN: 's',
+      TELEGRAM_API_BASE_URL: 'http://127.0.0.1:9/tg/',
+    });
     expect(config.platforms.telegram?.apiBaseUrl).toBe('http://127.0.0.1:9/tg');
   });
 });

@@ -16,12 +16,21 @@ beforeAll(async () => {
   // A guard plugin whose register() throws: dev starts without it, and must say it is not running.
   await mkdir(join(home, 'plugins', 'veto'), { recursive: true });
   await writeFile(join(home, 'plugins', 'veto', 'plugin.yaml'), 'name: veto\n');
-  await writeFile(join(home, 'plugins', 'veto', 'index.mjs'), "export function register() { throw new Error('no policy file'); }\n");
+  await writeFile(
+    join(home, 'plugins', 'veto', 'index.mjs'),
+    "export function register() { throw new Error('no policy file'); }\n",
+  );
   await writeFile(join(home, 'config.yaml'), 'plugins:\n  enabled: [veto]\n');
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.HOOKGATE_MODEL_BASE_URL;
   // No turn consumer: a replayed turn message stays on the turns queue, where the test can see it.
-  dev = await startDevRuntime({ home, port: 0, env, print: () => {}, createEngine: (options) => createHookEngine({ ...options, print: () => {} }) });
+  dev = await startDevRuntime({
+    home,
+    port: 0,
+    env,
+    print: () => {},
+    createEngine: (options) => createHookEngine({ ...options, print: () => {} }),
+  });
   sqs = new SQSClient({ endpoint: dev.aws.sqsEndpoint, region: dev.aws.region, credentials: dev.aws.credentials });
 });
 
@@ -33,17 +42,36 @@ afterAll(async () => {
 
 const api = (path: string, init?: RequestInit) => fetch(`${dev.url}/console/api/${path}`, init);
 const mutate = (path: string, body: unknown) =>
-  api(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hookgate-console': '1' }, body: JSON.stringify(body) });
+  api(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-hookgate-console': '1' },
+    body: JSON.stringify(body),
+  });
 
 describe('console API', () => {
   it('shows an enabled plugin that failed to load as not running, with why', async () => {
     const hooks = (await (await api('hooks')).json()) as { plugins: { name: string; enabled: boolean; failed: string | null }[] };
-    expect(hooks.plugins).toEqual([{ name: 'veto', dir: 'veto', enabled: true, failed: expect.stringContaining('no policy file') }]);
+    expect(hooks.plugins).toEqual([
+      { name: 'veto', dir: 'veto', enabled: true, failed: expect.stringContaining('no policy file') },
+    ]);
   });
 
   it('lists a dead turn message and replays it to the turns queue', async () => {
-    const body = JSON.stringify({ v: 1, kind: 'message', delivery_id: 'local:dead-1', session_key: 'local:c', received_at: new Date().toISOString() });
-    await sqs.send(new SendMessageCommand({ QueueUrl: dev.aws.turnsDlqUrl, MessageBody: body, MessageGroupId: 'g', MessageDeduplicationId: 'dead-1' }));
+    const body = JSON.stringify({
+      v: 1,
+      kind: 'message',
+      delivery_id: 'local:dead-1',
+      session_key: 'local:c',
+      received_at: new Date().toISOString(),
+    });
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: dev.aws.turnsDlqUrl,
+        MessageBody: body,
+        MessageGroupId: 'g',
+        MessageDeduplicationId: 'dead-1',
+      }),
+    );
     let queues: { queue: string; messages: { id: string | null }[] }[] = [];
     await until(async () => {
       queues = (await (await api('dlq')).json()) as typeof queues;

@@ -58,7 +58,11 @@ interface Listed {
 const api = (path: string, init?: RequestInit) => fetch(`${dev.url}/console/api/${path}`, init);
 const listed = async () => (await (await api('undelivered')).json()) as Listed[];
 const retry = (id: string) =>
-  api('undelivered/retry', { method: 'POST', headers: { 'content-type': 'application/json', 'x-hookgate-console': '1' }, body: JSON.stringify({ id }) });
+  api('undelivered/retry', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-hookgate-console': '1' },
+    body: JSON.stringify({ id }),
+  });
 
 /**
  * Opens the console's event stream and waits for its `hello` (subscribed); the returned
@@ -78,7 +82,8 @@ async function subscribe(signal: AbortSignal): Promise<() => Promise<{ platform:
     }
   };
   await readUntil(/event: hello\n/);
-  return async () => JSON.parse((await readUntil(/event: undelivered\ndata: (.*)\n/))[1]!) as { platform: string; chat_id: string };
+  return async () =>
+    JSON.parse((await readUntil(/event: undelivered\ndata: (.*)\n/))[1]!) as { platform: string; chat_id: string };
 }
 
 describe('console: undelivered replies', () => {
@@ -90,7 +95,10 @@ describe('console: undelivered replies', () => {
     // Telegram's API refuses every send of this turn's reply (one attempt configured).
     fake.failNext('/telegram/', 500, 1);
     const secret = 'sk-abcdefghijklmnopqrstuvwxyz0123456789';
-    const update = { update_id: 9001, message: { message_id: 1, from: { id: 77 }, chat: { id: 77, type: 'private' }, text: `keep this ${secret}` } };
+    const update = {
+      update_id: 9001,
+      message: { message_id: 1, from: { id: 77 }, chat: { id: 77, type: 'private' }, text: `keep this ${secret}` },
+    };
     const accepted = await fetch(`${dev.url}/webhooks/telegram`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET_TOKEN },
@@ -110,11 +118,16 @@ describe('console: undelivered replies', () => {
     stream.abort();
 
     // The timeline of that turn shows the kept reply too.
-    const timeline = (await (await api(`turns/${encodeURIComponent(reply!.turn_id)}`)).json()) as { hook: string; decision: string }[];
+    const timeline = (await (await api(`turns/${encodeURIComponent(reply!.turn_id)}`)).json()) as {
+      hook: string;
+      decision: string;
+    }[];
     expect(timeline.find((r) => r.hook === 'reply')?.decision).toMatch(/^undelivered: /);
 
     // The platform still fails (a permanent 403: one try): the retry says so and the reply stays listed, with the new error.
-    fake.failNext('/telegram/', 403, 1, { body: { ok: false, error_code: 403, description: 'Forbidden: bot was blocked by the user' } });
+    fake.failNext('/telegram/', 403, 1, {
+      body: { ok: false, error_code: 403, description: 'Forbidden: bot was blocked by the user' },
+    });
     const failed = await retry(reply!.id);
     expect(failed.status).toBe(502);
     expect(((await failed.json()) as { error: string }).error).toMatch(/blocked/);

@@ -102,7 +102,15 @@ describe('the console in the deployed gateway', () => {
     const at = new Date().toISOString();
     await new DynamoTraceStore(plane.table).append(
       [
-        { turn_id: 'turn-aws-1', at, hook: 'pre_llm_call', source: 'plugin', callback: 'audit', decision: 'allow', duration_ms: 3 },
+        {
+          turn_id: 'turn-aws-1',
+          at,
+          hook: 'pre_llm_call',
+          source: 'plugin',
+          callback: 'audit',
+          decision: 'allow',
+          duration_ms: 3,
+        },
         {
           turn_id: 'turn-aws-1',
           at,
@@ -154,7 +162,10 @@ describe('the console in the deployed gateway', () => {
       const wrong = await app.request(path, { ...init, headers: { ...bearer(`${TOKEN}x`), 'content-type': 'application/json' } });
       expect(wrong.status, `${path} with a wrong token`).toBe(401);
       // The dev console's header is no substitute for the token.
-      const header = await app.request(path, { ...init, headers: { ...HOST, 'x-hookgate-console': '1', 'content-type': 'application/json' } });
+      const header = await app.request(path, {
+        ...init,
+        headers: { ...HOST, 'x-hookgate-console': '1', 'content-type': 'application/json' },
+      });
       expect(header.status, `${path} with only the dev header`).toBe(401);
     }
 
@@ -170,7 +181,14 @@ describe('the console in the deployed gateway', () => {
     ]);
     expect((await get('/console/api/turns/turn-aws-1')).map((r: { hook: string }) => r.hook)).toEqual(['pre_llm_call', 'reply']);
     const [undelivered] = await get('/console/api/undelivered');
-    expect(undelivered).toMatchObject({ platform: 'telegram', chat_id: '55', turn_id: 'turn-aws-1', session_id: 'session-aws-1', excerpt: 'the answer you missed', delivered_at: null });
+    expect(undelivered).toMatchObject({
+      platform: 'telegram',
+      chat_id: '55',
+      turn_id: 'turn-aws-1',
+      session_id: 'session-aws-1',
+      excerpt: 'the answer you missed',
+      delivered_at: null,
+    });
     const hooks = await get('/console/api/hooks');
     expect(hooks.plugins).toEqual([expect.objectContaining({ name: 'audit', enabled: true })]);
     let queues: { queue: string; messages: { id: string | null }[] }[] = [];
@@ -184,7 +202,11 @@ describe('the console in the deployed gateway', () => {
     expect(queues.find((q) => q.queue === 'events')!.messages[0]).not.toHaveProperty('body');
 
     const post = (path: string, body: unknown) =>
-      app.request(path, { method: 'POST', headers: { ...bearer(TOKEN), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      app.request(path, {
+        method: 'POST',
+        headers: { ...bearer(TOKEN), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     // A queue this deployment did not give the console is a 400, not a crash.
     expect((await post('/console/api/dlq/replay', { queue: 'timers' })).status).toBe(400);
     const replay = await post('/console/api/dlq/replay', { queue: 'events', id: 'evt-dead-1' });
@@ -195,7 +217,12 @@ describe('the console in the deployed gateway', () => {
     const before = fake.received('/telegram/').length;
     const retry = await post('/console/api/undelivered/retry', { id: undelivered.id });
     expect(retry.status).toBe(200);
-    expect(fake.received('/telegram/').slice(before).map((r) => r.json)).toEqual([expect.objectContaining({ chat_id: '55', text: 'the answer you missed' })]);
+    expect(
+      fake
+        .received('/telegram/')
+        .slice(before)
+        .map((r) => r.json),
+    ).toEqual([expect.objectContaining({ chat_id: '55', text: 'the answer you missed' })]);
 
     // No live stream in AWS (and no shell-hook approve / revoke: consent ships with the deployment).
     expect((await app.request('/console/events', { headers: bearer(TOKEN) })).status).toBe(404);

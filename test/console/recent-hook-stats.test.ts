@@ -24,13 +24,27 @@ describe('ConsoleData.recentHookStats: per hook over the last hour', () => {
     const now = new Date('2026-12-04T00:20:00.000Z');
     // Yesterday's index, still inside the hour: counted.
     await traces.append([run('t-1', '2026-12-03T23:40:00.000Z', 10), run('t-1', '2026-12-03T23:40:01.000Z', 30)], 's-1');
-    await traces.append([run('t-2', '2026-12-04T00:10:00.000Z', 20), run('t-2', '2026-12-04T00:10:00.500Z', 5, { hook: 'pre_llm_call', plugin: undefined, callback: 'ctx' })], 's-2');
+    await traces.append(
+      [
+        run('t-2', '2026-12-04T00:10:00.000Z', 20),
+        run('t-2', '2026-12-04T00:10:00.500Z', 5, { hook: 'pre_llm_call', plugin: undefined, callback: 'ctx' }),
+      ],
+      's-2',
+    );
     // An observer-side row (no inline callback): not a run.
-    await traces.append([run('t-2', '2026-12-04T00:10:01.000Z', 0, { hook: 'post_tool_call', source: '-', callback: '-' })], 's-2');
+    await traces.append(
+      [run('t-2', '2026-12-04T00:10:01.000Z', 0, { hook: 'post_tool_call', source: '-', callback: '-' })],
+      's-2',
+    );
     // Two hours ago: outside the window.
     await traces.append([run('t-0', '2026-12-03T22:15:00.000Z', 900)], 's-1');
 
-    const { turns, stats } = await new ConsoleData({ table: table(), sqs: new SQSClient({ region: 'us-east-1' }), dlqs: [], home: '/nowhere' }).recentHookStats({ now });
+    const { turns, stats } = await new ConsoleData({
+      table: table(),
+      sqs: new SQSClient({ region: 'us-east-1' }),
+      dlqs: [],
+      home: '/nowhere',
+    }).recentHookStats({ now });
 
     expect(turns).toBe(2);
     expect(stats).toEqual([

@@ -29,19 +29,29 @@ let dev: DevRuntime;
 let seq = 0;
 
 /** Each platform's reply limit (its `*-reply.ts`). */
-const REPLY_LIMITS = { telegram: 4096, slack: 39_000, discord: 2000, whatsapp: 4096, teams: 28_000, local: Number.POSITIVE_INFINITY } as const;
+const REPLY_LIMITS = {
+  telegram: 4096,
+  slack: 39_000,
+  discord: 2000,
+  whatsapp: 4096,
+  teams: 28_000,
+  local: Number.POSITIVE_INFINITY,
+} as const;
 type Platform = keyof typeof REPLY_LIMITS;
 
 beforeAll(async () => {
   fake = await startFakePlatforms();
   home = await tempHome({
     'config.yaml': enable('probe'),
-    ...plugin('probe', `
+    ...plugin(
+      'probe',
+      `
       const { appendFileSync } = await import('node:fs');
       const { join, dirname } = await import('node:path');
       const { fileURLToPath } = await import('node:url');
       const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'observed.jsonl');
-      ctx.register_hook('post_tool_call', (k: any) => { if (k.tool_name === 'probe') appendFileSync(file, JSON.stringify({ probe: k.probe, result: k.result }) + '\\n'); });`),
+      ctx.register_hook('post_tool_call', (k: any) => { if (k.tool_name === 'probe') appendFileSync(file, JSON.stringify({ probe: k.probe, result: k.result }) + '\\n'); });`,
+    ),
   });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -98,40 +108,121 @@ const json = (r: RecordedRequest) => r.json as Record<string, any>;
 async function send(platform: Platform, text: string): Promise<Sent> {
   const n = ++seq;
   const post = (path: string, body: string, headers: Record<string, string>) =>
-    fetch(`${dev.url}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } }).then((r) => r.status);
+    fetch(`${dev.url}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } }).then(
+      (r) => r.status,
+    );
   switch (platform) {
     case 'telegram': {
       const chat = 1_000_000 + n;
-      const body = JSON.stringify({ update_id: n, message: { message_id: n, from: { id: 42, is_bot: false, first_name: 'Ann' }, chat: { id: chat, type: 'private' }, text } });
-      return { status: await post('/webhooks/telegram', body, { 'x-telegram-bot-api-secret-token': 'tg-secret' }), said: text, replies: byPath((r) => r.path.startsWith('/telegram/') && String(json(r).chat_id) === String(chat), (r) => json(r).text) };
+      const body = JSON.stringify({
+        update_id: n,
+        message: { message_id: n, from: { id: 42, is_bot: false, first_name: 'Ann' }, chat: { id: chat, type: 'private' }, text },
+      });
+      return {
+        status: await post('/webhooks/telegram', body, { 'x-telegram-bot-api-secret-token': 'tg-secret' }),
+        said: text,
+        replies: byPath(
+          (r) => r.path.startsWith('/telegram/') && String(json(r).chat_id) === String(chat),
+          (r) => json(r).text,
+        ),
+      };
     }
     case 'slack': {
       const channel = `C${n}`;
-      const body = JSON.stringify({ type: 'event_callback', event_id: `Ev${n}`, event: { type: 'message', channel, channel_type: 'im', user: 'U1', ts: `${n}.1`, text } });
-      return { status: await post('/webhooks/slack', body, slackHeaders('slack-secret', body)), said: text, replies: byPath((r) => r.path.startsWith('/slack/') && json(r).channel === channel, (r) => json(r).text) };
+      const body = JSON.stringify({
+        type: 'event_callback',
+        event_id: `Ev${n}`,
+        event: { type: 'message', channel, channel_type: 'im', user: 'U1', ts: `${n}.1`, text },
+      });
+      return {
+        status: await post('/webhooks/slack', body, slackHeaders('slack-secret', body)),
+        said: text,
+        replies: byPath(
+          (r) => r.path.startsWith('/slack/') && json(r).channel === channel,
+          (r) => json(r).text,
+        ),
+      };
     }
     case 'discord': {
       const token = `tok-${n}`;
-      const body = JSON.stringify({ id: `I${n}`, application_id: '999', type: 2, token, channel_id: `CH${n}`, user: { id: 'U7', username: 'ann' }, data: { name: 'say', options: [{ name: 'text', type: 3, value: text }] } });
-      return { status: await post('/webhooks/discord', body, discordHeaders(keys, body)), said: `/say ${text}`, replies: byPath((r) => r.path.startsWith(`/discord/webhooks/999/${token}`), (r) => json(r).content) };
+      const body = JSON.stringify({
+        id: `I${n}`,
+        application_id: '999',
+        type: 2,
+        token,
+        channel_id: `CH${n}`,
+        user: { id: 'U7', username: 'ann' },
+        data: { name: 'say', options: [{ name: 'text', type: 3, value: text }] },
+      });
+      return {
+        status: await post('/webhooks/discord', body, discordHeaders(keys, body)),
+        said: `/say ${text}`,
+        replies: byPath(
+          (r) => r.path.startsWith(`/discord/webhooks/999/${token}`),
+          (r) => json(r).content,
+        ),
+      };
     }
     case 'whatsapp': {
       const from = `49${n}`;
-      const body = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'E', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { phone_number_id: '555' }, messages: [{ from, id: `wamid.${n}`, type: 'text', text: { body: text } }] } }] }] });
-      return { status: await post('/webhooks/whatsapp', body, whatsAppHeaders('wa-secret', body)), said: text, replies: byPath((r) => r.path.startsWith('/whatsapp/') && json(r).to === from, (r) => json(r).text.body) };
+      const body = JSON.stringify({
+        object: 'whatsapp_business_account',
+        entry: [
+          {
+            id: 'E',
+            changes: [
+              {
+                field: 'messages',
+                value: {
+                  messaging_product: 'whatsapp',
+                  metadata: { phone_number_id: '555' },
+                  messages: [{ from, id: `wamid.${n}`, type: 'text', text: { body: text } }],
+                },
+              },
+            ],
+          },
+        ],
+      });
+      return {
+        status: await post('/webhooks/whatsapp', body, whatsAppHeaders('wa-secret', body)),
+        said: text,
+        replies: byPath(
+          (r) => r.path.startsWith('/whatsapp/') && json(r).to === from,
+          (r) => json(r).text.body,
+        ),
+      };
     }
     case 'teams': {
       const serviceUrl = `${fake.url}/teams-service/`;
-      const body = JSON.stringify({ type: 'message', id: `A${n}`, serviceUrl, channelId: 'msteams', from: { id: '29:user', name: 'Cy' }, conversation: { id: `a:conv${n}`, conversationType: 'personal' }, recipient: { id: '28:bot' }, text });
+      const body = JSON.stringify({
+        type: 'message',
+        id: `A${n}`,
+        serviceUrl,
+        channelId: 'msteams',
+        from: { id: '29:user', name: 'Cy' },
+        conversation: { id: `a:conv${n}`, conversationType: 'personal' },
+        recipient: { id: '28:bot' },
+        text,
+      });
       const token = await fake.teamsToken({ serviceUrl });
       // A Teams `<at>…</at>` is a mention, markup rather than words: the adapter drops it (teams-adapter.ts).
       const said = text.replace(/<at>[^<]*<\/at>\s*/g, '');
-      return { status: await post('/webhooks/teams', body, { authorization: `Bearer ${token}` }), said, replies: byPath((r) => r.path.endsWith(`/activities/A${n}`), (r) => json(r).text) };
+      return {
+        status: await post('/webhooks/teams', body, { authorization: `Bearer ${token}` }),
+        said,
+        replies: byPath(
+          (r) => r.path.endsWith(`/activities/A${n}`),
+          (r) => json(r).text,
+        ),
+      };
     }
     case 'local': {
       const chat = `p${n}`;
       const status = await post('/webhooks/local', JSON.stringify({ chat_id: chat, user_id: 'u1', text }), {});
-      const replies = async () => ((await (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chat}`)).json()) as { text: string }[]).map((m) => m.text);
+      const replies = async () =>
+        ((await (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chat}`)).json()) as { text: string }[]).map(
+          (m) => m.text,
+        );
       return { status, said: text, replies };
     }
   }
@@ -154,7 +245,11 @@ async function roundTrip(core: string): Promise<void> {
     sent.map(async (s, i) => {
       const expected = splitText(`You said: ${s.said}`, REPLY_LIMITS[platforms[i]!]);
       let got: string[] = [];
-      await until(async () => (got = await s.replies()).length >= expected.length, `${expected.length} reply part(s) on ${platforms[i]}`, { everyMs: 50, timeoutMs: 30_000 }).catch(() => {});
+      await until(
+        async () => (got = await s.replies()).length >= expected.length,
+        `${expected.length} reply part(s) on ${platforms[i]}`,
+        { everyMs: 50, timeoutMs: 30_000 },
+      ).catch(() => {});
       // On a timeout, the comparison shows what did arrive.
       expect({ platform: platforms[i], got }).toEqual({ platform: platforms[i], got: expected });
     }),
@@ -169,26 +264,75 @@ async function observe(core: string): Promise<void> {
     body: JSON.stringify({ type: 'post_tool_call', payload: { tool_name: 'probe', probe, result: core } }),
   });
   expect(res.status).toBe(202);
-  const seen = await until(async () => {
-    // Only whole lines: the hook may be half-way through appending a long one (an 8 KB line is not one atomic write).
-    const text = await readFile(join(home.path, 'observed.jsonl'), 'utf8').catch(() => '');
-    const lines = text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean);
-    return lines.map((line) => JSON.parse(line) as { probe: number; result: string }).find((o) => o.probe === probe);
-  }, `the observer to see probe ${probe}`, { everyMs: 50, timeoutMs: 30_000 });
+  const seen = await until(
+    async () => {
+      // Only whole lines: the hook may be half-way through appending a long one (an 8 KB line is not one atomic write).
+      const text = await readFile(join(home.path, 'observed.jsonl'), 'utf8').catch(() => '');
+      const lines = text
+        .slice(0, text.lastIndexOf('\n') + 1)
+        .split('\n')
+        .filter(Boolean);
+      return lines.map((line) => JSON.parse(line) as { probe: number; result: string }).find((o) => o.probe === probe);
+    },
+    `the observer to see probe ${probe}`,
+    { everyMs: 50, timeoutMs: 30_000 },
+  );
   expect(seen.result === core).toBe(true);
 }
 
 /** Characters the transports are picky about, mixed into arbitrary code points. */
-const tricky = fc.constantFrom('\u0000', '\u0001', '\u0008', '\u000b', '\u000c', '\u000e', '\u001f', '\u007f', '\u0085', '\u2028', '\ufeff', '\ufffd', '\ufffe', '\uffff', '\ud800', '\udfff', '😀', '👩‍👩‍👧', '\u{10ffff}', '\r\n', '\t', '  ', '"', '\\', '<at>x</at>');
+const tricky = fc.constantFrom(
+  '\u0000',
+  '\u0001',
+  '\u0008',
+  '\u000b',
+  '\u000c',
+  '\u000e',
+  '\u001f',
+  '\u007f',
+  '\u0085',
+  '\u2028',
+  '\ufeff',
+  '\ufffd',
+  '\ufffe',
+  '\uffff',
+  '\ud800',
+  '\udfff',
+  '😀',
+  '👩‍👩‍👧',
+  '\u{10ffff}',
+  '\r\n',
+  '\t',
+  '  ',
+  '"',
+  '\\',
+  '<at>x</at>',
+);
 const chatText = fc.oneof(
-  { weight: 4, arbitrary: fc.array(fc.oneof(tricky, fc.string({ unit: 'binary', maxLength: 20 })), { maxLength: 30 }).map((parts) => parts.join('')) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .array(fc.oneof(tricky, fc.string({ unit: 'binary', maxLength: 20 })), { maxLength: 30 })
+      .map((parts) => parts.join('')),
+  },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 3_900, maxLength: 4_000 }) },
 );
-const EXAMPLES = ['hi 😀', '\u0000\u0008\u000b\u000c\u000e\u001f', '\ufffe\uffff', 'a\ud800b', '😀'.repeat(2_000), 'x'.repeat(4_000)];
+const EXAMPLES = [
+  'hi 😀',
+  '\u0000\u0008\u000b\u000c\u000e\u001f',
+  '\ufffe\uffff',
+  'a\ud800b',
+  '😀'.repeat(2_000),
+  'x'.repeat(4_000),
+];
 
 describe('any chat text through every platform adapter and through SNS (issue #14 item 1)', () => {
   it('comes back exactly in the stand-in’s reply, or gets 400 when it is not well-formed Unicode', async () => {
-    await fc.assert(fc.asyncProperty(chatText, roundTrip), { numRuns: 12, examples: EXAMPLES.map((e) => [e]), endOnFailure: true });
+    await fc.assert(fc.asyncProperty(chatText, roundTrip), {
+      numRuns: 12,
+      examples: EXAMPLES.map((e) => [e]),
+      endOnFailure: true,
+    });
   }, 600_000);
 
   it('reaches an observer hook exactly as an observer event through SNS', async () => {

@@ -40,7 +40,10 @@ beforeAll(async () => {
   dev = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
   dev.stdout!.on('data', (chunk: Buffer) => (devOut += chunk.toString()));
   dev.stderr!.on('data', (chunk: Buffer) => (devOut += chunk.toString()));
-  await until(() => /serving (http:\/\/127\.0\.0\.1:\d+)/.test(devOut), 'the dev server URL', { timeoutMs: 40_000, everyMs: 100 });
+  await until(() => /serving (http:\/\/127\.0\.0\.1:\d+)/.test(devOut), 'the dev server URL', {
+    timeoutMs: 40_000,
+    everyMs: 100,
+  });
   url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(devOut)![1]!;
 }, 60_000);
 
@@ -67,7 +70,10 @@ describe('hookgate chat (a REPL over the running hookgate dev)', () => {
     chat.child.stdin.write('hello repl\n');
     await until(() => chat.out().includes('hook call'), `the first summary\n${chat.out()}\n${chat.err()}`, { everyMs: 50 });
     expect(chat.out()).toContain('bot> You said: hello repl');
-    const summary = chat.out().split('\n').find((l) => l.includes('hook call'))!;
+    const summary = chat
+      .out()
+      .split('\n')
+      .find((l) => l.includes('hook call'))!;
     expect(summary).toMatch(/1 hook call: pre_llm_call plugin greet → context \(7 chars\); emitted .*agent:start.*\[turn_/);
     // The reply came before its summary.
     expect(chat.out().indexOf('You said: hello repl')).toBeLessThan(chat.out().indexOf('hook call'));
@@ -77,7 +83,12 @@ describe('hookgate chat (a REPL over the running hookgate dev)', () => {
     expect(await chat.exited).toBe(0);
     expect(chat.out()).toContain('/new — start a new session');
     expect(chat.out()).toContain('bot> You said: second line');
-    expect(chat.out().split('\n').filter((l) => l.includes('hook call'))).toHaveLength(2);
+    expect(
+      chat
+        .out()
+        .split('\n')
+        .filter((l) => l.includes('hook call')),
+    ).toHaveLength(2);
     // What the gateway answered stays in the local platform's history of that chat.
     const history = (await (await fetch(`${url}/webhooks/local/messages?chat_id=repl-test`)).json()) as { text: string }[];
     expect(history.map((m) => m.text)).toContain('You said: second line');

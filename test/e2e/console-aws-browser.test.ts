@@ -24,7 +24,9 @@ const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
 const REQUIRED = Boolean(process.env.PLAYWRIGHT_CHROMIUM) || process.env.CI === 'true' || process.env.CI === '1';
 const available = existsSync(CHROMIUM);
 if (!available && !REQUIRED) {
-  process.stdout.write(`console-aws-browser.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install -y chromium, or set PLAYWRIGHT_CHROMIUM)\n`);
+  process.stdout.write(
+    `console-aws-browser.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install -y chromium, or set PLAYWRIGHT_CHROMIUM)\n`,
+  );
 }
 
 const TOKEN = 'aws-console-browser-token-42';
@@ -45,7 +47,15 @@ beforeAll(async () => {
   const at = new Date().toISOString();
   await new DynamoTraceStore(plane.table).append(
     [
-      { turn_id: 'turn-b-1', at, hook: 'pre_llm_call', source: 'plugin', callback: 'audit_call', decision: 'allow', duration_ms: 2 },
+      {
+        turn_id: 'turn-b-1',
+        at,
+        hook: 'pre_llm_call',
+        source: 'plugin',
+        callback: 'audit_call',
+        decision: 'allow',
+        duration_ms: 2,
+      },
       {
         turn_id: 'turn-b-1',
         at,
@@ -87,7 +97,15 @@ beforeAll(async () => {
   browser = await chromium.launchPersistentContext(join(root, 'chromium-profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 90_000);
 
@@ -113,7 +131,13 @@ describe.skipIf(!available && !REQUIRED)('the AWS console in a real browser', ()
     await page.fill('#token-form input[name=token]', 'not-the-token-at-all');
     await page.press('#token-form input[name=token]', 'Enter');
     await page.locator('#token-status', { hasText: 'refused' }).waitFor({ timeout: 30_000 });
-    expect(await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('hookgate-console-token'))).toBeNull();
+    expect(
+      await page.evaluate(() =>
+        (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem(
+          'hookgate-console-token',
+        ),
+      ),
+    ).toBeNull();
 
     await page.fill('#token-form input[name=token]', TOKEN);
     await page.press('#token-form input[name=token]', 'Enter');
@@ -125,7 +149,13 @@ describe.skipIf(!available && !REQUIRED)('the AWS console in a real browser', ()
     expect(await reply.innerText()).toContain('a reply from the past');
 
     // The token lives in this tab's sessionStorage: not in the URL, not in a cookie.
-    expect(await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('hookgate-console-token'))).toBe(TOKEN);
+    expect(
+      await page.evaluate(() =>
+        (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem(
+          'hookgate-console-token',
+        ),
+      ),
+    ).toBe(TOKEN);
     expect(page.url()).not.toContain(TOKEN);
     expect(await browser!.cookies()).toEqual([]);
 
@@ -139,7 +169,13 @@ describe.skipIf(!available && !REQUIRED)('the AWS console in a real browser', ()
     await page.locator('#sessions a', { hasText: 'turn-b-1' }).waitFor({ timeout: 30_000 });
     await page.click('#sign-out');
     await page.locator('#token-gate').waitFor({ state: 'visible' });
-    expect(await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('hookgate-console-token'))).toBeNull();
+    expect(
+      await page.evaluate(() =>
+        (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem(
+          'hookgate-console-token',
+        ),
+      ),
+    ).toBeNull();
     expect(errors).toEqual([]);
   });
 });

@@ -15,7 +15,9 @@ const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
 const REQUIRED = Boolean(process.env.PLAYWRIGHT_CHROMIUM) || process.env.CI === 'true' || process.env.CI === '1';
 const available = existsSync(CHROMIUM);
 if (!available && !REQUIRED) {
-  process.stdout.write(`console-browser.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install -y chromium, or set PLAYWRIGHT_CHROMIUM)\n`);
+  process.stdout.write(
+    `console-browser.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install -y chromium, or set PLAYWRIGHT_CHROMIUM)\n`,
+  );
 }
 
 let root: string;
@@ -28,7 +30,9 @@ let allowlistFile = '';
 
 async function approvedCommands(): Promise<string[]> {
   if (!existsSync(allowlistFile)) return [];
-  return (JSON.parse(await readFile(allowlistFile, 'utf8')) as { approvals: { command: string }[] }).approvals.map((e) => e.command);
+  return (JSON.parse(await readFile(allowlistFile, 'utf8')) as { approvals: { command: string }[] }).approvals.map(
+    (e) => e.command,
+  );
 }
 
 beforeAll(async () => {
@@ -50,10 +54,18 @@ beforeAll(async () => {
   );
   shellCommand = join(home, 'noop.sh');
   allowlistFile = join(home, 'shell-hooks-allowlist.json');
-  const env: NodeJS.ProcessEnv = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    HOOKGATE_LOG_LEVEL: 'warn',
+  };
   delete env.HOOKGATE_HOME;
   delete env.HOOKGATE_MODEL_BASE_URL;
-  child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--state', join(root, 'state')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--state', join(root, 'state')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   url = await until(
@@ -115,7 +127,10 @@ describe.skipIf(!available && !REQUIRED)('the console in a real browser', () => 
     // Observer events arrived live, and the session lists the turn.
     expect(await page.locator('#sessions a').count()).toBeGreaterThan(0);
     // A file goes along with a message (base64 in the JSON body), and the chat shows it.
-    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+      'base64',
+    );
     await page.setInputFiles('#chat-form input[name=files]', { name: 'dot.png', mimeType: 'image/png', buffer: png });
     await page.fill('#chat-form textarea[name=text]', 'a picture');
     await page.press('#chat-form textarea[name=text]', 'Enter');
@@ -143,7 +158,11 @@ describe.skipIf(!available && !REQUIRED)('the console in a real browser', () => 
   });
 
   it('refuses console mutations without its header and other Host names', async () => {
-    const mutation = await fetch(`${url}/console/api/dlq/replay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"queue":"turns"}' });
+    const mutation = await fetch(`${url}/console/api/dlq/replay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"queue":"turns"}',
+    });
     expect(mutation.status).toBe(403);
     // fetch cannot set Host; a DNS-rebinding page would arrive with its own name in it.
     const rebound = await new Promise<number>((resolve, reject) => {

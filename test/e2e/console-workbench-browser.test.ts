@@ -32,7 +32,11 @@ let url: string;
 let output = '';
 
 async function say(chat: string, user: string, text: string): Promise<void> {
-  const res = await fetch(`${url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: chat, user_id: user, text }) });
+  const res = await fetch(`${url}/webhooks/local`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ chat_id: chat, user_id: user, text }),
+  });
   expect(res.status).toBe(202);
   await until(async () => {
     const listed = (await (await fetch(`${url}/console/api/turns?chat=${chat}`)).json()) as { turns: { first_line: string }[] };
@@ -58,7 +62,11 @@ beforeAll(async () => {
   ctx.register_hook('pre_llm_call', function add_policy() { return { context: 'Policy: be brief.' }; });
 }\n`,
   );
-  await writeFile(join(home, 'agent-hooks', 'noisy.sh'), "#!/bin/sh\ncat > /dev/null\necho 'noisy hook says hi' >&2\necho '{}'\n", { mode: 0o755 });
+  await writeFile(
+    join(home, 'agent-hooks', 'noisy.sh'),
+    "#!/bin/sh\ncat > /dev/null\necho 'noisy hook says hi' >&2\necho '{}'\n",
+    { mode: 0o755 },
+  );
   await writeFile(join(home, 'agent-hooks', 'drifting.sh'), "#!/bin/sh\ncat > /dev/null\necho '{}'\n", { mode: 0o755 });
   await writeFile(
     join(home, 'config.yaml'),
@@ -68,17 +76,31 @@ beforeAll(async () => {
   delete env.HOOKGATE_HOME;
   delete env.HERMES_HOME;
   delete env.HOOKGATE_MODEL_BASE_URL;
-  child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--accept-hooks'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--accept-hooks'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await until(() => /serving (http:\/\/127\.0\.0\.1:\d+)/.test(output) && output.includes('hot reload:'), 'the dev banner', { timeoutMs: 40_000 });
+  await until(() => /serving (http:\/\/127\.0\.0\.1:\d+)/.test(output) && output.includes('hot reload:'), 'the dev banner', {
+    timeoutMs: 40_000,
+  });
   url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
   await say('alpha', 'ann', 'run: echo hello');
   await say('beta', 'bob', 'run: echo forbidden');
   browser = await chromium.launchPersistentContext(join(root, 'chromium-profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1280, height: 900 },
   });
 }, 120_000);
@@ -90,7 +112,9 @@ afterAll(async () => {
 });
 
 describe.skipIf(!available && !REQUIRED)('the console as a workbench (real browser)', () => {
-  it('lists turns by what they were and filters them; a block is red; shell rows show stderr; observer-side hooks show', { timeout: 90_000 }, async () => {
+  it('lists turns by what they were and filters them; a block is red; shell rows show stderr; observer-side hooks show', {
+    timeout: 90_000,
+  }, async () => {
     const page = await browser!.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
@@ -104,18 +128,30 @@ describe.skipIf(!available && !REQUIRED)('the console as a workbench (real brows
 
     // Filters: by chat, by decision, by free text.
     await page.fill('#turn-filters [name=chat]', 'alpha');
-    await until(async () => (await turns.count()) === 1 && (await turns.first().innerText()).includes('run: echo hello'), 'the chat filter');
+    await until(
+      async () => (await turns.count()) === 1 && (await turns.first().innerText()).includes('run: echo hello'),
+      'the chat filter',
+    );
     await page.fill('#turn-filters [name=chat]', '');
     await page.selectOption('#turn-filters [name=decision]', 'block');
-    await until(async () => (await turns.count()) === 1 && (await turns.first().innerText()).includes('forbidden'), 'the decision filter');
+    await until(
+      async () => (await turns.count()) === 1 && (await turns.first().innerText()).includes('forbidden'),
+      'the decision filter',
+    );
     await page.selectOption('#turn-filters [name=decision]', '');
     await page.fill('#turn-filters [name=text]', 'HELLO');
-    await until(async () => (await turns.count()) === 1 && (await turns.first().innerText()).includes('run: echo hello'), 'the text filter');
+    await until(
+      async () => (await turns.count()) === 1 && (await turns.first().innerText()).includes('run: echo hello'),
+      'the text filter',
+    );
     await page.fill('#turn-filters [name=text]', '');
     await page.fill('#turn-filters [name=hook]', 'guard');
     await until(async () => (await turns.count()) === 2, 'the hook filter (the plugin ran in both)');
     await page.fill('#turn-filters [name=hook]', 'nobody');
-    await until(async () => (await turns.count()) === 0 || (await page.locator('#sessions li.muted').count()) === 1, 'no turn for an unknown hook');
+    await until(
+      async () => (await turns.count()) === 0 || (await page.locator('#sessions li.muted').count()) === 1,
+      'no turn for an unknown hook',
+    );
     await page.fill('#turn-filters [name=hook]', '');
 
     // The blocked turn: its pre_tool_call row in red, the plugin named with its callback.
@@ -123,7 +159,9 @@ describe.skipIf(!available && !REQUIRED)('the console as a workbench (real brows
     const blockRow = page.locator('#timeline tbody tr.block', { hasText: 'guard: no_forbidden' });
     await blockRow.waitFor({ timeout: 30_000 });
     expect(await blockRow.innerText()).toContain('block: forbidden word');
-    expect(await blockRow.evaluate((row) => (globalThis as unknown as Dom).getComputedStyle(row.querySelector('td')).color)).toBe('rgb(170, 17, 17)');
+    expect(await blockRow.evaluate((row) => (globalThis as unknown as Dom).getComputedStyle(row.querySelector('td')).color)).toBe(
+      'rgb(170, 17, 17)',
+    );
 
     // The allowed turn: the shell hook's row with exit code and stderr; the observer-side plugin row.
     await page.locator('#sessions a', { hasText: 'run: echo hello' }).click();
@@ -156,7 +194,9 @@ describe.skipIf(!available && !REQUIRED)('the console as a workbench (real brows
     const row = page.locator('#shell-hooks tbody tr', { hasText: 'drifting.sh' });
     await row.waitFor({ timeout: 30_000 });
     expect(await row.locator('.not-running').count()).toBe(0);
-    await writeFile(join(home, 'agent-hooks', 'drifting.sh'), "#!/bin/sh\ncat > /dev/null\necho '{\"context\": \"edited\"}'\n", { mode: 0o755 });
+    await writeFile(join(home, 'agent-hooks', 'drifting.sh'), '#!/bin/sh\ncat > /dev/null\necho \'{"context": "edited"}\'\n', {
+      mode: 0o755,
+    });
     await until(() => output.includes('guard off: [pre_llm_call]'), 'the guard-off line from the reload', { timeoutMs: 40_000 });
     expect(output).toMatch(/✗ guard off: \[pre_llm_call\] .*drifting\.sh does not run now: script changed since approval/);
     await page.locator('#shell-hooks tbody tr .not-running').waitFor({ timeout: 30_000 });
@@ -165,7 +205,8 @@ describe.skipIf(!available && !REQUIRED)('the console as a workbench (real brows
     expect(await row.innerText()).toContain('script changed since approval');
     // Red, loudly (the panel re-renders on each reload event, so the style is read once it settles).
     await until(
-      async () => (await page.evaluate(() => {
+      async () =>
+        (await page.evaluate(() => {
           const dom = globalThis as unknown as Dom;
           const marker = dom.document.querySelector('#shell-hooks .not-running');
           return marker ? dom.getComputedStyle(marker).backgroundColor : '';
@@ -174,7 +215,9 @@ describe.skipIf(!available && !REQUIRED)('the console as a workbench (real brows
     );
   });
 
-  it("shows a transform's before/after as a diff and the prompt the model got with the context hooks added", { timeout: 60_000 }, async () => {
+  it("shows a transform's before/after as a diff and the prompt the model got with the context hooks added", {
+    timeout: 60_000,
+  }, async () => {
     const page = await browser!.newPage();
     await page.goto(`${url}/console`);
     await page.locator('#sessions a', { hasText: 'run: echo hello' }).click();
@@ -206,6 +249,7 @@ describe.skipIf(!available && !REQUIRED)('the console as a workbench (real brows
     await page.locator('#timeline tbody tr[data-hook]').first().waitFor({ timeout: 30_000 });
     const width = await page.evaluate(() => (globalThis as unknown as Dom).document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(360);
-    if (process.env.HOOKGATE_CONSOLE_SCREENSHOT_NARROW) await page.screenshot({ path: process.env.HOOKGATE_CONSOLE_SCREENSHOT_NARROW, fullPage: true });
+    if (process.env.HOOKGATE_CONSOLE_SCREENSHOT_NARROW)
+      await page.screenshot({ path: process.env.HOOKGATE_CONSOLE_SCREENSHOT_NARROW, fullPage: true });
   });
 });

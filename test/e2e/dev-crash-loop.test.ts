@@ -28,20 +28,41 @@ interface Dev {
 }
 
 async function startDev(): Promise<Dev> {
-  const env: NodeJS.ProcessEnv = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_LOG_LEVEL: 'warn', HOOKGATE_LOG_FORMAT: 'text', NO_COLOR: '1' };
-  for (const name of ['HOOKGATE_HOME', 'HOOKGATE_MODEL_BASE_URL', 'HOOKGATE_DEV_STATE', 'HOOKGATE_ALLOWED_USERS', 'HOOKGATE_API_TOKEN']) delete env[name];
-  const child = spawn(process.execPath, [BIN, '--accept-hooks', 'dev', '--port', '0', '--home', home, '--state', stateDir, '--no-watch'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    HOOKGATE_LOG_LEVEL: 'warn',
+    HOOKGATE_LOG_FORMAT: 'text',
+    NO_COLOR: '1',
+  };
+  for (const name of [
+    'HOOKGATE_HOME',
+    'HOOKGATE_MODEL_BASE_URL',
+    'HOOKGATE_DEV_STATE',
+    'HOOKGATE_ALLOWED_USERS',
+    'HOOKGATE_API_TOKEN',
+  ])
+    delete env[name];
+  const child = spawn(
+    process.execPath,
+    [BIN, '--accept-hooks', 'dev', '--port', '0', '--home', home, '--state', stateDir, '--no-watch'],
+    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   children.push(child);
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
   let url: string | undefined;
-  await until(() => {
-    if (child.exitCode !== null) throw new Error(`hookgate dev exited with ${child.exitCode}:\n${text}`);
-    // The state line (with the re-queued and dropped counts) comes after the URL.
-    url = /\n {2}state: .*\n/.test(text) ? /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1] : undefined;
-    return url !== undefined;
-  }, 'the dev server banner', { timeoutMs: 60_000 });
+  await until(
+    () => {
+      if (child.exitCode !== null) throw new Error(`hookgate dev exited with ${child.exitCode}:\n${text}`);
+      // The state line (with the re-queued and dropped counts) comes after the URL.
+      url = /\n {2}state: .*\n/.test(text) ? /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1] : undefined;
+      return url !== undefined;
+    },
+    'the dev server banner',
+    { timeoutMs: 60_000 },
+  );
   return { child, url: url!, output: () => text };
 }
 
@@ -54,11 +75,18 @@ function killHard(dev: Dev): Promise<void> {
 }
 
 const send = (dev: Dev, text: string, messageId: string) =>
-  fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 'loop', user_id: 'u1', text, message_id: messageId }) });
-const history = async (dev: Dev): Promise<string[]> => ((await (await fetch(`${dev.url}/webhooks/local/messages?chat_id=loop`)).json()) as { text: string }[]).map((m) => m.text);
+  fetch(`${dev.url}/webhooks/local`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ chat_id: 'loop', user_id: 'u1', text, message_id: messageId }),
+  });
+const history = async (dev: Dev): Promise<string[]> =>
+  ((await (await fetch(`${dev.url}/webhooks/local/messages?chat_id=loop`)).json()) as { text: string }[]).map((m) => m.text);
 /** How many times `pre_llm_call` ran for a turn whose user message is `text` (the hook keeps each call's stdin). */
 const hookCalls = async (text: string): Promise<number> => {
-  const inputs = await Promise.all((await readdir(join(home, 'calls'))).map((name) => readFile(join(home, 'calls', name), 'utf8')));
+  const inputs = await Promise.all(
+    (await readdir(join(home, 'calls'))).map((name) => readFile(join(home, 'calls', name), 'utf8')),
+  );
   return inputs.filter((input) => {
     try {
       return (JSON.parse(input) as { extra?: { user_message?: unknown } }).extra?.user_message === text;
@@ -76,9 +104,15 @@ beforeAll(async () => {
   const q = (name: string) => JSON.stringify(join(home, name));
   // Writes down each call, then holds while `hold` exists, touching `held` (the turn is in flight).
   const script = join(home, 'hold.sh');
-  await writeFile(script, `#!/bin/sh\ncat > "$(mktemp ${q('calls')}/call.XXXXXX)"\nwhile [ -f ${q('hold')} ]; do touch ${q('held')}; sleep 0.1; done\necho '{}'\n`);
+  await writeFile(
+    script,
+    `#!/bin/sh\ncat > "$(mktemp ${q('calls')}/call.XXXXXX)"\nwhile [ -f ${q('hold')} ]; do touch ${q('held')}; sleep 0.1; done\necho '{}'\n`,
+  );
   await chmod(script, 0o755);
-  await writeFile(join(home, 'config.yaml'), `hooks:\n  pre_llm_call:\n    - command: ${JSON.stringify(script)}\n      timeout: 300\n`);
+  await writeFile(
+    join(home, 'config.yaml'),
+    `hooks:\n  pre_llm_call:\n    - command: ${JSON.stringify(script)}\n      timeout: 300\n`,
+  );
 }, 60_000);
 
 afterAll(async () => {

@@ -32,23 +32,35 @@ async function startDev(extra: string[]): Promise<{ url: string; home: string; o
   const env: NodeJS.ProcessEnv = { ...process.env, HOOKGATE_LOG_LEVEL: 'warn', HOOKGATE_DEV_STATE: 'memory' };
   delete env.HOOKGATE_HOME;
   delete env.HOOKGATE_MODEL_BASE_URL;
-  const child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, ...extra], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, ...extra], {
+    cwd: home,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   started.push({ child, home });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   let url = '';
-  await until(() => {
-    url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? '';
-    return url !== '' && out.includes('hot reload:');
-  }, 'the dev banner', { timeoutMs: 40_000 });
+  await until(
+    () => {
+      url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? '';
+      return url !== '' && out.includes('hot reload:');
+    },
+    'the dev banner',
+    { timeoutMs: 40_000 },
+  );
   return { url, home, output: () => out };
 }
 
 async function chat(url: string, text: string): Promise<string> {
   const read = async () => (await (await fetch(`${url}/webhooks/local/messages?chat_id=c`)).json()) as { text: string }[];
   const before = (await read()).length;
-  const posted = await fetch(`${url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 'c', user_id: 'u', text }) });
+  const posted = await fetch(`${url}/webhooks/local`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ chat_id: 'c', user_id: 'u', text }),
+  });
   expect(posted.status).toBe(202);
   let replies: { text: string }[] = [];
   await until(async () => (replies = await read()).length > before, `a reply to ${text}`);
@@ -61,9 +73,13 @@ describe('hookgate dev hot reload (the real binary)', () => {
     expect(dev.output()).toContain('hot reload: on');
     expect(await chat(dev.url, 'one')).toBe('first You said: one');
     await writeFile(join(dev.home, 'plugins', 'word', 'index.ts'), PLUGIN('second'));
-    await until(() => dev.output().includes('hookgate dev: hooks reloaded (plugins/word/index.ts changed): 1 plugin (word)'), 'the reload line', {
-      timeoutMs: 40_000,
-    });
+    await until(
+      () => dev.output().includes('hookgate dev: hooks reloaded (plugins/word/index.ts changed): 1 plugin (word)'),
+      'the reload line',
+      {
+        timeoutMs: 40_000,
+      },
+    );
     expect(await chat(dev.url, 'two')).toBe('second You said: two');
   }, 90_000);
 

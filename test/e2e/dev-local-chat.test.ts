@@ -71,7 +71,10 @@ describe('hookgate dev (the real binary)', () => {
       const text = existsSync(join(home, 'seen.log')) ? await readFile(join(home, 'seen.log'), 'utf8') : '';
       return text.includes('gateway:startup') ? text : undefined;
     }, 'gateway:startup in seen.log');
-    expect(JSON.parse(log.split('\n')[0]!)).toEqual({ type: 'gateway:startup', context: { platforms: ['telegram', 'discord', 'local'] } });
+    expect(JSON.parse(log.split('\n')[0]!)).toEqual({
+      type: 'gateway:startup',
+      context: { platforms: ['telegram', 'discord', 'local'] },
+    });
   });
 
   it('exports --home to the hooks as HOOKGATE_HOME (none was set)', async () => {
@@ -80,7 +83,11 @@ describe('hookgate dev (the real binary)', () => {
   });
 
   it('answers a local chat message through the turn runtime: You said: <message>', async () => {
-    const res = await fetch(`${url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 'e2e', user_id: 'me', text: 'hello there' }) });
+    const res = await fetch(`${url}/webhooks/local`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chat_id: 'e2e', user_id: 'me', text: 'hello there' }),
+    });
     expect(res.status).toBe(202);
     expect(((await res.json()) as { delivery_id: string }).delivery_id).toMatch(/^local:/);
     const messages = await eventually(async () => {
@@ -92,13 +99,20 @@ describe('hookgate dev (the real binary)', () => {
   });
 
   it('handles /new inline and the reset reaches gateway hooks', async () => {
-    await fetch(`${url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 'e2e-new', user_id: 'me', text: '/new' }) });
+    await fetch(`${url}/webhooks/local`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chat_id: 'e2e-new', user_id: 'me', text: '/new' }),
+    });
     const list = await eventually(async () => {
       const got = (await (await fetch(`${url}/webhooks/local/messages?chat_id=e2e-new`)).json()) as { text: string }[];
       return got.length > 0 ? got : undefined;
     }, 'the /new reply');
     expect(list.map((m) => m.text)).toEqual(['✨ New session started.']);
-    await eventually(async () => ((await readFile(join(home, 'seen.log'), 'utf8')).includes('session:reset') ? true : undefined), 'session:reset');
+    await eventually(
+      async () => ((await readFile(join(home, 'seen.log'), 'utf8')).includes('session:reset') ? true : undefined),
+      'session:reset',
+    );
   });
 
   it('serves /v1 with the bearer token', async () => {
@@ -112,14 +126,20 @@ describe('hookgate dev (the real binary)', () => {
   });
 
   it('answers a signed Telegram update through the fake Telegram API (sendMessage wire format)', async () => {
-    const body = JSON.stringify({ update_id: 9001, message: { message_id: 5, from: { id: 77, first_name: 'T' }, chat: { id: 77, type: 'private' }, text: 'ping telegram' } });
+    const body = JSON.stringify({
+      update_id: 9001,
+      message: { message_id: 5, from: { id: 77, first_name: 'T' }, chat: { id: 77, type: 'private' }, text: 'ping telegram' },
+    });
     const res = await fetch(`${url}/webhooks/telegram`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'e2e-secret' },
       body,
     });
     expect(res.status).toBe(200);
-    const sent = await eventually(async () => fake.received('/telegram/bot42:e2e/sendMessage')[0], 'the Telegram sendMessage call');
+    const sent = await eventually(
+      async () => fake.received('/telegram/bot42:e2e/sendMessage')[0],
+      'the Telegram sendMessage call',
+    );
     expect(sent.json).toMatchObject({ chat_id: '77', text: expect.stringContaining('You said: ping telegram') });
   });
 

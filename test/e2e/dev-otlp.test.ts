@@ -30,7 +30,10 @@ beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'hookgate-otlp-'));
   // One plugin with a decision hook on the tool call, so a hook span sits under execute_tool.
   await mkdir(join(home, 'plugins', 'watch-tools'), { recursive: true });
-  await writeFile(join(home, 'plugins', 'watch-tools', 'plugin.yaml'), 'name: watch-tools\nversion: 1.0.0\nprovides_hooks: [pre_tool_call]\n');
+  await writeFile(
+    join(home, 'plugins', 'watch-tools', 'plugin.yaml'),
+    'name: watch-tools\nversion: 1.0.0\nprovides_hooks: [pre_tool_call]\n',
+  );
   await writeFile(
     join(home, 'plugins', 'watch-tools', 'index.ts'),
     "export function register(ctx: any) {\n  ctx.register_hook('pre_tool_call', function watchTool() { return null; });\n}\n",
@@ -38,7 +41,10 @@ beforeAll(async () => {
   await writeFile(join(home, 'config.yaml'), 'plugins:\n  enabled: [watch-tools]\ntelemetry:\n  capture_content: true\n');
   otlp = await startOtlpReceiver();
   model = await startFakeModelServer();
-  model.script({ tool_calls: [{ name: 'read_file', arguments: { path: 'notes.txt' }, id: 'call_read' }] }, { content: 'There is no notes.txt here.' });
+  model.script(
+    { tool_calls: [{ name: 'read_file', arguments: { path: 'notes.txt' }, id: 'call_read' }] },
+    { content: 'There is no notes.txt here.' },
+  );
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOOKGATE_LOG_LEVEL: 'warn',
@@ -49,16 +55,27 @@ beforeAll(async () => {
   delete env.HOOKGATE_HOME;
   delete env.HOOKGATE_OTLP_ENDPOINT;
   delete env.OTEL_EXPORTER_OTLP_PROTOCOL;
-  child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--otlp', otlp.url], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--otlp', otlp.url], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  url = await eventually(() => /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1], () => 'the dev server URL', 40_000);
+  url = await eventually(
+    () => /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1],
+    () => 'the dev server URL',
+    40_000,
+  );
 }, 60_000);
 
 afterAll(async () => {
   if (child && child.exitCode === null) {
     child.kill('SIGTERM');
-    await eventually(() => (child.exitCode !== null ? true : undefined), () => 'dev to stop', 10_000).catch(() => child.kill('SIGKILL'));
+    await eventually(
+      () => (child.exitCode !== null ? true : undefined),
+      () => 'dev to stop',
+      10_000,
+    ).catch(() => child.kill('SIGKILL'));
   }
   await otlp?.close();
   await model?.close();
@@ -82,7 +99,10 @@ describe('hookgate dev --otlp', () => {
     });
     expect(response.status).toBe(202);
 
-    const root = await eventually(() => otlp.spans.find((s) => s.name === 'invoke_agent hookgate'), () => 'the root span');
+    const root = await eventually(
+      () => otlp.spans.find((s) => s.name === 'invoke_agent hookgate'),
+      () => 'the root span',
+    );
     const trace = otlp.spans.filter((s) => s.traceId === root.traceId);
     const byId = new Map(trace.map((s) => [s.spanId, s]));
     const childrenOf = (span: ReceivedSpan) => trace.filter((s) => s.parentSpanId === span.spanId);
@@ -96,7 +116,11 @@ describe('hookgate dev --otlp', () => {
     expect(tool).toBeDefined();
     const toolHooks = childrenOf(tool!).filter((s) => s.name === 'hook pre_tool_call');
     expect(toolHooks).toHaveLength(1);
-    expect(toolHooks[0]!.attributes).toMatchObject({ 'hookgate.hook.name': 'pre_tool_call', 'hookgate.hook.system': 'plugin', 'hookgate.hook.callback': 'watchTool' });
+    expect(toolHooks[0]!.attributes).toMatchObject({
+      'hookgate.hook.name': 'pre_tool_call',
+      'hookgate.hook.system': 'plugin',
+      'hookgate.hook.callback': 'watchTool',
+    });
     // pre_llm_call runs before the loop: under the turn itself.
     expect(childrenOf(root).some((s) => s.name === 'hook pre_llm_call')).toBe(true);
 
@@ -120,7 +144,11 @@ describe('hookgate dev --otlp', () => {
       'gen_ai.conversation.id': session,
     });
     expect(chats[0]!.kind).toBe(3); // CLIENT
-    expect(tool!.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file', 'gen_ai.tool.call.id': 'call_read' });
+    expect(tool!.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'read_file',
+      'gen_ai.tool.call.id': 'call_read',
+    });
     // capture_content is on in this home: the user message and the reply are on the root.
     expect(String(root.attributes['gen_ai.input.messages'])).toContain('read my notes');
     expect(String(root.attributes['gen_ai.output.messages'])).toContain('There is no notes.txt here.');
@@ -134,17 +162,32 @@ describe('hookgate dev --otlp', () => {
     const before = otlp.spans.length;
     const sqs = new SQSClient({ region: endpoints.region, credentials: endpoints.credentials, endpoint: endpoints.sqsEndpoint });
     try {
-      const received = await eventually(async () => {
-        const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: tap.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
-        return out.Messages?.find((m) => (JSON.parse(m.Body!) as { turn_id?: string }).turn_id === root.attributes['hookgate.turn_id']);
-      }, () => 'the turn-trace envelope on the tap queue');
+      const received = await eventually(
+        async () => {
+          const out = await sqs.send(
+            new ReceiveMessageCommand({ QueueUrl: tap.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+          );
+          return out.Messages?.find(
+            (m) => (JSON.parse(m.Body!) as { turn_id?: string }).turn_id === root.attributes['hookgate.turn_id'],
+          );
+        },
+        () => 'the turn-trace envelope on the tap queue',
+      );
       await sqs.send(new SendMessageCommand({ QueueUrl: endpoints.eventsQueueUrl, MessageBody: received.Body! }));
-      await eventually(async () => {
-        const { Attributes } = await sqs.send(
-          new GetQueueAttributesCommand({ QueueUrl: endpoints.eventsQueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
-        );
-        return Attributes?.ApproximateNumberOfMessages === '0' && Attributes.ApproximateNumberOfMessagesNotVisible === '0' ? true : undefined;
-      }, () => 'the events queue to drain');
+      await eventually(
+        async () => {
+          const { Attributes } = await sqs.send(
+            new GetQueueAttributesCommand({
+              QueueUrl: endpoints.eventsQueueUrl,
+              AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+            }),
+          );
+          return Attributes?.ApproximateNumberOfMessages === '0' && Attributes.ApproximateNumberOfMessagesNotVisible === '0'
+            ? true
+            : undefined;
+        },
+        () => 'the events queue to drain',
+      );
     } finally {
       sqs.destroy();
     }

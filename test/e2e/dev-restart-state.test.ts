@@ -22,8 +22,12 @@ interface Dev {
   output: () => string;
 }
 
-const eventually = <T>(probe: () => Promise<T | undefined> | T | undefined, what: string, context: () => string, timeoutMs = 40_000) =>
-  until(probe, what, { timeoutMs, everyMs: 100, context });
+const eventually = <T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  what: string,
+  context: () => string,
+  timeoutMs = 40_000,
+) => until(probe, what, { timeoutMs, everyMs: 100, context });
 
 async function startDev(...extra: string[]): Promise<Dev> {
   const env: NodeJS.ProcessEnv = {
@@ -37,13 +41,21 @@ async function startDev(...extra: string[]): Promise<Dev> {
   delete env.HOOKGATE_HOME;
   delete env.HOOKGATE_MODEL_BASE_URL;
   delete env.HOOKGATE_DEV_STATE; // the default state folder, .hookgate/state in the hooks home
-  const child = spawn(process.execPath, [BIN, '--accept-hooks', 'dev', '--port', '0', '--home', home, ...extra], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, '--accept-hooks', 'dev', '--port', '0', '--home', home, ...extra], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
   // The banner is one write; waiting for its state line too keeps this test off chunking.
-  const url = await eventually(() => (/\n {2}state: /.test(text) ? /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1] : undefined), 'the dev server banner', () => text);
+  const url = await eventually(
+    () => (/\n {2}state: /.test(text) ? /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1] : undefined),
+    'the dev server banner',
+    () => text,
+  );
   return { child, url, output: () => text };
 }
 
@@ -56,7 +68,11 @@ function killHard(dev: Dev): Promise<void> {
 }
 
 const send = (dev: Dev, body: Record<string, string>) =>
-  fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${dev.url}/webhooks/local`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 const history = async (dev: Dev, chat: string): Promise<string[]> =>
   ((await (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chat}`)).json()) as { text: string }[]).map((m) => m.text);
 
@@ -64,7 +80,10 @@ const telegram = (dev: Dev, updateId: number, text: string) =>
   fetch(`${dev.url}/webhooks/telegram`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'restart-secret' },
-    body: JSON.stringify({ update_id: updateId, message: { message_id: updateId, from: { id: 77, first_name: 'T' }, chat: { id: 77, type: 'private' }, text } }),
+    body: JSON.stringify({
+      update_id: updateId,
+      message: { message_id: updateId, from: { id: 77, first_name: 'T' }, chat: { id: 77, type: 'private' }, text },
+    }),
   });
 const telegramReplies = () => fake.received('/telegram/bot42:restart/sendMessage').map((r) => (r.json as { text: string }).text);
 
@@ -77,9 +96,15 @@ beforeAll(async () => {
   await mkdir(cwd, { recursive: true });
   // A shell hook that hangs while the `hold` file exists: the turn is in flight when dev is killed.
   const script = join(home, 'hold.sh');
-  await writeFile(script, `#!/bin/sh\ncat > /dev/null\nwhile [ -f ${JSON.stringify(join(home, 'hold'))} ]; do touch ${JSON.stringify(join(home, 'held'))}; sleep 0.1; done\necho '{}'\n`);
+  await writeFile(
+    script,
+    `#!/bin/sh\ncat > /dev/null\nwhile [ -f ${JSON.stringify(join(home, 'hold'))} ]; do touch ${JSON.stringify(join(home, 'held'))}; sleep 0.1; done\necho '{}'\n`,
+  );
   await chmod(script, 0o755);
-  await writeFile(join(home, 'config.yaml'), `hooks:\n  pre_llm_call:\n    - command: ${JSON.stringify(script)}\n      timeout: 120\n`);
+  await writeFile(
+    join(home, 'config.yaml'),
+    `hooks:\n  pre_llm_call:\n    - command: ${JSON.stringify(script)}\n      timeout: 120\n`,
+  );
 });
 
 afterAll(async () => {
@@ -119,7 +144,10 @@ describe('hookgate dev state across kill -9', () => {
     expect(replies).toEqual(['You said: one', 'You said: two']);
 
     // Dedup survived: the same deliveries again get 200 with no new turn.
-    for (const [text, message_id] of [['one', 'm1'], ['two', 'm2']] as const) {
+    for (const [text, message_id] of [
+      ['one', 'm1'],
+      ['two', 'm2'],
+    ] as const) {
       const again = await send(second, { chat_id: 'c1', user_id: 'u1', text, message_id });
       expect(again.status).toBeLessThan(300);
     }
@@ -130,7 +158,11 @@ describe('hookgate dev state across kill -9', () => {
     expect(telegramReplies()).toEqual([expect.stringContaining('You said: tg one'), expect.stringContaining('You said: tg two')]);
     // A fresh message goes through after them (same chat, FIFO): once it is answered, the duplicates would have been too.
     expect((await send(second, { chat_id: 'c1', user_id: 'u1', text: 'three' })).status).toBe(202);
-    await eventually(async () => ((await history(second, 'c1')).includes('You said: three') ? true : undefined), 'the third reply', second.output);
+    await eventually(
+      async () => ((await history(second, 'c1')).includes('You said: three') ? true : undefined),
+      'the third reply',
+      second.output,
+    );
     expect(await history(second, 'c1')).toEqual(['You said: one', 'You said: two', 'You said: three']);
     await killHard(second);
 
@@ -143,13 +175,19 @@ describe('hookgate dev state across kill -9', () => {
   it('refuses a second dev on the same state folder with a clear message', { timeout: 90_000 }, async () => {
     const first = await startDev('--state', join(root, 'shared-state'));
     const env: NodeJS.ProcessEnv = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
-    const second = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--state', join(root, 'shared-state')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const second = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--state', join(root, 'shared-state')], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(second);
     let stderr = '';
     second.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => second.once('exit', resolve));
     expect(code).toBe(1);
-    expect(stderr).toContain(`the state folder ${join(root, 'shared-state')} is in use by another hookgate dev (pid ${first.child.pid})`);
+    expect(stderr).toContain(
+      `the state folder ${join(root, 'shared-state')} is in use by another hookgate dev (pid ${first.child.pid})`,
+    );
     await killHard(first);
   });
 });

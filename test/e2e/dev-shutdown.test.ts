@@ -19,7 +19,9 @@ const children: ChildProcess[] = [];
 beforeAll(async () => {
   home = await tempHome({
     'config.yaml': enable('stuck'),
-    ...plugin('stuck', `
+    ...plugin(
+      'stuck',
+      `
       const { appendFileSync } = await import('node:fs');
       const { join, dirname } = await import('node:path');
       const { fileURLToPath } = await import('node:url');
@@ -29,7 +31,8 @@ beforeAll(async () => {
         appendFileSync(join(dir, 'started.log'), k.session_id + '\\n');
         return new Promise(() => { setInterval(() => {}, 1000); });
       });
-      ctx.register_hook('on_session_finalize', (k: any) => { appendFileSync(join(dir, 'finalize.jsonl'), JSON.stringify(k) + '\\n'); });`),
+      ctx.register_hook('on_session_finalize', (k: any) => { appendFileSync(join(dir, 'finalize.jsonl'), JSON.stringify(k) + '\\n'); });`,
+    ),
   });
 });
 afterAll(async () => {
@@ -68,7 +71,11 @@ describe('hookgate dev shutdown', () => {
     try {
       const url = await dev.url;
       for (const chat of ['a', 'b']) {
-        const res = await fetch(`${url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: chat, user_id: 'u', text: 'hi' }) });
+        const res = await fetch(`${url}/webhooks/local`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ chat_id: chat, user_id: 'u', text: 'hi' }),
+        });
         expect(res.status).toBe(202);
       }
       await until(async () => (await lines('started.log')).length >= 2, 'both turns started');

@@ -26,7 +26,12 @@ function env(): NodeJS.ProcessEnv {
 }
 
 function hookgate(args: string[], input?: string) {
-  const run = spawnSync(process.execPath, [BIN, ...args], { env: env(), encoding: 'utf8', timeout: 60_000, ...(input !== undefined ? { input } : {}) });
+  const run = spawnSync(process.execPath, [BIN, ...args], {
+    env: env(),
+    encoding: 'utf8',
+    timeout: 60_000,
+    ...(input !== undefined ? { input } : {}),
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -48,7 +53,15 @@ describe('hookgate init [DIR]', () => {
   it('scaffolds a hooks home, and never overwrites what is there', async () => {
     const first = hookgate(['init', home]);
     expect(first.status).toBe(0);
-    for (const file of ['config.yaml', 'tsconfig.json', 'plugins/hello/plugin.yaml', 'plugins/hello/index.ts', 'hooks/agent-log/HOOK.yaml', 'hooks/agent-log/handler.ts', 'agent-hooks/block-rm-rf.sh']) {
+    for (const file of [
+      'config.yaml',
+      'tsconfig.json',
+      'plugins/hello/plugin.yaml',
+      'plugins/hello/index.ts',
+      'hooks/agent-log/HOOK.yaml',
+      'hooks/agent-log/handler.ts',
+      'agent-hooks/block-rm-rf.sh',
+    ]) {
       expect(first.stdout).toContain(`created ${file}`);
       expect(existsSync(join(home, file))).toBe(true);
     }
@@ -85,7 +98,9 @@ describe('hookgate init [DIR]', () => {
     expect(list.stdout).toContain('/hello <name>  plugin=hello');
 
     expect(hookgate(['hooks', 'approve', 'pre_tool_call', script, '--yes', '--home', home]).status).toBe(0);
-    expect(hookgate(['hooks', 'list', '--home', home]).stdout).toContain(`${script}  matcher='terminal'  timeout=5s  fail_closed  ✓ allowed`);
+    expect(hookgate(['hooks', 'list', '--home', home]).stdout).toContain(
+      `${script}  matcher='terminal'  timeout=5s  fail_closed  ✓ allowed`,
+    );
     const approved = hookgate(['hooks', 'doctor', '--home', home]);
     expect(approved.stdout).toContain('✓ allowlisted');
     expect(approved.stdout).not.toContain('issue(s) found');
@@ -96,7 +111,10 @@ describe('hookgate init [DIR]', () => {
     dev = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     dev.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
     dev.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    await until(() => /serving (http:\/\/127\.0\.0\.1:\d+)/.test(out), `the dev server URL\n${out}`, { timeoutMs: 40_000, everyMs: 100 });
+    await until(() => /serving (http:\/\/127\.0\.0\.1:\d+)/.test(out), `the dev server URL\n${out}`, {
+      timeoutMs: 40_000,
+      everyMs: 100,
+    });
     const url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
     // A quiet terminal: the banner lists the gateway hooks (no line per hook), and no sampling_rate: 0 on log lines.
     expect(out).not.toContain('[hooks] Loaded hook');

@@ -35,16 +35,28 @@ describe('hookgate replay', () => {
   it('replays a recorded turn against an edited plugin: same → exit 0, allow → block → exit 1, unknown → exit 2', async () => {
     const home = await mkdtemp(join(tmpdir(), 'hookgate-replay-'));
     const privateTmp = await mkdtemp(join(tmpdir(), 'hookgate-replay-tmp-'));
-    cleanup.push(() => rm(home, { recursive: true, force: true }), () => rm(privateTmp, { recursive: true, force: true }));
+    cleanup.push(
+      () => rm(home, { recursive: true, force: true }),
+      () => rm(privateTmp, { recursive: true, force: true }),
+    );
     await mkdir(join(home, 'plugins', 'guard'), { recursive: true });
     await writeFile(join(home, 'config.yaml'), 'plugins:\n  enabled: [guard]\n');
     await writeFile(join(home, 'plugins', 'guard', 'plugin.yaml'), 'name: guard\n');
     await writeFile(join(home, 'plugins', 'guard', 'index.ts'), GUARD('return null;'));
-    const env: NodeJS.ProcessEnv = { ...process.env, HOOKGATE_LOG_LEVEL: 'warn', HOOKGATE_DEV_STATE: 'memory', TMPDIR: privateTmp };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOOKGATE_LOG_LEVEL: 'warn',
+      HOOKGATE_DEV_STATE: 'memory',
+      TMPDIR: privateTmp,
+    };
     delete env.HOOKGATE_HOME;
     delete env.HERMES_HOME;
     delete env.HOOKGATE_MODEL_BASE_URL;
-    const dev: ChildProcess = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--no-watch'], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const dev: ChildProcess = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--no-watch'], {
+      cwd: home,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     cleanup.push(async () => {
       if (dev.exitCode === null) dev.kill('SIGKILL');
     });
@@ -52,7 +64,9 @@ describe('hookgate replay', () => {
     dev.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     dev.stderr!.on('data', (c: Buffer) => (out += c.toString()));
     let url = '';
-    await until(() => (url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? '') !== '', 'the dev banner', { timeoutMs: 40_000 });
+    await until(() => (url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? '') !== '', 'the dev banner', {
+      timeoutMs: 40_000,
+    });
 
     const posted = await fetch(`${url}/webhooks/local`, {
       method: 'POST',
@@ -62,7 +76,9 @@ describe('hookgate replay', () => {
     expect(posted.status).toBe(202);
     let turnId = '';
     await until(async () => {
-      const listed = (await (await fetch(`${url}/console/api/turns?chat=replay-chat`)).json()) as { turns: { turn_id: string; first_line: string }[] };
+      const listed = (await (await fetch(`${url}/console/api/turns?chat=replay-chat`)).json()) as {
+        turns: { turn_id: string; first_line: string }[];
+      };
       turnId = listed.turns[0]?.turn_id ?? '';
       return turnId !== '';
     }, 'the recorded turn');
@@ -80,7 +96,10 @@ describe('hookgate replay', () => {
     expect(same.stdout).toMatch(/= pre_tool_call\s+then: allow\s+now: allow/);
     expect(same.code, same.stdout + same.stderr).toBe(0);
 
-    await writeFile(join(home, 'plugins', 'guard', 'index.ts'), GUARD("return args.command.includes('echo') ? { action: 'block', message: 'no echo' } : null;"));
+    await writeFile(
+      join(home, 'plugins', 'guard', 'index.ts'),
+      GUARD("return args.command.includes('echo') ? { action: 'block', message: 'no echo' } : null;"),
+    );
     const differs = await run(['replay', turnId, '--home', home], env);
     expect(differs.stdout).toContain('≠ pre_tool_call');
     expect(differs.stdout).toContain('[allow → block: no echo]');
@@ -88,11 +107,19 @@ describe('hookgate replay', () => {
 
     const json = await run(['replay', turnId, '--json'], env);
     expect(json.code).toBe(1);
-    const parsed = JSON.parse(json.stdout) as { exit_code: number; calls: { hook: string; status: string; before: string; now: string }[] };
-    expect(parsed.calls).toContainEqual(expect.objectContaining({ hook: 'pre_tool_call', status: 'differs', before: 'allow', now: 'block: no echo' }));
+    const parsed = JSON.parse(json.stdout) as {
+      exit_code: number;
+      calls: { hook: string; status: string; before: string; now: string }[];
+    };
+    expect(parsed.calls).toContainEqual(
+      expect.objectContaining({ hook: 'pre_tool_call', status: 'differs', before: 'allow', now: 'block: no echo' }),
+    );
 
     // The console's replay button calls the same.
-    const viaConsole = await fetch(`${url}/console/api/turns/${turnId}/replay`, { method: 'POST', headers: { 'x-hookgate-console': '1' } });
+    const viaConsole = await fetch(`${url}/console/api/turns/${turnId}/replay`, {
+      method: 'POST',
+      headers: { 'x-hookgate-console': '1' },
+    });
     expect(((await viaConsole.json()) as { exit_code: number }).exit_code).toBe(1);
 
     const unknown = await run(['replay', 'turn_unknown'], env);

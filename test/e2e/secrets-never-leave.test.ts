@@ -60,7 +60,12 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'hookgate-data-'));
   // Readable by the tool sandbox's user ("nobody" when tests run as root), which binds it read-only.
   await chmod(dataDir, 0o755);
-  await writeFile(join(dataDir, 'leak.txt'), `${Object.entries(SECRETS).map(([k, v]) => `${k}=${v}`).join('\n')}\n`);
+  await writeFile(
+    join(dataDir, 'leak.txt'),
+    `${Object.entries(SECRETS)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n')}\n`,
+  );
   home = await tempHome({
     'config.yaml': [
       'plugins:',
@@ -74,12 +79,15 @@ beforeAll(async () => {
     ].join('\n'),
     // A shell hook that records its environment and prints the leaked file and raw control characters to stderr.
     'agent-hooks/dump-env.sh': `#!/bin/sh\nenv > "$(dirname "$0")/../hook-env.txt"\ncat ${JSON.stringify(join(dataDir, 'leak.txt'))} >&2\nprintf '\\033[2J\\007bell\\n' >&2\nexit 1\n`,
-    ...plugin('observed', `
+    ...plugin(
+      'observed',
+      `
       const { appendFileSync } = await import('node:fs');
       const { join, dirname } = await import('node:path');
       const { fileURLToPath } = await import('node:url');
       const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'observed.jsonl');
-      ctx.register_hook('post_tool_call', function observed(kwargs: any) { appendFileSync(file, JSON.stringify(kwargs) + '\\n'); });`),
+      ctx.register_hook('post_tool_call', function observed(kwargs: any) { appendFileSync(file, JSON.stringify(kwargs) + '\\n'); });`,
+    ),
   });
   await chmod(join(home.path, 'agent-hooks', 'dump-env.sh'), 0o755);
   for (const [name, value] of Object.entries(SECRETS)) {
@@ -96,13 +104,18 @@ beforeAll(async () => {
   saved.HOME = process.env.HOME;
   process.env.HOME = home.path;
   dev = await startDevRuntime({
-      home: home.path,
-      port: 0,
-      env,
-      acceptHooks: true,
-      print: () => {},
-      createEngine: (options) =>
-        createHookEngine({ ...options, onRun: recordHookRun, print: () => {}, logger: createStderrLogger('debug', (line) => void engineLogs.push(line), 'text') }),
+    home: home.path,
+    port: 0,
+    env,
+    acceptHooks: true,
+    print: () => {},
+    createEngine: (options) =>
+      createHookEngine({
+        ...options,
+        onRun: recordHookRun,
+        print: () => {},
+        logger: createStderrLogger('debug', (line) => void engineLogs.push(line), 'text'),
+      }),
     createTurnConsumer: (context) => createTurnConsumer(context),
   });
 });
@@ -120,7 +133,11 @@ afterAll(async () => {
 
 async function chat(chatId: string, text: string): Promise<string> {
   const before = await messages(chatId);
-  const posted = await fetch(`${dev.url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }) });
+  const posted = await fetch(`${dev.url}/webhooks/local`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }),
+  });
   expect(posted.status).toBe(202);
   const reply = await until(async () => {
     const now = await messages(chatId);
@@ -139,8 +156,16 @@ describe('ten planted secrets never leave hookgate dev (issue #12)', { timeout: 
   it('run: env shows the terminal child only the allowlisted variables', async () => {
     // The stand-in model reads a tool result back as chat text: the terminal's output as it is.
     const output = await chat('s1', 'run: env');
-    const names = String(output).trim().split('\n').map((line) => line.split('=')[0]);
-    for (const name of names) expect(['PATH', 'HOME', 'LANG', 'TZ', 'TERM', 'TMPDIR', 'PWD', 'SHLVL', '_', 'OLDPWD'].includes(name!) || name!.startsWith('LC_'), name).toBe(true);
+    const names = String(output)
+      .trim()
+      .split('\n')
+      .map((line) => line.split('=')[0]);
+    for (const name of names)
+      expect(
+        ['PATH', 'HOME', 'LANG', 'TZ', 'TERM', 'TMPDIR', 'PWD', 'SHLVL', '_', 'OLDPWD'].includes(name!) ||
+          name!.startsWith('LC_'),
+        name,
+      ).toBe(true);
     expect(leaks(output)).toEqual([]);
   });
 
@@ -148,7 +173,7 @@ describe('ten planted secrets never leave hookgate dev (issue #12)', { timeout: 
     expect(await chat('s2', 'run: printenv AWS_SECRET_ACCESS_KEY')).toBe('(exit code 1)');
   });
 
-  it('read: /proc/self/environ is the sandbox\'s own environment (hook-semantics §5.9), not the server\'s', async () => {
+  it("read: /proc/self/environ is the sandbox's own environment (hook-semantics §5.9), not the server's", async () => {
     const environ = await chat('s3', 'read: /proc/self/environ');
     expect(environ).toContain('HOME=/workspace');
     expect(leaks(environ)).toEqual([]);
@@ -161,7 +186,13 @@ describe('ten planted secrets never leave hookgate dev (issue #12)', { timeout: 
   it('secrets the tools do reach are redacted, raw and encoded (read_file included)', async () => {
     const file = join(dataDir, 'leak.txt');
     expect(await chat('s5', `read: ${file}`)).toContain('SLACK_BOT_TOKEN=***');
-    for (const command of [`cat ${file}`, `base64 ${file}`, `od -A n -t x1 ${file}`, `tail -c +5 ${file} | base64 -w 0`, `cat /proc/$PPID/environ | tr '\\0' '\\n'`]) {
+    for (const command of [
+      `cat ${file}`,
+      `base64 ${file}`,
+      `od -A n -t x1 ${file}`,
+      `tail -c +5 ${file} | base64 -w 0`,
+      `cat /proc/$PPID/environ | tr '\\0' '\\n'`,
+    ]) {
       const reply = await chat('s6', `run: ${command}`);
       expect(reply, command).not.toMatch(/\(exit code \d+\)$|^Error: /);
     }
@@ -170,7 +201,9 @@ describe('ten planted secrets never leave hookgate dev (issue #12)', { timeout: 
   it('no reply, stored item, observer event, log line or child environment holds any of them', async () => {
     expect(leaks(replies.join('\n'))).toEqual([]);
 
-    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: dev.aws.dynamodbEndpoint, region: dev.aws.region, credentials: dev.aws.credentials }));
+    const client = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ endpoint: dev.aws.dynamodbEndpoint, region: dev.aws.region, credentials: dev.aws.credentials }),
+    );
     const items: unknown[] = [];
     let start: Record<string, unknown> | undefined;
     do {

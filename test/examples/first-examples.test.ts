@@ -32,10 +32,22 @@ describe('tool-audit-log (pre_tool_call)', () => {
 describe('activity-logger (agent:start, agent:step, agent:end)', () => {
   it('writes one JSON line per agent event of a turn', async () => {
     await dev.chat('activity-1', 'hello activity');
-    const log = await dev.logWhen('activity.log', (t) => t.includes('"response":"You said: hello activity"'), 'agent:end for the turn');
-    const events = log.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.chat_id === 'activity-1' || e.message === 'hello activity');
+    const log = await dev.logWhen(
+      'activity.log',
+      (t) => t.includes('"response":"You said: hello activity"'),
+      'agent:end for the turn',
+    );
+    const events = log
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((e) => e.chat_id === 'activity-1' || e.message === 'hello activity');
     expect(events.map((e) => e.event).sort()).toEqual(['agent:end', 'agent:start']);
-    expect(events.find((e) => e.event === 'agent:start')).toMatchObject({ platform: 'local', user_id: 'me', message: 'hello activity' });
+    expect(events.find((e) => e.event === 'agent:start')).toMatchObject({
+      platform: 'local',
+      user_id: 'me',
+      message: 'hello activity',
+    });
   });
 });
 
@@ -58,6 +70,9 @@ describe('long-task-alert (agent:step)', () => {
     const steps = Array.from({ length: 10 }, (_, i) => `run: echo step ${i + 1}`).join('\n');
     expect(await dev.chat('long-1', steps)).toBe('step 10');
     const log = await dev.logWhen('long-task-alert.log', (t) => t.includes('10 steps'), 'the long-task alert');
-    expect(JSON.parse(log.trim())).toMatchObject({ platform: 'local', text: '⚠️ Agent has been running for 10 steps. Last tools: terminal' });
+    expect(JSON.parse(log.trim())).toMatchObject({
+      platform: 'local',
+      text: '⚠️ Agent has been running for 10 steps. Last tools: terminal',
+    });
   });
 });

@@ -27,7 +27,10 @@ describe('command-logger (command:*)', () => {
     await dev.chat('cmd-1', '/help me please', 'alice');
     await dev.chat('cmd-1', '/status', 'alice');
     const log = await dev.logWhen('command_usage.jsonl', (t) => t.trim().split('\n').length >= 2, 'two command lines');
-    const lines = log.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = log
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map(({ ts: _ts, ...rest }) => rest)).toEqual([
       { command: 'help', args: 'me please', platform: 'local', user: 'alice' },
       { command: 'status', args: '', platform: 'local', user: 'alice' },
@@ -39,13 +42,27 @@ describe('command-logger (command:*)', () => {
 describe('session-webhook (session:start, session:reset)', () => {
   it('POSTs the event and its context to SESSION_WEBHOOK_URL for a new session, then for /new', async () => {
     expect(await dev.chat('hook-1', 'hello', 'bob')).toBe('You said: hello');
-    const start = await waitFor(() => receiver.received.find((r) => (r.body as { session_key?: string }).session_key === 'local:hook-1'), 'session:start at the receiver');
+    const start = await waitFor(
+      () => receiver.received.find((r) => (r.body as { session_key?: string }).session_key === 'local:hook-1'),
+      'session:start at the receiver',
+    );
     expect(start.path).toBe('/hermes-events');
-    expect(start.body).toEqual({ event: 'session:start', platform: 'local', user_id: 'bob', session_id: expect.any(String), session_key: 'local:hook-1' });
+    expect(start.body).toEqual({
+      event: 'session:start',
+      platform: 'local',
+      user_id: 'bob',
+      session_id: expect.any(String),
+      session_key: 'local:hook-1',
+    });
 
     await dev.chat('hook-1', '/new', 'bob');
     const reset = await waitFor(
-      () => receiver.received.find((r) => (r.body as { event?: string; session_key?: string }).event === 'session:reset' && (r.body as { session_key?: string }).session_key === 'local:hook-1'),
+      () =>
+        receiver.received.find(
+          (r) =>
+            (r.body as { event?: string; session_key?: string }).event === 'session:reset' &&
+            (r.body as { session_key?: string }).session_key === 'local:hook-1',
+        ),
       'session:reset at the receiver',
     );
     expect(reset.body).toEqual({ event: 'session:reset', platform: 'local', user_id: 'bob', session_key: 'local:hook-1' });

@@ -36,7 +36,12 @@ beforeAll(async () => {
     enable: ['response-transform'],
     // BOOT.md would run a one-shot agent on the (scripted) model at start-up.
     remove: ['BOOT.md'],
-    env: { MEMORY_API_URL: memory.url, HOOKGATE_MODEL_BASE_URL: model.baseUrl, HOOKGATE_MODEL: 'fake-model', SPONGEBOB_MODE: 'on' },
+    env: {
+      MEMORY_API_URL: memory.url,
+      HOOKGATE_MODEL_BASE_URL: model.baseUrl,
+      HOOKGATE_MODEL: 'fake-model',
+      SPONGEBOB_MODE: 'on',
+    },
   });
 });
 afterAll(async () => {
@@ -61,7 +66,11 @@ describe('response-transform (transform_llm_output)', () => {
 describe('memory-sync (post_llm_call) and memory-recall (pre_llm_call)', () => {
   it('stores the exchange (the response as delivered) in the memory service', async () => {
     const store = await waitFor(() => memory.received.find((r) => r.path === '/store'), 'POST /store');
-    expect(store.body).toEqual({ session_id: expect.any(String), user: 'my favourite colour is teal', assistant: 'Noted, teal it is!! Tartar sauce!' });
+    expect(store.body).toEqual({
+      session_id: expect.any(String),
+      user: 'my favourite colour is teal',
+      assistant: 'Noted, teal it is!! Tartar sauce!',
+    });
   });
 
   it('asks for memories each turn, injects nothing when there are none, and the recalled context when there are', async () => {
@@ -75,7 +84,10 @@ describe('memory-sync (post_llm_call) and memory-recall (pre_llm_call)', () => {
     expect(sent.startsWith('what is my favourite colour?\n\n')).toBe(true);
     expect(sent).toContain('Recalled context:\n- my favourite colour is teal');
     const { session_id } = memory.received.find((r) => r.path === '/store')!.body as Stored;
-    expect(memory.received.filter((r) => r.path === '/recall')[1]!.body).toEqual({ session_id, query: 'what is my favourite colour?' });
+    expect(memory.received.filter((r) => r.path === '/recall')[1]!.body).toEqual({
+      session_id,
+      query: 'what is my favourite colour?',
+    });
   });
 
   it('leaves another session without memories', async () => {
@@ -89,7 +101,9 @@ describe('guardrail-context (pre_llm_call)', () => {
   it('adds the policy to every turn’s user message (before memory-recall’s context: plugins run in directory order)', () => {
     const policy = 'Never execute commands that delete files without explicit user confirmation.';
     for (const index of [0, 2]) expect(userMessageSent(index)).toMatch(new RegExp(`\\n\\n${policy.replace(/\./g, '\\.')}$`));
-    expect(userMessageSent(1)).toBe(`what is my favourite colour?\n\n${policy}\n\nRecalled context:\n- my favourite colour is teal`);
+    expect(userMessageSent(1)).toBe(
+      `what is my favourite colour?\n\n${policy}\n\nRecalled context:\n- my favourite colour is teal`,
+    );
   });
 });
 
@@ -97,7 +111,10 @@ describe('response-length (post_llm_call)', () => {
   it('logs one RESPONSE line per turn with the session, the model and the delivered length', async () => {
     const log = await dev.logWhen('response-length.log', (t) => t.trim().split('\n').length >= 3, 'three RESPONSE lines');
     // Observers of different turns may finish in any order: compare as a set.
-    const lines = log.trim().split('\n').map((line) => line.replace(/^\S+ /, '').replace(/session=\S+/, 'session=<id>'));
+    const lines = log
+      .trim()
+      .split('\n')
+      .map((line) => line.replace(/^\S+ /, '').replace(/session=\S+/, 'session=<id>'));
     expect(lines.sort()).toEqual([
       'RESPONSE session=<id> model=fake-model chars=3', // 'Hi.'
       'RESPONSE session=<id> model=fake-model chars=33', // 'Noted, teal it is!! Tartar sauce!'

@@ -53,7 +53,9 @@ describe('summarize-find (transform_terminal_output)', () => {
     expect(reply).toMatch(/\n\n\[summary: 2000 paths total, showing first 40\]$/);
     expect(reply.split('\n')).toHaveLength(40 + 2);
     // A short find passes unchanged.
-    expect(await dev.chat('find-1', "run: find many -name '*00001.txt'")).toBe('many/a-rather-long-file-name-so-that-find-prints-a-lot-00001.txt');
+    expect(await dev.chat('find-1', "run: find many -name '*00001.txt'")).toBe(
+      'many/a-rather-long-file-name-so-that-find-prints-a-lot-00001.txt',
+    );
   });
 });
 
@@ -69,7 +71,10 @@ describe('approval-notifier (pre_approval_request, post_approval_response)', () 
   it('notifies APPROVAL_NOTIFIER_URL when a command waits for approval, then logs and notifies the answer', async () => {
     const prompt = await dev.chat('appr-1', 'run: git push --force origin main');
     expect(prompt).toContain('needs your approval');
-    const request = await waitFor(() => notifier.received.find((r) => (r.body as { event?: string }).event === 'pre_approval_request'), 'the approval notification');
+    const request = await waitFor(
+      () => notifier.received.find((r) => (r.body as { event?: string }).event === 'pre_approval_request'),
+      'the approval notification',
+    );
     expect(request.path).toBe('/notify');
     expect(request.body).toEqual({
       event: 'pre_approval_request',
@@ -82,7 +87,15 @@ describe('approval-notifier (pre_approval_request, post_approval_response)', () 
     await dev.chat('appr-1', '/deny');
     const log = await dev.logWhen('approvals.log', (t) => t.includes('approval'), 'the approval decision line');
     expect(log).toMatch(/^\S+ approval deny: git push --force origin main for session local:appr-1\n$/);
-    const response = await waitFor(() => notifier.received.find((r) => (r.body as { event?: string }).event === 'post_approval_response'), 'the answer notification');
-    expect(response.body).toEqual({ event: 'post_approval_response', choice: 'deny', session_key: 'local:appr-1', pattern_key: 'git_force_push' });
+    const response = await waitFor(
+      () => notifier.received.find((r) => (r.body as { event?: string }).event === 'post_approval_response'),
+      'the answer notification',
+    );
+    expect(response.body).toEqual({
+      event: 'post_approval_response',
+      choice: 'deny',
+      session_key: 'local:appr-1',
+      pattern_key: 'git_force_push',
+    });
   });
 });

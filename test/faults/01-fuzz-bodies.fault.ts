@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enable } from '../hooks/support/temp-home.ts';
 import { faultLine, size, until } from './support/fault-line.ts';
-import { chatMessage, PLATFORMS, recorderPlugin, signedHeaders, startFaultDev, type FaultDev, type Platform } from './support/fault-dev.ts';
+import {
+  chatMessage,
+  PLATFORMS,
+  recorderPlugin,
+  signedHeaders,
+  startFaultDev,
+  type FaultDev,
+  type Platform,
+} from './support/fault-dev.ts';
 
 /**
  * Fault 1: generated bodies (garbage, JSON of the wrong shape, the platform's own shape with a
@@ -24,9 +32,22 @@ beforeAll(async () => {
   teamsToken = await fd.fake.teamsToken({ serviceUrl: `${fd.fake.url}/teams-service/` });
   routes = [
     // A fixed delivery id per route: a body that happens to be a valid message is one turn, not hundreds.
-    ...PLATFORMS.map((platform) => ({ name: platform, path: `/webhooks/${platform}`, platform, shape: chatMessage(fd, platform, 'fuzz', 7, 'hi').body })),
-    { name: 'v1/hooks', path: '/v1/hooks/pre_tool_call', shape: JSON.stringify({ tool_name: 'terminal', args: { command: 'ls' }, session_id: 's', task_id: 't' }) },
-    { name: 'v1/events', path: '/v1/events', shape: JSON.stringify({ type: 'post_tool_call', payload: { tool_name: 'x', result: 'y' } }) },
+    ...PLATFORMS.map((platform) => ({
+      name: platform,
+      path: `/webhooks/${platform}`,
+      platform,
+      shape: chatMessage(fd, platform, 'fuzz', 7, 'hi').body,
+    })),
+    {
+      name: 'v1/hooks',
+      path: '/v1/hooks/pre_tool_call',
+      shape: JSON.stringify({ tool_name: 'terminal', args: { command: 'ls' }, session_id: 's', task_id: 't' }),
+    },
+    {
+      name: 'v1/events',
+      path: '/v1/events',
+      shape: JSON.stringify({ type: 'post_tool_call', payload: { tool_name: 'x', result: 'y' } }),
+    },
   ];
 }, 120_000);
 afterAll(async () => {
@@ -50,14 +71,33 @@ function mutate(shape: string, pick: number, value: unknown): string {
   return JSON.stringify(root);
 }
 
-const contentType = fc.constantFrom('application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', '');
+const contentType = fc.constantFrom(
+  'application/json',
+  'application/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=latin1',
+  '',
+);
 const body = (shape: string): fc.Arbitrary<Buffer> =>
   fc.oneof(
     fc.string({ unit: 'binary', maxLength: 200 }).map((s) => Buffer.from(s)),
     fc.jsonValue({ maxDepth: 4 }).map((v) => Buffer.from(JSON.stringify(v) ?? 'null')),
     fc.tuple(fc.nat(), fc.jsonValue({ maxDepth: 2 })).map(([pick, value]) => Buffer.from(mutate(shape, pick, value))),
-    fc.tuple(fc.nat(), fc.integer({ min: 10_000, max: 1_200_000 })).map(([pick, n]) => Buffer.from(mutate(shape, pick, 'x'.repeat(n)))),
-    fc.tuple(fc.nat(), fc.integer({ min: 40, max: 20_000 }), fc.boolean()).map(([pick, depth, arrays]) => Buffer.from(mutate(shape, pick, 0).replace(/:0([,}])/, `:${arrays ? '['.repeat(depth) + ']'.repeat(depth) : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`}$1`))),
+    fc
+      .tuple(fc.nat(), fc.integer({ min: 10_000, max: 1_200_000 }))
+      .map(([pick, n]) => Buffer.from(mutate(shape, pick, 'x'.repeat(n)))),
+    fc
+      .tuple(fc.nat(), fc.integer({ min: 40, max: 20_000 }), fc.boolean())
+      .map(([pick, depth, arrays]) =>
+        Buffer.from(
+          mutate(shape, pick, 0).replace(
+            /:0([,}])/,
+            `:${arrays ? '['.repeat(depth) + ']'.repeat(depth) : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`}$1`,
+          ),
+        ),
+      ),
     fc.tuple(fc.uint8Array({ maxLength: 300 })).map(([bytes]) => Buffer.from(bytes)),
     fc.tuple(fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 8 })).map(([pick, bytes]) => {
       // Valid JSON around invalid UTF-8 (lone continuation bytes, overlongs, surrogates as UTF-8).
@@ -65,12 +105,16 @@ const body = (shape: string): fc.Arbitrary<Buffer> =>
       const text = mutate(shape, pick, marker);
       const at = text.indexOf(JSON.stringify(marker).slice(1, -1));
       const bad = Buffer.concat([Buffer.from([0xc0, 0xaf, 0xed, 0xa0, 0x80, 0xff]), Buffer.from(bytes)]);
-      return at < 0 ? bad : Buffer.concat([Buffer.from(text.slice(0, at)), bad, Buffer.from(text.slice(at + JSON.stringify(marker).length - 2))]);
+      return at < 0
+        ? bad
+        : Buffer.concat([Buffer.from(text.slice(0, at)), bad, Buffer.from(text.slice(at + JSON.stringify(marker).length - 2))]);
     }),
   );
 
 async function send(route: Route, raw: Buffer, type: string): Promise<number | 'dropped'> {
-  const headers: Record<string, string> = route.platform ? signedHeaders(fd, route.platform, raw, type) : { 'content-type': type, authorization: `Bearer ${fd.dev.apiToken}` };
+  const headers: Record<string, string> = route.platform
+    ? signedHeaders(fd, route.platform, raw, type)
+    : { 'content-type': type, authorization: `Bearer ${fd.dev.apiToken}` };
   if (route.platform === 'teams') headers.authorization = `Bearer ${teamsToken}`;
   if (!type) delete headers['content-type'];
   try {
@@ -100,7 +144,8 @@ describe('fault 1: generated bodies at every route', () => {
           const got = await Promise.all(batch.map(([raw, type]) => send(route, raw, type)));
           got.forEach((status, j) => {
             statuses.push(status);
-            if (status === 'dropped' || status >= 500) failures.push(`${route.name} ${status}: ${batch[j]![0].subarray(0, 120).toString('utf8')}`);
+            if (status === 'dropped' || status >= 500)
+              failures.push(`${route.name} ${status}: ${batch[j]![0].subarray(0, 120).toString('utf8')}`);
           });
         }
       }
@@ -110,17 +155,28 @@ describe('fault 1: generated bodies at every route', () => {
     const before = heap();
     const seed = Date.now() % 100_000;
     const { statuses, failures } = await run(PER_ROUTE, seed);
-    const health = await until(async () => {
-      const res = await fetch(`${fd.dev.url}/healthz`);
-      return { status: res.status, body: await res.text() };
-    }, (h) => h.status === 200);
+    const health = await until(
+      async () => {
+        const res = await fetch(`${fd.dev.url}/healthz`);
+        return { status: res.status, body: await res.text() };
+      },
+      (h) => h.status === 200,
+    );
     const after = heap();
     const over500 = statuses.filter((s) => s !== 'dropped' && s >= 500).length;
     const dropped = statuses.filter((s) => s === 'dropped').length;
     const pct = (a: number, b: number) => `${a >= b ? '+' : ''}${Math.round(((a - b) / b) * 100)}%`;
     const byClass = new Map<string, number>();
     for (const s of statuses) byClass.set(String(s), (byClass.get(String(s)) ?? 0) + 1);
-    faultLine(ctx, `fault 1 fuzz-bodies: ${statuses.length} bodies over ${routes.length} routes (seed ${seed}), ${over500} responses >= 500, ${dropped} dropped connections, healthz ${health.status}, heap ${pct(after.heap, before.heap)} rss ${pct(after.rss, before.rss)} after; statuses ${[...byClass].sort().map(([k, v]) => `${k}x${v}`).join(' ')}`);
+    faultLine(
+      ctx,
+      `fault 1 fuzz-bodies: ${statuses.length} bodies over ${routes.length} routes (seed ${seed}), ${over500} responses >= 500, ${dropped} dropped connections, healthz ${health.status}, heap ${pct(after.heap, before.heap)} rss ${pct(after.rss, before.rss)} after; statuses ${[
+        ...byClass,
+      ]
+        .sort()
+        .map(([k, v]) => `${k}x${v}`)
+        .join(' ')}`,
+    );
     expect(failures.slice(0, 5)).toEqual([]);
     expect(health.body).toBe('{"status":"ok"}');
     expect(after.heap).toBeLessThanOrEqual(before.heap * 1.2);

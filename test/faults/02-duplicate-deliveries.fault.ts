@@ -21,7 +21,11 @@ afterAll(async () => {
   await fd?.stop();
 });
 
-const healthy = () => until(async () => (await fetch(`${fd.dev.url}/healthz`)).status, (s) => s === 200);
+const healthy = () =>
+  until(
+    async () => (await fetch(`${fd.dev.url}/healthz`)).status,
+    (s) => s === 200,
+  );
 
 describe('fault 2: duplicate deliveries', () => {
   it('100 deliveries of one update, sequential then 20 at a time → 1 turn, 1 reply, per platform', async (ctx) => {
@@ -33,7 +37,9 @@ describe('fault 2: duplicate deliveries', () => {
         messages.map(async (message) => {
           const got: number[] = [];
           if (mode === 'sequential') for (let i = 0; i < DELIVERIES; i++) got.push(await post(fd, message));
-          else for (let i = 0; i < DELIVERIES; i += WAVE) got.push(...(await Promise.all(Array.from({ length: Math.min(WAVE, DELIVERIES - i) }, () => post(fd, message)))));
+          else
+            for (let i = 0; i < DELIVERIES; i += WAVE)
+              got.push(...(await Promise.all(Array.from({ length: Math.min(WAVE, DELIVERIES - i) }, () => post(fd, message)))));
           return got;
         }),
       );
@@ -56,7 +62,10 @@ describe('fault 2: duplicate deliveries', () => {
     }
     const total = (key: 'acks' | 'turns' | 'replies') => results.reduce((sum, r) => sum + r[key], 0);
     const bad = results.filter((r) => r.acks !== DELIVERIES || r.turns !== 1 || r.replies !== 1);
-    faultLine(ctx, `fault 2 duplicate-deliveries: ${REDELIVERING.length} platforms x 2 modes x ${DELIVERIES} deliveries = ${results.length * DELIVERIES} posts, ${total('acks')} acknowledged, ${total('turns')} turns, ${total('replies')} replies (want ${results.length} and ${results.length})${bad.length ? `; off: ${bad.map((r) => `${r.platform}/${r.mode} ${r.turns}t ${r.replies}r ${r.acks}a`).join(', ')}` : ''}`);
+    faultLine(
+      ctx,
+      `fault 2 duplicate-deliveries: ${REDELIVERING.length} platforms x 2 modes x ${DELIVERIES} deliveries = ${results.length * DELIVERIES} posts, ${total('acks')} acknowledged, ${total('turns')} turns, ${total('replies')} replies (want ${results.length} and ${results.length})${bad.length ? `; off: ${bad.map((r) => `${r.platform}/${r.mode} ${r.turns}t ${r.replies}r ${r.acks}a`).join(', ')}` : ''}`,
+    );
     expect(bad).toEqual([]);
   });
 });

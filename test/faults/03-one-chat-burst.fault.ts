@@ -19,7 +19,11 @@ afterAll(async () => {
   await fd?.stop();
 });
 
-const healthy = () => until(async () => (await fetch(`${fd.dev.url}/healthz`)).status, (s) => s === 200);
+const healthy = () =>
+  until(
+    async () => (await fetch(`${fd.dev.url}/healthz`)).status,
+    (s) => s === 200,
+  );
 
 describe('fault 3: many messages to one chat', () => {
   it(`${COUNT} messages per chat on every platform: all answered, in order, none lost, none twice`, async (ctx) => {
@@ -35,17 +39,19 @@ describe('fault 3: many messages to one chat', () => {
           const statuses: number[] = [];
           if (mode === 'ordered') for (const m of messages) statuses.push(await post(fd, m));
           else statuses.push(...(await Promise.all(messages.map((m) => post(fd, m)))));
-          const expected = messages.map((_m, i) => (platform === 'discord' ? `You said: /say ${texts[i]}` : `You said: ${texts[i]}`));
+          const expected = messages.map((_m, i) =>
+            platform === 'discord' ? `You said: /say ${texts[i]}` : `You said: ${texts[i]}`,
+          );
           await until(messages[0]!.replies, (r) => r.length >= COUNT);
           checks.push(async () => {
-          const replies = await messages[0]!.replies();
-          outcome[`${platform}/${mode}`] = {
-            acked: statuses.filter((s) => s === ACK[platform]).length,
-            replies: replies.length,
-            inOrder: mode === 'burst' || JSON.stringify(replies) === JSON.stringify(expected),
-            lost: expected.filter((e) => !replies.includes(e)).length,
-            twice: replies.length - new Set(replies).size,
-          };
+            const replies = await messages[0]!.replies();
+            outcome[`${platform}/${mode}`] = {
+              acked: statuses.filter((s) => s === ACK[platform]).length,
+              replies: replies.length,
+              inOrder: mode === 'burst' || JSON.stringify(replies) === JSON.stringify(expected),
+              lost: expected.filter((e) => !replies.includes(e)).length,
+              twice: replies.length - new Set(replies).size,
+            };
           });
         }),
       );
@@ -57,7 +63,10 @@ describe('fault 3: many messages to one chat', () => {
     const rows = Object.entries(outcome);
     const sum = (k: 'acked' | 'replies' | 'lost' | 'twice') => rows.reduce((s, [, r]) => s + r[k], 0);
     const outOfOrder = rows.filter(([, r]) => !r.inOrder).map(([k]) => k);
-    faultLine(ctx, `fault 3 one-chat-burst: ${PLATFORMS.length} platforms x ${COUNT} messages x 2 (one after another, then all at once) = ${rows.length * COUNT}, ${sum('acked')} acknowledged, ${sum('replies')} replies, ${sum('lost')} lost, ${sum('twice')} twice, ${outOfOrder.length ? `out of order: ${outOfOrder.join(', ')}` : 'ordered ones in order'}`);
+    faultLine(
+      ctx,
+      `fault 3 one-chat-burst: ${PLATFORMS.length} platforms x ${COUNT} messages x 2 (one after another, then all at once) = ${rows.length * COUNT}, ${sum('acked')} acknowledged, ${sum('replies')} replies, ${sum('lost')} lost, ${sum('twice')} twice, ${outOfOrder.length ? `out of order: ${outOfOrder.join(', ')}` : 'ordered ones in order'}`,
+    );
     expect(rows.filter(([, r]) => r.acked !== COUNT || r.replies !== COUNT || r.lost || r.twice || !r.inOrder)).toEqual([]);
   });
 });

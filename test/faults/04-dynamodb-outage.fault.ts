@@ -51,9 +51,13 @@ async function freePort(): Promise<number> {
 
 /** dynalite on `port` with its LevelDB in `dataDir`; resolves once it listens. */
 async function startDynalite(): Promise<void> {
-  const child = spawn(process.execPath, [DYNALITE_CLI, '--host', '127.0.0.1', '--port', String(port), '--path', dataDir, '--createTableMs', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [DYNALITE_CLI, '--host', '127.0.0.1', '--port', String(port), '--path', dataDir, '--createTableMs', '0'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   dynalite = child;
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -121,7 +125,12 @@ describe('fault 4: DynamoDB emulator stopped mid-run', () => {
       ctx,
       `fault 4 dynamodb-outage: ${f.messages} messages on ${PLATFORMS.length} platforms (${PER_PHASE} before, ${PER_PHASE} during a ${f.outageSeconds.toFixed(1)} s outage of the DynamoDB emulator, ${PER_PHASE} after); ${head}; ${outageLog.turnFailures} turn runs failed on the table and were retried by the queue; ${outageLog.unrecorded} turns answered but not recorded as handled (logged); ${tail}`,
     );
-    expect({ lost: f.lost, twice: f.twice, other: f.other, acknowledged: f.acknowledged }).toEqual({ lost: 0, twice: 0, other: 0, acknowledged: f.messages });
+    expect({ lost: f.lost, twice: f.twice, other: f.other, acknowledged: f.acknowledged }).toEqual({
+      lost: 0,
+      twice: 0,
+      other: 0,
+      acknowledged: f.messages,
+    });
     expect(f.fivexx).toBeGreaterThan(0); // the outage was seen
   });
 });

@@ -69,10 +69,16 @@ beforeAll(async () => {
   }) as typeof process.stdout.write;
   fauxqs = buildApp({ logger: false, defaultRegion: 'us-east-1' });
   proxy = await startOutageProxy(await fauxqs.listen({ host: '127.0.0.1', port: 0 }));
-  fd = await startFaultDev({ files: { 'config.yaml': enable('recorder'), ...recorderPlugin() }, sqsEndpoint: proxy.url, env: { HOOKGATE_LOG_LEVEL: 'info' } });
+  fd = await startFaultDev({
+    files: { 'config.yaml': enable('recorder'), ...recorderPlugin() },
+    sqsEndpoint: proxy.url,
+    env: { HOOKGATE_LOG_LEVEL: 'info' },
+  });
   const { aws } = fd.dev;
   const sqs = new SQSClient({ region: aws.region, credentials: aws.credentials, endpoint: aws.sqsEndpoint });
-  await sqs.send(new SetQueueAttributesCommand({ QueueUrl: aws.turnsQueueUrl, Attributes: { VisibilityTimeout: String(VISIBILITY_S) } }));
+  await sqs.send(
+    new SetQueueAttributesCommand({ QueueUrl: aws.turnsQueueUrl, Attributes: { VisibilityTimeout: String(VISIBILITY_S) } }),
+  );
   sqs.destroy();
 }, 120_000);
 afterAll(async () => {
@@ -114,7 +120,12 @@ describe('fault 4: SQS unreachable mid-run', () => {
       ctx,
       `fault 4 sqs-outage: ${f.messages} messages on ${PLATFORMS.length} platforms (${PER_PHASE} before, ${PER_PHASE} during a ${f.outageSeconds.toFixed(1)} s outage of SQS/SNS/S3, connections refused and reset; ${PER_PHASE} after); ${head}; ${outageLog.other} other errors logged (pollers, deletes); ${outageLog.unpublished} observer events not published (logged, dropped); ${outageLog.outboxed} kept in the outbox and published after recovery; post_llm_call observed for ${counts.length - events.lost}/${counts.length} acknowledged messages (${events.lost} lost, ${events.twice} twice, the last ${observedAfter.toFixed(1)} s after every reply); ${outageLog.skipped} turn messages delivered again after their turn ended, not run again; ${tail}`,
     );
-    expect({ lost: f.lost, twice: f.twice, other: f.other, acknowledged: f.acknowledged }).toEqual({ lost: 0, twice: 0, other: 0, acknowledged: f.messages });
+    expect({ lost: f.lost, twice: f.twice, other: f.other, acknowledged: f.acknowledged }).toEqual({
+      lost: 0,
+      twice: 0,
+      other: 0,
+      acknowledged: f.messages,
+    });
     expect(f.fivexx).toBeGreaterThan(0); // the outage was seen
     expect(f.twoxxDuring).toBe(0);
     expect({ unpublished: outageLog.unpublished, ...events }).toEqual({ unpublished: 0, lost: 0, twice: 0 });

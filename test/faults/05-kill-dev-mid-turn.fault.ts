@@ -40,8 +40,19 @@ async function startDev(): Promise<Dev> {
     TELEGRAM_SECRET_TOKEN: SECRET,
     TELEGRAM_API_BASE_URL: `${fake.url}/telegram`,
   };
-  for (const name of ['HOOKGATE_HOME', 'HOOKGATE_MODEL_BASE_URL', 'HOOKGATE_DEV_STATE', 'HOOKGATE_ALLOWED_USERS', 'HOOKGATE_API_TOKEN']) delete env[name];
-  const child = spawn(process.execPath, [BIN, '--accept-hooks', 'dev', '--port', '0', '--home', home, '--state', stateDir], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const name of [
+    'HOOKGATE_HOME',
+    'HOOKGATE_MODEL_BASE_URL',
+    'HOOKGATE_DEV_STATE',
+    'HOOKGATE_ALLOWED_USERS',
+    'HOOKGATE_API_TOKEN',
+  ])
+    delete env[name];
+  const child = spawn(process.execPath, [BIN, '--accept-hooks', 'dev', '--port', '0', '--home', home, '--state', stateDir], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -70,7 +81,10 @@ const telegram = async (dev: Dev, chat: number, n: number, text: string): Promis
   const res = await fetch(`${dev.url}/webhooks/telegram`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET },
-    body: JSON.stringify({ update_id: n, message: { message_id: n, from: { id: 77, first_name: 'K' }, chat: { id: chat, type: 'private' }, text } }),
+    body: JSON.stringify({
+      update_id: n,
+      message: { message_id: n, from: { id: 77, first_name: 'K' }, chat: { id: chat, type: 'private' }, text },
+    }),
   });
   await res.arrayBuffer();
   return res.status;
@@ -79,7 +93,9 @@ const telegram = async (dev: Dev, chat: number, n: number, text: string): Promis
 const replies = (chat: number): string[] =>
   fake
     .received('/telegram/bot42:kill/sendMessage')
-    .filter((r) => typeof r.status === 'number' && r.status < 300 && String((r.json as { chat_id: unknown }).chat_id) === String(chat))
+    .filter(
+      (r) => typeof r.status === 'number' && r.status < 300 && String((r.json as { chat_id: unknown }).chat_id) === String(chat),
+    )
     .map((r) => (r.json as { text: string }).text);
 /** `pre_llm_call` runs for turns whose user message is `text` (the hook logs each call's stdin). */
 const hookCalls = async (text: string): Promise<number> => {
@@ -108,9 +124,15 @@ beforeAll(async () => {
   const q = (name: string) => JSON.stringify(join(home, name));
   await mkdir(join(home, 'calls'));
   // One file per call: hooks run side by side, and appends to one file would interleave.
-  await writeFile(script, `#!/bin/sh\ncat > "$(mktemp ${q('calls')}/call.XXXXXX)"\nwhile [ -f ${q('hold')} ]; do touch ${q('held')}; sleep 0.1; done\necho '{}'\n`);
+  await writeFile(
+    script,
+    `#!/bin/sh\ncat > "$(mktemp ${q('calls')}/call.XXXXXX)"\nwhile [ -f ${q('hold')} ]; do touch ${q('held')}; sleep 0.1; done\necho '{}'\n`,
+  );
   await chmod(script, 0o755);
-  await writeFile(join(home, 'config.yaml'), `hooks:\n  pre_llm_call:\n    - command: ${JSON.stringify(script)}\n      timeout: 300\n`);
+  await writeFile(
+    join(home, 'config.yaml'),
+    `hooks:\n  pre_llm_call:\n    - command: ${JSON.stringify(script)}\n      timeout: 300\n`,
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -143,7 +165,9 @@ describe('fault 5: kill -9 of hookgate dev mid-turn', () => {
     const second = await startDev();
     const requeued = Number(/(\d+) unanswered turn\(s\) re-queued/.exec(second.output())?.[1] ?? 0);
     await until(async () => chats.every((chat) => replies(chat).length >= 2), Boolean);
-    const callsBeforeRedelivery = await Promise.all(chats.map(async (chat) => (await hookCalls(firstText(chat))) + (await hookCalls(inFlight(chat)))));
+    const callsBeforeRedelivery = await Promise.all(
+      chats.map(async (chat) => (await hookCalls(firstText(chat))) + (await hookCalls(inFlight(chat)))),
+    );
     // The same updates again (a platform redelivering what it never saw acknowledged), then a new one per chat.
     const redelivered: number[] = [];
     for (const chat of chats) {
@@ -154,13 +178,21 @@ describe('fault 5: kill -9 of hookgate dev mid-turn', () => {
     // FIFO per chat: once `after` is answered, a turn for a redelivery would have run before it.
     await until(async () => chats.every((chat) => replies(chat).length >= 3), Boolean);
     await settle(1_000);
-    const callsAfterRedelivery = await Promise.all(chats.map(async (chat) => (await hookCalls(firstText(chat))) + (await hookCalls(inFlight(chat)))));
+    const callsAfterRedelivery = await Promise.all(
+      chats.map(async (chat) => (await hookCalls(firstText(chat))) + (await hookCalls(inFlight(chat)))),
+    );
     await killHard(second);
 
     const got = chats.map((chat) => replies(chat));
     const answered = chats.filter((chat, i) => got[i]!.some((t) => t.includes(inFlight(chat)))).length;
     const twice = got.reduce((sum, texts) => sum + texts.length - new Set(texts).size, 0);
-    const wrong = chats.filter((chat, i) => got[i]!.length !== 3 || !got[i]![0]!.includes(firstText(chat)) || !got[i]![1]!.includes(inFlight(chat)) || !got[i]![2]!.includes(lastText(chat)));
+    const wrong = chats.filter(
+      (chat, i) =>
+        got[i]!.length !== 3 ||
+        !got[i]![0]!.includes(firstText(chat)) ||
+        !got[i]![1]!.includes(inFlight(chat)) ||
+        !got[i]![2]!.includes(lastText(chat)),
+    );
     const extraTurns = callsAfterRedelivery.reduce((sum, n, i) => sum + n - callsBeforeRedelivery[i]!, 0);
     const acknowledged = statuses.filter((s) => s === 200).length;
     faultLine(

@@ -27,20 +27,25 @@ beforeAll(async () => {
         '  callback_timeout: 0.5',
         'hooks:',
         '  pre_llm_call:',
-        ...Object.values(SHELL).map((f) => `    - command: ${JSON.stringify(`${home}/agent-hooks/${f}`)}\n      timeout: ${f === SHELL.hanging ? 1 : 60}`),
+        ...Object.values(SHELL).map(
+          (f) => `    - command: ${JSON.stringify(`${home}/agent-hooks/${f}`)}\n      timeout: ${f === SHELL.hanging ? 1 : 60}`,
+        ),
         '',
       ].join('\n'),
       'agent-hooks/garbage.sh': '#!/bin/sh\ncat >/dev/null\nhead -c 4096 /dev/urandom\nexit 0\n',
       'agent-hooks/huge.sh': "#!/bin/sh\ncat >/dev/null\nhead -c 52428800 /dev/zero | tr '\\000' x\n",
       'agent-hooks/fail.sh': '#!/bin/sh\ncat >/dev/null\necho "fail.sh: something broke" >&2\nexit 3\n',
       'agent-hooks/hang.sh': '#!/bin/sh\ncat >/dev/null\nsleep 60\n',
-      ...plugin('unruly', `
+      ...plugin(
+        'unruly',
+        `
         ctx.register_hook('pre_llm_call', function throws_hook() { throw new Error('thrown on purpose'); });
         ctx.register_hook('pre_llm_call', function never_settles_hook() { return new Promise(() => {}); });
         ctx.register_hook('pre_llm_call', function cyclic_hook() { const o: any = { context: 'c' }; o.self = o; return o; });
         ctx.register_hook('pre_llm_call', function bigint_hook() { return { context: 10n }; });
         ctx.register_hook('transform_llm_output', function transform_cycle_hook() { const o: any = {}; o.o = o; return o; });
-        ctx.register_hook('post_llm_call', function post_bigint_hook() { return 1n; });`),
+        ctx.register_hook('post_llm_call', function post_bigint_hook() { return 1n; });`,
+      ),
     }),
   });
 }, 120_000);
@@ -70,7 +75,13 @@ describe('fault 6: unruly hooks', () => {
     const after = heap();
 
     const log = fd.logger.lines.map((l) => l.message).join('\n');
-    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: fd.dev.aws.dynamodbEndpoint, region: fd.dev.aws.region, credentials: fd.dev.aws.credentials }));
+    const client = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: fd.dev.aws.dynamodbEndpoint,
+        region: fd.dev.aws.region,
+        credentials: fd.dev.aws.credentials,
+      }),
+    );
     const items: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
@@ -86,7 +97,10 @@ describe('fault 6: unruly hooks', () => {
     const inLog = failing.filter((n) => log.includes(n));
     const inTrace = names.filter((n) => traces.includes(n));
     const growth = (after - before) / before;
-    faultLine(ctx, `fault 6 unruly-hooks: ${TURNS} turns x ${names.length} misbehaving hooks (throw, never settle, cycle, bigint, garbage, 50 MB, exit 3, hang past 1 s) + 2 on other hooks, ${answered.filter((r) => r.startsWith('You said:')).length}/${TURNS} answered, log names ${inLog.length}/${failing.length} failing, trace names ${inTrace.length}/${names.length}, heap ${growth >= 0 ? '+' : ''}${Math.round(growth * 100)}% after`);
+    faultLine(
+      ctx,
+      `fault 6 unruly-hooks: ${TURNS} turns x ${names.length} misbehaving hooks (throw, never settle, cycle, bigint, garbage, 50 MB, exit 3, hang past 1 s) + 2 on other hooks, ${answered.filter((r) => r.startsWith('You said:')).length}/${TURNS} answered, log names ${inLog.length}/${failing.length} failing, trace names ${inTrace.length}/${names.length}, heap ${growth >= 0 ? '+' : ''}${Math.round(growth * 100)}% after`,
+    );
     expect(answered).toEqual(Array.from({ length: TURNS }, (_, i) => `You said: turn ${i + 1}`));
     expect(failing.filter((n) => !log.includes(n))).toEqual([]);
     expect(names.filter((n) => !traces.includes(n))).toEqual([]);

@@ -22,7 +22,8 @@ let home = '';
 
 const script = (marker: string) => `#!/bin/sh\ncat >/dev/null\necho ran >> "$(dirname "$0")/${marker}.marker"\nprintf '{}\\n'\n`;
 const command = (name: string) => join(home, 'agent-hooks', `${name}.sh`);
-const marker = async (name: string) => (await readFile(join(home, 'agent-hooks', `${name}.marker`), 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
+const marker = async (name: string) =>
+  (await readFile(join(home, 'agent-hooks', `${name}.marker`), 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
 
 beforeAll(async () => {
   fd = await startFaultDev({
@@ -31,7 +32,12 @@ beforeAll(async () => {
     files: (path) => {
       home = path;
       return {
-        'config.yaml': ['hooks:', '  pre_llm_call:', ...HOOKS.map((h) => `    - command: ${JSON.stringify(command(h))}`), ''].join('\n'),
+        'config.yaml': [
+          'hooks:',
+          '  pre_llm_call:',
+          ...HOOKS.map((h) => `    - command: ${JSON.stringify(command(h))}`),
+          '',
+        ].join('\n'),
         ...Object.fromEntries(HOOKS.map((h) => [`agent-hooks/${h}.sh`, script(h)])),
       };
     },
@@ -58,7 +64,14 @@ async function callHooks(label: string): Promise<void> {
     const res = await fetch(`${fd.dev.url}/v1/hooks/pre_llm_call`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${fd.dev.apiToken}` },
-      body: JSON.stringify({ session_id: `v1-${label}-${i}`, user_message: 'x', conversation_history: [], is_first_turn: true, model: 'm', platform: 'cli' }),
+      body: JSON.stringify({
+        session_id: `v1-${label}-${i}`,
+        user_message: 'x',
+        conversation_history: [],
+        is_first_turn: true,
+        model: 'm',
+        platform: 'cli',
+      }),
     });
     expect(res.status).toBe(200);
   }
@@ -71,11 +84,20 @@ describe('fault 7: unapproved and drifted shell hooks', () => {
     // Now change the approved, running hook's script.
     await writeFile(command('drifts-live'), `${script('drifts-live-changed')}# changed while running\n`);
     await callHooks('after');
-    const counts = Object.fromEntries(await Promise.all([...HOOKS, 'drifts-live-changed'].map(async (h) => [h, await marker(h)] as const)));
+    const counts = Object.fromEntries(
+      await Promise.all([...HOOKS, 'drifts-live-changed'].map(async (h) => [h, await marker(h)] as const)),
+    );
     const calls = CALLS * 2 * 2;
-    faultLine(ctx, `fault 7 unapproved-hooks: ${calls} hook calls (${CALLS * 2} turns + ${CALLS * 2} /v1 calls); runs: unapproved ${counts.unapproved}, drifted before start ${counts.drifted}, drifted while running ${counts['drifts-live-changed']} (approved content ran ${liveBefore} before the change), approved control ${counts.control}`);
+    faultLine(
+      ctx,
+      `fault 7 unapproved-hooks: ${calls} hook calls (${CALLS * 2} turns + ${CALLS * 2} /v1 calls); runs: unapproved ${counts.unapproved}, drifted before start ${counts.drifted}, drifted while running ${counts['drifts-live-changed']} (approved content ran ${liveBefore} before the change), approved control ${counts.control}`,
+    );
     expect(counts.control).toBe(calls);
     expect(liveBefore).toBe(calls / 2);
-    expect({ unapproved: counts.unapproved, drifted: counts.drifted, driftsLive: counts['drifts-live-changed'] }).toEqual({ unapproved: 0, drifted: 0, driftsLive: 0 });
+    expect({ unapproved: counts.unapproved, drifted: counts.drifted, driftsLive: counts['drifts-live-changed'] }).toEqual({
+      unapproved: 0,
+      drifted: 0,
+      driftsLive: 0,
+    });
   });
 });

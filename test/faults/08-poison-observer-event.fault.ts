@@ -75,21 +75,30 @@ afterAll(async () => {
   await fd?.stop();
 });
 
-const processed = async (): Promise<string[]> => (await readFile(join(fd.home.path, 'processed.log'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+const processed = async (): Promise<string[]> =>
+  (await readFile(join(fd.home.path, 'processed.log'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
 const depth = async (queueUrl: string): Promise<number> => {
   const { Attributes } = await clients.sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    new GetQueueAttributesCommand({
+      QueueUrl: queueUrl,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+    }),
   );
   return Number(Attributes?.ApproximateNumberOfMessages ?? 0) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
 };
 const hookgate = (...args: string[]) =>
-  run(process.execPath, [BIN, ...args, '--home', fd.home.path], { env: { ...process.env, HOOKGATE_HOME: fd.home.path }, timeout: 120_000 });
+  run(process.execPath, [BIN, ...args, '--home', fd.home.path], {
+    env: { ...process.env, HOOKGATE_HOME: fd.home.path },
+    timeout: 120_000,
+  });
 
 describe('fault 8: poison observer event', () => {
   it('lands in the events DLQ after maxReceiveCount receives; after the fix, hookgate dlq replay runs it once', async (ctx) => {
     const { aws } = fd.dev;
     const runId = randomUUID().slice(0, 8);
-    const { Attributes } = await clients.sqs.send(new GetQueueAttributesCommand({ QueueUrl: aws.eventsQueueUrl, AttributeNames: ['RedrivePolicy'] }));
+    const { Attributes } = await clients.sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: aws.eventsQueueUrl, AttributeNames: ['RedrivePolicy'] }),
+    );
     const maxReceiveCount = (JSON.parse(Attributes!.RedrivePolicy!) as { maxReceiveCount: number }).maxReceiveCount;
 
     // Poison: offloaded envelopes whose payload object is not there yet.
@@ -97,8 +106,23 @@ describe('fault 8: poison observer event', () => {
       const id = `poison-${runId}-${i}`;
       const body = JSON.stringify({ tool_name: 'terminal', marker: id, telemetry_schema_version: 'hermes.observer.v1' });
       const key = `payloads/${new Date().toISOString().slice(0, 10)}/${id}.json`;
-      const ref = { store: 's3', bucket: aws.payloadBucket, key, bytes: Buffer.byteLength(body), sha256: createHash('sha256').update(body).digest('hex') };
-      const envelope = { v: 1, id, type: 'post_tool_call', occurred_at: new Date().toISOString(), session_id: null, turn_id: null, payload: null, payload_ref: ref };
+      const ref = {
+        store: 's3',
+        bucket: aws.payloadBucket,
+        key,
+        bytes: Buffer.byteLength(body),
+        sha256: createHash('sha256').update(body).digest('hex'),
+      };
+      const envelope = {
+        v: 1,
+        id,
+        type: 'post_tool_call',
+        occurred_at: new Date().toISOString(),
+        session_id: null,
+        turn_id: null,
+        payload: null,
+        payload_ref: ref,
+      };
       return { id, key, body, envelope: JSON.stringify(envelope) };
     });
     const good = Array.from({ length: GOOD }, (_, i) => `good-${runId}-${i}`);
@@ -119,7 +143,10 @@ describe('fault 8: poison observer event', () => {
       if (i < GOOD) statuses.push(await postGood(good[i]!));
     }
 
-    await until(() => depth(aws.eventsDlqUrl), (n) => n >= POISON);
+    await until(
+      () => depth(aws.eventsDlqUrl),
+      (n) => n >= POISON,
+    );
     await until(processed, (lines) => good.every((m) => lines.includes(m)));
     const beforeFix = await processed();
     const listed = JSON.parse((await hookgate('dlq', 'list', '--json')).stdout) as { id?: string }[];
@@ -128,7 +155,10 @@ describe('fault 8: poison observer event', () => {
     const receives = [...new Set(poison.map((p) => failures.filter((f) => f.id === p.id).length))].sort();
 
     // The fix: the payloads land. Then the real CLI replays the DLQ into the events queue.
-    for (const p of poison) await clients.s3.send(new PutObjectCommand({ Bucket: aws.payloadBucket, Key: p.key, Body: p.body, ContentType: 'application/json' }));
+    for (const p of poison)
+      await clients.s3.send(
+        new PutObjectCommand({ Bucket: aws.payloadBucket, Key: p.key, Body: p.body, ContentType: 'application/json' }),
+      );
     const replay = await hookgate('dlq', 'replay');
     const replayed = Number(/replayed (\d+) message/.exec(replay.stdout)?.[1] ?? -1);
     await until(processed, (lines) => poison.every((p) => lines.includes(p.id)));
@@ -136,7 +166,10 @@ describe('fault 8: poison observer event', () => {
     const replayAgain = Number(/replayed (\d+) message/.exec((await hookgate('dlq', 'replay')).stdout)?.[1] ?? -1);
     const runsAfterReplay = (await processed()).length;
     for (const p of poison) await publish(p.envelope);
-    await until(() => depth(aws.eventsQueueUrl), (n) => n === 0);
+    await until(
+      () => depth(aws.eventsQueueUrl),
+      (n) => n === 0,
+    );
     await settle(1_500);
     const lines = await processed();
     const count = (marker: string) => lines.filter((l) => l === marker).length;
@@ -151,7 +184,18 @@ describe('fault 8: poison observer event', () => {
       `fault 8 poison-observer-event: ${POISON} poison events (offloaded payload missing) among ${GOOD} good ones; ${inDlq.length}/${POISON} in the events DLQ after ${receives.join('/')} failed receives each (maxReceiveCount ${maxReceiveCount}), ${beforeFix.filter((l) => l.startsWith('poison-')).length} ran before the fix, ${goodOnce}/${GOOD} good ran once; payloads uploaded, hookgate dlq replay: ${replayed} replayed, ${poisonOnce}/${POISON} ran once, ${twice} twice, DLQ ${dlqAfter} after; replay again: ${replayAgain}, re-published: ${rerun} new runs`,
     );
     expect(statuses.filter((s) => s !== 202)).toEqual([]);
-    expect({ inDlq: inDlq.length, receives, ranBeforeFix: beforeFix.filter((l) => l.startsWith('poison-')).length, replayed, poisonOnce, goodOnce, twice, dlqAfter, replayAgain, rerun }).toEqual({
+    expect({
+      inDlq: inDlq.length,
+      receives,
+      ranBeforeFix: beforeFix.filter((l) => l.startsWith('poison-')).length,
+      replayed,
+      poisonOnce,
+      goodOnce,
+      twice,
+      dlqAfter,
+      replayAgain,
+      rerun,
+    }).toEqual({
       inDlq: POISON,
       receives: [maxReceiveCount],
       ranBeforeFix: 0,

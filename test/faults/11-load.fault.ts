@@ -31,11 +31,15 @@ const percentile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 };
-const ms = (values: number[]) => `p50 ${percentile(values, 0.5).toFixed(0)} / p95 ${percentile(values, 0.95).toFixed(0)} / p99 ${percentile(values, 0.99).toFixed(0)} ms`;
+const ms = (values: number[]) =>
+  `p50 ${percentile(values, 0.5).toFixed(0)} / p95 ${percentile(values, 0.95).toFixed(0)} / p99 ${percentile(values, 0.99).toFixed(0)} ms`;
 
 describe('fault 11: load', () => {
   it(`${CHATS} chats x ${MESSAGES} messages: all answered once, cost per turn flat`, async (ctx) => {
-    const chats = Array.from({ length: CHATS }, (_, i) => ({ platform: PLATFORMS[i % PLATFORMS.length]!, chat: `9${String(i).padStart(4, '0')}` }));
+    const chats = Array.from({ length: CHATS }, (_, i) => ({
+      platform: PLATFORMS[i % PLATFORMS.length]!,
+      chat: `9${String(i).padStart(4, '0')}`,
+    }));
     const acks: number[] = [];
     const replyLatency: number[] = [];
     const statuses: boolean[] = [];
@@ -61,7 +65,10 @@ describe('fault 11: load', () => {
       );
       // The round ends when every chat has its reply; the fake API's arrival time dates each.
       await until(
-        async () => (await Promise.all(chats.map(async ({ chat }) => (await firstOf.get(chat)!.replies()).length))).every((count) => count >= round),
+        async () =>
+          (await Promise.all(chats.map(async ({ chat }) => (await firstOf.get(chat)!.replies()).length))).every(
+            (count) => count >= round,
+          ),
         (done) => done,
       );
       const arrivals = fd.fake.requests.filter((r) => typeof r.status === 'number' && r.status < 300);
@@ -84,7 +91,8 @@ describe('fault 11: load', () => {
     }
     const first = perRound[0]!;
     const last = perRound.at(-1)!;
-    const round = (r: typeof first) => `${r.requests.toFixed(1)} requests, ${r.readUnits.toFixed(1)} RRU, ${r.writeUnits.toFixed(1)} WRU`;
+    const round = (r: typeof first) =>
+      `${r.requests.toFixed(1)} requests, ${r.readUnits.toFixed(1)} RRU, ${r.writeUnits.toFixed(1)} WRU`;
     faultLine(
       ctx,
       `fault 11 load: ${CHATS} chats x ${MESSAGES} messages = ${CHATS * MESSAGES}, ${statuses.filter(Boolean).length} acknowledged (${ms(acks)}), ` +

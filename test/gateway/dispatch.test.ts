@@ -64,7 +64,11 @@ describe('pre_gateway_dispatch', () => {
     await say('hello');
     const call = engine.calls.find((c) => c.name === 'pre_gateway_dispatch')!;
     expect(Object.keys(call.payload)).toEqual(['event', 'gateway', 'session_store']);
-    expect(call.payload.event).toMatchObject({ text: 'hello', internal: false, source: { platform: 'local', chat_id: chatId, user_id: 'u1' } });
+    expect(call.payload.event).toMatchObject({
+      text: 'hello',
+      internal: false,
+      source: { platform: 'local', chat_id: chatId, user_id: 'u1' },
+    });
     expect(String(call.payload.gateway)).toBe('<hookgate gateway>');
   });
 
@@ -129,7 +133,13 @@ describe('slash commands', () => {
   it('/new fires finalize, session:end, session:reset, on_session_reset in order, then replies', async () => {
     await say('first message'); // no session yet: the turn runtime creates it; make one here
     const key = `local:${chatId}`;
-    const before = await gw.plane.sessions.resolve(key, { platform: 'local', chat_id: chatId, thread_id: '', user_id: 'u1', chat_type: 'dm' });
+    const before = await gw.plane.sessions.resolve(key, {
+      platform: 'local',
+      chat_id: chatId,
+      thread_id: '',
+      user_id: 'u1',
+      chat_type: 'dm',
+    });
     await say('/new');
     const after = await gw.plane.sessions.current(key);
     expect(after!.session_id).not.toBe(before.session.session_id);
@@ -137,10 +147,22 @@ describe('slash commands', () => {
     const [finalize, end, reset, onReset] = observed().map((c) => c.payload);
     const oldId = before.session.session_id;
     const newId = after!.session_id;
-    expect(finalize).toEqual({ session_id: oldId, platform: 'local', reason: 'new_session', old_session_id: oldId, new_session_id: newId });
+    expect(finalize).toEqual({
+      session_id: oldId,
+      platform: 'local',
+      reason: 'new_session',
+      old_session_id: oldId,
+      new_session_id: newId,
+    });
     expect(end).toEqual({ platform: 'local', user_id: 'u1', session_key: key });
     expect(reset).toEqual({ platform: 'local', user_id: 'u1', session_key: key });
-    expect(onReset).toEqual({ session_id: newId, platform: 'local', reason: 'new_session', old_session_id: oldId, new_session_id: newId });
+    expect(onReset).toEqual({
+      session_id: newId,
+      platform: 'local',
+      reason: 'new_session',
+      old_session_id: oldId,
+      new_session_id: newId,
+    });
     expect(await replies()).toEqual(['✨ New session started.']);
     expect((await gw.drainTurns()).map((t) => t.kind === 'message' && t.event.text)).toEqual(['first message']);
   });
@@ -150,7 +172,14 @@ describe('slash commands', () => {
     await say('/CLEAR');
     const hooks = engine.calls.filter((c) => c.op === 'emitCollect');
     expect(hooks.map((c) => c.name)).toEqual(['command:new', 'command:new']);
-    expect(hooks[0]!.payload).toEqual({ platform: 'local', user_id: 'u1', command: 'new', raw_command: 'reset', args: 'now please', raw_args: 'now please' });
+    expect(hooks[0]!.payload).toEqual({
+      platform: 'local',
+      user_id: 'u1',
+      command: 'new',
+      raw_command: 'reset',
+      args: 'now please',
+      raw_args: 'now please',
+    });
     expect(hooks[1]!.payload.raw_command).toBe('CLEAR');
     expect(await replies()).toEqual(['✨ New session started.', '✨ New session started.']);
   });
@@ -209,8 +238,17 @@ describe('slash commands', () => {
   /** A turn of `userId` started in this test's chat (as the turn runtime notes it) and not ended. */
   const startedTurn = async (userId: string | null, turnId = `turn-${chatId}`) => {
     const key = `local:${chatId}`;
-    const { session } = await gw.plane.sessions.resolve(key, { platform: 'local', chat_id: chatId, thread_id: '', user_id: userId, chat_type: 'group' }, { now: new Date(Date.now() - 5000) });
-    await gw.plane.sessions.noteTurnStarted(key, session.session_id, { turn_id: turnId, platform: 'local', user_id: userId, started_at: new Date(Date.now() - 1000).toISOString() });
+    const { session } = await gw.plane.sessions.resolve(
+      key,
+      { platform: 'local', chat_id: chatId, thread_id: '', user_id: userId, chat_type: 'group' },
+      { now: new Date(Date.now() - 5000) },
+    );
+    await gw.plane.sessions.noteTurnStarted(key, session.session_id, {
+      turn_id: turnId,
+      platform: 'local',
+      user_id: userId,
+      started_at: new Date(Date.now() - 1000).toISOString(),
+    });
     return { key, session };
   };
 
@@ -252,13 +290,22 @@ describe('slash commands', () => {
     await startedTurn(null);
     await say('/stop', 'u1');
     await say('/stop', 'ops');
-    expect(await replies()).toEqual([expect.stringMatching(/^⛔ Only the user who asked for the running turn/), '⏹ Stopping the current turn.']);
+    expect(await replies()).toEqual([
+      expect.stringMatching(/^⛔ Only the user who asked for the running turn/),
+      '⏹ Stopping the current turn.',
+    ]);
   });
 
   it('/status shows a pending command to its requester and approvers only', async () => {
     await setup({ HOOKGATE_APPROVERS: 'local:ops' });
     const key = await putPendingApproval('rm -rf /srv/\u202e\nsecret-project', 'recursive_delete', 'alice');
-    await gw.plane.sessions.resolve(key, { platform: 'local', chat_id: chatId, thread_id: '', user_id: 'alice', chat_type: 'group' });
+    await gw.plane.sessions.resolve(key, {
+      platform: 'local',
+      chat_id: chatId,
+      thread_id: '',
+      user_id: 'alice',
+      chat_type: 'group',
+    });
     for (const user of ['alice', 'mallory', 'ops']) await say('/status', user);
     const [alice, mallory, ops] = (await replies()).map((r) => r.split('\n').find((l) => l.startsWith('Pending approval:')));
     expect(alice).toBe('Pending approval: rm -rf /srv/\\u202e\\nsecret-project');
@@ -269,7 +316,13 @@ describe('slash commands', () => {
   it('/status reports the session', async () => {
     await say('/status');
     const key = `local:${chatId}`;
-    const { session } = await gw.plane.sessions.resolve(key, { platform: 'local', chat_id: chatId, thread_id: '', user_id: 'u1', chat_type: 'dm' });
+    const { session } = await gw.plane.sessions.resolve(key, {
+      platform: 'local',
+      chat_id: chatId,
+      thread_id: '',
+      user_id: 'u1',
+      chat_type: 'dm',
+    });
     await say('/status');
     const [none, some] = await replies();
     expect(none).toMatch(/No session yet/);
@@ -297,7 +350,9 @@ describe('slash commands', () => {
       return send(...args);
     };
     try {
-      const failed = await gw.request('/webhooks/local', { body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text: '/approve' }) });
+      const failed = await gw.request('/webhooks/local', {
+        body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text: '/approve' }),
+      });
       expect(failed.status).toBeGreaterThanOrEqual(500);
       expect((await gw.plane.approvals.pending(key))?.approval_id).toBe(`ap-${chatId}`);
       await say('/approve');
@@ -330,16 +385,24 @@ describe('slash commands', () => {
     expect((await replies()).at(-1)).toMatch(/^⛔ Only an approver/);
     await say('/approve always', 'alice');
     expect((await replies()).at(-1)).toBe('✅ Approved always in this chat.');
-    expect(await gw.drainTurns()).toEqual([expect.objectContaining({ kind: 'approval', choice: 'always', answered_by: 'local:alice' })]);
+    expect(await gw.drainTurns()).toEqual([
+      expect.objectContaining({ kind: 'approval', choice: 'always', answered_by: 'local:alice' }),
+    ]);
     expect(await gw.plane.approvals.get(`ap-${chatId}`)).toMatchObject({ choice: 'always', answered_by: 'local:alice' });
   });
 
-  it('an operator in HOOKGATE_APPROVERS may answer anyone\'s approval and grant it for every chat', async () => {
+  it("an operator in HOOKGATE_APPROVERS may answer anyone's approval and grant it for every chat", async () => {
     await setup({ HOOKGATE_APPROVERS: 'local:root,telegram:1' });
     await putPendingApproval('sudo reboot', 'sudo', 'alice');
     await say('/approve always global', 'root');
     expect(await replies()).toEqual(['✅ Approved always, in every chat.']);
-    expect(await gw.drainTurns()).toEqual([expect.objectContaining({ kind: 'approval', choice: 'always', global: true, answered_by: 'local:root' })]);
-    expect(await gw.plane.approvals.get(`ap-${chatId}`)).toMatchObject({ choice: 'always', global: true, answered_by: 'local:root' });
+    expect(await gw.drainTurns()).toEqual([
+      expect.objectContaining({ kind: 'approval', choice: 'always', global: true, answered_by: 'local:root' }),
+    ]);
+    expect(await gw.plane.approvals.get(`ap-${chatId}`)).toMatchObject({
+      choice: 'always',
+      global: true,
+      answered_by: 'local:root',
+    });
   });
 });

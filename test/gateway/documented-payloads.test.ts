@@ -24,7 +24,18 @@ beforeEach(async () => {
   gw?.plane.destroy();
   gw = gatewayHarness(
     aws,
-    { TELEGRAM_BOT_TOKEN: '1:doc', TELEGRAM_SECRET_TOKEN: 'tg-secret', SLACK_SIGNING_SECRET: 'slack-secret', SLACK_BOT_TOKEN: 'xoxb-1', WHATSAPP_APP_SECRET: 'wa-secret', WHATSAPP_VERIFY_TOKEN: 'v', WHATSAPP_ACCESS_TOKEN: 'wa', WHATSAPP_PHONE_NUMBER_ID: '555', DISCORD_PUBLIC_KEY: keys.publicKeyHex, DISCORD_APPLICATION_ID: '999' },
+    {
+      TELEGRAM_BOT_TOKEN: '1:doc',
+      TELEGRAM_SECRET_TOKEN: 'tg-secret',
+      SLACK_SIGNING_SECRET: 'slack-secret',
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      WHATSAPP_APP_SECRET: 'wa-secret',
+      WHATSAPP_VERIFY_TOKEN: 'v',
+      WHATSAPP_ACCESS_TOKEN: 'wa',
+      WHATSAPP_PHONE_NUMBER_ID: '555',
+      DISCORD_PUBLIC_KEY: keys.publicKeyHex,
+      DISCORD_APPLICATION_ID: '999',
+    },
     recordingEngine(),
   );
   await gw.drainTurns();
@@ -93,7 +104,10 @@ describe("Telegram's documented update", () => {
     const [turn] = await gw.drainTurns();
     expect(turn).toMatchObject({
       delivery_id: 'telegram:10000',
-      event: { text: '/start', source: { platform: 'telegram', chat_id: '1111111', user_id: '1111111', user_name: 'Test', chat_type: 'dm' } },
+      event: {
+        text: '/start',
+        source: { platform: 'telegram', chat_id: '1111111', user_id: '1111111', user_name: 'Test', chat_type: 'dm' },
+      },
     });
   });
 });
@@ -134,18 +148,28 @@ describe("Slack's documented events", () => {
   it('answers the message.channels example', async () => {
     await slack(fixture('slack-message-channels.docs.json'));
     const [turn] = await gw.drainTurns();
-    expect(turn).toMatchObject({ event: { text: 'Live long and prospect.', source: { chat_id: 'C123ABC456', user_id: 'U123ABC456', chat_type: 'group' } } });
+    expect(turn).toMatchObject({
+      event: { text: 'Live long and prospect.', source: { chat_id: 'C123ABC456', user_id: 'U123ABC456', chat_type: 'group' } },
+    });
   });
 
   it('runs one turn when both message and app_mention arrive for one message, in either order', async () => {
-    const mention = JSON.parse(fixture('slack-app-mention.docs.json')) as { event: Record<string, unknown>; event_id: string; authorizations: unknown[] };
+    const mention = JSON.parse(fixture('slack-app-mention.docs.json')) as {
+      event: Record<string, unknown>;
+      event_id: string;
+      authorizations: unknown[];
+    };
     const bot = [{ team_id: 'T123ABC456', user_id: 'U0LAN0Z89', is_bot: true, is_enterprise_install: false }];
     for (const [ts, first] of [
       ['1515449600.000100', 'message'],
       ['1515449600.000200', 'app_mention'],
     ] as const) {
       const asMention = { ...mention, authorizations: bot, event_id: `EvM${ts}`, event: { ...mention.event, ts } };
-      const asMessage = { ...asMention, event_id: `EvS${ts}`, event: { ...asMention.event, type: 'message', channel_type: 'channel' } };
+      const asMessage = {
+        ...asMention,
+        event_id: `EvS${ts}`,
+        event: { ...asMention.event, type: 'message', channel_type: 'channel' },
+      };
       const bodies = first === 'message' ? [asMessage, asMention] : [asMention, asMessage];
       for (const body of bodies) expect((await slack(JSON.stringify(body))).status).toBe(200);
       const turns = await gw.drainTurns();

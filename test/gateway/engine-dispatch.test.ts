@@ -50,7 +50,10 @@ beforeAll(async () => {
   await writeFile(join(home, 'plugins', 'router', 'plugin.yaml'), 'name: router\n');
   await writeFile(join(home, 'plugins', 'router', 'index.mjs'), PLUGIN);
   await mkdir(join(home, 'hooks', 'audit'), { recursive: true });
-  await writeFile(join(home, 'hooks', 'audit', 'HOOK.yaml'), 'name: audit\nevents:\n  - command:*\n  - session:end\n  - session:reset\n');
+  await writeFile(
+    join(home, 'hooks', 'audit', 'HOOK.yaml'),
+    'name: audit\nevents:\n  - command:*\n  - session:end\n  - session:reset\n',
+  );
   await writeFile(join(home, 'hooks', 'audit', 'handler.mjs'), GATEWAY_HOOK);
   aws = await startTestAws();
   engine = await createHookEngine({ home, gatewayHooks: true, print: () => {} });
@@ -68,7 +71,9 @@ const say = async (chatId: string, text: string, userId = 'u1') => {
   expect(res.status).toBe(202);
 };
 const replies = async (chatId: string) =>
-  ((await (await gw.request(`/webhooks/local/messages?chat_id=${chatId}`, { method: 'GET' })).json()) as { text: string }[]).map((m) => m.text);
+  ((await (await gw.request(`/webhooks/local/messages?chat_id=${chatId}`, { method: 'GET' })).json()) as { text: string }[]).map(
+    (m) => m.text,
+  );
 
 describe('dispatch with the real engine', () => {
   it('skip, rewrite and allow from a plugin take effect end to end', async () => {
@@ -85,18 +90,37 @@ describe('dispatch with the real engine', () => {
   it('a command:* gateway hook can deny a command', async () => {
     await say('e2', '/status', 'blocked');
     expect(await replies('e2')).toEqual(['no status for you']);
-    expect(seen.some((line) => line.startsWith('command:status {"platform":"local","user_id":"blocked","command":"status","raw_command":"status","args":"","raw_args":""}'))).toBe(true);
+    expect(
+      seen.some((line) =>
+        line.startsWith(
+          'command:status {"platform":"local","user_id":"blocked","command":"status","raw_command":"status","args":"","raw_args":""}',
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('/new fires on_session_finalize, session:end, session:reset, on_session_reset in that order', async () => {
     seen.length = 0;
     const key = 'local:e3';
-    const { session } = await gw.plane.sessions.resolve(key, { platform: 'local', chat_id: 'e3', thread_id: '', user_id: 'u1', chat_type: 'dm' });
+    const { session } = await gw.plane.sessions.resolve(key, {
+      platform: 'local',
+      chat_id: 'e3',
+      thread_id: '',
+      user_id: 'u1',
+      chat_type: 'dm',
+    });
     await say('e3', '/new');
     const order = seen.map((line) => line.split(' ')[0]).filter((type) => type !== 'command:new');
     expect(order).toEqual(['on_session_finalize', 'session:end', 'session:reset', 'on_session_reset']);
-    const finalize = JSON.parse(seen.find((l) => l.startsWith('on_session_finalize'))!.slice('on_session_finalize '.length)) as Record<string, unknown>;
-    expect(finalize).toMatchObject({ session_id: session.session_id, platform: 'local', reason: 'new_session', old_session_id: session.session_id });
+    const finalize = JSON.parse(
+      seen.find((l) => l.startsWith('on_session_finalize'))!.slice('on_session_finalize '.length),
+    ) as Record<string, unknown>;
+    expect(finalize).toMatchObject({
+      session_id: session.session_id,
+      platform: 'local',
+      reason: 'new_session',
+      old_session_id: session.session_id,
+    });
     expect(finalize.telemetry_schema_version).toBe('hermes.observer.v1');
     expect(await replies('e3')).toEqual(['✨ New session started.']);
   });

@@ -55,11 +55,16 @@ describe('/v1 bearer token', () => {
 
 describe('POST /v1/hooks/{hook}', () => {
   it('answers engine.invoke for the body as kwargs', async () => {
-    engine.answers.pre_tool_call = (kwargs) => (kwargs.tool_name === 'terminal' ? { action: 'block', message: 'no shell' } : { action: 'allow' });
+    engine.answers.pre_tool_call = (kwargs) =>
+      kwargs.tool_name === 'terminal' ? { action: 'block', message: 'no shell' } : { action: 'allow' };
     const res = await post('/v1/hooks/pre_tool_call', { tool_name: 'terminal', args: { command: 'ls' } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ action: 'block', message: 'no shell' });
-    expect(engine.calls.at(-1)).toMatchObject({ op: 'invoke', name: 'pre_tool_call', payload: { tool_name: 'terminal', args: { command: 'ls' } } });
+    expect(engine.calls.at(-1)).toMatchObject({
+      op: 'invoke',
+      name: 'pre_tool_call',
+      payload: { tool_name: 'terminal', args: { command: 'ls' } },
+    });
   });
 
   it('404 with the valid names for an unknown hook', async () => {
@@ -70,7 +75,11 @@ describe('POST /v1/hooks/{hook}', () => {
     expect(json.error).toContain('api_request_error, on_session_end');
   });
 
-  it.each([['not JSON', '{'], ['an array', '[1]'], ['a string', '"x"']])('400 for a body that is %s', async (_l, body) => {
+  it.each([
+    ['not JSON', '{'],
+    ['an array', '[1]'],
+    ['a string', '"x"'],
+  ])('400 for a body that is %s', async (_l, body) => {
     const res = await post('/v1/hooks/pre_llm_call', body);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toMatch(/JSON|object/);
@@ -83,7 +92,13 @@ describe('POST /v1/events', () => {
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ ids: ['ev-1'] });
     const [envelope] = await receiveEvents(1);
-    expect(envelope).toMatchObject({ v: 1, id: 'ev-1', type: 'post_tool_call', session_id: 's1', payload: { tool_name: 'x', telemetry_schema_version: 'hermes.observer.v1' } });
+    expect(envelope).toMatchObject({
+      v: 1,
+      id: 'ev-1',
+      type: 'post_tool_call',
+      session_id: 's1',
+      payload: { tool_name: 'x', telemetry_schema_version: 'hermes.observer.v1' },
+    });
   });
 
   it('queues a batch and assigns missing ids', async () => {
@@ -141,10 +156,16 @@ describe('GET /healthz', () => {
       now += 45_000;
       const res = await probe.request('/healthz', { method: 'GET' });
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({ status: 'degraded', stuck_turns: [{ turn_id: 'turn_stuck', session_key: 'local:c9', age_seconds: 75 }] });
+      expect(await res.json()).toEqual({
+        status: 'degraded',
+        stuck_turns: [{ turn_id: 'turn_stuck', session_key: 'local:c9', age_seconds: 75 }],
+      });
       end();
       now += 60_000;
-      expect(await (await probe.request('/healthz', { method: 'GET' })).json()).toEqual({ status: 'degraded', stuck_turns: [{ turn_id: 'turn_young', session_key: 'local:c8', age_seconds: 105 }] });
+      expect(await (await probe.request('/healthz', { method: 'GET' })).json()).toEqual({
+        status: 'degraded',
+        stuck_turns: [{ turn_id: 'turn_young', session_key: 'local:c8', age_seconds: 105 }],
+      });
     } finally {
       probe.plane.destroy();
     }

@@ -83,7 +83,9 @@ describe('input limits at the door (item 7)', () => {
   it('400 naming the limit for a 5,000-character chat_id, before anything is queued', async () => {
     const res = await local({ chat_id: 'c'.repeat(5_000), user_id: 'u', text: 'hi' });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: string }).error).toBe(`chat_id is 5000 bytes; the limit is ${INPUT_LIMITS.idBytes} bytes (UTF-8)`);
+    expect(((await res.json()) as { error: string }).error).toBe(
+      `chat_id is 5000 bytes; the limit is ${INPUT_LIMITS.idBytes} bytes (UTF-8)`,
+    );
     expect(await gw.drainTurns()).toEqual([]);
   });
 
@@ -99,8 +101,21 @@ describe('input limits at the door (item 7)', () => {
 
   it('the turn queue refuses a message whose queued form is over 256 KiB, before sending it', async () => {
     // 50,000 NULs are 300,000 bytes escaped (a hook may rewrite text past the door's limit).
-    const event = { text: '\u0000'.repeat(50_000), message_id: 'm', internal: false, source: { platform: 'local', chat_id: 'c', user_id: 'u', user_name: '', chat_type: 'dm', thread_id: '' }, reply: { platform: 'local', chat_id: 'c', thread_id: '', extra: {} } };
-    const sent = gw.plane.turnQueue.send({ v: 1, kind: 'message', delivery_id: 'local:big', session_key: 'local:c', received_at: new Date().toISOString(), event });
+    const event = {
+      text: '\u0000'.repeat(50_000),
+      message_id: 'm',
+      internal: false,
+      source: { platform: 'local', chat_id: 'c', user_id: 'u', user_name: '', chat_type: 'dm', thread_id: '' },
+      reply: { platform: 'local', chat_id: 'c', thread_id: '', extra: {} },
+    };
+    const sent = gw.plane.turnQueue.send({
+      v: 1,
+      kind: 'message',
+      delivery_id: 'local:big',
+      session_key: 'local:c',
+      received_at: new Date().toISOString(),
+      event,
+    });
     await expect(sent).rejects.toBeInstanceOf(TurnMessageTooLargeError);
     await expect(sent).rejects.toThrow(/the limit is 262144 bytes/);
     expect(await gw.drainTurns()).toEqual([]);
@@ -126,7 +141,10 @@ describe('/v1 authentication (item 7)', () => {
     ['Bearer with two tokens', `Bearer ${TOKEN} extra`],
     ['a wrong token', `Bearer ${TOKEN}x`],
   ])('401 with WWW-Authenticate for %s', async (_label, authorization) => {
-    const res = await gw.request('/v1/hooks/pre_tool_call', { body: '{}', headers: { 'content-type': 'application/json', authorization } });
+    const res = await gw.request('/v1/hooks/pre_tool_call', {
+      body: '{}',
+      headers: { 'content-type': 'application/json', authorization },
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="hookgate"/);
   });
@@ -138,7 +156,10 @@ describe('/v1 authentication (item 7)', () => {
   });
 
   it('takes a well-formed bearer token', async () => {
-    const res = await gw.request('/v1/hooks/pre_tool_call', { body: '{"tool_name":"x"}', headers: { ...auth, authorization: `bearer ${TOKEN}` } });
+    const res = await gw.request('/v1/hooks/pre_tool_call', {
+      body: '{"tool_name":"x"}',
+      headers: { ...auth, authorization: `bearer ${TOKEN}` },
+    });
     expect(res.status).toBe(200);
   });
 });
@@ -159,7 +180,10 @@ describe('values that cannot become text (item 2)', () => {
   });
 
   it('400 for an event id longer than the envelope allows', async () => {
-    const res = await gw.request('/v1/events', { body: JSON.stringify({ type: 'post_tool_call', payload: {}, id: 'i'.repeat(201) }), headers: auth });
+    const res = await gw.request('/v1/events', {
+      body: JSON.stringify({ type: 'post_tool_call', payload: {}, id: 'i'.repeat(201) }),
+      headers: auth,
+    });
     expect(res.status).toBe(400);
   });
 

@@ -38,11 +38,14 @@ const MESSAGE = JSON.stringify({ chat_id: 'origin', user_id: 'u1', text: 'run: i
 /** A raw HTTP POST (node:http lets a test set Host, as a DNS-rebound page would have it). */
 function post(headers: Record<string, string>, body = MESSAGE): Promise<{ status: number; error?: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/webhooks/local', headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ...(JSON.parse(text || '{}') as { error?: string }) }));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method: 'POST', path: '/webhooks/local', headers: { host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ...(JSON.parse(text || '{}') as { error?: string }) }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -60,8 +63,16 @@ describe('POST /webhooks/local answers this machine only', () => {
     ['a text/plain post without Origin', { 'content-type': 'text/plain' }, 415],
     ['a post with no content-type', {}, 415],
     ['JSON sent to a DNS-rebound host name', { 'content-type': 'application/json', host: 'evil.test' }, 403],
-    ['JSON to a rebound name with a loopback-looking prefix', { 'content-type': 'application/json', host: '127.0.0.1.evil.test' }, 403],
-    ['JSON to a rebound name with a loopback origin', { 'content-type': 'application/json', host: 'evil.test:80', origin: 'http://127.0.0.1' }, 403],
+    [
+      'JSON to a rebound name with a loopback-looking prefix',
+      { 'content-type': 'application/json', host: '127.0.0.1.evil.test' },
+      403,
+    ],
+    [
+      'JSON to a rebound name with a loopback origin',
+      { 'content-type': 'application/json', host: 'evil.test:80', origin: 'http://127.0.0.1' },
+      403,
+    ],
   ])('refuses %s with a clear 4xx and queues nothing', async (_what, headers, status) => {
     const res = await post(headers);
     expect(res.status).toBe(status);
@@ -72,7 +83,10 @@ describe('POST /webhooks/local answers this machine only', () => {
   it.each([
     ['JSON without Origin (curl, hookgate chat)', { 'content-type': 'application/json' }],
     ['JSON with a charset', { 'content-type': 'Application/JSON; charset=utf-8' }],
-    ['JSON from the console page (its own loopback origin)', { 'content-type': 'application/json', origin: 'http://127.0.0.1:8787' }],
+    [
+      'JSON from the console page (its own loopback origin)',
+      { 'content-type': 'application/json', origin: 'http://127.0.0.1:8787' },
+    ],
     ['JSON from another loopback page', { 'content-type': 'application/json', origin: 'http://localhost:3000' }],
     ['JSON through localhost', { 'content-type': 'application/json', host: 'localhost' }],
     ['JSON through ::1', { 'content-type': 'application/json', host: '[::1]:8787', origin: 'http://[::1]:8787' }],
@@ -83,13 +97,29 @@ describe('POST /webhooks/local answers this machine only', () => {
   });
 
   it('keeps a JSON body with fields it does not read (attachments) acceptable', async () => {
-    const body = JSON.stringify({ chat_id: 'origin', user_id: 'u1', text: 'see file', attachments: [{ name: 'a.txt', mime_type: 'text/plain', data_base64: 'aGk=' }] });
+    const body = JSON.stringify({
+      chat_id: 'origin',
+      user_id: 'u1',
+      text: 'see file',
+      attachments: [{ name: 'a.txt', mime_type: 'text/plain', data_base64: 'aGk=' }],
+    });
     expect((await post({ 'content-type': 'application/json' }, body)).status).toBe(202);
     await gw.drainTurns();
   });
 
   it('knows loopback host names from others', () => {
-    for (const name of ['localhost', 'LOCALHOST', 'app.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '[::ffff:7f00:1]']) expect(isLoopbackHostname(name), name).toBe(true);
-    for (const name of ['evil.test', 'localhost.evil.test', '127.0.0.1.nip.io', '10.0.0.1', '0.0.0.0', '[::]', '[::ffff:a00:1]', '']) expect(isLoopbackHostname(name), name).toBe(false);
+    for (const name of ['localhost', 'LOCALHOST', 'app.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '[::ffff:7f00:1]'])
+      expect(isLoopbackHostname(name), name).toBe(true);
+    for (const name of [
+      'evil.test',
+      'localhost.evil.test',
+      '127.0.0.1.nip.io',
+      '10.0.0.1',
+      '0.0.0.0',
+      '[::]',
+      '[::ffff:a00:1]',
+      '',
+    ])
+      expect(isLoopbackHostname(name), name).toBe(false);
   });
 });

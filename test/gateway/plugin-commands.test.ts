@@ -103,7 +103,12 @@ async function chat(chatId: string, text: string, userId = 'u1'): Promise<string
 
 async function policyCalls(): Promise<{ type: string; context: Record<string, unknown> }[]> {
   const text = await readFile(join(home.path, 'policy.log'), 'utf8').catch(() => '');
-  return text.trim() === '' ? [] : text.trim().split('\n').map((line) => JSON.parse(line));
+  return text.trim() === ''
+    ? []
+    : text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
 }
 
 describe('plugin slash commands in the running pipeline', () => {
@@ -153,7 +158,9 @@ describe('plugin slash commands in the running pipeline', () => {
     expect(await chat('m5', '/slow')).toBe('⌛ /slow took too long and was stopped.');
     const warnings = logger.lines.filter((l) => l.level === 'warn').map((l) => l.message);
     expect(warnings).toContain('plugin zz-extras: command /boom raised: secret internals');
-    expect(warnings.some((w) => /^plugin zz-extras: command \/slow did not answer within plugins\.callback_timeout \(1s/.test(w))).toBe(true);
+    expect(
+      warnings.some((w) => /^plugin zz-extras: command \/slow did not answer within plugins\.callback_timeout \(1s/.test(w)),
+    ).toBe(true);
     expect((await messages('m5')).map((m) => m.text).join('\n')).not.toContain('secret internals');
   });
 

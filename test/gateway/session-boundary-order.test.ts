@@ -35,9 +35,12 @@ let dev: DevRuntime;
 beforeAll(async () => {
   home = await tempHome({
     'config.yaml': 'plugins:\n  enabled: [order]\n',
-    ...plugin('order', `${APPEND}
+    ...plugin(
+      'order',
+      `${APPEND}
   ctx.register_hook('on_session_finalize', () => note('on_session_finalize'));
-  ctx.register_hook('on_session_reset', () => note('on_session_reset'));`),
+  ctx.register_hook('on_session_reset', () => note('on_session_reset'));`,
+    ),
     'hooks/order/HOOK.yaml': 'name: order\nevents:\n  - session:end\n  - session:reset\n',
     'hooks/order/handler.ts': `export async function handle(type: string): Promise<void> {${APPEND}\n  await note(type);\n}\n`,
   });
@@ -73,7 +76,10 @@ describe('/new in the order of §1.13.1 (issue #27)', () => {
     // Nothing late: every observer event of the runs has been consumed and deleted.
     const sqs = new SQSClient({ endpoint: dev.aws.sqsEndpoint, region: dev.aws.region, credentials: dev.aws.credentials });
     try {
-      for (const [queue, url] of [['turns', dev.aws.turnsQueueUrl], ['events', dev.aws.eventsQueueUrl]] as const) {
+      for (const [queue, url] of [
+        ['turns', dev.aws.turnsQueueUrl],
+        ['events', dev.aws.eventsQueueUrl],
+      ] as const) {
         await until(async () => (await queueDepth(sqs, url)) === 0, `the ${queue} queue drained`);
       }
     } finally {

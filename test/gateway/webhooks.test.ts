@@ -51,7 +51,13 @@ let seq = Date.now();
 const telegramUpdate = (text: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
     update_id: ++seq,
-    message: { message_id: seq, from: { id: 42, is_bot: false, first_name: 'Ann' }, chat: { id: -100, type: 'group' }, text, ...extra },
+    message: {
+      message_id: seq,
+      from: { id: 42, is_bot: false, first_name: 'Ann' },
+      chat: { id: -100, type: 'group' },
+      text,
+      ...extra,
+    },
   });
 const tgHeaders = { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'tg-secret' };
 
@@ -70,21 +76,30 @@ describe('telegram', () => {
   });
 
   it('refuses a wrong secret token with 401 and enqueues nothing', async () => {
-    const res = await gw.request('/webhooks/telegram', { body: telegramUpdate('x'), headers: { ...tgHeaders, 'x-telegram-bot-api-secret-token': 'nope' } });
+    const res = await gw.request('/webhooks/telegram', {
+      body: telegramUpdate('x'),
+      headers: { ...tgHeaders, 'x-telegram-bot-api-secret-token': 'nope' },
+    });
     expect(res.status).toBe(401);
     expect(await gw.drainTurns()).toEqual([]);
   });
 
   it('acknowledges edited messages and non-message updates without a turn', async () => {
-    const edited = JSON.stringify({ update_id: ++seq, edited_message: { message_id: 1, chat: { id: 1, type: 'private' }, text: 'x' } });
+    const edited = JSON.stringify({
+      update_id: ++seq,
+      edited_message: { message_id: 1, chat: { id: 1, type: 'private' }, text: 'x' },
+    });
     const callback = JSON.stringify({ update_id: ++seq, callback_query: { id: 'q' } });
-    for (const body of [edited, callback]) expect((await gw.request('/webhooks/telegram', { body, headers: tgHeaders })).status).toBe(200);
+    for (const body of [edited, callback])
+      expect((await gw.request('/webhooks/telegram', { body, headers: tgHeaders })).status).toBe(200);
     expect(await gw.drainTurns()).toEqual([]);
   });
 
   it('enqueues one turn when the same update arrives 5 times concurrently', async () => {
     const body = telegramUpdate('once');
-    const answers = await Promise.all(Array.from({ length: 5 }, () => gw.request('/webhooks/telegram', { body, headers: tgHeaders })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => gw.request('/webhooks/telegram', { body, headers: tgHeaders })),
+    );
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(await gw.drainTurns()).toHaveLength(1);
   });
@@ -105,7 +120,11 @@ describe('telegram', () => {
 
 describe('slack', () => {
   const slackEvent = (eventId: string, event: Record<string, unknown>) =>
-    JSON.stringify({ type: 'event_callback', event_id: eventId, event: { type: 'message', channel: 'C1', channel_type: 'channel', ts: '1700000000.1', ...event } });
+    JSON.stringify({
+      type: 'event_callback',
+      event_id: eventId,
+      event: { type: 'message', channel: 'C1', channel_type: 'channel', ts: '1700000000.1', ...event },
+    });
 
   it('answers url_verification with the challenge', async () => {
     const body = JSON.stringify({ type: 'url_verification', token: 't', challenge: 'abc123' });
@@ -117,11 +136,17 @@ describe('slack', () => {
   it('enqueues a user message once even when Slack retries it', async () => {
     const body = slackEvent('Ev1', { user: 'U1', text: 'hi there', thread_ts: '1699.5' });
     const first = await gw.request('/webhooks/slack', { body, headers: slackHeaders('slack-secret', body) });
-    const retry = await gw.request('/webhooks/slack', { body, headers: { ...slackHeaders('slack-secret', body), 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' } });
+    const retry = await gw.request('/webhooks/slack', {
+      body,
+      headers: { ...slackHeaders('slack-secret', body), 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' },
+    });
     expect([first.status, retry.status]).toEqual([200, 200]);
     const turns = await gw.drainTurns();
     expect(turns).toHaveLength(1);
-    expect(turns[0]).toMatchObject({ session_key: 'slack:C1:1699.5', event: { text: 'hi there', reply: { chat_id: 'C1', thread_id: '1699.5' } } });
+    expect(turns[0]).toMatchObject({
+      session_key: 'slack:C1:1699.5',
+      event: { text: 'hi there', reply: { chat_id: 'C1', thread_id: '1699.5' } },
+    });
   });
 
   it('ignores messages from bots, its own included, and edits', async () => {
@@ -139,7 +164,10 @@ describe('slack', () => {
   it('refuses a wrong signature and a stale timestamp with 401', async () => {
     const body = slackEvent('Ev5', { user: 'U1', text: 'x' });
     const wrong = await gw.request('/webhooks/slack', { body, headers: slackHeaders('other-secret', body) });
-    const stale = await gw.request('/webhooks/slack', { body, headers: slackHeaders('slack-secret', body, Math.floor(Date.now() / 1000) - 301) });
+    const stale = await gw.request('/webhooks/slack', {
+      body,
+      headers: slackHeaders('slack-secret', body, Math.floor(Date.now() / 1000) - 301),
+    });
     expect([wrong.status, stale.status]).toEqual([401, 401]);
     expect(((await stale.json()) as { error: string }).error).toMatch(/5 minutes/);
     expect(await gw.drainTurns()).toEqual([]);
@@ -156,7 +184,13 @@ describe('discord', () => {
       guild_id: 'G1',
       channel_id: 'CH1',
       member: { user: { id: 'U7', username: 'ann' } },
-      data: { name: 'ask', options: [{ name: 'question', type: 3, value: 'why is the sky blue' }, { name: 'n', type: 4, value: 3 }] },
+      data: {
+        name: 'ask',
+        options: [
+          { name: 'question', type: 3, value: 'why is the sky blue' },
+          { name: 'n', type: 4, value: 3 },
+        ],
+      },
       ...extra,
     });
 
@@ -181,7 +215,11 @@ describe('discord', () => {
     const [turn] = await gw.drainTurns();
     expect(turn).toMatchObject({
       delivery_id: 'discord:I1',
-      event: { text: '/ask why is the sky blue 3', source: { user_id: 'U7', chat_id: 'CH1', chat_type: 'group' }, reply: { extra: { interaction_token: 'tok-I1' } } },
+      event: {
+        text: '/ask why is the sky blue 3',
+        source: { user_id: 'U7', chat_id: 'CH1', chat_type: 'group' },
+        reply: { extra: { interaction_token: 'tok-I1' } },
+      },
     });
   });
 
@@ -197,23 +235,46 @@ describe('discord', () => {
 
 describe('whatsapp', () => {
   it('answers the verification challenge only with the right verify token', async () => {
-    const ok = await gw.request('/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=wa-verify&hub.challenge=1158201444', { method: 'GET' });
+    const ok = await gw.request('/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=wa-verify&hub.challenge=1158201444', {
+      method: 'GET',
+    });
     expect(ok.status).toBe(200);
     expect(await ok.text()).toBe('1158201444');
-    const bad = await gw.request('/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=wrong&hub.challenge=1', { method: 'GET' });
+    const bad = await gw.request('/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=wrong&hub.challenge=1', {
+      method: 'GET',
+    });
     expect(bad.status).toBe(403);
   });
 
   it('enqueues every text message of a batched notification, acks statuses, dedups by message id', async () => {
     const change = (messages: unknown[], statuses: unknown[] = []) => ({
       field: 'messages',
-      value: { messaging_product: 'whatsapp', metadata: { phone_number_id: '555' }, contacts: [{ wa_id: '4917', profile: { name: 'Bo' } }], messages, statuses },
+      value: {
+        messaging_product: 'whatsapp',
+        metadata: { phone_number_id: '555' },
+        contacts: [{ wa_id: '4917', profile: { name: 'Bo' } }],
+        messages,
+        statuses,
+      },
     });
     const body = JSON.stringify({
       object: 'whatsapp_business_account',
       entry: [
-        { id: 'E1', changes: [change([{ from: '4917', id: 'wamid.A', type: 'text', text: { body: 'one' } }, { from: '4917', id: 'wamid.B', type: 'image', image: {} }])] },
-        { id: 'E2', changes: [change([{ from: '4918', id: 'wamid.C', type: 'text', text: { body: 'two' } }], [{ id: 'wamid.X', status: 'read' }])] },
+        {
+          id: 'E1',
+          changes: [
+            change([
+              { from: '4917', id: 'wamid.A', type: 'text', text: { body: 'one' } },
+              { from: '4917', id: 'wamid.B', type: 'image', image: {} },
+            ]),
+          ],
+        },
+        {
+          id: 'E2',
+          changes: [
+            change([{ from: '4918', id: 'wamid.C', type: 'text', text: { body: 'two' } }], [{ id: 'wamid.X', status: 'read' }]),
+          ],
+        },
       ],
     });
     const res = await gw.request('/webhooks/whatsapp', { body, headers: whatsAppHeaders('wa-secret', body) });
@@ -228,7 +289,10 @@ describe('whatsapp', () => {
   });
 
   it('acks a statuses-only notification with no turn; refuses a bad signature with 401', async () => {
-    const body = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'messages', value: { statuses: [{ id: 'x' }] } }] }] });
+    const body = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [{ changes: [{ field: 'messages', value: { statuses: [{ id: 'x' }] } }] }],
+    });
     expect((await gw.request('/webhooks/whatsapp', { body, headers: whatsAppHeaders('wa-secret', body) })).status).toBe(200);
     expect((await gw.request('/webhooks/whatsapp', { body, headers: whatsAppHeaders('nope', body) })).status).toBe(401);
     expect(await gw.drainTurns()).toEqual([]);
@@ -252,10 +316,16 @@ describe('teams', () => {
 
   it('enqueues a message whose JWT verifies against the JWKS', async () => {
     const token = await fake.teamsToken({ serviceUrl: serviceUrl() });
-    const res = await gw.request('/webhooks/teams', { body: activity('A1'), headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } });
+    const res = await gw.request('/webhooks/teams', {
+      body: activity('A1'),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(200);
     const [turn] = await gw.drainTurns();
-    expect(turn).toMatchObject({ delivery_id: 'teams:a:conv1:A1', event: { text: 'hello teams', source: { chat_type: 'dm', user_id: '29:user' }, reply: { extra: { activity_id: 'A1' } } } });
+    expect(turn).toMatchObject({
+      delivery_id: 'teams:a:conv1:A1',
+      event: { text: 'hello teams', source: { chat_type: 'dm', user_id: '29:user' }, reply: { extra: { activity_id: 'A1' } } },
+    });
   });
 
   it.each([
@@ -265,13 +335,19 @@ describe('teams', () => {
     ['serviceUrl claim differs', {}, { serviceUrl: 'https://evil.example/' }],
   ])('refuses a token with %s (401)', async (_label, options, claims) => {
     const token = await fake.teamsToken({ serviceUrl: serviceUrl(), ...claims }, options);
-    const res = await gw.request('/webhooks/teams', { body: activity('A2'), headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } });
+    const res = await gw.request('/webhooks/teams', {
+      body: activity('A2'),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(401);
   });
 
   it('accepts a token expired less than 5 minutes ago (clock skew)', async () => {
     const token = await fake.teamsToken({ serviceUrl: serviceUrl() }, { expiresIn: Math.floor(Date.now() / 1000) - 120 });
-    const res = await gw.request('/webhooks/teams', { body: activity('A3'), headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } });
+    const res = await gw.request('/webhooks/teams', {
+      body: activity('A3'),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(200);
   });
 
@@ -297,7 +373,13 @@ describe('local', () => {
 });
 
 describe('malformed but correctly signed bodies get 400 on every platform', () => {
-  const bodies = ['{not json', '[]', '{"type":"event_callback"}', JSON.stringify({ object: 'x', entry: 'nope' }), JSON.stringify({ type: 2, id: 1 })];
+  const bodies = [
+    '{not json',
+    '[]',
+    '{"type":"event_callback"}',
+    JSON.stringify({ object: 'x', entry: 'nope' }),
+    JSON.stringify({ type: 2, id: 1 }),
+  ];
   it.each(bodies)('%s', async (body) => {
     const teamsToken = await fake.teamsToken({ serviceUrl: 'http://x/' });
     const statuses = await Promise.all([
@@ -305,7 +387,10 @@ describe('malformed but correctly signed bodies get 400 on every platform', () =
       gw.request('/webhooks/slack', { body, headers: slackHeaders('slack-secret', body) }),
       gw.request('/webhooks/discord', { body, headers: discordHeaders(keys, body) }),
       gw.request('/webhooks/whatsapp', { body, headers: whatsAppHeaders('wa-secret', body) }),
-      gw.request('/webhooks/teams', { body, headers: { 'content-type': 'application/json', authorization: `Bearer ${teamsToken}` } }),
+      gw.request('/webhooks/teams', {
+        body,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${teamsToken}` },
+      }),
       gw.request('/webhooks/local', { body }),
     ]).then((all) => all.map((r) => r.status));
     expect(statuses).toEqual([400, 400, 400, 400, 400, 400]);
@@ -325,10 +410,18 @@ describe('gateway replies on the platform APIs', () => {
   it('a Slack refusal goes through chat.postMessage in the thread', async () => {
     gw = gatewayHarness(aws, { ...env(fake.url), HOOKGATE_ALLOWED_USERS: 'slack:U1' }, engine);
     const before = fake.received('/slack/').length;
-    const body = JSON.stringify({ type: 'event_callback', event_id: 'EvR', event: { type: 'message', user: 'U2', text: 'hi', channel: 'C9', ts: '5.5', thread_ts: '5.0' } });
+    const body = JSON.stringify({
+      type: 'event_callback',
+      event_id: 'EvR',
+      event: { type: 'message', user: 'U2', text: 'hi', channel: 'C9', ts: '5.5', thread_ts: '5.0' },
+    });
     expect((await gw.request('/webhooks/slack', { body, headers: slackHeaders('slack-secret', body) })).status).toBe(200);
     const sent = fake.received('/slack/').slice(before);
-    expect(sent[0]!.json).toEqual({ channel: 'C9', text: '⛔ You are not allowed to use this bot (slack:U2).', thread_ts: '5.0' });
+    expect(sent[0]!.json).toEqual({
+      channel: 'C9',
+      text: '⛔ You are not allowed to use this bot (slack:U2).',
+      thread_ts: '5.0',
+    });
     expect(sent[0]!.headers.authorization).toBe('Bearer xoxb-1');
   });
 

@@ -12,10 +12,19 @@ import { hookAnswer, type HookName } from '../../src/hooks/catalogue.ts';
 describe('pre_tool_call block message (§1.5)', () => {
   it.each([
     [[], undefined],
-    [['block', 123, { action: 'block' }, { action: 'deny', message: 'x' }, { message: 'x' }, { action: 'block', message: 123 }], undefined],
+    [
+      ['block', 123, { action: 'block' }, { action: 'deny', message: 'x' }, { message: 'x' }, { action: 'block', message: 123 }],
+      undefined,
+    ],
     [[{ action: 'Block', message: 'case' }], undefined],
     [[{ action: 'block', message: '' }], undefined],
-    [[{ action: 'block', message: 'first' }, { action: 'block', message: 'second' }], 'first'],
+    [
+      [
+        { action: 'block', message: 'first' },
+        { action: 'block', message: 'second' },
+      ],
+      'first',
+    ],
     [[{ action: 'allow' }, { action: 'block', message: 'late' }], 'late'],
     [[[{ action: 'block', message: 'in a list' }]], undefined],
   ])('%j → %j', (results, expected) => {
@@ -76,7 +85,10 @@ describe('command:<name> decisions (§2.5)', () => {
     [[{ decision: 'Handled', message: 'done' }], { kind: 'handled', reply: 'done' }],
     [[{ decision: 'rewrite', command_name: '//model', raw_args: '  gpt  ' }], { kind: 'rewrite', text: '/model gpt' }],
     [[{ decision: 'rewrite', command_name: 'new', raw_args: null }], { kind: 'rewrite', text: '/new' }],
-    [[{ decision: 'rewrite', command_name: null }, { decision: 'deny' }], { kind: 'deny', reply: 'Command `/rst` was blocked by a hook.' }],
+    [
+      [{ decision: 'rewrite', command_name: null }, { decision: 'deny' }],
+      { kind: 'deny', reply: 'Command `/rst` was blocked by a hook.' },
+    ],
     [[{ decision: 'rewrite', command_name: ' / ' }, { decision: 'handled' }], { kind: 'handled' }],
     [[{ decision: 'maybe' }, { decision: null }, { decision: 'handled' }], { kind: 'handled' }],
   ])('%j → %j', (results, expected) => {
@@ -105,18 +117,36 @@ describe('hookAnswer: the /v1/hooks/{hook} shapes (architecture §4)', () => {
 });
 
 describe('results that cannot be read or turned into text are ignored, never thrown (issue #14 item 2)', () => {
-  const unprintable = { toString() { throw new Error('no text'); } };
-  const throwingGetter = new Proxy({}, { get() { throw new Error('no field'); } });
+  const unprintable = {
+    toString() {
+      throw new Error('no text');
+    },
+  };
+  const throwingGetter = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('no field');
+      },
+    },
+  );
 
   it('command:<name>: a decision, command_name or raw_args whose toString throws', () => {
-    expect(commandDecision([{ decision: unprintable }, { decision: 'deny', message: 'm' }], 'rst')).toEqual({ kind: 'deny', reply: 'm' });
+    expect(commandDecision([{ decision: unprintable }, { decision: 'deny', message: 'm' }], 'rst')).toEqual({
+      kind: 'deny',
+      reply: 'm',
+    });
     expect(commandDecision([{ decision: 'rewrite', command_name: unprintable }], 'rst')).toEqual({ kind: 'run' });
     expect(commandDecision([{ decision: 'rewrite', command_name: 'x', raw_args: unprintable }], 'rst')).toEqual({ kind: 'run' });
     expect(commandDecision([throwingGetter, { decision: 'handled' }], 'rst')).toEqual({ kind: 'handled' });
   });
 
   it('pre_llm_call, pre_tool_call and pre_gateway_dispatch skip such results', () => {
-    const cyclic: Record<string, unknown> = { toString() { throw new Error('no text'); } };
+    const cyclic: Record<string, unknown> = {
+      toString() {
+        throw new Error('no text');
+      },
+    };
     cyclic.self = cyclic; // JSON fails too
     expect(joinLlmContext([{ context: cyclic }, throwingGetter, 'B'])).toBe('B');
     expect(blockMessage([throwingGetter, { action: 'block', message: 'no' }])).toBe('no');

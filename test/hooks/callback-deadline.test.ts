@@ -20,11 +20,19 @@ async function load(files: Record<string, string>) {
   const logger = createMemoryLogger();
   const lines: string[] = [];
   const runs: HookRunRecord[] = [];
-  engine = await createHookEngine({ home: home.path, logger, gatewayHooks: true, env: {}, print: (line) => lines.push(line), onRun: (r) => runs.push(r) });
+  engine = await createHookEngine({
+    home: home.path,
+    logger,
+    gatewayHooks: true,
+    env: {},
+    print: (line) => lines.push(line),
+    onRun: (r) => runs.push(r),
+  });
   return { engine, logger, lines, runs };
 }
 
-const config = (timeout: unknown, ...plugins: string[]) => `plugins:\n  enabled: [${plugins.join(', ')}]\n  callback_timeout: ${JSON.stringify(timeout)}\n`;
+const config = (timeout: unknown, ...plugins: string[]) =>
+  `plugins:\n  enabled: [${plugins.join(', ')}]\n  callback_timeout: ${JSON.stringify(timeout)}\n`;
 
 describe('callback deadlines (§5.8)', () => {
   it('a plugin callback that never settles counts as failed: warning (plugin, hook, elapsed), no value, the next callback decides', async () => {
@@ -32,13 +40,24 @@ describe('callback deadlines (§5.8)', () => {
       'config.yaml': config(0.2, 'hang', 'later', 'guard'),
       ...plugin('hang', `ctx.register_hook('pre_tool_call', function neverSettles() { return new Promise(() => {}); });`),
       // Settles after its deadline with a block: ignored.
-      ...plugin('later', `ctx.register_hook('pre_tool_call', function tooLate() { return new Promise((r) => setTimeout(() => { (globalThis as any).__tooLateSettled = true; r({ action: 'block', message: 'late' }); }, 1500)); });`),
-      ...plugin('guard', `ctx.register_hook('pre_tool_call', function guard() { return Promise.resolve({ action: 'block', message: 'on time' }); });`),
+      ...plugin(
+        'later',
+        `ctx.register_hook('pre_tool_call', function tooLate() { return new Promise((r) => setTimeout(() => { (globalThis as any).__tooLateSettled = true; r({ action: 'block', message: 'late' }); }, 1500)); });`,
+      ),
+      ...plugin(
+        'guard',
+        `ctx.register_hook('pre_tool_call', function guard() { return Promise.resolve({ action: 'block', message: 'on time' }); });`,
+      ),
     });
-    expect(await engine.invoke('pre_tool_call', { tool_name: 'terminal', args: {} })).toEqual({ action: 'block', message: 'on time' });
+    expect(await engine.invoke('pre_tool_call', { tool_name: 'terminal', args: {} })).toEqual({
+      action: 'block',
+      message: 'on time',
+    });
     const warnings = logger.lines.filter((l) => l.level === 'warn').map((l) => l.message);
     expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toMatch(/^hook pre_tool_call: callback neverSettles of plugin hang did not settle within 0\.2s \(gave up after [\d.]+s\); counted as failed/);
+    expect(warnings[0]).toMatch(
+      /^hook pre_tool_call: callback neverSettles of plugin hang did not settle within 0\.2s \(gave up after [\d.]+s\); counted as failed/,
+    );
     expect(warnings[1]).toContain('callback tooLate of plugin later did not settle within 0.2s');
     // The trace shows the missed deadline.
     expect(runs.filter((r) => r.error).map((r) => [r.callback, r.error?.startsWith('did not settle within 0.2s')])).toEqual([
@@ -60,14 +79,28 @@ describe('callback deadlines (§5.8)', () => {
       'hooks/next/handler.ts': "export function handle(_e: string, context: any) { context.seen = 'next ran'; return 'next'; }\n",
     });
     await engine.runObservers('on_session_end', { session_id: 's' });
-    expect(logger.lines.some((l) => l.level === 'warn' && l.message.includes('callback stuckObserver of plugin hang did not settle within 0.2s'))).toBe(true);
+    expect(
+      logger.lines.some(
+        (l) => l.level === 'warn' && l.message.includes('callback stuckObserver of plugin hang did not settle within 0.2s'),
+      ),
+    ).toBe(true);
     expect(await engine.emitCollect('agent:end', {})).toEqual(['next']);
-    expect(logger.lines.some((l) => l.level === 'warn' && /gateway hook stuck for 'agent:end' did not settle within 0\.2s/.test(l.message))).toBe(true);
+    expect(
+      logger.lines.some(
+        (l) => l.level === 'warn' && /gateway hook stuck for 'agent:end' did not settle within 0\.2s/.test(l.message),
+      ),
+    ).toBe(true);
     expect(lines.filter((l) => l.includes('Error in handler'))).toEqual([]);
   });
 
   it('defaults to 30 s; a bad value is reported and the default used', async () => {
     const { logger } = await load({ 'config.yaml': config('soon') });
-    expect(logger.lines.some((l) => l.level === 'warn' && l.message.includes('plugins.callback_timeout must be a positive number of seconds (got "soon"); using 30'))).toBe(true);
+    expect(
+      logger.lines.some(
+        (l) =>
+          l.level === 'warn' &&
+          l.message.includes('plugins.callback_timeout must be a positive number of seconds (got "soon"); using 30'),
+      ),
+    ).toBe(true);
   });
 });

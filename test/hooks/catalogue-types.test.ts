@@ -14,7 +14,11 @@ describe('hook catalogue types', () => {
   const hooks = new TurnHooks(NO_HOOKS_ENGINE, createMemoryLogger(), { session_id: 's', turn_id: 't' });
 
   it('engine.invoke takes catalogue names and their kwargs, and answers the hook’s answer type', async () => {
-    const answer = await NO_HOOKS_ENGINE.invoke('pre_tool_call', { tool_name: 'terminal', args: { command: 'ls' }, session_id: 's' });
+    const answer = await NO_HOOKS_ENGINE.invoke('pre_tool_call', {
+      tool_name: 'terminal',
+      args: { command: 'ls' },
+      session_id: 's',
+    });
     expectTypeOf(answer).toEqualTypeOf<AnswerOf<'pre_tool_call'>>();
     if (answer.action === 'block') expectTypeOf(answer.message).toBeString();
     // @ts-expect-error misspelled hook name
@@ -41,7 +45,9 @@ describe('hook catalogue types', () => {
   });
 
   it('TurnHooks.decide and observe are typed the same way', async () => {
-    expect(await hooks.decide('transform_llm_output', { response_text: 'hi', session_id: 's', model: 'm', platform: 'cli' })).toEqual([]);
+    expect(
+      await hooks.decide('transform_llm_output', { response_text: 'hi', session_id: 's', model: 'm', platform: 'cli' }),
+    ).toEqual([]);
     expect(await hooks.decide('permission_request', { command: 'rm -rf /', session_id: 's' })).toEqual([]);
     // @ts-expect-error misspelled hook name
     await hooks.decide('transform_llm_outptu', {});
@@ -53,7 +59,13 @@ describe('hook catalogue types', () => {
     // @ts-expect-error misspelled kwarg in a lazily built payload
     await hooks.observe('post_llm_call', () => ({ assistant_reponse: 'hi' }), { gated: true });
     // The gated observe sent nothing (no callback): only the decide calls are traced, the rejected ones included.
-    expect(hooks.trace.map((record) => record.hook)).toEqual(['transform_llm_output', 'permission_request', 'transform_llm_outptu', 'post_llm_call', 'pre_llm_call']);
+    expect(hooks.trace.map((record) => record.hook)).toEqual([
+      'transform_llm_output',
+      'permission_request',
+      'transform_llm_outptu',
+      'post_llm_call',
+      'pre_llm_call',
+    ]);
   });
 
   it('KwargsOf and AnswerOf come from the table', () => {

@@ -47,11 +47,23 @@ describe('the examples/ hooks home, loaded from disk', () => {
     const listing = engine.describeRegistry();
     // Off in examples/config.yaml: they change every chat's answers (their tests enable them in a copy).
     const off = ['ambient-buffer', 'deny-unauthorised-dms', 'response-transform'];
-    expect(listing.plugins.filter((p) => p.status !== 'loaded').map((p) => [p.name, p.status])).toEqual(off.map((name) => [name, 'not-enabled']));
-    expect(listing.plugins.filter((p) => p.status === 'loaded').map((p) => p.name)).toEqual(
-      expect.arrayContaining(['guardrail-context', 'redact-secrets', 'tool-audit-log', 'tool-metrics', 'memory-recall', 'approval-notifier']),
+    expect(listing.plugins.filter((p) => p.status !== 'loaded').map((p) => [p.name, p.status])).toEqual(
+      off.map((name) => [name, 'not-enabled']),
     );
-    expect(listing.callbacks.pre_tool_call).toEqual(['plugin:dangerous-tool-warning:warnDangerous', 'plugin:tool-audit-log:auditToolCall']);
+    expect(listing.plugins.filter((p) => p.status === 'loaded').map((p) => p.name)).toEqual(
+      expect.arrayContaining([
+        'guardrail-context',
+        'redact-secrets',
+        'tool-audit-log',
+        'tool-metrics',
+        'memory-recall',
+        'approval-notifier',
+      ]),
+    );
+    expect(listing.callbacks.pre_tool_call).toEqual([
+      'plugin:dangerous-tool-warning:warnDangerous',
+      'plugin:tool-audit-log:auditToolCall',
+    ]);
     expect(lines).toContain("[hooks] Loaded hook 'activity-logger' for events: ['agent:start', 'agent:end', 'agent:step']");
     expect(lines).toContain("[hooks] Loaded hook 'command-policy' for events: ['command:*']");
   });
@@ -83,7 +95,17 @@ describe('the examples/ hooks home, loaded from disk', () => {
 
   it('command policy: deny, rewrite, handled and pass-through decisions', async () => {
     const decide = async (command: string, args = '') =>
-      commandDecision(await engine.emitCollect(`command:${command}`, { platform: 'local', user_id: 'u', command, raw_command: command, args, raw_args: args }), command);
+      commandDecision(
+        await engine.emitCollect(`command:${command}`, {
+          platform: 'local',
+          user_id: 'u',
+          command,
+          raw_command: command,
+          args,
+          raw_args: args,
+        }),
+        command,
+      );
     expect(await decide('stop')).toEqual({ kind: 'deny', reply: 'Only admins may /stop a running turn.' });
     expect(await decide('reset', 'now')).toEqual({ kind: 'rewrite', text: '/new now' });
     expect(await decide('model')).toEqual({ kind: 'handled', reply: 'Usage: /model <name>' });

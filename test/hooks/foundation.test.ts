@@ -8,10 +8,29 @@ import { renderWireJson, WireJsonError } from '../../src/hooks/wire-json.ts';
 describe('Python truthiness (§0.3)', () => {
   class Thing {}
   it.each([
-    [null, false], [undefined, false], [false, false], [0, false], [-0, false], [Number.NaN, false], ['', false], [[], false], [{}, false],
+    [null, false],
+    [undefined, false],
+    [false, false],
+    [0, false],
+    [-0, false],
+    [Number.NaN, false],
+    ['', false],
+    [[], false],
+    [{}, false],
     [Object.create(null), false],
-    [true, true], [1, true], [-1, true], [0.1, true], ['0', true], [' ', true], ['false', true], [[0], true], [{ a: undefined }, true],
-    [new Thing(), true], [new Map(), true], [() => 0, true], [Number.POSITIVE_INFINITY, true],
+    [true, true],
+    [1, true],
+    [-1, true],
+    [0.1, true],
+    ['0', true],
+    [' ', true],
+    ['false', true],
+    [[0], true],
+    [{ a: undefined }, true],
+    [new Thing(), true],
+    [new Map(), true],
+    [() => 0, true],
+    [Number.POSITIVE_INFINITY, true],
   ])('%o → %s', (value, expected) => {
     expect(isTruthy(value)).toBe(expected);
   });
@@ -49,7 +68,11 @@ describe('wire JSON (§0.4)', () => {
 
 describe('small rules', () => {
   it('telemetry tag is appended last, and a supplied one is kept', () => {
-    expect(Object.entries(withTelemetryTag({ b: 1, a: 2 }))).toEqual([['b', 1], ['a', 2], ['telemetry_schema_version', 'hermes.observer.v1']]);
+    expect(Object.entries(withTelemetryTag({ b: 1, a: 2 }))).toEqual([
+      ['b', 1],
+      ['a', 2],
+      ['telemetry_schema_version', 'hermes.observer.v1'],
+    ]);
     expect(withTelemetryTag({ telemetry_schema_version: 'x' })).toEqual({ telemetry_schema_version: 'x' });
   });
   it('hooks home: HOOKGATE_HOME, then HERMES_HOME, then ~/.hermes; empty counts as unset (§0.1)', () => {

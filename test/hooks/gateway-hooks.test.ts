@@ -143,7 +143,10 @@ describe('emit and emitCollect (§2.3)', () => {
     const results = await engine.emitCollect('agent:start', context);
     expect(results).toEqual([{ sawFirst: 'a', event: 'agent:start' }, 0]);
     expect(context).toEqual({ platform: 'telegram', first: 'a' });
-    expect(lines).toEqual(["[hooks] Error in handler for 'agent:start': b failed", "[hooks] Error in handler for 'agent:start': rejected text"]);
+    expect(lines).toEqual([
+      "[hooks] Error in handler for 'agent:start': b failed",
+      "[hooks] Error in handler for 'agent:start': rejected text",
+    ]);
     await expect(engine.emit('agent:start', context)).resolves.toBeUndefined();
   });
 
@@ -179,10 +182,19 @@ describe('gateway startup order (§1.2): plugins, then shell hooks, then gateway
     home = await tempHome(files);
     const { chmod } = await import('node:fs/promises');
     await chmod(`${home.path}/agent-hooks/obs.sh`, 0o755);
-    await home.write({ 'config.yaml': `plugins:\n  enabled: [p]\nhooks:\n  on_session_end:\n    - command: ${home.path}/agent-hooks/obs.sh\n` });
+    await home.write({
+      'config.yaml': `plugins:\n  enabled: [p]\nhooks:\n  on_session_end:\n    - command: ${home.path}/agent-hooks/obs.sh\n`,
+    });
     process.env.__HG_ALLOWLIST = `${home.path}/shell-hooks-allowlist.json`;
     (globalThis as { __startup?: string[] }).__startup = [];
-    engine = await createHookEngine({ home: home.path, gatewayHooks: true, acceptHooks: true, env: {}, logger: createMemoryLogger(), print: () => {} });
+    engine = await createHookEngine({
+      home: home.path,
+      gatewayHooks: true,
+      acceptHooks: true,
+      env: {},
+      logger: createMemoryLogger(),
+      print: () => {},
+    });
     delete process.env.__HG_ALLOWLIST;
     expect((globalThis as { __startup?: string[] }).__startup).toEqual(['plugin', 'gateway after shell']);
     expect(engine.describeRegistry().callbacks.on_session_end).toHaveLength(2);

@@ -50,7 +50,9 @@ afterAll(async () => {
 describe('where an http hook may go', () => {
   it('classifies addresses by range, IPv4-mapped IPv6 as the IPv4 it maps', () => {
     expect(['127.0.0.1', '::1', '[::1]'].map(addressKind)).toEqual(['loopback', 'loopback', 'loopback']);
-    expect(['10.1.2.3', '172.16.0.1', '192.168.1.1', '100.64.0.1', 'fd00::1', '0.0.0.0', '::ffff:10.0.0.1'].map(addressKind)).toEqual(Array(7).fill('private'));
+    expect(
+      ['10.1.2.3', '172.16.0.1', '192.168.1.1', '100.64.0.1', 'fd00::1', '0.0.0.0', '::ffff:10.0.0.1'].map(addressKind),
+    ).toEqual(Array(7).fill('private'));
     expect(['169.254.169.254', 'fe80::1'].map(addressKind)).toEqual(['link-local', 'link-local']);
     expect(['93.184.216.34', '2606:4700::1111', '::ffff:8.8.8.8'].map(addressKind)).toEqual(['public', 'public', 'public']);
     expect(refusalOf('127.0.0.1', DEV)).toBeUndefined();
@@ -71,15 +73,26 @@ describe('where an http hook may go', () => {
     const port = (server.address() as AddressInfo).port;
     const before = connections;
     const answer = await postHookRequest(new URL(`https://localhost:${port}/h`), '{}', { timeoutMs: 5000, policy: STRICT });
-    expect(answer).toMatchObject({ kind: 'failed', error: expect.stringMatching(/^refused: localhost resolves to a loopback address/) });
+    expect(answer).toMatchObject({
+      kind: 'failed',
+      error: expect.stringMatching(/^refused: localhost resolves to a loopback address/),
+    });
     expect(connections).toBe(before);
   });
 
   it('keeps the connection alive across calls, and refuses an answer over the body cap', async () => {
     const before = connections;
-    for (let i = 0; i < 3; i++) expect(await postHookRequest(new URL(`${base}/ok`), '{}', { timeoutMs: 5000, policy: DEV })).toMatchObject({ kind: 'answered', status: 200, body: '{}' });
+    for (let i = 0; i < 3; i++)
+      expect(await postHookRequest(new URL(`${base}/ok`), '{}', { timeoutMs: 5000, policy: DEV })).toMatchObject({
+        kind: 'answered',
+        status: 200,
+        body: '{}',
+      });
     expect(connections - before).toBe(1);
-    expect(await postHookRequest(new URL(`${base}/big`), '{}', { timeoutMs: 5000, policy: DEV })).toMatchObject({ kind: 'failed', error: expect.stringContaining('larger than') });
+    expect(await postHookRequest(new URL(`${base}/big`), '{}', { timeoutMs: 5000, policy: DEV })).toMatchObject({
+      kind: 'failed',
+      error: expect.stringContaining('larger than'),
+    });
   });
 });
 
@@ -91,7 +104,12 @@ describe('config entries of type http and prompt', () => {
         hooks: {
           http_allow_private: true,
           pre_tool_call: [
-            { type: 'http', url: 'https://p.example.com/h', headers: { Authorization: 'Bearer x', 'bad name': 'y' }, fail_closed: true },
+            {
+              type: 'http',
+              url: 'https://p.example.com/h',
+              headers: { Authorization: 'Bearer x', 'bad name': 'y' },
+              fail_closed: true,
+            },
             { type: 'prompt', prompt: '  Block "x".  ', model: 'small' },
             { type: 'http', url: 'file:///etc/passwd' },
             { type: 'prompt' },
@@ -118,8 +136,12 @@ describe('config entries of type http and prompt', () => {
 
 describe('HOOKGATE_HTTP_HOOK_SECRET', () => {
   it('is validated with the deployment config, and is a secret', () => {
-    expect(loadDeploymentConfig({ HOOKGATE_HTTP_HOOK_SECRET: 'x'.repeat(32) }, { runtime: 'local' }).httpHookSecret).toBe('x'.repeat(32));
-    expect(() => loadDeploymentConfig({ HOOKGATE_HTTP_HOOK_SECRET: 'short' }, { runtime: 'local' })).toThrow(/HOOKGATE_HTTP_HOOK_SECRET/);
+    expect(loadDeploymentConfig({ HOOKGATE_HTTP_HOOK_SECRET: 'x'.repeat(32) }, { runtime: 'local' }).httpHookSecret).toBe(
+      'x'.repeat(32),
+    );
+    expect(() => loadDeploymentConfig({ HOOKGATE_HTTP_HOOK_SECRET: 'short' }, { runtime: 'local' })).toThrow(
+      /HOOKGATE_HTTP_HOOK_SECRET/,
+    );
     expect(secretVariableNames()).toContain('HOOKGATE_HTTP_HOOK_SECRET');
   });
 });
@@ -130,7 +152,14 @@ describe('the deployed hooks home', () => {
     try {
       await writeFile(join(home, 'config.yaml'), 'hooks: {}\n');
       const entries = parseShellHooks(
-        { hooks: { pre_tool_call: [{ type: 'http', url: 'https://p.example.com/hooks/check.sh' }, { type: 'prompt', prompt: 'Block "x" in /etc/passwd' }] } },
+        {
+          hooks: {
+            pre_tool_call: [
+              { type: 'http', url: 'https://p.example.com/hooks/check.sh' },
+              { type: 'prompt', prompt: 'Block "x" in /etc/passwd' },
+            ],
+          },
+        },
         createMemoryLogger(),
       );
       const plan = planHooksHomeFiles(home, entries, []);
@@ -147,17 +176,30 @@ describe('prompt hooks', () => {
 
   it('the stand-in judge blocks on a quoted phrase in the input, answers context elsewhere, and can be told what to answer', async () => {
     const prompt = 'Block any command that mentions "rm -rf" or "curl".';
-    expect(JSON.parse(await standInJudge({ prompt, input: '{"tool_input": {"command": "RM -RF /"}}', event: 'pre_tool_call', signal }))).toEqual({
+    expect(
+      JSON.parse(
+        await standInJudge({ prompt, input: '{"tool_input": {"command": "RM -RF /"}}', event: 'pre_tool_call', signal }),
+      ),
+    ).toEqual({
       decision: 'block',
       reason: 'stand-in judge: the input contains "rm -rf"',
     });
-    expect(JSON.parse(await standInJudge({ prompt, input: '{"tool_input": {"command": "ls"}}', event: 'pre_tool_call', signal }))).toEqual({ decision: 'allow' });
-    expect(JSON.parse(await standInJudge({ prompt, input: '{"user_message": "use curl"}', event: 'pre_llm_call', signal }))).toEqual({ context: prompt });
-    expect(await standInJudge({ prompt: 'x\nanswer: Sure, fine!', input: '{}', event: 'pre_tool_call', signal })).toBe('Sure, fine!');
+    expect(
+      JSON.parse(await standInJudge({ prompt, input: '{"tool_input": {"command": "ls"}}', event: 'pre_tool_call', signal })),
+    ).toEqual({ decision: 'allow' });
+    expect(
+      JSON.parse(await standInJudge({ prompt, input: '{"user_message": "use curl"}', event: 'pre_llm_call', signal })),
+    ).toEqual({ context: prompt });
+    expect(await standInJudge({ prompt: 'x\nanswer: Sure, fine!', input: '{}', event: 'pre_tool_call', signal })).toBe(
+      'Sure, fine!',
+    );
   });
 
   it('only the structured decision is an answer; anything else is a failed run', () => {
-    expect(readPromptDecision('pre_tool_call', '{"decision": "block", "reason": "no"}')).toEqual({ ok: true, stdout: '{"decision":"block","reason":"no"}' });
+    expect(readPromptDecision('pre_tool_call', '{"decision": "block", "reason": "no"}')).toEqual({
+      ok: true,
+      stdout: '{"decision":"block","reason":"no"}',
+    });
     expect(readPromptDecision('pre_tool_call', '```json\n{"decision": "allow"}\n```')).toEqual({ ok: true, stdout: '{}' });
     expect(readPromptDecision('pre_llm_call', '{"context": "be brief"}')).toEqual({ ok: true, stdout: '{"context":"be brief"}' });
     expect(readPromptDecision('pre_tool_call', '{"context": "x"}').ok).toBe(false);

@@ -37,7 +37,10 @@ describe('invoke (§1.3)', () => {
   it('adds telemetry_schema_version as the last key, and keeps a caller-supplied value', async () => {
     const { engine } = await load({
       'config.yaml': enable('p'),
-      ...plugin('p', `ctx.register_hook('transform_llm_output', (k: any) => JSON.stringify(Object.keys(k)) + '|' + k.telemetry_schema_version);`),
+      ...plugin(
+        'p',
+        `ctx.register_hook('transform_llm_output', (k: any) => JSON.stringify(Object.keys(k)) + '|' + k.telemetry_schema_version);`,
+      ),
     });
     expect(await engine.invokeAll('transform_llm_output', { response_text: 'r', session_id: '' })).toEqual([
       '["response_text","session_id","telemetry_schema_version"]|hermes.observer.v1',
@@ -125,19 +128,25 @@ describe('invoke (§1.3)', () => {
   });
 
   it('the invoke path touches no files: it still answers after the hooks home is deleted', async () => {
-    const { engine } = await load({
-      'config.yaml': enable('p'),
-      ...plugin('p', `ctx.register_hook('pre_tool_call', () => ({ action: 'block', message: 'cached' }));`),
-      'hooks/h/HOOK.yaml': 'events: [agent:start]\n',
-      'hooks/h/handler.ts': 'export function handle() { return "still here"; }\n',
-    }, true);
+    const { engine } = await load(
+      {
+        'config.yaml': enable('p'),
+        ...plugin('p', `ctx.register_hook('pre_tool_call', () => ({ action: 'block', message: 'cached' }));`),
+        'hooks/h/HOOK.yaml': 'events: [agent:start]\n',
+        'hooks/h/handler.ts': 'export function handle() { return "still here"; }\n',
+      },
+      true,
+    );
     await home!.remove();
     expect(await engine.invoke('pre_tool_call', {})).toEqual({ action: 'block', message: 'cached' });
     expect(await engine.emitCollect('agent:start', {})).toEqual(['still here']);
   });
 
   it('hasHook is true iff a callback is registered', async () => {
-    const { engine } = await load({ 'config.yaml': enable('p'), ...plugin('p', `ctx.register_hook('post_api_request', () => null);`) });
+    const { engine } = await load({
+      'config.yaml': enable('p'),
+      ...plugin('p', `ctx.register_hook('post_api_request', () => null);`),
+    });
     expect(engine.hasHook('post_api_request')).toBe(true);
     expect(engine.hasHook('pre_api_request')).toBe(false);
   });
@@ -149,13 +158,21 @@ describe('pre_tool_call args are an object for every callback (§1.5, §3.6; iss
     ['a string', 'ls -la'],
     ['null', null],
   ])('%s becomes {} for plugins and tool_input {} for shell hooks, key order kept', async (_label, args) => {
-    home = await tempHome(plugin('p', `ctx.register_hook('pre_tool_call', (k: any) => ({ args: k.args, keys: Object.keys(k) }));`));
+    home = await tempHome(
+      plugin('p', `ctx.register_hook('pre_tool_call', (k: any) => ({ args: k.args, keys: Object.keys(k) }));`),
+    );
     const stdinFile = join(home.path, 'stdin.json');
     const script = join(home.path, 'record.sh');
     await writeFile(script, `#!/bin/sh\ncat > '${stdinFile}'\n`);
     await chmod(script, 0o755);
     await home.write({ 'config.yaml': `${enable('p')}hooks:\n  pre_tool_call:\n    - command: ${script}\n` });
-    engine = await createHookEngine({ home: home.path, logger: createMemoryLogger(), acceptHooks: true, env: {}, print: () => {} });
+    engine = await createHookEngine({
+      home: home.path,
+      logger: createMemoryLogger(),
+      acceptHooks: true,
+      env: {},
+      print: () => {},
+    });
     const results = await engine.invokeAll('pre_tool_call', { tool_name: 'terminal', args, session_id: 's' });
     expect(results[0]).toEqual({ args: {}, keys: ['tool_name', 'args', 'session_id', 'telemetry_schema_version'] });
     expect(JSON.parse(await readFile(stdinFile, 'utf8')).tool_input).toEqual({});

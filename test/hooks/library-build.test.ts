@@ -33,7 +33,13 @@ beforeAll(async () => {
   const manifest = (await import(join(ROOT, 'package.json'), { with: { type: 'json' } })).default as Record<string, unknown>;
   await writeFile(
     join(pkg, 'package.json'),
-    JSON.stringify({ name: manifest.name, type: manifest.type, main: manifest.main, types: manifest.types, exports: manifest.exports }),
+    JSON.stringify({
+      name: manifest.name,
+      type: manifest.type,
+      main: manifest.main,
+      types: manifest.types,
+      exports: manifest.exports,
+    }),
   );
   consumer = await mkdtemp(join(tmpdir(), 'hookgate-consumer-'));
   await mkdir(join(consumer, 'node_modules'));
@@ -46,7 +52,8 @@ beforeAll(async () => {
        ctx.register_hook('transform_llm_output', () => 'rewritten');`,
     ),
     'hooks/cmd/HOOK.yaml': 'name: cmd\nevents: ["command:*"]\n',
-    'hooks/cmd/handler.ts': 'export function handle(event: string, ctx: { n?: number }) { ctx.n = (ctx.n ?? 0) + 1; return { decision: "deny", event }; }\n',
+    'hooks/cmd/handler.ts':
+      'export function handle(event: string, ctx: { n?: number }) { ctx.n = (ctx.n ?? 0) + 1; return { decision: "deny", event }; }\n',
   });
 }, 120_000);
 

@@ -46,7 +46,14 @@ describe('observer seam: default sink runs observers in-process at once', () => 
   it('observe and invoke of an observer hook run its callbacks in strict order before resolving', async () => {
     home = await tempHome(files);
     const runs: HookRunRecord[] = [];
-    engine = await createHookEngine({ home: home.path, gatewayHooks: true, env: {}, logger: createMemoryLogger(), print: () => {}, onRun: (r) => runs.push(r) });
+    engine = await createHookEngine({
+      home: home.path,
+      gatewayHooks: true,
+      env: {},
+      logger: createMemoryLogger(),
+      print: () => {},
+      onRun: (r) => runs.push(r),
+    });
     await engine.observe('post_tool_call', { tool_name: 'terminal' });
     expect(await engine.invoke('post_tool_call', { tool_name: 'read_file' })).toEqual({});
     await engine.observe('agent:step', { iteration: 3 });
@@ -72,13 +79,26 @@ describe('observer seam: an injected sink', () => {
   it('publishes observer hooks (tagged) and gateway events (untagged) instead of running them; decision hooks stay inline', async () => {
     home = await tempHome(files);
     const sink = recordingSink();
-    engine = await createHookEngine({ home: home.path, gatewayHooks: true, observerSink: sink, env: {}, logger: createMemoryLogger(), print: () => {} });
+    engine = await createHookEngine({
+      home: home.path,
+      gatewayHooks: true,
+      observerSink: sink,
+      env: {},
+      logger: createMemoryLogger(),
+      print: () => {},
+    });
     await engine.observe('post_tool_call', { tool_name: 'terminal' }, { id: 'e1', session_id: 's', turn_id: 't' });
     expect(await engine.invoke('on_session_end', { session_id: 's' })).toEqual({});
     await engine.observe('agent:step', { iteration: 1 });
     expect(seen()).toEqual([]);
     expect(sink.events).toEqual([
-      { type: 'post_tool_call', payload: { tool_name: 'terminal', telemetry_schema_version: 'hermes.observer.v1' }, id: 'e1', session_id: 's', turn_id: 't' },
+      {
+        type: 'post_tool_call',
+        payload: { tool_name: 'terminal', telemetry_schema_version: 'hermes.observer.v1' },
+        id: 'e1',
+        session_id: 's',
+        turn_id: 't',
+      },
       { type: 'on_session_end', payload: { session_id: 's', telemetry_schema_version: 'hermes.observer.v1' } },
       { type: 'agent:step', payload: { iteration: 1 } },
     ]);
@@ -92,7 +112,13 @@ describe('observer seam: an injected sink', () => {
 
   it('a sink failure rejects observe, so the caller can answer 5xx upstream', async () => {
     home = await tempHome(files);
-    engine = await createHookEngine({ home: home.path, observerSink: recordingSink(true), env: {}, logger: createMemoryLogger(), print: () => {} });
+    engine = await createHookEngine({
+      home: home.path,
+      observerSink: recordingSink(true),
+      env: {},
+      logger: createMemoryLogger(),
+      print: () => {},
+    });
     await expect(engine.observe('post_tool_call', {})).rejects.toThrow('queue unreachable');
   });
 });
@@ -100,7 +126,8 @@ describe('observer seam: an injected sink', () => {
 describe('runObservers: consecutive shell observers run side by side', () => {
   it('a shell observer waiting for a later shell observer sees it run (sequential order would time it out)', async () => {
     home = await tempHome({
-      'agent-hooks/waiter.sh': '#!/bin/sh\ncat >/dev/null\ni=0\nwhile [ ! -f "$0.marker" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done\nif [ -f "$0.marker" ]; then echo saw-marker > "$0.out"; else echo timed-out > "$0.out"; fi\n',
+      'agent-hooks/waiter.sh':
+        '#!/bin/sh\ncat >/dev/null\ni=0\nwhile [ ! -f "$0.marker" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done\nif [ -f "$0.marker" ]; then echo saw-marker > "$0.out"; else echo timed-out > "$0.out"; fi\n',
       'agent-hooks/marker.sh': '#!/bin/sh\ncat >/dev/null\ntouch "$(dirname "$0")/waiter.sh.marker"\n',
     });
     await chmod(`${home.path}/agent-hooks/waiter.sh`, 0o755);
@@ -108,7 +135,13 @@ describe('runObservers: consecutive shell observers run side by side', () => {
     await home.write({
       'config.yaml': `hooks:\n  subagent_stop:\n    - command: ${home.path}/agent-hooks/waiter.sh\n    - command: ${home.path}/agent-hooks/marker.sh\n`,
     });
-    engine = await createHookEngine({ home: home.path, acceptHooks: true, env: {}, logger: createMemoryLogger(), print: () => {} });
+    engine = await createHookEngine({
+      home: home.path,
+      acceptHooks: true,
+      env: {},
+      logger: createMemoryLogger(),
+      print: () => {},
+    });
     expect(engine.describeRegistry().callbacks.subagent_stop).toHaveLength(2);
     await engine.runObservers('subagent_stop', { parent_session_id: 'p' });
     expect((await readFile(`${home.path}/agent-hooks/waiter.sh.out`, 'utf8')).trim()).toBe('saw-marker');

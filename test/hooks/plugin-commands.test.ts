@@ -5,7 +5,11 @@ import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { discoverHooksHome } from '../../src/hooks/discover-hooks-home.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { readCallbackTimeoutSeconds } from '../../src/hooks/plugins/callback-timeout.ts';
-import { PluginCommandRegistry, RESERVED_COMMAND_NAMES, type PluginCommandContext } from '../../src/hooks/plugins/plugin-commands.ts';
+import {
+  PluginCommandRegistry,
+  RESERVED_COMMAND_NAMES,
+  type PluginCommandContext,
+} from '../../src/hooks/plugins/plugin-commands.ts';
 import { enable, plugin, tempHome, type TempHome } from './support/temp-home.ts';
 
 const context: PluginCommandContext = {
@@ -49,7 +53,12 @@ describe('plugin command registry', () => {
   it('resolves built-ins first, then plugin commands, case-insensitively; unknown commands go to the agent', () => {
     const commands = new PluginCommandRegistry(createMemoryLogger(), 30);
     commands.register('p', { name: 'metrics', handler: () => 'x' });
-    expect(resolveSlashCommand('/Metrics@bot  dias:7 ', commands)).toEqual({ plugin: true, command: 'metrics', rawCommand: 'Metrics', args: 'dias:7' });
+    expect(resolveSlashCommand('/Metrics@bot  dias:7 ', commands)).toEqual({
+      plugin: true,
+      command: 'metrics',
+      rawCommand: 'Metrics',
+      args: 'dias:7',
+    });
     expect(resolveSlashCommand('/status', commands)).toEqual({ command: 'status', rawCommand: 'status', args: '' });
     expect(resolveSlashCommand('/other', commands)).toBeUndefined();
     expect(resolveSlashCommand('/metrics', undefined)).toBeUndefined();
@@ -68,12 +77,27 @@ describe('plugin command registry', () => {
 
 describe('plugin commands in the engine', () => {
   it('come with their plugin on the bundle path (description + static modules), and a forced re-discovery does not duplicate them', async () => {
-    home = await tempHome({ 'config.yaml': enable('stats'), ...plugin('stats', "ctx.register_command('metrics', (a: string) => 'm ' + a, 'metrics', 'dias:N');") });
+    home = await tempHome({
+      'config.yaml': enable('stats'),
+      ...plugin('stats', "ctx.register_command('metrics', (a: string) => 'm ' + a, 'metrics', 'dias:N');"),
+    });
     const description = JSON.parse(JSON.stringify(await discoverHooksHome(home.path, { gatewayHooks: true })));
-    const mod = { register: (ctx: { register_command: (...a: unknown[]) => void }) => ctx.register_command('metrics', (a: string) => `bundled ${a}`, 'metrics', 'dias:N') };
+    const mod = {
+      register: (ctx: { register_command: (...a: unknown[]) => void }) =>
+        ctx.register_command('metrics', (a: string) => `bundled ${a}`, 'metrics', 'dias:N'),
+    };
     const logger = createMemoryLogger();
-    const bundled = await createHookEngine({ description, modules: { 'plugins/stats/index.ts': mod }, gatewayHooks: true, env: {}, logger, print: () => {} });
-    expect(bundled.describeRegistry().commands).toEqual([{ name: 'metrics', plugin: 'stats', description: 'metrics', args_hint: 'dias:N' }]);
+    const bundled = await createHookEngine({
+      description,
+      modules: { 'plugins/stats/index.ts': mod },
+      gatewayHooks: true,
+      env: {},
+      logger,
+      print: () => {},
+    });
+    expect(bundled.describeRegistry().commands).toEqual([
+      { name: 'metrics', plugin: 'stats', description: 'metrics', args_hint: 'dias:N' },
+    ]);
     expect(await bundled.pluginCommands!.run('metrics', 'dias:7', context)).toEqual({ reply: 'bundled dias:7' });
     await bundled.discoverPlugins({ force: true });
     expect(bundled.describeRegistry().commands).toHaveLength(1);

@@ -112,8 +112,14 @@ describe('plugin discovery and enablement (§1.2)', () => {
   it('awaits register() before the next plugin starts loading', async () => {
     const { engine } = await load({
       'config.yaml': enable('a', 'b'),
-      ...plugin('a', `await new Promise((r) => setTimeout(r, 30)); (globalThis as any).__order = ['a']; ctx.register_hook('pre_llm_call', () => 'a');`),
-      ...plugin('b', `(globalThis as any).__order.push('b'); ctx.register_hook('pre_llm_call', () => (globalThis as any).__order.join(''));`),
+      ...plugin(
+        'a',
+        `await new Promise((r) => setTimeout(r, 30)); (globalThis as any).__order = ['a']; ctx.register_hook('pre_llm_call', () => 'a');`,
+      ),
+      ...plugin(
+        'b',
+        `(globalThis as any).__order.push('b'); ctx.register_hook('pre_llm_call', () => (globalThis as any).__order.join(''));`,
+      ),
     });
     expect(await engine.invokeAll('pre_llm_call', {})).toEqual(['a', 'ab']);
   });
@@ -158,7 +164,10 @@ describe('registration (§1.1)', () => {
   it('registers the same function several times as separate callbacks', async () => {
     const { engine } = await load({
       'config.yaml': enable('p'),
-      ...plugin('p', `const f = function twice() { return 'x'; }; ctx.register_hook('pre_llm_call', f); ctx.registerHook('pre_llm_call', f); ctx.register_hook('transform_llm_output', f);`),
+      ...plugin(
+        'p',
+        `const f = function twice() { return 'x'; }; ctx.register_hook('pre_llm_call', f); ctx.registerHook('pre_llm_call', f); ctx.register_hook('transform_llm_output', f);`,
+      ),
     });
     expect(names(engine, 'pre_llm_call')).toEqual(['plugin:p:twice', 'plugin:p:twice']);
     expect(await engine.invokeAll('transform_llm_output', {})).toEqual(['x']);
@@ -169,7 +178,10 @@ describe('idempotent and forced discovery (§1.2, §5.7)', () => {
   const shellScript = '#!/bin/sh\ncat > /dev/null\necho \'{"context": "from shell"}\'\n';
 
   it('running discovery again without force registers nothing twice and loads nothing new', async () => {
-    const { engine } = await load({ 'config.yaml': enable('p', 'later'), ...plugin('p', `ctx.register_hook('pre_llm_call', () => 'p');`) });
+    const { engine } = await load({
+      'config.yaml': enable('p', 'later'),
+      ...plugin('p', `ctx.register_hook('pre_llm_call', () => 'p');`),
+    });
     await home!.write(plugin('later', `ctx.register_hook('pre_llm_call', () => 'later');`));
     await engine.discoverPlugins();
     await engine.discoverPlugins();
@@ -177,7 +189,10 @@ describe('idempotent and forced discovery (§1.2, §5.7)', () => {
   });
 
   it('forced re-discovery sees an edited entry module', async () => {
-    const { engine } = await load({ 'config.yaml': enable('p'), ...plugin('p', `ctx.register_hook('pre_llm_call', () => 'v1');`) });
+    const { engine } = await load({
+      'config.yaml': enable('p'),
+      ...plugin('p', `ctx.register_hook('pre_llm_call', () => 'v1');`),
+    });
     await home!.write(plugin('p', `ctx.register_hook('pre_llm_call', () => 'v2');`));
     await engine.discoverPlugins({ force: true });
     expect(await engine.invokeAll('pre_llm_call', {})).toEqual(['v2']);
@@ -200,7 +215,11 @@ describe('idempotent and forced discovery (§1.2, §5.7)', () => {
     await home.write(plugin('q', `ctx.register_hook('pre_llm_call', () => 'plugin q');`));
     await engine.discoverPlugins({ force: true });
     const listing = names(engine, 'pre_llm_call');
-    expect(listing).toEqual(['plugin:p:<anonymous>', 'plugin:q:<anonymous>', `shell:shell_hook[pre_llm_call:${home.path}/agent-hooks/ctx.sh]`]);
+    expect(listing).toEqual([
+      'plugin:p:<anonymous>',
+      'plugin:q:<anonymous>',
+      `shell:shell_hook[pre_llm_call:${home.path}/agent-hooks/ctx.sh]`,
+    ]);
     expect(await engine.invokeAll('pre_llm_call', {})).toEqual(['plugin p', 'plugin q', { context: 'from shell' }]);
   });
 });
@@ -239,19 +258,36 @@ describe('config.yaml and shell hooks relative to plugins (§0.1, §1.2)', () =>
     });
     const { chmod } = await import('node:fs/promises');
     await chmod(`${home.path}/agent-hooks/block.sh`, 0o755);
-    await home.write({ 'config.yaml': `${enable('zzz')}hooks:\n  pre_tool_call:\n    - command: ${home.path}/agent-hooks/block.sh\n` });
-    engine = await createHookEngine({ home: home.path, logger: createMemoryLogger(), acceptHooks: true, env: {}, print: () => {} });
+    await home.write({
+      'config.yaml': `${enable('zzz')}hooks:\n  pre_tool_call:\n    - command: ${home.path}/agent-hooks/block.sh\n`,
+    });
+    engine = await createHookEngine({
+      home: home.path,
+      logger: createMemoryLogger(),
+      acceptHooks: true,
+      env: {},
+      print: () => {},
+    });
     expect(await engine.invokeAll('pre_tool_call', { tool_name: 'terminal', args: {} })).toEqual([
       { action: 'block', message: 'plugin says no' },
       { action: 'block', message: 'shell says no' },
     ]);
-    expect(await engine.invoke('pre_tool_call', { tool_name: 'terminal', args: {} })).toEqual({ action: 'block', message: 'plugin says no' });
+    expect(await engine.invoke('pre_tool_call', { tool_name: 'terminal', args: {} })).toEqual({
+      action: 'block',
+      message: 'plugin says no',
+    });
   });
 
   it('without consent a shell hook is not registered (the engine passes acceptHooks through)', async () => {
     home = await tempHome({ 'agent-hooks/x.sh': '#!/bin/sh\necho {}\n' });
     await home.write({ 'config.yaml': `hooks:\n  pre_tool_call:\n    - command: ${home.path}/agent-hooks/x.sh\n` });
-    engine = await createHookEngine({ home: home.path, logger: createMemoryLogger(), acceptHooks: false, env: {}, print: () => {} });
+    engine = await createHookEngine({
+      home: home.path,
+      logger: createMemoryLogger(),
+      acceptHooks: false,
+      env: {},
+      print: () => {},
+    });
     expect(engine.hasHook('pre_tool_call')).toBe(false);
   });
 });

@@ -11,7 +11,14 @@ import { hookgateToolInput } from '../../src/hooks/shell/claude-payload.ts';
 /** hook-semantics §5.10 rewrites, on the engine's callback loop with real callbacks. */
 function registryOf(...fns: [string, (kwargs: Record<string, unknown>) => unknown, string?][]): CallbackRegistry {
   const registry = new CallbackRegistry();
-  for (const [name, fn, failClosedAs] of fns) registry.register({ hook: 'pre_tool_call', name, source: failClosedAs ? 'shell' : 'plugin', ...(failClosedAs ? { failClosedAs } : {}), fn });
+  for (const [name, fn, failClosedAs] of fns)
+    registry.register({
+      hook: 'pre_tool_call',
+      name,
+      source: failClosedAs ? 'shell' : 'plugin',
+      ...(failClosedAs ? { failClosedAs } : {}),
+      fn,
+    });
   return registry;
 }
 
@@ -26,7 +33,13 @@ describe('pre_tool_call rewrites', () => {
       ['second', (k) => ({ action: 'rewrite', args: { command: `${String((k.args as { command: string }).command)} two` } })],
     );
     const logger = createMemoryLogger();
-    const results = await runCallbacks('pre_tool_call', registry.callbacks('pre_tool_call'), kwargs, { logger }, { validate: argsValidator(terminalTool) });
+    const results = await runCallbacks(
+      'pre_tool_call',
+      registry.callbacks('pre_tool_call'),
+      kwargs,
+      { logger },
+      { validate: argsValidator(terminalTool) },
+    );
     expect(seen).toEqual([{ command: 'echo one' }]);
     expect(rewrittenArgs(results)).toEqual({ command: 'echo one two' });
   });
@@ -37,9 +50,20 @@ describe('pre_tool_call rewrites', () => {
       ['plugin_bad', () => ({ action: 'rewrite', args: { cmd: 'ls' } })],
       ['shell_hook[pre_tool_call:/h.sh]', () => ({ action: 'rewrite', args: { command: 42 } }), '/h.sh'],
     );
-    const results = await runCallbacks('pre_tool_call', registry.callbacks('pre_tool_call'), kwargs, { logger }, { validate: argsValidator(terminalTool) });
+    const results = await runCallbacks(
+      'pre_tool_call',
+      registry.callbacks('pre_tool_call'),
+      kwargs,
+      { logger },
+      { validate: argsValidator(terminalTool) },
+    );
     expect(rewrittenArgs(results)).toBeUndefined();
-    expect(results).toEqual([{ action: 'block', message: expect.stringMatching(/^hook \/h\.sh failed closed: rewritten arguments do not fit the tool \(command: /) }]);
+    expect(results).toEqual([
+      {
+        action: 'block',
+        message: expect.stringMatching(/^hook \/h\.sh failed closed: rewritten arguments do not fit the tool \(command: /),
+      },
+    ]);
     expect(logger.lines.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
       expect.stringContaining('callback plugin_bad rewrote the arguments of terminal into ones the tool does not take'),
       expect.stringContaining('callback shell_hook[pre_tool_call:/h.sh] rewrote'),
@@ -48,9 +72,22 @@ describe('pre_tool_call rewrites', () => {
 
   it('shell and http output: action rewrite, or updatedInput (a block wins); Claude Code names mapped back', () => {
     const logger = createMemoryLogger();
-    expect(parseHookOutput('pre_tool_call', '{"action": "rewrite", "args": {"command": "ls"}}', logger)).toEqual({ action: 'rewrite', args: { command: 'ls' } });
-    expect(parseHookOutput('pre_tool_call', '{"hookSpecificOutput": {"updatedInput": {"command": "ls"}}}', logger)).toEqual({ action: 'rewrite', args: { command: 'ls' }, fromUpdatedInput: true });
-    expect(parseHookOutput('pre_tool_call', '{"decision": "block", "hookSpecificOutput": {"updatedInput": {"command": "ls"}}}', logger)).toEqual({ action: 'block', message: 'Blocked by shell hook.' });
+    expect(parseHookOutput('pre_tool_call', '{"action": "rewrite", "args": {"command": "ls"}}', logger)).toEqual({
+      action: 'rewrite',
+      args: { command: 'ls' },
+    });
+    expect(parseHookOutput('pre_tool_call', '{"hookSpecificOutput": {"updatedInput": {"command": "ls"}}}', logger)).toEqual({
+      action: 'rewrite',
+      args: { command: 'ls' },
+      fromUpdatedInput: true,
+    });
+    expect(
+      parseHookOutput(
+        'pre_tool_call',
+        '{"decision": "block", "hookSpecificOutput": {"updatedInput": {"command": "ls"}}}',
+        logger,
+      ),
+    ).toEqual({ action: 'block', message: 'Blocked by shell hook.' });
     expect(parseHookOutput('post_tool_call', '{"action": "rewrite", "args": {"command": "ls"}}', logger)).toBeUndefined();
     expect(hookgateToolInput('write_file', { file_path: 'a.txt', content: 'x' })).toEqual({ path: 'a.txt', content: 'x' });
     expect(hookgateToolInput('terminal', { command: 'ls', timeout: 1500 })).toEqual({ command: 'ls', timeout: 2 });

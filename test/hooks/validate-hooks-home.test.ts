@@ -36,10 +36,12 @@ describe('strict validation of a hooks home (synth, cold start, hookgate dev)', 
     expect(await problemsOf({ 'config.yaml': 'plugins:\n  enabled: [a\nhooks: {}\n' })).toEqual([
       expect.stringMatching(/^config\.yaml:\d+: not valid YAML: /),
     ]);
-    expect(await problemsOf({ 'config.yaml': 'a: 1\na: 2\n' })).toEqual([expect.stringMatching(/^config\.yaml:2: not valid YAML: Map keys must be unique/)]);
+    expect(await problemsOf({ 'config.yaml': 'a: 1\na: 2\n' })).toEqual([
+      expect.stringMatching(/^config\.yaml:2: not valid YAML: Map keys must be unique/),
+    ]);
   });
 
-  it('reports every shape the shell-hook and plugins parsers would skip or repair, at the key\'s line', async () => {
+  it("reports every shape the shell-hook and plugins parsers would skip or repair, at the key's line", async () => {
     const problems = await problemsOf({
       'config.yaml': [
         'plugins:',
@@ -67,7 +69,9 @@ describe('strict validation of a hooks home (synth, cold start, hookgate dev)', 
   });
 
   it('reports a top level that is not a mapping', async () => {
-    expect(await problemsOf({ 'config.yaml': '- hooks\n' })).toEqual(['config.yaml:1: config.yaml must be a mapping of settings']);
+    expect(await problemsOf({ 'config.yaml': '- hooks\n' })).toEqual([
+      'config.yaml:1: config.yaml must be a mapping of settings',
+    ]);
   });
 
   it('reports plugin.yaml and HOOK.yaml that discovery would skip, with file and line', async () => {
@@ -90,19 +94,23 @@ describe('strict validation of a hooks home (synth, cold start, hookgate dev)', 
   });
 
   it('agrees with the lenient parser: a valid config gives the parser no warning', async () => {
-    home = await tempHome({ 'config.yaml': 'hooks:\n  pre_tool_call:\n    - command: ./a.sh\n      matcher: "terminal|patch"\n      timeout: 5\n' });
+    home = await tempHome({
+      'config.yaml': 'hooks:\n  pre_tool_call:\n    - command: ./a.sh\n      matcher: "terminal|patch"\n      timeout: 5\n',
+    });
     const log = createMemoryLogger();
     parseShellHooks((await readHooksConfig(home.path)).config, log);
     expect(log.lines.filter((l) => l.level === 'warn')).toEqual([]);
     expect(await findHooksConfigProblems(home.path)).toEqual([]);
   });
 
-  it('the library entry keeps Hermes\'s warn-and-ignore: an unparseable config.yaml is empty, with a warning', async () => {
+  it("the library entry keeps Hermes's warn-and-ignore: an unparseable config.yaml is empty, with a warning", async () => {
     home = await tempHome({ 'config.yaml': 'hooks: [\n' });
     const log = createMemoryLogger();
     const engine = await loadHookEngine({ home: home.path, logger: log, print: () => {} });
     expect(engine.describeRegistry().callbacks).toEqual({});
-    expect(log.lines).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/treating it as empty/) }));
+    expect(log.lines).toContainEqual(
+      expect.objectContaining({ level: 'warn', message: expect.stringMatching(/treating it as empty/) }),
+    );
     await engine.close();
   });
 });
@@ -110,15 +118,33 @@ describe('strict validation of a hooks home (synth, cold start, hookgate dev)', 
 describe('deployed shell-hook commands', () => {
   it('maps a repository-relative command to its script inside the home, and outside scripts to bundled-scripts/', () => {
     const entries = parseShellHooks(
-      { hooks: { pre_tool_call: [{ command: 'examples/agent-hooks/block-rm-rf.sh' }, { command: 'node bin/hookgate.js --x' }, { command: 'jq .' }] } },
+      {
+        hooks: {
+          pre_tool_call: [
+            { command: 'examples/agent-hooks/block-rm-rf.sh' },
+            { command: 'node bin/hookgate.js --x' },
+            { command: 'jq .' },
+          ],
+        },
+      },
       createMemoryLogger(),
     );
     const plan = planHooksHomeFiles(EXAMPLES, entries, [REPO], { allowMissingInLambda: ['jq'] });
     expect(plan.shellCommands).toEqual({
-      'examples/agent-hooks/block-rm-rf.sh': { words: ['examples/agent-hooks/block-rm-rf.sh'], scriptWord: 0, script: 'agent-hooks/block-rm-rf.sh' },
-      'node bin/hookgate.js --x': { words: ['node', 'bin/hookgate.js', '--x'], scriptWord: 1, script: 'bundled-scripts/1/hookgate.js' },
+      'examples/agent-hooks/block-rm-rf.sh': {
+        words: ['examples/agent-hooks/block-rm-rf.sh'],
+        scriptWord: 0,
+        script: 'agent-hooks/block-rm-rf.sh',
+      },
+      'node bin/hookgate.js --x': {
+        words: ['node', 'bin/hookgate.js', '--x'],
+        scriptWord: 1,
+        script: 'bundled-scripts/1/hookgate.js',
+      },
     });
-    expect(plan.files.map((f) => f.target)).toEqual(expect.arrayContaining(['agent-hooks/block-rm-rf.sh', 'bundled-scripts/1/hookgate.js', 'config.yaml', 'BOOT.md']));
+    expect(plan.files.map((f) => f.target)).toEqual(
+      expect.arrayContaining(['agent-hooks/block-rm-rf.sh', 'bundled-scripts/1/hookgate.js', 'config.yaml', 'BOOT.md']),
+    );
     const run = bundledRunCommands('/var/task/hooks-home', plan.shellCommands);
     expect(run.get('examples/agent-hooks/block-rm-rf.sh')).toBe('/var/task/hooks-home/agent-hooks/block-rm-rf.sh');
     expect(run.get('node bin/hookgate.js --x')).toBe('node /var/task/hooks-home/bundled-scripts/1/hookgate.js --x');

@@ -63,72 +63,108 @@ const fullStack = (app: App) => {
     ingress: {
       kind: 'apigateway',
       wafAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/hookgate/0c1d2e3f-aaaa-bbbb-cccc-111122223333',
-      domain: { name: 'bot.example.com', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0c1d2e3f-aaaa-bbbb-cccc-111122223333' },
+      domain: {
+        name: 'bot.example.com',
+        certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0c1d2e3f-aaaa-bbbb-cccc-111122223333',
+      },
     },
   });
 };
 
 describe("AWS's own checks of the synthesised stack", () => {
-  it('cdk-nag AwsSolutions and Serverless: zero unacknowledged findings', () => {
-    const { findings, outdir } = awsSolutionsFindings(fullStack);
-    fullStackOutdir = outdir;
-    expect(findings).toEqual([]);
-  }, SLOW);
+  it(
+    'cdk-nag AwsSolutions and Serverless: zero unacknowledged findings',
+    () => {
+      const { findings, outdir } = awsSolutionsFindings(fullStack);
+      fullStackOutdir = outdir;
+      expect(findings).toEqual([]);
+    },
+    SLOW,
+  );
 
-  it('no dead acknowledgement: each names a finding the packs really report there, with a reason', () => {
-    const app = new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
-    fullStack(app);
-    // Every finding, acknowledged or not: the packs' own check of the acknowledgement metadata is switched off.
-    const findings: { rule: string; path: string }[] = [];
-    for (const pack of rulePacks(app)) {
-      Object.defineProperty(pack, 'isAcknowledged', { value: () => false });
-      const report = (pack as unknown as { validateScope(scope: App): { violations: { ruleName: string; violatingResources: { constructPath: string }[] }[] } }).validateScope(app);
-      for (const v of report.violations) for (const r of v.violatingResources) findings.push({ rule: v.ruleName, path: r.constructPath });
-    }
-    const acknowledgements = app.node.findAll().flatMap((node) =>
-      node.node.metadata
-        .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
-        .flatMap((m) => Object.entries(m.data as Record<string, unknown>).map(([id, reason]) => ({ id: id.replace(/^annotation::/i, ''), reason, path: node.node.path }))),
-    );
-    expect(acknowledgements.length).toBeGreaterThan(10);
-    // Only the packs' own rules: CDK itself acknowledges some of cfn-lint's (e.g. CloudFormation-Validate::W3010 for a VPC's AZs).
-    for (const ack of acknowledgements.filter((a) => /^(AwsSolutions|Serverless)-/.test(a.id))) {
-      expect(JSON.stringify(ack.reason).length, `${ack.id} at ${ack.path}: a reason`).toBeGreaterThan(30);
-      const used = findings.some((f) => f.rule === ack.id && (f.path === ack.path || f.path.startsWith(`${ack.path}/`)));
-      expect(used, `${ack.id} at ${ack.path} acknowledges nothing (findings there: ${findings.filter((f) => f.path.startsWith(ack.path)).map((f) => f.rule).join(", ")})`).toBe(true);
-    }
-  }, SLOW);
+  it(
+    'no dead acknowledgement: each names a finding the packs really report there, with a reason',
+    () => {
+      const app = new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+      fullStack(app);
+      // Every finding, acknowledged or not: the packs' own check of the acknowledgement metadata is switched off.
+      const findings: { rule: string; path: string }[] = [];
+      for (const pack of rulePacks(app)) {
+        Object.defineProperty(pack, 'isAcknowledged', { value: () => false });
+        const report = (
+          pack as unknown as {
+            validateScope(scope: App): { violations: { ruleName: string; violatingResources: { constructPath: string }[] }[] };
+          }
+        ).validateScope(app);
+        for (const v of report.violations)
+          for (const r of v.violatingResources) findings.push({ rule: v.ruleName, path: r.constructPath });
+      }
+      const acknowledgements = app.node.findAll().flatMap((node) =>
+        node.node.metadata
+          .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+          .flatMap((m) =>
+            Object.entries(m.data as Record<string, unknown>).map(([id, reason]) => ({
+              id: id.replace(/^annotation::/i, ''),
+              reason,
+              path: node.node.path,
+            })),
+          ),
+      );
+      expect(acknowledgements.length).toBeGreaterThan(10);
+      // Only the packs' own rules: CDK itself acknowledges some of cfn-lint's (e.g. CloudFormation-Validate::W3010 for a VPC's AZs).
+      for (const ack of acknowledgements.filter((a) => /^(AwsSolutions|Serverless)-/.test(a.id))) {
+        expect(JSON.stringify(ack.reason).length, `${ack.id} at ${ack.path}: a reason`).toBeGreaterThan(30);
+        const used = findings.some((f) => f.rule === ack.id && (f.path === ack.path || f.path.startsWith(`${ack.path}/`)));
+        expect(
+          used,
+          `${ack.id} at ${ack.path} acknowledges nothing (findings there: ${findings
+            .filter((f) => f.path.startsWith(ack.path))
+            .map((f) => f.rule)
+            .join(', ')})`,
+        ).toBe(true);
+      }
+    },
+    SLOW,
+  );
 
-  it('cdk-nag really runs: an unencrypted queue without a DLQ is reported', () => {
-    const { findings } = awsSolutionsFindings((app) => {
-      const stack = new Stack(app, 'canary');
-      new sqs.Queue(stack, 'Plain', { encryption: sqs.QueueEncryption.UNENCRYPTED });
-    });
-    expect(findings).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(/^AwsSolutions-SQS3 at canary\/Plain/),
-        expect.stringMatching(/^AwsSolutions-SQS4 at canary\/Plain/),
-        expect.stringMatching(/^Serverless-SQSRedrivePolicy at canary\/Plain/),
-      ]),
-    );
-  }, SLOW);
+  it(
+    'cdk-nag really runs: an unencrypted queue without a DLQ is reported',
+    () => {
+      const { findings } = awsSolutionsFindings((app) => {
+        const stack = new Stack(app, 'canary');
+        new sqs.Queue(stack, 'Plain', { encryption: sqs.QueueEncryption.UNENCRYPTED });
+      });
+      expect(findings).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^AwsSolutions-SQS3 at canary\/Plain/),
+          expect.stringMatching(/^AwsSolutions-SQS4 at canary\/Plain/),
+          expect.stringMatching(/^Serverless-SQSRedrivePolicy at canary\/Plain/),
+        ]),
+      );
+    },
+    SLOW,
+  );
 
-  it('cfn-lint: zero errors on the synthesised template', (context) => {
-    const probe = spawnSync('cfn-lint', ['--version'], { encoding: 'utf8' });
-    if (probe.error || probe.status !== 0) {
-      // Only npm and Debian packages can be installed here, and cfn-lint is neither.
-      console.log('cfn-lint skipped: the cfn-lint command is not installed (pip install cfn-lint)');
-      context.skip();
-      return;
-    }
-    const outdir = fullStackOutdir ?? awsSolutionsFindings(fullStack).outdir;
-    const files = ['hookgate.template.json', 'hookgate-api.template.json'].map((name) => join(outdir, name));
-    const run = spawnSync('cfn-lint', ['--format', 'parseable', '--', ...files], { encoding: 'utf8' });
-    const lines = `${run.stdout}${run.stderr}`.split('\n').filter(Boolean);
-    console.log(`cfn-lint ${probe.stdout.trim()}: ${lines.length} findings`, lines);
-    // Parseable format: file:line:col:line:col:RULE:message; E… are errors (W… warnings, I… informational).
-    expect(lines.filter((line) => /:E\d{4}:/.test(line))).toEqual([]);
-    // Exit status bits: 2 = errors (4 warnings and 8 informational are not failures).
-    expect((run.status ?? 2) & 2).toBe(0);
-  }, SLOW);
+  it(
+    'cfn-lint: zero errors on the synthesised template',
+    (context) => {
+      const probe = spawnSync('cfn-lint', ['--version'], { encoding: 'utf8' });
+      if (probe.error || probe.status !== 0) {
+        // Only npm and Debian packages can be installed here, and cfn-lint is neither.
+        console.log('cfn-lint skipped: the cfn-lint command is not installed (pip install cfn-lint)');
+        context.skip();
+        return;
+      }
+      const outdir = fullStackOutdir ?? awsSolutionsFindings(fullStack).outdir;
+      const files = ['hookgate.template.json', 'hookgate-api.template.json'].map((name) => join(outdir, name));
+      const run = spawnSync('cfn-lint', ['--format', 'parseable', '--', ...files], { encoding: 'utf8' });
+      const lines = `${run.stdout}${run.stderr}`.split('\n').filter(Boolean);
+      console.log(`cfn-lint ${probe.stdout.trim()}: ${lines.length} findings`, lines);
+      // Parseable format: file:line:col:line:col:RULE:message; E… are errors (W… warnings, I… informational).
+      expect(lines.filter((line) => /:E\d{4}:/.test(line))).toEqual([]);
+      // Exit status bits: 2 = errors (4 warnings and 8 informational are not failures).
+      expect((run.status ?? 2) & 2).toBe(0);
+    },
+    SLOW,
+  );
 });

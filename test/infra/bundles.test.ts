@@ -27,7 +27,11 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 /** Runs node in `cwd` (as Lambda runs the bundle from /var/task) and collects its output. */
-function runNode(cwd: string, script: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runNode(
+  cwd: string,
+  script: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -39,9 +43,19 @@ function runNode(cwd: string, script: string, env: NodeJS.ProcessEnv): Promise<{
 }
 
 /** What must never reach an asset, planted in a copy of the examples' home. */
-const PLANTED = ['.env', '.env.production', '.secret-notes', 'sessions/s1.json', 'logs/gateway.log', 'memories/m.md',
-  'node_modules/x/index.js', 'shell-hooks-allowlist.json', '.hookgate/state.json', 'plugins/tool-audit-log/.env',
-  'hooks/activity-logger/sessions/old.json'];
+const PLANTED = [
+  '.env',
+  '.env.production',
+  '.secret-notes',
+  'sessions/s1.json',
+  'logs/gateway.log',
+  'memories/m.md',
+  'node_modules/x/index.js',
+  'shell-hooks-allowlist.json',
+  '.hookgate/state.json',
+  'plugins/tool-audit-log/.env',
+  'hooks/activity-logger/sessions/old.json',
+];
 
 /**
  * Builds the three real function assets from the examples' hooks home with the stack's own
@@ -117,8 +131,22 @@ describe('function bundles', () => {
   });
 
   it('ships only what the hooks use: manifests of enabled plugins and gateway hooks, no source, no disabled plugin, no planted secret, state or allowlist', async () => {
-    const enabled = ['tool-audit-log', 'guardrail-context', 'redact-secrets', 'dangerous-tool-warning', 'tool-metrics', 'memory-recall', 'memory-sync',
-      'response-length', 'session-cache', 'session-duration', 'session-rotation', 'subagent-log', 'approval-notifier', 'summarize-find'];
+    const enabled = [
+      'tool-audit-log',
+      'guardrail-context',
+      'redact-secrets',
+      'dangerous-tool-warning',
+      'tool-metrics',
+      'memory-recall',
+      'memory-sync',
+      'response-length',
+      'session-cache',
+      'session-duration',
+      'session-rotation',
+      'subagent-log',
+      'approval-notifier',
+      'summarize-find',
+    ];
     const expected = [
       'BOOT.md',
       'config.yaml',
@@ -127,15 +155,20 @@ describe('function bundles', () => {
     ];
     for (const dir of Object.values(assets)) {
       const shipped = await filesUnder(dir);
-      const homeFiles = shipped.filter((f) => f.startsWith(`${BUNDLED_HOME_DIR}/`)).map((f) => f.slice(BUNDLED_HOME_DIR.length + 1));
+      const homeFiles = shipped
+        .filter((f) => f.startsWith(`${BUNDLED_HOME_DIR}/`))
+        .map((f) => f.slice(BUNDLED_HOME_DIR.length + 1));
       // Beside the bundle itself, only the hooks home.
       expect(shipped.filter((f) => !f.startsWith(`${BUNDLED_HOME_DIR}/`))).toEqual(['index.mjs', 'index.mjs.map']);
       expect(homeFiles).toEqual([...bundledFiles].sort());
       expect(homeFiles).toEqual(expect.arrayContaining(expected));
       // The four example scripts, referenced from the repository: nothing else.
-      expect(homeFiles.filter((f) => !expected.includes(f)).map((f) => f.split('/').pop()).sort()).toEqual(
-        ['auto-format.sh', 'block-rm-rf.sh', 'inject-git-status.sh', 'log-subagent.sh'],
-      );
+      expect(
+        homeFiles
+          .filter((f) => !expected.includes(f))
+          .map((f) => f.split('/').pop())
+          .sort(),
+      ).toEqual(['auto-format.sh', 'block-rm-rf.sh', 'inject-git-status.sh', 'log-subagent.sh']);
       for (const planted of PLANTED) expect(homeFiles).not.toContain(planted);
       // Compiled into index.mjs: no plugin or handler source, nothing of a disabled plugin.
       expect(homeFiles.filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.startsWith('bundled-scripts/'))).toEqual([]);
@@ -147,7 +180,7 @@ describe('function bundles', () => {
     expect(summary).toContain('config.yaml (');
   });
 
-  it('keeps the shell scripts\' exec bits', async () => {
+  it("keeps the shell scripts' exec bits", async () => {
     const scripts = (await filesUnder(join(assets.gateway, BUNDLED_HOME_DIR))).filter((f) => f.endsWith('.sh'));
     expect(scripts).toHaveLength(4);
     for (const script of scripts) {
@@ -199,10 +232,12 @@ describe('function bundles', () => {
     await writeFile(join(bad, 'hooks', 'broken', 'handler.mjs'), 'export function handle() {}\n');
     const attempt = prepareHooksBundle(bad, { buildDir: join(buildDir, 'bad-entries'), print: () => {} });
     await expect(attempt).rejects.toBeInstanceOf(HooksHomeBuildError);
-    await expect(attempt).rejects.toThrow(`${join(bad, 'hooks', 'broken', 'HOOK.yaml')}:1: [hooks] Skipping broken: 'events' must be a list`);
+    await expect(attempt).rejects.toThrow(
+      `${join(bad, 'hooks', 'broken', 'HOOK.yaml')}:1: [hooks] Skipping broken: 'events' must be a list`,
+    );
   });
 
-  it('blocks rm -rf from the built turn asset run in its own directory, once approved in the stack\'s allowlist', async () => {
+  it("blocks rm -rf from the built turn asset run in its own directory, once approved in the stack's allowlist", async () => {
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -251,7 +286,10 @@ describe('function bundles', () => {
   it('fails the cold start of a built asset whose config.yaml is invalid, naming file and line', async () => {
     const broken = join(buildDir, 'broken-asset');
     await cp(assets.observer, broken, { recursive: true });
-    await writeFile(join(broken, BUNDLED_HOME_DIR, 'config.yaml'), 'hooks:\n  pre_tool_call:\n    - matcher: terminal\n      comand: ./guard.sh\n');
+    await writeFile(
+      join(broken, BUNDLED_HOME_DIR, 'config.yaml'),
+      'hooks:\n  pre_tool_call:\n    - matcher: terminal\n      comand: ./guard.sh\n',
+    );
     const { code, stderr } = await runNode(broken, `await import('./index.mjs');`, {
       PATH: process.env.PATH,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -264,12 +302,17 @@ describe('function bundles', () => {
     });
     expect(code).not.toBe(0);
     expect(stderr).toContain('InvalidHooksConfigError');
-    expect(stderr).toContain(`${join(broken, BUNDLED_HOME_DIR, 'config.yaml')}:3: hooks.pre_tool_call[0] is missing a non-empty 'command' field`);
+    expect(stderr).toContain(
+      `${join(broken, BUNDLED_HOME_DIR, 'config.yaml')}:3: hooks.pre_tool_call[0] is missing a non-empty 'command' field`,
+    );
   });
 
   it('fails the build on an invalid config.yaml, naming file, line and reason', async () => {
     const bad = await mkdtemp(join(buildDir, 'bad-config-'));
-    await writeFile(join(bad, 'config.yaml'), 'hooks:\n  pre_tool_call:\n    - command: ./guard.sh\n      timeout: soon\n  pre_tol_call: []\n');
+    await writeFile(
+      join(bad, 'config.yaml'),
+      'hooks:\n  pre_tool_call:\n    - command: ./guard.sh\n      timeout: soon\n  pre_tol_call: []\n',
+    );
     const attempt = prepareHooksBundle(bad, { buildDir: join(buildDir, 'bad-entries'), print: () => {} });
     await expect(attempt).rejects.toBeInstanceOf(HooksHomeBuildError);
     await expect(attempt).rejects.toThrow(`${join(bad, 'config.yaml')}:4: hooks.pre_tool_call[0].timeout must be an int`);
@@ -298,16 +341,30 @@ describe('function bundles', () => {
   it('ships approvals only when asked at synth, and never hooks_auto_accept', async () => {
     const approving = await mkdtemp(join(buildDir, 'approve-'));
     await cp(EXAMPLES_HOME, approving, { recursive: true });
-    await writeFile(join(approving, 'config.yaml'), `${await readFile(join(EXAMPLES_HOME, 'config.yaml'), 'utf8')}\nhooks_auto_accept: true\n`);
+    await writeFile(
+      join(approving, 'config.yaml'),
+      `${await readFile(join(EXAMPLES_HOME, 'config.yaml'), 'utf8')}\nhooks_auto_accept: true\n`,
+    );
     const lines: string[] = [];
     const allowHooksMissingInLambda = ['inject-git-status.sh'];
-    const plain = await prepareHooksBundle(approving, { buildDir: join(buildDir, 'approve-none'), print: (l) => lines.push(l), allowHooksMissingInLambda });
+    const plain = await prepareHooksBundle(approving, {
+      buildDir: join(buildDir, 'approve-none'),
+      print: (l) => lines.push(l),
+      allowHooksMissingInLambda,
+    });
     const plainModule = await readFile(plain.registerModule, 'utf8');
     expect(plainModule).not.toContain('hooks_auto_accept');
     expect(plainModule).not.toContain('approvedShellHooks');
     expect(lines.join('\n')).toContain('hooks_auto_accept in');
-    const all = await prepareHooksBundle(approving, { buildDir: join(buildDir, 'approve-all'), print: () => {}, approveShellHooks: 'all', allowHooksMissingInLambda });
+    const all = await prepareHooksBundle(approving, {
+      buildDir: join(buildDir, 'approve-all'),
+      print: () => {},
+      approveShellHooks: 'all',
+      allowHooksMissingInLambda,
+    });
     expect(all.fingerprint).not.toBe(plain.fingerprint);
-    expect(await readFile(all.registerModule, 'utf8')).toContain('"approvedShellHooks":[{"event":"pre_tool_call","command":"examples/agent-hooks/block-rm-rf.sh"');
+    expect(await readFile(all.registerModule, 'utf8')).toContain(
+      '"approvedShellHooks":[{"event":"pre_tool_call","command":"examples/agent-hooks/block-rm-rf.sh"',
+    );
   });
 });

@@ -11,14 +11,28 @@ describe('the hook-run log line', () => {
       return true;
     }) as typeof process.stdout.write;
     try {
-      writeHookRunLine('hookgate-turn', { hook: 'pre_tool_call', source: 'shell', callback: 'shell_hook[pre_tool_call:guard.sh]', durationMs: 12.345, result: { decision: 'block', reason: 'sk-secret-in-reason' } });
+      writeHookRunLine('hookgate-turn', {
+        hook: 'pre_tool_call',
+        source: 'shell',
+        callback: 'shell_hook[pre_tool_call:guard.sh]',
+        durationMs: 12.345,
+        result: { decision: 'block', reason: 'sk-secret-in-reason' },
+      });
     } finally {
       process.stdout.write = write;
     }
     expect(lines).toHaveLength(1);
     expect(lines[0]!.endsWith('\n')).toBe(true);
     const line = JSON.parse(lines[0]!);
-    expect(line).toMatchObject({ level: 'INFO', message: HOOK_RUN_MESSAGE, service: 'hookgate-turn', hook: 'pre_tool_call', source: 'shell', duration_ms: 12.3, outcome: 'block' });
+    expect(line).toMatchObject({
+      level: 'INFO',
+      message: HOOK_RUN_MESSAGE,
+      service: 'hookgate-turn',
+      hook: 'pre_tool_call',
+      source: 'shell',
+      duration_ms: 12.3,
+      outcome: 'block',
+    });
     expect(lines[0]).not.toContain('sk-secret-in-reason');
   });
 

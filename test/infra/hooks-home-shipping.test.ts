@@ -46,7 +46,12 @@ describe('the hooks home shipped with a deployment', () => {
     const { home, buildDir } = await makeHome();
     const lines: string[] = [];
     const bundle = await prepare(home, buildDir, { print: (line) => lines.push(line) });
-    expect([...bundle.files].sort()).toEqual(['config.yaml', 'hooks/audit/HOOK.yaml', 'plugins/guard/patterns.txt', 'plugins/guard/plugin.yaml']);
+    expect([...bundle.files].sort()).toEqual([
+      'config.yaml',
+      'hooks/audit/HOOK.yaml',
+      'plugins/guard/patterns.txt',
+      'plugins/guard/plugin.yaml',
+    ]);
     const register = await readFile(bundle.registerModule, 'utf8');
     expect(register).toContain(JSON.stringify(join(home, 'plugins/guard/index.ts')));
     expect(register).toContain(JSON.stringify(join(home, 'hooks/audit/handler.ts')));
@@ -81,7 +86,10 @@ describe('the hooks home shipped with a deployment', () => {
   });
 
   it('refuses a declared file outside its plugin, and a declared file that is missing', async () => {
-    const { home, buildDir } = await makeHome({ 'plugins/guard/plugin.yaml': 'name: guard\nfiles: [../../.env, nothere.txt]\n', '.env': 'X=1\n' });
+    const { home, buildDir } = await makeHome({
+      'plugins/guard/plugin.yaml': 'name: guard\nfiles: [../../.env, nothere.txt]\n',
+      '.env': 'X=1\n',
+    });
     const attempt = prepare(home, buildDir);
     await expect(attempt).rejects.toThrow(/files: \.\.\/\.\.\/\.env is outside plugins\/guard/);
     await expect(attempt).rejects.toThrow(/files: nothere\.txt not found/);
@@ -91,13 +99,16 @@ describe('the hooks home shipped with a deployment', () => {
     const { home, buildDir } = await makeHome({ 'config.yaml': 'plugins:\n  enabled: [gaurd, nosuch]\n' });
     const attempt = prepare(home, buildDir);
     await expect(attempt).rejects.toBeInstanceOf(HooksHomeBuildError);
-    await expect(attempt).rejects.toThrow(`${join(home, 'config.yaml')}: plugins.enabled names 'gaurd', but no plugin in ${join(home, 'plugins')} is called that — did you mean 'guard'?`);
+    await expect(attempt).rejects.toThrow(
+      `${join(home, 'config.yaml')}: plugins.enabled names 'gaurd', but no plugin in ${join(home, 'plugins')} is called that — did you mean 'guard'?`,
+    );
     await expect(attempt).rejects.toThrow(/plugins\.enabled names 'nosuch', .* \(plugins there: guard, spare\)/);
   });
 
   it('refuses a shell hook calling a program Lambda lacks, unless named in allowHooksMissingInLambda', async () => {
     const { home, buildDir } = await makeHome({
-      'config.yaml': 'hooks:\n  pre_tool_call:\n    - command: agent-hooks/guard.sh\n  post_tool_call:\n    - command: "python3 agent-hooks/audit.py"\n',
+      'config.yaml':
+        'hooks:\n  pre_tool_call:\n    - command: agent-hooks/guard.sh\n  post_tool_call:\n    - command: "python3 agent-hooks/audit.py"\n',
       'agent-hooks/guard.sh': '#!/bin/sh\njq -r .tool_name\n',
       'agent-hooks/audit.py': 'print("{}")\n',
     });
@@ -107,7 +118,9 @@ describe('the hooks home shipped with a deployment', () => {
     await expect(attempt).rejects.toThrow(
       'hooks.pre_tool_call: agent-hooks/guard.sh: calls jq, which the Lambda runtime (nodejs22.x) does not have; it would never run there (ship it anyway with -c allowHooksMissingInLambda=guard.sh)',
     );
-    await expect(attempt).rejects.toThrow(/hooks\.post_tool_call: python3 agent-hooks\/audit\.py: calls python3, .*allowHooksMissingInLambda=audit\.py/);
+    await expect(attempt).rejects.toThrow(
+      /hooks\.post_tool_call: python3 agent-hooks\/audit\.py: calls python3, .*allowHooksMissingInLambda=audit\.py/,
+    );
     // Named, by script name or by the command as written: it ships.
     const bundle = await prepare(home, buildDir, { allowHooksMissingInLambda: ['guard.sh', 'python3 agent-hooks/audit.py'] });
     expect(bundle.files).toEqual(expect.arrayContaining(['agent-hooks/guard.sh', 'agent-hooks/audit.py']));

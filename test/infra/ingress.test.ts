@@ -22,25 +22,30 @@ const contextOf = (values: Record<string, string>) => readStackContext((key) => 
 const WAF = 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/hookgate/0c1d2e3f-aaaa-bbbb-cccc-111122223333';
 const CERT = 'arn:aws:acm:eu-west-1:123456789012:certificate/0c1d2e3f-aaaa-bbbb-cccc-111122223333';
 
-const props = (t: Template, type: string) => (Object.values(t.findResources(type)) as { Properties: Record<string, any> }[]).map((r) => r.Properties);
+const props = (t: Template, type: string) =>
+  (Object.values(t.findResources(type)) as { Properties: Record<string, any> }[]).map((r) => r.Properties);
 
 // Synthesis takes seconds to tens of seconds on a loaded 2-core machine.
 describe('the front door', { timeout: 180_000 }, () => {
   it('reads -c ingress, wafAclArn, domainName and certificateArn, and refuses what cannot work', () => {
     expect(contextOf({}).ingress).toEqual({ kind: 'url' });
-    expect(contextOf({ ingress: 'apigateway', wafAclArn: WAF, domainName: 'bot.example.com', certificateArn: CERT }).ingress).toEqual({
+    expect(
+      contextOf({ ingress: 'apigateway', wafAclArn: WAF, domainName: 'bot.example.com', certificateArn: CERT }).ingress,
+    ).toEqual({
       kind: 'apigateway',
       wafAclArn: WAF,
       domain: { name: 'bot.example.com', certificateArn: CERT },
     });
     expect(() => contextOf({ ingress: 'cloudfront' })).toThrow(/ingress/);
     expect(() => contextOf({ wafAclArn: WAF })).toThrow(/need -c ingress=apigateway/);
-    expect(() => contextOf({ ingress: 'apigateway', domainName: 'bot.example.com' })).toThrow(/domainName and certificateArn go together/);
+    expect(() => contextOf({ ingress: 'apigateway', domainName: 'bot.example.com' })).toThrow(
+      /domainName and certificateArn go together/,
+    );
     expect(() => contextOf({ ingress: 'apigateway', wafAclArn: 'my-acl' })).toThrow(/wafAclArn/);
     expect(() => contextOf({ ingress: 'apigateway', domainName: 'not a name', certificateArn: CERT })).toThrow(/domainName/);
   });
 
-  it('url (default): a Function URL, no API, and each platform\'s webhook URL as an output', () => {
+  it("url (default): a Function URL, no API, and each platform's webhook URL as an output", () => {
     const t = synth();
     t.resourceCountIs('AWS::Lambda::Url', 1);
     t.resourceCountIs('AWS::ApiGateway::RestApi', 0);
@@ -58,7 +63,12 @@ describe('the front door', { timeout: 180_000 }, () => {
     t.resourceCountIs('AWS::Lambda::Url', 0);
     t.resourceCountIs('AWS::ApiGateway::RestApi', 1);
     const [stage] = props(t, 'AWS::ApiGateway::Stage');
-    const settings = stage!.MethodSettings as { ResourcePath: string; HttpMethod: string; ThrottlingRateLimit: number; ThrottlingBurstLimit: number }[];
+    const settings = stage!.MethodSettings as {
+      ResourcePath: string;
+      HttpMethod: string;
+      ThrottlingRateLimit: number;
+      ThrottlingBurstLimit: number;
+    }[];
     const throttleOf = (path: string, method: string) => settings.find((m) => m.ResourcePath === path && m.HttpMethod === method);
     for (const platform of DEPLOYED_PLATFORMS) {
       // CloudFormation wants the path with `/` escaped as `~1`.
@@ -71,7 +81,10 @@ describe('the front door', { timeout: 180_000 }, () => {
     expect(throttleOf('/~1v1~1{proxy+}', 'ANY')).toMatchObject({ ThrottlingRateLimit: ROUTE_THROTTLE.v1.rate });
     expect(throttleOf('/~1console~1{proxy+}', 'ANY')).toMatchObject({ ThrottlingRateLimit: ROUTE_THROTTLE.console.rate });
     // The stage default covers anything else.
-    expect(throttleOf('/*', '*')).toMatchObject({ ThrottlingRateLimit: ROUTE_THROTTLE.other.rate, ThrottlingBurstLimit: ROUTE_THROTTLE.other.burst });
+    expect(throttleOf('/*', '*')).toMatchObject({
+      ThrottlingRateLimit: ROUTE_THROTTLE.other.rate,
+      ThrottlingBurstLimit: ROUTE_THROTTLE.other.burst,
+    });
     // Every method has a throttle of its own.
     const methods = props(t, 'AWS::ApiGateway::Method');
     expect(methods.length).toBe(DEPLOYED_PLATFORMS.length + 1 + 1 + 2 + 1 + 2); // webhooks, WhatsApp's GET, /v1, /console (2), /healthz, /{proxy+} and /

@@ -7,7 +7,12 @@ import { fileURLToPath } from 'node:url';
 import { EVENT_SOURCE_MAX_CONCURRENCY, HookgateStack, OLDEST_TURN_ALARM_SECONDS } from '../../infra/lib/hookgate-stack.ts';
 import { CONSOLE_TABLE_ACCESS, TABLE_ACCESS, type FunctionName, type TableAction } from '../../infra/lib/table-access.ts';
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
-import { FUNCTION_TIMEOUT_SECONDS, MAX_RECEIVE_COUNT, TURN_FAILURE_BOUND_SECONDS, TURN_MAX_RECEIVE_COUNT } from '../../src/pipeline/topology.ts';
+import {
+  FUNCTION_TIMEOUT_SECONDS,
+  MAX_RECEIVE_COUNT,
+  TURN_FAILURE_BOUND_SECONDS,
+  TURN_MAX_RECEIVE_COUNT,
+} from '../../src/pipeline/topology.ts';
 import { parseTelemetrySubscribers } from '../../infra/lib/telemetry-subscribers.ts';
 import { readStackContext } from '../../infra/lib/stack-context.ts';
 import { CDK_JSON_CONTEXT } from '../support/cdk-json-context.ts';
@@ -74,8 +79,12 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     const dlq = Object.entries(template.findResources('AWS::SQS::Queue')).find(([id]) => id.startsWith('TurnsDlq'))![0];
     expect(turns.Properties.RedrivePolicy.deadLetterTargetArn).toEqual({ 'Fn::GetAtt': [dlq, 'Arn'] });
     // The turns event source reads one message at a time, so one failing chat holds no other.
-    const turnsId = Object.keys(template.findResources('AWS::SQS::Queue')).find((id) => id.startsWith('Turns') && !id.startsWith('TurnsDlq'))!;
-    const mapping = resources('AWS::Lambda::EventSourceMapping').find((m) => JSON.stringify(m.Properties.EventSourceArn).includes(turnsId));
+    const turnsId = Object.keys(template.findResources('AWS::SQS::Queue')).find(
+      (id) => id.startsWith('Turns') && !id.startsWith('TurnsDlq'),
+    )!;
+    const mapping = resources('AWS::Lambda::EventSourceMapping').find((m) =>
+      JSON.stringify(m.Properties.EventSourceArn).includes(turnsId),
+    );
     expect(mapping?.Properties.BatchSize).toBe(1);
     // High-throughput mode (docs/capacity.md): dedup and the throughput quota per chat's group.
     expect(turns.Properties).toMatchObject({ DeduplicationScope: 'messageGroup', FifoThroughputLimit: 'perMessageGroupId' });
@@ -133,15 +142,21 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
   it('gives every SNS subscription a redrive policy to the subscription DLQ, which SNS may send to and which alarms', () => {
     const t = synth({ telemetrySubscribers: parseTelemetrySubscribers('[{"name":"audit"}]') });
     const dlq = Object.keys(t.findResources('AWS::SQS::Queue')).find((id) => id.startsWith('SubscriptionDlq'))!;
-    const subs = (Object.values(t.findResources('AWS::SNS::Subscription')) as { Properties: Record<string, any> }[]).filter((x) => x.Properties.Protocol === 'sqs');
+    const subs = (Object.values(t.findResources('AWS::SNS::Subscription')) as { Properties: Record<string, any> }[]).filter(
+      (x) => x.Properties.Protocol === 'sqs',
+    );
     expect(subs).toHaveLength(2);
     for (const sub of subs) expect(sub.Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] } });
     const policy = (Object.values(t.findResources('AWS::SQS::QueuePolicy')) as { Properties: Record<string, any> }[]).find((p) =>
       JSON.stringify(p.Properties.Queues).includes(dlq),
     );
     expect(JSON.stringify(policy?.Properties.PolicyDocument)).toContain('sns.amazonaws.com');
-    const alarms = (Object.values(t.findResources('AWS::CloudWatch::Alarm')) as { Properties: Record<string, any> }[]).map((a) => a.Properties);
-    expect(alarms.some((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && a.Dimensions[0].Value['Fn::GetAtt'][0] === dlq)).toBe(true);
+    const alarms = (Object.values(t.findResources('AWS::CloudWatch::Alarm')) as { Properties: Record<string, any> }[]).map(
+      (a) => a.Properties,
+    );
+    expect(
+      alarms.some((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && a.Dimensions[0].Value['Fn::GetAtt'][0] === dlq),
+    ).toBe(true);
   });
 
   it('adds telemetry subscriber queues with a filter policy on event_type from the context', () => {
@@ -168,12 +183,14 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
       Object.keys(JSON.parse(s.Properties.GenerateSecretString?.SecretStringTemplate ?? s.Properties.SecretString));
     const gateway = secrets.find((s) => s.Properties.GenerateSecretString)!;
     const reply = secrets.find((s) => !s.Properties.GenerateSecretString)!;
-    expect(keysOf(gateway)).toEqual(expect.arrayContaining(['TELEGRAM_SECRET_TOKEN', 'SLACK_SIGNING_SECRET', 'WHATSAPP_APP_SECRET']));
+    expect(keysOf(gateway)).toEqual(
+      expect.arrayContaining(['TELEGRAM_SECRET_TOKEN', 'SLACK_SIGNING_SECRET', 'WHATSAPP_APP_SECRET']),
+    );
     expect(keysOf(reply)).toEqual(expect.arrayContaining(['TELEGRAM_BOT_TOKEN', 'SLACK_BOT_TOKEN', 'HOOKGATE_MODEL_API_KEY']));
     expect(keysOf(reply)).not.toContain('SLACK_SIGNING_SECRET');
   });
 
-  it('alarms on every DLQ, every queue\'s oldest message, the Function URL\'s 5xx, and errors, throttles and long durations of every function, each notifying the alarm topic', () => {
+  it("alarms on every DLQ, every queue's oldest message, the Function URL's 5xx, and errors, throttles and long durations of every function, each notifying the alarm topic", () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map((a) => a.Properties);
     const queueIds = Object.keys(template.findResources('AWS::SQS::Queue'));
     const queueOf = (a: Record<string, any>) => a.Dimensions[0].Value['Fn::GetAtt'][0] as string;
@@ -183,7 +200,9 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     );
     // Every queue a consumer reads: its oldest message.
     const oldest = alarms.filter((a) => a.MetricName === 'ApproximateAgeOfOldestMessage');
-    expect(oldest.map(queueOf).sort()).toEqual(['Events', 'Timers', 'Turns'].map((id) => queueIds.find((q) => q.startsWith(id) && !q.includes('Dlq'))).sort());
+    expect(oldest.map(queueOf).sort()).toEqual(
+      ['Events', 'Timers', 'Turns'].map((id) => queueIds.find((q) => q.startsWith(id) && !q.includes('Dlq'))).sort(),
+    );
     expect(oldest.find((a) => queueOf(a).startsWith('Turns'))!.Threshold).toBe(OLDEST_TURN_ALARM_SECONDS);
     // Four functions: gateway, turn, observer and the tools function.
     for (const metric of ['Errors', 'Throttles']) expect(alarms.filter((a) => a.MetricName === metric)).toHaveLength(4);
@@ -204,15 +223,19 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     expect(alarms.length).toBe(4 + 3 + 4 * 3 + 1); // DLQs, oldest messages, 3 per function (gateway, turn, observer, tools), the URL's 5xx
     // A telemetry queue's age alarms too (its consumer stopped reading).
     const withTelemetry = synth({ telemetrySubscribers: parseTelemetrySubscribers('[{"name":"audit"}]') });
-    const ages = (Object.values(withTelemetry.findResources('AWS::CloudWatch::Alarm')) as { Properties: Record<string, any> }[]).filter(
-      (a) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage',
-    );
+    const ages = (
+      Object.values(withTelemetry.findResources('AWS::CloudWatch::Alarm')) as { Properties: Record<string, any> }[]
+    ).filter((a) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage');
     expect(ages.map((a) => queueOf(a.Properties)).some((id) => id.startsWith('Telemetryaudit'))).toBe(true);
   });
 
   it('refuses to synthesise without an alarm destination; -c alarmEmail, -c alarmTopicArn or an explicit -c alarms=none', () => {
-    expect(() => readStackContext(() => undefined)).toThrow(/no alarm destination: pass -c alarmEmail=ADDRESS or -c alarmTopicArn=ARN, or -c alarms=none/);
-    expect(() => readStackContext((k) => ({ alarmEmail: 'ops@example.com', alarms: 'none' })[k as 'alarms'])).toThrow(/give one of them/);
+    expect(() => readStackContext(() => undefined)).toThrow(
+      /no alarm destination: pass -c alarmEmail=ADDRESS or -c alarmTopicArn=ARN, or -c alarms=none/,
+    );
+    expect(() => readStackContext((k) => ({ alarmEmail: 'ops@example.com', alarms: 'none' })[k as 'alarms'])).toThrow(
+      /give one of them/,
+    );
     expect(contextOf({ alarmEmail: 'ops@example.com' }).alarms).toEqual({ email: 'ops@example.com' });
     expect(() => contextOf({ alarmEmail: 'not-an-address' })).toThrow(/alarmEmail/);
     const arn = 'arn:aws:sns:eu-west-1:123456789012:pager';
@@ -262,7 +285,9 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     const mappings = resources('AWS::Lambda::EventSourceMapping').map((m) => m.Properties.ScalingConfig?.MaximumConcurrency);
     expect(mappings.sort()).toEqual(Object.values(EVENT_SOURCE_MAX_CONCURRENCY).sort());
     const topics = template.findResources('AWS::SNS::Topic');
-    const eventsTopic = Object.entries(topics).find(([id]) => id.startsWith('EventsTopic'))![1] as { Properties: Record<string, any> };
+    const eventsTopic = Object.entries(topics).find(([id]) => id.startsWith('EventsTopic'))![1] as {
+      Properties: Record<string, any>;
+    };
     expect(JSON.stringify(eventsTopic.Properties.KmsMasterKeyId)).toContain('alias/aws/sns');
     const topicPolicies = resources('AWS::SNS::TopicPolicy');
     expect(topicPolicies).toHaveLength(2); // events and alarm topics both refuse plain HTTP
@@ -302,11 +327,21 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
   });
 
   it('serves the console only with -c console=true: its env and grants appear only then', () => {
-    const CONSOLE_ENV = ['HOOKGATE_CONSOLE', RESOURCE_ENV.turnsDlqUrl, RESOURCE_ENV.timersDlqUrl, RESOURCE_ENV.eventsDlqUrl, RESOURCE_ENV.eventsQueueUrl];
+    const CONSOLE_ENV = [
+      'HOOKGATE_CONSOLE',
+      RESOURCE_ENV.turnsDlqUrl,
+      RESOURCE_ENV.timersDlqUrl,
+      RESOURCE_ENV.eventsDlqUrl,
+      RESOURCE_ENV.eventsQueueUrl,
+    ];
     const CONSOLE_SQS = ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility'];
     const consoleKeys = (from: Template) =>
       statementsOf('gatewayfn', from)
-        .filter((st) => JSON.stringify(st.Condition ?? {}).includes('UNDELIVERED_REPLY') || JSON.stringify(st.Condition ?? {}).includes('TRACE_RECENT'))
+        .filter(
+          (st) =>
+            JSON.stringify(st.Condition ?? {}).includes('UNDELIVERED_REPLY') ||
+            JSON.stringify(st.Condition ?? {}).includes('TRACE_RECENT'),
+        )
         .flatMap((st) => [st.Action].flat());
 
     // Off (the default): none of it.
@@ -324,14 +359,17 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     expect(env.HOOKGATE_CONSOLE).toBe('1');
     for (const name of CONSOLE_ENV) expect(env, name).toHaveProperty(name);
     // Only the gateway: the turn and observer functions are unchanged.
-    for (const fn of ['turnfn', 'observerfn']) expect(lambdaNamed(fn, on).props.Environment.Variables).not.toHaveProperty('HOOKGATE_CONSOLE');
+    for (const fn of ['turnfn', 'observerfn'])
+      expect(lambdaNamed(fn, on).props.Environment.Variables).not.toHaveProperty('HOOKGATE_CONSOLE');
     const queueIds = Object.keys(on.findResources('AWS::SQS::Queue'));
     const dlqIds = ['TurnsDlq', 'TimersDlq', 'EventsDlq'].map((id) => queueIds.find((q) => q.startsWith(id))!);
     const receive = statementsOf('gatewayfn', on).filter((st) => [st.Action].flat().includes('sqs:ReceiveMessage'));
     // cdk.json's minimizePolicies may merge them into one statement: what counts is actions and resources.
     for (const st of receive) expect([st.Action].flat().sort()).toEqual([...CONSOLE_SQS].sort());
     // The DLQs by ARN: never a wildcard, never a source queue.
-    const receiveResources = receive.flatMap((st) => [(st as { Resource?: unknown }).Resource].flat()).map((r) => JSON.stringify(r));
+    const receiveResources = receive
+      .flatMap((st) => [(st as { Resource?: unknown }).Resource].flat())
+      .map((r) => JSON.stringify(r));
     expect(receiveResources.sort()).toEqual(dlqIds.map((id) => JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] })).sort());
     const send = statementsOf('gatewayfn', on).filter((st) => [st.Action].flat().includes('sqs:SendMessage'));
     const sendTargets = send.flatMap((st) => [(st as { Resource?: unknown }).Resource].flat()).map((r) => JSON.stringify(r));
@@ -345,7 +383,11 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     expect(consoleKeys(on).sort()).toEqual(declared);
     for (const grant of CONSOLE_TABLE_ACCESS) {
       const source = grant.calledFrom.map((file) => readFileSync(join(REPO, file), 'utf8')).join('\n');
-      const calls: Partial<Record<TableAction, RegExp>> = { Query: /new QueryCommand\b/, GetItem: /new GetCommand\b/, UpdateItem: /new UpdateCommand\b/ };
+      const calls: Partial<Record<TableAction, RegExp>> = {
+        Query: /new QueryCommand\b/,
+        GetItem: /new GetCommand\b/,
+        UpdateItem: /new UpdateCommand\b/,
+      };
       for (const action of grant.actions) expect(source, `console: dynamodb:${action}`).toMatch(calls[action]!);
       for (const prefix of grant.leadingKeys) expect(source, `console: ${prefix}`).toContain(prefix.replace(/\*$/, ''));
     }
@@ -363,18 +405,24 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
       BatchWriteItem: /new (BatchWriteCommand|BatchWriteItemCommand)\b|\.batchWriteItem\(/,
     };
     for (const name of ['gateway', 'turn', 'observer'] as FunctionName[]) {
-      const statements = statementsOf(`${name}fn`).filter((s) => [s.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
+      const statements = statementsOf(`${name}fn`).filter((s) =>
+        [s.Action].flat().some((a: string) => a.startsWith('dynamodb:')),
+      );
       const granted = new Set(statements.flatMap((s) => [s.Action].flat()));
       const declared = new Set(TABLE_ACCESS[name].flatMap((g) => g.actions.map((a) => `dynamodb:${a}`)));
       // The role says what the declaration says: nothing from grantReadWriteData (Scan, streams, ConditionCheckItem…).
       expect([...granted].sort(), name).toEqual([...declared].sort());
       for (const statement of statements) {
-        expect(statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'], `${name}: ${statement.Action}`).toBeDefined();
+        expect(
+          statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'],
+          `${name}: ${statement.Action}`,
+        ).toBeDefined();
       }
       for (const grant of TABLE_ACCESS[name]) {
         const source = grant.calledFrom.map((file) => readFileSync(join(REPO, file), 'utf8')).join('\n');
         // Every granted action is called by the code the grant names; an unused one fails here.
-        for (const action of grant.actions) expect(source, `${name}: dynamodb:${action} is not called in ${grant.calledFrom.join(', ')}`).toMatch(CALLS[action]);
+        for (const action of grant.actions)
+          expect(source, `${name}: dynamodb:${action} is not called in ${grant.calledFrom.join(', ')}`).toMatch(CALLS[action]);
         // And the prefix it is limited to is one that code writes.
         for (const prefix of grant.leadingKeys) expect(source, `${name}: ${prefix}`).toContain(prefix.replace(/\*$/, ''));
         const statement = statements.find((s) => JSON.stringify(s.Condition).includes(JSON.stringify(grant.leadingKeys)));
@@ -383,7 +431,12 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     }
     console.log(
       'table actions per role:',
-      Object.fromEntries((['gateway', 'turn', 'observer'] as const).map((n) => [n, [...new Set(actionsOf(`${n}fn`).filter((a) => a.startsWith('dynamodb:')))].sort()])),
+      Object.fromEntries(
+        (['gateway', 'turn', 'observer'] as const).map((n) => [
+          n,
+          [...new Set(actionsOf(`${n}fn`).filter((a) => a.startsWith('dynamodb:')))].sort(),
+        ]),
+      ),
     );
   });
 });

@@ -30,7 +30,9 @@ async function importEnvironment(asset: string, tmp: string, instance: string): 
   const saved = process.env.TMPDIR;
   process.env.TMPDIR = tmp;
   try {
-    const module = (await import(`${pathToFileURL(join(asset, 'index.mjs')).href}?environment=${instance}`)) as { handler: Handler };
+    const module = (await import(`${pathToFileURL(join(asset, 'index.mjs')).href}?environment=${instance}`)) as {
+      handler: Handler;
+    };
     return module.handler;
   } finally {
     if (saved === undefined) delete process.env.TMPDIR;
@@ -58,7 +60,8 @@ function startFakeLambda(route: () => Handler): Promise<{ server: Server; url: s
         response.writeHead(status, { 'content-type': 'application/json', ...(error ? { 'x-amz-function-error': error } : {}) });
         response.end(JSON.stringify(body));
       };
-      if (name === 'tools-timeout') return answer(200, { errorMessage: '2026-12-03T22:00:00.000Z abc Task timed out after 120.00 seconds' }, 'Unhandled');
+      if (name === 'tools-timeout')
+        return answer(200, { errorMessage: '2026-12-03T22:00:00.000Z abc Task timed out after 120.00 seconds' }, 'Unhandled');
       if (typeof tenant !== 'string') return answer(400, { Type: 'User', message: 'Tenant ID configuration not specified' });
       try {
         answer(200, await route()(JSON.parse(Buffer.concat(chunks).toString('utf8')), { tenantId: tenant }));
@@ -67,13 +70,27 @@ function startFakeLambda(route: () => Handler): Promise<{ server: Server; url: s
       }
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tenants, events })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tenants, events }),
+    ),
+  );
 }
 
 /** One raw tar entry: a header block and the body padded to 512 (node-tar's Header, so any path or type can be written). */
-function tarEntry(fields: { path: string; type: 'File' | 'SymbolicLink' | 'Link' | 'FIFO' | 'Directory'; linkpath?: string }, body = Buffer.alloc(0)): Buffer {
+function tarEntry(
+  fields: { path: string; type: 'File' | 'SymbolicLink' | 'Link' | 'FIFO' | 'Directory'; linkpath?: string },
+  body = Buffer.alloc(0),
+): Buffer {
   const block = Buffer.alloc(512);
-  new Header({ ...fields, size: body.length, mode: fields.type === 'Directory' ? 0o755 : 0o644, mtime: new Date(), uid: 0, gid: 0 }).encode(block, 0);
+  new Header({
+    ...fields,
+    size: body.length,
+    mode: fields.type === 'Directory' ? 0o755 : 0o644,
+    mtime: new Date(),
+    uid: 0,
+    gid: 0,
+  }).encode(block, 0);
   return Buffer.concat([block, body, Buffer.alloc((512 - (body.length % 512)) % 512)]);
 }
 
@@ -148,20 +165,31 @@ describe('the tools function asset, run as Lambda runs it, with workspaces in S3
   it('keeps a file written in one invocation for the next one of the same session, and no other session sees it', async () => {
     const a = { sessionId: '20261203_220000_aaaaaaaa' };
     const b = { sessionId: '20261203_220000_bbbbbbbb' };
-    expect(await timed('write, new workspace', () => sandbox.run(a, { op: 'write', path: 'notes/todo.txt', content: 'buy milk\n' }))).toEqual({ bytesWritten: 9 });
-    expect(await timed('read, current copy', () => sandbox.run(a, { op: 'read', path: 'notes/todo.txt', limitBytes: 1000 }))).toEqual({ content: 'buy milk\n', truncated: false });
-    const run = await timed('exec, current copy', () => sandbox.run(a, { op: 'exec', command: 'cat notes/todo.txt && echo more >> notes/todo.txt', timeoutSeconds: 10 }));
+    expect(
+      await timed('write, new workspace', () => sandbox.run(a, { op: 'write', path: 'notes/todo.txt', content: 'buy milk\n' })),
+    ).toEqual({ bytesWritten: 9 });
+    expect(
+      await timed('read, current copy', () => sandbox.run(a, { op: 'read', path: 'notes/todo.txt', limitBytes: 1000 })),
+    ).toEqual({ content: 'buy milk\n', truncated: false });
+    const run = await timed('exec, current copy', () =>
+      sandbox.run(a, { op: 'exec', command: 'cat notes/todo.txt && echo more >> notes/todo.txt', timeoutSeconds: 10 }),
+    );
     expect(run).toEqual({ output: 'buy milk\n', exitCode: 0, timedOut: false });
     // Another session: its own (empty) workspace, restored over this environment's copy.
     await expect(sandbox.run(b, { op: 'read', path: 'notes/todo.txt', limitBytes: 1000 })).rejects.toThrow(SandboxError);
-    await expect(sandbox.run(b, { op: 'read', path: 'notes/todo.txt', limitBytes: 1000 })).rejects.toThrow(/No such file or directory/);
+    await expect(sandbox.run(b, { op: 'read', path: 'notes/todo.txt', limitBytes: 1000 })).rejects.toThrow(
+      /No such file or directory/,
+    );
     expect(await sandbox.run(b, { op: 'exec', command: 'ls -A; pwd', timeoutSeconds: 10 })).toEqual({
       output: `${join(firstTmp, 'hookgate-workspace')}\n`,
       exitCode: 0,
       timedOut: false,
     });
     // And back: a's workspace, as a's last call left it.
-    expect(await sandbox.run(a, { op: 'read', path: 'notes/todo.txt', limitBytes: 1000 })).toEqual({ content: 'buy milk\nmore\n', truncated: false });
+    expect(await sandbox.run(a, { op: 'read', path: 'notes/todo.txt', limitBytes: 1000 })).toEqual({
+      content: 'buy milk\nmore\n',
+      truncated: false,
+    });
     expect(lambdaApi.tenants).toEqual(expect.arrayContaining([a.sessionId, b.sessionId]));
   });
 
@@ -172,15 +200,20 @@ describe('the tools function asset, run as Lambda runs it, with workspaces in S3
     const previous = environment;
     environment = await importEnvironment(asset, await mkdtemp(join(buildDir, 'env-b-')), 'b');
     try {
-      const run = await timed('exec, restored from S3', () => sandbox.run(session, { op: 'exec', command: 'cat link.txt; test -x data.txt && echo executable', timeoutSeconds: 10 }));
+      const run = await timed('exec, restored from S3', () =>
+        sandbox.run(session, { op: 'exec', command: 'cat link.txt; test -x data.txt && echo executable', timeoutSeconds: 10 }),
+      );
       expect(run.output).toBe('persistedexecutable\n');
     } finally {
       environment = previous;
     }
   });
 
-  it('gives commands the terminal environment only: not the function\'s own variables or its role\'s key', async () => {
-    const run = await sandbox.run({ sessionId: '20261203_220000_dddddddd' }, { op: 'exec', command: 'env; cat /proc/self/environ | tr "\\0" "\\n"', timeoutSeconds: 10 });
+  it("gives commands the terminal environment only: not the function's own variables or its role's key", async () => {
+    const run = await sandbox.run(
+      { sessionId: '20261203_220000_dddddddd' },
+      { op: 'exec', command: 'env; cat /proc/self/environ | tr "\\0" "\\n"', timeoutSeconds: 10 },
+    );
     expect(process.env.HOOKGATE_PLANTED).toBe(PLANTED.HOOKGATE_PLANTED); // there to leak, in the function's process
     expect(run.output).not.toContain(PLANTED.AWS_SECRET_ACCESS_KEY);
     expect(run.output).not.toContain(PLANTED.HOOKGATE_PLANTED);
@@ -204,7 +237,11 @@ describe('the tools function asset, run as Lambda runs it, with workspaces in S3
       ]),
     );
     // What a chat user holding this session's PUT URL could upload.
-    const putUrl = await getSignedUrl(s3, new PutObjectCommand({ Bucket: aws.payloadBucket, Key: workspaceKey(session.sessionId) }), { expiresIn: 60 });
+    const putUrl = await getSignedUrl(
+      s3,
+      new PutObjectCommand({ Bucket: aws.payloadBucket, Key: workspaceKey(session.sessionId) }),
+      { expiresIn: 60 },
+    );
     expect((await fetch(putUrl, { method: 'PUT', body: archive })).ok).toBe(true);
     const run = await sandbox.run(session, { op: 'exec', command: 'find . -mindepth 1 | sort', timeoutSeconds: 10 });
     expect(await readdir(outside)).toEqual([]);
@@ -216,25 +253,38 @@ describe('the tools function asset, run as Lambda runs it, with workspaces in S3
     expect(await readdir(outside)).toEqual([]);
   });
 
-  it('maps Lambda\'s failures to errors the model sees: a crash, a timeout, a refused tenant', async () => {
+  it("maps Lambda's failures to errors the model sees: a crash, a timeout, a refused tenant", async () => {
     const session = { sessionId: '20261203_220000_ffffffff' };
     const crashing = environment;
     environment = async () => {
       throw new RangeError('boom inside');
     };
     try {
-      await expect(sandbox.run(session, { op: 'exec', command: 'true', timeoutSeconds: 5 })).rejects.toThrow(/the tools function failed \(RangeError\): boom inside/);
+      await expect(sandbox.run(session, { op: 'exec', command: 'true', timeoutSeconds: 5 })).rejects.toThrow(
+        /the tools function failed \(RangeError\): boom inside/,
+      );
     } finally {
       environment = crashing;
     }
-    const timingOut = createLambdaSandbox({ functionName: 'tools-timeout', bucket: aws.payloadBucket, lambda: new LambdaClient({ region: aws.region, credentials: aws.credentials, endpoint: lambdaApi.url }), s3 });
+    const timingOut = createLambdaSandbox({
+      functionName: 'tools-timeout',
+      bucket: aws.payloadBucket,
+      lambda: new LambdaClient({ region: aws.region, credentials: aws.credentials, endpoint: lambdaApi.url }),
+      s3,
+    });
     await expect(timingOut.run(session, { op: 'exec', command: 'sleep 200', timeoutSeconds: 600 })).rejects.toThrow(/timed out/);
     // A command's timeout is cut to what the tools function can hold (90 s), whatever the tool asked.
     expect(lambdaApi.events.at(-1)).toMatchObject({ request: { op: 'exec', command: 'sleep 200', timeoutSeconds: 90 } });
-    await expect(sandbox.run(session, { op: 'write', path: 'big', content: 'x'.repeat(7 * 1024 * 1024) })).rejects.toThrow(/over the 6291456 bytes a tools call can carry/);
+    await expect(sandbox.run(session, { op: 'write', path: 'big', content: 'x'.repeat(7 * 1024 * 1024) })).rejects.toThrow(
+      /over the 6291456 bytes a tools call can carry/,
+    );
     // The handler itself refuses an invocation whose tenant is not the request's session.
     const answer = await environment(
-      { sessionId: session.sessionId, request: { op: 'exec', command: 'true', timeoutSeconds: 5 }, workspace: { getUrl: 'http://127.0.0.1:1/x', putUrl: 'http://127.0.0.1:1/x' } },
+      {
+        sessionId: session.sessionId,
+        request: { op: 'exec', command: 'true', timeoutSeconds: 5 },
+        workspace: { getUrl: 'http://127.0.0.1:1/x', putUrl: 'http://127.0.0.1:1/x' },
+      },
       { tenantId: tenantIdOf('20261203_220000_00000000') },
     );
     expect(answer).toEqual({ ok: false, error: expect.stringMatching(/another session/) });

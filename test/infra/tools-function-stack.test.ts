@@ -10,7 +10,12 @@ type Resource = { Properties: Record<string, any>; Type: string };
 /** Synthesises without bundling (tools-function-asset.test.ts builds the real asset). */
 function synth(props: Partial<HookgateStackProps> = {}): { template: Template; stack: HookgateStack } {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new HookgateStack(app, 'test', { dataRemovalPolicy: RemovalPolicy.RETAIN, telemetrySubscribers: [], alarms: { email: 'ops@example.com' }, ...props });
+  const stack = new HookgateStack(app, 'test', {
+    dataRemovalPolicy: RemovalPolicy.RETAIN,
+    telemetrySubscribers: [],
+    alarms: { email: 'ops@example.com' },
+    ...props,
+  });
   return { template: Template.fromStack(stack), stack };
 }
 
@@ -28,7 +33,9 @@ const statementsOf = (t: Template, roleFragment: string) => {
   const roleId = idOf(t, 'AWS::IAM::Role', roleFragment);
   return entries(t, 'AWS::IAM::Policy')
     .filter(([, p]) => JSON.stringify(p.Properties.Roles).includes(`"${roleId}"`))
-    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown; Effect: string }[]);
+    .flatMap(
+      ([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown; Effect: string }[],
+    );
 };
 const actions = (statements: { Action: string | string[] }[]) => statements.flatMap((s) => [s.Action].flat());
 
@@ -47,28 +54,45 @@ describe('the tools function in the stack', () => {
   it('takes nothing tenant isolation cannot combine with: no Function URL, provisioned concurrency or SnapStart', () => {
     const { template } = isolated;
     const id = idOf(template, 'AWS::Lambda::Function', 'ToolsFunction');
-    for (const [, url] of entries(template, 'AWS::Lambda::Url')) expect(JSON.stringify(url.Properties.TargetFunctionArn)).not.toContain(id);
+    for (const [, url] of entries(template, 'AWS::Lambda::Url'))
+      expect(JSON.stringify(url.Properties.TargetFunctionArn)).not.toContain(id);
     expect(entries(template, 'AWS::Lambda::Alias').filter(([, a]) => a.Properties.ProvisionedConcurrencyConfig)).toHaveLength(0);
     expect((template.findResources('AWS::Lambda::Function')[id] as Resource).Properties.SnapStart).toBeUndefined();
     // Invoked by the turn function alone: no event source, no permission for a service principal.
-    expect(entries(template, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties.FunctionName).includes(id))).toHaveLength(0);
-    expect(entries(template, 'AWS::Lambda::Permission').filter(([, p]) => JSON.stringify(p.Properties.FunctionName).includes(id))).toHaveLength(0);
+    expect(
+      entries(template, 'AWS::Lambda::EventSourceMapping').filter(([, m]) =>
+        JSON.stringify(m.Properties.FunctionName).includes(id),
+      ),
+    ).toHaveLength(0);
+    expect(
+      entries(template, 'AWS::Lambda::Permission').filter(([, p]) => JSON.stringify(p.Properties.FunctionName).includes(id)),
+    ).toHaveLength(0);
   });
 
   it('has no hookgate environment: no secret, no resource name, no hooks home', () => {
     for (const { template } of [isolated, open]) {
-      const fn = template.findResources('AWS::Lambda::Function')[idOf(template, 'AWS::Lambda::Function', 'ToolsFunction')] as Resource;
+      const fn = template.findResources('AWS::Lambda::Function')[
+        idOf(template, 'AWS::Lambda::Function', 'ToolsFunction')
+      ] as Resource;
       expect(Object.keys(fn.Properties.Environment?.Variables ?? {})).toEqual([]);
     }
   });
 
   it('has a role that writes its own logs and nothing else (with -c toolsNetwork=none, also the network interfaces Lambda places in its subnets)', () => {
     const logs = ['logs:CreateLogStream', 'logs:PutLogEvents'];
-    const eni = ['ec2:CreateNetworkInterface', 'ec2:DeleteNetworkInterface', 'ec2:AssignPrivateIpAddresses', 'ec2:UnassignPrivateIpAddresses', 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeSubnets'];
+    const eni = [
+      'ec2:CreateNetworkInterface',
+      'ec2:DeleteNetworkInterface',
+      'ec2:AssignPrivateIpAddresses',
+      'ec2:UnassignPrivateIpAddresses',
+      'ec2:DescribeNetworkInterfaces',
+      'ec2:DescribeSubnets',
+    ];
     expect(actions(statementsOf(open.template, 'ToolsRole')).sort()).toEqual([...logs].sort());
     expect(actions(statementsOf(isolated.template, 'ToolsRole')).sort()).toEqual([...logs, ...eni].sort());
     const logGroup = idOf(open.template, 'AWS::Logs::LogGroup', 'ToolsLogs');
-    for (const statement of statementsOf(open.template, 'ToolsRole')) expect(JSON.stringify(statement.Resource)).toContain(logGroup);
+    for (const statement of statementsOf(open.template, 'ToolsRole'))
+      expect(JSON.stringify(statement.Resource)).toContain(logGroup);
     // No table, secret, queue, topic, S3 or KMS, by any statement; no managed policy.
     for (const { template } of [isolated, open]) {
       for (const action of actions(statementsOf(template, 'ToolsRole'))) expect(action).toMatch(/^(logs|ec2):/);
@@ -77,7 +101,9 @@ describe('the tools function in the stack', () => {
       expect(role.Properties.Policies).toBeUndefined();
     }
     // The network-interface grants stay inside the tools VPC.
-    const scoped = statementsOf(isolated.template, 'ToolsRole').filter((s) => actions([s]).includes('ec2:DeleteNetworkInterface'));
+    const scoped = statementsOf(isolated.template, 'ToolsRole').filter((s) =>
+      actions([s]).includes('ec2:DeleteNetworkInterface'),
+    );
     expect(JSON.stringify(scoped)).toContain(idOf(isolated.template, 'AWS::EC2::VPC', 'ToolsVpc'));
   });
 
@@ -96,14 +122,17 @@ describe('the tools function in the stack', () => {
     // Secrets: the turn and the observer (whose hooks sign and export with keys kept there) read the reply secret alone; the gateway reads both.
     const gatewaySecret = entries(template, 'AWS::SecretsManager::Secret').find(([id]) => id.startsWith('Secrets'))![0];
     const replySecret = idOf(template, 'AWS::SecretsManager::Secret', 'ReplySecrets');
-    const secretReads = (role: string) => JSON.stringify(statementsOf(template, role).filter((s) => actions([s]).includes('secretsmanager:GetSecretValue')));
+    const secretReads = (role: string) =>
+      JSON.stringify(statementsOf(template, role).filter((s) => actions([s]).includes('secretsmanager:GetSecretValue')));
     expect(secretReads('turnrole')).toContain(replySecret);
     expect(secretReads('turnrole')).not.toContain(gatewaySecret);
     expect(secretReads('gatewayrole')).toContain(replySecret);
     expect(secretReads('gatewayrole')).toContain(gatewaySecret);
     expect(secretReads('observerrole')).toContain(replySecret);
     expect(secretReads('observerrole')).not.toContain(gatewaySecret);
-    const env = (fragment: string) => (template.findResources('AWS::Lambda::Function')[idOf(template, 'AWS::Lambda::Function', fragment)] as Resource).Properties.Environment.Variables;
+    const env = (fragment: string) =>
+      (template.findResources('AWS::Lambda::Function')[idOf(template, 'AWS::Lambda::Function', fragment)] as Resource).Properties
+        .Environment.Variables;
     expect(env('turnfn')).not.toHaveProperty(RESOURCE_ENV.secretArn);
     expect(env('turnfn')).toHaveProperty(RESOURCE_ENV.replySecretArn);
     expect(env('turnfn')[RESOURCE_ENV.toolsFunctionName]).toEqual({ Ref: toolsId });
@@ -115,7 +144,9 @@ describe('the tools function in the stack', () => {
   it('with -c toolsNetwork=none (the default) runs in isolated subnets whose only way out is an S3 gateway endpoint for the workspace bucket', () => {
     const { template } = isolated;
     expect(readStackContext((k) => (k === 'alarms' ? 'none' : undefined)).toolsNetwork).toBe('none');
-    const fn = template.findResources('AWS::Lambda::Function')[idOf(template, 'AWS::Lambda::Function', 'ToolsFunction')] as Resource;
+    const fn = template.findResources('AWS::Lambda::Function')[
+      idOf(template, 'AWS::Lambda::Function', 'ToolsFunction')
+    ] as Resource;
     const subnetIds = JSON.stringify(fn.Properties.VpcConfig.SubnetIds);
     const subnets = entries(template, 'AWS::EC2::Subnet');
     expect(subnets.length).toBeGreaterThan(0);
@@ -140,14 +171,19 @@ describe('the tools function in the stack', () => {
     expect(JSON.stringify(statements[0]!.Resource)).toContain(bucketId);
     expect(JSON.stringify(statements[0]!.Resource)).toContain('/workspaces/*');
     // DNS answers S3's names only.
-    const rules = entries(template, 'AWS::Route53Resolver::FirewallRuleGroup')[0]![1].Properties.FirewallRules as { Action: string; Priority: number }[];
+    const rules = entries(template, 'AWS::Route53Resolver::FirewallRuleGroup')[0]![1].Properties.FirewallRules as {
+      Action: string;
+      Priority: number;
+    }[];
     expect(rules.map((r) => r.Action)).toEqual(['ALLOW', 'BLOCK']);
     expect(entries(template, 'AWS::Route53Resolver::FirewallRuleGroupAssociation')).toHaveLength(1);
   });
 
-  it('with -c toolsNetwork=internet has no VPC (Lambda\'s own networking), and rejects other values', () => {
+  it("with -c toolsNetwork=internet has no VPC (Lambda's own networking), and rejects other values", () => {
     const { template } = open;
-    const fn = template.findResources('AWS::Lambda::Function')[idOf(template, 'AWS::Lambda::Function', 'ToolsFunction')] as Resource;
+    const fn = template.findResources('AWS::Lambda::Function')[
+      idOf(template, 'AWS::Lambda::Function', 'ToolsFunction')
+    ] as Resource;
     expect(fn.Properties.VpcConfig).toBeUndefined();
     expect(entries(template, 'AWS::EC2::VPC')).toHaveLength(0);
     expect(readStackContext((k) => ({ toolsNetwork: 'internet', alarms: 'none' })[k]).toolsNetwork).toBe('internet');

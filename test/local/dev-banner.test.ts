@@ -2,7 +2,16 @@ import { expect, it } from 'vitest';
 import { loadedHooksLines, toolSandboxLines } from '../../src/local/dev-banner.ts';
 
 it('the dev banner lists plugins, gateway hooks and each shell hook with its consent state', () => {
-  const shell = { matcher: null, timeout: 60, enabled: true, approved: true, approved_at: '2026-01-01T00:00:00Z', drift: null, running: true, not_running: null };
+  const shell = {
+    matcher: null,
+    timeout: 60,
+    enabled: true,
+    approved: true,
+    approved_at: '2026-01-01T00:00:00Z',
+    drift: null,
+    running: true,
+    not_running: null,
+  };
   const lines = loadedHooksLines({
     home: '/h',
     config_path: '/h/config.yaml',
@@ -15,8 +24,23 @@ it('the dev banner lists plugins, gateway hooks and each shell hook with its con
     skipped: ['[hooks] Skipping quiet: no events declared'],
     shell_hooks: [
       { ...shell, event: 'pre_tool_call', command: '/h/a.sh', matcher: 'terminal' },
-      { ...shell, event: 'post_tool_call', command: '/h/b.sh', approved: false, approved_at: null, running: false, not_running: 'not-approved' as const },
-      { ...shell, event: 'pre_llm_call', command: '/h/c.sh', drift: 'content-changed', running: false, not_running: 'changed-since-approval' as const },
+      {
+        ...shell,
+        event: 'post_tool_call',
+        command: '/h/b.sh',
+        approved: false,
+        approved_at: null,
+        running: false,
+        not_running: 'not-approved' as const,
+      },
+      {
+        ...shell,
+        event: 'pre_llm_call',
+        command: '/h/c.sh',
+        drift: 'content-changed',
+        running: false,
+        not_running: 'changed-since-approval' as const,
+      },
       { ...shell, event: 'subagent_stop', command: '/h/d.sh', enabled: false, running: false, not_running: 'disabled' as const },
     ],
     notices: [],
@@ -29,23 +53,33 @@ it('the dev banner lists plugins, gateway hooks and each shell hook with its con
     '    [hooks] Skipping quiet: no events declared',
     '  shell hooks (/h/config.yaml):',
     "    [pre_tool_call] /h/a.sh  matcher='terminal'  ✓ allowed",
-    "    [post_tool_call] /h/b.sh  ✗ not allowlisted, does not run (hookgate hooks approve post_tool_call /h/b.sh --home /h --yes, or --accept-hooks)",
+    '    [post_tool_call] /h/b.sh  ✗ not allowlisted, does not run (hookgate hooks approve post_tool_call /h/b.sh --home /h --yes, or --accept-hooks)',
     '    [pre_llm_call] /h/c.sh  ✗ script changed since approval: does not run (hookgate hooks doctor --home /h; then approve it again: hookgate hooks approve pre_llm_call /h/c.sh --home /h --yes)',
     '    [subagent_stop] /h/d.sh  disabled (enabled: false)',
   ]);
-  expect(loadedHooksLines({ home: '/h', config_path: '/h/config.yaml', plugins: [], gateway_hooks: [], skipped: [], shell_hooks: [], notices: [], reload: { watching: false } })).toEqual([
-    '  plugins: none loaded',
-    '  gateway hooks: none',
-    '  shell hooks: none',
-  ]);
+  expect(
+    loadedHooksLines({
+      home: '/h',
+      config_path: '/h/config.yaml',
+      plugins: [],
+      gateway_hooks: [],
+      skipped: [],
+      shell_hooks: [],
+      notices: [],
+      reload: { watching: false },
+    }),
+  ).toEqual(['  plugins: none loaded', '  gateway hooks: none', '  shell hooks: none']);
 });
 
 it('the dev banner says where the chat tools run: bwrap, the none warning, or the fix', async () => {
   const { probeBubblewrap } = await import('../../src/agent/sandbox/probe-bubblewrap.ts');
   const none = toolSandboxLines({ config: { terminal: { sandbox: 'none' } } }, '/h');
-  expect(none).toEqual([expect.stringMatching(/^ {2}tool sandbox: ⚠ terminal\.sandbox: none — the terminal and file tools run unsandboxed/)]);
+  expect(none).toEqual([
+    expect.stringMatching(/^ {2}tool sandbox: ⚠ terminal\.sandbox: none — the terminal and file tools run unsandboxed/),
+  ]);
   const auto = toolSandboxLines({ config: {} }, '/h');
-  if (probeBubblewrap('none').ok) expect(auto[0]).toMatch(/^ {2}tool sandbox: bwrap \(network: none; workspaces under .*, each at \/workspace inside\)$/);
+  if (probeBubblewrap('none').ok)
+    expect(auto[0]).toMatch(/^ {2}tool sandbox: bwrap \(network: none; workspaces under .*, each at \/workspace inside\)$/);
   else expect(auto[0]).toMatch(/^ {2}tool sandbox: ✗ no tool sandbox can run here \(.*\)\. Fix: install bubblewrap/);
   expect(toolSandboxLines({ config: { terminal: { network: 'host' } } }, '/h')[0]).toMatch(/network: host|✗/);
 });

@@ -36,9 +36,13 @@ describe('startDevRuntime({ dynamodbEndpoint })', () => {
     const ddb = new DynamoDBClient({ endpoint, region: dev.aws.region, credentials: dev.aws.credentials, maxAttempts: 1 });
     try {
       expect(dev.aws.dynamodbEndpoint).toBe(endpoint);
-      expect((await ddb.send(new DescribeTableCommand({ TableName: dev.aws.tableName }))).Table?.TableName).toBe(dev.aws.tableName);
+      expect((await ddb.send(new DescribeTableCommand({ TableName: dev.aws.tableName }))).Table?.TableName).toBe(
+        dev.aws.tableName,
+      );
       await dev.stop();
-      expect((await ddb.send(new DescribeTableCommand({ TableName: dev.aws.tableName }))).Table?.TableName).toBe(dev.aws.tableName);
+      expect((await ddb.send(new DescribeTableCommand({ TableName: dev.aws.tableName }))).Table?.TableName).toBe(
+        dev.aws.tableName,
+      );
     } finally {
       ddb.destroy();
     }

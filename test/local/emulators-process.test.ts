@@ -10,7 +10,9 @@ describe('startEmulatorsProcess', () => {
     const sqs = new SQSClient({ ...config, endpoint: aws.sqsEndpoint });
     const ddb = new DynamoDBClient({ ...config, endpoint: aws.dynamodbEndpoint, maxAttempts: 1 });
     try {
-      const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: aws.eventsQueueUrl, AttributeNames: ['RedrivePolicy'] }));
+      const { Attributes } = await sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: aws.eventsQueueUrl, AttributeNames: ['RedrivePolicy'] }),
+      );
       expect(JSON.parse(Attributes!.RedrivePolicy!).maxReceiveCount).toBe(5);
       const { Table } = await ddb.send(new DescribeTableCommand({ TableName: 'hookgate-child' }));
       expect(Table?.TableName).toBe('hookgate-child');

@@ -58,7 +58,8 @@ beforeAll(async () => {
     watch: true,
     print: (text) => printed.push(...text.split('\n')),
     // Quiet by default; a reload passes its own (held) output, which these defaults do not override.
-    createEngine: (options) => createHookEngine({ print: () => {}, logger: createMemoryLogger(), ...options, onRun: recordHookRun }),
+    createEngine: (options) =>
+      createHookEngine({ print: () => {}, logger: createMemoryLogger(), ...options, onRun: recordHookRun }),
     createTurnConsumer: (context) => createTurnConsumer(context),
   });
   events = await openConsoleStream(dev.url);
@@ -128,32 +129,38 @@ describe('hookgate dev hot reload', () => {
   });
 
   it('logs, data files and editor temp files never set off a reload', async () => {
-    const outcome = await reloadAfter(async () => {
-      await home.write({
-        'logs/activity.log': 'a line\n',
-        'plugins/greet/state.json': '{"n":1}',
-        'plugins/greet/.index.ts.swp': 'x',
-        'plugins/greet/index.ts~': 'x',
-        'plugins/greet/logs/x.ts': 'x',
-        'BOOT.md': '# boot\n',
-      });
-      await home.write({ 'plugins/greet/prefix.ts': GREET('v3') });
-    }, (o) => o.changed.includes('plugins/greet/prefix.ts'));
+    const outcome = await reloadAfter(
+      async () => {
+        await home.write({
+          'logs/activity.log': 'a line\n',
+          'plugins/greet/state.json': '{"n":1}',
+          'plugins/greet/.index.ts.swp': 'x',
+          'plugins/greet/index.ts~': 'x',
+          'plugins/greet/logs/x.ts': 'x',
+          'BOOT.md': '# boot\n',
+        });
+        await home.write({ 'plugins/greet/prefix.ts': GREET('v3') });
+      },
+      (o) => o.changed.includes('plugins/greet/prefix.ts'),
+    );
     expect(outcome.changed).toEqual(['plugins/greet/prefix.ts']);
     expect(await chat('c1', 'third')).toBe('v3: You said: third');
   });
 
   it('adds a gateway hook: it fires on the next turn', async () => {
     const seen = join(home.path, 'ping-seen.txt');
-    const outcome = await reloadAfter(async () => {
-      // Made beside the hooks folder and moved in at once, as a copied folder would arrive.
-      await home.write({
-        'staging/ping/HOOK.yaml': 'name: ping\nevents:\n  - agent:start\n',
-        'staging/ping/handler.ts': `import { appendFileSync } from 'node:fs';\nexport function handle(type: string) { appendFileSync(${JSON.stringify(seen)}, type + '\\n'); }\n`,
-      });
-      await mkdir(join(home.path, 'hooks'), { recursive: true });
-      await rename(join(home.path, 'staging', 'ping'), join(home.path, 'hooks', 'ping'));
-    }, (o) => o.ok && (o.loaded?.gatewayHooks ?? []).includes('ping'));
+    const outcome = await reloadAfter(
+      async () => {
+        // Made beside the hooks folder and moved in at once, as a copied folder would arrive.
+        await home.write({
+          'staging/ping/HOOK.yaml': 'name: ping\nevents:\n  - agent:start\n',
+          'staging/ping/handler.ts': `import { appendFileSync } from 'node:fs';\nexport function handle(type: string) { appendFileSync(${JSON.stringify(seen)}, type + '\\n'); }\n`,
+        });
+        await mkdir(join(home.path, 'hooks'), { recursive: true });
+        await rename(join(home.path, 'staging', 'ping'), join(home.path, 'hooks', 'ping'));
+      },
+      (o) => o.ok && (o.loaded?.gatewayHooks ?? []).includes('ping'),
+    );
     expect(outcome.message).toContain('added: gateway hook ping');
     expect(existsSync(seen)).toBe(false);
     await chat('c3', 'fire the gateway hook');
@@ -178,12 +185,17 @@ describe('hookgate dev hot reload', () => {
     const event = await events.next((e) => e.event === 'reload' && e.data.ok === false);
     expect(event.data.message).toBe(broken.message);
     // The console's hooks panel says so too (its API: the page is filled from it).
-    const panel = (await (await fetch(`${dev.url}/console/api/hooks`)).json()) as { reload: { watching: boolean; last?: { ok: boolean; message: string } } };
+    const panel = (await (await fetch(`${dev.url}/console/api/hooks`)).json()) as {
+      reload: { watching: boolean; last?: { ok: boolean; message: string } };
+    };
     expect(panel.reload.last).toMatchObject({ ok: false, message: broken.message });
 
     expect(await chat('c1', 'still v3?')).toBe('v3: You said: still v3?');
 
-    const fixed = await reloadAfter(() => home.write({ 'plugins/greet/prefix.ts': GREET('v4') }), (o) => o.changed.includes('plugins/greet/prefix.ts'));
+    const fixed = await reloadAfter(
+      () => home.write({ 'plugins/greet/prefix.ts': GREET('v4') }),
+      (o) => o.changed.includes('plugins/greet/prefix.ts'),
+    );
     expect(fixed.ok).toBe(true);
     expect(await chat('c1', 'fixed')).toBe('v4: You said: fixed');
   });
@@ -194,25 +206,45 @@ describe('hookgate dev hot reload', () => {
       (o) => o.changed.includes('plugins/greet/index.ts'),
     );
     expect(throwing.ok).toBe(false);
-    expect(throwing.message).toContain(`${join(home.path, 'plugins', 'greet', 'index.ts')}: plugin greet failed to load: register exploded`);
-    await reloadAfter(() => home.write({ 'plugins/greet/index.ts': GREET_INDEX }), (o) => o.ok);
+    expect(throwing.message).toContain(
+      `${join(home.path, 'plugins', 'greet', 'index.ts')}: plugin greet failed to load: register exploded`,
+    );
+    await reloadAfter(
+      () => home.write({ 'plugins/greet/index.ts': GREET_INDEX }),
+      (o) => o.ok,
+    );
 
-    const config = await reloadAfter(() => home.write({ 'config.yaml': 'plugins:\n  enabled: [greet\n' }), (o) => o.changed.includes('config.yaml'));
+    const config = await reloadAfter(
+      () => home.write({ 'config.yaml': 'plugins:\n  enabled: [greet\n' }),
+      (o) => o.changed.includes('config.yaml'),
+    );
     expect(config.ok).toBe(false);
     expect(config.message).toContain(`${join(home.path, 'config.yaml')}:`);
     expect(config.message).toContain('not valid YAML');
     expect(await chat('c1', 'config')).toBe('v4: You said: config');
-    await reloadAfter(() => home.write({ 'config.yaml': configYaml() }), (o) => o.ok);
+    await reloadAfter(
+      () => home.write({ 'config.yaml': configYaml() }),
+      (o) => o.ok,
+    );
 
-    const manifest = await reloadAfter(() => home.write({ 'hooks/ping/HOOK.yaml': 'name: ping\nevents: agent:start\n' }), (o) => o.changed.includes('hooks/ping/HOOK.yaml'));
+    const manifest = await reloadAfter(
+      () => home.write({ 'hooks/ping/HOOK.yaml': 'name: ping\nevents: agent:start\n' }),
+      (o) => o.changed.includes('hooks/ping/HOOK.yaml'),
+    );
     expect(manifest.ok).toBe(false);
     expect(manifest.message).toContain(join(home.path, 'hooks', 'ping', 'HOOK.yaml'));
     expect(manifest.loaded?.gatewayHooks).toEqual(['ping']);
-    await reloadAfter(() => home.write({ 'hooks/ping/HOOK.yaml': 'name: ping\nevents:\n  - agent:start\n' }), (o) => o.ok);
+    await reloadAfter(
+      () => home.write({ 'hooks/ping/HOOK.yaml': 'name: ping\nevents:\n  - agent:start\n' }),
+      (o) => o.ok,
+    );
   });
 
   it('approving a shell hook (the allowlist file, through the console) makes it run on the next turn', async () => {
-    const added = await reloadAfter(() => home.write({ 'config.yaml': configYaml({ shell: true }) }), (o) => o.changed.includes('config.yaml'));
+    const added = await reloadAfter(
+      () => home.write({ 'config.yaml': configYaml({ shell: true }) }),
+      (o) => o.changed.includes('config.yaml'),
+    );
     // Not allowlisted yet: loaded config, no shell hook registered (and no prompt).
     expect(added).toMatchObject({ ok: true });
     expect(added.loaded?.shellHooks).toEqual([]);
@@ -232,7 +264,9 @@ describe('hookgate dev hot reload', () => {
     expect(outcome.loaded?.shellHooks).toEqual([`shell_hook[pre_tool_call:${command}]`]);
     expect(await chat('c4', 'run: echo hi')).toContain('blocked by the approved shell hook');
 
-    const panel = (await (await fetch(`${dev.url}/console/api/hooks`)).json()) as { reload: { watching: boolean; last?: { ok: boolean } } };
+    const panel = (await (await fetch(`${dev.url}/console/api/hooks`)).json()) as {
+      reload: { watching: boolean; last?: { ok: boolean } };
+    };
     expect(panel.reload).toMatchObject({ watching: true, last: { ok: true } });
   });
 
@@ -254,15 +288,27 @@ describe('hookgate dev hot reload', () => {
 
   it('a reload that takes a plugin out of plugins.enabled prints guard off; putting it back prints guard on', async () => {
     const config = await readFile(join(home.path, 'config.yaml'), 'utf8');
-    await reloadAfter(() => home.write({ 'config.yaml': config.replace('enabled: [greet, shout]', 'enabled: [shout]') }), (o) => o.ok && o.changed.includes('config.yaml'));
+    await reloadAfter(
+      () => home.write({ 'config.yaml': config.replace('enabled: [greet, shout]', 'enabled: [shout]') }),
+      (o) => o.ok && o.changed.includes('config.yaml'),
+    );
     const off = 'hookgate dev: ✗ guard off: plugin greet does not run now: not enabled in config.yaml';
     await until(() => printed.includes(off), 'the guard-off line for plugin greet');
-    await reloadAfter(() => home.write({ 'config.yaml': config }), (o) => o.ok && o.changed.includes('config.yaml'));
-    await until(() => printed.includes('hookgate dev: ✓ guard on: plugin greet runs again'), 'the guard-on line for plugin greet');
+    await reloadAfter(
+      () => home.write({ 'config.yaml': config }),
+      (o) => o.ok && o.changed.includes('config.yaml'),
+    );
+    await until(
+      () => printed.includes('hookgate dev: ✓ guard on: plugin greet runs again'),
+      'the guard-on line for plugin greet',
+    );
   });
 
   it('a removed plugin folder is unloaded', async () => {
-    const outcome = await reloadAfter(() => rm(join(home.path, 'plugins', 'shout'), { recursive: true, force: true }), (o) => !(o.loaded?.plugins ?? []).includes('shout'));
+    const outcome = await reloadAfter(
+      () => rm(join(home.path, 'plugins', 'shout'), { recursive: true, force: true }),
+      (o) => !(o.loaded?.plugins ?? []).includes('shout'),
+    );
     expect(outcome.ok).toBe(true);
     expect(outcome.message).toContain('removed: plugin shout, command /shout');
     expect(await chat('c2', '/shout')).not.toBe('second word');
@@ -270,7 +316,9 @@ describe('hookgate dev hot reload', () => {
 });
 
 interface ConsoleStream {
-  next(accept: (event: { event: string; data: Record<string, unknown> }) => boolean): Promise<{ event: string; data: Record<string, unknown> }>;
+  next(
+    accept: (event: { event: string; data: Record<string, unknown> }) => boolean,
+  ): Promise<{ event: string; data: Record<string, unknown> }>;
   close(): void;
 }
 

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { startSqsPoller } from '../../src/local/sqs-poller.ts';
@@ -40,7 +46,10 @@ describe('startSqsPoller', () => {
     await poller.stop();
     const record = events[0]!.Records[0]!;
     const { Attributes } = await sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl: aws.eventsQueueUrl, AttributeNames: ['QueueArn', 'ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+      new GetQueueAttributesCommand({
+        QueueUrl: aws.eventsQueueUrl,
+        AttributeNames: ['QueueArn', 'ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+      }),
     );
     expect(record).toMatchObject({
       body: '{"hello":1}',

@@ -68,7 +68,13 @@ describe('DevTurnJournal (the table behind hookgate dev --state)', () => {
 
   describe('a turn that stops the server', () => {
     const interruptedOf = async (id: string) =>
-      Number((await local.plane.table.doc.send(new GetCommand({ TableName: local.plane.table.tableName, Key: { PK: DevTurnJournal.PARTITION, SK: id } }))).Item?.interrupted ?? 0);
+      Number(
+        (
+          await local.plane.table.doc.send(
+            new GetCommand({ TableName: local.plane.table.tableName, Key: { PK: DevTurnJournal.PARTITION, SK: id } }),
+          )
+        ).Item?.interrupted ?? 0,
+      );
     /** One "process": a journal over the same table, and a consumer that never returns (the process dies in it). */
     const dieWhileHandling = async (m: TurnMessage) => {
       const before = await interruptedOf(m.delivery_id);
@@ -95,7 +101,9 @@ describe('DevTurnJournal (the table behind hookgate dev --state)', () => {
       await dieWhileHandling(m);
       const dropped = await journal.dropRepeatedCrashes(replier);
       expect(dropped.map((d) => d.delivery_id)).toEqual(['local:killer']);
-      expect(replies).toEqual([{ target: m.kind === 'message' ? m.event.reply : undefined, text: DevTurnJournal.CRASH_LOOP_REPLY }]);
+      expect(replies).toEqual([
+        { target: m.kind === 'message' ? m.event.reply : undefined, text: DevTurnJournal.CRASH_LOOP_REPLY },
+      ]);
       expect((await journal.pending()).map((p) => p.delivery_id)).not.toContain('local:killer');
     });
 
@@ -105,11 +113,15 @@ describe('DevTurnJournal (the table behind hookgate dev --state)', () => {
       await journal.send(m);
       for (let i = 0; i < 3; i++) {
         await journal.settling(async () => ({ batchItemFailures: [{ itemIdentifier: 'r' }] }))({ Records: [recordOf(m, 'r')] });
-        await expect(journal.settling(async () => Promise.reject(new Error('boom')))({ Records: [recordOf(m, 'r')] })).rejects.toThrow('boom');
+        await expect(
+          journal.settling(async () => Promise.reject(new Error('boom')))({ Records: [recordOf(m, 'r')] }),
+        ).rejects.toThrow('boom');
       }
       // A clean stop while a hook still holds the turn: taken back, and its late return changes nothing.
       let finish: () => void = () => {};
-      const late = journal.settling(() => new Promise((resolve) => (finish = () => resolve({ batchItemFailures: [{ itemIdentifier: 'r' }] }))))({ Records: [recordOf(m, 'r')] });
+      const late = journal.settling(
+        () => new Promise((resolve) => (finish = () => resolve({ batchItemFailures: [{ itemIdentifier: 'r' }] }))),
+      )({ Records: [recordOf(m, 'r')] });
       await until(async () => (await interruptedOf(m.delivery_id)) === 1, 'the turn to be in hand');
       await journal.release();
       finish();

@@ -4,8 +4,25 @@ import { escapeControlCharacters } from '../../src/logging/escape-control-charac
 import { withLogContext } from '../../src/logging/log-context.ts';
 import { formatLogLine } from '../../src/logging/log-line.ts';
 
-const BIDI = ['\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
-const C0_C1 = [...Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i)), '\u007f', ...Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(0x80 + i))];
+const BIDI = [
+  '\u061c',
+  '\u200e',
+  '\u200f',
+  '\u202a',
+  '\u202b',
+  '\u202c',
+  '\u202d',
+  '\u202e',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+];
+const C0_C1 = [
+  ...Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i)),
+  '\u007f',
+  ...Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(0x80 + i)),
+];
 /** Any character that changes how the text around it is shown. */
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/u;
 
@@ -32,7 +49,11 @@ describe('control and bidirectional characters', () => {
   it('in a text log line: a chat id with a newline or ANSI codes stays on its line and cannot recolour the terminal', async () => {
     const chat = 'c1\n12:00:00.000 ERROR forged line\x1b[2J\u202e';
     const line = await withLogContext({ chat_id: chat, delivery_id: 'd\r1' }, async () =>
-      formatLogLine({ level: 'WARN', message: `refused for ${chat}`, service: 't', attributes: { user_id: 'u\x1b[31m', 'k\ney': 1 } }, 'text', false),
+      formatLogLine(
+        { level: 'WARN', message: `refused for ${chat}`, service: 't', attributes: { user_id: 'u\x1b[31m', 'k\ney': 1 } },
+        'text',
+        false,
+      ),
     );
     const [first, second, ...more] = line.split('\n');
     expect(more).toEqual([]);

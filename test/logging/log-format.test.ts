@@ -11,7 +11,12 @@ afterEach(() => vi.restoreAllMocks());
 /** Every line written to stdout and stderr while `fn` runs. */
 async function capture(fn: () => Promise<void> | void): Promise<string[]> {
   const out: string[] = [];
-  const keep = (chunk: string | Uint8Array) => out.push(...String(chunk).split('\n').filter((l) => l !== '')) > 0;
+  const keep = (chunk: string | Uint8Array) =>
+    out.push(
+      ...String(chunk)
+        .split('\n')
+        .filter((l) => l !== ''),
+    ) > 0;
   vi.spyOn(process.stdout, 'write').mockImplementation(keep);
   vi.spyOn(process.stderr, 'write').mockImplementation(keep);
   await fn();
@@ -47,7 +52,11 @@ describe('the one log format', () => {
     );
     for (const n of [1, 2, 3]) {
       for (const prefix of ['gateway', 'engine']) {
-        expect(lines.find((l) => l.message === `${prefix} line ${n}`)).toMatchObject({ turn_id: `t${n}`, chat_id: `c${n}`, delivery_id: `d${n}` });
+        expect(lines.find((l) => l.message === `${prefix} line ${n}`)).toMatchObject({
+          turn_id: `t${n}`,
+          chat_id: `c${n}`,
+          delivery_id: `d${n}`,
+        });
       }
     }
     const outside = lines.find((l) => l.message === 'outside')!;
@@ -60,16 +69,25 @@ describe('the one log format', () => {
   it('prints readable lines on a terminal, the ids first, and keeps quoted fragments verbatim', async () => {
     const logger = createHookgateLogger('test', 'info', { HOOKGATE_LOG_FORMAT: 'text', NO_COLOR: '1' });
     const lines = await capture(() =>
-      withLogContext({ delivery_id: 'local:1', chat_id: 'c1', turn_id: 'turn_1' }, () => logger.warn('reply failed', { platform: 'local' })),
+      withLogContext({ delivery_id: 'local:1', chat_id: 'c1', turn_id: 'turn_1' }, () =>
+        logger.warn('reply failed', { platform: 'local' }),
+      ),
     );
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} WARN {2}reply failed {2}turn=turn_1 chat=c1 delivery=local:1 platform=local$/);
+    expect(lines[0]).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} WARN {2}reply failed {2}turn=turn_1 chat=c1 delivery=local:1 platform=local$/,
+    );
     const hooksLine = "[hooks] Loaded hook 'log' for events: ['agent:start']";
-    for (const style of ['text', 'json'] as const) expect(formatLogLine({ level: 'INFO', message: hooksLine, service: 's' }, style, false)).toContain(hooksLine);
+    for (const style of ['text', 'json'] as const)
+      expect(formatLogLine({ level: 'INFO', message: hooksLine, service: 's' }, style, false)).toContain(hooksLine);
   });
 
   it('prints [hooks] lines to stdout whatever the log level', async () => {
-    const lines = await capture(() => createLinePrinter('dev', process.stdout, { HOOKGATE_LOG_LEVEL: 'error', HOOKGATE_LOG_FORMAT: 'json' })('[hooks] Skipping x: no events declared'));
+    const lines = await capture(() =>
+      createLinePrinter('dev', process.stdout, { HOOKGATE_LOG_LEVEL: 'error', HOOKGATE_LOG_FORMAT: 'json' })(
+        '[hooks] Skipping x: no events declared',
+      ),
+    );
     expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'INFO', message: '[hooks] Skipping x: no events declared' });
   });
 });
@@ -82,7 +100,7 @@ describe('HOOKGATE_LOG_LEVEL, read one way everywhere', () => {
     expect(loadDeploymentConfig({ HOOKGATE_LOG_LEVEL: 'warning' }).logLevel).toBe('warn');
   });
 
-  it('the hook engine\'s stderr logger honours warn and silent as the config does', () => {
+  it("the hook engine's stderr logger honours warn and silent as the config does", () => {
     const lines: string[] = [];
     const warnOnly = createStderrLogger(parseLogThreshold('warning'), (line) => void lines.push(line), 'text');
     warnOnly.info('not shown');

@@ -76,7 +76,10 @@ describe('createReplier', () => {
   it('Telegram: splits texts over 4096 characters', async () => {
     const before = fake.received('/telegram/').length;
     await replierFor().send({ platform: 'telegram', chat_id: '1', thread_id: '', extra: {} }, 'x'.repeat(5000));
-    const sent = fake.received('/telegram/').slice(before).map((r) => (r.json as { text: string }).text.length);
+    const sent = fake
+      .received('/telegram/')
+      .slice(before)
+      .map((r) => (r.json as { text: string }).text.length);
     expect(sent).toEqual([4096, 904]);
   });
 
@@ -89,7 +92,10 @@ describe('createReplier', () => {
   });
 
   it('Discord: follow-up to /webhooks/{application_id}/{interaction token}', async () => {
-    await replierFor().send({ platform: 'discord', chat_id: 'CH', thread_id: '', extra: { interaction_token: 'itok', application_id: '777' } }, 'answer');
+    await replierFor().send(
+      { platform: 'discord', chat_id: 'CH', thread_id: '', extra: { interaction_token: 'itok', application_id: '777' } },
+      'answer',
+    );
     const [req] = fake.received('/discord/');
     expect(req!.path).toBe('/discord/webhooks/777/itok');
     expect(req!.json).toEqual({ content: 'answer' });
@@ -100,12 +106,23 @@ describe('createReplier', () => {
     const [req] = fake.received('/whatsapp/');
     expect(req!.path).toBe('/whatsapp/555/messages');
     expect(req!.headers.authorization).toBe('Bearer wa-token');
-    expect(req!.json).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '4917', type: 'text', text: { body: 'hallo' } });
+    expect(req!.json).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: '4917',
+      type: 'text',
+      text: { body: 'hallo' },
+    });
   });
 
   it('Teams: client-credentials token once, then reply to the activity on its serviceUrl', async () => {
     const replier = replierFor();
-    const target = { platform: 'teams', chat_id: 'a:conv/1', thread_id: '', extra: { service_url: `${fake.url}/svc/`, activity_id: 'act1' } };
+    const target = {
+      platform: 'teams',
+      chat_id: 'a:conv/1',
+      thread_id: '',
+      extra: { service_url: `${fake.url}/svc/`, activity_id: 'act1' },
+    };
     await replier.send(target, 'one');
     await replier.send(target, 'two');
     const tokens = fake.received('/teams/token');
@@ -117,7 +134,10 @@ describe('createReplier', () => {
       scope: 'https://api.botframework.com/.default',
     });
     const replies = fake.received('/svc/');
-    expect(replies.map((r) => r.path)).toEqual(['/svc/v3/conversations/a%3Aconv%2F1/activities/act1', '/svc/v3/conversations/a%3Aconv%2F1/activities/act1']);
+    expect(replies.map((r) => r.path)).toEqual([
+      '/svc/v3/conversations/a%3Aconv%2F1/activities/act1',
+      '/svc/v3/conversations/a%3Aconv%2F1/activities/act1',
+    ]);
     expect(replies[0]!.headers.authorization).toBe('Bearer fake-bot-token');
     expect(replies[1]!.json).toMatchObject({ type: 'message', text: 'two' });
   });
@@ -130,29 +150,39 @@ describe('createReplier', () => {
 
   it('rejects with a retryable ReplyError on 5xx and a final one on 4xx or Slack ok:false', async () => {
     fake.failNext('/telegram/', 502, RETRY.attempts);
-    const error = await replierFor().send({ platform: 'telegram', chat_id: '1', thread_id: '', extra: {} }, 'x').catch((e: unknown) => e);
+    const error = await replierFor()
+      .send({ platform: 'telegram', chat_id: '1', thread_id: '', extra: {} }, 'x')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReplyError);
     expect((error as ReplyError).retryable).toBe(true);
     fake.failNext('/slack/', 403);
-    const denied = await replierFor().send({ platform: 'slack', chat_id: 'C', thread_id: '', extra: {} }, 'x').catch((e: unknown) => e);
+    const denied = await replierFor()
+      .send({ platform: 'slack', chat_id: 'C', thread_id: '', extra: {} }, 'x')
+      .catch((e: unknown) => e);
     expect((denied as ReplyError).retryable).toBe(false);
     expect((denied as ReplyError).message).not.toContain('xoxb-9');
   });
 
   it('rejects for a platform that is not enabled', async () => {
     const replier = createReplier(loadDeploymentConfig({}, { runtime: 'aws' }));
-    await expect(replier.send({ platform: 'telegram', chat_id: '1', thread_id: '', extra: {} }, 'x')).rejects.toThrow(/not enabled/);
+    await expect(replier.send({ platform: 'telegram', chat_id: '1', thread_id: '', extra: {} }, 'x')).rejects.toThrow(
+      /not enabled/,
+    );
   });
 });
 
 describe('createReplier: retries', () => {
   const tg = { platform: 'telegram', chat_id: '77', thread_id: '', extra: {} };
-  const sentTexts = (prefix: string, from: number) => fake.received(prefix).slice(from).map((r) => r.json as Record<string, unknown>);
+  const sentTexts = (prefix: string, from: number) =>
+    fake
+      .received(prefix)
+      .slice(from)
+      .map((r) => r.json as Record<string, unknown>);
   beforeEach(() => {
     waits = [];
   });
 
-  it("Telegram 429: waits parameters.retry_after, then delivers once", async () => {
+  it('Telegram 429: waits parameters.retry_after, then delivers once', async () => {
     const before = fake.received('/telegram/').length;
     fake.failNext('/telegram/', 429, 1, { retryAfter: 2, retryAfterIn: 'telegram' });
     await replierFor().send(tg, 'after the pause');
@@ -163,8 +193,14 @@ describe('createReplier: retries', () => {
   it('Slack 429 and Discord 429: wait the Retry-After header', async () => {
     fake.failNext('/slack/', 429, 1, { retryAfter: 1 });
     await replierFor().send({ platform: 'slack', chat_id: 'C9', thread_id: '', extra: {} }, 'slack text');
-    fake.failNext('/discord/', 429, 1, { retryAfter: 3, body: { message: 'You are being rate limited.', retry_after: 2.5, global: false } });
-    await replierFor().send({ platform: 'discord', chat_id: 'CH', thread_id: '', extra: { interaction_token: 'rt', application_id: '777' } }, 'discord text');
+    fake.failNext('/discord/', 429, 1, {
+      retryAfter: 3,
+      body: { message: 'You are being rate limited.', retry_after: 2.5, global: false },
+    });
+    await replierFor().send(
+      { platform: 'discord', chat_id: 'CH', thread_id: '', extra: { interaction_token: 'rt', application_id: '777' } },
+      'discord text',
+    );
     expect(waits).toEqual([1000, 3000]);
   });
 
@@ -174,7 +210,9 @@ describe('createReplier: retries', () => {
     await replierFor().send({ platform: 'slack', chat_id: 'C8', thread_id: '', extra: {} }, 'x');
     expect(fake.received('/slack/').length - before).toBe(2);
     fake.failNext('/slack/', 200, 1, { body: { ok: false, error: 'channel_not_found' } });
-    const error = await replierFor().send({ platform: 'slack', chat_id: 'C8', thread_id: '', extra: {} }, 'x').catch((e: unknown) => e);
+    const error = await replierFor()
+      .send({ platform: 'slack', chat_id: 'C8', thread_id: '', extra: {} }, 'x')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReplyUndeliveredError);
     expect((error as ReplyUndeliveredError).attempts).toBe(1);
     expect(fake.received('/slack/').length - before).toBe(3);
@@ -201,7 +239,9 @@ describe('createReplier: retries', () => {
 
   it('gives up after the last try with ReplyUndeliveredError, at once on 4xx, and when asked to wait longer than the bound', async () => {
     fake.failNext('/telegram/', 500, RETRY.attempts);
-    const exhausted = await replierFor().send(tg, 'lost?').catch((e: unknown) => e);
+    const exhausted = await replierFor()
+      .send(tg, 'lost?')
+      .catch((e: unknown) => e);
     expect(exhausted).toBeInstanceOf(ReplyUndeliveredError);
     expect((exhausted as ReplyUndeliveredError).attempts).toBe(3);
     expect((exhausted as Error).message).toMatch(/HTTP 500.*after 3 tries/);
@@ -209,13 +249,17 @@ describe('createReplier: retries', () => {
 
     const before = fake.received('/telegram/').length;
     fake.failNext('/telegram/', 403, 1);
-    const forbidden = await replierFor().send(tg, 'x').catch((e: unknown) => e);
+    const forbidden = await replierFor()
+      .send(tg, 'x')
+      .catch((e: unknown) => e);
     expect((forbidden as ReplyUndeliveredError).attempts).toBe(1);
     expect(fake.received('/telegram/').length - before).toBe(1);
 
     waits = [];
     fake.failNext('/telegram/', 429, 1, { retryAfter: 3600, retryAfterIn: 'telegram' });
-    const tooLong = await replierFor().send(tg, 'x').catch((e: unknown) => e);
+    const tooLong = await replierFor()
+      .send(tg, 'x')
+      .catch((e: unknown) => e);
     expect((tooLong as ReplyUndeliveredError).attempts).toBe(1);
     expect(waits).toEqual([]);
   });

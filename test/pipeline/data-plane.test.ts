@@ -39,7 +39,7 @@ describe('createDataPlane', () => {
     expect(Item?.PK?.S).toBe('IDEMPOTENCY#t');
   });
 
-  it('takes a deployed function\'s resources from the parsed config, naming a missing variable', () => {
+  it("takes a deployed function's resources from the parsed config, naming a missing variable", () => {
     const resources = {
       deploymentVersion: 'v1',
       tableName: 't',
@@ -48,13 +48,22 @@ describe('createDataPlane', () => {
       eventsTopicArn: 'arn',
       payloadBucket: 'b',
     };
-    expect(dataPlaneFromConfig({ resources })).toEqual({ tableName: 't', turnsQueueUrl: 'q1', timersQueueUrl: 'q2', eventsTopicArn: 'arn', payloadBucket: 'b' });
+    expect(dataPlaneFromConfig({ resources })).toEqual({
+      tableName: 't',
+      turnsQueueUrl: 'q1',
+      timersQueueUrl: 'q2',
+      eventsTopicArn: 'arn',
+      payloadBucket: 'b',
+    });
     const { eventsTopicArn: _missing, ...withoutTopic } = resources;
     expect(() => dataPlaneFromConfig({ resources: withoutTopic })).toThrow(DataPlaneEnvError);
     expect(() => dataPlaneFromConfig({ resources: withoutTopic })).toThrow(/HOOKGATE_EVENTS_TOPIC_ARN/);
     expect(() => dataPlaneFromConfig({ resources: { ...resources, tableName: '' } })).toThrow(/HOOKGATE_TABLE_NAME/);
     // Emulator endpoints and credentials (hookgate dev) pass through.
     const local = { ...resources, region: 'us-east-1', endpoints: { sqs: 'http://127.0.0.1:1' } };
-    expect(dataPlaneFromConfig({ resources: local })).toMatchObject({ region: 'us-east-1', endpoints: { sqs: 'http://127.0.0.1:1' } });
+    expect(dataPlaneFromConfig({ resources: local })).toMatchObject({
+      region: 'us-east-1',
+      endpoints: { sqs: 'http://127.0.0.1:1' },
+    });
   });
 });

@@ -13,11 +13,22 @@ describe('hookgate dlq', () => {
   let sqs: SQSClient;
   let home: string;
   const envelope = (id: string) =>
-    JSON.stringify({ v: 1, id, type: 'agent:step', occurred_at: '2026-01-01T00:00:00.000Z', session_id: null, turn_id: null, payload: {} });
+    JSON.stringify({
+      v: 1,
+      id,
+      type: 'agent:step',
+      occurred_at: '2026-01-01T00:00:00.000Z',
+      session_id: null,
+      turn_id: null,
+      payload: {},
+    });
   // In-process (the commander program of bin/hookgate.js, without a tsx start per call).
-  const cli = (args: string[], env: Record<string, string> = {}) => runCliInProcess(args, { env: { HOOKGATE_HOME: home, ...env } });
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    runCliInProcess(args, { env: { HOOKGATE_HOME: home, ...env } });
   const count = async (queueUrl: string) => {
-    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }));
+    const { Attributes } = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }),
+    );
     return Number(Attributes!.ApproximateNumberOfMessages);
   };
 
@@ -27,7 +38,8 @@ describe('hookgate dlq', () => {
     home = await mkdtemp(join(tmpdir(), 'hookgate-dlq-'));
     // This test process plays the running `hookgate dev` whose emulators the CLI finds.
     await writeDevEndpoints(home, { ...aws, gatewayUrl: 'http://127.0.0.1:1', pid: process.pid });
-    for (const id of ['e-1', 'e-2']) await sqs.send(new SendMessageCommand({ QueueUrl: aws.eventsDlqUrl, MessageBody: envelope(id) }));
+    for (const id of ['e-1', 'e-2'])
+      await sqs.send(new SendMessageCommand({ QueueUrl: aws.eventsDlqUrl, MessageBody: envelope(id) }));
   });
   afterAll(async () => {
     sqs?.destroy();
@@ -57,7 +69,14 @@ describe('hookgate dlq', () => {
   });
 
   it('works on a queue URL given outright, through AWS_ENDPOINT_URL_SQS and the standard credential chain', async () => {
-    await sqs.send(new SendMessageCommand({ QueueUrl: aws.turnsDlqUrl, MessageBody: '{"delivery_id":"d-9","kind":"message"}', MessageGroupId: 'g', MessageDeduplicationId: 'x' }));
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: aws.turnsDlqUrl,
+        MessageBody: '{"delivery_id":"d-9","kind":"message"}',
+        MessageGroupId: 'g',
+        MessageDeduplicationId: 'x',
+      }),
+    );
     const list = await cli(['dlq', 'list', '--queue-url', aws.turnsDlqUrl, '--json'], {
       HOOKGATE_HOME: join(home, 'nothing-running'),
       AWS_ENDPOINT_URL_SQS: aws.sqsEndpoint,

@@ -35,7 +35,15 @@ describe('idempotency lock (conditional PutItem) on existing records', () => {
           {
             MessageId: randomUUID(),
             ReceiptHandle: 'r',
-            Body: JSON.stringify({ v: 1, id, type: 'post_tool_call', occurred_at: new Date().toISOString(), session_id: null, turn_id: null, payload: { id } }),
+            Body: JSON.stringify({
+              v: 1,
+              id,
+              type: 'post_tool_call',
+              occurred_at: new Date().toISOString(),
+              session_id: null,
+              turn_id: null,
+              payload: { id },
+            }),
           },
           'arn:aws:sqs:us-east-1:000000000000:hookgate-events',
           'us-east-1',
@@ -65,7 +73,11 @@ describe('idempotency lock (conditional PutItem) on existing records', () => {
     expect(response.batchItemFailures).toEqual([]);
     expect(runs.filter((r) => r === 'fresh')).toHaveLength(1);
     const { Item } = await plane.clients.dynamodb.send(
-      new GetItemCommand({ TableName: aws.tableName, Key: { PK: { S: keyOf('fresh') }, SK: { S: 'IDEMPOTENCY' } }, ConsistentRead: true }),
+      new GetItemCommand({
+        TableName: aws.tableName,
+        Key: { PK: { S: keyOf('fresh') }, SK: { S: 'IDEMPOTENCY' } },
+        ConsistentRead: true,
+      }),
     );
     expect(Item?.status?.S).toBe('COMPLETED');
     expect(Item?.data).toEqual({ M: { ran: { BOOL: true } } }); // the handler's result, as Powertools stores it
@@ -73,7 +85,12 @@ describe('idempotency lock (conditional PutItem) on existing records', () => {
   });
 
   it('does not run an id whose COMPLETED record is still valid, even with a lapsed in-progress expiry on it', async () => {
-    await seed('done', { status: { S: 'COMPLETED' }, expires_at: seconds(3600), in_progress_expiration: millis(-60_000), data: { S: 'x' } });
+    await seed('done', {
+      status: { S: 'COMPLETED' },
+      expires_at: seconds(3600),
+      in_progress_expiration: millis(-60_000),
+      data: { S: 'x' },
+    });
     const response = await deliver('done');
     expect(response.batchItemFailures).toEqual([]);
     expect(runs).not.toContain('done');
@@ -99,10 +116,12 @@ describe('idempotency lock (conditional PutItem) on existing records', () => {
   });
 
   it('lets exactly one of 20 concurrent deliveries of a new id run it', async () => {
-    const engine = { runObservers: async (_type: string, payload: Record<string, unknown>) => {
-      runs.push(String(payload.id));
-      await new Promise((resolve) => setTimeout(resolve, 500)); // hold the lock while the others try
-    } };
+    const engine = {
+      runObservers: async (_type: string, payload: Record<string, unknown>) => {
+        runs.push(String(payload.id));
+        await new Promise((resolve) => setTimeout(resolve, 500)); // hold the lock while the others try
+      },
+    };
     // Separate consumers, as concurrent Lambda instances would be.
     const consumers = Array.from({ length: 20 }, () =>
       createObserverConsumer({ engine, table: plane.idempotency, payloads: plane.payloads, logger: createMemoryLogger() }),
@@ -131,7 +150,11 @@ describe('idempotency lock (conditional PutItem) on existing records', () => {
     });
     expect(await runOnce({ id: 'validated', body: 'first' })).toEqual({ echoed: 'first' });
     const { Item } = await plane.clients.dynamodb.send(
-      new GetItemCommand({ TableName: aws.tableName, Key: { PK: { S: keyOf('validated') }, SK: { S: 'IDEMPOTENCY' } }, ConsistentRead: true }),
+      new GetItemCommand({
+        TableName: aws.tableName,
+        Key: { PK: { S: keyOf('validated') }, SK: { S: 'IDEMPOTENCY' } },
+        ConsistentRead: true,
+      }),
     );
     expect(Item?.status?.S).toBe('COMPLETED');
     expect(Item?.validation?.S).toBe(createHash('md5').update(JSON.stringify('first')).digest('base64'));

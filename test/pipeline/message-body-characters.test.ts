@@ -16,7 +16,9 @@ const AWS_BODY = /^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
 
 const anyText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 200 }),
-  fc.array(fc.constantFrom('\u0000', '\u000b', '\u001f', '\ufffe', '\uffff', '\ud800', '\udfff', '😀', '\u{10ffff}', 'a')).map((a) => a.join('')),
+  fc
+    .array(fc.constantFrom('\u0000', '\u000b', '\u001f', '\ufffe', '\uffff', '\ud800', '\udfff', '😀', '\u{10ffff}', 'a'))
+    .map((a) => a.join('')),
 );
 
 describe('asciiJson', () => {
@@ -37,7 +39,9 @@ describe('bodies on the queues and the topic carry only characters real SQS/SNS 
 
   async function receiveOne(queueUrl: string): Promise<string> {
     const message = await until(async () => {
-      const { Messages = [] } = await local.plane.clients.sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, WaitTimeSeconds: 1, MaxNumberOfMessages: 1 }));
+      const { Messages = [] } = await local.plane.clients.sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: queueUrl, WaitTimeSeconds: 1, MaxNumberOfMessages: 1 }),
+      );
       return Messages[0];
     }, `a message on ${queueUrl}`);
     await local.plane.clients.sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! }));
@@ -45,12 +49,20 @@ describe('bodies on the queues and the topic carry only characters real SQS/SNS 
   }
 
   const source = { platform: 'local', chat_id: 'c', user_id: 'u', user_name: 'ü', chat_type: 'dm', thread_id: '' };
-  const event = (text: string) => ({ text, message_id: 'm', internal: false, source, reply: { platform: 'local', chat_id: 'c', thread_id: '', extra: {} } });
+  const event = (text: string) => ({
+    text,
+    message_id: 'm',
+    internal: false,
+    source,
+    reply: { platform: 'local', chat_id: 'c', thread_id: '', extra: {} },
+  });
 
   it('observer envelopes through SNS', async () => {
     await fc.assert(
       fc.asyncProperty(anyText, async (text) => {
-        await local.plane.observerSink.publish([{ type: 'post_tool_call', payload: { result: text, [text]: 1 }, session_id: text }]);
+        await local.plane.observerSink.publish([
+          { type: 'post_tool_call', payload: { result: text, [text]: 1 }, session_id: text },
+        ]);
         const body = await receiveOne(local.aws.eventsQueueUrl);
         expect(AWS_BODY.test(body)).toBe(true);
         const envelope = parseEnvelope(body);
@@ -77,12 +89,27 @@ describe('bodies on the queues and the topic carry only characters real SQS/SNS 
     await fc.assert(
       fc.asyncProperty(anyText, async (text) => {
         // A fresh delivery id each time: the FIFO queue drops a repeated one.
-        const turn = { v: 1 as const, kind: 'message' as const, delivery_id: `local:${++n}:${text}`, session_key: `local:${text}`, received_at: new Date().toISOString(), event: event(text) };
+        const turn = {
+          v: 1 as const,
+          kind: 'message' as const,
+          delivery_id: `local:${++n}:${text}`,
+          session_key: `local:${text}`,
+          received_at: new Date().toISOString(),
+          event: event(text),
+        };
         await local.plane.turnQueue.send(turn);
         const body = await receiveOne(local.aws.turnsQueueUrl);
         expect(AWS_BODY.test(body)).toBe(true);
         expect(TurnMessageSchema.parse(JSON.parse(body))).toEqual(turn);
-        const approval = { v: 1 as const, kind: 'approval' as const, delivery_id: text, session_key: text, received_at: turn.received_at, approval_id: text, choice: 'timeout' as const };
+        const approval = {
+          v: 1 as const,
+          kind: 'approval' as const,
+          delivery_id: text,
+          session_key: text,
+          received_at: turn.received_at,
+          approval_id: text,
+          choice: 'timeout' as const,
+        };
         await local.plane.timerQueue.schedule(approval, 0);
         const timerBody = await receiveOne(local.aws.timersQueueUrl);
         expect(AWS_BODY.test(timerBody)).toBe(true);

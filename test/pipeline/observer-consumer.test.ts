@@ -53,7 +53,10 @@ describe('observer consumer: SNS → SQS → poller → BatchProcessor → engin
   };
   const depth = async (queueUrl: string) => {
     const { Attributes } = await plane.clients.sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+      new GetQueueAttributesCommand({
+        QueueUrl: queueUrl,
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+      }),
     );
     return Number(Attributes!.ApproximateNumberOfMessages) + Number(Attributes!.ApproximateNumberOfMessagesNotVisible);
   };
@@ -84,7 +87,11 @@ describe('observer consumer: SNS → SQS → poller → BatchProcessor → engin
     expect(engine.runs.filter((r) => r.type === 'agent:step')).toHaveLength(1);
     // The idempotency record sits on the single table, one partition per envelope id, with the TTL attribute.
     const { Items = [] } = await plane.table.doc.send(
-      new ScanCommand({ TableName: aws.tableName, FilterExpression: 'begins_with(PK, :p)', ExpressionAttributeValues: { ':p': 'IDEMPOTENCY#observer#' } }),
+      new ScanCommand({
+        TableName: aws.tableName,
+        FilterExpression: 'begins_with(PK, :p)',
+        ExpressionAttributeValues: { ':p': 'IDEMPOTENCY#observer#' },
+      }),
     );
     expect(Items.length).toBeGreaterThanOrEqual(2);
     for (const item of Items) {
@@ -103,9 +110,20 @@ describe('observer consumer: SNS → SQS → poller → BatchProcessor → engin
     await plane.clients.sqs.send(new SendMessageCommand({ QueueUrl: aws.eventsQueueUrl, MessageBody: 'not an envelope' }));
     await until(async () => (await depth(aws.eventsDlqUrl)) === 3, 'three messages in the DLQ');
     expect(engine.runs.map((r) => r.payload.n).sort()).toEqual([1, 3]); // the good ones ran once, were not redelivered
-    expect(logger.lines.some((l) => l.level === 'error' && l.message.includes(`observer event ${ids[1]} (post_tool_call) failed on receive ${MAX_RECEIVE_COUNT}`))).toBe(true);
+    expect(
+      logger.lines.some(
+        (l) =>
+          l.level === 'error' &&
+          l.message.includes(`observer event ${ids[1]} (post_tool_call) failed on receive ${MAX_RECEIVE_COUNT}`),
+      ),
+    ).toBe(true);
 
-    const dlq = new DeadLetterQueue({ sqs: plane.clients.sqs, dlqUrl: aws.eventsDlqUrl, sourceQueueUrl: aws.eventsQueueUrl, holdSeconds: 5 });
+    const dlq = new DeadLetterQueue({
+      sqs: plane.clients.sqs,
+      dlqUrl: aws.eventsDlqUrl,
+      sourceQueueUrl: aws.eventsQueueUrl,
+      holdSeconds: 5,
+    });
     const listed = await dlq.list();
     expect(listed.map((l) => l.id).sort()).toEqual([ids[1], ids[3], null].sort());
     expect(listed.find((l) => l.id === ids[1])).toMatchObject({ type: 'post_tool_call', receiveCount: expect.any(Number) });

@@ -33,9 +33,20 @@ describe('the observer outbox', () => {
   });
 
   it('keeps what SNS refuses, holds the session behind it, and the sweep publishes all of it in order', async () => {
-    const outbox = new DynamoObserverOutbox(createDynamoTable({ tableName: aws.tableName, client: { endpoint: aws.dynamodbEndpoint, region: aws.region, credentials: aws.credentials } }));
+    const outbox = new DynamoObserverOutbox(
+      createDynamoTable({
+        tableName: aws.tableName,
+        client: { endpoint: aws.dynamodbEndpoint, region: aws.region, credentials: aws.credentials },
+      }),
+    );
     let sns = down;
-    const sink = new SnsObserverSink({ sns: async () => sns, topicArn: aws.eventsTopicArn, payloads: new S3PayloadStore(s3, aws.payloadBucket), outbox, baseDelayMs: 1 });
+    const sink = new SnsObserverSink({
+      sns: async () => sns,
+      topicArn: aws.eventsTopicArn,
+      payloads: new S3PayloadStore(s3, aws.payloadBucket),
+      outbox,
+      baseDelayMs: 1,
+    });
     const event = (n: number, session = 's-out') => ({ id: `e${n}`, type: 'agent:step', payload: { n }, session_id: session });
 
     // SNS down: the publish resolves (the events are durable on the table).
@@ -56,20 +67,42 @@ describe('the observer outbox', () => {
     expect(await outbox.listSession('s-out')).toEqual([]);
     const seen: string[] = [];
     for (let tries = 0; seen.length < 5 && tries < 20; tries++) {
-      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: aws.eventsQueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: aws.eventsQueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+      );
       seen.push(...Messages.map((m) => parseEnvelope(m.Body!).id));
       if (Messages.length) {
-        await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: aws.eventsQueueUrl, Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+        await sqs.send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: aws.eventsQueueUrl,
+            Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+          }),
+        );
       }
     }
     expect(seen).toEqual(['e1', 'e2', 'e3', 'e4', 'e5']);
   });
 
   it('a sweep while SNS still refuses publishes nothing and keeps the session waiting', async () => {
-    const outbox = new DynamoObserverOutbox(createDynamoTable({ tableName: aws.tableName, client: { endpoint: aws.dynamodbEndpoint, region: aws.region, credentials: aws.credentials } }));
-    const sink = new SnsObserverSink({ sns: down, topicArn: aws.eventsTopicArn, payloads: new S3PayloadStore(s3, aws.payloadBucket), outbox, baseDelayMs: 1 });
+    const outbox = new DynamoObserverOutbox(
+      createDynamoTable({
+        tableName: aws.tableName,
+        client: { endpoint: aws.dynamodbEndpoint, region: aws.region, credentials: aws.credentials },
+      }),
+    );
+    const sink = new SnsObserverSink({
+      sns: down,
+      topicArn: aws.eventsTopicArn,
+      payloads: new S3PayloadStore(s3, aws.payloadBucket),
+      outbox,
+      baseDelayMs: 1,
+    });
     await sink.publish([{ id: 'w1', type: 'agent:step', payload: {}, session_id: 's-wait' }]);
-    expect(await sweepOutbox({ outbox, republish: (entries) => sink.republish(entries) })).toEqual({ published: 0, drained: 0, waiting: 1 });
+    expect(await sweepOutbox({ outbox, republish: (entries) => sink.republish(entries) })).toEqual({
+      published: 0,
+      drained: 0,
+      waiting: 1,
+    });
     expect((await outbox.listSession('s-wait')).map((entry) => entry.id)).toEqual(['w1']);
   });
 });

@@ -20,7 +20,12 @@ describe('SnsObserverSink', () => {
     const out: Message[] = [];
     for (let tries = 0; out.length < count && tries < 50; tries++) {
       const { Messages = [] } = await sqs.send(
-        new ReceiveMessageCommand({ QueueUrl: aws.eventsQueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageAttributeNames: ['All'] }),
+        new ReceiveMessageCommand({
+          QueueUrl: aws.eventsQueueUrl,
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: 1,
+          MessageAttributeNames: ['All'],
+        }),
       );
       out.push(...Messages);
       if (Messages.length) {
@@ -81,7 +86,10 @@ describe('SnsObserverSink', () => {
   it('offloads an oversized payload to S3 and carries a checked pointer instead of truncating', async () => {
     const sink = new SnsObserverSink({ sns, topicArn: aws.eventsTopicArn, payloads });
     const transcript = 'é'.repeat(300_000);
-    const [id] = await sink.publish([{ type: 'post_llm_call', payload: { assistant_response: transcript } }, { type: 'agent:step', payload: {} }]);
+    const [id] = await sink.publish([
+      { type: 'post_llm_call', payload: { assistant_response: transcript } },
+      { type: 'agent:step', payload: {} },
+    ]);
     const messages = await drain(2);
     const envelope = messages.map((m) => parseEnvelope(m.Body!)).find((e) => e.id === id)!;
     expect(envelope.payload).toBeNull();

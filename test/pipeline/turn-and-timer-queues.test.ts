@@ -35,7 +35,12 @@ describe('turn and timer queue senders', () => {
     await turns.send(approval('d-1'));
     await turns.send(approval('d 2 with spaces', 'chat with spaces'));
     const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: aws.turnsQueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }),
+      new ReceiveMessageCommand({
+        QueueUrl: aws.turnsQueueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+        MessageSystemAttributeNames: ['All'],
+      }),
     );
     expect(Messages.map((m) => JSON.parse(m.Body!).delivery_id).sort()).toEqual(['d 2 with spaces', 'd-1']);
     const first = Messages.find((m) => JSON.parse(m.Body!).delivery_id === 'd-1')!;
@@ -47,7 +52,9 @@ describe('turn and timer queue senders', () => {
 
   it('rejects an invalid turn message before sending', async () => {
     const turns = new SqsTurnQueue(sqs, aws.turnsQueueUrl);
-    await expect(turns.send({ ...approval('x'), choice: 'maybe' } as unknown as TurnMessage)).rejects.toBeInstanceOf(TurnEnqueueError);
+    await expect(turns.send({ ...approval('x'), choice: 'maybe' } as unknown as TurnMessage)).rejects.toBeInstanceOf(
+      TurnEnqueueError,
+    );
   });
 
   it('schedules timers on the standard queue; long waits hop in ≤ 900 s steps', async () => {

@@ -13,7 +13,12 @@ const SAMPLE_ENV: Record<string, Record<string, string>> = {
   telegram: { TELEGRAM_BOT_TOKEN: '123:abc', TELEGRAM_SECRET_TOKEN: 'secret-token' },
   slack: { SLACK_SIGNING_SECRET: 'signing', SLACK_BOT_TOKEN: 'xoxb-1' },
   discord: { DISCORD_PUBLIC_KEY: 'ab'.repeat(32), DISCORD_APPLICATION_ID: '42' },
-  whatsapp: { WHATSAPP_APP_SECRET: 'app', WHATSAPP_VERIFY_TOKEN: 'verify', WHATSAPP_ACCESS_TOKEN: 'access', WHATSAPP_PHONE_NUMBER_ID: '7' },
+  whatsapp: {
+    WHATSAPP_APP_SECRET: 'app',
+    WHATSAPP_VERIFY_TOKEN: 'verify',
+    WHATSAPP_ACCESS_TOKEN: 'access',
+    WHATSAPP_PHONE_NUMBER_ID: '7',
+  },
   teams: { TEAMS_APP_ID: 'app-id', TEAMS_APP_PASSWORD: 'password' },
   local: { HOOKGATE_LOCAL_ADAPTER: 'true' },
 };
@@ -41,7 +46,9 @@ describe('platform registry', () => {
       const settings = platform.loadInbound(readerFor(platform.env, SAMPLE_ENV[platform.name]!), 'aws');
       expect(settings, platform.name).toHaveProperty('config');
       if (!('config' in settings)) continue;
-      const factory = INBOUND_ADAPTERS[platform.name as keyof typeof INBOUND_ADAPTERS] as (config: unknown) => { platform: string };
+      const factory = INBOUND_ADAPTERS[platform.name as keyof typeof INBOUND_ADAPTERS] as (config: unknown) => {
+        platform: string;
+      };
       expect(factory(settings.config).platform).toBe(platform.name);
     }
   });
@@ -58,8 +65,12 @@ describe('platform registry', () => {
 
   it('refuses a download that needs reply credentials the deployment lacks, naming the platform', async () => {
     const downloader = createAttachmentDownloader({ platforms: {} });
-    await expect(downloader.download({ platform: 'telegram', file_id: 'f' }, 1024)).rejects.toThrow(new AttachmentDownloadError('telegram is not enabled here; its attachment cannot be downloaded'));
-    await expect(downloader.download({ platform: 'teams', url: 'http://127.0.0.1:9/x', auth: true }, 1024)).rejects.toThrow(/teams is not enabled here/);
+    await expect(downloader.download({ platform: 'telegram', file_id: 'f' }, 1024)).rejects.toThrow(
+      new AttachmentDownloadError('telegram is not enabled here; its attachment cannot be downloaded'),
+    );
+    await expect(downloader.download({ platform: 'teams', url: 'http://127.0.0.1:9/x', auth: true }, 1024)).rejects.toThrow(
+      /teams is not enabled here/,
+    );
     expect(Buffer.from(await downloader.download({ platform: 'local', data_base64: 'aGk=' }, 1024)).toString()).toBe('hi');
   });
 
@@ -81,15 +92,33 @@ describe('platform registry', () => {
         expect(seen.get(key), `${key} is claimed by ${seen.get(key)} and ${platform.name}`).toBeUndefined();
         seen.set(key, platform.name);
       }
-      expect(gateway.filter((key) => reply.includes(key)), platform.name).toEqual([]);
+      expect(
+        gateway.filter((key) => reply.includes(key)),
+        platform.name,
+      ).toEqual([]);
     }
   });
 
-  it('is where infra takes the secrets\' keys from: the same keys, in the same secrets, as before the registry', () => {
-    expect(GATEWAY_SECRET_KEYS).toEqual(['TELEGRAM_SECRET_TOKEN', 'SLACK_SIGNING_SECRET', 'DISCORD_PUBLIC_KEY', 'WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN']);
+  it("is where infra takes the secrets' keys from: the same keys, in the same secrets, as before the registry", () => {
+    expect(GATEWAY_SECRET_KEYS).toEqual([
+      'TELEGRAM_SECRET_TOKEN',
+      'SLACK_SIGNING_SECRET',
+      'DISCORD_PUBLIC_KEY',
+      'WHATSAPP_APP_SECRET',
+      'WHATSAPP_VERIFY_TOKEN',
+    ]);
     expect(REPLY_SECRET_KEYS).toEqual([
-      'TELEGRAM_BOT_TOKEN', 'SLACK_BOT_TOKEN', 'DISCORD_APPLICATION_ID', 'DISCORD_BOT_TOKEN', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID',
-      'TEAMS_APP_ID', 'TEAMS_APP_PASSWORD', 'HOOKGATE_MODEL_API_KEY', 'HOOKGATE_HTTP_HOOK_SECRET', 'HOOKGATE_OTLP_HEADERS',
+      'TELEGRAM_BOT_TOKEN',
+      'SLACK_BOT_TOKEN',
+      'DISCORD_APPLICATION_ID',
+      'DISCORD_BOT_TOKEN',
+      'WHATSAPP_ACCESS_TOKEN',
+      'WHATSAPP_PHONE_NUMBER_ID',
+      'TEAMS_APP_ID',
+      'TEAMS_APP_PASSWORD',
+      'HOOKGATE_MODEL_API_KEY',
+      'HOOKGATE_HTTP_HOOK_SECRET',
+      'HOOKGATE_OTLP_HEADERS',
     ]);
   });
 
@@ -99,6 +128,8 @@ describe('platform registry', () => {
     expect(Object.keys(config.platforms)).toEqual([...PLATFORM_NAMES]);
     expect(Object.keys(config.replyPlatforms)).toEqual([...PLATFORM_NAMES]);
     expect(config.disabled).toEqual([]);
-    expect(() => loadDeploymentConfig({ ...env, DISCORD_PUBLIC_KEY: 'not-hex' }, { runtime: 'aws' })).toThrow(/DISCORD_PUBLIC_KEY/);
+    expect(() => loadDeploymentConfig({ ...env, DISCORD_PUBLIC_KEY: 'not-hex' }, { runtime: 'aws' })).toThrow(
+      /DISCORD_PUBLIC_KEY/,
+    );
   });
 });

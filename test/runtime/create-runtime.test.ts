@@ -18,7 +18,10 @@ const STACK_ENV = {
 };
 
 /** A runtime whose engine factory records the options it is called with. */
-function recordingRuntime(config: DeploymentConfig = loadDeploymentConfig(STACK_ENV, { runtime: 'aws' }), logger?: ReturnType<typeof createHookgateLogger>) {
+function recordingRuntime(
+  config: DeploymentConfig = loadDeploymentConfig(STACK_ENV, { runtime: 'aws' }),
+  logger?: ReturnType<typeof createHookgateLogger>,
+) {
   const calls: CreateHookEngineOptions[] = [];
   const runtime = createRuntime(config, {
     createEngine: (options) => {
@@ -77,7 +80,11 @@ describe('createRuntime', () => {
       process.stdout.write = write;
     }
     // Off a terminal (as in Lambda) the line is JSON, with the message text unchanged inside it.
-    expect(JSON.parse(written.join(''))).toMatchObject({ level: 'INFO', service: 'hookgate-turn', message: "[hooks] Loaded hook 'log' for events: ['agent:start']" });
+    expect(JSON.parse(written.join(''))).toMatchObject({
+      level: 'INFO',
+      service: 'hookgate-turn',
+      message: "[hooks] Loaded hook 'log' for events: ['agent:start']",
+    });
     expect(calls[3]?.print).toBeUndefined();
   });
 

@@ -20,27 +20,28 @@ afterAll(async () => {
 });
 
 // A Function URL event (payload 2.0) as Lambda delivers it; hono's own type wants API Gateway's authorizer fields.
-const functionUrlEvent = (path: string, body: string, headers: Record<string, string>): LambdaEvent => ({
-  version: '2.0',
-  routeKey: '$default',
-  rawPath: path,
-  rawQueryString: '',
-  headers: { host: 'abc.lambda-url.us-east-1.on.aws', ...headers },
-  requestContext: {
-    accountId: 'anonymous',
-    apiId: 'abc',
-    domainName: 'abc.lambda-url.us-east-1.on.aws',
-    domainPrefix: 'abc',
-    http: { method: 'POST', path, protocol: 'HTTP/1.1', sourceIp: '149.154.167.1', userAgent: 'TelegramBot' },
-    requestId: 'req-1',
+const functionUrlEvent = (path: string, body: string, headers: Record<string, string>): LambdaEvent =>
+  ({
+    version: '2.0',
     routeKey: '$default',
-    stage: '$default',
-    time: '02/Dec/2026:12:00:00 +0000',
-    timeEpoch: Date.now(),
-  },
-  body: Buffer.from(body).toString('base64'),
-  isBase64Encoded: true,
-} satisfies APIGatewayProxyEventV2) as unknown as LambdaEvent;
+    rawPath: path,
+    rawQueryString: '',
+    headers: { host: 'abc.lambda-url.us-east-1.on.aws', ...headers },
+    requestContext: {
+      accountId: 'anonymous',
+      apiId: 'abc',
+      domainName: 'abc.lambda-url.us-east-1.on.aws',
+      domainPrefix: 'abc',
+      http: { method: 'POST', path, protocol: 'HTTP/1.1', sourceIp: '149.154.167.1', userAgent: 'TelegramBot' },
+      requestId: 'req-1',
+      routeKey: '$default',
+      stage: '$default',
+      time: '02/Dec/2026:12:00:00 +0000',
+      timeEpoch: Date.now(),
+    },
+    body: Buffer.from(body).toString('base64'),
+    isBase64Encoded: true,
+  }) satisfies APIGatewayProxyEventV2 as unknown as LambdaEvent;
 
 describe('the gateway λ (hono/aws-lambda over a Function URL event)', () => {
   it('verifies, enqueues and acknowledges; fires gateway:startup once for the version', async () => {
@@ -54,19 +55,40 @@ describe('the gateway λ (hono/aws-lambda over a Function URL event)', () => {
       HOOKGATE_LOG_LEVEL: 'silent',
     };
     // As functions/gateway.ts builds it, with the emulators standing in for the stack's resource variables.
-    const coldStart = () => createGatewayFunction(createRuntime(onEmulators(loadDeploymentConfig(env, { runtime: 'aws' }), aws), { createEngine: () => engine }));
+    const coldStart = () =>
+      createGatewayFunction(
+        createRuntime(onEmulators(loadDeploymentConfig(env, { runtime: 'aws' }), aws), { createEngine: () => engine }),
+      );
     const { app, deps } = await coldStart();
     await coldStart(); // a second cold start of the same version
     expect(engine.calls.filter((c) => c.name === 'gateway:startup').map((c) => c.payload)).toEqual([{ platforms: ['telegram'] }]);
     expect(deps.config.platforms.local).toBeUndefined(); // unsigned local adapter is off in AWS
 
     const handler = handle(app);
-    const body = JSON.stringify({ update_id: 77, message: { message_id: 1, from: { id: 5 }, chat: { id: 5, type: 'private' }, text: 'hi λ' } });
-    const ok = await handler(functionUrlEvent('/webhooks/telegram', body, { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'sekret' }), {} as Context);
+    const body = JSON.stringify({
+      update_id: 77,
+      message: { message_id: 1, from: { id: 5 }, chat: { id: 5, type: 'private' }, text: 'hi λ' },
+    });
+    const ok = await handler(
+      functionUrlEvent('/webhooks/telegram', body, {
+        'content-type': 'application/json',
+        'x-telegram-bot-api-secret-token': 'sekret',
+      }),
+      {} as Context,
+    );
     expect(ok.statusCode).toBe(200);
-    const bad = await handler(functionUrlEvent('/webhooks/telegram', body, { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'nope' }), {} as Context);
+    const bad = await handler(
+      functionUrlEvent('/webhooks/telegram', body, {
+        'content-type': 'application/json',
+        'x-telegram-bot-api-secret-token': 'nope',
+      }),
+      {} as Context,
+    );
     expect(bad.statusCode).toBe(401);
-    const local = await handler(functionUrlEvent('/webhooks/local', '{"chat_id":"c","user_id":"u","text":"x"}', {}), {} as Context);
+    const local = await handler(
+      functionUrlEvent('/webhooks/local', '{"chat_id":"c","user_id":"u","text":"x"}', {}),
+      {} as Context,
+    );
     expect(local.statusCode).toBe(404);
   });
 });

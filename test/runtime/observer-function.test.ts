@@ -54,7 +54,9 @@ describe('observer λ wiring with the real engine and a hooks home', () => {
     out = join(home, 'ran.jsonl');
     await writeHome(home, out);
     const config = loadDeploymentConfig({ HOOKGATE_LOG_LEVEL: 'silent' }, { runtime: 'aws' });
-    const runtime = createRuntime(onEmulators(config, aws), { createEngine: (options) => createHookEngine({ ...options, home, print: () => {} }) });
+    const runtime = createRuntime(onEmulators(config, aws), {
+      createEngine: (options) => createHookEngine({ ...options, home, print: () => {} }),
+    });
     const handler = await createObserverFunction(runtime);
     poller = await startSqsPoller({ sqs: plane.clients.sqs, queueUrl: aws.eventsQueueUrl, handler, batchWindowMs: 100 });
   });
@@ -71,7 +73,12 @@ describe('observer λ wiring with the real engine and a hooks home', () => {
       { id: 'g1', type: 'agent:step', payload: { n: 1 } },
     ]);
     await plane.observerSink.publish([{ id: 'p1', type: 'post_tool_call', payload: { tool_name: 'terminal', args: {} } }]);
-    const lines = async () => (await readFile(out, 'utf8').catch(() => '')).trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = async () =>
+      (await readFile(out, 'utf8').catch(() => ''))
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
     await until(async () => (await lines()).length >= 2, 'two observer lines');
     // Count only once every delivery, the duplicate included, has been consumed and deleted.
     await until(async () => (await queueDepth(plane.clients.sqs, aws.eventsQueueUrl)) === 0, 'the events queue drained');
@@ -93,7 +100,9 @@ describe('observer λ wiring with the real engine and a hooks home', () => {
           new GetItemCommand({
             TableName: aws.tableName,
             Key: {
-              PK: { S: `${SingleTableIdempotencyStore.KEY_PREFIX}#${createHash('md5').update(JSON.stringify(id)).digest('base64')}` },
+              PK: {
+                S: `${SingleTableIdempotencyStore.KEY_PREFIX}#${createHash('md5').update(JSON.stringify(id)).digest('base64')}`,
+              },
               SK: { S: SingleTableIdempotencyStore.SORT_KEY },
             },
             ConsistentRead: true,

@@ -24,7 +24,13 @@ beforeAll(async () => {
       asked.push(id);
       const value = VALUES[id];
       response.writeHead(value ? 200 : 400, { 'content-type': 'application/x-amz-json-1.1' });
-      response.end(JSON.stringify(value ? { ARN: id, Name: id, SecretString: JSON.stringify(value) } : { __type: 'ResourceNotFoundException', message: 'no such secret' }));
+      response.end(
+        JSON.stringify(
+          value
+            ? { ARN: id, Name: id, SecretString: JSON.stringify(value) }
+            : { __type: 'ResourceNotFoundException', message: 'no such secret' },
+        ),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -52,9 +58,17 @@ describe('loadSecretEnvironment (functions/support/secret-environment.ts)', () =
   });
 
   it("the gateway's: both secrets; a variable already set wins; every key counts as secret", async () => {
-    const env: NodeJS.ProcessEnv = { [RESOURCE_ENV.secretArn]: GATEWAY_ARN, [RESOURCE_ENV.replySecretArn]: REPLY_ARN, HOOKGATE_MODEL_API_KEY: 'sk-override' };
+    const env: NodeJS.ProcessEnv = {
+      [RESOURCE_ENV.secretArn]: GATEWAY_ARN,
+      [RESOURCE_ENV.replySecretArn]: REPLY_ARN,
+      HOOKGATE_MODEL_API_KEY: 'sk-override',
+    };
     await loadSecretEnvironment(env);
-    expect(env).toMatchObject({ TELEGRAM_SECRET_TOKEN: 'inbound-secret-value', HOOKGATE_API_TOKEN: 'v1-token-value-0123456789', TELEGRAM_BOT_TOKEN: '123:reply-token' });
+    expect(env).toMatchObject({
+      TELEGRAM_SECRET_TOKEN: 'inbound-secret-value',
+      HOOKGATE_API_TOKEN: 'v1-token-value-0123456789',
+      TELEGRAM_BOT_TOKEN: '123:reply-token',
+    });
     expect(env.HOOKGATE_MODEL_API_KEY).toBe('sk-override');
     expect(secretVariableNames()).toContain('HOOKGATE_TEST_ONLY_IN_REPLY');
   });

@@ -69,8 +69,18 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
     model.script({ content: 'hi from the model' });
     const source = { platform: 'telegram', chat_id: '42', user_id: '7', user_name: '', chat_type: 'dm', thread_id: '' };
     const message: TurnMessage = {
-      v: 1, kind: 'message', delivery_id: 'telegram:1', session_key: 'telegram:42', received_at: new Date().toISOString(),
-      event: { text: 'hello', message_id: '1', internal: false, source, reply: { platform: 'telegram', chat_id: '42', thread_id: '', extra: {} } },
+      v: 1,
+      kind: 'message',
+      delivery_id: 'telegram:1',
+      session_key: 'telegram:42',
+      received_at: new Date().toISOString(),
+      event: {
+        text: 'hello',
+        message_id: '1',
+        internal: false,
+        source,
+        reply: { platform: 'telegram', chat_id: '42', thread_id: '', extra: {} },
+      },
     };
     const record = { messageId: randomUUID(), body: JSON.stringify(message) };
     const out = await handler({ Records: [record] } as never);
@@ -88,7 +98,12 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
 
   it('drops a body that is not a turn message (logged), and reports nothing to retry', async () => {
     const handler = await turnHandler({ HOOKGATE_HOME: home.path });
-    const out = await handler({ Records: [{ messageId: 'm1', body: '{"v":1,"kind":"nonsense"}' }, { messageId: 'm2', body: 'not json' }] } as never);
+    const out = await handler({
+      Records: [
+        { messageId: 'm1', body: '{"v":1,"kind":"nonsense"}' },
+        { messageId: 'm2', body: 'not json' },
+      ],
+    } as never);
     expect(out.batchItemFailures).toEqual([]);
   });
 
@@ -105,8 +120,18 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
     model.script({ content: 'too late', delayMs: 20_000 });
     const source = { platform: 'telegram', chat_id: '43', user_id: '7', user_name: '', chat_type: 'dm', thread_id: '' };
     const message: TurnMessage = {
-      v: 1, kind: 'message', delivery_id: 'telegram:2', session_key: 'telegram:43', received_at: new Date().toISOString(),
-      event: { text: 'hello', message_id: '2', internal: false, source, reply: { platform: 'telegram', chat_id: '43', thread_id: '', extra: {} } },
+      v: 1,
+      kind: 'message',
+      delivery_id: 'telegram:2',
+      session_key: 'telegram:43',
+      received_at: new Date().toISOString(),
+      event: {
+        text: 'hello',
+        message_id: '2',
+        internal: false,
+        source,
+        reply: { platform: 'telegram', chat_id: '43', thread_id: '', extra: {} },
+      },
     };
     // 10.5 s left: the turn has 0.5 s before it must wrap up (DEADLINE_MARGIN_MS = 10 s).
     const context = { getRemainingTimeInMillis: () => 10_500 };
@@ -131,14 +156,26 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
     model.script({ tool_calls: [{ name: 'terminal', arguments: { command: `touch ${proof}` } }] }, { content: 'after the tool' });
     const source = { platform: 'telegram', chat_id: '44', user_id: '7', user_name: '', chat_type: 'dm', thread_id: '' };
     const message: TurnMessage = {
-      v: 1, kind: 'message', delivery_id: 'telegram:3', session_key: 'telegram:44', received_at: new Date().toISOString(),
-      event: { text: 'run it', message_id: '3', internal: false, source, reply: { platform: 'telegram', chat_id: '44', thread_id: '', extra: {} } },
+      v: 1,
+      kind: 'message',
+      delivery_id: 'telegram:3',
+      session_key: 'telegram:44',
+      received_at: new Date().toISOString(),
+      event: {
+        text: 'run it',
+        message_id: '3',
+        internal: false,
+        source,
+        reply: { platform: 'telegram', chat_id: '44', thread_id: '', extra: {} },
+      },
     };
     const out = await handler({ Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as never);
     expect(out.batchItemFailures).toEqual([]);
     expect(existsSync(proof)).toBe(false);
     const toolResult = model.requests.at(-1)!.body.messages.find((m) => m.role === 'tool');
-    expect(toolResult?.content).toMatch(/no tool sandbox in this deployment: HOOKGATE_TOOLS_FUNCTION_NAME and HOOKGATE_WORKSPACE_BUCKET not set/);
+    expect(toolResult?.content).toMatch(
+      /no tool sandbox in this deployment: HOOKGATE_TOOLS_FUNCTION_NAME and HOOKGATE_WORKSPACE_BUCKET not set/,
+    );
     expect(sent.find((m) => m.body.chat_id === '44')?.body.text).toBe('after the tool');
   });
 });

@@ -10,7 +10,7 @@ afterEach(() => {
   else process.env.HOOKGATE_API_TOKEN = saved;
 });
 
-it('the functions\' structured logger redacts every string of a line: message, attributes, error message and stack', () => {
+it("the functions' structured logger redacts every string of a line: message, attributes, error message and stack", () => {
   process.env.HOOKGATE_API_TOKEN = TOKEN;
   const out: string[] = [];
   const capture = (chunk: string | Uint8Array) => {

@@ -30,9 +30,14 @@ describe('redactSecrets: known secret values (hook-semantics §5.8)', () => {
     const long = `${TOKEN}${'-'.repeat(80)}`;
     const wrapped = b64(long).replace(/(.{76})/g, '$1\n');
     expect(redactSecrets(wrapped, { HOOKGATE_API_TOKEN: long })).not.toMatch(/[A-Za-z0-9+/]{12}/);
-    const od = [...Buffer.from(TOKEN)].map((byte) => byte.toString(16).padStart(2, '0')).join(' ').replace(/((?:\S+ ){16})/g, '$1\n');
+    const od = [...Buffer.from(TOKEN)]
+      .map((byte) => byte.toString(16).padStart(2, '0'))
+      .join(' ')
+      .replace(/((?:\S+ ){16})/g, '$1\n');
     expect(redactSecrets(od, env)).toBe('***');
-    expect(redactSecrets(JSON.stringify({ output: `${b64(TOKEN).slice(0, 20)}\n${b64(TOKEN).slice(20)}` }), env)).toBe('{"output":"***"}');
+    expect(redactSecrets(JSON.stringify({ output: `${b64(TOKEN).slice(0, 20)}\n${b64(TOKEN).slice(20)}` }), env)).toBe(
+      '{"output":"***"}',
+    );
     const quoted = 'pa"ss\\word-123';
     expect(redactSecrets(JSON.stringify({ v: quoted }), { HOOKGATE_API_TOKEN: quoted })).toBe('{"v":"***"}');
   });
@@ -49,7 +54,10 @@ describe('redactSecrets: known secret values (hook-semantics §5.8)', () => {
   });
 
   it('redactSecretsDeep walks plain objects and arrays, keys included', () => {
-    expect(redactSecretsDeep({ a: [TOKEN, 1, null, { [TOKEN]: `x ${TOKEN}` }], n: 2 }, env)).toEqual({ a: ['***', 1, null, { '***': 'x ***' }], n: 2 });
+    expect(redactSecretsDeep({ a: [TOKEN, 1, null, { [TOKEN]: `x ${TOKEN}` }], n: 2 }, env)).toEqual({
+      a: ['***', 1, null, { '***': 'x ***' }],
+      n: 2,
+    });
     const cyclic: Record<string, unknown> = { s: TOKEN };
     cyclic.self = cyclic;
     const copy = redactSecretsDeep(cyclic, env);
@@ -62,13 +70,17 @@ describe('redactSecrets: known secret values (hook-semantics §5.8)', () => {
 
 describe('secret variables', () => {
   it('the fixed list, plus every key and value of the deployment secret once remembered', () => {
-    expect(secretVariableNames()).toEqual(expect.arrayContaining(['AWS_SESSION_TOKEN', 'HOOKGATE_API_TOKEN', 'HOOKGATE_MODEL_API_KEY', 'TELEGRAM_BOT_TOKEN']));
+    expect(secretVariableNames()).toEqual(
+      expect.arrayContaining(['AWS_SESSION_TOKEN', 'HOOKGATE_API_TOKEN', 'HOOKGATE_MODEL_API_KEY', 'TELEGRAM_BOT_TOKEN']),
+    );
     expect(secretVariableNames()).not.toContain('DISCORD_PUBLIC_KEY'); // public (§5.8) unless the deployment secret holds it
     expect(secretVariableNames()).not.toContain('MY_EXTRA_KEY');
     rememberDeploymentSecret({ MY_EXTRA_KEY: 'extra-secret-value-42', DISCORD_PUBLIC_KEY: 'public-key-0123456789', EMPTY: '' });
     expect(secretVariableNames()).toEqual(expect.arrayContaining(['MY_EXTRA_KEY', 'DISCORD_PUBLIC_KEY', 'EMPTY']));
     // The secret's value counts even when the environment holds another value for that key.
-    expect(knownSecretValues({ MY_EXTRA_KEY: 'env-override-value-7' })).toEqual(expect.arrayContaining(['extra-secret-value-42', 'env-override-value-7']));
+    expect(knownSecretValues({ MY_EXTRA_KEY: 'env-override-value-7' })).toEqual(
+      expect.arrayContaining(['extra-secret-value-42', 'env-override-value-7']),
+    );
     expect(redactSecrets('extra-secret-value-42 env-override-value-7', { MY_EXTRA_KEY: 'env-override-value-7' })).toBe('*** ***');
   });
 });

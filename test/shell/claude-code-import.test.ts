@@ -62,7 +62,12 @@ async function chat(chatId: string, text: string): Promise<string> {
 
 async function seen(): Promise<{ stdin: Record<string, unknown>; project_dir: string }[]> {
   const text = await readFile(join(project, '.claude', 'hooks', 'seen.jsonl'), 'utf8').catch(() => '');
-  return text.trim() === '' ? [] : text.trim().split('\n').map((line) => JSON.parse(line));
+  return text.trim() === ''
+    ? []
+    : text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
 }
 
 const eventually = <T>(read: () => Promise<T | undefined>) => until(read, 'the hook records');
@@ -84,8 +89,14 @@ beforeAll(async () => {
       permissions: { allow: ['Bash(ls:*)'] },
       hooks: {
         PreToolUse: [
-          { matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/bash_validator.py', timeout: 10 }] },
-          { matcher: 'Write|Edit', hooks: [{ type: 'command', command: 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/no_env_files.py"' }] },
+          {
+            matcher: 'Bash',
+            hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/bash_validator.py', timeout: 10 }],
+          },
+          {
+            matcher: 'Write|Edit',
+            hooks: [{ type: 'command', command: 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/no_env_files.py"' }],
+          },
         ],
         PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '$CLAUDE_PROJECT_DIR/.claude/hooks/record.py' }] }],
         UserPromptSubmit: [{ hooks: [{ type: 'command', command: '$CLAUDE_PROJECT_DIR/.claude/hooks/record.py' }] }],
@@ -112,7 +123,9 @@ describe('Claude Code hooks imported, approved and run by the pipeline', () => {
 
     const run = await hookgate(['hooks', 'import', '--from-claude', settings, '--home', home]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/PreToolUse\s+Bash\s+"\$CLAUDE_PROJECT_DIR"\/\.claude\/hooks\/bash_validator\.py\s+✓ imported as pre_tool_call matcher='terminal'/);
+    expect(run.stdout).toMatch(
+      /PreToolUse\s+Bash\s+"\$CLAUDE_PROJECT_DIR"\/\.claude\/hooks\/bash_validator\.py\s+✓ imported as pre_tool_call matcher='terminal'/,
+    );
     expect(run.stdout).toMatch(/Notification\s+-\s+notify-send hi\s+✓ imported as pre_approval_request/);
     const text = await readFile(join(home, 'config.yaml'), 'utf8');
     expect(text.startsWith('# operator notes stay\nhooks_auto_accept: false # approvals by hand\n')).toBe(true);
@@ -139,13 +152,16 @@ describe('Claude Code hooks imported, approved and run by the pipeline', () => {
     expect(list.stdout).toContain('payload=claude');
     const config = parse(await readFile(join(home, 'config.yaml'), 'utf8')) as { hooks: Record<string, { command: string }[]> };
     for (const [event, entries] of Object.entries(config.hooks)) {
-      for (const { command } of entries) expect((await hookgate(['hooks', 'approve', event, command, '--yes', '--home', home])).code).toBe(0);
+      for (const { command } of entries)
+        expect((await hookgate(['hooks', 'approve', event, command, '--yes', '--home', home])).code).toBe(0);
     }
     expect((await hookgate(['hooks', 'list', '--home', home])).stdout.match(/✓ allowed/g)).toHaveLength(6);
   });
 
   // A dev start and four chats, each tool call in its own sandbox, on a loaded machine: room beyond the default 30 s (no timing is asserted).
-  it('the Bash validator blocks a terminal call with exit 2, its stderr the message; the deny script blocks write_file', { timeout: 120_000 }, async () => {
+  it('the Bash validator blocks a terminal call with exit 2, its stderr the message; the deny script blocks write_file', {
+    timeout: 120_000,
+  }, async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, HOOKGATE_HOME: home };
     delete env.HOOKGATE_MODEL_BASE_URL;
     delete env.HOOKGATE_ACCEPT_HOOKS;
@@ -193,7 +209,9 @@ describe('Claude Code hooks imported, approved and run by the pipeline', () => {
       tool_response: { output: 'allowed\n', exit_code: 0, error: null },
     });
     expect(post.tool_use_id).toMatch(/\S/);
-    expect(records.filter((r) => r.stdin.hook_event_name === 'UserPromptSubmit').map((r) => r.stdin.prompt)).toContain('run: echo allowed');
+    expect(records.filter((r) => r.stdin.hook_event_name === 'UserPromptSubmit').map((r) => r.stdin.prompt)).toContain(
+      'run: echo allowed',
+    );
     expect(records.find((r) => r.stdin.hook_event_name === 'Stop')!.stdin).toMatchObject({ stop_hook_active: false });
   });
 });

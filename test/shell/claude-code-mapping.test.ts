@@ -14,9 +14,12 @@ import { fireShellHook } from '../../src/hooks/shell/shell-hook-callback.ts';
 const root = mkdtempSync(join(tmpdir(), 'hookgate-claude-map-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const plan = (hooks: unknown, existing: unknown = {}) => planClaudeImport(parseClaudeSettings(JSON.stringify({ hooks })), '/proj', existing);
+const plan = (hooks: unknown, existing: unknown = {}) =>
+  planClaudeImport(parseClaudeSettings(JSON.stringify({ hooks })), '/proj', existing);
 const one = (claudeEvent: string, matcher: string | undefined, command: string, extra: Record<string, unknown> = {}) =>
-  plan({ [claudeEvent]: [{ ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: 'command', command, ...extra }] }] })[0]!;
+  plan({
+    [claudeEvent]: [{ ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: 'command', command, ...extra }] }],
+  })[0]!;
 
 describe('planClaudeImport: events, matchers, commands, timeouts', () => {
   it.each([
@@ -28,13 +31,27 @@ describe('planClaudeImport: events, matchers, commands, timeouts', () => {
     ['SessionStart', 'on_session_start'],
     ['SessionEnd', 'on_session_finalize'],
   ])('%s → %s, payload: claude', (claude, hookgate) => {
-    expect(one(claude, undefined, '/h/x.sh')).toMatchObject({ status: 'imported', event: hookgate, entry: { command: '/h/x.sh', payload: 'claude' } });
+    expect(one(claude, undefined, '/h/x.sh')).toMatchObject({
+      status: 'imported',
+      event: hookgate,
+      entry: { command: '/h/x.sh', payload: 'claude' },
+    });
   });
 
   it('the events that share a hookgate event are imported with claude_event', () => {
-    expect(one('Notification', undefined, '/h/x.sh').entry).toEqual({ command: '/h/x.sh', payload: 'claude', claude_event: 'Notification' });
-    expect(one('PermissionRequest', 'Bash', '/h/x.sh')).toMatchObject({ event: 'pre_approval_request', entry: { claude_event: 'PermissionRequest' } });
-    expect(one('PostToolUseFailure', 'Bash', '/h/x.sh')).toMatchObject({ event: 'post_tool_call', entry: { matcher: 'terminal', claude_event: 'PostToolUseFailure' } });
+    expect(one('Notification', undefined, '/h/x.sh').entry).toEqual({
+      command: '/h/x.sh',
+      payload: 'claude',
+      claude_event: 'Notification',
+    });
+    expect(one('PermissionRequest', 'Bash', '/h/x.sh')).toMatchObject({
+      event: 'pre_approval_request',
+      entry: { claude_event: 'PermissionRequest' },
+    });
+    expect(one('PostToolUseFailure', 'Bash', '/h/x.sh')).toMatchObject({
+      event: 'post_tool_call',
+      entry: { matcher: 'terminal', claude_event: 'PostToolUseFailure' },
+    });
     expect(one('PostToolUse', 'Bash', '/h/x.sh').entry).toMatchObject({ claude_event: 'PostToolUse' });
   });
 
@@ -58,9 +75,15 @@ describe('planClaudeImport: events, matchers, commands, timeouts', () => {
 
   it('"*", "" and no matcher match every tool; a matcher no hookgate tool satisfies is not imported', () => {
     for (const m of ['*', '', undefined]) expect(one('PostToolUse', m, '/h/x.sh').entry).not.toHaveProperty('matcher');
-    expect(one('PreToolUse', 'Glob|Grep', '/h/x.sh')).toMatchObject({ status: 'not-imported', note: expect.stringContaining('names no tool hookgate has') });
+    expect(one('PreToolUse', 'Glob|Grep', '/h/x.sh')).toMatchObject({
+      status: 'not-imported',
+      note: expect.stringContaining('names no tool hookgate has'),
+    });
     expect(one('PreToolUse', 'mcp__.*', '/h/x.sh').status).toBe('not-imported');
-    expect(one('SessionStart', 'startup', '/h/x.sh')).toMatchObject({ status: 'imported', note: expect.stringContaining("matcher 'startup' dropped") });
+    expect(one('SessionStart', 'startup', '/h/x.sh')).toMatchObject({
+      status: 'imported',
+      note: expect.stringContaining("matcher 'startup' dropped"),
+    });
   });
 
   it('$CLAUDE_PROJECT_DIR becomes the project directory; shell syntax runs through sh -c; timeouts kept within 1..300', () => {
@@ -71,23 +94,50 @@ describe('planClaudeImport: events, matchers, commands, timeouts', () => {
     );
     expect(one('Stop', undefined, 'echo $HOME').entry?.command).toBe(`sh -c 'echo $HOME'`);
     expect(one('Stop', undefined, '/h/x.sh', { timeout: 10 }).entry?.timeout).toBe(10);
-    expect(one('Stop', undefined, '/h/x.sh', { timeout: 900 })).toMatchObject({ entry: { timeout: 300 }, note: 'timeout 900s clamped to 300s' });
+    expect(one('Stop', undefined, '/h/x.sh', { timeout: 900 })).toMatchObject({
+      entry: { timeout: 300 },
+      note: 'timeout 900s clamped to 300s',
+    });
   });
 
   it('http and prompt handlers become http and prompt hooks, agent ones are reported; entries already in config.yaml are left alone', () => {
     const rows = plan(
       {
-        Stop: [{ hooks: [{ type: 'prompt', prompt: 'done?' }, { type: 'command', command: '/h/x.sh' }, { type: 'agent', prompt: 'check the tests' }] }],
-        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'http', url: 'https://policy.example.com/hook', headers: { Authorization: 'Bearer $TOKEN' }, timeout: 5 }] }],
+        Stop: [
+          {
+            hooks: [
+              { type: 'prompt', prompt: 'done?' },
+              { type: 'command', command: '/h/x.sh' },
+              { type: 'agent', prompt: 'check the tests' },
+            ],
+          },
+        ],
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'http', url: 'https://policy.example.com/hook', headers: { Authorization: 'Bearer $TOKEN' }, timeout: 5 },
+            ],
+          },
+        ],
       },
       { on_session_end: [{ command: '/h/x.sh', payload: 'claude' }] },
     );
     expect(rows.map((r) => r.status)).toEqual(['imported', 'present', 'not-imported', 'imported']);
     expect(rows[0]!.entry).toEqual({ type: 'prompt', prompt: 'done?', payload: 'claude' });
     expect(rows[2]!.note).toContain('type "agent"');
-    expect(rows[3]!.entry).toEqual({ type: 'http', matcher: 'terminal', url: 'https://policy.example.com/hook', headers: { Authorization: 'Bearer $TOKEN' }, timeout: 5, payload: 'claude' });
+    expect(rows[3]!.entry).toEqual({
+      type: 'http',
+      matcher: 'terminal',
+      url: 'https://policy.example.com/hook',
+      headers: { Authorization: 'Bearer $TOKEN' },
+      timeout: 5,
+      payload: 'claude',
+    });
     expect(rows[3]!.note).toContain('does not expand $VARIABLES');
-    const twice = plan({ Stop: [{ hooks: [{ type: 'command', command: '/h/y.sh' }] }, { hooks: [{ type: 'command', command: '/h/y.sh' }] }] });
+    const twice = plan({
+      Stop: [{ hooks: [{ type: 'command', command: '/h/y.sh' }] }, { hooks: [{ type: 'command', command: '/h/y.sh' }] }],
+    });
     expect(twice.map((r) => [r.status, r.note])).toEqual([
       ['imported', ''],
       ['not-imported', 'the same hook appears earlier in the settings file; imported once'],
@@ -95,7 +145,9 @@ describe('planClaudeImport: events, matchers, commands, timeouts', () => {
   });
 
   it('a file that is not Claude Code settings is refused with the problem named', () => {
-    expect(() => parseClaudeSettings('{"hooks": {"PreToolUse": [{"matcher": 3, "hooks": []}]}}')).toThrow(/hooks\.PreToolUse\[0\]\.matcher: must be a string/);
+    expect(() => parseClaudeSettings('{"hooks": {"PreToolUse": [{"matcher": 3, "hooks": []}]}}')).toThrow(
+      /hooks\.PreToolUse\[0\]\.matcher: must be a string/,
+    );
     expect(() => parseClaudeSettings('{"hooks": {"Stop": {"command": "x"}}}')).toThrow(ClaudeSettingsError);
     expect(() => parseClaudeSettings('not json')).toThrow(/not valid JSON/);
   });
@@ -104,13 +156,26 @@ describe('planClaudeImport: events, matchers, commands, timeouts', () => {
 describe('payload: claude', () => {
   it('parse-config keeps payload: claude; other values warn and keep the Hermes payload', () => {
     const logger = createMemoryLogger();
-    const entries = parseShellHooks({ hooks: { pre_tool_call: [{ command: '/a', payload: 'claude' }, { command: '/b', payload: 'gemini' }, { command: '/c' }] } }, logger);
+    const entries = parseShellHooks(
+      {
+        hooks: { pre_tool_call: [{ command: '/a', payload: 'claude' }, { command: '/b', payload: 'gemini' }, { command: '/c' }] },
+      },
+      logger,
+    );
     expect(entries.map((e) => e.payload)).toEqual(['claude', undefined, undefined]);
-    expect(logger.lines.map((l) => l.message)).toEqual([`hooks.pre_tool_call[1].payload must be 'claude' or 'hermes' (got "gemini"); using the Hermes payload`]);
+    expect(logger.lines.map((l) => l.message)).toEqual([
+      `hooks.pre_tool_call[1].payload must be 'claude' or 'hermes' (got "gemini"); using the Hermes payload`,
+    ]);
   });
 
   it('renders Claude Code’s input shapes', () => {
-    const kwargs = { tool_name: 'patch', args: { path: 'src/a.ts', old_string: 'x', new_string: 'y' }, task_id: 't', session_id: 's-1', tool_call_id: 'c-1' };
+    const kwargs = {
+      tool_name: 'patch',
+      args: { path: 'src/a.ts', old_string: 'x', new_string: 'y' },
+      task_id: 't',
+      session_id: 's-1',
+      tool_call_id: 'c-1',
+    };
     expect(JSON.parse(renderClaudePayload('pre_tool_call', kwargs, '/w'))).toEqual({
       session_id: 's-1',
       cwd: '/w',
@@ -120,17 +185,32 @@ describe('payload: claude', () => {
       tool_input: { file_path: 'src/a.ts', old_string: 'x', new_string: 'y' },
       tool_use_id: 'c-1',
     });
-    expect(JSON.parse(renderClaudePayload('pre_tool_call', { tool_name: 'terminal', args: { command: 'ls', timeout: 5 } }, '/w'))).toMatchObject({
+    expect(
+      JSON.parse(renderClaudePayload('pre_tool_call', { tool_name: 'terminal', args: { command: 'ls', timeout: 5 } }, '/w')),
+    ).toMatchObject({
       tool_name: 'Bash',
       tool_input: { command: 'ls', timeout: 5000 },
     });
-    expect(JSON.parse(renderClaudePayload('pre_llm_call', { session_id: 's', user_message: 'hi' }, '/w'))).toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'hi' });
-    expect(JSON.parse(renderClaudePayload('on_session_finalize', { session_id: 's', reason: 'new_session' }, '/w'))).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'new_session' });
-    expect(JSON.parse(renderClaudePayload('subagent_stop', { parent_session_id: 'p' }, '/w'))).toMatchObject({ session_id: 'p', hook_event_name: 'SubagentStop', stop_hook_active: false });
+    expect(JSON.parse(renderClaudePayload('pre_llm_call', { session_id: 's', user_message: 'hi' }, '/w'))).toMatchObject({
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'hi',
+    });
+    expect(
+      JSON.parse(renderClaudePayload('on_session_finalize', { session_id: 's', reason: 'new_session' }, '/w')),
+    ).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'new_session' });
+    expect(JSON.parse(renderClaudePayload('subagent_stop', { parent_session_id: 'p' }, '/w'))).toMatchObject({
+      session_id: 'p',
+      hook_event_name: 'SubagentStop',
+      stop_hook_active: false,
+    });
     const transcript = join(root, 'transcript.jsonl');
     writeFileSync(transcript, '');
-    expect(JSON.parse(renderClaudePayload('on_session_end', { session_id: 's', transcript_path: transcript }, '/w')).transcript_path).toBe(transcript);
-    expect(JSON.parse(renderClaudePayload('on_session_end', { session_id: 's', transcript_path: join(root, 'none') }, '/w'))).not.toHaveProperty('transcript_path');
+    expect(
+      JSON.parse(renderClaudePayload('on_session_end', { session_id: 's', transcript_path: transcript }, '/w')).transcript_path,
+    ).toBe(transcript);
+    expect(
+      JSON.parse(renderClaudePayload('on_session_end', { session_id: 's', transcript_path: join(root, 'none') }, '/w')),
+    ).not.toHaveProperty('transcript_path');
   });
 
   it('a payload: claude hook gets CLAUDE_PROJECT_DIR (the payload cwd) and its stdin; a Hermes one gets neither', async () => {
@@ -148,13 +228,20 @@ printf '{"context": "%s %s"}' "$kind" "$CLAUDE_PROJECT_DIR"
 `,
       { mode: 0o755 },
     );
-    const [claude, hermes] = parseShellHooks({ hooks: { pre_llm_call: [{ command: script, payload: 'claude' }, { command: `${script} ` }] } }, createMemoryLogger());
+    const [claude, hermes] = parseShellHooks(
+      { hooks: { pre_llm_call: [{ command: script, payload: 'claude' }, { command: `${script} ` }] } },
+      createMemoryLogger(),
+    );
     const logger = createMemoryLogger();
     const saved = process.env.CLAUDE_PROJECT_DIR;
     delete process.env.CLAUDE_PROJECT_DIR;
     try {
-      expect((await fireShellHook(claude!, { session_id: 's', user_message: 'hi' }, logger)).result).toEqual({ context: `claude ${process.cwd()}` });
-      expect((await fireShellHook(hermes!, { session_id: 's', user_message: 'hi' }, logger)).result).toEqual({ context: 'hermes ' });
+      expect((await fireShellHook(claude!, { session_id: 's', user_message: 'hi' }, logger)).result).toEqual({
+        context: `claude ${process.cwd()}`,
+      });
+      expect((await fireShellHook(hermes!, { session_id: 's', user_message: 'hi' }, logger)).result).toEqual({
+        context: 'hermes ',
+      });
     } finally {
       if (saved !== undefined) process.env.CLAUDE_PROJECT_DIR = saved;
     }
@@ -166,7 +253,10 @@ describe('hookgate hooks doctor / test with payload: claude', () => {
     const home = mkdtempSync(join(root, 'doctor-'));
     const script = join(home, 'record.sh');
     writeFileSync(script, `#!/bin/sh\ncat >> ${home}/stdin.log\nprintf '\\n' >> ${home}/stdin.log\n`, { mode: 0o755 });
-    writeFileSync(join(home, 'config.yaml'), `hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: ${script}\n      payload: claude\n`);
+    writeFileSync(
+      join(home, 'config.yaml'),
+      `hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: ${script}\n      payload: claude\n`,
+    );
     const out = process.stdout.write;
     process.stdout.write = (() => true) as typeof process.stdout.write;
     try {
@@ -177,9 +267,13 @@ describe('hookgate hooks doctor / test with payload: claude', () => {
       process.stdout.write = out;
       process.exitCode = undefined;
     }
-    const lines = readFileSync(join(home, 'stdin.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const lines = readFileSync(join(home, 'stdin.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).toHaveLength(2);
-    for (const line of lines) expect(line).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Bash', permission_mode: 'default' });
+    for (const line of lines)
+      expect(line).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Bash', permission_mode: 'default' });
   });
 });
 

@@ -73,12 +73,24 @@ async function chat(chatId: string, text: string): Promise<string> {
 
 async function seen(): Promise<Record<string, unknown>[]> {
   const text = await readFile(join(project, '.claude', 'hooks', 'seen.jsonl'), 'utf8').catch(() => '');
-  return text.trim() === '' ? [] : text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  return text.trim() === ''
+    ? []
+    : text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-async function fired(name: string, where: (r: Record<string, unknown>) => boolean = () => true): Promise<Record<string, unknown>> {
+async function fired(
+  name: string,
+  where: (r: Record<string, unknown>) => boolean = () => true,
+): Promise<Record<string, unknown>> {
   let found: Record<string, unknown> | undefined;
-  await until(async () => (found = (await seen()).find((r) => r.hook_event_name === name && where(r))) !== undefined, `${name} to fire`, { timeoutMs: 60_000 });
+  await until(
+    async () => (found = (await seen()).find((r) => r.hook_event_name === name && where(r))) !== undefined,
+    `${name} to fire`,
+    { timeoutMs: 60_000 },
+  );
   return found!;
 }
 
@@ -91,7 +103,19 @@ beforeAll(async () => {
       httpSeen.push(body);
       response.writeHead(200, { 'content-type': 'application/json' });
       const blocked = body.tool_input?.command?.includes('http-block');
-      response.end(JSON.stringify(blocked ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'the http hook says no' } } : {}));
+      response.end(
+        JSON.stringify(
+          blocked
+            ? {
+                hookSpecificOutput: {
+                  hookEventName: 'PreToolUse',
+                  permissionDecision: 'deny',
+                  permissionDecisionReason: 'the http hook says no',
+                },
+              }
+            : {},
+        ),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -103,7 +127,11 @@ beforeAll(async () => {
   const hooksDir = join(project, '.claude', 'hooks');
   await mkdir(hooksDir, { recursive: true });
   await mkdir(home, { recursive: true });
-  for (const [name, text] of [['record.py', RECORDER], ['prompt_guard.py', PROMPT_GUARD], ['permission.py', PERMISSION]] as const) {
+  for (const [name, text] of [
+    ['record.py', RECORDER],
+    ['prompt_guard.py', PROMPT_GUARD],
+    ['permission.py', PERMISSION],
+  ] as const) {
     await writeFile(join(hooksDir, name), text);
     await chmod(join(hooksDir, name), 0o755);
   }
@@ -114,13 +142,20 @@ beforeAll(async () => {
       hooks: {
         PreToolUse: [
           { matcher: 'Bash', hooks: [{ type: 'http', url, timeout: 10 }] },
-          { matcher: 'Bash', hooks: [{ type: 'prompt', prompt: 'Block any command that mentions "prompt-block". Input: $ARGUMENTS' }] },
+          {
+            matcher: 'Bash',
+            hooks: [{ type: 'prompt', prompt: 'Block any command that mentions "prompt-block". Input: $ARGUMENTS' }],
+          },
           { matcher: 'Bash', hooks: [{ type: 'agent', prompt: 'Check that the tests pass.' }] },
         ],
-        UserPromptSubmit: [{ hooks: [...record, { type: 'command', command: '$CLAUDE_PROJECT_DIR/.claude/hooks/prompt_guard.py' }] }],
+        UserPromptSubmit: [
+          { hooks: [...record, { type: 'command', command: '$CLAUDE_PROJECT_DIR/.claude/hooks/prompt_guard.py' }] },
+        ],
         PostToolUse: [{ matcher: 'Bash', hooks: record }],
         PostToolUseFailure: [{ hooks: record }],
-        PermissionRequest: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '$CLAUDE_PROJECT_DIR/.claude/hooks/permission.py' }] }],
+        PermissionRequest: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: '$CLAUDE_PROJECT_DIR/.claude/hooks/permission.py' }] },
+        ],
         Notification: [{ hooks: record }],
         Stop: [{ hooks: record }],
         SubagentStop: [{ hooks: record }],
@@ -141,15 +176,31 @@ afterAll(async () => {
 
 describe('every Claude Code event, imported and fired', () => {
   it('imports all four handler types; the unmappable ones are reported with the reason', async () => {
-    const result = await hookgate(['hooks', 'import', '--from-claude', join(project, '.claude', 'settings.json'), '--home', home]);
+    const result = await hookgate([
+      'hooks',
+      'import',
+      '--from-claude',
+      join(project, '.claude', 'settings.json'),
+      '--home',
+      home,
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('12 imported, 0 already in config.yaml, 2 not imported.');
     expect(result.stdout).toMatch(/PreCompact\s+-\s+.*✗ not imported: hookgate does not compact the context/);
-    expect(result.stdout).toMatch(/PreToolUse\s+Bash\s+\(agent\) Check that the tests pass\.\s+✗ not imported: type "agent" hooks/);
-    const config = parse(await readFile(join(home, 'config.yaml'), 'utf8')) as { hooks: Record<string, Record<string, unknown>[]> };
+    expect(result.stdout).toMatch(
+      /PreToolUse\s+Bash\s+\(agent\) Check that the tests pass\.\s+✗ not imported: type "agent" hooks/,
+    );
+    const config = parse(await readFile(join(home, 'config.yaml'), 'utf8')) as {
+      hooks: Record<string, Record<string, unknown>[]>;
+    };
     expect(config.hooks.pre_tool_call).toEqual([
       { type: 'http', matcher: 'terminal', url, timeout: 10, payload: 'claude' },
-      { type: 'prompt', matcher: 'terminal', prompt: 'Block any command that mentions "prompt-block". Input: $ARGUMENTS', payload: 'claude' },
+      {
+        type: 'prompt',
+        matcher: 'terminal',
+        prompt: 'Block any command that mentions "prompt-block". Input: $ARGUMENTS',
+        payload: 'claude',
+      },
     ]);
     expect(config.hooks.pre_approval_request!.map((e) => e.claude_event)).toEqual(['PermissionRequest', 'Notification']);
     expect(config.hooks.post_tool_call!.map((e) => e.claude_event)).toEqual(['PostToolUse', 'PostToolUseFailure']);
@@ -183,7 +234,11 @@ describe('every Claude Code event, imported and fired', () => {
 
     // PreToolUse: the http hook and the prompt hook block; both got Claude Code's input.
     expect(await chat('e1', 'run: echo http-block')).toBe('Error: the http hook says no');
-    expect(httpSeen.at(-1)).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo http-block' } });
+    expect(httpSeen.at(-1)).toMatchObject({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'echo http-block' },
+    });
     expect(await chat('e1', 'run: echo prompt-block')).toBe('Error: stand-in judge: the input contains "prompt-block"');
     // SessionStart (first turn of the session), UserPromptSubmit, Stop.
     expect(await fired('SessionStart')).toMatchObject({ source: 'startup' });

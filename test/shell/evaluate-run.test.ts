@@ -29,18 +29,27 @@ describe('parseHookOutput (§3.7, §5.3)', () => {
     ['{"action": "block", "message": 42, "reason": "r"}', { action: 'block', message: D }],
     ['{"action": "block", "message": "", "reason": "r"}', { action: 'block', message: 'r' }],
     ['{"decision": "block", "reason": "", "message": "m"}', { action: 'block', message: 'm' }],
-    ['{"action": "block", "message": "canonical", "decision": "block", "reason": "claude"}', { action: 'block', message: 'canonical' }],
+    [
+      '{"action": "block", "message": "canonical", "decision": "block", "reason": "claude"}',
+      { action: 'block', message: 'canonical' },
+    ],
     ['{"decision": "BLOCK"}', undefined],
     ['{"decision": "allow"}', undefined],
     ['{"context": "x"}', undefined],
     ['["block"]', undefined],
     ['"block"', undefined],
     ['{"a": 1} {"b": 2}', undefined],
-    ['{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no rm"}}', { action: 'block', message: 'no rm' }],
+    [
+      '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no rm"}}',
+      { action: 'block', message: 'no rm' },
+    ],
     ['{"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": ""}}', { action: 'block', message: D }],
     ['{"hookSpecificOutput": {"permissionDecision": "Deny"}}', undefined],
     ['{"hookSpecificOutput": {"permissionDecision": "ask"}}', undefined],
-    ['{"decision": "block", "reason": "first", "hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "second"}}', { action: 'block', message: 'first' }],
+    [
+      '{"decision": "block", "reason": "first", "hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "second"}}',
+      { action: 'block', message: 'first' },
+    ],
   ])('pre_tool_call %s', (stdout, expected) => {
     expect(pre(stdout)).toEqual(expected);
   });
@@ -67,10 +76,14 @@ describe('parseHookOutput (§3.7, §5.3)', () => {
 describe('evaluateRun (§3.5 step 7, §5.0–§5.2)', () => {
   it('errors and timeouts fail open with a warning', () => {
     const logger = createMemoryLogger();
-    expect(evaluateRun(entry('pre_tool_call'), run({ error: 'command not found', returncode: null }), logger).result).toBeUndefined();
+    expect(
+      evaluateRun(entry('pre_tool_call'), run({ error: 'command not found', returncode: null }), logger).result,
+    ).toBeUndefined();
     expect(logger.lines[0]!.message).toContain('command not found');
     expect(logger.lines[0]!.message).toContain('/h/x.sh');
-    expect(evaluateRun(entry('pre_llm_call'), run({ timed_out: true, returncode: null, elapsed_seconds: 1.234 }), logger).result).toBeUndefined();
+    expect(
+      evaluateRun(entry('pre_llm_call'), run({ timed_out: true, returncode: null, elapsed_seconds: 1.234 }), logger).result,
+    ).toBeUndefined();
     expect(logger.lines[1]!.message).toContain('1.23s');
   });
 
@@ -96,11 +109,18 @@ describe('evaluateRun (§3.5 step 7, §5.0–§5.2)', () => {
 
   it('exit 2 blocks on pre_tool_call whatever stdout says; elsewhere it is an ordinary exit', () => {
     const logger = createMemoryLogger();
-    const blocked = (over: Partial<ShellRunRecord>) => evaluateRun(entry('pre_tool_call'), run({ returncode: 2, ...over }), logger).result;
-    expect(blocked({ stdout: '{"decision": "allow"}', stderr: ' rm -rf refused \n' })).toEqual({ action: 'block', message: 'rm -rf refused' });
+    const blocked = (over: Partial<ShellRunRecord>) =>
+      evaluateRun(entry('pre_tool_call'), run({ returncode: 2, ...over }), logger).result;
+    expect(blocked({ stdout: '{"decision": "allow"}', stderr: ' rm -rf refused \n' })).toEqual({
+      action: 'block',
+      message: 'rm -rf refused',
+    });
     expect(blocked({ stdout: '{"context": "x"}' })).toEqual({ action: 'block', message: D });
     expect(blocked({ stdout: 'garbage', stderr: 'e'.repeat(500) })).toEqual({ action: 'block', message: 'e'.repeat(400) });
-    expect(blocked({ stdout: '{"action": "block", "message": "from stdout"}', stderr: 'x' })).toEqual({ action: 'block', message: 'from stdout' });
+    expect(blocked({ stdout: '{"action": "block", "message": "from stdout"}', stderr: 'x' })).toEqual({
+      action: 'block',
+      message: 'from stdout',
+    });
     expect(logger.lines.some((l) => l.level === 'info' && l.message.includes('exit code 2'))).toBe(true);
     expect(evaluateRun(entry('pre_llm_call'), run({ returncode: 2, stderr: 'x' }), logger).result).toBeUndefined();
   });
@@ -108,7 +128,11 @@ describe('evaluateRun (§3.5 step 7, §5.0–§5.2)', () => {
   it('a non-zero exit warns and still parses stdout', () => {
     const logger = createMemoryLogger();
     expect(
-      evaluateRun(entry('pre_tool_call'), run({ returncode: 1, stdout: '{"action": "block", "message": "m"}', stderr: 'why' }), logger).result,
+      evaluateRun(
+        entry('pre_tool_call'),
+        run({ returncode: 1, stdout: '{"action": "block", "message": "m"}', stderr: 'why' }),
+        logger,
+      ).result,
     ).toEqual({ action: 'block', message: 'm' });
     const warn = logger.lines.find((l) => l.level === 'warn')!.message;
     expect(warn).toContain('code 1');

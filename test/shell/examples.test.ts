@@ -59,9 +59,12 @@ async function fire(hook: string, kwargs: Record<string, unknown>): Promise<unkn
 
 describe('examples/agent-hooks (the seed examples)', () => {
   it('block-rm-rf blocks `rm -rf /…` on terminal and lets other commands and tools through', async () => {
-    const pre = (tool: string, command: string) => fire('pre_tool_call', { tool_name: tool, args: { command }, task_id: '', session_id: 's' });
+    const pre = (tool: string, command: string) =>
+      fire('pre_tool_call', { tool_name: tool, args: { command }, task_id: '', session_id: 's' });
     expect(await pre('terminal', 'rm -rf /')).toEqual([{ action: 'block', message: 'blocked: rm -rf / is not permitted' }]);
-    expect(await pre('terminal', 'cd /tmp && rm -fr /var/lib')).toEqual([{ action: 'block', message: 'blocked: rm -rf / is not permitted' }]);
+    expect(await pre('terminal', 'cd /tmp && rm -fr /var/lib')).toEqual([
+      { action: 'block', message: 'blocked: rm -rf / is not permitted' },
+    ]);
     expect(await pre('terminal', 'ls -la /')).toEqual([]);
     expect(await pre('terminal', 'rm -rf build')).toEqual([]);
     expect(await pre('read_file', 'rm -rf /')).toEqual([]); // matcher: terminal only
@@ -104,12 +107,25 @@ describe('examples/agent-hooks (the seed examples)', () => {
   });
 
   it('log-subagent appends one line per finished child, with the parent session', async () => {
-    const kwargs = { parent_session_id: 'parent-1', child_role: 'leaf', child_summary: 'done ✓', child_status: 'completed', duration_ms: 12 };
+    const kwargs = {
+      parent_session_id: 'parent-1',
+      child_role: 'leaf',
+      child_summary: 'done ✓',
+      child_status: 'completed',
+      duration_ms: 12,
+    };
     expect(await fire('subagent_stop', kwargs)).toEqual([]);
     await fire('subagent_stop', { ...kwargs, child_status: 'failed' });
-    const lines = readFileSync(join(scratch, 'logs', 'orchestration.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(scratch, 'logs', 'orchestration.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
-    expect(lines[0].event).toMatchObject({ hook_event_name: 'subagent_stop', session_id: 'parent-1', extra: { child_summary: 'done ✓', child_status: 'completed' } });
+    expect(lines[0].event).toMatchObject({
+      hook_event_name: 'subagent_stop',
+      session_id: 'parent-1',
+      extra: { child_summary: 'done ✓', child_status: 'completed' },
+    });
     expect(lines[1].event.extra.child_status).toBe('failed');
     expect(typeof lines[0].ts).toBe('number');
   });

@@ -24,7 +24,12 @@ describe('file allowlist format and writes (§3.9)', () => {
       script_mtime_at_approval: '2026-03-01T11:58:40Z',
       script_sha256_at_approval: null,
     });
-    await store.record({ event: 'on_session_start', command: 'python3 /opt/é/😀.py', approved_at: '2026-03-01T12:00:06Z', script_mtime_at_approval: null });
+    await store.record({
+      event: 'on_session_start',
+      command: 'python3 /opt/é/😀.py',
+      approved_at: '2026-03-01T12:00:06Z',
+      script_mtime_at_approval: null,
+    });
     const path = join(home, 'shell-hooks-allowlist.json');
     expect(readFileSync(path, 'utf8')).toBe(
       [
@@ -62,7 +67,12 @@ describe('file allowlist format and writes (§3.9)', () => {
     writeFileSync(path, JSON.stringify({ zeta: { b: 1, a: [true, 'ü'] }, approvals: [5, { event: 'x' }], alpha: 'keep' }));
     const store = createFileAllowlistStore(home, createMemoryLogger());
     expect(await store.list()).toEqual([]);
-    await store.record({ event: 'post_llm_call', command: '/h/a.sh', approved_at: '2026-01-01T00:00:00Z', script_mtime_at_approval: null });
+    await store.record({
+      event: 'post_llm_call',
+      command: '/h/a.sh',
+      approved_at: '2026-01-01T00:00:00Z',
+      script_mtime_at_approval: null,
+    });
     expect(readFileSync(path, 'utf8')).toBe(
       '{\n  "alpha": "keep",\n  "approvals": [\n    5,\n    {\n      "event": "x"\n    },\n    {\n      "approved_at": "2026-01-01T00:00:00Z",\n' +
         '      "command": "/h/a.sh",\n      "event": "post_llm_call",\n      "script_mtime_at_approval": null\n    }\n  ],\n' +
@@ -70,20 +80,37 @@ describe('file allowlist format and writes (§3.9)', () => {
     );
   });
 
-  it.each([['not json'], ['[1, 2]'], ['{"approvals": "x"}'], ['null']])('reads %s as no approvals and replaces it on write', async (text) => {
-    const home = freshHome();
-    const path = join(home, 'shell-hooks-allowlist.json');
-    writeFileSync(path, text);
-    const store = createFileAllowlistStore(home, createMemoryLogger());
-    expect(await store.list()).toEqual([]);
-    expect(await store.record({ event: 'pre_llm_call', command: '/x', approved_at: '2026-01-01T00:00:00Z', script_mtime_at_approval: null })).toBe(true);
-    expect(JSON.parse(readFileSync(path, 'utf8')).approvals).toHaveLength(1);
-  });
+  it.each([['not json'], ['[1, 2]'], ['{"approvals": "x"}'], ['null']])(
+    'reads %s as no approvals and replaces it on write',
+    async (text) => {
+      const home = freshHome();
+      const path = join(home, 'shell-hooks-allowlist.json');
+      writeFileSync(path, text);
+      const store = createFileAllowlistStore(home, createMemoryLogger());
+      expect(await store.list()).toEqual([]);
+      expect(
+        await store.record({
+          event: 'pre_llm_call',
+          command: '/x',
+          approved_at: '2026-01-01T00:00:00Z',
+          script_mtime_at_approval: null,
+        }),
+      ).toBe(true);
+      expect(JSON.parse(readFileSync(path, 'utf8')).approvals).toHaveLength(1);
+    },
+  );
 
   it('creates the parent directory', async () => {
     const home = join(freshHome(), 'a', 'b');
     const store = createFileAllowlistStore(home, createMemoryLogger());
-    expect(await store.record({ event: 'pre_llm_call', command: '/x', approved_at: '2026-01-01T00:00:00Z', script_mtime_at_approval: null })).toBe(true);
+    expect(
+      await store.record({
+        event: 'pre_llm_call',
+        command: '/x',
+        approved_at: '2026-01-01T00:00:00Z',
+        script_mtime_at_approval: null,
+      }),
+    ).toBe(true);
     expect(existsSync(join(home, 'shell-hooks-allowlist.json'))).toBe(true);
   });
 
@@ -92,7 +119,14 @@ describe('file allowlist format and writes (§3.9)', () => {
     writeFileSync(blocker, '');
     const logger = createMemoryLogger();
     const store = createFileAllowlistStore(join(blocker, 'home'), logger);
-    expect(await store.record({ event: 'pre_llm_call', command: '/x', approved_at: '2026-01-01T00:00:00Z', script_mtime_at_approval: null })).toBe(false);
+    expect(
+      await store.record({
+        event: 'pre_llm_call',
+        command: '/x',
+        approved_at: '2026-01-01T00:00:00Z',
+        script_mtime_at_approval: null,
+      }),
+    ).toBe(false);
     const warning = logger.lines.find((l) => l.level === 'warn')!.message;
     expect(warning).toContain('Failed to persist');
     expect(warning).toContain(join(blocker, 'home', 'shell-hooks-allowlist.json'));
@@ -106,11 +140,18 @@ describe('file allowlist format and writes (§3.9)', () => {
     const marker = join(home, 'released');
     writeFileSync(lock, '');
     // Another process (flock(1), as a Hermes process would with fcntl.flock) holds the lock.
-    const holder = spawn('flock', ['--exclusive', lock, '-c', `echo locked; sleep 0.7; echo > '${marker}'`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder = spawn('flock', ['--exclusive', lock, '-c', `echo locked; sleep 0.7; echo > '${marker}'`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const closed = new Promise((r) => holder.on('close', r));
     await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
     const store = createFileAllowlistStore(home, createMemoryLogger());
-    await store.record({ event: 'pre_llm_call', command: '/x', approved_at: '2026-01-01T00:00:00Z', script_mtime_at_approval: null });
+    await store.record({
+      event: 'pre_llm_call',
+      command: '/x',
+      approved_at: '2026-01-01T00:00:00Z',
+      script_mtime_at_approval: null,
+    });
     expect(existsSync(marker)).toBe(true); // the write happened only after the other holder let go
     await closed;
   });

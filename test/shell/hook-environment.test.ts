@@ -34,29 +34,36 @@ afterAll(() => {
 
 const printNames = `/bin/sh -c 'env | cut -d= -f1 | sort'`;
 
-describe.each(['fast', 'exact'] as const)('shell hooks on the %s path inherit the environment minus the secrets (§3.5, §5.8)', (path) => {
-  it('withholds every secret variable and keeps the rest', async () => {
-    const names = (await runShellCommand(printNames, '', 10, { path })).stdout.split('\n');
-    expect(names).toContain('HOOKGATE_HARMLESS_VAR');
-    expect(names).toContain('PATH');
-    for (const name of Object.keys(PLANTED).filter((n) => n !== 'HOOKGATE_HARMLESS_VAR')) expect(names, name).not.toContain(name);
-  });
-
-  it('hooks.env_passthrough gives named ones back, and a later change of the list is honoured', async () => {
-    const given = await runShellCommand(`/bin/sh -c 'echo "$AWS_ACCESS_KEY_ID|$HOOKGATE_API_TOKEN"'`, '', 10, {
-      path,
-      environment: hookEnvironment(['AWS_ACCESS_KEY_ID']),
+describe.each(['fast', 'exact'] as const)(
+  'shell hooks on the %s path inherit the environment minus the secrets (§3.5, §5.8)',
+  (path) => {
+    it('withholds every secret variable and keeps the rest', async () => {
+      const names = (await runShellCommand(printNames, '', 10, { path })).stdout.split('\n');
+      expect(names).toContain('HOOKGATE_HARMLESS_VAR');
+      expect(names).toContain('PATH');
+      for (const name of Object.keys(PLANTED).filter((n) => n !== 'HOOKGATE_HARMLESS_VAR'))
+        expect(names, name).not.toContain(name);
     });
-    expect(given.stdout).toBe('FAKEKEYID7QZ2M4X8P1R|\n');
-    const again = await runShellCommand(`/bin/sh -c 'echo "$AWS_ACCESS_KEY_ID|$HOOKGATE_API_TOKEN"'`, '', 10, { path });
-    expect(again.stdout).toBe('|\n');
-  });
-});
+
+    it('hooks.env_passthrough gives named ones back, and a later change of the list is honoured', async () => {
+      const given = await runShellCommand(`/bin/sh -c 'echo "$AWS_ACCESS_KEY_ID|$HOOKGATE_API_TOKEN"'`, '', 10, {
+        path,
+        environment: hookEnvironment(['AWS_ACCESS_KEY_ID']),
+      });
+      expect(given.stdout).toBe('FAKEKEYID7QZ2M4X8P1R|\n');
+      const again = await runShellCommand(`/bin/sh -c 'echo "$AWS_ACCESS_KEY_ID|$HOOKGATE_API_TOKEN"'`, '', 10, { path });
+      expect(again.stdout).toBe('|\n');
+    });
+  },
+);
 
 describe('hooks.env_passthrough in config.yaml', () => {
   it('is a list of variable names, validated; anything else warns and passes nothing', () => {
     const logger = createMemoryLogger();
-    expect(hookEnvPassthrough({ hooks: { env_passthrough: ['AWS_REGION', 'GITHUB_TOKEN'] } }, logger)).toEqual(['AWS_REGION', 'GITHUB_TOKEN']);
+    expect(hookEnvPassthrough({ hooks: { env_passthrough: ['AWS_REGION', 'GITHUB_TOKEN'] } }, logger)).toEqual([
+      'AWS_REGION',
+      'GITHUB_TOKEN',
+    ]);
     expect(hookEnvPassthrough({ hooks: {} }, logger)).toEqual([]);
     expect(logger.lines).toEqual([]);
     expect(hookEnvPassthrough({ hooks: { env_passthrough: 'GITHUB_TOKEN' } }, logger)).toEqual([]);

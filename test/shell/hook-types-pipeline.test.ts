@@ -68,14 +68,21 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
     });
     const command = json.tool_input?.command ?? '';
     if (path === '/policy') {
-      if (command.includes('forbidden')) return answer(response, 200, { decision: 'block', reason: 'the policy service says no' });
+      if (command.includes('forbidden'))
+        return answer(response, 200, { decision: 'block', reason: 'the policy service says no' });
       if (command === 'echo original') return answer(response, 200, { action: 'rewrite', args: { command: 'echo rewritten' } });
       return answer(response, 200, {});
     }
     if (path === '/claude') {
       // Claude Code's shape: tool_name Bash, updatedInput in Claude's field names.
       if (command === 'echo claude-original') {
-        return answer(response, 200, { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'echo claude-rewritten' } } });
+        return answer(response, 200, {
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'allow',
+            updatedInput: { command: 'echo claude-rewritten' },
+          },
+        });
       }
       return answer(response, 200, {});
     }
@@ -165,13 +172,17 @@ describe('http hooks, prompt hooks and rewrites in the running pipeline', () => 
   });
 
   it('a timeout blocks with fail_closed, and lets the call run without it', async () => {
-    expect(await chat('h2', 'run: echo hang-strict')).toMatch(/^Error: hook http:\/\/127\.0\.0\.1:\d+\/strict failed closed: timed out after 1s$/);
+    expect(await chat('h2', 'run: echo hang-strict')).toMatch(
+      /^Error: hook http:\/\/127\.0\.0\.1:\d+\/strict failed closed: timed out after 1s$/,
+    );
     expect(await chat('h3', 'run: echo hang-lenient')).toBe('hang-lenient');
   });
 
   it('a redirect is not followed (a failed run: fail_closed blocks), and a private address is refused without a request', async () => {
     const before = received.filter((r) => r.path === '/policy').length;
-    expect(await chat('h4', 'run: echo redirect-me')).toMatch(/^Error: hook http:\/\/127\.0\.0\.1:\d+\/moved failed closed: HTTP 302 \(a redirect; hook requests do not follow redirects\)$/);
+    expect(await chat('h4', 'run: echo redirect-me')).toMatch(
+      /^Error: hook http:\/\/127\.0\.0\.1:\d+\/moved failed closed: HTTP 302 \(a redirect; hook requests do not follow redirects\)$/,
+    );
     // /policy got the call once as a hook (before /moved), never as the redirect's target.
     expect(received.filter((r) => r.path === '/policy').length).toBe(before + 1);
     expect(await chat('h5', 'write: notes.txt\nhello')).toBe(
@@ -186,28 +197,42 @@ describe('http hooks, prompt hooks and rewrites in the running pipeline', () => 
 
   it('a rewrite changes what the terminal runs; later hooks see the new args; the trace shows both', async () => {
     expect(await chat('h7', 'run: echo original')).toBe('rewritten');
-    const calls = received.filter((r) => r.json.extra?.turn_id && r.path !== '/policy' && r.json.tool_input?.command?.includes('original'));
+    const calls = received.filter(
+      (r) => r.json.extra?.turn_id && r.path !== '/policy' && r.json.tool_input?.command?.includes('original'),
+    );
     expect(calls).toEqual([]); // nobody after /policy saw the original command…
     const turnId = received.filter((r) => r.path === '/policy').at(-1)!.json.extra!.turn_id!;
-    expect(received.filter((r) => r.path === '/strict' && r.json.extra?.turn_id === turnId).map((r) => r.json.tool_input)).toEqual([{ command: 'echo rewritten' }]);
+    expect(
+      received.filter((r) => r.path === '/strict' && r.json.extra?.turn_id === turnId).map((r) => r.json.tool_input),
+    ).toEqual([{ command: 'echo rewritten' }]);
 
     // A Claude-shaped hook's updatedInput (in Claude Code's names) rewrites too.
     expect(await chat('h8', 'run: echo claude-original')).toBe('claude-rewritten');
 
     const { status, out: text } = await cli(['trace', turnId, '--home', join(root, 'home'), '--json']);
     expect(status).toBe(0);
-    const records = JSON.parse(text.slice(text.indexOf('['))) as { hook: string; decision: string; kwargs?: string; result?: string; callback: string }[];
+    const records = JSON.parse(text.slice(text.indexOf('['))) as {
+      hook: string;
+      decision: string;
+      kwargs?: string;
+      result?: string;
+      callback: string;
+    }[];
     const rewrite = records.find((r) => r.hook === 'pre_tool_call' && r.decision.startsWith('rewrite:'))!;
     expect(JSON.parse(rewrite.kwargs!)).toEqual({ args: { command: 'echo original' } });
     expect(JSON.parse(rewrite.result!)).toEqual({ args: { command: 'echo rewritten' } });
-    expect(records.find((r) => r.callback.startsWith('http_hook[pre_tool_call:') && r.callback.endsWith('/policy]'))!.decision).toBe('rewrite');
+    expect(
+      records.find((r) => r.callback.startsWith('http_hook[pre_tool_call:') && r.callback.endsWith('/policy]'))!.decision,
+    ).toBe('rewrite');
   });
 
   it('hooks list, test and doctor handle http and prompt hooks; doctor pings with a dry-run payload only', async () => {
     const home = join(root, 'home');
     const list = await cli(['hooks', 'list', '--home', home]);
     expect(list.out).toMatch(new RegExp(`${base}/policy  type=http  matcher='terminal'  timeout=60s  ✓ allowed`));
-    expect(list.out).toContain(`prompt: Block any command that mentions "launch-missiles".  type=prompt  matcher='terminal'  timeout=60s  ✓ needs no approval`);
+    expect(list.out).toContain(
+      `prompt: Block any command that mentions "launch-missiles".  type=prompt  matcher='terminal'  timeout=60s  ✓ needs no approval`,
+    );
 
     const test = await cli(['hooks', 'test', 'pre_tool_call', '--for-tool', 'terminal', '--home', home]);
     expect(test.status).toBe(0);
@@ -223,6 +248,10 @@ describe('http hooks, prompt hooks and rewrites in the running pipeline', () => 
     expect(pings.length).toBeGreaterThan(0);
     expect(pings.every((r) => r.dryRun)).toBe(true);
     // The Hermes payload carries it in extra too (Claude Code's has no place for it).
-    expect(pings.filter((r) => r.path !== '/claude').every((r) => (r.json as { extra?: { dry_run?: boolean } }).extra?.dry_run === true)).toBe(true);
+    expect(
+      pings
+        .filter((r) => r.path !== '/claude')
+        .every((r) => (r.json as { extra?: { dry_run?: boolean } }).extra?.dry_run === true),
+    ).toBe(true);
   });
 });

@@ -28,7 +28,9 @@ describe('lambdaMissingPrograms', () => {
 
   it('reads the shebang and the commands a shell script calls, ignoring comments', () => {
     expect(lambdaMissingPrograms(script('py.sh', '#!/usr/bin/env python3\nprint("{}")\n'))).toEqual(['python3']);
-    expect(lambdaMissingPrograms(script('jq.sh', '#!/bin/sh\npayload=$(cat)\necho "$payload" | jq -r .tool_name\n'))).toEqual(['jq']);
+    expect(lambdaMissingPrograms(script('jq.sh', '#!/bin/sh\npayload=$(cat)\necho "$payload" | jq -r .tool_name\n'))).toEqual([
+      'jq',
+    ]);
     expect(lambdaMissingPrograms(script('sub.sh', '#!/bin/bash\nbranch=$(git rev-parse HEAD)\n'))).toEqual(['git']);
     expect(lambdaMissingPrograms(script('clean.sh', '#!/bin/sh\n# no jq needed here\ngrep -q rm && echo "{}"\n'))).toEqual([]);
   });

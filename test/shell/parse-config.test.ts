@@ -71,7 +71,8 @@ hooks:
     expect(warnings[1]).toContain('dict');
     expect(warnings[2]).toContain("hooks.pre_llm_call[0] must be a mapping with a 'command' key");
     expect(warnings[2]).toContain('str');
-    for (const i of [1, 2, 3]) expect(warnings[2 + i]).toContain(`hooks.pre_llm_call[${i}] is missing a non-empty 'command' field`);
+    for (const i of [1, 2, 3])
+      expect(warnings[2 + i]).toContain(`hooks.pre_llm_call[${i}] is missing a non-empty 'command' field`);
   });
 
   it('matcher rules: non-string ignored, other events dropped with a warning, blank = none', () => {
@@ -94,7 +95,11 @@ hooks:
     expect(warnings).toHaveLength(2);
     const d = entries[3]!;
     expect([d.matches('terminal'), d.matches('file'), d.matches('file_read'), d.matches('web'), d.matches(undefined)]).toEqual([
-      true, true, false, false, false,
+      true,
+      true,
+      false,
+      false,
+      false,
     ]);
     expect(entries[0]!.matches(undefined)).toBe(true); // no matcher: always
   });

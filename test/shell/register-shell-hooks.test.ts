@@ -45,7 +45,15 @@ describe('registerShellHooks (§3.4, §3.8)', () => {
     expect(existsSync(join(s.home, 'ran'))).toBe(false);
     expect(existsSync(join(s.home, 'shell-hooks-allowlist.json'))).toBe(false);
     const warning = s.logger.lines.find((l) => l.level === 'warn')!.message;
-    for (const fragment of ['on_session_start', 'marker.sh', '--accept-hooks', 'HOOKGATE_ACCEPT_HOOKS=1', 'HERMES_ACCEPT_HOOKS=1', 'hooks_auto_accept: true', 'TTY prompt']) {
+    for (const fragment of [
+      'on_session_start',
+      'marker.sh',
+      '--accept-hooks',
+      'HOOKGATE_ACCEPT_HOOKS=1',
+      'HERMES_ACCEPT_HOOKS=1',
+      'hooks_auto_accept: true',
+      'TTY prompt',
+    ]) {
       expect(warning).toContain(fragment);
     }
   });
@@ -67,9 +75,15 @@ describe('registerShellHooks (§3.4, §3.8)', () => {
       ['on_session_start', path, sha],
       ['pre_tool_call', path, sha],
     ]);
-    expect((await s.allowlist.find('pre_tool_call', path))!.script_mtime_at_approval).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z$/);
+    expect((await s.allowlist.find('pre_tool_call', path))!.script_mtime_at_approval).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z$/,
+    );
     expect(s.logger.lines.some((l) => l.level === 'info' && l.message.includes('auto-approved'))).toBe(true);
-    expect(s.logger.lines.some((l) => l.level === 'info' && l.message.includes('registered shell hook') && l.message.includes('timeout=9s'))).toBe(true);
+    expect(
+      s.logger.lines.some(
+        (l) => l.level === 'info' && l.message.includes('registered shell hook') && l.message.includes('timeout=9s'),
+      ),
+    ).toBe(true);
     await observer!.fn({ session_id: 's-9', telemetry_schema_version: 'hermes.observer.v1' });
     expect(readFileSync(join(s.home, 'stdin.json'), 'utf8')).toBe(
       `{"hook_event_name": "on_session_start", "tool_name": null, "tool_input": null, "session_id": "s-9", "cwd": "${process.cwd()}", "extra": {"telemetry_schema_version": "hermes.observer.v1"}}`,
@@ -101,7 +115,13 @@ describe('registerShellHooks (§3.4, §3.8)', () => {
   it('is idempotent per engine; same command with two matchers registers twice under one approval', async () => {
     const s = setup((dir) => {
       const p = script(dir, 'g.sh', 'true');
-      return { pre_tool_call: [{ command: p, matcher: 'terminal' }, { command: p, matcher: 'web' }, { command: ` ${p} `, matcher: 'terminal', timeout: 3 }] };
+      return {
+        pre_tool_call: [
+          { command: p, matcher: 'terminal' },
+          { command: p, matcher: 'web' },
+          { command: ` ${p} `, matcher: 'terminal', timeout: 3 },
+        ],
+      };
     });
     expect(await registerShellHooks({ ...s, acceptHooks: true, env: {}, io: notTTY() })).toHaveLength(2);
     expect(await registerShellHooks({ ...s, acceptHooks: true, env: {}, io: notTTY() })).toEqual([]);
@@ -109,7 +129,9 @@ describe('registerShellHooks (§3.4, §3.8)', () => {
     expect(await s.allowlist.list()).toHaveLength(1);
     // a fresh engine (fresh set) registers again, without prompting: already allowlisted
     const again = new CallbackRegistry();
-    expect(await registerShellHooks({ ...s, registry: again, seen: new Set(), acceptHooks: false, env: {}, io: notTTY() })).toHaveLength(2);
+    expect(
+      await registerShellHooks({ ...s, registry: again, seen: new Set(), acceptHooks: false, env: {}, io: notTTY() }),
+    ).toHaveLength(2);
   });
 
   it('enabled: false is never registered, never recorded, never run (§5.4)', async () => {
@@ -120,7 +142,9 @@ describe('registerShellHooks (§3.4, §3.8)', () => {
   });
 
   it('the matcher gate answers "no value" without spawning', async () => {
-    const s = setup((dir) => ({ post_tool_call: [{ command: script(dir, 'm.sh', `touch '${dir}/ran'`), matcher: 'write_file|patch' }] }));
+    const s = setup((dir) => ({
+      post_tool_call: [{ command: script(dir, 'm.sh', `touch '${dir}/ran'`), matcher: 'write_file|patch' }],
+    }));
     await registerShellHooks({ ...s, acceptHooks: true, env: {}, io: notTTY() });
     const [cb] = s.registry.callbacks('post_tool_call');
     expect(await cb!.fn({ tool_name: 'terminal', args: {} })).toBeUndefined();
@@ -133,7 +157,10 @@ describe('registerShellHooks (§3.4, §3.8)', () => {
   it('Claude-Code-style scripts block unchanged: exit 2 + stderr, and permissionDecision deny', async () => {
     const s = setup((dir) => ({
       pre_tool_call: [
-        { command: script(dir, 'cc-exit2.sh', 'cat >/dev/null\necho "Dangerous command blocked" >&2\nexit 2'), matcher: 'terminal' },
+        {
+          command: script(dir, 'cc-exit2.sh', 'cat >/dev/null\necho "Dangerous command blocked" >&2\nexit 2'),
+          matcher: 'terminal',
+        },
         {
           command: script(
             dir,
@@ -148,7 +175,8 @@ describe('registerShellHooks (§3.4, §3.8)', () => {
     await registerShellHooks({ ...s, acceptHooks: true, env: {}, io: notTTY() });
     const run = async (tool: string) => {
       const results = [];
-      for (const cb of s.registry.callbacks('pre_tool_call')) results.push(await cb.fn({ tool_name: tool, args: { command: 'rm -rf /' } }));
+      for (const cb of s.registry.callbacks('pre_tool_call'))
+        results.push(await cb.fn({ tool_name: tool, args: { command: 'rm -rf /' } }));
       return results.filter((r) => r !== undefined);
     };
     expect(await run('terminal')).toEqual([{ action: 'block', message: 'Dangerous command blocked' }]);
@@ -158,10 +186,7 @@ describe('registerShellHooks (§3.4, §3.8)', () => {
 
   it('fail_closed blocks when the script is missing; otherwise a missing script fails open', async () => {
     const s = setup((dir) => ({
-      pre_tool_call: [
-        { command: join(dir, 'gone.sh'), fail_closed: true },
-        { command: join(dir, 'gone2.sh') },
-      ],
+      pre_tool_call: [{ command: join(dir, 'gone.sh'), fail_closed: true }, { command: join(dir, 'gone2.sh') }],
     }));
     await registerShellHooks({ ...s, acceptHooks: true, env: {}, io: notTTY() });
     const [closed, open] = s.registry.callbacks('pre_tool_call');
@@ -178,19 +203,34 @@ describe('registerShellHooks (§3.4, §3.8)', () => {
     const s = setup((dir) => {
       observe = script(dir, 'observe.sh', `touch '${dir}/observe-ran'`);
       guard = script(dir, 'guard.sh', `cat >/dev/null; touch '${dir}/guard-ran'`);
-      return { on_session_start: [{ command: observe }], pre_tool_call: [{ command: guard, matcher: 'terminal', fail_closed: true }] };
+      return {
+        on_session_start: [{ command: observe }],
+        pre_tool_call: [{ command: guard, matcher: 'terminal', fail_closed: true }],
+      };
     });
-    for (const [event, command] of [['on_session_start', observe], ['pre_tool_call', guard]] as const) {
-      await s.allowlist.record({ event, command, approved_at: '2026-01-01T00:00:00Z', script_mtime_at_approval: null, script_sha256_at_approval: createHash('sha256').update(readFileSync(command)).digest('hex') });
+    for (const [event, command] of [
+      ['on_session_start', observe],
+      ['pre_tool_call', guard],
+    ] as const) {
+      await s.allowlist.record({
+        event,
+        command,
+        approved_at: '2026-01-01T00:00:00Z',
+        script_mtime_at_approval: null,
+        script_sha256_at_approval: createHash('sha256').update(readFileSync(command)).digest('hex'),
+      });
     }
     const oldSha = createHash('sha256').update(readFileSync(observe)).digest('hex');
     script(s.home, 'observe.sh', `touch '${s.home}/observe-ran'; echo changed`);
     script(s.home, 'guard.sh', `cat >/dev/null; touch '${s.home}/guard-ran'; echo changed`);
     const newSha = createHash('sha256').update(readFileSync(observe)).digest('hex');
     await registerShellHooks({ ...s, acceptHooks: true, env: {}, io: notTTY() });
-    const warnings = () => s.logger.lines.filter((l) => l.level === 'warn' && l.message.includes('changed since approval')).map((l) => l.message);
+    const warnings = () =>
+      s.logger.lines.filter((l) => l.level === 'warn' && l.message.includes('changed since approval')).map((l) => l.message);
     expect(warnings()).toHaveLength(2);
-    expect(warnings()[0]).toContain(`event=on_session_start command=${observe} sha256 ${oldSha.slice(0, 12)}… → ${newSha.slice(0, 12)}…`);
+    expect(warnings()[0]).toContain(
+      `event=on_session_start command=${observe} sha256 ${oldSha.slice(0, 12)}… → ${newSha.slice(0, 12)}…`,
+    );
     // --accept-hooks does not silently re-approve changed content.
     expect((await s.allowlist.find('on_session_start', observe))!.script_sha256_at_approval).toBe(oldSha);
 
@@ -198,25 +238,43 @@ describe('registerShellHooks (§3.4, §3.8)', () => {
     expect(await observer!.fn({ session_id: 's' })).toBeUndefined();
     expect(existsSync(join(s.home, 'observe-ran'))).toBe(false);
     const [closed] = s.registry.callbacks('pre_tool_call');
-    expect(await closed!.fn({ tool_name: 'terminal', args: {} })).toEqual({ action: 'block', message: `hook ${guard} failed closed: script changed since approval` });
+    expect(await closed!.fn({ tool_name: 'terminal', args: {} })).toEqual({
+      action: 'block',
+      message: `hook ${guard} failed closed: script changed since approval`,
+    });
     // Not matched: not a skipped call (no warning, nothing run).
     expect(await closed!.fn({ tool_name: 'read_file', args: {} })).toBeUndefined();
     expect(existsSync(join(s.home, 'guard-ran'))).toBe(false);
     expect(warnings()).toHaveLength(4);
 
     // Re-approved, it runs again at once.
-    await s.allowlist.record({ event: 'on_session_start', command: observe, approved_at: '2026-01-02T00:00:00Z', script_mtime_at_approval: null, script_sha256_at_approval: newSha });
+    await s.allowlist.record({
+      event: 'on_session_start',
+      command: observe,
+      approved_at: '2026-01-02T00:00:00Z',
+      script_mtime_at_approval: null,
+      script_sha256_at_approval: newSha,
+    });
     await observer!.fn({ session_id: 's' });
     expect(existsSync(join(s.home, 'observe-ran'))).toBe(true);
   });
 
   it('hooks_on_drift: warn runs a changed script with a warning (the reference behaviour)', async () => {
     let path = '';
-    const s = setup((dir) => {
-      path = script(dir, 'observe.sh', `touch '${dir}/ran'`);
-      return { on_session_start: [{ command: path }] };
-    }, { hooks_on_drift: 'warn' });
-    await s.allowlist.record({ event: 'on_session_start', command: path, approved_at: '2026-01-01T00:00:00Z', script_mtime_at_approval: null, script_sha256_at_approval: 'f'.repeat(64) });
+    const s = setup(
+      (dir) => {
+        path = script(dir, 'observe.sh', `touch '${dir}/ran'`);
+        return { on_session_start: [{ command: path }] };
+      },
+      { hooks_on_drift: 'warn' },
+    );
+    await s.allowlist.record({
+      event: 'on_session_start',
+      command: path,
+      approved_at: '2026-01-01T00:00:00Z',
+      script_mtime_at_approval: null,
+      script_sha256_at_approval: 'f'.repeat(64),
+    });
     await registerShellHooks({ ...s, acceptHooks: false, env: {}, io: notTTY() });
     await s.registry.callbacks('on_session_start')[0]!.fn({ session_id: 's' });
     expect(existsSync(join(s.home, 'ran'))).toBe(true);
@@ -225,7 +283,9 @@ describe('registerShellHooks (§3.4, §3.8)', () => {
 
   it('a non-mapping config registers nothing', async () => {
     const s = setup(() => ({}));
-    expect(await registerShellHooks({ ...s, config: [] as unknown as Record<string, unknown>, acceptHooks: true, env: {} })).toEqual([]);
+    expect(
+      await registerShellHooks({ ...s, config: [] as unknown as Record<string, unknown>, acceptHooks: true, env: {} }),
+    ).toEqual([]);
   });
 });
 

@@ -20,7 +20,9 @@ function script(name: string, body: string, mode = 0o755): string {
 /** Gone, or a zombie nobody reaped yet (a container's PID 1 may not reap): it runs nothing more. */
 const processGone = (pid: number) => {
   try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').startsWith('Z');
+    return readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .startsWith('Z');
   } catch {
     return true;
   }
@@ -54,12 +56,15 @@ describe.each(['fast', 'exact'] as const)('runShellCommand (%s path, §3.5)', (p
     }
   });
 
-  it.runIf(existsSync('/proc/self/cmdline'))('searches PATH for a bare program name and passes argv[0] as written, arguments byte for byte', async () => {
-    const cmdline = await runShellCommand('cat /proc/self/cmdline', '', 10, { path });
-    expect(cmdline).toMatchObject({ returncode: 0, stdout: 'cat\0/proc/self/cmdline\0', error: null });
-    const args = await runShellCommand(`sh -c 'printf "%s|%s" "$0" "$1"' 'é ✓' "a  b"`, '', 10, { path });
-    expect(args).toMatchObject({ returncode: 0, stdout: 'é ✓|a  b', error: null });
-  });
+  it.runIf(existsSync('/proc/self/cmdline'))(
+    'searches PATH for a bare program name and passes argv[0] as written, arguments byte for byte',
+    async () => {
+      const cmdline = await runShellCommand('cat /proc/self/cmdline', '', 10, { path });
+      expect(cmdline).toMatchObject({ returncode: 0, stdout: 'cat\0/proc/self/cmdline\0', error: null });
+      const args = await runShellCommand(`sh -c 'printf "%s|%s" "$0" "$1"' 'é ✓' "a  b"`, '', 10, { path });
+      expect(args).toMatchObject({ returncode: 0, stdout: 'é ✓|a  b', error: null });
+    },
+  );
 
   it('decodes output as UTF-8 with invalid sequences replaced', async () => {
     const hook = script(`bad-utf8-${path}.sh`, `printf 'a\\377b'\nprintf 'c\\300' >&2`);
@@ -108,7 +113,10 @@ describe.each(['fast', 'exact'] as const)('runShellCommand (%s path, §3.5)', (p
   // The fast path (the driver) captures into files; the exact path buffers pipes in-process.
   it.runIf(path !== 'exact')('cuts the output of a hook that is still running back to the cap', async () => {
     // The hook floods stdout, waits past the 200 ms watch, then reports the size of its stdout file.
-    const hook = script(`runaway-${path}.sh`, `exec 3>&1\nhead -c ${3 * CAPTURE_LIMIT_BYTES} /dev/zero\nsleep 0.7\nstat -L -c %s /proc/self/fd/3 >&2`);
+    const hook = script(
+      `runaway-${path}.sh`,
+      `exec 3>&1\nhead -c ${3 * CAPTURE_LIMIT_BYTES} /dev/zero\nsleep 0.7\nstat -L -c %s /proc/self/fd/3 >&2`,
+    );
     const record = await runShellCommand(hook, '', 20, { path });
     expect(record.stderr).toBe(`${CAPTURE_LIMIT_BYTES}\n`);
     expect(record.stdout.length).toBe(CAPTURE_LIMIT_BYTES);
@@ -146,7 +154,10 @@ describe.each(['fast', 'exact'] as const)('%s path: same answers on every path',
       const vars = record.stdout.split('\n').filter((line) => line !== '' && !/^(PWD|SHLVL|_|OLDPWD)=/.test(line));
       expect(vars).toEqual([`HOOKGATE_ONLY=a b`, `PATH=${bin}:/usr/bin:/bin`]);
       // Another env next time: a driver started for the first is not reused for it.
-      const other = await runShellCommand(`/bin/sh -c 'echo "$HOOKGATE_ONLY|$HOOKGATE_NOT_PASSED"'`, '', 5, { path, env: { PATH: '/usr/bin:/bin', HOOKGATE_ONLY: 'c' } });
+      const other = await runShellCommand(`/bin/sh -c 'echo "$HOOKGATE_ONLY|$HOOKGATE_NOT_PASSED"'`, '', 5, {
+        path,
+        env: { PATH: '/usr/bin:/bin', HOOKGATE_ONLY: 'c' },
+      });
       expect(other.stdout).toBe('c|\n');
     } finally {
       delete process.env.HOOKGATE_NOT_PASSED;
@@ -178,7 +189,11 @@ describe.each(['fast'] as const)('%s path', (path) => {
     process.chdir(gone);
     rmSync(gone, { recursive: true });
     try {
-      expect(await runShellCommand(`/bin/sh -c 'echo "{}"'`, '', 5, { path })).toMatchObject({ returncode: 0, stdout: '{}\n', error: null });
+      expect(await runShellCommand(`/bin/sh -c 'echo "{}"'`, '', 5, { path })).toMatchObject({
+        returncode: 0,
+        stdout: '{}\n',
+        error: null,
+      });
     } finally {
       process.chdir(old);
     }

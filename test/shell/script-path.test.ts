@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatIsoMicros, parseIsoMicros } from '../../src/hooks/shell/consent/iso-timestamp.ts';
-import { isRunnableAsConfigured, resolveScriptPath, scriptMtime, scriptSha256 } from '../../src/hooks/shell/consent/script-path.ts';
+import {
+  isRunnableAsConfigured,
+  resolveScriptPath,
+  scriptMtime,
+  scriptSha256,
+} from '../../src/hooks/shell/consent/script-path.ts';
 
 describe('resolveScriptPath (§3.10 table)', () => {
   it.each([

@@ -23,7 +23,13 @@ describe('renderShellPayload (§3.6)', () => {
   it('subagent_stop: session from parent_session_id, never in extra; null tool fields', () => {
     const out = renderShellPayload(
       'subagent_stop',
-      { parent_session_id: 'parent-sess', child_role: null, child_summary: 'Résumé ✓', child_status: 'completed', duration_ms: 1234 },
+      {
+        parent_session_id: 'parent-sess',
+        child_role: null,
+        child_summary: 'Résumé ✓',
+        child_status: 'completed',
+        duration_ms: 1234,
+      },
       '/w',
     );
     expect(out).toBe(

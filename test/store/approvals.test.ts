@@ -66,7 +66,12 @@ describe('DynamoApprovalStore', () => {
     const approvals = new DynamoApprovalStore(table());
     await approvals.putPending(pending('a4', 'telegram:4:'));
     expect(await approvals.answer('a4', 'always', new Date(), { answered_by: 'telegram:9', global: true })).toBe(true);
-    expect(await approvals.get('a4')).toMatchObject({ choice: 'always', answered_by: 'telegram:9', global: true, requested_by: { user_id: '42' } });
+    expect(await approvals.get('a4')).toMatchObject({
+      choice: 'always',
+      answered_by: 'telegram:9',
+      global: true,
+      requested_by: { user_id: '42' },
+    });
     expect((await approvals.get('a4'))?.resumed_at).toBeUndefined();
     expect(await approvals.markResumed('a4')).toBe(true);
     expect(await approvals.markResumed('a4')).toBe(false);

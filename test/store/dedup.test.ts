@@ -38,7 +38,7 @@ describe('DynamoDeliveryDedupStore', () => {
     expect(await dedup.claim('discord:9', 600)).toBe(false);
   });
 
-  it('records a handled delivery on its claim, whose window grows to the handled record\'s', async () => {
+  it("records a handled delivery on its claim, whose window grows to the handled record's", async () => {
     const dedup = new DynamoDeliveryDedupStore(table());
     const now = new Date('2026-01-01T00:00:00Z');
     expect(await dedup.claim('telegram:77', 600, now)).toBe(true);
@@ -46,8 +46,14 @@ describe('DynamoDeliveryDedupStore', () => {
     await dedup.markHandled('telegram:77', 86_400, new Date(now.getTime() + 5_000));
     expect(await dedup.wasHandled('telegram:77', new Date(now.getTime() + 6_000))).toBe(true);
     expect(await dedup.claim('telegram:77', 600, new Date(now.getTime() + 6_000))).toBe(false);
-    const { Item } = await table().doc.send(new GetCommand({ TableName: table().tableName, Key: { PK: 'DEDUP#telegram:77', SK: 'DEDUP' } }));
-    expect(Item).toMatchObject({ claimed_at: now.toISOString(), handled_at: '2026-01-01T00:00:05.000Z', expires_at: Math.floor(now.getTime() / 1000) + 5 + 86_400 });
+    const { Item } = await table().doc.send(
+      new GetCommand({ TableName: table().tableName, Key: { PK: 'DEDUP#telegram:77', SK: 'DEDUP' } }),
+    );
+    expect(Item).toMatchObject({
+      claimed_at: now.toISOString(),
+      handled_at: '2026-01-01T00:00:05.000Z',
+      expires_at: Math.floor(now.getTime() / 1000) + 5 + 86_400,
+    });
     expect(await dedup.claim('telegram:77', 600, new Date(now.getTime() + 601_000))).toBe(false); // beyond the claim's own 600 s
     // Past the expiry, the record no longer counts (TTL deletion is not waited for).
     expect(await dedup.wasHandled('telegram:77', new Date(now.getTime() + 86_406_000))).toBe(false);

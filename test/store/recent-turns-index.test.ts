@@ -1,17 +1,31 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { queryPartition } from '../../src/store/dynamo-table.ts';
-import { RecentTurnsCursorError, recentTurnsKey, recentTurnsShard, TRACE_RECENT_SHARDS } from '../../src/store/recent-turns-index.ts';
+import {
+  RecentTurnsCursorError,
+  recentTurnsKey,
+  recentTurnsShard,
+  TRACE_RECENT_SHARDS,
+} from '../../src/store/recent-turns-index.ts';
 import { DynamoTraceStore, type TraceRecord } from '../../src/store/trace-store.ts';
 import { withTable } from './with-table.ts';
 
-const record = (turn_id: string, at: string): TraceRecord => ({ turn_id, at, hook: 'pre_llm_call', source: 'plugin', callback: 'cb', decision: 'allow', duration_ms: 1 });
+const record = (turn_id: string, at: string): TraceRecord => ({
+  turn_id,
+  at,
+  hook: 'pre_llm_call',
+  source: 'plugin',
+  callback: 'cb',
+  decision: 'allow',
+  duration_ms: 1,
+});
 
 /** Turns `ids` on `day`, one a minute from 10:00 in that order, appended odd ones first (not in time order); their ids newest first. */
 async function appendTurns(traces: DynamoTraceStore, day: string, count: number | string[], tag: string): Promise<string[]> {
   const ids = typeof count === 'number' ? Array.from({ length: count }, (_, i) => `${tag}-${i}`) : count;
   const turns = ids.map((id, i) => ({ id, at: `${day}T10:${String(i).padStart(2, '0')}:00.000Z` }));
-  for (const turn of [...turns.filter((_, i) => i % 2 === 1), ...turns.filter((_, i) => i % 2 === 0)]) await traces.append([record(turn.id, turn.at)], `s-${tag}`);
+  for (const turn of [...turns.filter((_, i) => i % 2 === 1), ...turns.filter((_, i) => i % 2 === 0)])
+    await traces.append([record(turn.id, turn.at)], `s-${tag}`);
   return turns.map((t) => t.id).reverse();
 }
 
@@ -32,7 +46,9 @@ describe('recent-turns index (sharded by turn id)', () => {
     const listed = await traces.recentTurns({ now: new Date('2026-11-01T23:00:00Z'), days: 1 });
     expect(listed.map((t) => t.turn_id)).toEqual(newestFirst);
     expect(listed.map((t) => t.at)).toEqual([...listed.map((t) => t.at)].sort().reverse());
-    expect((await traces.recentTurns({ now: new Date('2026-11-01T23:00:00Z'), days: 1, limit: 5 })).map((t) => t.turn_id)).toEqual(newestFirst.slice(0, 5));
+    expect(
+      (await traces.recentTurns({ now: new Date('2026-11-01T23:00:00Z'), days: 1, limit: 5 })).map((t) => t.turn_id),
+    ).toEqual(newestFirst.slice(0, 5));
   });
 
   it('pages with the cursor across shards and days: every turn once, in order', async () => {
@@ -58,7 +74,12 @@ describe('recent-turns index (sharded by turn id)', () => {
     const candidates = Array.from({ length: 400 }, (_, i) => `hot-${i}`);
     const oneShard = candidates.filter((id) => recentTurnsShard(id) === 3).slice(0, 10);
     const others = candidates.filter((id) => recentTurnsShard(id) !== 3).slice(0, 4);
-    const newestFirst = await appendTurns(traces, '2026-11-05', [...oneShard.slice(0, 5), ...others, ...oneShard.slice(5)], 'hot');
+    const newestFirst = await appendTurns(
+      traces,
+      '2026-11-05',
+      [...oneShard.slice(0, 5), ...others, ...oneShard.slice(5)],
+      'hot',
+    );
     const now = new Date('2026-11-05T23:00:00Z');
     const seen: string[] = [];
     let before: string | undefined;
@@ -76,11 +97,22 @@ describe('recent-turns index (sharded by turn id)', () => {
     const traces = new DynamoTraceStore(table());
     const sharded = await appendTurns(traces, '2026-11-04', 6, 'new');
     // As the store wrote them before: PK TRACE_RECENT#<day>, the same sort key and attributes.
-    for (const [i, minute] of [[0, '10:02:30'], [1, '10:05:30']] as const) {
-      await table().doc.send(new PutCommand({
-        TableName: table().tableName,
-        Item: { PK: 'TRACE_RECENT#2026-11-04', SK: `TURN#2026-11-04T${minute}.000Z#legacy${i}`, session_id: 's-old', turn_id: `old-${i}`, expires_at: 4_000_000_000 },
-      }));
+    for (const [i, minute] of [
+      [0, '10:02:30'],
+      [1, '10:05:30'],
+    ] as const) {
+      await table().doc.send(
+        new PutCommand({
+          TableName: table().tableName,
+          Item: {
+            PK: 'TRACE_RECENT#2026-11-04',
+            SK: `TURN#2026-11-04T${minute}.000Z#legacy${i}`,
+            session_id: 's-old',
+            turn_id: `old-${i}`,
+            expires_at: 4_000_000_000,
+          },
+        }),
+      );
     }
     const listed = await traces.recentTurns({ now: new Date('2026-11-04T23:00:00Z'), days: 1 });
     expect(listed.map((t) => t.turn_id)).toEqual(['old-1', ...sharded.slice(0, 3), 'old-0', ...sharded.slice(3)]);

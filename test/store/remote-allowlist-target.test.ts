@@ -12,7 +12,6 @@ import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { withTable } from './with-table.ts';
 import { runCliInProcess } from '../support/run-cli.ts';
 
-
 /** A CloudFormation endpoint speaking the real query protocol, for DescribeStackResources only. */
 function fakeCloudFormation(stacks: Record<string, { logical: string; physical: string; type: string }[]>): Promise<Server> {
   const server = createServer((req, res) => {
@@ -94,10 +93,18 @@ describe('remote allowlist: --table / --stack', () => {
   });
 
   it('hookgate hooks approve --stack writes the deployed allowlist', async () => {
-    const out = await runCliInProcess(['hooks', 'approve', 'pre_tool_call', '/hooks/guard.sh', '--yes', '--stack', 'hookgate', '--home', home], { env: awsEnv });
+    const out = await runCliInProcess(
+      ['hooks', 'approve', 'pre_tool_call', '/hooks/guard.sh', '--yes', '--stack', 'hookgate', '--home', home],
+      { env: awsEnv },
+    );
     expect(out.code).toBe(0);
     expect(out.stdout).toContain(`dynamodb://${table().tableName}`);
-    const entry = await new DynamoAllowlistStore(createDynamoTable({ tableName: table().tableName, client: { endpoint: aws().dynamodbEndpoint, region: aws().region, credentials: aws().credentials } })).find('pre_tool_call', '/hooks/guard.sh');
+    const entry = await new DynamoAllowlistStore(
+      createDynamoTable({
+        tableName: table().tableName,
+        client: { endpoint: aws().dynamodbEndpoint, region: aws().region, credentials: aws().credentials },
+      }),
+    ).find('pre_tool_call', '/hooks/guard.sh');
     expect(entry?.event).toBe('pre_tool_call');
   });
 });

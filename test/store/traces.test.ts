@@ -17,7 +17,13 @@ describe('DynamoTraceStore', () => {
 
   it('listSession: every record of the session’s turns, oldest turn first, a resumed turn once with both parts', async () => {
     const traces = new DynamoTraceStore(table());
-    await traces.append([record('turn-a', '2026-12-01T10:00:00.000Z', 'pre_llm_call'), record('turn-a', '2026-12-01T10:00:01.000Z', 'pre_tool_call')], 's-1');
+    await traces.append(
+      [
+        record('turn-a', '2026-12-01T10:00:00.000Z', 'pre_llm_call'),
+        record('turn-a', '2026-12-01T10:00:01.000Z', 'pre_tool_call'),
+      ],
+      's-1',
+    );
     await traces.append([record('turn-b', '2026-12-01T11:00:00.000Z', 'pre_llm_call')], 's-1');
     // turn-a resumed after an approval, in a later invocation
     await traces.append([record('turn-a', '2026-12-01T10:05:00.000Z', 'post_tool_call')], 's-1');

@@ -19,14 +19,20 @@ describe('DynamoTranscriptStore', () => {
     ];
     await transcripts.append('s1', first);
     await transcripts.append('s1', [{ role: 'tool', content: '{"output":"a"}', tool_call_id: 'c1', name: 'terminal' }]);
-    expect(await transcripts.load('s1')).toEqual([...first, { role: 'tool', content: '{"output":"a"}', tool_call_id: 'c1', name: 'terminal' }]);
+    expect(await transcripts.load('s1')).toEqual([
+      ...first,
+      { role: 'tool', content: '{"output":"a"}', tool_call_id: 'c1', name: 'terminal' },
+    ]);
     expect(await transcripts.load('nobody')).toEqual([]);
   });
 
   it('stores a conversation far beyond 400 KB, with one message bigger than an item', async () => {
     const transcripts = new DynamoTranscriptStore(table());
     const huge = '😀x'.repeat(300_000); // ~1.5 MB of UTF-8, surrogate pairs across chunk edges
-    const many = Array.from({ length: 60 }, (_, i): TranscriptMessage => ({ role: 'user', content: `${i} ${'y'.repeat(10_000)}` }));
+    const many = Array.from(
+      { length: 60 },
+      (_, i): TranscriptMessage => ({ role: 'user', content: `${i} ${'y'.repeat(10_000)}` }),
+    );
     await transcripts.append('big', many);
     await transcripts.append('big', [{ role: 'tool', content: huge, tool_call_id: 't' }]);
     const loaded = await transcripts.load('big');
@@ -37,16 +43,17 @@ describe('DynamoTranscriptStore', () => {
 
   it('keeps concurrent appends apart', async () => {
     const transcripts = new DynamoTranscriptStore(table());
-    await Promise.all(
-      Array.from({ length: 10 }, (_, i) => transcripts.append('race', [{ role: 'user', content: String(i) }])),
-    );
+    await Promise.all(Array.from({ length: 10 }, (_, i) => transcripts.append('race', [{ role: 'user', content: String(i) }])));
     const contents = (await transcripts.load('race')).map((m) => m.content).sort();
     expect(contents).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
   });
 
   it('drops a message whose chunks are incomplete rather than returning it corrupt', async () => {
     const transcripts = new DynamoTranscriptStore(table());
-    await transcripts.append('torn', [{ role: 'user', content: 'z'.repeat(200_000) }, { role: 'user', content: 'ok' }]);
+    await transcripts.append('torn', [
+      { role: 'user', content: 'z'.repeat(200_000) },
+      { role: 'user', content: 'ok' },
+    ]);
     await table().doc.send(
       new DeleteCommand({ TableName: table().tableName, Key: { PK: 'TRANSCRIPT#torn', SK: 'MSG#0000000000#00001' } }),
     );
@@ -64,13 +71,19 @@ describe('DynamoTranscriptStore', () => {
     const byChars = await transcripts.loadRecent('tail', { maxMessages: 100, maxChars: 50 });
     expect(byChars.at(-1)).toEqual({ role: 'user', content: 'last' });
     expect(byChars.length).toBeLessThan(5);
-    expect(await transcripts.loadRecent('tail', { maxMessages: 1000, maxChars: 10_000_000 })).toEqual(await transcripts.load('tail'));
+    expect(await transcripts.loadRecent('tail', { maxMessages: 1000, maxChars: 10_000_000 })).toEqual(
+      await transcripts.load('tail'),
+    );
     expect(await transcripts.loadRecent('nobody', { maxMessages: 10, maxChars: 1000 })).toEqual([]);
   });
 
   it('loadRecent drops a torn message too', async () => {
     const transcripts = new DynamoTranscriptStore(table());
-    await transcripts.append('torn2', [{ role: 'user', content: 'a' }, { role: 'user', content: 'z'.repeat(200_000) }, { role: 'user', content: 'b' }]);
+    await transcripts.append('torn2', [
+      { role: 'user', content: 'a' },
+      { role: 'user', content: 'z'.repeat(200_000) },
+      { role: 'user', content: 'b' },
+    ]);
     await table().doc.send(
       new DeleteCommand({ TableName: table().tableName, Key: { PK: 'TRANSCRIPT#torn2', SK: 'MSG#0000000001#00002' } }),
     );

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AllowlistEntry, AllowlistStore } from '../../src/hooks/shell/consent/allowlist-store.ts';
 
-const entry = (event: string, command: string, approved_at = '2026-01-01T00:00:00Z', extra: Partial<AllowlistEntry> = {}): AllowlistEntry => ({
+const entry = (
+  event: string,
+  command: string,
+  approved_at = '2026-01-01T00:00:00Z',
+  extra: Partial<AllowlistEntry> = {},
+): AllowlistEntry => ({
   approved_at,
   command,
   event,

@@ -64,7 +64,8 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
         if (delayMs > 0) setTimeout(answer, delayMs).unref();
         else answer();
       };
-      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(404, JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
+        return send(404, JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
       let body: RecordedRequest['body'];
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -75,7 +76,8 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       const reply = queue.shift();
       if (!reply) return send(500, JSON.stringify({ error: { message: 'fake model server: no scripted reply left' } }));
       delayMs = reply.delayMs ?? 0;
-      if ('status' in reply) return send(reply.status, reply.body ?? JSON.stringify({ error: { message: `scripted ${reply.status}` } }));
+      if ('status' in reply)
+        return send(reply.status, reply.body ?? JSON.stringify({ error: { message: `scripted ${reply.status}` } }));
       if ('raw' in reply) return send(200, reply.raw);
       const message =
         'tool_calls' in reply
@@ -85,7 +87,10 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
               tool_calls: reply.tool_calls.map((call) => ({
                 id: call.id ?? `call_${++callId}`,
                 type: 'function',
-                function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
+                function: {
+                  name: call.name,
+                  arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+                },
               })),
             }
           : { role: 'assistant', content: reply.content };

@@ -24,7 +24,10 @@ export function startTestAws(options: StartEmulatorsOptions = {}): Promise<Runni
  * const local = useTestDataPlane();
  * it('…', async () => { await local.plane.observerSink.publish([…]); });
  */
-export function useTestDataPlane(options: StartEmulatorsOptions = {}): { readonly aws: RunningEmulators; readonly plane: DataPlane } {
+export function useTestDataPlane(options: StartEmulatorsOptions = {}): {
+  readonly aws: RunningEmulators;
+  readonly plane: DataPlane;
+} {
   const fixture = {} as { aws: RunningEmulators; plane: DataPlane };
   beforeAll(async () => {
     fixture.aws = await startTestAws(options);

@@ -66,12 +66,17 @@ type ReaderClass = new (buf: Uint8Array) => Reader;
 
 const require = createRequire(import.meta.url);
 // Not in the package's exports map: loaded by its file, next to the package's entry point.
-const { ProtobufReader } = require(join(dirname(require.resolve('@opentelemetry/otlp-transformer')), 'common/protobuf/protobuf-reader.cjs')) as {
+const { ProtobufReader } = require(
+  join(dirname(require.resolve('@opentelemetry/otlp-transformer')), 'common/protobuf/protobuf-reader.cjs'),
+) as {
   ProtobufReader: ReaderClass;
 };
 
 /** Calls `onField` for each field of one message. */
-function fields(bytes: Uint8Array, onField: (field: number, reader: Reader, wireType: number, bytes: Uint8Array) => boolean | void): void {
+function fields(
+  bytes: Uint8Array,
+  onField: (field: number, reader: Reader, wireType: number, bytes: Uint8Array) => boolean | void,
+): void {
   const reader = new ProtobufReader(bytes);
   while (!reader.isAtEnd()) {
     const { fieldNumber, wireType } = reader.readTag();
@@ -169,17 +174,45 @@ export function decodeTraceProtobuf(body: Uint8Array): ReceivedSpan[] {
 }
 
 function decodeSpan(bytes: Uint8Array, resource: Record<string, unknown>, scope: string): ReceivedSpan {
-  const span: ReceivedSpan = { traceId: '', spanId: '', parentSpanId: '', name: '', kind: 0, startTimeUnixNano: 0n, endTimeUnixNano: 0n, attributes: {}, status: { code: 0 }, resource, scope };
+  const span: ReceivedSpan = {
+    traceId: '',
+    spanId: '',
+    parentSpanId: '',
+    name: '',
+    kind: 0,
+    startTimeUnixNano: 0n,
+    endTimeUnixNano: 0n,
+    attributes: {},
+    status: { code: 0 },
+    resource,
+    scope,
+  };
   fields(bytes, (field, reader, _wire, buf) => {
     switch (field) {
-      case 1: span.traceId = hex(reader.readBytes()); return true;
-      case 2: span.spanId = hex(reader.readBytes()); return true;
-      case 4: span.parentSpanId = hex(reader.readBytes()); return true;
-      case 5: span.name = reader.readString(); return true;
-      case 6: span.kind = reader.readVarint(); return true;
-      case 7: span.startTimeUnixNano = fixed64(reader, buf); return true;
-      case 8: span.endTimeUnixNano = fixed64(reader, buf); return true;
-      case 9: keyValue(reader.readBytes(), span.attributes); return true;
+      case 1:
+        span.traceId = hex(reader.readBytes());
+        return true;
+      case 2:
+        span.spanId = hex(reader.readBytes());
+        return true;
+      case 4:
+        span.parentSpanId = hex(reader.readBytes());
+        return true;
+      case 5:
+        span.name = reader.readString();
+        return true;
+      case 6:
+        span.kind = reader.readVarint();
+        return true;
+      case 7:
+        span.startTimeUnixNano = fixed64(reader, buf);
+        return true;
+      case 8:
+        span.endTimeUnixNano = fixed64(reader, buf);
+        return true;
+      case 9:
+        keyValue(reader.readBytes(), span.attributes);
+        return true;
       case 15:
         fields(reader.readBytes(), (f, r) => {
           if (f === 2) span.status.message = r.readString();
@@ -210,8 +243,10 @@ export function decodeMetricsProtobuf(body: Uint8Array): ReceivedMetric[] {
         const received: ReceivedMetric = { name: '', points: [] };
         fields(metric, (f, r) => {
           if (f === 1) received.name = r.readString();
-          else if (f === 7) each(r.readBytes(), 1, (point) => received.points.push(numberPoint(point))); // sum
-          else if (f === 9) each(r.readBytes(), 1, (point) => received.points.push(histogramPoint(point))); // histogram
+          else if (f === 7)
+            each(r.readBytes(), 1, (point) => received.points.push(numberPoint(point))); // sum
+          else if (f === 9)
+            each(r.readBytes(), 1, (point) => received.points.push(histogramPoint(point))); // histogram
           else return false;
           return true;
         });
@@ -246,7 +281,13 @@ function histogramPoint(bytes: Uint8Array): ReceivedMetric['points'][number] {
 }
 
 type JsonKeyValue = { key: string; value: JsonAnyValue };
-type JsonAnyValue = { stringValue?: string; boolValue?: boolean; intValue?: number | string; doubleValue?: number; arrayValue?: { values?: JsonAnyValue[] } };
+type JsonAnyValue = {
+  stringValue?: string;
+  boolValue?: boolean;
+  intValue?: number | string;
+  doubleValue?: number;
+  arrayValue?: { values?: JsonAnyValue[] };
+};
 
 function jsonValue(value: JsonAnyValue): unknown {
   if (value.stringValue !== undefined) return value.stringValue;
@@ -257,14 +298,18 @@ function jsonValue(value: JsonAnyValue): unknown {
   return null;
 }
 
-const jsonAttributes = (list: JsonKeyValue[] | undefined) => Object.fromEntries((list ?? []).map((kv) => [kv.key, jsonValue(kv.value)]));
+const jsonAttributes = (list: JsonKeyValue[] | undefined) =>
+  Object.fromEntries((list ?? []).map((kv) => [kv.key, jsonValue(kv.value)]));
 /** OTLP/JSON ids are hex strings (the spec's exception to proto3's base64 for bytes). */
 const jsonId = (id: string | undefined) => (id ?? '').toLowerCase();
 
 /** ExportTraceServiceRequest (OTLP/JSON) → spans. */
 export function decodeTraceJson(body: Uint8Array): ReceivedSpan[] {
   const request = JSON.parse(new TextDecoder().decode(body)) as {
-    resourceSpans?: { resource?: { attributes?: JsonKeyValue[] }; scopeSpans?: { scope?: { name?: string }; spans?: Record<string, unknown>[] }[] }[];
+    resourceSpans?: {
+      resource?: { attributes?: JsonKeyValue[] };
+      scopeSpans?: { scope?: { name?: string }; spans?: Record<string, unknown>[] }[];
+    }[];
   };
   const spans: ReceivedSpan[] = [];
   for (const resourceSpans of request.resourceSpans ?? []) {
@@ -295,15 +340,23 @@ export function decodeTraceJson(body: Uint8Array): ReceivedSpan[] {
 export function decodeMetricsJson(body: Uint8Array): ReceivedMetric[] {
   type Point = { attributes?: JsonKeyValue[]; asInt?: string | number; asDouble?: number; count?: string | number };
   const request = JSON.parse(new TextDecoder().decode(body)) as {
-    resourceMetrics?: { scopeMetrics?: { metrics?: { name: string; sum?: { dataPoints?: Point[] }; histogram?: { dataPoints?: Point[] } }[] }[] }[];
+    resourceMetrics?: {
+      scopeMetrics?: { metrics?: { name: string; sum?: { dataPoints?: Point[] }; histogram?: { dataPoints?: Point[] } }[] }[];
+    }[];
   };
   const metrics: ReceivedMetric[] = [];
   for (const rm of request.resourceMetrics ?? []) {
     for (const sm of rm.scopeMetrics ?? []) {
       for (const m of sm.metrics ?? []) {
         const points = [
-          ...(m.sum?.dataPoints ?? []).map((p) => ({ attributes: jsonAttributes(p.attributes), value: Number(p.asInt ?? p.asDouble ?? 0) })),
-          ...(m.histogram?.dataPoints ?? []).map((p) => ({ attributes: jsonAttributes(p.attributes), value: Number(p.count ?? 0) })),
+          ...(m.sum?.dataPoints ?? []).map((p) => ({
+            attributes: jsonAttributes(p.attributes),
+            value: Number(p.asInt ?? p.asDouble ?? 0),
+          })),
+          ...(m.histogram?.dataPoints ?? []).map((p) => ({
+            attributes: jsonAttributes(p.attributes),
+            value: Number(p.count ?? 0),
+          })),
         ];
         metrics.push({ name: m.name, points });
       }
@@ -331,13 +384,17 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       try {
         let body: Uint8Array = Buffer.concat(chunks);
         if (request.headers['content-encoding'] === 'gzip') body = gunzipSync(body);
-        const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim();
+        const type = String(request.headers['content-type'] ?? '')
+          .split(';')[0]!
+          .trim();
         const json = type === 'application/json';
         if (!json && type !== 'application/x-protobuf') throw new Error(`unexpected content-type ${type}`);
         receiver.contentTypes.push(type);
         receiver.headers.push({ ...request.headers });
-        if (request.method === 'POST' && request.url === '/v1/traces') receiver.spans.push(...(json ? decodeTraceJson(body) : decodeTraceProtobuf(body)));
-        else if (request.method === 'POST' && request.url === '/v1/metrics') receiver.metrics.push(...(json ? decodeMetricsJson(body) : decodeMetricsProtobuf(body)));
+        if (request.method === 'POST' && request.url === '/v1/traces')
+          receiver.spans.push(...(json ? decodeTraceJson(body) : decodeTraceProtobuf(body)));
+        else if (request.method === 'POST' && request.url === '/v1/metrics')
+          receiver.metrics.push(...(json ? decodeMetricsJson(body) : decodeMetricsProtobuf(body)));
         else {
           response.writeHead(404).end();
           return;

@@ -26,7 +26,11 @@ export async function until<T>(check: () => T | Promise<T>, what: string, option
   const { timeoutMs = 25_000, everyMs = 20, ignoreErrors = false, context } = options;
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const value = ignoreErrors ? await Promise.resolve().then(check).catch(() => undefined) : await check();
+    const value = ignoreErrors
+      ? await Promise.resolve()
+          .then(check)
+          .catch(() => undefined)
+      : await check();
     if (value !== undefined && value !== null && value !== false) return value as Held<T>;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}${context ? `\n${context()}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));

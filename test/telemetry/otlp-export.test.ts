@@ -24,12 +24,75 @@ const payload: TurnTracePayload = {
   undelivered_replies: 0,
   input_text: 'secret question',
   operations: [
-    { kind: 'hook', id: 'op1', parent: null, hook: 'pre_llm_call', source: 'plugin', callback: 'ctx', decision: 'context (5 chars)', started_at: at(1), duration_ms: 2 },
-    { kind: 'chat', id: 'op2', parent: null, model: 'm1', provider: 'openai-compatible', api_request_id: 'turn_1:api:1', attempt: 0, finish_reason: 'tool_calls', input_tokens: 12, output_tokens: 3, started_at: at(5), duration_ms: 100 },
-    { kind: 'execute_tool', id: 'op3', parent: null, tool_name: 'terminal', tool_call_id: 'call_1', outcome: 'done', started_at: at(110), duration_ms: 50 },
-    { kind: 'hook', id: 'op4', parent: 'op3', hook: 'pre_tool_call', source: 'shell', callback: 'shell_hook[pre_tool_call:./guard.sh]', decision: 'block: no', started_at: at(111), duration_ms: 7.25 },
-    { kind: 'invoke_agent', id: 'op5', parent: 'op3', subagent_id: 'subagent_1', child_session_id: 'sess_1:sub:1', status: 'final', started_at: at(120), duration_ms: 30 },
-    { kind: 'chat', id: 'op6', parent: 'op5', model: 'm1', provider: 'openai-compatible', api_request_id: 'turn_1:subagent_1:api:1', attempt: 0, error: 'HTTP 500', status_code: 500, started_at: at(121), duration_ms: 10 },
+    {
+      kind: 'hook',
+      id: 'op1',
+      parent: null,
+      hook: 'pre_llm_call',
+      source: 'plugin',
+      callback: 'ctx',
+      decision: 'context (5 chars)',
+      started_at: at(1),
+      duration_ms: 2,
+    },
+    {
+      kind: 'chat',
+      id: 'op2',
+      parent: null,
+      model: 'm1',
+      provider: 'openai-compatible',
+      api_request_id: 'turn_1:api:1',
+      attempt: 0,
+      finish_reason: 'tool_calls',
+      input_tokens: 12,
+      output_tokens: 3,
+      started_at: at(5),
+      duration_ms: 100,
+    },
+    {
+      kind: 'execute_tool',
+      id: 'op3',
+      parent: null,
+      tool_name: 'terminal',
+      tool_call_id: 'call_1',
+      outcome: 'done',
+      started_at: at(110),
+      duration_ms: 50,
+    },
+    {
+      kind: 'hook',
+      id: 'op4',
+      parent: 'op3',
+      hook: 'pre_tool_call',
+      source: 'shell',
+      callback: 'shell_hook[pre_tool_call:./guard.sh]',
+      decision: 'block: no',
+      started_at: at(111),
+      duration_ms: 7.25,
+    },
+    {
+      kind: 'invoke_agent',
+      id: 'op5',
+      parent: 'op3',
+      subagent_id: 'subagent_1',
+      child_session_id: 'sess_1:sub:1',
+      status: 'final',
+      started_at: at(120),
+      duration_ms: 30,
+    },
+    {
+      kind: 'chat',
+      id: 'op6',
+      parent: 'op5',
+      model: 'm1',
+      provider: 'openai-compatible',
+      api_request_id: 'turn_1:subagent_1:api:1',
+      attempt: 0,
+      error: 'HTTP 500',
+      status_code: 500,
+      started_at: at(121),
+      duration_ms: 10,
+    },
   ],
 };
 
@@ -60,19 +123,30 @@ describe('turn-trace spans', () => {
     expect(byName('hook pre_llm_call')[0]!.parentSpanContext?.spanId).toBe(root!.spanContext().spanId);
     expect(byName('hook pre_tool_call')[0]!.parentSpanContext?.spanId).toBe(tool!.spanContext().spanId);
     expect(sub!.parentSpanContext?.spanId).toBe(tool!.spanContext().spanId);
-    expect(byName('chat m1').map((s) => s.parentSpanContext?.spanId)).toEqual([root!.spanContext().spanId, sub!.spanContext().spanId]);
+    expect(byName('chat m1').map((s) => s.parentSpanContext?.spanId)).toEqual([
+      root!.spanContext().spanId,
+      sub!.spanContext().spanId,
+    ]);
     expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1);
   });
 
   it('carries GenAI and hookgate attributes, errors as error status, and no content unless asked', () => {
     const [root] = byName('invoke_agent hookgate');
-    expect(root!.attributes).toMatchObject({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.conversation.id': 'sess_1', 'hookgate.turn_id': 'turn_1' });
+    expect(root!.attributes).toMatchObject({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.conversation.id': 'sess_1',
+      'hookgate.turn_id': 'turn_1',
+    });
     // The failed call reported no usage: the turn's total is left out rather than understated.
     expect(root!.attributes['gen_ai.usage.input_tokens']).toBeUndefined();
     expect(byName('chat m1')[0]!.attributes).toMatchObject({ 'gen_ai.usage.input_tokens': 12, 'gen_ai.usage.output_tokens': 3 });
     expect(root!.attributes['gen_ai.input.messages']).toBeUndefined();
     const [hook] = byName('hook pre_tool_call');
-    expect(hook!.attributes).toMatchObject({ 'hookgate.hook.system': 'shell', 'hookgate.hook.blocked': true, 'hookgate.hook.decision': 'block: no' });
+    expect(hook!.attributes).toMatchObject({
+      'hookgate.hook.system': 'shell',
+      'hookgate.hook.blocked': true,
+      'hookgate.hook.decision': 'block: no',
+    });
     const failed = byName('chat m1')[1]!;
     expect(failed.status.code).toBe(2);
     expect(failed.attributes['error.type']).toBe('500');
@@ -112,7 +186,9 @@ describe('createTelemetryExport over OTLP/HTTP JSON', () => {
     await until(() => receiver.metrics.length > 0, 'metrics');
     const metric = (name: string) => receiver.metrics.find((m) => m.name === name);
     expect(metric('hookgate.turns')?.points[0]?.value).toBe(1);
-    expect(metric('hookgate.hook.blocks')?.points.find((p) => p.attributes['hookgate.hook.name'] === 'pre_tool_call')?.value).toBe(1);
+    expect(
+      metric('hookgate.hook.blocks')?.points.find((p) => p.attributes['hookgate.hook.name'] === 'pre_tool_call')?.value,
+    ).toBe(1);
     expect(metric('hookgate.hook.duration')?.points.length).toBe(2);
     await telemetry!.shutdown();
   });

@@ -21,7 +21,11 @@ function buildPrompt(content: string): string {
   ].join('\n');
 }
 
-type RunOneShotAgent = (options: { prompt: string; maxIterations?: number; platform?: string }) => Promise<{ outcome: string; response: string | null }>;
+type RunOneShotAgent = (options: {
+  prompt: string;
+  maxIterations?: number;
+  platform?: string;
+}) => Promise<{ outcome: string; response: string | null }>;
 
 /**
  * hookgate's one-shot agent: from this repository's source when the hook sits in the
@@ -31,8 +35,11 @@ type RunOneShotAgent = (options: { prompt: string; maxIterations?: number; platf
 async function loadAgent(): Promise<RunOneShotAgent> {
   const fromRepository = new URL('../../../src/agent/one-shot-agent.ts', import.meta.url).href;
   const fromPackage = 'hookgate';
-  const agent = (await import(fromRepository).catch(() => import(fromPackage).catch(() => undefined))) as { runOneShotAgent?: RunOneShotAgent } | undefined;
-  if (!agent?.runOneShotAgent) throw new Error("hookgate's agent cannot be imported from this hooks home; install the hookgate package");
+  const agent = (await import(fromRepository).catch(() => import(fromPackage).catch(() => undefined))) as
+    | { runOneShotAgent?: RunOneShotAgent }
+    | undefined;
+  if (!agent?.runOneShotAgent)
+    throw new Error("hookgate's agent cannot be imported from this hooks home; install the hookgate package");
   return agent.runOneShotAgent;
 }
 

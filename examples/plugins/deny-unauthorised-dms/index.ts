@@ -26,11 +26,17 @@ interface InboundSource {
 }
 
 function approvedUsers(): Set<string> {
-  return new Set((process.env.DM_ALLOWED_USERS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  return new Set(
+    (process.env.DM_ALLOWED_USERS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }
 
 export function register(ctx: PluginContext): void {
-  if (approvedUsers().size === 0) ctx.logger.info('deny-unauthorised-dms: DM_ALLOWED_USERS is empty, every direct message is dropped');
+  if (approvedUsers().size === 0)
+    ctx.logger.info('deny-unauthorised-dms: DM_ALLOWED_USERS is empty, every direct message is dropped');
   ctx.register_hook('pre_gateway_dispatch', function denyUnauthorizedDms({ event }) {
     const source = ((event as { source?: InboundSource } | undefined)?.source ?? {}) as InboundSource;
     if (source.chat_type !== 'dm') return null;

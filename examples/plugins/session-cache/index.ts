@@ -40,7 +40,10 @@ export function register(ctx: PluginContext): void {
     const status = completed ? 'completed' : interrupted ? 'interrupted' : 'failed';
     const { model, platform, at } = cache.started;
     await mkdir(join(ctx.home, 'logs'), { recursive: true });
-    await appendFile(join(ctx.home, 'logs', 'session-cache.log'), `Session ${id} ended: ${status} (model=${model}, platform=${platform}, started=${at})\n`);
+    await appendFile(
+      join(ctx.home, 'logs', 'session-cache.log'),
+      `Session ${id} ended: ${status} (model=${model}, platform=${platform}, started=${at})\n`,
+    );
   };
 
   ctx.register_hook('on_session_start', async function initSession({ session_id, model, platform }) {
@@ -53,7 +56,8 @@ export function register(ctx: PluginContext): void {
     const id = String(session_id);
     const now = Date.now();
     // Later turns of a flushed session leave an end that no start will pair: forget those.
-    for (const [other, cache] of caches) if (!cache.started && cache.ended && now - cache.ended.at > UNPAIRED_MS) caches.delete(other);
+    for (const [other, cache] of caches)
+      if (!cache.started && cache.ended && now - cache.ended.at > UNPAIRED_MS) caches.delete(other);
     if (caches.get(id)?.ended) return;
     entry(id).ended = { completed: completed === true, interrupted: interrupted === true, at: now };
     await flushIfDone(id);

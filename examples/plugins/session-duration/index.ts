@@ -53,7 +53,8 @@ export function register(ctx: PluginContext): void {
     const id = String(session_id);
     const now = Date.now();
     // Later turns of a logged session leave an end that no start will pair: forget those.
-    for (const [other, times] of sessions) if (times.start === undefined && times.end && now - times.end.at > UNPAIRED_MS) sessions.delete(other);
+    for (const [other, times] of sessions)
+      if (times.start === undefined && times.end && now - times.end.at > UNPAIRED_MS) sessions.delete(other);
     if (sessions.get(id)?.end) return; // only the first run of a session counts
     seen(id).end = { at: now, completed: completed === true, interrupted: interrupted === true };
     await logIfDone(id);

@@ -26,10 +26,14 @@ export function register(ctx: PluginContext): void {
   };
 
   ctx.register_hook('on_session_finalize', async function finalizeSession({ session_id, platform, reason }) {
-    await log(`FINALIZE session=${String(session_id ?? 'none')} platform=${String(platform ?? '')} reason=${String(reason ?? '')}`);
+    await log(
+      `FINALIZE session=${String(session_id ?? 'none')} platform=${String(platform ?? '')} reason=${String(reason ?? '')}`,
+    );
   });
 
   ctx.register_hook('on_session_reset', async function sessionRotated({ session_id, platform, old_session_id, reason }) {
-    await log(`RESET session=${String(session_id)} platform=${String(platform ?? '')} old=${String(old_session_id ?? 'none')} reason=${String(reason ?? '')}`);
+    await log(
+      `RESET session=${String(session_id)} platform=${String(platform ?? '')} old=${String(old_session_id ?? 'none')} reason=${String(reason ?? '')}`,
+    );
   });
 }

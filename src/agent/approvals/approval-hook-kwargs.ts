@@ -7,7 +7,9 @@ import type { PendingApproval } from '../../store/approval-store.ts';
  * @example
  * await hooks.observe('post_approval_response', { ...approvalHookKwargs(record), choice: 'once' });
  */
-export function approvalHookKwargs(approval: Pick<PendingApproval, 'command' | 'description' | 'pattern_key' | 'pattern_keys' | 'session_key'>) {
+export function approvalHookKwargs(
+  approval: Pick<PendingApproval, 'command' | 'description' | 'pattern_key' | 'pattern_keys' | 'session_key'>,
+) {
   return {
     command: approval.command,
     description: approval.description,

@@ -13,7 +13,11 @@ import type { PermissionAsker } from './permission-request-hooks.ts';
  * const gate = chatApprovalGate(deps.approvals, { platform: 'telegram', chat_id: '42' });
  * await gate.check('rm -rf /', sessionId); // the DangerousMatch, or undefined when granted
  */
-export function chatApprovalGate(approvals: Pick<ApprovalStore, 'isGranted'>, chat: { platform: string; chat_id: string }, permission?: PermissionAsker): ApprovalGate {
+export function chatApprovalGate(
+  approvals: Pick<ApprovalStore, 'isGranted'>,
+  chat: { platform: string; chat_id: string },
+  permission?: PermissionAsker,
+): ApprovalGate {
   return {
     canAsk: true,
     async check(command, sessionId) {

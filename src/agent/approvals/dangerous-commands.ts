@@ -1,5 +1,13 @@
 import { posix } from 'node:path';
-import { parseShell, ShellSyntaxError, type ShellFunction, type ShellStructure, type ShellWord, type SimpleCommand, type StdinSource } from './shell-syntax.ts';
+import {
+  parseShell,
+  ShellSyntaxError,
+  type ShellFunction,
+  type ShellStructure,
+  type ShellWord,
+  type SimpleCommand,
+  type StdinSource,
+} from './shell-syntax.ts';
 
 /**
  * Terminal commands that need the user's yes before they run (issue 6 item 4, issue 12 item 5,
@@ -72,10 +80,37 @@ export interface DangerousMatch {
   pattern_keys: string[];
 }
 
-const SYSTEM_DIRS = new Set(['bin', 'boot', 'dev', 'etc', 'home', 'lib', 'lib32', 'lib64', 'libx32', 'opt', 'proc', 'root', 'run', 'sbin', 'srv', 'sys', 'usr', 'var', 'mnt', 'media', 'snap', 'Users', 'System', 'Library', 'Applications']);
+const SYSTEM_DIRS = new Set([
+  'bin',
+  'boot',
+  'dev',
+  'etc',
+  'home',
+  'lib',
+  'lib32',
+  'lib64',
+  'libx32',
+  'opt',
+  'proc',
+  'root',
+  'run',
+  'sbin',
+  'srv',
+  'sys',
+  'usr',
+  'var',
+  'mnt',
+  'media',
+  'snap',
+  'Users',
+  'System',
+  'Library',
+  'Applications',
+]);
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'rbash']);
 /** Block devices (disks, partitions, volumes) and memory devices, after normalisation. */
-const DEVICE = /^\/dev\/(?:sd|hd|nvme|vd|xvd|disk\/|disk\d|rdisk|mmcblk|md\d|md\/|dm-|loop\d|mapper\/|nbd|sr\d|scd|zram|ram\d|rbd|bcache|mtd|ubi|fd\d|mem$|kmem$|port$)/;
+const DEVICE =
+  /^\/dev\/(?:sd|hd|nvme|vd|xvd|disk\/|disk\d|rdisk|mmcblk|md\d|md\/|dm-|loop\d|mapper\/|nbd|sr\d|scd|zram|ram\d|rbd|bcache|mtd|ubi|fd\d|mem$|kmem$|port$)/;
 /** Files whose write halts, reboots or crashes the machine. */
 const SHUTDOWN_FILES = new Set(['/proc/sysrq-trigger', '/sys/power/state']);
 const WORKSPACE: WorkingDirectory = { known: true, path: '' };
@@ -103,18 +138,79 @@ interface Wrapper {
 }
 
 export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
-  env: { valueOptions: ['-u', '--unset', '-C', '--chdir', '-P'], assignments: true, shellOptions: ['-S', '--split-string'], chdirOptions: ['-C', '--chdir'] },
-  sudo: { valueOptions: ['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-T', '-U', '--user', '--group', '--host', '--prompt', '--chdir', '--role', '--type', '--other-user', '--close-from', '--command-timeout'], assignments: true, lookupOnly: ['-l', '--list', '-v', '--validate', '-K', '-V', '--version', '--help'], chdirOptions: ['-D', '--chdir'] },
+  env: {
+    valueOptions: ['-u', '--unset', '-C', '--chdir', '-P'],
+    assignments: true,
+    shellOptions: ['-S', '--split-string'],
+    chdirOptions: ['-C', '--chdir'],
+  },
+  sudo: {
+    valueOptions: [
+      '-u',
+      '-g',
+      '-h',
+      '-p',
+      '-C',
+      '-D',
+      '-r',
+      '-t',
+      '-T',
+      '-U',
+      '--user',
+      '--group',
+      '--host',
+      '--prompt',
+      '--chdir',
+      '--role',
+      '--type',
+      '--other-user',
+      '--close-from',
+      '--command-timeout',
+    ],
+    assignments: true,
+    lookupOnly: ['-l', '--list', '-v', '--validate', '-K', '-V', '--version', '--help'],
+    chdirOptions: ['-D', '--chdir'],
+  },
   doas: { valueOptions: ['-u', '-C'] },
-  su: { valueOptions: ['-g', '-G', '-s', '--shell', '--group', '--supp-group', '-w', '--whitelist-environment'], positionals: 1, shellOptions: ['-c', '--command', '--session-command'] },
-  runuser: { valueOptions: ['-u', '--user', '-g', '--group', '-G', '--supp-group', '-s', '--shell', '-w'], shellOptions: ['-c', '--command', '--session-command'] },
+  su: {
+    valueOptions: ['-g', '-G', '-s', '--shell', '--group', '--supp-group', '-w', '--whitelist-environment'],
+    positionals: 1,
+    shellOptions: ['-c', '--command', '--session-command'],
+  },
+  runuser: {
+    valueOptions: ['-u', '--user', '-g', '--group', '-G', '--supp-group', '-s', '--shell', '-w'],
+    shellOptions: ['-c', '--command', '--session-command'],
+  },
   pkexec: { valueOptions: ['--user'] },
   nice: { valueOptions: ['-n', '--adjustment'] },
   ionice: { valueOptions: ['-c', '--class', '-n', '--classdata', '-p', '--pid', '-P', '--pgid', '-u', '--uid'] },
   nohup: {},
   setsid: {},
   timeout: { valueOptions: ['-s', '--signal', '-k', '--kill-after'], positionals: 1 },
-  xargs: { valueOptions: ['-I', '-L', '-l', '-n', '-P', '-s', '-d', '-E', '-e', '-a', '--arg-file', '--delimiter', '--eof', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--replace', '--process-slot-var'], extraArgs: true },
+  xargs: {
+    valueOptions: [
+      '-I',
+      '-L',
+      '-l',
+      '-n',
+      '-P',
+      '-s',
+      '-d',
+      '-E',
+      '-e',
+      '-a',
+      '--arg-file',
+      '--delimiter',
+      '--eof',
+      '--max-lines',
+      '--max-args',
+      '--max-procs',
+      '--max-chars',
+      '--replace',
+      '--process-slot-var',
+    ],
+    extraArgs: true,
+  },
   command: { lookupOnly: ['-v', '-V'] },
   builtin: {},
   exec: { valueOptions: ['-a'] },
@@ -130,13 +226,109 @@ export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   strace: { valueOptions: ['-e', '-o', '-p', '-s', '-u', '-P', '-I', '-b', '-a', '-X', '-O', '-S', '-U'] },
   ltrace: { valueOptions: ['-e', '-o', '-p', '-s', '-u', '-a', '-A', '-D', '-F', '-l', '-n', '-x'] },
   taskset: { positionals: 1, lookupOnly: ['-p', '--pid'] },
-  chrt: { valueOptions: ['-T', '--sched-runtime', '-P', '--sched-period', '-D', '--sched-deadline'], positionals: 1, lookupOnly: ['-p', '--pid', '-m', '--max'] },
-  unshare: { valueOptions: ['-S', '--setuid', '-G', '--setgid', '-R', '--root', '-w', '--wd', '--map-user', '--map-group', '--map-users', '--map-groups', '--propagation', '--setgroups', '--monotonic', '--boottime'], chdirOptions: ['-w', '--wd', '-R', '--root'] },
-  setpriv: { valueOptions: ['--reuid', '--regid', '--ruid', '--euid', '--rgid', '--egid', '--groups', '--inh-caps', '--ambient-caps', '--bounding-set', '--securebits', '--pdeathsig', '--selinux-label', '--apparmor-profile', '--landlock-access', '--landlock-rule'], lookupOnly: ['-d', '--dump', '--list-caps'] },
+  chrt: {
+    valueOptions: ['-T', '--sched-runtime', '-P', '--sched-period', '-D', '--sched-deadline'],
+    positionals: 1,
+    lookupOnly: ['-p', '--pid', '-m', '--max'],
+  },
+  unshare: {
+    valueOptions: [
+      '-S',
+      '--setuid',
+      '-G',
+      '--setgid',
+      '-R',
+      '--root',
+      '-w',
+      '--wd',
+      '--map-user',
+      '--map-group',
+      '--map-users',
+      '--map-groups',
+      '--propagation',
+      '--setgroups',
+      '--monotonic',
+      '--boottime',
+    ],
+    chdirOptions: ['-w', '--wd', '-R', '--root'],
+  },
+  setpriv: {
+    valueOptions: [
+      '--reuid',
+      '--regid',
+      '--ruid',
+      '--euid',
+      '--rgid',
+      '--egid',
+      '--groups',
+      '--inh-caps',
+      '--ambient-caps',
+      '--bounding-set',
+      '--securebits',
+      '--pdeathsig',
+      '--selinux-label',
+      '--apparmor-profile',
+      '--landlock-access',
+      '--landlock-rule',
+    ],
+    lookupOnly: ['-d', '--dump', '--list-caps'],
+  },
   prlimit: { valueOptions: ['-o', '--output'], lookupOnly: ['-p', '--pid'] },
-  script: { valueOptions: ['-E', '--echo', '-I', '--log-in', '-O', '--log-out', '-B', '--log-io', '-T', '--log-timing', '-m', '--logging-format', '-o', '--output-limit'], shellOptions: ['-c', '--command'], wordsAreNotCommand: true },
-  nsenter: { valueOptions: ['-t', '--target', '-S', '--setuid', '-G', '--setgid', '-W', '--wdns'], chdirOptions: ['-w', '--wd', '-r', '--root', '-W', '--wdns'] },
-  'systemd-run': { valueOptions: ['-u', '--unit', '-p', '--property', '--description', '--slice', '-E', '--setenv', '-H', '--host', '-M', '--machine', '--uid', '--gid', '--nice', '--working-directory', '--on-active', '--on-boot', '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar', '--timer-property', '--path-property', '--socket-property', '--service-type'], chdirOptions: ['--working-directory', '-d', '--same-dir'] },
+  script: {
+    valueOptions: [
+      '-E',
+      '--echo',
+      '-I',
+      '--log-in',
+      '-O',
+      '--log-out',
+      '-B',
+      '--log-io',
+      '-T',
+      '--log-timing',
+      '-m',
+      '--logging-format',
+      '-o',
+      '--output-limit',
+    ],
+    shellOptions: ['-c', '--command'],
+    wordsAreNotCommand: true,
+  },
+  nsenter: {
+    valueOptions: ['-t', '--target', '-S', '--setuid', '-G', '--setgid', '-W', '--wdns'],
+    chdirOptions: ['-w', '--wd', '-r', '--root', '-W', '--wdns'],
+  },
+  'systemd-run': {
+    valueOptions: [
+      '-u',
+      '--unit',
+      '-p',
+      '--property',
+      '--description',
+      '--slice',
+      '-E',
+      '--setenv',
+      '-H',
+      '--host',
+      '-M',
+      '--machine',
+      '--uid',
+      '--gid',
+      '--nice',
+      '--working-directory',
+      '--on-active',
+      '--on-boot',
+      '--on-startup',
+      '--on-unit-active',
+      '--on-unit-inactive',
+      '--on-calendar',
+      '--timer-property',
+      '--path-property',
+      '--socket-property',
+      '--service-type',
+    ],
+    chdirOptions: ['--working-directory', '-d', '--same-dir'],
+  },
   fakeroot: { valueOptions: ['-l', '--lib', '--faked', '-s', '-i', '-b'] },
   sg: { positionals: 1, shellOptions: ['-c'], wordsAreLine: true },
   firejail: {},
@@ -146,7 +338,45 @@ export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
 };
 
 /** `parallel`'s options that take a value (its command follows them, its arguments follow `:::`). */
-const PARALLEL_VALUE_OPTIONS = ['-j', '--jobs', '-S', '--sshlogin', '-a', '--arg-file', '-d', '--delimiter', '-I', '--colsep', '-C', '--joblog', '-N', '-n', '--max-args', '-L', '--max-lines', '--timeout', '--env', '--tmpdir', '--results', '--retries', '-E', '--eof', '--sshloginfile', '--slf', '--basefile', '--bf', '--workdir', '--wd', '--delay', '--memfree', '--load', '--nice', '--tagstring', '--tag-string', '--header'];
+const PARALLEL_VALUE_OPTIONS = [
+  '-j',
+  '--jobs',
+  '-S',
+  '--sshlogin',
+  '-a',
+  '--arg-file',
+  '-d',
+  '--delimiter',
+  '-I',
+  '--colsep',
+  '-C',
+  '--joblog',
+  '-N',
+  '-n',
+  '--max-args',
+  '-L',
+  '--max-lines',
+  '--timeout',
+  '--env',
+  '--tmpdir',
+  '--results',
+  '--retries',
+  '-E',
+  '--eof',
+  '--sshloginfile',
+  '--slf',
+  '--basefile',
+  '--bf',
+  '--workdir',
+  '--wd',
+  '--delay',
+  '--memfree',
+  '--load',
+  '--nice',
+  '--tagstring',
+  '--tag-string',
+  '--header',
+];
 const PARALLEL_SEPARATORS = new Set([':::', '::::', ':::+', '::::+']);
 
 /** Interpreters and the options that put program text on the command line. */
@@ -162,7 +392,10 @@ interface Interpreter {
 
 const cluster = (letter: string) => (arg: string) => new RegExp(`^-[A-Za-z0-9.]*${letter}$`).test(arg);
 const PYTHON: Interpreter = { inline: cluster('c'), valueOptions: ['-W', '-X', '-Q'], scriptOptions: ['-m'] };
-const NODE: Interpreter = { inline: (a) => /^(?:-e|-p|-pe|--eval|--print)(?:=.*)?$/.test(a), valueOptions: ['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type'] };
+const NODE: Interpreter = {
+  inline: (a) => /^(?:-e|-p|-pe|--eval|--print)(?:=.*)?$/.test(a),
+  valueOptions: ['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type'],
+};
 export const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
   node: NODE,
   nodejs: NODE,
@@ -236,14 +469,39 @@ function isLongOption(arg: string, name: string, known: readonly string[]): bool
   return candidates.size === 1 || [...candidates].every((option) => option === name || option.startsWith(`${name}-`));
 }
 /** Whether a short option cluster (`-rf`, `-Rv`) holds `letter`. */
-const hasShortLetter = (options: readonly string[], letter: string) => options.some((o) => !o.startsWith('--') && o.length > 1 && o.slice(1).includes(letter));
+const hasShortLetter = (options: readonly string[], letter: string) =>
+  options.some((o) => !o.startsWith('--') && o.length > 1 && o.slice(1).includes(letter));
 
-const RM_LONG = ['--force', '--interactive', '--one-file-system', '--no-preserve-root', '--preserve-root', '--recursive', '--dir', '--verbose', '--help', '--version'];
-const CHMOD_LONG = ['--changes', '--silent', '--quiet', '--verbose', '--no-preserve-root', '--preserve-root', '--reference', '--recursive', '--help', '--version'];
+const RM_LONG = [
+  '--force',
+  '--interactive',
+  '--one-file-system',
+  '--no-preserve-root',
+  '--preserve-root',
+  '--recursive',
+  '--dir',
+  '--verbose',
+  '--help',
+  '--version',
+];
+const CHMOD_LONG = [
+  '--changes',
+  '--silent',
+  '--quiet',
+  '--verbose',
+  '--no-preserve-root',
+  '--preserve-root',
+  '--reference',
+  '--recursive',
+  '--help',
+  '--version',
+];
 const CHOWN_LONG = [...CHMOD_LONG, '--dereference', '--no-dereference', '--from'];
 const recursiveFlag = (c: JudgedCommand, known: readonly string[]) => {
   const options = optionsOf(c.args);
-  return hasShortLetter(options, 'r') || hasShortLetter(options, 'R') || options.some((o) => isLongOption(o, '--recursive', known));
+  return (
+    hasShortLetter(options, 'r') || hasShortLetter(options, 'R') || options.some((o) => isLongOption(o, '--recursive', known))
+  );
 };
 
 /**
@@ -258,7 +516,10 @@ export function isBroadPath(word: ShellWord, cwd: WorkingDirectory = WORKSPACE):
   if (raw === '') return false;
   const pureWildcard = (part: string) => word.glob && /^[.]?[*?]+$/.test(part);
   if (/^~[^/]*(?:\/|$)/.test(raw)) {
-    const parts = posix.normalize(`/${raw.replace(/^~[^/]*/, '')}`).split('/').filter(Boolean);
+    const parts = posix
+      .normalize(`/${raw.replace(/^~[^/]*/, '')}`)
+      .split('/')
+      .filter(Boolean);
     return parts.length <= 1;
   }
   if (raw.startsWith('/')) {
@@ -279,7 +540,13 @@ export function isBroadPath(word: ShellWord, cwd: WorkingDirectory = WORKSPACE):
 function isSystemPath(word: ShellWord): boolean {
   if (word.dynamic) return true;
   const raw = word.text;
-  if (/^~[^/]*(?:\/|$)/.test(raw)) return posix.normalize(`/${raw.replace(/^~[^/]*/, '')}`).split('/').filter(Boolean).length <= 1;
+  if (/^~[^/]*(?:\/|$)/.test(raw))
+    return (
+      posix
+        .normalize(`/${raw.replace(/^~[^/]*/, '')}`)
+        .split('/')
+        .filter(Boolean).length <= 1
+    );
   if (!raw.startsWith('/')) return false;
   const parts = posix.normalize(raw).split('/').filter(Boolean);
   if (parts.length === 0) return true;
@@ -288,7 +555,11 @@ function isSystemPath(word: ShellWord): boolean {
   return SYSTEM_DIRS.has(parts[0]!);
 }
 
-const broadTargets = (c: JudgedCommand, skip = 0) => c.extraArgs || operandsOf(c.args).slice(skip).some((a) => isBroadPath(a, c.cwd));
+const broadTargets = (c: JudgedCommand, skip = 0) =>
+  c.extraArgs ||
+  operandsOf(c.args)
+    .slice(skip)
+    .some((a) => isBroadPath(a, c.cwd));
 
 /** `rm`: recursive (or may be, through a word only known at run time) and a broad target. */
 function recursiveDelete(c: JudgedCommand): boolean {
@@ -296,7 +567,11 @@ function recursiveDelete(c: JudgedCommand): boolean {
   const unknown = dynamicOptions(c.args);
   if (recursiveFlag(c, RM_LONG)) return broadTargets(c);
   // `rm $ARGS`: one word may be `-rf /`; `rm "$a" "$b"`: `-r` and `/`. One quoted word alone is one file.
-  return unknown.some((w) => w.split) || (unknown.length > 0 && (unknown.length > 1 || c.extraArgs || operandsOf(c.args).some((a) => !a.dynamic && isBroadPath(a, c.cwd))));
+  return (
+    unknown.some((w) => w.split) ||
+    (unknown.length > 0 &&
+      (unknown.length > 1 || c.extraArgs || operandsOf(c.args).some((a) => !a.dynamic && isBroadPath(a, c.cwd))))
+  );
 }
 
 /**
@@ -333,7 +608,10 @@ function chmodDangerous(c: JudgedCommand): boolean {
   const options = optionsOf(c.args);
   const reference = options.some((o) => isLongOption(o, '--reference', CHMOD_LONG));
   // Modes may start with `-` (`chmod -w f`): they only take away, so skipping them as options is safe.
-  const operands = operandsOf(c.args.filter((a) => !/^--reference=/.test(a.text)), reference ? ['--reference', '--ref', '--refe', '--refer', '--refere', '--referen', '--referenc'] : []);
+  const operands = operandsOf(
+    c.args.filter((a) => !/^--reference=/.test(a.text)),
+    reference ? ['--reference', '--ref', '--refe', '--refer', '--refere', '--referen', '--referenc'] : [],
+  );
   const mode = reference ? undefined : operands[0];
   const targets = reference ? operands : operands.slice(1);
   if (recursiveFlag(c, CHMOD_LONG) && mode && (mode.dynamic || worldWritable(mode.text))) return true;
@@ -344,7 +622,10 @@ function chmodDangerous(c: JudgedCommand): boolean {
 function chownDangerous(c: JudgedCommand): boolean {
   if (c.program !== 'chown' && c.program !== 'chgrp') return false;
   const reference = optionsOf(c.args).some((o) => isLongOption(o, '--reference', CHOWN_LONG));
-  const operands = operandsOf(c.args.filter((a) => !/^--reference=/.test(a.text)), reference ? ['--reference', '--from'] : ['--from']);
+  const operands = operandsOf(
+    c.args.filter((a) => !/^--reference=/.test(a.text)),
+    reference ? ['--reference', '--from'] : ['--from'],
+  );
   const targets = reference ? operands : operands.slice(1);
   if (recursiveFlag(c, CHOWN_LONG) && (c.extraArgs || targets.some((t) => isBroadPath(t, c.cwd)))) return true;
   return c.extraArgs || targets.some(isSystemPath);
@@ -401,7 +682,17 @@ function findExecs(args: readonly ShellWord[]): ShellWord[][] {
   return out;
 }
 
-const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix', '--list-cmds']);
+const GIT_VALUE_OPTIONS = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--exec-path',
+  '--config-env',
+  '--super-prefix',
+  '--list-cmds',
+]);
 function gitSubcommand(args: readonly ShellWord[]): { name: string; rest: ShellWord[]; config: string[] } | undefined {
   const config: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -418,7 +709,39 @@ function gitSubcommand(args: readonly ShellWord[]): { name: string; rest: ShellW
   return undefined;
 }
 const PUSH_DANGEROUS = ['--force', '--force-with-lease', '--force-if-includes', '--mirror', '--delete', '--prune'];
-const PUSH_LONG = [...PUSH_DANGEROUS, '--all', '--branches', '--tags', '--follow-tags', '--no-follow-tags', '--dry-run', '--porcelain', '--quiet', '--verbose', '--progress', '--no-progress', '--set-upstream', '--signed', '--no-signed', '--atomic', '--no-atomic', '--push-option', '--receive-pack', '--exec', '--repo', '--thin', '--no-thin', '--recurse-submodules', '--no-recurse-submodules', '--verify', '--no-verify', '--ipv4', '--ipv6', '--no-force-with-lease', '--no-force-if-includes'];
+const PUSH_LONG = [
+  ...PUSH_DANGEROUS,
+  '--all',
+  '--branches',
+  '--tags',
+  '--follow-tags',
+  '--no-follow-tags',
+  '--dry-run',
+  '--porcelain',
+  '--quiet',
+  '--verbose',
+  '--progress',
+  '--no-progress',
+  '--set-upstream',
+  '--signed',
+  '--no-signed',
+  '--atomic',
+  '--no-atomic',
+  '--push-option',
+  '--receive-pack',
+  '--exec',
+  '--repo',
+  '--thin',
+  '--no-thin',
+  '--recurse-submodules',
+  '--no-recurse-submodules',
+  '--verify',
+  '--no-verify',
+  '--ipv4',
+  '--ipv6',
+  '--no-force-with-lease',
+  '--no-force-if-includes',
+];
 
 function gitForcePush(c: JudgedCommand): boolean {
   if (c.program !== 'git') return false;
@@ -426,7 +749,8 @@ function gitForcePush(c: JudgedCommand): boolean {
   if (!sub) return false;
   // Config that makes a plain push force or mirror (`-c remote.origin.push=+refs/*:refs/*`).
   const forcingConfig = sub.config.some((entry) => /^remote\..*\.(?:push=[+:]|mirror=(?!false))|^push\./i.test(entry));
-  if (sub.name !== 'push') return sub.name === 'send-pack' && sub.rest.some((a) => a.text === '--force' || a.text.startsWith('+'));
+  if (sub.name !== 'push')
+    return sub.name === 'send-pack' && sub.rest.some((a) => a.text === '--force' || a.text.startsWith('+'));
   if (forcingConfig) return true;
   let options = true;
   for (const arg of sub.rest) {
@@ -453,7 +777,23 @@ function gitForcePush(c: JudgedCommand): boolean {
   return false;
 }
 
-const USER_SELECTORS = ['-u', '-U', '--euid', '--uid', '-G', '--group', '-g', '--pgroup', '-s', '--session', '-P', '--parent', '-t', '--terminal', '--ns'];
+const USER_SELECTORS = [
+  '-u',
+  '-U',
+  '--euid',
+  '--uid',
+  '-G',
+  '--group',
+  '-g',
+  '--pgroup',
+  '-s',
+  '--session',
+  '-P',
+  '--parent',
+  '-t',
+  '--terminal',
+  '--ns',
+];
 /** A pattern that matches every process name (it matches the empty string). */
 function matchesEverything(pattern: string): boolean {
   try {
@@ -467,9 +807,30 @@ function killAll(c: JudgedCommand): boolean {
   if (c.program === 'pkill' || c.program === 'killall') {
     const options = optionsOf(c.args);
     const selectors = c.program === 'killall' ? ['-u', '--user', '-g', '--process-group'] : USER_SELECTORS;
-    if (options.some((o) => selectors.includes(o.split('=', 1)[0]!) || (c.program === 'pkill' && /^-[A-Za-z]*[uUGgsP]/.test(o) && !o.startsWith('--')))) return true;
-    const patterns = operandsOf(c.args, [...selectors, '--signal', '-n', '-o', '--older-than', '--younger-than', '-F', '--pidfile', '-O', '--older', '-y']);
-    return patterns.some((p) => p.dynamic || ['.', '.*', '^', '', '$'].includes(p.text) || (c.program === 'pkill' && matchesEverything(p.text)));
+    if (
+      options.some(
+        (o) =>
+          selectors.includes(o.split('=', 1)[0]!) ||
+          (c.program === 'pkill' && /^-[A-Za-z]*[uUGgsP]/.test(o) && !o.startsWith('--')),
+      )
+    )
+      return true;
+    const patterns = operandsOf(c.args, [
+      ...selectors,
+      '--signal',
+      '-n',
+      '-o',
+      '--older-than',
+      '--younger-than',
+      '-F',
+      '--pidfile',
+      '-O',
+      '--older',
+      '-y',
+    ]);
+    return patterns.some(
+      (p) => p.dynamic || ['.', '.*', '^', '', '$'].includes(p.text) || (c.program === 'pkill' && matchesEverything(p.text)),
+    );
   }
   if (c.program !== 'kill') return false;
   let args = [...c.args];
@@ -477,10 +838,12 @@ function killAll(c: JudgedCommand): boolean {
   if (['-l', '-L', '--list', '--table'].includes(first) || first.startsWith('-l')) return false;
   if (first === '-s' || first === '-n' || first === '--signal') args = args.slice(2);
   else if (args.length > 1 && /^-(?:\d+|[A-Za-z]+(?:\+\d+)?|SIG[A-Z]+)$/.test(first)) args = args.slice(1);
-  return args
-    .filter((a) => a.text !== '--')
-    // `$!` is the job just started in the background: a child of this shell, not a guess.
-    .some((a) => (a.dynamic && a.param !== '!') || ['-1', '0', '1'].includes(a.text) || /^-\d+$/.test(a.text));
+  return (
+    args
+      .filter((a) => a.text !== '--')
+      // `$!` is the job just started in the background: a child of this shell, not a guess.
+      .some((a) => (a.dynamic && a.param !== '!') || ['-1', '0', '1'].includes(a.text) || /^-\d+$/.test(a.text))
+  );
 }
 
 const MKFS = /^mkfs(?:\..+)?$|^mk[a-z0-9]*fs(?:\..+)?$/;
@@ -491,7 +854,11 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
     description: 'recursive delete of a broad path',
     matches: (c) => recursiveDelete(c) || (c.program === 'find' && texts(c.args).includes('-delete')),
   },
-  { key: 'sudo', description: 'runs a command as root', matches: (c) => ['sudo', 'doas', 'su', 'pkexec', 'runuser'].includes(c.program) },
+  {
+    key: 'sudo',
+    description: 'runs a command as root',
+    matches: (c) => ['sudo', 'doas', 'su', 'pkexec', 'runuser'].includes(c.program),
+  },
   {
     key: 'world_writable_chmod',
     description: 'makes files world-writable or set-id (recursively, or on a system path)',
@@ -512,12 +879,17 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
   {
     key: 'make_filesystem',
     description: 'creates or wipes a filesystem',
-    matches: (c) => MKFS.test(c.program) || ['mke2fs', 'mkswap', 'wipefs', 'fdisk', 'sfdisk', 'cfdisk', 'gdisk', 'sgdisk', 'parted', 'blkdiscard'].includes(c.program),
+    matches: (c) =>
+      MKFS.test(c.program) ||
+      ['mke2fs', 'mkswap', 'wipefs', 'fdisk', 'sfdisk', 'cfdisk', 'gdisk', 'sgdisk', 'parted', 'blkdiscard'].includes(c.program),
   },
   {
     key: 'raw_disk_write',
     description: 'writes raw data to a block or memory device',
-    matches: (c) => c.program === 'blkdiscard' || writtenPaths(c).some(isDevice) || (c.program === 'shred' && c.args.some((a) => a.text.startsWith('/dev/'))),
+    matches: (c) =>
+      c.program === 'blkdiscard' ||
+      writtenPaths(c).some(isDevice) ||
+      (c.program === 'shred' && c.args.some((a) => a.text.startsWith('/dev/'))),
   },
   { key: 'fork_bomb', description: 'fork bomb', matches: () => false },
   {
@@ -526,7 +898,8 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
     matches: (c) =>
       ['shutdown', 'reboot', 'halt', 'poweroff'].includes(c.program) ||
       (['init', 'telinit'].includes(c.program) && ['0', '6'].includes(c.args[0]?.text ?? '')) ||
-      (c.program === 'systemctl' && c.args.some((a) => ['poweroff', 'reboot', 'halt', 'kexec', 'emergency', 'rescue', 'soft-reboot'].includes(a.text))) ||
+      (c.program === 'systemctl' &&
+        c.args.some((a) => ['poweroff', 'reboot', 'halt', 'kexec', 'emergency', 'rescue', 'soft-reboot'].includes(a.text))) ||
       writtenPaths(c).some((w) => SHUTDOWN_FILES.has(normalised(w))),
   },
   {
@@ -694,7 +1067,15 @@ function calledName(words: readonly ShellWord[]): string | undefined {
 function changeDirectory(program: string, args: readonly ShellWord[], cwd: WorkingDirectory): WorkingDirectory {
   if (program === 'popd') return { known: false };
   const target = operandsOf(args)[0];
-  if (!target || target.dynamic || target.text === '-' || target.text.startsWith('/') || target.text.startsWith('~') || !cwd.known) return { known: false };
+  if (
+    !target ||
+    target.dynamic ||
+    target.text === '-' ||
+    target.text.startsWith('/') ||
+    target.text.startsWith('~') ||
+    !cwd.known
+  )
+    return { known: false };
   return { known: true, path: posix.join(cwd.path, target.text) };
 }
 
@@ -745,7 +1126,11 @@ async function judgeSimple(command: SimpleCommand, keys: Set<string>, ctx: Conte
     if (program === 'git') {
       const sub = gitSubcommand(args);
       // `git -c alias.x='!rm -rf /' x`, `git config alias.x …`: a command only known at run time.
-      if (sub?.config.some((entry) => /^alias\./i.test(entry)) || (sub?.name === 'config' && sub.rest.some((a) => /^alias\./i.test(a.text)))) keys.add('dynamic_command');
+      if (
+        sub?.config.some((entry) => /^alias\./i.test(entry)) ||
+        (sub?.name === 'config' && sub.rest.some((a) => /^alias\./i.test(a.text)))
+      )
+        keys.add('dynamic_command');
       return;
     }
     if (SHELLS.has(program) || ((program === 'busybox' || program === 'toybox') && SHELLS.has(args[0]?.text ?? ''))) {
@@ -754,7 +1139,8 @@ async function judgeSimple(command: SimpleCommand, keys: Set<string>, ctx: Conte
       return;
     }
     if (program === 'find') {
-      for (const exec of findExecs(args)) await judgeSimple({ words: exec, writes: [] }, keys, { depth: ctx.depth + 1, cwd, findExec: true });
+      for (const exec of findExecs(args))
+        await judgeSimple({ words: exec, writes: [] }, keys, { depth: ctx.depth + 1, cwd, findExec: true });
       return;
     }
     if (program === 'parallel') {
@@ -811,7 +1197,10 @@ async function judgeParallel(args: readonly ShellWord[], keys: Set<string>, ctx:
 }
 
 /** The command a wrapper runs: its words after the wrapper's options, settings and positionals. */
-function unwrap(wrapper: Wrapper, args: readonly ShellWord[]): { words: ShellWord[]; shellLines: ShellWord[]; lookupOnly: boolean; chdir: boolean } {
+function unwrap(
+  wrapper: Wrapper,
+  args: readonly ShellWord[],
+): { words: ShellWord[]; shellLines: ShellWord[]; lookupOnly: boolean; chdir: boolean } {
   const shellLines: ShellWord[] = [];
   let positionals = wrapper.positionals ?? 0;
   let chdir = false;
@@ -823,7 +1212,15 @@ function unwrap(wrapper: Wrapper, args: readonly ShellWord[]): { words: ShellWor
       break;
     }
     if (wrapper.lookupOnly?.includes(text)) return { words: [], shellLines, lookupOnly: true, chdir };
-    if (wrapper.chdirOptions?.some((option) => text === option || text.startsWith(`${option}=`) || (!option.startsWith('--') && text.startsWith(option) && text.length > option.length))) chdir = true;
+    if (
+      wrapper.chdirOptions?.some(
+        (option) =>
+          text === option ||
+          text.startsWith(`${option}=`) ||
+          (!option.startsWith('--') && text.startsWith(option) && text.length > option.length),
+      )
+    )
+      chdir = true;
     if (wrapper.shellOptions?.includes(text)) {
       const line = args[i + 1];
       if (line) shellLines.push(line);
@@ -832,7 +1229,11 @@ function unwrap(wrapper: Wrapper, args: readonly ShellWord[]): { words: ShellWor
     }
     // `script -qc 'cmd'`: a short cluster ending in a shell option takes the next word.
     const clustered = /^-([A-Za-z]+)$/.exec(text);
-    if (clustered && wrapper.shellOptions?.some((option) => /^-[A-Za-z]$/.test(option) && clustered[1]!.endsWith(option[1]!)) && clustered[1]!.length > 1) {
+    if (
+      clustered &&
+      wrapper.shellOptions?.some((option) => /^-[A-Za-z]$/.test(option) && clustered[1]!.endsWith(option[1]!)) &&
+      clustered[1]!.length > 1
+    ) {
       const line = args[i + 1];
       if (line) shellLines.push(line);
       i++;

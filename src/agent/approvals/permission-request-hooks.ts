@@ -32,7 +32,8 @@ export function permissionRequestHooks(hooks: TurnHooks, sessionKey: string): Pe
     });
     const answers = results.filter(isPlainObject);
     const deny = answers.find((answer) => answer.permission === 'deny');
-    if (deny) return { kind: 'deny', message: typeof deny.message === 'string' ? deny.message : 'Denied by a PermissionRequest hook.' };
+    if (deny)
+      return { kind: 'deny', message: typeof deny.message === 'string' ? deny.message : 'Denied by a PermissionRequest hook.' };
     return answers.some((answer) => answer.permission === 'allow') ? { kind: 'allow' } : { kind: 'ask' };
   };
 }

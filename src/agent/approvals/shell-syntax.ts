@@ -26,9 +26,7 @@ export interface ShellFunction {
 }
 
 /** Where a simple command's standard input comes from, when the command line says so. */
-export type StdinSource =
-  | { readonly kind: 'pipe'; readonly from: readonly ShellWord[][] }
-  | { readonly kind: 'heredoc' };
+export type StdinSource = { readonly kind: 'pipe'; readonly from: readonly ShellWord[][] } | { readonly kind: 'heredoc' };
 
 /** One simple command (`CallExpr`): its words after assignments, redirections and stdin. */
 export interface SimpleCommand {
@@ -63,7 +61,8 @@ let parserPromise: Promise<Parser> | undefined;
 /** mvdan/sh is 1.5 MB of JavaScript: loaded on the first command line, not at import. */
 function loadParser(): Promise<Parser> {
   parserPromise ??= import('mvdan-sh').then((loaded) => {
-    const syntax = ((loaded as { default?: { syntax?: typeof ShSyntax } }).default?.syntax ?? (loaded as { syntax: typeof ShSyntax }).syntax);
+    const syntax =
+      (loaded as { default?: { syntax?: typeof ShSyntax } }).default?.syntax ?? (loaded as { syntax: typeof ShSyntax }).syntax;
     const parser = syntax.NewParser();
     const parse = (source: string) => parser.Parse(source, 'command');
     // Operator token numbers are the Go package's; read them from samples instead of hard-coding them.
@@ -230,7 +229,8 @@ export async function parseShell(source: string): Promise<ShellStructure> {
           break;
         case 'DblQuoted':
           for (const inner of part.Parts ?? []) {
-            if (type(inner) === 'Lit') text += String(inner.Value).replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c));
+            if (type(inner) === 'Lit')
+              text += String(inner.Value).replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c));
             else {
               dynamic = true;
               // `"$@"` and `"${a[@]}"`: one quoted word, several words at run time.
@@ -274,7 +274,21 @@ function decodeAnsiC(value: string): string | undefined {
   const out = value.replace(/\\(x[0-9A-Fa-f]{1,2}|[0-7]{1,3}|.)/gs, (_m, esc: string) => {
     if (esc[0] === 'x') return String.fromCharCode(parseInt(esc.slice(1), 16));
     if (/^[0-7]+$/.test(esc)) return String.fromCharCode(parseInt(esc, 8));
-    const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+    const simple: Record<string, string> = {
+      n: '\n',
+      t: '\t',
+      r: '\r',
+      a: '\x07',
+      b: '\b',
+      e: '\x1b',
+      E: '\x1b',
+      f: '\f',
+      v: '\v',
+      '\\': '\\',
+      "'": "'",
+      '"': '"',
+      '?': '?',
+    };
     if (esc in simple) return simple[esc]!;
     unknown = true;
     return '';

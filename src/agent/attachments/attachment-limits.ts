@@ -6,7 +6,10 @@ import type { AttachmentKind } from '../../messaging/attachment.ts';
  */
 export const ATTACHMENT_LIMITS = {
   /** Bytes per file, by kind (images go to the model inline, base64: a third larger). */
-  maxBytes: { image: 5 * 1024 * 1024, file: 20 * 1024 * 1024, audio: 20 * 1024 * 1024, video: 20 * 1024 * 1024 } satisfies Record<AttachmentKind, number>,
+  maxBytes: { image: 5 * 1024 * 1024, file: 20 * 1024 * 1024, audio: 20 * 1024 * 1024, video: 20 * 1024 * 1024 } satisfies Record<
+    AttachmentKind,
+    number
+  >,
   /** Characters of a text document the model reads; the rest is cut with a marker. */
   documentChars: 20_000,
   /** Lifetime of the presigned URLs hooks get. */

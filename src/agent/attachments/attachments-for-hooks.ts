@@ -24,7 +24,11 @@ export interface HookAttachment {
  * await attachmentsForHooks(stored, plane.attachments, logger);
  * // [{ kind: 'image', mime_type: 'image/png', size: 68, name: 'dot.png', url: 'http://…?X-Amz-Signature=…' }]
  */
-export async function attachmentsForHooks(attachments: readonly StoredAttachment[], store: AttachmentBytesStore | undefined, logger: HookLogger): Promise<HookAttachment[]> {
+export async function attachmentsForHooks(
+  attachments: readonly StoredAttachment[],
+  store: AttachmentBytesStore | undefined,
+  logger: HookLogger,
+): Promise<HookAttachment[]> {
   const out: HookAttachment[] = [];
   for (const attachment of attachments) {
     let url: string | null = null;

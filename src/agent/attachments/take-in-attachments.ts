@@ -44,7 +44,12 @@ const KIND_WORDS: Record<AttachmentKind, string> = { image: 'images', file: 'fil
  * const intake = await takeInAttachments(event.attachments ?? [], sessionId, deps);
  * if (intake.kind === 'refused') await replier.send(target, intake.reply);
  */
-export async function takeInAttachments(attachments: readonly Attachment[], sessionId: string, deps: AttachmentDeps, signal?: AbortSignal): Promise<AttachmentIntake> {
+export async function takeInAttachments(
+  attachments: readonly Attachment[],
+  sessionId: string,
+  deps: AttachmentDeps,
+  signal?: AbortSignal,
+): Promise<AttachmentIntake> {
   for (const attachment of attachments) {
     const limit = ATTACHMENT_LIMITS.maxBytes[attachment.kind];
     if (attachment.size !== null && attachment.size > limit) return refused(attachment, attachment.kind, attachment.size, limit);
@@ -54,7 +59,14 @@ export async function takeInAttachments(attachments: readonly Attachment[], sess
     const claimedLimit = ATTACHMENT_LIMITS.maxBytes[attachment.kind];
     const base = { claimed_mime_type: attachment.mime_type, name: attachment.name };
     if (!deps.downloader || !deps.store) {
-      out.push({ ...base, kind: attachment.kind, mime_type: attachment.mime_type, size: attachment.size ?? 0, key: null, note: `[${attachment.kind} ${attachment.name} attached: not fetched (attachments are not set up here)]` });
+      out.push({
+        ...base,
+        kind: attachment.kind,
+        mime_type: attachment.mime_type,
+        size: attachment.size ?? 0,
+        key: null,
+        note: `[${attachment.kind} ${attachment.name} attached: not fetched (attachments are not set up here)]`,
+      });
       continue;
     }
     let bytes: Uint8Array;
@@ -63,27 +75,46 @@ export async function takeInAttachments(attachments: readonly Attachment[], sess
     } catch (error) {
       if (error instanceof AttachmentTooLargeError) return refused(attachment, attachment.kind, error.bytes, error.limit);
       const reason = errorText(error);
-      out.push({ ...base, kind: attachment.kind, mime_type: attachment.mime_type, size: attachment.size ?? 0, key: null, note: `[${attachment.kind} ${attachment.name} attached: it could not be downloaded (${reason})]` });
+      out.push({
+        ...base,
+        kind: attachment.kind,
+        mime_type: attachment.mime_type,
+        size: attachment.size ?? 0,
+        key: null,
+        note: `[${attachment.kind} ${attachment.name} attached: it could not be downloaded (${reason})]`,
+      });
       continue;
     }
     const mime = await sniffMime(bytes, attachment.mime_type);
     const kind = kindOfMime(mime);
-    if (bytes.length > ATTACHMENT_LIMITS.maxBytes[kind]) return refused(attachment, kind, bytes.length, ATTACHMENT_LIMITS.maxBytes[kind]);
+    if (bytes.length > ATTACHMENT_LIMITS.maxBytes[kind])
+      return refused(attachment, kind, bytes.length, ATTACHMENT_LIMITS.maxBytes[kind]);
     const { key } = await deps.store.put(sessionId, attachment.name, bytes, mime);
     const described =
-      kind === 'audio' && deps.transcribe ? await transcribed(deps.transcribe, mime, attachment.name, bytes, signal) : describe(kind, mime, attachment.name, bytes);
+      kind === 'audio' && deps.transcribe
+        ? await transcribed(deps.transcribe, mime, attachment.name, bytes, signal)
+        : describe(kind, mime, attachment.name, bytes);
     out.push({ ...base, kind, mime_type: mime, size: bytes.length, key, ...described });
   }
   return { kind: 'taken', attachments: out };
 }
 
 /** A voice note's transcript (cut like a document's text), or a note saying why there is none. */
-async function transcribed(transcribe: Transcriber, mime: string, name: string, bytes: Uint8Array, signal?: AbortSignal): Promise<{ note: string; text?: string }> {
+async function transcribed(
+  transcribe: Transcriber,
+  mime: string,
+  name: string,
+  bytes: Uint8Array,
+  signal?: AbortSignal,
+): Promise<{ note: string; text?: string }> {
   const what = `${name} (${mime}, ${formatBytes(bytes.length)})`;
   try {
     const text = await transcribe(bytes, mime, name, signal);
     const limit = ATTACHMENT_LIMITS.documentChars;
-    return { note: `[audio ${what} attached; its transcript follows]`, text: text.length <= limit ? text : `${text.slice(0, limit)}\n[… cut: ${text.length - limit} more characters]` };
+    return {
+      note: `[audio ${what} attached; its transcript follows]`,
+      text: text.length <= limit ? text : `${text.slice(0, limit)}\n[… cut: ${text.length - limit} more characters]`,
+    };
   } catch (error) {
     return { note: `[audio ${what} attached: the transcription failed (${errorText(error)})]` };
   }
@@ -112,5 +143,8 @@ function describe(kind: AttachmentKind, mime: string, name: string, bytes: Uint8
   const text = new TextDecoder('utf-8').decode(bytes);
   const limit = ATTACHMENT_LIMITS.documentChars;
   if (text.length <= limit) return { note: `[file ${what} attached; its text follows]`, text };
-  return { note: `[file ${what} attached; its first ${limit} characters follow]`, text: `${text.slice(0, limit)}\n[… cut: ${text.length - limit} more characters]` };
+  return {
+    note: `[file ${what} attached; its first ${limit} characters follow]`,
+    text: `${text.slice(0, limit)}\n[… cut: ${text.length - limit} more characters]`,
+  };
 }

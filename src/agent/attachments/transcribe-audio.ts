@@ -39,7 +39,8 @@ export function createTranscriber(options: { baseUrl: string; model: string; api
       throw new TranscriptionError(`no answer from the transcription endpoint (${errorText(error)})`);
     }
     const text = await response.text().catch(() => '');
-    if (!response.ok) throw new TranscriptionError(`the transcription endpoint answered ${response.status}: ${logExcerpt(text, 200)}`);
+    if (!response.ok)
+      throw new TranscriptionError(`the transcription endpoint answered ${response.status}: ${logExcerpt(text, 200)}`);
     let body: unknown;
     try {
       body = JSON.parse(text);

@@ -13,18 +13,25 @@ import { MODEL_IMAGE_TYPES, type AttachmentBytesStore } from './take-in-attachme
  */
 export function userText(message: Pick<TranscriptMessage, 'content' | 'attachments'>): string {
   const parts = message.content ? [message.content] : [];
-  for (const attachment of message.attachments ?? []) parts.push(attachment.text === undefined ? attachment.note : `${attachment.note}\n${attachment.text}`);
+  for (const attachment of message.attachments ?? [])
+    parts.push(attachment.text === undefined ? attachment.note : `${attachment.note}\n${attachment.text}`);
   return parts.join('\n\n');
 }
 
 /** The images of the current turn's message the model is shown, as data URLs (read back from the payload bucket). */
-export async function inlineImages(attachments: readonly StoredAttachment[] | undefined, store: AttachmentBytesStore | undefined): Promise<ContentPart[]> {
+export async function inlineImages(
+  attachments: readonly StoredAttachment[] | undefined,
+  store: AttachmentBytesStore | undefined,
+): Promise<ContentPart[]> {
   const parts: ContentPart[] = [];
   if (!store) return parts;
   for (const attachment of attachments ?? []) {
     if (attachment.kind !== 'image' || attachment.key === null || !MODEL_IMAGE_TYPES.has(attachment.mime_type)) continue;
     const bytes = await store.get(attachment.key);
-    parts.push({ type: 'image_url', image_url: { url: `data:${attachment.mime_type};base64,${Buffer.from(bytes).toString('base64')}` } });
+    parts.push({
+      type: 'image_url',
+      image_url: { url: `data:${attachment.mime_type};base64,${Buffer.from(bytes).toString('base64')}` },
+    });
   }
   return parts;
 }

@@ -74,7 +74,11 @@ export async function callModel(call: ModelCall): Promise<{ message: AssistantMe
     api_call_count: call.apiCallCount,
   });
   // Hooks see inline images as a short marker, not their megabytes of base64.
-  const requestView = () => ({ method: 'POST', url: `${transport.baseUrl}/chat/completions`, body: { ...request, messages: withoutInlineImages(request.messages) } });
+  const requestView = () => ({
+    method: 'POST',
+    url: `${transport.baseUrl}/chat/completions`,
+    body: { ...request, messages: withoutInlineImages(request.messages) },
+  });
 
   for (let attempt = 0; ; attempt++) {
     // One `chat` operation per attempt, its hooks under it (docs/telemetry.md).
@@ -84,7 +88,10 @@ export async function callModel(call: ModelCall): Promise<{ message: AssistantMe
       (set) => attemptOnce(attempt, set),
     );
     if ('message' in result) return result;
-    if (!result.willRetry) throw new ModelUnavailableError(`the model request ${apiRequestId} failed: ${result.failure.message}`, { cause: result.failure });
+    if (!result.willRetry)
+      throw new ModelUnavailableError(`the model request ${apiRequestId} failed: ${result.failure.message}`, {
+        cause: result.failure,
+      });
     await sleep(Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt));
   }
 
@@ -129,7 +136,12 @@ export async function callModel(call: ModelCall): Promise<{ message: AssistantMe
           finish_reason: choice.finish_reason ?? null,
           message_count: request.messages.length,
           response_model: completion.model ?? transport.model,
-          response: { id: completion.id ?? null, model: completion.model ?? null, choices: [{ index: 0, message, finish_reason: choice.finish_reason ?? null }], usage: completion.usage ?? null },
+          response: {
+            id: completion.id ?? null,
+            model: completion.model ?? null,
+            choices: [{ index: 0, message, finish_reason: choice.finish_reason ?? null }],
+            usage: completion.usage ?? null,
+          },
           usage: completion.usage ?? null,
           assistant_message: message,
           assistant_content_chars: message.content?.length ?? 0,
@@ -149,7 +161,12 @@ export async function callModel(call: ModelCall): Promise<{ message: AssistantMe
       const failure =
         error instanceof ModelRequestError
           ? error
-          : new ModelRequestError(errorText(error), { statusCode: null, retryable: false, reason: 'unknown_error', type: (error as Error)?.name ?? 'Error' });
+          : new ModelRequestError(errorText(error), {
+              statusCode: null,
+              retryable: false,
+              reason: 'unknown_error',
+              type: (error as Error)?.name ?? 'Error',
+            });
       const endedAt = Date.now() / 1000;
       const willRetry = failure.details.retryable && attempt < retry.maxRetries && !call.signal?.aborted;
       await hooks.observe(

@@ -18,7 +18,11 @@ export function modelPromptJudge(settings: ModelSettings): PromptJudge | undefin
   return async (request) => {
     const model = request.model ?? settings.name ?? DEFAULT_REMOTE_MODEL;
     let transport = transports.get(model);
-    if (!transport) transports.set(model, (transport = new OpenAiTransport({ model, baseUrl, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) })));
+    if (!transport)
+      transports.set(
+        model,
+        (transport = new OpenAiTransport({ model, baseUrl, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) })),
+      );
     const completion = await transport.send(
       {
         model,

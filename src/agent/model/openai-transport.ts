@@ -80,5 +80,10 @@ export class OpenAiTransport implements ModelTransport {
 }
 
 function invalid(status: number, message: string): ModelRequestError {
-  return new ModelRequestError(message, { statusCode: status, retryable: true, reason: 'invalid_response', type: 'InvalidResponse' });
+  return new ModelRequestError(message, {
+    statusCode: status,
+    retryable: true,
+    reason: 'invalid_response',
+    type: 'InvalidResponse',
+  });
 }

@@ -54,8 +54,16 @@ export class StandInModel implements ModelTransport {
     }
     const lastTool = after.findLast((m) => m.role === 'tool');
     if (lastTool) {
-      const call = after.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : [])).find((c) => c.id === lastTool.tool_call_id);
-      return reply({ role: 'assistant', content: toolResultAsChat(call?.function.name ?? '', typeof lastTool.content === 'string' ? lastTool.content : '') }, 'stop');
+      const call = after
+        .flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : []))
+        .find((c) => c.id === lastTool.tool_call_id);
+      return reply(
+        {
+          role: 'assistant',
+          content: toolResultAsChat(call?.function.name ?? '', typeof lastTool.content === 'string' ? lastTool.content : ''),
+        },
+        'stop',
+      );
     }
     return reply({ role: 'assistant', content: `You said: ${text}` }, 'stop');
   }
@@ -114,7 +122,17 @@ function reply(message: TranscriptMessage & { role: 'assistant' }, finishReason:
   return {
     id: 'stand-in',
     model: STAND_IN_MODEL_NAME,
-    choices: [{ index: 0, message: { role: 'assistant', content: message.content, ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}) }, finish_reason: finishReason }],
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: message.content,
+          ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}),
+        },
+        finish_reason: finishReason,
+      },
+    ],
     usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
   };
 }

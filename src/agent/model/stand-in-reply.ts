@@ -24,7 +24,8 @@ export function toolResultAsChat(toolName: string, content: string): string {
       if ('output' in r && 'exit_code' in r) return terminalText(r);
       break;
     case 'write_file':
-      if (typeof r.path === 'string' && typeof r.bytes_written === 'number') return `Wrote ${r.bytes_written} bytes to ${r.path}.`;
+      if (typeof r.path === 'string' && typeof r.bytes_written === 'number')
+        return `Wrote ${r.bytes_written} bytes to ${r.path}.`;
       break;
     case 'patch':
       if (typeof r.path === 'string' && typeof r.replacements === 'number') {

@@ -17,7 +17,8 @@ export function applyPatch(
   if (oldString === '') throw new SandboxError('patch needs a non-empty "old_string"');
   const count = content.split(oldString).length - 1;
   if (count === 0) throw new SandboxError(`"old_string" was not found in ${label}`);
-  if (count > 1 && !replaceAll) throw new SandboxError(`"old_string" occurs ${count} times in ${label}; make it unique or set replace_all`);
+  if (count > 1 && !replaceAll)
+    throw new SandboxError(`"old_string" occurs ${count} times in ${label}; make it unique or set replace_all`);
   return replaceAll
     ? { content: content.split(oldString).join(newString), replacements: count }
     : { content: content.replace(oldString, () => newString), replacements: 1 };

@@ -1,10 +1,23 @@
 import { chownSync, lstatSync, mkdirSync, readlinkSync, statSync } from 'node:fs';
 import { delimiter, dirname, resolve } from 'node:path';
 import { applyPatch } from './apply-patch.ts';
-import { bubblewrapArgs, isInsidePath, SANDBOX_WORKSPACE, sandboxEtcFiles, type BubblewrapLayout, type SystemEntry } from './bubblewrap-args.ts';
+import {
+  bubblewrapArgs,
+  isInsidePath,
+  SANDBOX_WORKSPACE,
+  sandboxEtcFiles,
+  type BubblewrapLayout,
+  type SystemEntry,
+} from './bubblewrap-args.ts';
 import { runProcess, type ProcessRun } from './run-command.ts';
 import { terminalEnvironment } from './terminal-environment.ts';
-import { SandboxError, type SandboxRequest, type SandboxResults, type SandboxResultOf, type ToolSandbox } from './tool-sandbox.ts';
+import {
+  SandboxError,
+  type SandboxRequest,
+  type SandboxResults,
+  type SandboxResultOf,
+  type ToolSandbox,
+} from './tool-sandbox.ts';
 import { workspaceDir } from './workspace-dir.ts';
 
 /** The host user the sandbox runs as when hookgate runs as root ("nobody"): see `sandboxUser`. */
@@ -77,10 +90,16 @@ export function hostSystemEntries(): SystemEntry[] {
  * sandboxEnvironment([], { PATH: '/root/.cargo/bin:/usr/bin', HOME: '/root', AWS_SECRET_ACCESS_KEY: 'x' })
  * // { PATH: '/usr/bin', HOME: '/workspace', TMPDIR: '/tmp' }
  */
-export function sandboxEnvironment(passthrough: readonly string[], env: NodeJS.ProcessEnv = process.env, roots: readonly string[] = []): NodeJS.ProcessEnv {
+export function sandboxEnvironment(
+  passthrough: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  roots: readonly string[] = [],
+): NodeJS.ProcessEnv {
   const out = terminalEnvironment(passthrough, env);
   const visible = ['/usr', '/bin', '/sbin', ...roots];
-  const path = (out.PATH ?? '').split(delimiter).filter((dir) => dir.startsWith('/') && visible.some((root) => isInsidePath(resolve(dir), root)));
+  const path = (out.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => dir.startsWith('/') && visible.some((root) => isInsidePath(resolve(dir), root)));
   out.PATH = path.length > 0 ? [...new Set(path)].join(delimiter) : '/usr/local/bin:/usr/bin:/bin';
   out.HOME = SANDBOX_WORKSPACE;
   out.TMPDIR = '/tmp';
@@ -103,11 +122,17 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Tool
   const user = sandboxUser();
   const etc = sandboxEtcFiles(user?.uid ?? process.getuid?.() ?? 1000, user?.gid ?? process.getgid?.() ?? 1000);
   // As root the sandbox's user binds the roots: one it cannot reach would fail every call, so it is left out (the selection says so).
-  const roots = (options.allowedRoots ?? []).map((root) => resolve(root)).filter((root) => !user || unsearchableAncestor(root, user.uid) === undefined);
+  const roots = (options.allowedRoots ?? [])
+    .map((root) => resolve(root))
+    .filter((root) => !user || unsearchableAncestor(root, user.uid) === undefined);
   const env = sandboxEnvironment(options.envPassthrough ?? [], process.env, roots);
   const system = hostSystemEntries();
 
-  const call = async (sessionId: string, argv: string[], extra: { stdin?: string; timeoutSeconds: number; signal?: AbortSignal }): Promise<ProcessRun> => {
+  const call = async (
+    sessionId: string,
+    argv: string[],
+    extra: { stdin?: string; timeoutSeconds: number; signal?: AbortSignal },
+  ): Promise<ProcessRun> => {
     const workspace = prepareWorkspace(options.workspaceRoot, sessionId, user);
     const layout: BubblewrapLayout = {
       workspace,
@@ -132,26 +157,42 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Tool
     });
     // bwrap reports the child's pid on the status fd once it started it; without that line the sandbox itself failed.
     if (!run.timedOut && !(run.fdOutput ?? '').includes('child-pid')) {
-      throw new SandboxError(`the sandbox could not start: ${firstLine(run.stderr.toString('utf8')) || `bwrap exited with ${run.exitCode}`}`);
+      throw new SandboxError(
+        `the sandbox could not start: ${firstLine(run.stderr.toString('utf8')) || `bwrap exited with ${run.exitCode}`}`,
+      );
     }
     return run;
   };
 
   const readFile = async (sessionId: string, path: string, maxBytes: number, signal?: AbortSignal): Promise<Buffer> => {
-    const run = await call(sessionId, ['/bin/sh', '-c', READ_SCRIPT, 'read', path, String(maxBytes)], { timeoutSeconds: FILE_OP_TIMEOUT_SECONDS, ...(signal ? { signal } : {}) });
+    const run = await call(sessionId, ['/bin/sh', '-c', READ_SCRIPT, 'read', path, String(maxBytes)], {
+      timeoutSeconds: FILE_OP_TIMEOUT_SECONDS,
+      ...(signal ? { signal } : {}),
+    });
     if (run.exitCode === 0) return run.stdout;
     throw new SandboxError(fileOpError(path, run, 'read'));
   };
 
   const writeFile = async (sessionId: string, path: string, content: string, signal?: AbortSignal): Promise<void> => {
-    const run = await call(sessionId, ['/bin/sh', '-c', WRITE_SCRIPT, 'write', path], { stdin: content, timeoutSeconds: FILE_OP_TIMEOUT_SECONDS, ...(signal ? { signal } : {}) });
+    const run = await call(sessionId, ['/bin/sh', '-c', WRITE_SCRIPT, 'write', path], {
+      stdin: content,
+      timeoutSeconds: FILE_OP_TIMEOUT_SECONDS,
+      ...(signal ? { signal } : {}),
+    });
     if (run.exitCode !== 0) throw new SandboxError(fileOpError(path, run, 'write'));
   };
 
-  const dispatch = async (sessionId: string, request: SandboxRequest, signal?: AbortSignal): Promise<SandboxResults[SandboxRequest['op']]> => {
+  const dispatch = async (
+    sessionId: string,
+    request: SandboxRequest,
+    signal?: AbortSignal,
+  ): Promise<SandboxResults[SandboxRequest['op']]> => {
     switch (request.op) {
       case 'exec': {
-        const run = await call(sessionId, ['/bin/sh', '-c', request.command], { timeoutSeconds: request.timeoutSeconds, ...(signal ? { signal } : {}) });
+        const run = await call(sessionId, ['/bin/sh', '-c', request.command], {
+          timeoutSeconds: request.timeoutSeconds,
+          ...(signal ? { signal } : {}),
+        });
         return { output: run.output, exitCode: run.exitCode, timedOut: run.timedOut };
       }
       case 'read': {
@@ -165,8 +206,15 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Tool
         return { bytesWritten: Buffer.byteLength(request.content) };
       case 'patch': {
         const bytes = await readFile(sessionId, request.path, PATCH_MAX_BYTES + 1, signal);
-        if (bytes.length > PATCH_MAX_BYTES) throw new SandboxError(`${request.path} is larger than ${PATCH_MAX_BYTES} bytes; patch refuses it`);
-        const patched = applyPatch(bytes.toString('utf8'), request.oldString, request.newString, request.replaceAll, request.path);
+        if (bytes.length > PATCH_MAX_BYTES)
+          throw new SandboxError(`${request.path} is larger than ${PATCH_MAX_BYTES} bytes; patch refuses it`);
+        const patched = applyPatch(
+          bytes.toString('utf8'),
+          request.oldString,
+          request.newString,
+          request.replaceAll,
+          request.path,
+        );
         await writeFile(sessionId, request.path, patched.content, signal);
         return { replacements: patched.replacements };
       }
@@ -175,7 +223,11 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Tool
 
   return {
     kind: 'bwrap',
-    async run<R extends SandboxRequest>(session: { sessionId: string }, request: R, signal?: AbortSignal): Promise<SandboxResultOf<R>> {
+    async run<R extends SandboxRequest>(
+      session: { sessionId: string },
+      request: R,
+      signal?: AbortSignal,
+    ): Promise<SandboxResultOf<R>> {
       return (await dispatch(session.sessionId, request, signal)) as SandboxResultOf<R>;
     },
   };
@@ -229,13 +281,15 @@ export function unsearchableAncestor(dir: string, uid: number): string | undefin
 }
 
 function existingDirectories(paths: readonly string[]): string[] {
-  return paths.map((path) => resolve(path)).filter((path) => {
-    try {
-      return statSync(path).isDirectory();
-    } catch {
-      return false;
-    }
-  });
+  return paths
+    .map((path) => resolve(path))
+    .filter((path) => {
+      try {
+        return statSync(path).isDirectory();
+      } catch {
+        return false;
+      }
+    });
 }
 
 /**

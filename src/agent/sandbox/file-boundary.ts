@@ -31,9 +31,12 @@ export async function resolveToolPath(path: unknown, workspace: string, policy: 
   if (path.includes('\0')) throw new SandboxError('the path contains a NUL character');
   const target = await realPrefix(isAbsolute(path) ? resolve(path) : resolve(workspace, path));
   const roots = await Promise.all([workspace, ...policy.allowedRoots].map(realPrefix));
-  const protectedDirs = await Promise.all([...PROTECTED_DIRECTORIES, ...(policy.hooksHome ? [policy.hooksHome] : [])].map(realPrefix));
+  const protectedDirs = await Promise.all(
+    [...PROTECTED_DIRECTORIES, ...(policy.hooksHome ? [policy.hooksHome] : [])].map(realPrefix),
+  );
   const allowed = roots.some(
-    (root) => isInside(target, root) && !protectedDirs.some((dir) => isInside(target, dir) && isInside(dir, root) && dir !== root),
+    (root) =>
+      isInside(target, root) && !protectedDirs.some((dir) => isInside(target, dir) && isInside(dir, root) && dir !== root),
   );
   if (!allowed) {
     throw new SandboxError(
@@ -63,7 +66,8 @@ async function realPrefix(absolute: string): Promise<string> {
       const code = (error as NodeJS.ErrnoException).code;
       const parent = dirname(current);
       // ENOENT: not there yet (a file about to be written); ENOTDIR: a file in the middle.
-      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || parent === current) return rest.length === 0 ? current : join(current, ...rest.reverse());
+      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || parent === current)
+        return rest.length === 0 ? current : join(current, ...rest.reverse());
       rest.push(basename(current));
       current = parent;
     }
@@ -97,7 +101,10 @@ export async function readToolFile(resolved: string): Promise<string> {
  * and the Lambda tools function.)
  */
 function refuseHardLinked(resolved: string, links: number): void {
-  if (links > 1) throw new SandboxError(`${resolved} has ${links} hard links; the file tools refuse hard-linked files (one of its names may be outside the workspace)`);
+  if (links > 1)
+    throw new SandboxError(
+      `${resolved} has ${links} hard links; the file tools refuse hard-linked files (one of its names may be outside the workspace)`,
+    );
 }
 
 /**
@@ -109,7 +116,11 @@ function refuseHardLinked(resolved: string, links: number): void {
 export async function writeToolFile(resolved: string, content: string): Promise<void> {
   await mkdir(dirname(resolved), { recursive: true });
   // Truncated only once it is known not to be another name of a file elsewhere.
-  const handle = await open(resolved, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
+  const handle = await open(
+    resolved,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    0o644,
+  );
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) throw new SandboxError(`${resolved} is not a regular file`);

@@ -3,8 +3,21 @@ import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import * as z from 'zod';
-import { SandboxError, type SandboxRequest, type SandboxResultOf, type SandboxSession, type ToolSandbox } from './tool-sandbox.ts';
-import { SandboxResultSchemas, TOOLS_EXEC_MAX_SECONDS, ToolsFunctionAnswerSchema, tenantIdOf, WORKSPACE_KEY_PREFIX, type ToolsFunctionEvent } from './tools-function-protocol.ts';
+import {
+  SandboxError,
+  type SandboxRequest,
+  type SandboxResultOf,
+  type SandboxSession,
+  type ToolSandbox,
+} from './tool-sandbox.ts';
+import {
+  SandboxResultSchemas,
+  TOOLS_EXEC_MAX_SECONDS,
+  ToolsFunctionAnswerSchema,
+  tenantIdOf,
+  WORKSPACE_KEY_PREFIX,
+  type ToolsFunctionEvent,
+} from './tools-function-protocol.ts';
 
 /** How long a presigned workspace URL is good for: past the tools function's 120 s timeout, not much more. */
 export const WORKSPACE_URL_SECONDS = 300;
@@ -49,16 +62,25 @@ export function createLambdaSandbox(options: LambdaSandboxOptions): ToolSandbox 
         getSignedUrl(s3, new PutObjectCommand({ Bucket: options.bucket, Key: key }), { expiresIn }),
       ]);
       const sent: SandboxRequest =
-        request.op === 'exec' ? { ...request, timeoutSeconds: Math.min(request.timeoutSeconds, TOOLS_EXEC_MAX_SECONDS) } : request;
+        request.op === 'exec'
+          ? { ...request, timeoutSeconds: Math.min(request.timeoutSeconds, TOOLS_EXEC_MAX_SECONDS) }
+          : request;
       const event: ToolsFunctionEvent = { sessionId: session.sessionId, request: sent, workspace: { getUrl, putUrl } };
       const payload = Buffer.from(JSON.stringify(event));
       if (payload.length > INVOKE_PAYLOAD_BYTES) {
-        throw new SandboxError(`the request is ${payload.length} bytes, over the ${INVOKE_PAYLOAD_BYTES} bytes a tools call can carry; nothing was run`);
+        throw new SandboxError(
+          `the request is ${payload.length} bytes, over the ${INVOKE_PAYLOAD_BYTES} bytes a tools call can carry; nothing was run`,
+        );
       }
       let answer;
       try {
         answer = await lambda.send(
-          new InvokeCommand({ FunctionName: options.functionName, InvocationType: 'RequestResponse', TenantId: tenantIdOf(session.sessionId), Payload: payload }),
+          new InvokeCommand({
+            FunctionName: options.functionName,
+            InvocationType: 'RequestResponse',
+            TenantId: tenantIdOf(session.sessionId),
+            Payload: payload,
+          }),
           signal ? { abortSignal: signal } : {},
         );
       } catch (error) {
@@ -88,13 +110,18 @@ export function createLambdaSandbox(options: LambdaSandboxOptions): ToolSandbox 
  */
 export function lambdaToolSandbox(resources: { toolsFunctionName?: string; workspaceBucket?: string }): ToolSandbox {
   const { toolsFunctionName, workspaceBucket } = resources;
-  if (toolsFunctionName && workspaceBucket) return createLambdaSandbox({ functionName: toolsFunctionName, bucket: workspaceBucket });
-  const missing = [!toolsFunctionName && 'HOOKGATE_TOOLS_FUNCTION_NAME', !workspaceBucket && 'HOOKGATE_WORKSPACE_BUCKET'].filter(Boolean).join(' and ');
+  if (toolsFunctionName && workspaceBucket)
+    return createLambdaSandbox({ functionName: toolsFunctionName, bucket: workspaceBucket });
+  const missing = [!toolsFunctionName && 'HOOKGATE_TOOLS_FUNCTION_NAME', !workspaceBucket && 'HOOKGATE_WORKSPACE_BUCKET']
+    .filter(Boolean)
+    .join(' and ');
   return {
     kind: 'unavailable',
     run() {
       return Promise.reject(
-        new SandboxError(`no tool sandbox in this deployment: ${missing} not set on the turn function (deploy the stack, which creates the tools function and sets them); nothing was run`),
+        new SandboxError(
+          `no tool sandbox in this deployment: ${missing} not set on the turn function (deploy the stack, which creates the tools function and sets them); nothing was run`,
+        ),
       );
     },
   };
@@ -111,10 +138,14 @@ function functionError(text: string): SandboxError {
   const parsed = LambdaErrorSchema.safeParse(safeJson(text));
   const message = parsed.success ? (parsed.data.errorMessage ?? '') : '';
   if (/Task timed out/i.test(message)) {
-    return new SandboxError('the tools function timed out (the call ran past its 120 s); its changes to the workspace were not saved');
+    return new SandboxError(
+      'the tools function timed out (the call ran past its 120 s); its changes to the workspace were not saved',
+    );
   }
   const type = parsed.success ? parsed.data.errorType : undefined;
-  return new SandboxError(`the tools function failed${type ? ` (${type})` : ''}: ${message.slice(0, 500) || 'no message'}; its changes to the workspace may not be saved`);
+  return new SandboxError(
+    `the tools function failed${type ? ` (${type})` : ''}: ${message.slice(0, 500) || 'no message'}; its changes to the workspace may not be saved`,
+  );
 }
 
 function safeJson(text: string): unknown {

@@ -43,7 +43,10 @@ export class PresignedWorkspace {
    */
   async restore(tenant: string, getUrl: string, signal?: AbortSignal): Promise<void> {
     const held = this.copy?.tenant === tenant ? this.copy : undefined;
-    const response = await fetch(getUrl, { headers: held?.etag ? { 'if-none-match': held.etag } : {}, ...(signal ? { signal } : {}) }).catch((error: Error) => {
+    const response = await fetch(getUrl, {
+      headers: held?.etag ? { 'if-none-match': held.etag } : {},
+      ...(signal ? { signal } : {}),
+    }).catch((error: Error) => {
       throw new SandboxError(`the session workspace could not be fetched (${error.message})`);
     });
     if (response.status === 304 && held) return;
@@ -61,7 +64,9 @@ export class PresignedWorkspace {
     const length = Number(response.headers.get('content-length') ?? '0');
     if (length > this.limits.archiveBytes) {
       await response.body.cancel();
-      throw new SandboxError(`the saved session workspace is ${length} bytes, over the ${this.limits.archiveBytes}-byte cap; nothing was run`);
+      throw new SandboxError(
+        `the saved session workspace is ${length} bytes, over the ${this.limits.archiveBytes}-byte cap; nothing was run`,
+      );
     }
     await unpackWorkspace(this.dir, Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), this.limits);
     this.copy = { tenant, ...etagOf(response), fingerprint: (await fingerprintWorkspace(this.dir)).hash };
@@ -84,14 +89,18 @@ export class PresignedWorkspace {
       delete copy.etag;
       throw error;
     }
-    const response = await fetch(putUrl, { method: 'PUT', body: archive, ...(signal ? { signal } : {}) }).catch((error: Error) => {
-      delete copy.etag;
-      throw new SandboxError(`the session workspace could not be saved (${error.message}); this call's changes may be lost`);
-    });
+    const response = await fetch(putUrl, { method: 'PUT', body: archive, ...(signal ? { signal } : {}) }).catch(
+      (error: Error) => {
+        delete copy.etag;
+        throw new SandboxError(`the session workspace could not be saved (${error.message}); this call's changes may be lost`);
+      },
+    );
     await response.body?.cancel();
     if (!response.ok) {
       delete copy.etag;
-      throw new SandboxError(`the session workspace could not be saved (HTTP ${response.status}); this call's changes may be lost`);
+      throw new SandboxError(
+        `the session workspace could not be saved (HTTP ${response.status}); this call's changes may be lost`,
+      );
     }
     this.copy = { tenant: copy.tenant, ...etagOf(response), fingerprint: print.hash };
     return true;

@@ -120,7 +120,10 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
     if (spec.stdin !== undefined) feed(child.stdin, spec.stdin);
     for (const [i, input] of (spec.inputs ?? []).entries()) feed(child.stdio[3 + i], input);
     const fdChunks: Buffer[] = [];
-    if (spec.collectFd) (child.stdio[3 + (spec.inputs?.length ?? 0)] as NodeJS.ReadableStream | null)?.on('data', (chunk: Buffer) => fdChunks.push(chunk));
+    if (spec.collectFd)
+      (child.stdio[3 + (spec.inputs?.length ?? 0)] as NodeJS.ReadableStream | null)?.on('data', (chunk: Buffer) =>
+        fdChunks.push(chunk),
+      );
     let timedOut = false;
     const kill = () => {
       try {
@@ -169,6 +172,13 @@ export async function runCommand(
   signal?: AbortSignal,
   env: NodeJS.ProcessEnv = terminalEnvironment(),
 ): Promise<CommandRun> {
-  const run = await runProcess({ file: '/bin/sh', args: ['-c', command], cwd, env, timeoutSeconds, ...(signal ? { signal } : {}) });
+  const run = await runProcess({
+    file: '/bin/sh',
+    args: ['-c', command],
+    cwd,
+    env,
+    timeoutSeconds,
+    ...(signal ? { signal } : {}),
+  });
   return { output: run.output, exitCode: run.exitCode, timedOut: run.timedOut };
 }

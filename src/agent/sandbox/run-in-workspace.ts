@@ -30,7 +30,11 @@ export async function runInWorkspace<R extends SandboxRequest>(
   return (await dispatch(workspace, request, options)) as SandboxResultOf<R>;
 }
 
-async function dispatch(workspace: string, request: SandboxRequest, options: WorkspaceRunOptions): Promise<SandboxResults[SandboxRequest['op']]> {
+async function dispatch(
+  workspace: string,
+  request: SandboxRequest,
+  options: WorkspaceRunOptions,
+): Promise<SandboxResults[SandboxRequest['op']]> {
   switch (request.op) {
     case 'exec':
       return runCommand(request.command, workspace, request.timeoutSeconds, options.signal, options.env);
@@ -43,7 +47,13 @@ async function dispatch(workspace: string, request: SandboxRequest, options: Wor
       return { bytesWritten: Buffer.byteLength(request.content) };
     case 'patch': {
       const path = await resolveToolPath(request.path, workspace, options.boundary);
-      const patched = applyPatch(await readToolFile(path), request.oldString, request.newString, request.replaceAll, request.path);
+      const patched = applyPatch(
+        await readToolFile(path),
+        request.oldString,
+        request.newString,
+        request.replaceAll,
+        request.path,
+      );
       await writeToolFile(path, patched.content);
       return { replacements: patched.replacements };
     }

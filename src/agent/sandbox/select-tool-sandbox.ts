@@ -67,13 +67,16 @@ export function selectToolSandbox(options: SelectToolSandboxOptions): ToolSandbo
   const setting = config.sandbox ?? 'auto';
   const network = config.network ?? 'none';
   const workspaceRoot = options.workspaceRoot ?? join(tmpdir(), 'hookgate-workspaces');
-  const boundary: FileBoundary = { allowedRoots: config.allowedRoots, ...(config.hooksHome ? { hooksHome: config.hooksHome } : {}) };
+  const boundary: FileBoundary = {
+    allowedRoots: config.allowedRoots,
+    ...(config.hooksHome ? { hooksHome: config.hooksHome } : {}),
+  };
   if (setting === 'none') {
     return {
       sandbox: createUnsandboxed({ workspaceRoot, envPassthrough: config.terminalEnvPassthrough, boundary }),
       summary: 'none (terminal.sandbox: none)',
       notice:
-        'terminal.sandbox: none — the terminal and file tools run unsandboxed, as hookgate\'s own user: a chat user reaches ' +
+        "terminal.sandbox: none — the terminal and file tools run unsandboxed, as hookgate's own user: a chat user reaches " +
         'its files, processes and network (docs/security.md)',
     };
   }
@@ -82,7 +85,8 @@ export function selectToolSandbox(options: SelectToolSandboxOptions): ToolSandbo
       const sandbox = options.lambda();
       return { sandbox, summary: `${sandbox.kind} (the tools function)` };
     }
-    const reason = 'no tool sandbox is deployed with this turn function, so the terminal and file tools are off; deploy the tools function, or set terminal.sandbox: none in config.yaml to run them unsandboxed in the turn function (docs/security.md)';
+    const reason =
+      'no tool sandbox is deployed with this turn function, so the terminal and file tools are off; deploy the tools function, or set terminal.sandbox: none in config.yaml to run them unsandboxed in the turn function (docs/security.md)';
     return { sandbox: createUnavailableSandbox(reason), summary: 'unavailable', notice: reason };
   }
   const probe = probeBubblewrap(network);

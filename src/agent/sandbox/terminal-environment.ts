@@ -11,7 +11,10 @@ export const TERMINAL_ENV_ALLOWLIST: readonly string[] = ['PATH', 'HOME', 'LANG'
  * terminalEnvironment(['GOPATH'], { PATH: '/usr/bin', GOPATH: '/go', AWS_SECRET_ACCESS_KEY: 'x' })
  * // { PATH: '/usr/bin', GOPATH: '/go' }
  */
-export function terminalEnvironment(passthrough: readonly string[] = [], env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function terminalEnvironment(
+  passthrough: readonly string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const name of [...TERMINAL_ENV_ALLOWLIST, ...passthrough]) {
     const value = env[name];

@@ -4,7 +4,13 @@ import { PresignedWorkspace } from './presigned-workspace.ts';
 import { runInWorkspace } from './run-in-workspace.ts';
 import { terminalEnvironment } from './terminal-environment.ts';
 import { SandboxError } from './tool-sandbox.ts';
-import { MAX_EXEC_OUTPUT_CHARS, SandboxResultSchemas, ToolsFunctionEventSchema, tenantIdOf, type ToolsFunctionAnswer } from './tools-function-protocol.ts';
+import {
+  MAX_EXEC_OUTPUT_CHARS,
+  SandboxResultSchemas,
+  ToolsFunctionEventSchema,
+  tenantIdOf,
+  type ToolsFunctionAnswer,
+} from './tools-function-protocol.ts';
 import type { WorkspaceLimits } from './workspace-archive.ts';
 
 export interface ToolsFunctionOptions {
@@ -35,14 +41,19 @@ export interface ToolsFunctionContext {
  * @example
  * export const handler = createToolsFunctionHandler();
  */
-export function createToolsFunctionHandler(options: ToolsFunctionOptions = {}): (event: unknown, context?: ToolsFunctionContext) => Promise<ToolsFunctionAnswer> {
+export function createToolsFunctionHandler(
+  options: ToolsFunctionOptions = {},
+): (event: unknown, context?: ToolsFunctionContext) => Promise<ToolsFunctionAnswer> {
   const workspace = new PresignedWorkspace(options.dir ?? join(tmpdir(), 'hookgate-workspace'), options.limits);
   const env = terminalEnvironment([], options.env ?? process.env);
   return async (event, context) => {
     const parsed = ToolsFunctionEventSchema.safeParse(event);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return { ok: false, error: `the tools function got a malformed request (${issue?.path.join('.') || 'event'}: ${issue?.message})` };
+      return {
+        ok: false,
+        error: `the tools function got a malformed request (${issue?.path.join('.') || 'event'}: ${issue?.message})`,
+      };
     }
     const { sessionId, request, workspace: urls } = parsed.data;
     // Tenant isolation keeps one session per execution environment; a mismatch is a bug to refuse, not to run.
@@ -57,7 +68,10 @@ export function createToolsFunctionHandler(options: ToolsFunctionOptions = {}): 
         boundary: { allowedRoots: [] },
       });
       if (request.op !== 'read') await workspace.save(urls.putUrl);
-      return { ok: true, result: SandboxResultSchemas[request.op].parse(request.op === 'exec' ? capOutput(result as { output: string }) : result) };
+      return {
+        ok: true,
+        result: SandboxResultSchemas[request.op].parse(request.op === 'exec' ? capOutput(result as { output: string }) : result),
+      };
     } catch (error) {
       if (error instanceof SandboxError) return { ok: false, error: error.message };
       // A missing file, a directory read as a file…: the model's to hear, worded as the unsandboxed tools word it.
@@ -75,5 +89,8 @@ function capOutput<T extends { output: string }>(run: T): T {
   if (run.output.length <= MAX_EXEC_OUTPUT_CHARS) return run;
   const half = MAX_EXEC_OUTPUT_CHARS / 2;
   const cut = run.output.length - MAX_EXEC_OUTPUT_CHARS;
-  return { ...run, output: `${run.output.slice(0, half)}\n… [${cut} characters cut by the tools function] …\n${run.output.slice(-half)}` };
+  return {
+    ...run,
+    output: `${run.output.slice(0, half)}\n… [${cut} characters cut by the tools function] …\n${run.output.slice(-half)}`,
+  };
 }

@@ -23,7 +23,11 @@ export const MAX_WORKSPACE_ENTRIES = 20_000;
 export const TOOLS_EXEC_MAX_SECONDS = 90;
 
 export const SandboxRequestSchema = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('exec'), command: z.string().min(1), timeoutSeconds: z.number().positive().max(TOOLS_EXEC_MAX_SECONDS) }),
+  z.object({
+    op: z.literal('exec'),
+    command: z.string().min(1),
+    timeoutSeconds: z.number().positive().max(TOOLS_EXEC_MAX_SECONDS),
+  }),
   z.object({ op: z.literal('read'), path: z.string(), limitBytes: z.number().int().positive() }),
   z.object({ op: z.literal('write'), path: z.string(), content: z.string() }),
   z.object({ op: z.literal('patch'), path: z.string(), oldString: z.string(), newString: z.string(), replaceAll: z.boolean() }),
@@ -67,7 +71,9 @@ export type ToolsFunctionAnswer = z.infer<typeof ToolsFunctionAnswerSchema>;
  * tenantIdOf('20260101_120000_0a1b2c3d') // '20260101_120000_0a1b2c3d'
  */
 export function tenantIdOf(sessionId: string): string {
-  return /^[A-Za-z0-9._-]{1,64}$/.test(sessionId) ? sessionId : `s-${createHash('sha256').update(sessionId).digest('hex').slice(0, 40)}`;
+  return /^[A-Za-z0-9._-]{1,64}$/.test(sessionId)
+    ? sessionId
+    : `s-${createHash('sha256').update(sessionId).digest('hex').slice(0, 40)}`;
 }
 
 /** An `exec` answer keeps at most this much output (head and tail), well inside Lambda's 6 MB response. */

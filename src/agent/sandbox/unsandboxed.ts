@@ -26,7 +26,11 @@ export function createUnsandboxed(options: UnsandboxedOptions): ToolSandbox {
     kind: 'none',
     run(session, request, signal) {
       const env = terminalEnvironment(options.envPassthrough);
-      return runInWorkspace(workspaceDir(options.workspaceRoot, session.sessionId), request, { env, boundary, ...(signal ? { signal } : {}) });
+      return runInWorkspace(workspaceDir(options.workspaceRoot, session.sessionId), request, {
+        env,
+        boundary,
+        ...(signal ? { signal } : {}),
+      });
     },
   };
 }

@@ -63,14 +63,22 @@ export async function fingerprintWorkspace(dir: string): Promise<WorkspaceFinger
  * @example
  * const archive = await packWorkspace('/tmp/ws'); // Buffer, ready to PUT
  */
-export async function packWorkspace(dir: string, limits: WorkspaceLimits = DEFAULT_WORKSPACE_LIMITS, print?: WorkspaceFingerprint): Promise<Buffer> {
+export async function packWorkspace(
+  dir: string,
+  limits: WorkspaceLimits = DEFAULT_WORKSPACE_LIMITS,
+  print?: WorkspaceFingerprint,
+): Promise<Buffer> {
   const fingerprint = print ?? (await fingerprintWorkspace(dir));
-  if (fingerprint.bytes > limits.unpackedBytes) throw overCap(`its files add up to ${mib(fingerprint.bytes)}`, `${mib(limits.unpackedBytes)} of files`);
-  if (fingerprint.entries > limits.entries) throw overCap(`it holds ${fingerprint.entries} files and folders`, `${limits.entries} entries`);
+  if (fingerprint.bytes > limits.unpackedBytes)
+    throw overCap(`its files add up to ${mib(fingerprint.bytes)}`, `${mib(limits.unpackedBytes)} of files`);
+  if (fingerprint.entries > limits.entries)
+    throw overCap(`it holds ${fingerprint.entries} files and folders`, `${limits.entries} entries`);
   const chunks: Buffer[] = [];
   await pipeline(
     packTar({ gzip: true, cwd: dir, portable: true, follow: false }, ['.']),
-    byteLimit(limits.archiveBytes, (seen) => overCap(`its archive is over ${mib(seen)}`, `a ${mib(limits.archiveBytes)} archive`)),
+    byteLimit(limits.archiveBytes, (seen) =>
+      overCap(`its archive is over ${mib(seen)}`, `a ${mib(limits.archiveBytes)} archive`),
+    ),
     async (source: AsyncIterable<Buffer>) => {
       for await (const chunk of source) chunks.push(chunk);
     },
@@ -94,14 +102,19 @@ const ALLOWED_TYPES = new Set(['File', 'OldFile', 'ContiguousFile', 'Directory',
  * @example
  * await unpackWorkspace('/tmp/ws', Readable.fromWeb(response.body));
  */
-export async function unpackWorkspace(dir: string, archive: Readable, limits: WorkspaceLimits = DEFAULT_WORKSPACE_LIMITS): Promise<void> {
+export async function unpackWorkspace(
+  dir: string,
+  archive: Readable,
+  limits: WorkspaceLimits = DEFAULT_WORKSPACE_LIMITS,
+): Promise<void> {
   await emptyWorkspace(dir);
   let entries = 0;
   let refused: SandboxError | undefined;
   const filter = (path: string, entry: unknown): boolean => {
     const read = entry as ReadEntry;
     entries += 1;
-    if (entries > limits.entries) refused ??= overCap(`the saved archive holds over ${limits.entries} entries`, `${limits.entries} entries`);
+    if (entries > limits.entries)
+      refused ??= overCap(`the saved archive holds over ${limits.entries} entries`, `${limits.entries} entries`);
     if (refused) return false;
     if (!ALLOWED_TYPES.has(read.type)) return false;
     if (read.type === 'Link') {
@@ -113,15 +126,21 @@ export async function unpackWorkspace(dir: string, archive: Readable, limits: Wo
   try {
     await pipeline(
       archive,
-      byteLimit(limits.archiveBytes, (seen) => overCap(`the saved archive is over ${mib(seen)}`, `a ${mib(limits.archiveBytes)} archive`)),
+      byteLimit(limits.archiveBytes, (seen) =>
+        overCap(`the saved archive is over ${mib(seen)}`, `a ${mib(limits.archiveBytes)} archive`),
+      ),
       createGunzip(),
-      byteLimit(limits.unpackedBytes + 1024 * 1024, (seen) => overCap(`the saved archive unpacks to over ${mib(seen)}`, `${mib(limits.unpackedBytes)} of files`)),
+      byteLimit(limits.unpackedBytes + 1024 * 1024, (seen) =>
+        overCap(`the saved archive unpacks to over ${mib(seen)}`, `${mib(limits.unpackedBytes)} of files`),
+      ),
       unpackTar({ cwd: dir, filter, preserveOwner: false, preservePaths: false, noChmod: false }),
     );
   } catch (error) {
     await emptyWorkspace(dir);
     if (error instanceof SandboxError) throw error;
-    throw new SandboxError(`the saved workspace could not be unpacked (${errorText(error)}); nothing was run (/new starts a session with a new workspace)`);
+    throw new SandboxError(
+      `the saved workspace could not be unpacked (${errorText(error)}); nothing was run (/new starts a session with a new workspace)`,
+    );
   }
   if (refused) {
     await emptyWorkspace(dir);
@@ -153,7 +172,9 @@ function byteLimit(max: number, error: (seen: number) => SandboxError): Transfor
 }
 
 function overCap(what: string, cap: string): SandboxError {
-  return new SandboxError(`the session workspace is too big to keep: ${what}, over the cap of ${cap}; delete files from it (this call's changes were not saved)`);
+  return new SandboxError(
+    `the session workspace is too big to keep: ${what}, over the cap of ${cap}; delete files from it (this call's changes were not saved)`,
+  );
 }
 
 function mib(bytes: number): string {

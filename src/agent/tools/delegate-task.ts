@@ -84,15 +84,19 @@ export const delegateTaskTool: Tool = {
     // Inline: run here and awaited, so the calls are serialised on the parent (§1.14); through
     // the events queue they could run side by side in the observer consumer.
     for (const { child, outcome, durationMs } of finished) {
-      await hooks.observe('subagent_stop', {
-        parent_session_id: context.session_id,
-        parent_turn_id: context.turn_id,
-        child_session_id: child.child_session_id,
-        child_role: child.role,
-        child_summary: outcome.summary,
-        child_status: outcome.status,
-        duration_ms: durationMs,
-      }, { inline: true });
+      await hooks.observe(
+        'subagent_stop',
+        {
+          parent_session_id: context.session_id,
+          parent_turn_id: context.turn_id,
+          child_session_id: child.child_session_id,
+          child_role: child.role,
+          child_summary: outcome.summary,
+          child_status: outcome.status,
+          duration_ms: durationMs,
+        },
+        { inline: true },
+      );
     }
     return renderWireJson({
       results: finished.map(({ child, outcome, durationMs }, index) => ({

@@ -16,7 +16,11 @@ export const readFileTool: Tool = {
   }),
   async run(args, context) {
     const path = pathArg(args.path);
-    const read = await context.sandbox.run(context.workspaceSession, { op: 'read', path, limitBytes: READ_LIMIT }, context.signal);
+    const read = await context.sandbox.run(
+      context.workspaceSession,
+      { op: 'read', path, limitBytes: READ_LIMIT },
+      context.signal,
+    );
     return renderWireJson({ path, content: read.content, truncated: read.truncated });
   },
 };

@@ -42,7 +42,12 @@ export interface ChildAgentOptions {
 export async function runChildAgent(options: ChildAgentOptions): Promise<ChildOutcome> {
   const { child, state } = options;
   const turnId = `${state.turn_id}:${child.child_subagent_id}`;
-  const hooks = new TurnHooks(options.hooks, options.logger, { session_id: child.child_session_id, turn_id: turnId }, options.parentSpans);
+  const hooks = new TurnHooks(
+    options.hooks,
+    options.logger,
+    { session_id: child.child_session_id, turn_id: turnId },
+    options.parentSpans,
+  );
   const childState: TurnState = {
     ...state,
     turn_id: turnId,
@@ -82,7 +87,9 @@ export async function runChildAgent(options: ChildAgentOptions): Promise<ChildOu
   });
   await hooks.flush();
   // The child's hook calls show in the parent turn's trace, marked as the child's.
-  options.parentTrace.push(...hooks.trace.map((record) => ({ ...record, turn_id: state.turn_id, hook: `${record.hook} [${child.child_subagent_id}]` })));
+  options.parentTrace.push(
+    ...hooks.trace.map((record) => ({ ...record, turn_id: state.turn_id, hook: `${record.hook} [${child.child_subagent_id}]` })),
+  );
   switch (outcome.kind) {
     case 'final':
       return { status: 'completed', summary: outcome.response };

@@ -23,9 +23,17 @@ export const terminalTool: Tool = {
   }),
   async run(args: Record<string, unknown>, context: ToolContext): Promise<string> {
     const command = args.command;
-    if (typeof command !== 'string' || command.trim() === '') throw new ToolInputError('terminal needs a non-empty "command" string');
-    const timeout = typeof args.timeout === 'number' && args.timeout > 0 ? Math.min(args.timeout, MAX_TIMEOUT_SECONDS) : TERMINAL_TIMEOUT_SECONDS;
-    const run = await context.sandbox.run(context.workspaceSession, { op: 'exec', command, timeoutSeconds: timeout }, context.signal);
+    if (typeof command !== 'string' || command.trim() === '')
+      throw new ToolInputError('terminal needs a non-empty "command" string');
+    const timeout =
+      typeof args.timeout === 'number' && args.timeout > 0
+        ? Math.min(args.timeout, MAX_TIMEOUT_SECONDS)
+        : TERMINAL_TIMEOUT_SECONDS;
+    const run = await context.sandbox.run(
+      context.workspaceSession,
+      { op: 'exec', command, timeoutSeconds: timeout },
+      context.signal,
+    );
     let output = run.output;
     const results = await context.hooks.decide('transform_terminal_output', {
       command,

@@ -3,7 +3,12 @@ import * as z from 'zod';
 import type { HookLogger } from '../../hooks/hook-logger.ts';
 import { isPlainObject } from '../../hooks/python-truthiness.ts';
 import { envPassthroughAt } from '../../hooks/shell/spawn/hook-environment.ts';
-import { NetworkSettingSchema, SandboxSettingSchema, type NetworkSetting, type SandboxSetting } from '../sandbox/sandbox-settings.ts';
+import {
+  NetworkSettingSchema,
+  SandboxSettingSchema,
+  type NetworkSetting,
+  type SandboxSetting,
+} from '../sandbox/sandbox-settings.ts';
 
 /**
  * What the operator loosened for the tools a chat user steers (config.yaml, hook-semantics
@@ -40,7 +45,8 @@ export const AllowedRootsSchema = z.array(z.string().trim().min(1, 'must be a no
 export function toolPolicyFromConfig(config: unknown, hooksHome: string | undefined, logger: HookLogger): ToolPolicy {
   const section = (name: string): Record<string, unknown> => {
     const value = isPlainObject(config) ? config[name] : undefined;
-    if (value !== undefined && value !== null && !isPlainObject(value)) logger.warn(`${name}: in config.yaml must be a mapping; ignoring it`);
+    if (value !== undefined && value !== null && !isPlainObject(value))
+      logger.warn(`${name}: in config.yaml must be a mapping; ignoring it`);
     return isPlainObject(value) ? value : {};
   };
   const terminalEnvPassthrough = envPassthroughAt(section('terminal').env_passthrough, 'terminal.env_passthrough', logger);
@@ -52,7 +58,9 @@ export function toolPolicyFromConfig(config: unknown, hooksHome: string | undefi
       allowedRoots = parsed.data.map((root) => absoluteRoot(root, hooksHome));
     } else {
       const issue = parsed.error.issues[0];
-      logger.warn(`files.allowed_roots${issue?.path.length ? `[${issue.path.join('.')}]` : ''}: ${issue?.message ?? 'invalid'}; ignoring it (the file tools keep to the workspace)`);
+      logger.warn(
+        `files.allowed_roots${issue?.path.length ? `[${issue.path.join('.')}]` : ''}: ${issue?.message ?? 'invalid'}; ignoring it (the file tools keep to the workspace)`,
+      );
     }
   }
   const sandbox = settingAt(section('terminal').sandbox, SandboxSettingSchema, 'terminal.sandbox', 'auto', logger);
@@ -68,7 +76,9 @@ function settingAt<T extends string>(raw: unknown, schema: z.ZodType<T>, name: s
   if (raw === undefined || raw === null) return fallback;
   const parsed = schema.safeParse(typeof raw === 'string' ? raw.trim().toLowerCase() : raw);
   if (parsed.success) return parsed.data;
-  logger.warn(`${name}: ${JSON.stringify(raw)} is not one of ${(schema as unknown as { options: string[] }).options.join(', ')}; using ${fallback}`);
+  logger.warn(
+    `${name}: ${JSON.stringify(raw)} is not one of ${(schema as unknown as { options: string[] }).options.join(', ')}; using ${fallback}`,
+  );
   return fallback;
 }
 

@@ -12,7 +12,11 @@ export const writeFileTool: Tool = {
   async run(args, context) {
     const path = pathArg(args.path);
     if (typeof args.content !== 'string') throw new ToolInputError('write_file needs a "content" string');
-    const written = await context.sandbox.run(context.workspaceSession, { op: 'write', path, content: args.content }, context.signal);
+    const written = await context.sandbox.run(
+      context.workspaceSession,
+      { op: 'write', path, content: args.content },
+      context.signal,
+    );
     return renderWireJson({ path, bytes_written: written.bytesWritten });
   },
 };

@@ -47,7 +47,12 @@ export function traceObserverRuns(traces: Pick<TraceStore, 'append'>, logger: Ho
       callback: r.callback,
       ...(r.plugin !== undefined ? { plugin: r.plugin } : {}),
       phase: 'observe',
-      decision: r.error !== undefined ? `error: ${r.error}` : r.detail?.skipped !== undefined ? `skipped: ${r.detail.skipped}` : 'observed (observer side)',
+      decision:
+        r.error !== undefined
+          ? `error: ${r.error}`
+          : r.detail?.skipped !== undefined
+            ? `skipped: ${r.detail.skipped}`
+            : 'observed (observer side)',
       duration_ms: Math.trunc(r.durationMs),
       result: r.error !== undefined ? json({ error: r.error }) : json(r.result ?? null),
       ...(r.detail?.exit_code !== undefined ? { exit_code: r.detail.exit_code } : {}),
@@ -57,7 +62,9 @@ export function traceObserverRuns(traces: Pick<TraceStore, 'append'>, logger: Ho
     try {
       await traces.append(redactSecretsDeep(records));
     } catch (error) {
-      logger.warn(`observer event ${event.type} of ${turnId}: the hook trace could not be stored: ${errorText(error)} (${Math.round(performance.now() - started)} ms)`);
+      logger.warn(
+        `observer event ${event.type} of ${turnId}: the hook trace could not be stored: ${errorText(error)} (${Math.round(performance.now() - started)} ms)`,
+      );
     }
   };
 }

@@ -62,7 +62,14 @@ const NO_PROMPT = { input: Readable.from([]), output: process.stdout };
  * const engine = await loadReplayEngine('/home/me/.hermes');
  */
 export function loadReplayEngine(home: string): Promise<LoadedHookEngine> {
-  return createHookEngine({ home, gatewayHooks: false, onRun: recordHookRun, logger: createMemoryLogger(), print: () => {}, consentIO: NO_PROMPT });
+  return createHookEngine({
+    home,
+    gatewayHooks: false,
+    onRun: recordHookRun,
+    logger: createMemoryLogger(),
+    print: () => {},
+    consentIO: NO_PROMPT,
+  });
 }
 
 /** The records of one hook call: one per callback, or one `-` record when none ran. */
@@ -83,7 +90,8 @@ function isDecisionCall(first: TraceRecord): boolean {
 
 /** Why a recorded call cannot be replayed faithfully, or its kwargs. */
 function recordedKwargs(first: TraceRecord): { kwargs: Record<string, unknown> } | { why: string } {
-  if (first.kwargs_cut) return { why: 'kwargs were cut in the trace (longer than the trace keeps): not replayed on partial input' };
+  if (first.kwargs_cut)
+    return { why: 'kwargs were cut in the trace (longer than the trace keeps): not replayed on partial input' };
   if (first.kwargs === undefined) return { why: 'no kwargs recorded' };
   if (first.outcome === undefined) return { why: 'recorded by an older hookgate (no call outcome)' };
   let parsed: unknown;
@@ -100,13 +108,18 @@ function recordedKwargs(first: TraceRecord): { kwargs: Record<string, unknown> }
 function replayableCall(first: TraceRecord): { hook: CallableHookName; kwargs: KwargsOf<CallableHookName> } | { why: string } {
   const input = recordedKwargs(first);
   if ('why' in input) return input;
-  if (!isCallableHookName(first.hook)) return { why: `${first.hook} is not a hook this hookgate calls (recorded by another version)` };
+  if (!isCallableHookName(first.hook))
+    return { why: `${first.hook} is not a hook this hookgate calls (recorded by another version)` };
   if (!fitsKwargsOf(first.hook, input.kwargs)) return { why: `kwargs in the trace do not fit the ${first.hook} schema` };
   return { hook: first.hook, kwargs: input.kwargs };
 }
 
 /** What differs between a recorded decision and a replayed one, or undefined when they agree. */
-function difference(hook: string, before: { outcome: string; digest?: string }, now: { outcome: string; digest: string }): string | undefined {
+function difference(
+  hook: string,
+  before: { outcome: string; digest?: string },
+  now: { outcome: string; digest: string },
+): string | undefined {
   if (before.outcome !== now.outcome) return `${before.outcome} → ${now.outcome}`;
   if (before.digest === undefined || before.digest === now.digest) return undefined;
   return decisionChange(hook);
@@ -123,7 +136,11 @@ function difference(hook: string, before: { outcome: string; digest?: string }, 
  * const replay = await replayTurn(turnId, await traces.list(turnId), await loadReplayEngine(home));
  * process.exitCode = replay.exit_code;
  */
-export async function replayTurn(turnId: string, records: readonly TraceRecord[], engine: HookEngine & { home: string }): Promise<TurnReplay> {
+export async function replayTurn(
+  turnId: string,
+  records: readonly TraceRecord[],
+  engine: HookEngine & { home: string },
+): Promise<TurnReplay> {
   const calls: ReplayedCall[] = [];
   let observerCalls = 0;
   for (const group of groupCalls(records)) {
@@ -133,7 +150,9 @@ export async function replayTurn(turnId: string, records: readonly TraceRecord[]
       continue;
     }
     const before = first.outcome ?? first.decision;
-    const callbacksBefore = group.filter((r) => r.source !== '-').map((r) => ({ source: r.source, callback: r.callback, decision: r.decision }));
+    const callbacksBefore = group
+      .filter((r) => r.source !== '-')
+      .map((r) => ({ source: r.source, callback: r.callback, decision: r.decision }));
     const base = { hook: first.hook, at: first.at, before, callbacks_before: callbacksBefore };
     const input = replayableCall(first);
     if ('why' in input) {
@@ -148,18 +167,39 @@ export async function replayTurn(turnId: string, records: readonly TraceRecord[]
       callbacksNow = runs.map((run) => ({
         source: run.source,
         callback: run.callback,
-        decision: run.error !== undefined ? `error: ${run.error}` : describeDecision(first.hook, run.result === undefined || run.result === null ? [] : [run.result]),
+        decision:
+          run.error !== undefined
+            ? `error: ${run.error}`
+            : describeDecision(first.hook, run.result === undefined || run.result === null ? [] : [run.result]),
       }));
     } catch (error) {
       now = { outcome: `error: ${errorText(error)}`, digest: '-' };
     }
-    const note = difference(first.hook, { outcome: before, ...(first.outcome_digest !== undefined ? { digest: first.outcome_digest } : {}) }, now);
-    calls.push({ ...base, status: note === undefined ? 'same' : 'differs', now: now.outcome, ...(note !== undefined ? { note } : {}), callbacks_now: callbacksNow });
+    const note = difference(
+      first.hook,
+      { outcome: before, ...(first.outcome_digest !== undefined ? { digest: first.outcome_digest } : {}) },
+      now,
+    );
+    calls.push({
+      ...base,
+      status: note === undefined ? 'same' : 'differs',
+      now: now.outcome,
+      ...(note !== undefined ? { note } : {}),
+      callbacks_now: callbacksNow,
+    });
   }
   const differs = calls.filter((c) => c.status === 'differs').length;
   const notReplayable = calls.filter((c) => c.status === 'not-replayable').length;
   const exitCode = records.length === 0 ? 2 : differs > 0 ? 1 : notReplayable > 0 ? 2 : 0;
-  return { turn_id: turnId, home: engine.home, calls, observer_calls: observerCalls, differs, not_replayable: notReplayable, exit_code: exitCode };
+  return {
+    turn_id: turnId,
+    home: engine.home,
+    calls,
+    observer_calls: observerCalls,
+    differs,
+    not_replayable: notReplayable,
+    exit_code: exitCode,
+  };
 }
 
 /**
@@ -185,7 +225,9 @@ export function formatReplay(replay: TurnReplay): string {
     replay.exit_code === 0
       ? 'every call decides as before'
       : `${replay.differs} call(s) differ${replay.not_replayable > 0 ? `, ${replay.not_replayable} not replayable` : ''}`;
-  lines.push(`${replay.calls.length} decision call(s) replayed, ${replay.observer_calls} observer call(s) not replayed: ${summary}`);
+  lines.push(
+    `${replay.calls.length} decision call(s) replayed, ${replay.observer_calls} observer call(s) not replayed: ${summary}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

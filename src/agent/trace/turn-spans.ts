@@ -38,9 +38,20 @@ export class TurnSpanRecorder {
    * Runs `fn` as one operation: its start and duration are recorded, a throw is recorded as its
    * error (and rethrown), and `set` adds what is only known later (usage, outcome).
    */
-  async within<K extends Kind, T>(kind: K, fields: OperationFields<K>, fn: (set: (more: Partial<OperationFields<K>>) => void) => Promise<T>): Promise<T> {
+  async within<K extends Kind, T>(
+    kind: K,
+    fields: OperationFields<K>,
+    fn: (set: (more: Partial<OperationFields<K>>) => void) => Promise<T>,
+  ): Promise<T> {
     const started = performance.now();
-    const operation = { ...fields, kind, id: `op${++this.next}`, parent: this.current(), started_at: isoNow(), duration_ms: 0 } as OperationOf<K>;
+    const operation = {
+      ...fields,
+      kind,
+      id: `op${++this.next}`,
+      parent: this.current(),
+      started_at: isoNow(),
+      duration_ms: 0,
+    } as OperationOf<K>;
     this.operations.push(operation);
     const set = (more: Partial<OperationFields<K>>) => Object.assign(operation, more);
     try {
@@ -55,7 +66,14 @@ export class TurnSpanRecorder {
 
   /** One hook callback run (or a hook call nobody answered inline), under the operation in progress. */
   recordHook(fields: OperationFields<'hook'>, startedAt: string, durationMs: number): void {
-    this.operations.push({ ...fields, kind: 'hook', id: `op${++this.next}`, parent: this.current(), started_at: startedAt, duration_ms: round(durationMs) });
+    this.operations.push({
+      ...fields,
+      kind: 'hook',
+      id: `op${++this.next}`,
+      parent: this.current(),
+      started_at: startedAt,
+      duration_ms: round(durationMs),
+    });
   }
 }
 

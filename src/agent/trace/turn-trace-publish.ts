@@ -41,7 +41,8 @@ export async function publishTurnTrace(hooks: TurnHooks, summary: TurnInvocation
     started_at: summary.startedAt.toISOString(),
     duration_ms: Math.round((performance.now() - summary.startedPerf) * 1000) / 1000,
     outcome: summary.outcome,
-    undelivered_replies: hooks.trace.filter((record) => record.hook === 'reply' && record.decision.startsWith('undelivered: ')).length,
+    undelivered_replies: hooks.trace.filter((record) => record.hook === 'reply' && record.decision.startsWith('undelivered: '))
+      .length,
     ...(capture && !summary.resumed ? { input_text: state.user_message } : {}),
     ...(capture && summary.response ? { output_text: summary.response } : {}),
     operations: hooks.spans.operations,

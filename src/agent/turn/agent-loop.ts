@@ -61,7 +61,11 @@ export type LoopOutcome =
  * @example
  * const outcome = await runAgentLoop(deps, state);
  */
-export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume?: { choice: ApprovalChoice }): Promise<LoopOutcome> {
+export async function runAgentLoop(
+  deps: AgentLoopDeps,
+  state: TurnState,
+  resume?: { choice: ApprovalChoice },
+): Promise<LoopOutcome> {
   let answer = resume;
   for (;;) {
     if (state.iteration > 0) {
@@ -70,32 +74,39 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
         const spans = deps.hooks.spans;
         const args = spans.captureContent ? { arguments: call.function.arguments } : {};
         // One `execute_tool` operation per call; its hooks (pre_tool_call, …) land under it.
-        const outcome = await spans.within('execute_tool', { tool_name: call.function.name, tool_call_id: call.id, ...args }, async (set) => {
-          const done = await executeToolCall(
-            call,
-            {
-              tools: deps.tools,
-              context: {
-                sandbox: deps.sandbox,
-                workspaceSession: deps.workspaceSession,
-                hooks: deps.hooks,
-                task_id: state.task_id,
-                session_id: state.session_id,
-                turn_id: state.turn_id,
-                subagent_id: deps.subagentId ?? null,
-                ...(deps.delegate ? { delegate: deps.delegate } : {}),
-                ...(deps.signal ? { signal: deps.signal } : {}),
+        const outcome = await spans.within(
+          'execute_tool',
+          { tool_name: call.function.name, tool_call_id: call.id, ...args },
+          async (set) => {
+            const done = await executeToolCall(
+              call,
+              {
+                tools: deps.tools,
+                context: {
+                  sandbox: deps.sandbox,
+                  workspaceSession: deps.workspaceSession,
+                  hooks: deps.hooks,
+                  task_id: state.task_id,
+                  session_id: state.session_id,
+                  turn_id: state.turn_id,
+                  subagent_id: deps.subagentId ?? null,
+                  ...(deps.delegate ? { delegate: deps.delegate } : {}),
+                  ...(deps.signal ? { signal: deps.signal } : {}),
+                },
+                api_request_id: `${state.turn_id}:api:${state.api_call_count}`,
+                ...(deps.allowedTools ? { allowedTools: deps.allowedTools } : {}),
+                ...(deps.toolSet ? { toolSet: deps.toolSet } : {}),
+                ...(deps.approvals ? { approvals: deps.approvals } : {}),
               },
-              api_request_id: `${state.turn_id}:api:${state.api_call_count}`,
-              ...(deps.allowedTools ? { allowedTools: deps.allowedTools } : {}),
-              ...(deps.toolSet ? { toolSet: deps.toolSet } : {}),
-              ...(deps.approvals ? { approvals: deps.approvals } : {}),
-            },
-            answer,
-          );
-          set({ outcome: done.kind === 'done' ? 'done' : 'needs_approval', ...(spans.captureContent && done.kind === 'done' ? { result: done.result } : {}) });
-          return done;
-        });
+              answer,
+            );
+            set({
+              outcome: done.kind === 'done' ? 'done' : 'needs_approval',
+              ...(spans.captureContent && done.kind === 'done' ? { result: done.result } : {}),
+            });
+            return done;
+          },
+        );
         answer = undefined;
         if (outcome.kind === 'needs_approval') {
           // The persisted call carries the args it will run with (a pre_tool_call rewrite, §5.10).
@@ -140,7 +151,11 @@ export async function runAgentLoop(deps: AgentLoopDeps, state: TurnState, resume
       throw error;
     }
     const { message } = reply;
-    state.messages.push({ role: 'assistant', content: message.content, ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}) });
+    state.messages.push({
+      role: 'assistant',
+      content: message.content,
+      ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}),
+    });
     if (message.tool_calls?.length) {
       state.pending_calls = [...message.tool_calls];
       state.step_tools = [];
@@ -182,7 +197,9 @@ export function apiMessages(deps: Pick<AgentLoopDeps, 'systemPrompt' | 'history'
   const turn = state.messages.map((message, index) => {
     if (index !== 0 || message.role !== 'user') return wireMessage(message);
     const wire = wireMessage(message, deps.images);
-    return state.injected_context && typeof wire.content === 'string' ? { ...wire, content: `${wire.content}\n\n${state.injected_context}` } : wire;
+    return state.injected_context && typeof wire.content === 'string'
+      ? { ...wire, content: `${wire.content}\n\n${state.injected_context}` }
+      : wire;
   });
   return [{ role: 'system', content: deps.systemPrompt }, ...deps.history.map((message) => wireMessage(message)), ...turn];
 }

@@ -63,7 +63,11 @@ const DENIED: Record<'deny' | 'timeout', string> = {
  * const outcome = await executeToolCall(call, site);
  * if (outcome.kind === 'done') messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.result });
  */
-export async function executeToolCall(call: ToolCall, site: ToolCallSite, resumed?: { choice: ApprovalChoice }): Promise<ToolCallOutcome> {
+export async function executeToolCall(
+  call: ToolCall,
+  site: ToolCallSite,
+  resumed?: { choice: ApprovalChoice },
+): Promise<ToolCallOutcome> {
   const { context } = site;
   const { hooks } = context;
   const toolName = call.function.name;
@@ -77,15 +81,25 @@ export async function executeToolCall(call: ToolCall, site: ToolCallSite, resume
   };
 
   if (!resumed) {
-    const denied = site.allowedTools && !site.allowedTools.has(toolName) ? `Tool '${toolName}' denied: not in this thread's tool whitelist` : undefined;
+    const denied =
+      site.allowedTools && !site.allowedTools.has(toolName)
+        ? `Tool '${toolName}' denied: not in this thread's tool whitelist`
+        : undefined;
     // §5.10: a rewrite (pre-tool-call-decision.ts) gives the args the approval check and the tool use.
-    const decision = denied !== undefined ? { kind: 'block' as const, message: denied } : await decidePreToolCall(hooks, site.tools.get(toolName), { tool_name: toolName, args, ...ids, middleware_trace: [] });
+    const decision =
+      denied !== undefined
+        ? { kind: 'block' as const, message: denied }
+        : await decidePreToolCall(hooks, site.tools.get(toolName), { tool_name: toolName, args, ...ids, middleware_trace: [] });
     // §5.10: a tool outside the chat's set is refused after pre_tool_call has fired for it.
     const refused = decision.kind === 'block' ? undefined : refuseOutsideToolSet(site.toolSet, toolName, hooks);
     const message = decision.kind === 'block' ? decision.message : refused;
     if (message !== undefined) {
       const result = redactSecrets(renderWireJson({ error: message }));
-      await firePost(site, toolName, args, result, ids, 0, { status: 'blocked', error_type: refused ? 'tool_set' : 'plugin_block', error_message: message });
+      await firePost(site, toolName, args, result, ids, 0, {
+        status: 'blocked',
+        error_type: refused ? 'tool_set' : 'plugin_block',
+        error_message: message,
+      });
       return { kind: 'done', result };
     }
     if (decision.kind === 'run' && decision.rewritten) args = decision.args;
@@ -104,7 +118,9 @@ export async function executeToolCall(call: ToolCall, site: ToolCallSite, resume
       if (match?.refused !== undefined) return finish(site, toolName, args, renderWireJson({ error: match.refused }), ids, 0);
       if (match && site.approvals.canAsk) return { kind: 'needs_approval', match, command: args.command, args };
       if (match) {
-        const result = renderWireJson({ error: `This command needs the user's approval (${match.description}), which a subagent cannot ask for.` });
+        const result = renderWireJson({
+          error: `This command needs the user's approval (${match.description}), which a subagent cannot ask for.`,
+        });
         return finish(site, toolName, args, result, ids, Math.trunc(performance.now() - started));
       }
     }

@@ -5,7 +5,9 @@ import type { Tool } from '../tools/tool.ts';
 import type { TurnHooks } from './turn-hooks.ts';
 
 /** What `pre_tool_call` decided for one call: a block message, or the arguments to run with. */
-export type PreToolCallDecision = { kind: 'block'; message: string } | { kind: 'run'; args: Record<string, unknown>; rewritten: boolean };
+export type PreToolCallDecision =
+  | { kind: 'block'; message: string }
+  | { kind: 'run'; args: Record<string, unknown>; rewritten: boolean };
 
 const validators = new WeakMap<Tool, ArgsValidator>();
 
@@ -28,7 +30,9 @@ export function argsValidator(tool: Tool): ArgsValidator {
   validator = (args) => {
     if (!schema) return undefined;
     const parsed = schema.safeParse(args);
-    return parsed.success ? undefined : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(args)'}: ${issue.message}`).join('; ');
+    return parsed.success
+      ? undefined
+      : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(args)'}: ${issue.message}`).join('; ');
   };
   validators.set(tool, validator);
   return validator;
@@ -43,7 +47,11 @@ export function argsValidator(tool: Tool): ArgsValidator {
  * const decision = await decidePreToolCall(hooks, tools.get('terminal'), { tool_name: 'terminal', args, … });
  * if (decision.kind === 'run') args = decision.args;
  */
-export async function decidePreToolCall(hooks: TurnHooks, tool: Tool | undefined, kwargs: Record<string, unknown> & { args: Record<string, unknown> }): Promise<PreToolCallDecision> {
+export async function decidePreToolCall(
+  hooks: TurnHooks,
+  tool: Tool | undefined,
+  kwargs: Record<string, unknown> & { args: Record<string, unknown> },
+): Promise<PreToolCallDecision> {
   const results = await hooks.decide('pre_tool_call', kwargs, tool ? { validateArgs: argsValidator(tool) } : {});
   const answer = hookAnswer('pre_tool_call', results);
   if (answer.action === 'block') return { kind: 'block', message: answer.message };

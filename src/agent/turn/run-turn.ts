@@ -62,14 +62,29 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
   const source = event.source;
   const { session, created, expired } = await deps.sessions.resolve(
     message.session_key,
-    { platform: source.platform, chat_id: source.chat_id, thread_id: source.thread_id, user_id: source.user_id, chat_type: source.chat_type },
+    {
+      platform: source.platform,
+      chat_id: source.chat_id,
+      thread_id: source.thread_id,
+      user_id: source.user_id,
+      chat_type: source.chat_type,
+    },
     { ...(deps.sessionIdleSeconds !== undefined ? { idleSeconds: deps.sessionIdleSeconds } : {}), now },
   );
   const turnId = `turn_${randomUUID()}`;
   annotateLogContext({ turn_id: turnId });
   // Whose turn this is: /stop from anyone else (not an approver) is refused.
-  await deps.sessions.noteTurnStarted(message.session_key, session.session_id, { turn_id: turnId, platform: source.platform, user_id: source.user_id, started_at: now.toISOString() });
-  const endInFlight = deps.turnsInFlight?.begin({ turn_id: turnId, session_key: message.session_key, session_id: session.session_id });
+  await deps.sessions.noteTurnStarted(message.session_key, session.session_id, {
+    turn_id: turnId,
+    platform: source.platform,
+    user_id: source.user_id,
+    started_at: now.toISOString(),
+  });
+  const endInFlight = deps.turnsInFlight?.begin({
+    turn_id: turnId,
+    session_key: message.session_key,
+    session_id: session.session_id,
+  });
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: session.session_id, turn_id: turnId });
   const model = deps.transport.model;
   const platform = source.platform;
@@ -96,10 +111,21 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
   };
   let reachedLoop = false;
   let refused = false;
-  const summary: TurnInvocationSummary = { state, resumed: false, provider: deps.transport.provider, startedAt: now, startedPerf, outcome: 'failed' };
+  const summary: TurnInvocationSummary = {
+    state,
+    resumed: false,
+    provider: deps.transport.provider,
+    startedAt: now,
+    startedPerf,
+    outcome: 'failed',
+  };
   try {
     if (expired) {
-      await hooks.observe('on_session_finalize', { session_id: expired.session_id, platform: expired.platform, reason: 'session_expired' });
+      await hooks.observe('on_session_finalize', {
+        session_id: expired.session_id,
+        platform: expired.platform,
+        reason: 'session_expired',
+      });
     }
     // After the gateway's 2xx (and after an expired session was finalized, which a refusal must not skip): the bytes are fetched here, through each platform's API.
     const intake = await takeInAttachments(event.attachments ?? [], session.session_id, deps.attachments ?? {}, deps.signal);
@@ -112,7 +138,12 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     if (intake.attachments.length > 0) state.messages[0] = { role: 'user', content: event.text, attachments: intake.attachments };
     const { history, stored } = await loadHistory(deps, session.session_id);
     if (created || session.fresh) {
-      await hooks.observe('session:start', { platform, user_id: source.user_id, session_id: session.session_id, session_key: message.session_key });
+      await hooks.observe('session:start', {
+        platform,
+        user_id: source.user_id,
+        session_id: session.session_id,
+        session_key: message.session_key,
+      });
     }
     if (session.turn_count === 0 && !stored) {
       await hooks.observe('on_session_start', { session_id: session.session_id, model, platform });
@@ -129,7 +160,9 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
       platform,
       sender_id: source.user_id ?? '',
       // Only for a message with attachments, so that other turns' kwargs stay as §1.9 lists them.
-      ...(intake.attachments.length > 0 ? { attachments: await attachmentsForHooks(intake.attachments, deps.attachments?.store, deps.logger) } : {}),
+      ...(intake.attachments.length > 0
+        ? { attachments: await attachmentsForHooks(intake.attachments, deps.attachments?.store, deps.logger) }
+        : {}),
     });
     state.injected_context = guarded(() => hookAnswer('pre_llm_call', results).context) ?? null;
     reachedLoop = true;
@@ -139,7 +172,8 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
   } finally {
     try {
       // on_session_end closes every run, also one that failed before its loop (continueTurn fires it otherwise).
-      if (!reachedLoop && !refused) await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the turn failed before its loop' });
+      if (!reachedLoop && !refused)
+        await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the turn failed before its loop' });
       await finishInvocation(deps, hooks, summary);
     } finally {
       endInFlight?.();
@@ -165,7 +199,11 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
   // A redelivered resume after the resumed turn finished. Recorded on the approval itself, not
   // inferred from the transcript: tool-call ids are the model's and may repeat across turns.
   if (record.resumed_at !== undefined) {
-    return { turn_id: record.turn_id, outcome: 'ignored', reason: message.choice === 'timeout' ? 'already answered' : 'already resumed' };
+    return {
+      turn_id: record.turn_id,
+      outcome: 'ignored',
+      reason: message.choice === 'timeout' ? 'already answered' : 'already resumed',
+    };
   }
   let answer: AnsweredApproval;
   if (message.choice === 'timeout') {
@@ -176,7 +214,10 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
   } else if (record.choice) {
     answer = record;
   } else {
-    const by = { ...(message.answered_by !== undefined ? { answered_by: message.answered_by } : {}), ...(message.global ? { global: true } : {}) };
+    const by = {
+      ...(message.answered_by !== undefined ? { answered_by: message.answered_by } : {}),
+      ...(message.global ? { global: true } : {}),
+    };
     await deps.approvals.answer(message.approval_id, message.choice, deps.now?.() ?? new Date(), by);
     answer = (await deps.approvals.get(message.approval_id)) ?? { ...record, ...by, choice: message.choice };
   }
@@ -191,9 +232,25 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
   const { history } = await loadHistory(deps, state.session_id);
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: state.session_id, turn_id: state.turn_id });
   const resumedAt = (deps.now?.() ?? new Date()).toISOString();
-  await deps.sessions.noteTurnStarted(state.session_key, state.session_id, { turn_id: state.turn_id, platform: state.platform, user_id: state.user_id, started_at: resumedAt });
-  const endInFlight = deps.turnsInFlight?.begin({ turn_id: state.turn_id, session_key: state.session_key, session_id: state.session_id });
-  const summary: TurnInvocationSummary = { state, resumed: true, provider: deps.transport.provider, startedAt, startedPerf, outcome: 'failed' };
+  await deps.sessions.noteTurnStarted(state.session_key, state.session_id, {
+    turn_id: state.turn_id,
+    platform: state.platform,
+    user_id: state.user_id,
+    started_at: resumedAt,
+  });
+  const endInFlight = deps.turnsInFlight?.begin({
+    turn_id: state.turn_id,
+    session_key: state.session_key,
+    session_id: state.session_id,
+  });
+  const summary: TurnInvocationSummary = {
+    state,
+    resumed: true,
+    provider: deps.transport.provider,
+    startedAt,
+    startedPerf,
+    outcome: 'failed',
+  };
   try {
     await hooks.observe('post_approval_response', { ...approvalHookKwargs(record), choice });
     if (choice === 'session' || choice === 'always') {
@@ -246,7 +303,9 @@ async function currentImages(deps: TurnRuntimeDeps, state: TurnState): Promise<C
   try {
     return await inlineImages(first.attachments, deps.attachments?.store);
   } catch (error) {
-    deps.logger.warn(`turn ${state.turn_id}: the attached images could not be read back; the model gets their notes only: ${logExcerpt(errorText(error))}`);
+    deps.logger.warn(
+      `turn ${state.turn_id}: the attached images could not be read back; the model gets their notes only: ${logExcerpt(errorText(error))}`,
+    );
     return [];
   }
 }
@@ -264,7 +323,12 @@ function fireSessionEnd(hooks: TurnHooks, state: TurnState, outcome: LoopOutcome
   });
 }
 
-function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, history: readonly TranscriptMessage[]): AgentLoopDeps {
+function loopDepsFor(
+  deps: TurnRuntimeDeps,
+  hooks: TurnHooks,
+  state: TurnState,
+  history: readonly TranscriptMessage[],
+): AgentLoopDeps {
   const since = new Date(state.started_at);
   const base = {
     transport: deps.transport,
@@ -278,8 +342,22 @@ function loopDepsFor(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, 
     toolSet: (deps.toolSets ?? { forChat: () => ALL_TOOLS }).forChat(state.platform, chatIdOf(state)),
     stopRequested: () => deps.sessions.stopRequested(state.session_key, since, state.turn_id),
   };
-  const gate = chatApprovalGate(deps.approvals, { platform: state.platform, chat_id: chatIdOf(state) }, permissionRequestHooks(hooks, state.session_key));
-  const delegate: DelegateRunner = (child) => runChildAgent({ ...base, hooks: hooks.engine, parentTrace: hooks.trace, parentSpans: hooks.spans, logger: deps.logger, gate, state, child });
+  const gate = chatApprovalGate(
+    deps.approvals,
+    { platform: state.platform, chat_id: chatIdOf(state) },
+    permissionRequestHooks(hooks, state.session_key),
+  );
+  const delegate: DelegateRunner = (child) =>
+    runChildAgent({
+      ...base,
+      hooks: hooks.engine,
+      parentTrace: hooks.trace,
+      parentSpans: hooks.spans,
+      logger: deps.logger,
+      gate,
+      state,
+      child,
+    });
   return { ...base, hooks, tools: deps.tools ?? BUILTIN_TOOLS, history, approvals: gate, delegate };
 }
 

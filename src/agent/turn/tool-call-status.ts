@@ -25,7 +25,11 @@ export function toolCallStatusOf(result: unknown): ToolCallStatus {
   }
   if (isPlainObject(value) && isTruthy(value.error)) {
     const error = value.error;
-    return { status: 'error', error_type: 'tool_error', error_message: typeof error === 'string' ? error : renderWireJson(error) };
+    return {
+      status: 'error',
+      error_type: 'tool_error',
+      error_message: typeof error === 'string' ? error : renderWireJson(error),
+    };
   }
   return { status: 'ok', error_type: null, error_message: null };
 }

@@ -1,5 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import type { CallableHookName, DecisionHookName, GatewayEventType, InternalHookName, KwargsOf, PayloadOf } from '../../hooks/catalogue.ts';
+import type {
+  CallableHookName,
+  DecisionHookName,
+  GatewayEventType,
+  InternalHookName,
+  KwargsOf,
+  PayloadOf,
+} from '../../hooks/catalogue.ts';
 import type { HookEngine, Kwargs, ObservedType } from '../../hooks/hook-engine.ts';
 import { errorText } from '../../errors/error-text.ts';
 import { textOf } from '../../hooks/text-of.ts';
@@ -58,13 +65,29 @@ export class TurnHooks {
   }
 
   /** Raw results of a decision hook (or `permission_request`); `[]` when the invocation fails. */
-  async decide<H extends DecisionHookName | InternalHookName>(hook: H, kwargs: KwargsOf<H>, options: InvokeOptions = {}): Promise<unknown[]> {
+  async decide<H extends DecisionHookName | InternalHookName>(
+    hook: H,
+    kwargs: KwargsOf<H>,
+    options: InvokeOptions = {},
+  ): Promise<unknown[]> {
     const at = new Date().toISOString();
     const started = performance.now();
     try {
       const { value, runs } = await collectHookRuns(() => this.engine.invokeAll(hook, kwargs, options));
-      const call = { phase: 'decide' as const, outcome: describeDecision(hook, value), outcome_digest: decisionDigest(hook, value) };
-      this.record(hook, at, started, runs, call, (run) => describeDecision(hook, run.result === undefined || run.result === null ? [] : [run.result]), kwargs);
+      const call = {
+        phase: 'decide' as const,
+        outcome: describeDecision(hook, value),
+        outcome_digest: decisionDigest(hook, value),
+      };
+      this.record(
+        hook,
+        at,
+        started,
+        runs,
+        call,
+        (run) => describeDecision(hook, run.result === undefined || run.result === null ? [] : [run.result]),
+        kwargs,
+      );
       return value;
     } catch (error) {
       this.logger.warn(`hook ${hook} failed at its call site: ${describeError(error)}`);
@@ -79,7 +102,11 @@ export class TurnHooks {
    * With `inline`, the hooks run here, awaited, before the event is published (see
    * `HookEngine.observe`).
    */
-  async observe<T extends ObservedType>(type: T, kwargs: PayloadOf<T> | (() => PayloadOf<T>), options: { gated?: boolean; inline?: boolean } = {}): Promise<void> {
+  async observe<T extends ObservedType>(
+    type: T,
+    kwargs: PayloadOf<T> | (() => PayloadOf<T>),
+    options: { gated?: boolean; inline?: boolean } = {},
+  ): Promise<void> {
     if (options.gated && !this.has(type)) return;
     const at = new Date().toISOString();
     const started = performance.now();
@@ -137,8 +164,16 @@ export class TurnHooks {
     }
     for (const run of runs) {
       const decision =
-        run.error !== undefined ? `error: ${run.error}` : run.detail?.skipped !== undefined ? `skipped: ${run.detail.skipped}` : (perRun?.(run) ?? call.outcome);
-      this.spans.recordHook({ hook: run.hook, source: run.source, callback: run.callback, decision: decision.slice(0, 2000) }, at, run.durationMs);
+        run.error !== undefined
+          ? `error: ${run.error}`
+          : run.detail?.skipped !== undefined
+            ? `skipped: ${run.detail.skipped}`
+            : (perRun?.(run) ?? call.outcome);
+      this.spans.recordHook(
+        { hook: run.hook, source: run.source, callback: run.callback, decision: decision.slice(0, 2000) },
+        at,
+        run.durationMs,
+      );
       this.trace.push({
         ...common,
         hook: run.hook,
@@ -190,12 +225,18 @@ function traceJson(value: unknown): string {
 /** A call's kwargs for its trace records: whole up to TRACE_KWARGS_CHARS, else cut and marked so (replay refuses them). */
 function kwargsDetail(kwargs: Kwargs): Pick<TraceRecord, 'kwargs' | 'kwargs_cut'> {
   const text = jsonOf(kwargs);
-  return text.length > TRACE_KWARGS_CHARS ? { kwargs: `${text.slice(0, TRACE_DETAIL_CHARS)}…`, kwargs_cut: true } : { kwargs: text };
+  return text.length > TRACE_KWARGS_CHARS
+    ? { kwargs: `${text.slice(0, TRACE_DETAIL_CHARS)}…`, kwargs_cut: true }
+    : { kwargs: text };
 }
 
 /** A shell hook's exit code and output, as its run reported them. */
 function shellDetail(run: HookRunRecord): Pick<TraceRecord, 'exit_code' | 'stdout' | 'stderr'> {
   const detail = run.detail;
   if (!detail || detail.exit_code === undefined) return {};
-  return { exit_code: detail.exit_code, ...(detail.stdout !== undefined ? { stdout: detail.stdout } : {}), ...(detail.stderr !== undefined ? { stderr: detail.stderr } : {}) };
+  return {
+    exit_code: detail.exit_code,
+    ...(detail.stdout !== undefined ? { stdout: detail.stdout } : {}),
+    ...(detail.stderr !== undefined ? { stderr: detail.stderr } : {}),
+  };
 }

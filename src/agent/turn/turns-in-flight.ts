@@ -38,7 +38,12 @@ export class TurnsInFlight {
   /** Notes a running invocation; call the returned function when it ends (a second call does nothing). */
   begin(turn: TurnInFlight): () => void {
     const key = Symbol(turn.turn_id);
-    this.#inFlight.set(key, { turn_id: turn.turn_id, session_key: turn.session_key, session_id: turn.session_id, since: this.#now() });
+    this.#inFlight.set(key, {
+      turn_id: turn.turn_id,
+      session_key: turn.session_key,
+      session_id: turn.session_id,
+      since: this.#now(),
+    });
     return () => void this.#inFlight.delete(key);
   }
 
@@ -53,7 +58,11 @@ export class TurnsInFlight {
     return [...this.#inFlight.values()]
       .filter((turn) => now - turn.since > this.#stuckAfterMs)
       .sort((a, b) => a.since - b.since)
-      .map((turn) => ({ turn_id: turn.turn_id, session_key: turn.session_key, age_seconds: Math.round((now - turn.since) / 1000) }));
+      .map((turn) => ({
+        turn_id: turn.turn_id,
+        session_key: turn.session_key,
+        age_seconds: Math.round((now - turn.since) / 1000),
+      }));
   }
 
   /** What `GET /healthz` answers. */

@@ -57,7 +57,8 @@ export function hookSummary(records: readonly TraceRecord[]): string {
   const emitted = new Map<string, number>();
   for (const r of records) if (r.source === '-' && r.decision === 'emitted') emitted.set(r.hook, (emitted.get(r.hook) ?? 0) + 1);
   const events = [...emitted].map(([hook, n]) => (n > 1 ? `${hook}×${n}` : hook));
-  const inline = fired.length === 0 ? 'no hook ran inline' : `${fired.length} hook call${fired.length === 1 ? '' : 's'}: ${shown.join(' · ')}`;
+  const inline =
+    fired.length === 0 ? 'no hook ran inline' : `${fired.length} hook call${fired.length === 1 ? '' : 's'}: ${shown.join(' · ')}`;
   return events.length > 0 ? `${inline}; emitted ${events.join(', ')}` : inline;
 }
 
@@ -73,14 +74,20 @@ class EventFeed {
   ) {}
 
   async open(url: string): Promise<void> {
-    const response = await fetch(`${url}/console/events`, { signal: this.abort.signal, headers: { accept: 'text/event-stream' } });
+    const response = await fetch(`${url}/console/events`, {
+      signal: this.abort.signal,
+      headers: { accept: 'text/event-stream' },
+    });
     if (!response.ok || !response.body) {
-      throw new ChatStoppedError(`${url} answered ${response.status} for /console/events: is it a hookgate dev with its console on?`);
+      throw new ChatStoppedError(
+        `${url} answered ${response.status} for /console/events: is it a hookgate dev with its console on?`,
+      );
     }
     const events = readServerSentEvents(response.body);
     // The server says hello once subscribed: nothing sent after that is missed.
     const first = await events.next();
-    if (first.done || first.value.event !== 'hello') throw new ChatStoppedError(`${url}/console/events did not start an event stream`);
+    if (first.done || first.value.event !== 'hello')
+      throw new ChatStoppedError(`${url}/console/events did not start an event stream`);
     void this.pump(events);
   }
 
@@ -95,7 +102,9 @@ class EventFeed {
       }
       this.ended = new ChatStoppedError('hookgate dev closed the event stream (stopped?)');
     } catch (error) {
-      this.ended = this.abort.signal.aborted ? new ChatStoppedError('closed') : new ChatStoppedError(`lost the event stream: ${errorText(error)}`);
+      this.ended = this.abort.signal.aborted
+        ? new ChatStoppedError('closed')
+        : new ChatStoppedError(`lost the event stream: ${errorText(error)}`);
     }
     this.wake?.();
   }
@@ -124,7 +133,13 @@ async function getJson<T>(url: string): Promise<T> {
  * the gateway itself sent (a slash command, a refusal) or, when a turn was queued, the end of
  * that turn. Then prints the turn's hook summary.
  */
-async function sendLine(url: string, options: ChatOptions, feed: EventFeed, text: string, print: (line: string) => void): Promise<void> {
+async function sendLine(
+  url: string,
+  options: ChatOptions,
+  feed: EventFeed,
+  text: string,
+  print: (line: string) => void,
+): Promise<void> {
   const response = await fetch(`${url}/webhooks/local`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -202,7 +217,9 @@ async function runChat(options: ChatOptions): Promise<number> {
   } catch (error) {
     rl.close();
     if (!(error instanceof ChatStoppedError)) {
-      process.stderr.write(`hookgate chat: no hookgate dev is running at ${url}. Start one (npm start, or npx hookgate dev), or pass --url.\n`);
+      process.stderr.write(
+        `hookgate chat: no hookgate dev is running at ${url}. Start one (npm start, or npx hookgate dev), or pass --url.\n`,
+      );
     } else {
       process.stderr.write(`hookgate chat: ${errorText(error)}\n`);
     }

@@ -65,69 +65,87 @@ export function installDevCommand(
     .description('run the whole pipeline locally: emulators, gateway on 127.0.0.1, observer and turn consumers')
     .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', parsePort, 8787)
     .option('--home <dir>', 'hooks home (default: HOOKGATE_HOME, HERMES_HOME, ~/.hermes)')
-    .option('--allow-invalid-config', 'start even when config.yaml, a plugin.yaml or a HOOK.yaml is invalid (what is invalid is ignored, with a warning)')
-    .option('--state <dir>', `where the table and the unanswered turns are kept across restarts (default: $HOOKGATE_DEV_STATE or ${DEFAULT_STATE_DIR})`)
+    .option(
+      '--allow-invalid-config',
+      'start even when config.yaml, a plugin.yaml or a HOOK.yaml is invalid (what is invalid is ignored, with a warning)',
+    )
+    .option(
+      '--state <dir>',
+      `where the table and the unanswered turns are kept across restarts (default: $HOOKGATE_DEV_STATE or ${DEFAULT_STATE_DIR})`,
+    )
     .option('--fresh', 'start with empty state (deletes the stored table first)')
     .option('--no-watch', 'do not reload the hooks when plugins, gateway hooks, config.yaml or the allowlist change')
     .option('--otlp <url>', 'export traces and metrics to this OTLP/HTTP endpoint (as HOOKGATE_OTLP_ENDPOINT; docs/telemetry.md)')
-    .action(async (options: { port: number; home?: string; state?: string; fresh?: boolean; watch: boolean; allowInvalidConfig?: boolean; otlp?: string }) => {
-      // The SDK's Node 20 notice is harmless here and would bury what dev prints.
-      process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-      const home = resolve(options.home ?? resolveHooksHome());
-      // The hooks find their home as hookgate does (HOOKGATE_HOME first): the examples' gateway
-      // hooks write their logs and read BOOT.md there, shell hooks inherit it.
-      process.env.HOOKGATE_HOME = home;
-      if (!existsSync(home)) {
-        process.stdout.write(
-          `hookgate dev: no hooks home at ${home} yet, so no hooks run. To try the examples: npx hookgate dev --home ${EXAMPLES_HOME}\n`,
-        );
-      }
-      // An invalid file would silently drop hooks (a typo turning a guard off): refuse, as synth
-      // and a Lambda cold start do, unless the operator asks for Hermes's lenient loading.
-      const problems = await findHooksConfigProblems(home);
-      if (problems.length > 0) {
-        const list = problems.map((p) => `  ${formatProblem(p)}\n`).join('');
-        if (!options.allowInvalidConfig) {
-          process.stderr.write(`hookgate dev: invalid hooks configuration:\n${list}(fix it, or start anyway with --allow-invalid-config)\n`);
-          process.exitCode = 2;
+    .action(
+      async (options: {
+        port: number;
+        home?: string;
+        state?: string;
+        fresh?: boolean;
+        watch: boolean;
+        allowInvalidConfig?: boolean;
+        otlp?: string;
+      }) => {
+        // The SDK's Node 20 notice is harmless here and would bury what dev prints.
+        process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+        const home = resolve(options.home ?? resolveHooksHome());
+        // The hooks find their home as hookgate does (HOOKGATE_HOME first): the examples' gateway
+        // hooks write their logs and read BOOT.md there, shell hooks inherit it.
+        process.env.HOOKGATE_HOME = home;
+        if (!existsSync(home)) {
+          process.stdout.write(
+            `hookgate dev: no hooks home at ${home} yet, so no hooks run. To try the examples: npx hookgate dev --home ${EXAMPLES_HOME}\n`,
+          );
+        }
+        // An invalid file would silently drop hooks (a typo turning a guard off): refuse, as synth
+        // and a Lambda cold start do, unless the operator asks for Hermes's lenient loading.
+        const problems = await findHooksConfigProblems(home);
+        if (problems.length > 0) {
+          const list = problems.map((p) => `  ${formatProblem(p)}\n`).join('');
+          if (!options.allowInvalidConfig) {
+            process.stderr.write(
+              `hookgate dev: invalid hooks configuration:\n${list}(fix it, or start anyway with --allow-invalid-config)\n`,
+            );
+            process.exitCode = 2;
+            return;
+          }
+          process.stderr.write(`hookgate dev: invalid hooks configuration, ignored as --allow-invalid-config asks:\n${list}`);
+        }
+        let dev;
+        try {
+          const dir = devStateDir(options.state, process.env, home);
+          const state = dir === undefined ? undefined : { dir, fresh: options.fresh ?? false };
+          dev = await startDevRuntime({
+            home,
+            port: options.port,
+            acceptHooks: flags.acceptHooks,
+            watch: options.watch,
+            allowInvalidConfig: options.allowInvalidConfig ?? false,
+            ...(state ? { state } : {}),
+            ...(options.otlp !== undefined ? { otlpEndpoint: options.otlp } : {}),
+            ...wiring,
+          });
+        } catch (error) {
+          process.stderr.write(`hookgate dev: ${errorText(error)}\n`);
+          process.exitCode = 1;
           return;
         }
-        process.stderr.write(`hookgate dev: invalid hooks configuration, ignored as --allow-invalid-config asks:\n${list}`);
-      }
-      let dev;
-      try {
-        const dir = devStateDir(options.state, process.env, home);
-        const state = dir === undefined ? undefined : { dir, fresh: options.fresh ?? false };
-        dev = await startDevRuntime({
-          home,
-          port: options.port,
-          acceptHooks: flags.acceptHooks,
-          watch: options.watch,
-          allowInvalidConfig: options.allowInvalidConfig ?? false,
-          ...(state ? { state } : {}),
-          ...(options.otlp !== undefined ? { otlpEndpoint: options.otlp } : {}),
-          ...wiring,
-        });
-      } catch (error) {
-        process.stderr.write(`hookgate dev: ${errorText(error)}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      const signal = await untilSignal();
-      process.stdout.write(`hookgate dev: ${signal}, stopping\n`);
-      // Stopping must not depend on hooks behaving: a second signal, or the backstop, ends the
-      // process even if a callback, a child process or a socket is still holding it.
-      const exitNow = (why: string) => {
-        process.stderr.write(`hookgate dev: ${why}; exiting\n`);
-        process.exit(0);
-      };
-      const again = () => exitNow('second signal');
-      process.once('SIGINT', again);
-      process.once('SIGTERM', again);
-      setTimeout(() => exitNow(`not stopped after ${STOP_BACKSTOP_MS / 1000} s`), STOP_BACKSTOP_MS).unref();
-      await dev.stop();
-      process.exitCode = 0;
-      // Stopped. Whatever a hook left running (a timer, a child process) must not keep the process.
-      setTimeout(() => exitNow('stopped, but a hook left work running'), 200).unref();
-    });
+        const signal = await untilSignal();
+        process.stdout.write(`hookgate dev: ${signal}, stopping\n`);
+        // Stopping must not depend on hooks behaving: a second signal, or the backstop, ends the
+        // process even if a callback, a child process or a socket is still holding it.
+        const exitNow = (why: string) => {
+          process.stderr.write(`hookgate dev: ${why}; exiting\n`);
+          process.exit(0);
+        };
+        const again = () => exitNow('second signal');
+        process.once('SIGINT', again);
+        process.once('SIGTERM', again);
+        setTimeout(() => exitNow(`not stopped after ${STOP_BACKSTOP_MS / 1000} s`), STOP_BACKSTOP_MS).unref();
+        await dev.stop();
+        process.exitCode = 0;
+        // Stopped. Whatever a hook left running (a timer, a child process) must not keep the process.
+        setTimeout(() => exitNow('stopped, but a hook left work running'), 200).unref();
+      },
+    );
 }

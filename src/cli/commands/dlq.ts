@@ -24,7 +24,14 @@ async function run(command: Command, action: (dlq: DeadLetterQueue, opts: DlqOpt
     return;
   }
   try {
-    await action(new DeadLetterQueue({ sqs: target.sqs, dlqUrl: target.dlqUrl, ...(target.sourceQueueUrl ? { sourceQueueUrl: target.sourceQueueUrl } : {}) }), opts);
+    await action(
+      new DeadLetterQueue({
+        sqs: target.sqs,
+        dlqUrl: target.dlqUrl,
+        ...(target.sourceQueueUrl ? { sourceQueueUrl: target.sourceQueueUrl } : {}),
+      }),
+      opts,
+    );
   } catch (error) {
     process.stderr.write(`hookgate dlq: ${target.dlqUrl} (${target.via}): ${errorText(error)}\n`);
     process.exitCode = 1;

@@ -22,7 +22,14 @@ export async function approveHook(ctx: HooksContext, event: string, command: str
       say('Refusing to approve without confirmation: no TTY to ask on. Pass --yes to approve non-interactively.');
       return 1;
     }
-    if (!(await askOnTerminal(event, command, { input: process.stdin, output: process.stdout }, ctx.entries.some((e) => e.command === command && e.type === 'http') ? 'http' : 'command'))) {
+    if (
+      !(await askOnTerminal(
+        event,
+        command,
+        { input: process.stdin, output: process.stdout },
+        ctx.entries.some((e) => e.command === command && e.type === 'http') ? 'http' : 'command',
+      ))
+    ) {
       say('Not approved; nothing was written.');
       return 1;
     }

@@ -32,20 +32,30 @@ export async function doctorHttpHook(entry: Entry, ctx: HooksContext): Promise<n
     say(`  ${OK()} URL may be called (${url.protocol === 'https:' ? 'https' : 'plain http to a loopback address'})`);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (url.hostname === 'localhost' || addressKind(host) === 'loopback') {
-      say(`  ${INFO()} a loopback URL: \`hookgate dev\` calls it; a deployed stack refuses it unless hooks.http_allow_private: true`);
+      say(
+        `  ${INFO()} a loopback URL: \`hookgate dev\` calls it; a deployed stack refuses it unless hooks.http_allow_private: true`,
+      );
     }
   }
   if (!ctx.http.secret) say(`  ${INFO()} HOOKGATE_HTTP_HOOK_SECRET is not set here: requests go unsigned`);
   const approval = await ctx.allowlist.find(entry.event, entry.command);
   if (approval) say(`  ${OK()} allowlisted (approved ${approval.approved_at || '?'})`);
   else {
-    say(`  ${BAD()} not allowlisted — this hook will NOT fire at runtime; \`hookgate hooks approve ${entry.event} ${entry.command}\``);
+    say(
+      `  ${BAD()} not allowlisted — this hook will NOT fire at runtime; \`hookgate hooks approve ${entry.event} ${entry.command}\``,
+    );
     say(`  ${INFO()} skipped the dry-run ping — not allowlisted yet (approve it first, then re-run doctor)`);
     return problems + 1;
   }
   if (refused) return problems;
   const input = shellHookInput(entry, { ...doctorPayload(entry.event), dry_run: true }).input;
-  const run = await runHttpHook(entry.command, input, entry.timeout, { headers: { ...entry.headers, [DRY_RUN_HEADER]: 'true' } }, ctx.http);
+  const run = await runHttpHook(
+    entry.command,
+    input,
+    entry.timeout,
+    { headers: { ...entry.headers, [DRY_RUN_HEADER]: 'true' } },
+    ctx.http,
+  );
   if (run.timed_out) {
     say(`  ${BAD()} no answer within ${entry.timeout}s to a dry-run payload`);
     return problems + 1;
@@ -58,10 +68,14 @@ export async function doctorHttpHook(entry: Entry, ctx: HooksContext): Promise<n
   try {
     if (body !== '') JSON.parse(body);
   } catch {
-    say(`  ${BAD()} answered the dry-run payload with something that is not JSON (${seconds(run.elapsed_seconds)}s): ${body.slice(0, 120)}`);
+    say(
+      `  ${BAD()} answered the dry-run payload with something that is not JSON (${seconds(run.elapsed_seconds)}s): ${body.slice(0, 120)}`,
+    );
     return problems + 1;
   }
-  say(`  ${OK()} answered a dry-run payload with 2xx and ${body === '' ? 'an empty body' : 'JSON'} (${seconds(run.elapsed_seconds)}s)`);
+  say(
+    `  ${OK()} answered a dry-run payload with 2xx and ${body === '' ? 'an empty body' : 'JSON'} (${seconds(run.elapsed_seconds)}s)`,
+  );
   return problems;
 }
 
@@ -75,7 +89,9 @@ export async function doctorHttpHook(entry: Entry, ctx: HooksContext): Promise<n
  */
 export async function doctorPromptHook(entry: Entry, ctx: HooksContext): Promise<number> {
   say(`  ${OK()} needs no approval (a prompt hook runs no code; the hook input goes to the model)`);
-  say(`  ${INFO()} judged by ${ctx.judge ? `the configured model${entry.model ? ` (${entry.model})` : ''}` : 'the local stand-in judge (no HOOKGATE_MODEL_BASE_URL)'}`);
+  say(
+    `  ${INFO()} judged by ${ctx.judge ? `the configured model${entry.model ? ` (${entry.model})` : ''}` : 'the local stand-in judge (no HOOKGATE_MODEL_BASE_URL)'}`,
+  );
   const input = shellHookInput(entry, { ...doctorPayload(entry.event), dry_run: true }).input;
   const run = await runPromptHook(entry, input, ctx.judge);
   if (run.timed_out) {
@@ -86,6 +102,8 @@ export async function doctorPromptHook(entry: Entry, ctx: HooksContext): Promise
     say(`  ${BAD()} ${run.error}`);
     return 1;
   }
-  say(`  ${OK()} the model answered a structured decision on a synthetic payload (${seconds(run.elapsed_seconds)}s): ${run.stdout}`);
+  say(
+    `  ${OK()} the model answered a structured decision on a synthetic payload (${seconds(run.elapsed_seconds)}s): ${run.stdout}`,
+  );
   return 0;
 }

@@ -79,7 +79,9 @@ export async function doctorHooks(ctx: HooksContext, options: { strict?: boolean
       } else if (drift.kind === 'content-same') {
         say(`  ${OK()} script unchanged since approval`);
         if (drift.mtimeMoved) {
-          say(`  ${INFO()} script timestamp changed (${drift.recordedMtime} → ${drift.currentMtime}) but the content is identical`);
+          say(
+            `  ${INFO()} script timestamp changed (${drift.recordedMtime} → ${drift.currentMtime}) but the content is identical`,
+          );
         }
       } else if (approval.script_mtime_at_approval != null) {
         if (drift.kind === 'mtime-later') {
@@ -95,7 +97,9 @@ export async function doctorHooks(ctx: HooksContext, options: { strict?: boolean
       say(`  ${INFO()} skipped JSON smoke test — not allowlisted yet (approve it first, then re-run doctor)`);
     } else if (changed && ctx.onDrift === 'block') {
       // §5.5: a drifted script counts as not allowlisted; doctor never runs un-approved content.
-      say(`  ${INFO()} skipped JSON smoke test — the script changed since approval and was not executed (review it, then re-approve and re-run doctor)`);
+      say(
+        `  ${INFO()} skipped JSON smoke test — the script changed since approval and was not executed (review it, then re-approve and re-run doctor)`,
+      );
     } else if (runnable) {
       problems += await smokeTest(entry, ctx.environment);
     }

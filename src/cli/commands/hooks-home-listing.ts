@@ -31,7 +31,10 @@ export type GatewayHookListing = { name: string; dir: string; events: readonly s
  * @example
  * const { plugins, gatewayHooks } = await listHooksHome(home, logger);
  */
-export async function listHooksHome(home: string, logger: HookLogger): Promise<{ plugins: PluginListing[]; gatewayHooks: GatewayHookListing[] }> {
+export async function listHooksHome(
+  home: string,
+  logger: HookLogger,
+): Promise<{ plugins: PluginListing[]; gatewayHooks: GatewayHookListing[] }> {
   const description = await discoverHooksHome(home, { gatewayHooks: true });
   const registry = new CallbackRegistry();
   const commands = new PluginCommandRegistry(logger, 1);
@@ -39,12 +42,16 @@ export async function listHooksHome(home: string, logger: HookLogger): Promise<{
   const registered = registry.hooks().flatMap((hook) => registry.callbacks(hook).filter((c) => c.source === 'plugin'));
   const plugins = results.map(({ name, dir, status, error }): PluginListing => {
     const mine = status === 'loaded' ? registered.filter((c) => c.plugin === name) : [];
-    const hooks = [...new Set(mine.map((c) => c.hook))].map((hook) => ({ hook, callbacks: mine.filter((c) => c.hook === hook).map((c) => c.name) }));
+    const hooks = [...new Set(mine.map((c) => c.hook))].map((hook) => ({
+      hook,
+      callbacks: mine.filter((c) => c.hook === hook).map((c) => c.name),
+    }));
     const own = status === 'loaded' ? commands.list().filter((c) => c.plugin === name) : [];
     return { name, dir, status, ...(error ? { error } : {}), hooks, commands: own };
   });
-  const gatewayHooks = description.gatewayHooks.map((g): GatewayHookListing =>
-    g.kind === 'hook' ? { name: g.name, dir: g.dir, events: g.events } : { dir: g.dir, skipped: g.line },
+  const gatewayHooks = description.gatewayHooks.map(
+    (g): GatewayHookListing =>
+      g.kind === 'hook' ? { name: g.name, dir: g.dir, events: g.events } : { dir: g.dir, skipped: g.line },
   );
   return { plugins, gatewayHooks };
 }

@@ -30,7 +30,9 @@ export async function importClaudeHooks(file: string, options: ImportOptions): P
     settings = parseClaudeSettings(await readFile(settingsPath, 'utf8'));
   } catch (error) {
     const reason = errorText(error);
-    process.stderr.write(`hookgate hooks import: ${settingsPath} is not a usable Claude Code settings file:\n  ${reason.replace(/\n/g, '\n  ')}\n`);
+    process.stderr.write(
+      `hookgate hooks import: ${settingsPath} is not a usable Claude Code settings file:\n  ${reason.replace(/\n/g, '\n  ')}\n`,
+    );
     return 2;
   }
   const configPath = join(options.home, 'config.yaml');
@@ -40,7 +42,9 @@ export async function importClaudeHooks(file: string, options: ImportOptions): P
   });
   const doc = parseDocument(original);
   if (doc.errors.length > 0) {
-    process.stderr.write(`hookgate hooks import: ${configPath} cannot be parsed (${doc.errors[0]!.message}); fix it first, nothing was changed\n`);
+    process.stderr.write(
+      `hookgate hooks import: ${configPath} cannot be parsed (${doc.errors[0]!.message}); fix it first, nothing was changed\n`,
+    );
     return 2;
   }
   const top: unknown = doc.toJS();
@@ -68,7 +72,9 @@ export async function importClaudeHooks(file: string, options: ImportOptions): P
   await writeAtomically(configPath, doc.toString());
   say(`${OK()} Wrote ${imported.length} entr${imported.length === 1 ? 'y' : 'ies'} to ${configPath}.`);
   say(`${WARN()} Commands and http hooks run only once approved: \`hookgate hooks approve <event> <command or url>\` for each`);
-  say('  (or start with --accept-hooks); prompt hooks need no approval. `hookgate hooks list` shows their status, `hookgate hooks doctor` checks them.');
+  say(
+    '  (or start with --accept-hooks); prompt hooks need no approval. `hookgate hooks list` shows their status, `hookgate hooks doctor` checks them.',
+  );
   return 0;
 }
 
@@ -81,7 +87,8 @@ function projectDirOf(settingsPath: string): string {
 /** An event whose `hooks.<event>` in config.yaml is not a list (or `hooks:` not a mapping) is not touched. */
 function refuseUnwritable(rows: ClaudeImportRow[], doc: Document): ClaudeImportRow[] {
   const hooks = doc.get('hooks', true);
-  const hooksUsable = hooks === undefined || (isScalar(hooks) && (hooks.value === null || hooks.value === undefined)) || isMap(hooks);
+  const hooksUsable =
+    hooks === undefined || (isScalar(hooks) && (hooks.value === null || hooks.value === undefined)) || isMap(hooks);
   return rows.map((row) => {
     if (row.status !== 'imported') return row;
     if (!hooksUsable) return { ...row, status: 'not-imported', note: '`hooks:` in config.yaml is not a mapping; fix it first' };
@@ -127,7 +134,9 @@ function result(row: ClaudeImportRow): string {
 /** Temp file beside the target, then rename: config.yaml is never half-written; its mode is kept. */
 async function writeAtomically(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const mode = await stat(path).then((s) => s.mode & 0o777).catch(() => 0o644);
+  const mode = await stat(path)
+    .then((s) => s.mode & 0o777)
+    .catch(() => 0o644);
   const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     await writeFile(temp, text, { mode });

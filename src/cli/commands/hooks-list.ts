@@ -131,7 +131,10 @@ async function listShellHooks(ctx: HooksContext): Promise<void> {
       // A guard that is off says so loudly, whatever the reason, after the lines §4.1 fixes.
       const state = shellHookRunState(entry, approval, ctx.onDrift);
       if (!state.running) {
-        const hint = state.reason === 'not-approved' ? `; approve it: hookgate hooks approve ${entry.event} ${shellWord(entry.command)} --home ${shellWord(ctx.home)} --yes` : '';
+        const hint =
+          state.reason === 'not-approved'
+            ? `; approve it: hookgate hooks approve ${entry.event} ${shellWord(entry.command)} --home ${shellWord(ctx.home)} --yes`
+            : '';
         say(`      ${BAD()} ${red('not running')}: ${NOT_RUNNING_TEXT[state.reason]}${hint}`);
       }
     }

@@ -24,7 +24,8 @@ export function gatewayTestContext(event: string): Record<string, unknown> {
   const source = { platform: 'cli', user_id: 'hooks-test' };
   if (base === 'command') return { ...source, command: name, raw_command: name, args: '', raw_args: '' };
   if (base === 'agent') return { ...source, chat_id: 'hooks-test', session_id: 'hooks-test-session', message: 'hello' };
-  if (base === 'session') return { ...source, chat_id: 'hooks-test', session_id: 'hooks-test-session', session_key: 'cli:hooks-test' };
+  if (base === 'session')
+    return { ...source, chat_id: 'hooks-test', session_id: 'hooks-test-session', session_key: 'cli:hooks-test' };
   return { ...source };
 }
 
@@ -34,12 +35,22 @@ export function gatewayTestContext(event: string): Record<string, unknown> {
  * each handler's return value or error, and for `command:<name>` the decision the gateway
  * would take (§2.5). `--expect block` is met by a deny or handled decision, `allow` by none.
  */
-export async function testGatewayHooks(ctx: HooksContext, event: string, context: Record<string, unknown>, expectation: string | undefined): Promise<number> {
+export async function testGatewayHooks(
+  ctx: HooksContext,
+  event: string,
+  context: Record<string, unknown>,
+  expectation: string | undefined,
+): Promise<number> {
   const description = await discoverHooksHome(ctx.home, { gatewayHooks: true });
   const lines: string[] = [];
   const runs: HookRunRecord[] = [];
   const registry = new GatewayHookRegistry({ print: (line) => lines.push(line), onRun: (run) => runs.push(run) });
-  await loadGatewayHooks(description.gatewayHooks, { home: ctx.home, registry, load: moduleSource(ctx.home), print: (line) => lines.push(line) });
+  await loadGatewayHooks(description.gatewayHooks, {
+    home: ctx.home,
+    registry,
+    load: moduleSource(ctx.home),
+    print: (line) => lines.push(line),
+  });
   // Load failures matter here (a hook that did not load is not being tested); the Loaded lines do not.
   for (const line of lines) if (!line.startsWith('[hooks] Loaded hook')) say(`${BAD()} ${line}`);
   const subscribed = registry.handlersFor(event);

@@ -72,7 +72,10 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
 
   const forEvent = ctx.entries.filter((e) => e.event === event);
   const matching = forEvent.filter(
-    (e) => options.forTool === undefined || !(e.event === 'pre_tool_call' || e.event === 'post_tool_call') || e.matches(options.forTool),
+    (e) =>
+      options.forTool === undefined ||
+      !(e.event === 'pre_tool_call' || e.event === 'post_tool_call') ||
+      e.matches(options.forTool),
   );
   const disabled = matching.filter((e) => !e.enabled).length;
   const selected = matching.filter((e) => e.enabled);
@@ -82,7 +85,10 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
     if (options.forTool !== undefined) say(`(with matcher filter --for-tool=${options.forTool})`);
     if (expectation === undefined) return 0;
     if (plugins.ran === 0) return finishExpectation(expectation, false, 'no hook was selected');
-    return finishExpectation(expectation, expectation === 'block' ? pluginBlocked : expectation === 'allow' ? !pluginBlocked : pluginContext);
+    return finishExpectation(
+      expectation,
+      expectation === 'block' ? pluginBlocked : expectation === 'allow' ? !pluginBlocked : pluginContext,
+    );
   }
 
   say(bold(`Firing ${selected.length} hook(s) for event '${event}':`));
@@ -110,7 +116,9 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
       // bash exits 2 on a syntax error, which reads as a block: a broken script must not pass for a guard.
       if (run.returncode === 2 && /syntax error|unexpected (token|end of file)/i.test(run.stderr)) {
         broken = true;
-        say(`  ${BAD()} exit 2 with a shell syntax error on stderr: the script is broken, not deciding (run \`hookgate hooks doctor\`)`);
+        say(
+          `  ${BAD()} exit 2 with a shell syntax error on stderr: the script is broken, not deciding (run \`hookgate hooks doctor\`)`,
+        );
       }
       say(
         result
@@ -134,18 +142,33 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
  * one's result or error (`hookgate hooks test` covers the plugin hooks as well as the shell
  * hooks; a gateway event such as `command:model` goes to hooks-test-gateway instead).
  */
-async function testPluginCallbacks(ctx: HooksContext, event: HookName, kwargs: Record<string, unknown>): Promise<{ ran: number; blocked: boolean; context: boolean }> {
+async function testPluginCallbacks(
+  ctx: HooksContext,
+  event: HookName,
+  kwargs: Record<string, unknown>,
+): Promise<{ ran: number; blocked: boolean; context: boolean }> {
   const description = await discoverHooksHome(ctx.home, { gatewayHooks: false });
   const registry = new CallbackRegistry();
   const errors: string[] = [];
   const quiet: HookLogger = { ...ctx.logger, warn: (message) => errors.push(message), error: (message) => errors.push(message) };
-  await loadPlugins(description.plugins, { home: ctx.home, registry, logger: quiet, load: moduleSource(ctx.home), commands: new PluginCommandRegistry(quiet, 1) });
+  await loadPlugins(description.plugins, {
+    home: ctx.home,
+    registry,
+    logger: quiet,
+    load: moduleSource(ctx.home),
+    commands: new PluginCommandRegistry(quiet, 1),
+  });
   const callbacks = registry.callbacks(event).filter((c) => c.source === 'plugin');
   if (callbacks.length === 0) return { ran: 0, blocked: false, context: false };
   say(bold(`Running ${callbacks.length} plugin callback(s) for event '${event}':`));
   say();
   const runs: HookRunRecord[] = [];
-  const results = await runCallbacks(event, callbacks, withTelemetryTag(event === 'pre_tool_call' ? withObjectArgs(kwargs) : kwargs), { logger: quiet, onRun: (r) => runs.push(r) });
+  const results = await runCallbacks(
+    event,
+    callbacks,
+    withTelemetryTag(event === 'pre_tool_call' ? withObjectArgs(kwargs) : kwargs),
+    { logger: quiet, onRun: (r) => runs.push(r) },
+  );
   for (const run of runs) {
     say(`→ plugin ${run.plugin ?? '?'}: ${run.callback}  (${Math.round(run.durationMs)} ms)`);
     if (run.error !== undefined) say(`  ${BAD()} error: ${clip(run.error, 400)}`);
@@ -153,7 +176,11 @@ async function testPluginCallbacks(ctx: HooksContext, event: HookName, kwargs: R
     say();
   }
   const answer: Record<string, unknown> = hookAnswer(event, results);
-  return { ran: runs.length, blocked: answer.action === 'block', context: typeof answer.context === 'string' && answer.context !== '' };
+  return {
+    ran: runs.length,
+    blocked: answer.action === 'block',
+    context: typeof answer.context === 'string' && answer.context !== '',
+  };
 }
 
 /** `--payload-file`'s JSON object ({} with a warning when it is not an object); undefined when unreadable. */

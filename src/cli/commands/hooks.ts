@@ -41,7 +41,7 @@ export const installHooksCommand: CommandInstaller = (program) => {
     .description('inspect, test, approve and revoke the shell hooks of a hooks home')
     .option('--home <dir>', 'hooks home (default: $HOOKGATE_HOME, $HERMES_HOME, ~/.hermes)')
     .option('--table <name>', "a deployed stack's DynamoDB allowlist table instead of the local file")
-    .option('--stack <name>', "a deployed stack (CloudFormation) whose DynamoDB allowlist to use")
+    .option('--stack <name>', 'a deployed stack (CloudFormation) whose DynamoDB allowlist to use')
     .argument('[subcommand]')
     .addHelpText('after', EXIT_CODES)
     .action((subcommand: string | undefined) => {
@@ -64,7 +64,10 @@ export const installHooksCommand: CommandInstaller = (program) => {
   hooks
     .command('test')
     .description('fire the hooks of one event on a synthetic payload (un-approved ones too)')
-    .argument('<event>', 'a hook event name (pre_tool_call: plugin and shell hooks) or a gateway event (command:model: gateway hooks)')
+    .argument(
+      '<event>',
+      'a hook event name (pre_tool_call: plugin and shell hooks) or a gateway event (command:model: gateway hooks)',
+    )
     .option('--for-tool <tool>', 'set tool_name and keep only tool hooks whose matcher matches it')
     .option('--payload-file <file>', 'a JSON object merged over the synthetic payload')
     .option('--expect <outcome>', 'block | allow | context: set the exit status from the outcome')
@@ -95,7 +98,10 @@ export const installHooksCommand: CommandInstaller = (program) => {
     .description("add a Claude Code settings file's hooks to config.yaml (payload: claude); they still need approval")
     .requiredOption('--from-claude <file>', 'a Claude Code settings file, e.g. .claude/settings.json')
     .option('--dry-run', 'print what would be imported; change nothing')
-    .addHelpText('after', '\n--home <dir> (an option of `hooks`, accepted here too) picks the hooks home whose config.yaml is written.\nSee docs/reference/claude-code.md for the mapping.')
+    .addHelpText(
+      'after',
+      '\n--home <dir> (an option of `hooks`, accepted here too) picks the hooks home whose config.yaml is written.\nSee docs/reference/claude-code.md for the mapping.',
+    )
     .action(async (opts: { fromClaude: string; dryRun?: boolean }, command: Command) => {
       const home = (command.optsWithGlobals() as { home?: string }).home ?? resolveHooksHome();
       exitWith(await importClaudeHooks(opts.fromClaude, { home, dryRun: opts.dryRun === true }));
@@ -106,5 +112,7 @@ export const installHooksCommand: CommandInstaller = (program) => {
     .description('check every configured shell hook: executable, allowlisted, unchanged, valid JSON')
     .option('--strict', 'exit 1 when a problem was found (for CI); plain doctor always exits 0')
     .addHelpText('after', EXIT_CODES)
-    .action((opts: { strict?: boolean }, command: Command) => withContext(command, (ctx) => doctorHooks(ctx, { strict: opts.strict === true })));
+    .action((opts: { strict?: boolean }, command: Command) =>
+      withContext(command, (ctx) => doctorHooks(ctx, { strict: opts.strict === true })),
+    );
 };

@@ -25,7 +25,10 @@ export const installReplayCommand: CommandInstaller = (program) => {
     .command('replay')
     .description("re-run a recorded turn's hook calls against the hooks home as it is now; exit 1 when a decision differs")
     .argument('<turn_id>', 'the turn id (turn_…), as in the console, `hookgate trace --list` and hook kwargs')
-    .option('--home <dir>', 'the hooks home to replay against, whose running hookgate dev has the traces (default: the running dev)')
+    .option(
+      '--home <dir>',
+      'the hooks home to replay against, whose running hookgate dev has the traces (default: the running dev)',
+    )
     .option('--table <name>', "read the traces from a deployed stack's DynamoDB table (standard AWS credentials)")
     .option('--stack <name>', 'read the traces from a deployed stack (CloudFormation)')
     .option('--json', 'print JSON')

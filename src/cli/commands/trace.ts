@@ -40,7 +40,9 @@ export function formatTurnList(turns: readonly TurnSummary[]): string {
     ]),
   ];
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
-  return rows.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join('  ')).join('\n');
+  return rows
+    .map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join('  '))
+    .join('\n');
 }
 
 /**
@@ -50,10 +52,18 @@ export function formatTurnList(turns: readonly TurnSummary[]): string {
 export function formatTrace(records: readonly TraceRecord[]): string {
   const rows = [
     ['HOOK', 'SOURCE', 'CALLBACK', 'DECISION', 'DURATION'],
-    ...records.map((r) => [r.hook, r.source, r.plugin ? `${r.plugin}:${r.callback}` : r.callback, r.decision.replace(/\s+/g, ' ').slice(0, 80), `${r.duration_ms} ms`]),
+    ...records.map((r) => [
+      r.hook,
+      r.source,
+      r.plugin ? `${r.plugin}:${r.callback}` : r.callback,
+      r.decision.replace(/\s+/g, ' ').slice(0, 80),
+      `${r.duration_ms} ms`,
+    ]),
   ];
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
-  const table = rows.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join('  ')).join('\n');
+  const table = rows
+    .map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join('  '))
+    .join('\n');
   const undelivered = records
     .filter((r) => r.text !== undefined)
     .map((r) => `\nundelivered reply to ${r.callback} (${r.at}):\n${r.text!.replace(/^/gm, '  ')}`);
@@ -87,7 +97,7 @@ export const installTraceCommand: CommandInstaller = (program) => {
     .option('--offset <n>', '--list: skip this many matching turns first (paging)', '0')
     .option('--table <name>', "a deployed stack's DynamoDB table (standard AWS credentials)")
     .option('--stack <name>', 'a deployed stack (CloudFormation) whose table to use')
-    .option('--home <dir>', 'hooks home of the running hookgate dev (default: the default home\'s, or the only one running)')
+    .option('--home <dir>', "hooks home of the running hookgate dev (default: the default home's, or the only one running)")
     .option('--json', 'print JSON')
     .action(async (turnId: string | undefined, options: TraceOptions) => {
       if (!options.list && turnId === undefined) {
@@ -113,7 +123,10 @@ export const installTraceCommand: CommandInstaller = (program) => {
             ...(options.error ? { error: true } : {}),
             ...(options.text ? { text: options.text } : {}),
           };
-          const page = { limit: Number.parseInt(options.limit ?? '50', 10) || 50, offset: Number.parseInt(options.offset ?? '0', 10) || 0 };
+          const page = {
+            limit: Number.parseInt(options.limit ?? '50', 10) || 50,
+            offset: Number.parseInt(options.offset ?? '0', 10) || 0,
+          };
           const { turns, total } = await target.store.listTurns(filter, page);
           if (options.json) process.stdout.write(`${JSON.stringify({ turns, total }, null, 2)}\n`);
           else if (turns.length === 0) process.stdout.write(`no turns match (${target.via})\n`);

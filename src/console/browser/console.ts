@@ -134,7 +134,11 @@ interface LocalMessage {
 
 /** An element of the page (console-page.ts), typed as the caller says it is. */
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] => {
+const el = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] => {
   const node = Object.assign(document.createElement(tag), props);
   for (const child of children) node.append(child);
   return node;
@@ -149,7 +153,10 @@ let followLatest = true;
 class Unauthorized extends Error {}
 
 /** Every console API call: the token in AWS, the console header on dev mutations. */
-async function api(path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+async function api(
+  path: string,
+  init: { method?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   if (AWS) headers.authorization = `Bearer ${sessionStorage.getItem(TOKEN_KEY) ?? ''}`;
@@ -184,19 +191,31 @@ async function loadSessions(): Promise<TurnSummary[]> {
   const { turns, total } = await getJson<{ turns: TurnSummary[]; total: number }>(`turns?${turnQuery()}`);
   const list = $('sessions');
   list.replaceChildren();
-  if (turns.length === 0) list.append(el('li', { className: 'muted', textContent: total === 0 && turnOffset === 0 ? 'no turns match' : 'no more turns' }));
+  if (turns.length === 0)
+    list.append(
+      el('li', { className: 'muted', textContent: total === 0 && turnOffset === 0 ? 'no turns match' : 'no more turns' }),
+    );
   for (const t of turns) {
     const badges = el('span');
     if (t.blocked) badges.append(badge('block', 'blocked'));
     if (t.error) badges.append(badge('error', 'error'));
     if (t.approval) badges.append(badge('approval', 'approval'));
     const where = `${(t.platform ? `${t.platform}:` : '') + (t.chat_id || '?')} · ${t.user_id || '?'}`;
-    const a = el('a', { className: t.turn_id === selectedTurn ? 'sel' : '' },
+    const a = el(
+      'a',
+      { className: t.turn_id === selectedTurn ? 'sel' : '' },
       el('span', { className: 'first' }, badges, t.first_line || '(no message recorded)'),
-      el('span', { className: 'meta', textContent: `${where} · ${t.at.replace('T', ' ').slice(0, 19)} · ${t.duration_ms} ms · ${t.turn_id}` }));
+      el('span', {
+        className: 'meta',
+        textContent: `${where} · ${t.at.replace('T', ' ').slice(0, 19)} · ${t.duration_ms} ms · ${t.turn_id}`,
+      }),
+    );
     a.dataset.turn = t.turn_id;
     if (t.session_id) a.dataset.session = t.session_id;
-    a.addEventListener('click', () => { followLatest = false; showTurn(t.turn_id); });
+    a.addEventListener('click', () => {
+      followLatest = false;
+      showTurn(t.turn_id);
+    });
     list.append(el('li', {}, a));
   }
   $('turns-page').textContent = total === 0 ? '' : `${turnOffset + 1}–${turnOffset + turns.length} of ${total}`;
@@ -207,26 +226,51 @@ async function loadSessions(): Promise<TurnSummary[]> {
 let filterTimer: number | undefined;
 $('turn-filters').addEventListener('input', () => {
   clearTimeout(filterTimer);
-  filterTimer = setTimeout(() => { turnOffset = 0; loadSessions().catch(report('sessions')); }, 200);
+  filterTimer = setTimeout(() => {
+    turnOffset = 0;
+    loadSessions().catch(report('sessions'));
+  }, 200);
 });
 $('turn-filters').addEventListener('submit', (event) => event.preventDefault());
-$('turns-prev').addEventListener('click', () => { turnOffset = Math.max(0, turnOffset - PAGE); loadSessions().catch(report('sessions')); });
-$('turns-next').addEventListener('click', () => { turnOffset += PAGE; loadSessions().catch(report('sessions')); });
+$('turns-prev').addEventListener('click', () => {
+  turnOffset = Math.max(0, turnOffset - PAGE);
+  loadSessions().catch(report('sessions'));
+});
+$('turns-next').addEventListener('click', () => {
+  turnOffset += PAGE;
+  loadSessions().catch(report('sessions'));
+});
 
-const KIND = (hook: string): string => /tool_call|tool_result/.test(hook) ? 'tool' : /approv/.test(hook) ? 'approval' : '';
+const KIND = (hook: string): string => (/tool_call|tool_result/.test(hook) ? 'tool' : /approv/.test(hook) ? 'approval' : '');
 /** The colour of a decision: blocks and errors in red, skipped calls grey. */
-const TONE = (decision: string): string => /^block/.test(decision) ? 'block' : /^(error|undelivered)/.test(decision) ? 'error' : /^skipped/.test(decision) ? 'skipped' : '';
+const TONE = (decision: string): string =>
+  /^block/.test(decision)
+    ? 'block'
+    : /^(error|undelivered)/.test(decision)
+      ? 'error'
+      : /^skipped/.test(decision)
+        ? 'skipped'
+        : '';
 
 /** JSON text pretty-printed when it parses (a cut one is shown as it is). */
 function pretty(text: string | undefined | null): string {
   if (text === undefined || text === null) return '(not recorded)';
-  try { return JSON.stringify(JSON.parse(text), null, 2); } catch { return text; }
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
 }
 
 /** A folded block: the first line as the summary, the whole text inside. */
 function folded(label: string, text: string | undefined): HTMLDetailsElement {
   const body = pretty(text);
-  return el('details', {}, el('summary', { textContent: `${label}: ${body.replace(/\s+/g, ' ').slice(0, 80)}${body.length > 80 ? '…' : ''}` }), el('pre', { className: 'json', textContent: body }));
+  return el(
+    'details',
+    {},
+    el('summary', { textContent: `${label}: ${body.replace(/\s+/g, ' ').slice(0, 80)}${body.length > 80 ? '…' : ''}` }),
+    el('pre', { className: 'json', textContent: body }),
+  );
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -247,17 +291,57 @@ function showStats(records: HookRecord[]): void {
   const body = el('tbody');
   for (const [key, values] of [...by.entries()].sort()) {
     values.sort((a, b) => a - b);
-    body.append(el('tr', {}, el('td', { textContent: key }), el('td', { textContent: String(values.length) }), el('td', { textContent: String(percentile(values, 50)) }), el('td', { textContent: String(percentile(values, 95)) })));
+    body.append(
+      el(
+        'tr',
+        {},
+        el('td', { textContent: key }),
+        el('td', { textContent: String(values.length) }),
+        el('td', { textContent: String(percentile(values, 50)) }),
+        el('td', { textContent: String(percentile(values, 95)) }),
+      ),
+    );
   }
-  box.append(el('h2', { textContent: 'Per hook in this turn' }), el('div', { className: 'scroll' }, el('table', {}, el('thead', {}, el('tr', {}, el('th', { textContent: 'hook · callback' }), el('th', { textContent: 'runs' }), el('th', { textContent: 'p50 ms' }), el('th', { textContent: 'p95 ms' }))), body)));
+  box.append(
+    el('h2', { textContent: 'Per hook in this turn' }),
+    el(
+      'div',
+      { className: 'scroll' },
+      el(
+        'table',
+        {},
+        el(
+          'thead',
+          {},
+          el(
+            'tr',
+            {},
+            el('th', { textContent: 'hook · callback' }),
+            el('th', { textContent: 'runs' }),
+            el('th', { textContent: 'p50 ms' }),
+            el('th', { textContent: 'p95 ms' }),
+          ),
+        ),
+        body,
+      ),
+    ),
+  );
 }
 
 /** Where each transform hook's input text is in its kwargs: its result replaces that text. */
-const TRANSFORM_INPUT: Record<string, string> = { transform_tool_result: 'result', transform_terminal_output: 'output', transform_llm_output: 'response_text' };
+const TRANSFORM_INPUT: Record<string, string> = {
+  transform_tool_result: 'result',
+  transform_terminal_output: 'output',
+  transform_llm_output: 'response_text',
+};
 
 function parsedJson(text: string | undefined): unknown {
   if (typeof text !== 'string') return undefined;
-  try { return JSON.parse(text) as unknown; } catch { return undefined; }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A property of parsed JSON, when it is an object (as `value?.[key]` reads it). */
@@ -270,13 +354,24 @@ function lineDiff(before: string, after: string): [' ' | '-' | '+', string][] {
   const a = before.split('\n').slice(0, 400);
   const b = after.split('\n').slice(0, 400);
   const common = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) common[i]![j] = a[i] === b[j] ? common[i + 1]![j + 1]! + 1 : Math.max(common[i + 1]![j]!, common[i]![j + 1]!);
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      common[i]![j] = a[i] === b[j] ? common[i + 1]![j + 1]! + 1 : Math.max(common[i + 1]![j]!, common[i]![j + 1]!);
   const out: [' ' | '-' | '+', string][] = [];
-  let i = 0, j = 0;
+  let i = 0,
+    j = 0;
   while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) { out.push([' ', a[i]!]); i++; j++; }
-    else if (j < b.length && (i === a.length || common[i]![j + 1]! >= common[i + 1]![j]!)) { out.push(['+', b[j]!]); j++; }
-    else { out.push(['-', a[i]!]); i++; }
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      out.push([' ', a[i]!]);
+      i++;
+      j++;
+    } else if (j < b.length && (i === a.length || common[i]![j + 1]! >= common[i + 1]![j]!)) {
+      out.push(['+', b[j]!]);
+      j++;
+    } else {
+      out.push(['-', a[i]!]);
+      i++;
+    }
   }
   return out;
 }
@@ -287,11 +382,14 @@ function transformDiff(r: HookRecord): HTMLElement | null {
   if (!field) return null;
   const before = member(parsedJson(r.kwargs), field);
   const after = parsedJson(r.result);
-  if (typeof before !== 'string') return el('p', { className: 'muted', textContent: 'the input text was not recorded (kwargs cut)' });
-  if (typeof after !== 'string') return el('p', { className: 'muted', textContent: 'no replacement: the text went on as it was' });
+  if (typeof before !== 'string')
+    return el('p', { className: 'muted', textContent: 'the input text was not recorded (kwargs cut)' });
+  if (typeof after !== 'string')
+    return el('p', { className: 'muted', textContent: 'no replacement: the text went on as it was' });
   if (after === before) return el('p', { className: 'muted', textContent: 'returned the text unchanged' });
   const box = el('pre', { className: 'diff' });
-  for (const [mark, line] of lineDiff(before, after)) box.append(el('span', { className: mark === '+' ? 'ins' : mark === '-' ? 'del' : '', textContent: `${mark} ${line}\n` }));
+  for (const [mark, line] of lineDiff(before, after))
+    box.append(el('span', { className: mark === '+' ? 'ins' : mark === '-' ? 'del' : '', textContent: `${mark} ${line}\n` }));
   return el('div', {}, el('b', { textContent: `before → after (${field})` }), box);
 }
 
@@ -311,16 +409,37 @@ function showPrompt(records: HookRecord[]): void {
   }
   const prompt = el('pre', { className: 'json prompt' });
   prompt.append(el('span', { textContent: typeof words === 'string' ? words : '(the user message was not recorded)' }));
-  for (const [r, context] of added) prompt.append(el('span', { className: 'ins', title: `added by ${r.source} ${r.plugin ? `${r.plugin}: ` : ''}${r.callback}`, textContent: `\n\n${context}` }));
-  box.append(el('h2', { textContent: 'The prompt the model got' }),
-    el('p', { className: 'muted', textContent: added.length === 0 ? 'no context hook added anything' : `${added.length} context block(s) added (highlighted; hover for the hook)` }), prompt);
+  for (const [r, context] of added)
+    prompt.append(
+      el('span', {
+        className: 'ins',
+        title: `added by ${r.source} ${r.plugin ? `${r.plugin}: ` : ''}${r.callback}`,
+        textContent: `\n\n${context}`,
+      }),
+    );
+  box.append(
+    el('h2', { textContent: 'The prompt the model got' }),
+    el('p', {
+      className: 'muted',
+      textContent:
+        added.length === 0
+          ? 'no context hook added anything'
+          : `${added.length} context block(s) added (highlighted; hover for the hook)`,
+    }),
+    prompt,
+  );
 }
 
 async function showTurn(turnId: string): Promise<void> {
   selectedTurn = turnId;
-  for (const a of document.querySelectorAll<HTMLAnchorElement>('#sessions a')) a.className = a.dataset.turn === turnId ? 'sel' : '';
+  for (const a of document.querySelectorAll<HTMLAnchorElement>('#sessions a'))
+    a.className = a.dataset.turn === turnId ? 'sel' : '';
   $('turn-id').textContent = turnId;
-  if (!AWS) { $<HTMLButtonElement>('replay').disabled = false; $('replay-result').replaceChildren(); $('replay-status').textContent = ''; }
+  if (!AWS) {
+    $<HTMLButtonElement>('replay').disabled = false;
+    $('replay-result').replaceChildren();
+    $('replay-status').textContent = '';
+  }
   // Observer-side records are written when their event ran, after the turn's own: time order.
   const records = (await getJson<HookRecord[]>(`turns/${encodeURIComponent(turnId)}`)).sort((a, b) => a.at.localeCompare(b.at));
   const body = $<HTMLTableElement>('timeline').tBodies[0]!;
@@ -336,19 +455,36 @@ async function showTurn(turnId: string): Promise<void> {
     bar.style.width = `${((r.duration_ms / span) * 100).toFixed(1)}%`;
     const shell = r.exit_code !== undefined;
     const failed = shell && r.exit_code !== 0;
-    const decision = el('td', { textContent: r.decision + (shell ? ` · exit ${r.exit_code === null ? 'none (timeout or no start)' : r.exit_code}` : '') });
-    if (shell && r.stderr) decision.append(el('div', { className: `stderr${failed ? ' bad' : ' muted'}`, textContent: `stderr: ${r.stderr.slice(0, 300)}` }));
-    const row = el('tr', { className: [KIND(r.hook), tone || (failed ? 'error' : '')].join(' ').trim() },
-      el('td', { textContent: r.at.slice(11, 23) }), el('td', { textContent: r.hook }), el('td', { textContent: r.source }),
-      el('td', { textContent: callback }), decision, el('td', { textContent: String(r.duration_ms) }), el('td', { className: 'waterfall' }, bar));
+    const decision = el('td', {
+      textContent: r.decision + (shell ? ` · exit ${r.exit_code === null ? 'none (timeout or no start)' : r.exit_code}` : ''),
+    });
+    if (shell && r.stderr)
+      decision.append(
+        el('div', { className: `stderr${failed ? ' bad' : ' muted'}`, textContent: `stderr: ${r.stderr.slice(0, 300)}` }),
+      );
+    const row = el(
+      'tr',
+      { className: [KIND(r.hook), tone || (failed ? 'error' : '')].join(' ').trim() },
+      el('td', { textContent: r.at.slice(11, 23) }),
+      el('td', { textContent: r.hook }),
+      el('td', { textContent: r.source }),
+      el('td', { textContent: callback }),
+      decision,
+      el('td', { textContent: String(r.duration_ms) }),
+      el('td', { className: 'waterfall' }, bar),
+    );
     row.dataset.hook = r.hook;
     row.dataset.system = r.source;
     row.title = 'click for kwargs and result';
     row.addEventListener('click', () => {
       const next = row.nextElementSibling;
-      if (next?.classList.contains('detail')) { next.remove(); return; }
+      if (next?.classList.contains('detail')) {
+        next.remove();
+        return;
+      }
       const cell = el('td', { colSpan: 7 });
-      if (r.kwargs_cut) cell.append(el('p', { className: 'warn', textContent: 'kwargs were cut in the trace: this call is not replayable' }));
+      if (r.kwargs_cut)
+        cell.append(el('p', { className: 'warn', textContent: 'kwargs were cut in the trace: this call is not replayable' }));
       const diff = transformDiff(r);
       if (diff) cell.append(diff);
       cell.append(folded('kwargs', r.kwargs), folded('result', r.result));
@@ -360,7 +496,8 @@ async function showTurn(turnId: string): Promise<void> {
     });
     body.append(row);
   });
-  if (records.length === 0) body.append(el('tr', {}, el('td', { colSpan: 7, className: 'muted', textContent: 'no hook calls recorded' })));
+  if (records.length === 0)
+    body.append(el('tr', {}, el('td', { colSpan: 7, className: 'muted', textContent: 'no hook calls recorded' })));
   showStats(records);
   showPrompt(records);
   const session = document.querySelector<HTMLAnchorElement>(`#sessions a[data-turn="${CSS.escape(turnId)}"]`)?.dataset.session;
@@ -370,7 +507,11 @@ async function showTurn(turnId: string): Promise<void> {
 
 /** Per hook over every turn of the session, from the server (the turn's own table is above it). */
 async function showSessionStats(sessionId: string): Promise<void> {
-  showHookStats('session-stats', 'Per hook in this session', await getJson<SessionHookStat[]>(`sessions/${encodeURIComponent(sessionId)}/hook-stats`));
+  showHookStats(
+    'session-stats',
+    'Per hook in this session',
+    await getJson<SessionHookStat[]>(`sessions/${encodeURIComponent(sessionId)}/hook-stats`),
+  );
 }
 
 /** Per hook over every turn of the last hour, all chats (the server reads at most 200 turns). */
@@ -384,8 +525,41 @@ function showHookStats(boxId: string, title: string, rows: readonly SessionHookS
   box.replaceChildren();
   if (rows.length === 0) return;
   const body = el('tbody');
-  for (const r of rows) body.append(el('tr', {}, el('td', { textContent: `${r.hook} · ${r.callback}` }), el('td', { textContent: String(r.runs) }), el('td', { textContent: String(r.p50_ms) }), el('td', { textContent: String(r.p95_ms) })));
-  box.append(el('h2', { textContent: title }), el('div', { className: 'scroll' }, el('table', {}, el('thead', {}, el('tr', {}, el('th', { textContent: 'hook · callback' }), el('th', { textContent: 'runs' }), el('th', { textContent: 'p50 ms' }), el('th', { textContent: 'p95 ms' }))), body)));
+  for (const r of rows)
+    body.append(
+      el(
+        'tr',
+        {},
+        el('td', { textContent: `${r.hook} · ${r.callback}` }),
+        el('td', { textContent: String(r.runs) }),
+        el('td', { textContent: String(r.p50_ms) }),
+        el('td', { textContent: String(r.p95_ms) }),
+      ),
+    );
+  box.append(
+    el('h2', { textContent: title }),
+    el(
+      'div',
+      { className: 'scroll' },
+      el(
+        'table',
+        {},
+        el(
+          'thead',
+          {},
+          el(
+            'tr',
+            {},
+            el('th', { textContent: 'hook · callback' }),
+            el('th', { textContent: 'runs' }),
+            el('th', { textContent: 'p50 ms' }),
+            el('th', { textContent: 'p95 ms' }),
+          ),
+        ),
+        body,
+      ),
+    ),
+  );
 }
 
 /** Replay: the turn's decision-hook calls against the hooks home as it is now (as hookgate replay does). */
@@ -394,15 +568,53 @@ async function replaySelected(): Promise<void> {
   $('replay-status').textContent = 'replaying…';
   const res = await post(`turns/${encodeURIComponent(selectedTurn)}/replay`, {});
   const out = (await res.json().catch(() => ({}))) as ReplayOutcome;
-  if (!res.ok) { $('replay-status').textContent = out.error ?? String(res.status); return; }
-  $('replay-status').textContent = out.exit_code === 0 ? 'every call decides as before' : `${out.differs} call(s) differ${out.not_replayable ? `, ${out.not_replayable} not replayable` : ''}`;
+  if (!res.ok) {
+    $('replay-status').textContent = out.error ?? String(res.status);
+    return;
+  }
+  $('replay-status').textContent =
+    out.exit_code === 0
+      ? 'every call decides as before'
+      : `${out.differs} call(s) differ${out.not_replayable ? `, ${out.not_replayable} not replayable` : ''}`;
   $('replay-status').className = out.exit_code === 0 ? 'ok' : 'bad';
   const body = el('tbody');
   for (const c of out.calls) {
-    body.append(el('tr', { className: c.status }, el('td', { textContent: c.status === 'same' ? '=' : c.status === 'differs' ? '≠' : '?' }), el('td', { textContent: c.hook }),
-      el('td', { textContent: c.before }), el('td', { textContent: c.now ?? '-' }), el('td', { textContent: c.note ?? '' })));
+    body.append(
+      el(
+        'tr',
+        { className: c.status },
+        el('td', { textContent: c.status === 'same' ? '=' : c.status === 'differs' ? '≠' : '?' }),
+        el('td', { textContent: c.hook }),
+        el('td', { textContent: c.before }),
+        el('td', { textContent: c.now ?? '-' }),
+        el('td', { textContent: c.note ?? '' }),
+      ),
+    );
   }
-  $('replay-result').replaceChildren(el('div', { className: 'scroll' }, el('table', {}, el('thead', {}, el('tr', {}, el('th'), el('th', { textContent: 'hook' }), el('th', { textContent: 'then' }), el('th', { textContent: 'now' }), el('th', { textContent: 'difference' }))), body)));
+  $('replay-result').replaceChildren(
+    el(
+      'div',
+      { className: 'scroll' },
+      el(
+        'table',
+        {},
+        el(
+          'thead',
+          {},
+          el(
+            'tr',
+            {},
+            el('th'),
+            el('th', { textContent: 'hook' }),
+            el('th', { textContent: 'then' }),
+            el('th', { textContent: 'now' }),
+            el('th', { textContent: 'difference' }),
+          ),
+        ),
+        body,
+      ),
+    ),
+  );
 }
 
 async function refreshAfterTurn(): Promise<void> {
@@ -420,9 +632,19 @@ async function loadUndelivered(): Promise<void> {
     const status = r.delivered_at
       ? el('span', { className: 'ok', textContent: `delivered on retry ${r.delivered_at}` })
       : el('span', { className: 'bad', textContent: `undelivered: ${r.error}` });
-    const item = el('div', { className: 'reply' },
-      el('b', { textContent: where }), ' ', el('span', { className: 'muted', textContent: `${r.at} turn ${r.turn_id}${r.retries ? ` · ${r.retries} retr${r.retries === 1 ? 'y' : 'ies'}` : ''}` }), el('br'),
-      status, el('div', { className: 'excerpt', textContent: r.excerpt }));
+    const item = el(
+      'div',
+      { className: 'reply' },
+      el('b', { textContent: where }),
+      ' ',
+      el('span', {
+        className: 'muted',
+        textContent: `${r.at} turn ${r.turn_id}${r.retries ? ` · ${r.retries} retr${r.retries === 1 ? 'y' : 'ies'}` : ''}`,
+      }),
+      el('br'),
+      status,
+      el('div', { className: 'excerpt', textContent: r.excerpt }),
+    );
     item.dataset.id = r.id;
     if (!r.delivered_at) {
       const retry = el('button', { textContent: 'retry' });
@@ -446,19 +668,41 @@ async function loadDlq(): Promise<void> {
   box.replaceChildren();
   for (const q of queues) {
     const replayAll = el('button', { textContent: 'replay all' });
-    replayAll.addEventListener('click', async () => { await post('dlq/replay', { queue: q.queue }); loadDlq(); });
-    box.append(el('p', {}, el('b', { textContent: `${q.queue}: ${q.messages.length} message(s) ` }), q.messages.length ? replayAll : ''));
+    replayAll.addEventListener('click', async () => {
+      await post('dlq/replay', { queue: q.queue });
+      loadDlq();
+    });
+    box.append(
+      el('p', {}, el('b', { textContent: `${q.queue}: ${q.messages.length} message(s) ` }), q.messages.length ? replayAll : ''),
+    );
     for (const m of q.messages) {
       const replay = el('button', { textContent: 'replay' });
-      replay.addEventListener('click', async () => { await post('dlq/replay', { queue: q.queue, id: m.id ?? undefined }); loadDlq(); });
-      box.append(el('div', { className: 'muted' }, `${m.type ?? '?'} ${m.id ?? m.messageId} sent ${m.sentAt ?? '?'} receives ${m.receiveCount} `, replay));
+      replay.addEventListener('click', async () => {
+        await post('dlq/replay', { queue: q.queue, id: m.id ?? undefined });
+        loadDlq();
+      });
+      box.append(
+        el(
+          'div',
+          { className: 'muted' },
+          `${m.type ?? '?'} ${m.id ?? m.messageId} sent ${m.sentAt ?? '?'} receives ${m.receiveCount} `,
+          replay,
+        ),
+      );
     }
   }
 }
 $('dlq-refresh').addEventListener('click', () => loadDlq().catch(report('dlq')));
 
-const NOT_RUNNING: Record<string, string> = { 'not-approved': 'not approved', 'changed-since-approval': 'script changed since approval', disabled: 'disabled (enabled: false)' };
-const DRIFT: Record<string, string> = { 'content-changed': 'script content changed since approval', 'mtime-later': 'script modified since approval' };
+const NOT_RUNNING: Record<string, string> = {
+  'not-approved': 'not approved',
+  'changed-since-approval': 'script changed since approval',
+  disabled: 'disabled (enabled: false)',
+};
+const DRIFT: Record<string, string> = {
+  'content-changed': 'script content changed since approval',
+  'mtime-later': 'script modified since approval',
+};
 
 async function loadHooks(): Promise<void> {
   const hooks = await getJson<HooksView>('hooks');
@@ -468,8 +712,16 @@ async function loadHooks(): Promise<void> {
     box.replaceChildren(...(items.length ? items.map(render) : ['none']));
   };
   // An enabled plugin whose load failed may be a guard: red, not running, and why.
-  list('plugins', hooks.plugins, (p) => el('span', { className: p.failed ? 'bad' : p.enabled ? 'ok' : 'muted', title: p.failed ? `${p.dir}: ${p.failed}` : p.dir, textContent: `${p.name + (p.failed ? ` (not running: failed to load: ${p.failed})` : p.enabled ? '' : ' (not enabled)')} ` }));
-  list('gateway-hooks', hooks.gateway_hooks, (g) => el('span', { title: g.dir, textContent: `${g.name} [${g.events.join(', ')}] ` }));
+  list('plugins', hooks.plugins, (p) =>
+    el('span', {
+      className: p.failed ? 'bad' : p.enabled ? 'ok' : 'muted',
+      title: p.failed ? `${p.dir}: ${p.failed}` : p.dir,
+      textContent: `${p.name + (p.failed ? ` (not running: failed to load: ${p.failed})` : p.enabled ? '' : ' (not enabled)')} `,
+    }),
+  );
+  list('gateway-hooks', hooks.gateway_hooks, (g) =>
+    el('span', { title: g.dir, textContent: `${g.name} [${g.events.join(', ')}] ` }),
+  );
   for (const line of hooks.skipped) $('gateway-hooks').append(el('br'), el('span', { className: 'warn', textContent: line }));
   $('shell-hooks-note').textContent = AWS
     ? '(the deployed allowlist, read-only here: consent ships with the deployment)'
@@ -478,21 +730,38 @@ async function loadHooks(): Promise<void> {
   const state = $('reload-state');
   const last = hooks.reload.last;
   if (AWS) state.textContent = '';
-  else if (!hooks.reload.watching) { state.className = 'muted'; state.textContent = 'hot reload is off (hookgate dev --no-watch): changes take effect at restart'; }
-  else if (!last) { state.className = 'muted'; state.textContent = 'hot reload is on: editing a plugin, a gateway hook, config.yaml or the allowlist reloads the hooks'; }
-  else { state.className = last.ok ? 'ok' : 'bad'; state.textContent = `${last.at.slice(11, 19)} ${last.message}`; }
+  else if (!hooks.reload.watching) {
+    state.className = 'muted';
+    state.textContent = 'hot reload is off (hookgate dev --no-watch): changes take effect at restart';
+  } else if (!last) {
+    state.className = 'muted';
+    state.textContent = 'hot reload is on: editing a plugin, a gateway hook, config.yaml or the allowlist reloads the hooks';
+  } else {
+    state.className = last.ok ? 'ok' : 'bad';
+    state.textContent = `${last.at.slice(11, 19)} ${last.message}`;
+  }
   const body = $<HTMLTableElement>('shell-hooks').tBodies[0]!;
   body.replaceChildren();
-  if (hooks.shell_hooks.length === 0) body.append(el('tr', {}, el('td', { colSpan: 5, className: 'muted', textContent: 'no shell hooks configured' })));
+  if (hooks.shell_hooks.length === 0)
+    body.append(el('tr', {}, el('td', { colSpan: 5, className: 'muted', textContent: 'no shell hooks configured' })));
   for (const h of hooks.shell_hooks) {
     const command = el('td', {}, el('code', { textContent: h.command }));
     if (h.matcher !== null) command.append(' ', el('span', { className: 'muted', textContent: `matcher=${h.matcher}` }));
     if (!h.enabled) command.append(' ', el('span', { className: 'muted', textContent: '(disabled)' }));
     const consent = el('td');
-    if (h.approved) consent.append(el('span', { className: 'ok', textContent: 'allowed' }), h.approved_at ? el('span', { className: 'muted', textContent: ` ${h.approved_at}` }) : '');
+    if (h.approved)
+      consent.append(
+        el('span', { className: 'ok', textContent: 'allowed' }),
+        h.approved_at ? el('span', { className: 'muted', textContent: ` ${h.approved_at}` }) : '',
+      );
     else consent.append(el('span', { className: 'bad', textContent: 'not allowlisted' }));
     // A guard that is off says so loudly (not approved, changed since approval, disabled).
-    if (h.running === false) consent.append(el('br'), el('span', { className: 'not-running', textContent: 'not running' }), el('span', { className: 'bad', textContent: ` ${NOT_RUNNING[h.not_running ?? ''] ?? h.not_running ?? ''}` }));
+    if (h.running === false)
+      consent.append(
+        el('br'),
+        el('span', { className: 'not-running', textContent: 'not running' }),
+        el('span', { className: 'bad', textContent: ` ${NOT_RUNNING[h.not_running ?? ''] ?? h.not_running ?? ''}` }),
+      );
     const actions = el('td');
     if (!AWS) {
       const actionsFor = h.approved ? (h.drift ? ['approve', 'revoke'] : ['revoke']) : ['approve'];
@@ -507,8 +776,15 @@ async function loadHooks(): Promise<void> {
         actions.append(button, ' ');
       }
     }
-    const row = el('tr', { className: h.running === false ? 'not-running-row' : '' }, el('td', { textContent: h.event }), command, consent,
-      el('td', {}, h.drift ? el('span', { className: 'warn', textContent: DRIFT[h.drift] ?? h.drift }) : ''), actions);
+    const row = el(
+      'tr',
+      { className: h.running === false ? 'not-running-row' : '' },
+      el('td', { textContent: h.event }),
+      command,
+      consent,
+      el('td', {}, h.drift ? el('span', { className: 'warn', textContent: DRIFT[h.drift] ?? h.drift }) : ''),
+      actions,
+    );
     row.dataset.event = h.event;
     row.dataset.command = h.command;
     body.append(row);
@@ -516,7 +792,11 @@ async function loadHooks(): Promise<void> {
   $('hooks-notices').replaceChildren(...hooks.notices.map((n) => el('p', { className: 'warn', textContent: n })));
 }
 
-const report = (panel: string) => (error: unknown): void => { if (!(error instanceof Unauthorized)) $(panel === 'hooks' ? 'hooks-status' : panel).textContent = String(error); };
+const report =
+  (panel: string) =>
+  (error: unknown): void => {
+    if (!(error instanceof Unauthorized)) $(panel === 'hooks' ? 'hooks-status' : panel).textContent = String(error);
+  };
 
 function loadAll(): void {
   loadSessions().catch(report('sessions'));
@@ -544,7 +824,10 @@ if (AWS) {
     $('sign-out').hidden = false;
     loadAll();
   });
-  $('sign-out').addEventListener('click', () => { sessionStorage.removeItem(TOKEN_KEY); showGate(); });
+  $('sign-out').addEventListener('click', () => {
+    sessionStorage.removeItem(TOKEN_KEY);
+    showGate();
+  });
   $('sessions-refresh').addEventListener('click', () => loadSessions().catch(report('sessions')));
   if (sessionStorage.getItem(TOKEN_KEY)) {
     $('panels').hidden = false;
@@ -560,11 +843,21 @@ if (AWS) {
   };
   // History per chat id, kept in this browser (localStorage): ↑ at the start of the box, ↓ at its end.
   const HISTORY_KEY = 'hookgate-console-history:';
-  const history = (): string[] => { try { return JSON.parse(localStorage.getItem(HISTORY_KEY + field(form, 'chat_id').value) ?? '[]') as string[]; } catch { return []; } };
+  const history = (): string[] => {
+    try {
+      return JSON.parse(localStorage.getItem(HISTORY_KEY + field(form, 'chat_id').value) ?? '[]') as string[];
+    } catch {
+      return [];
+    }
+  };
   let cursor = -1;
   const box = field(form, 'text');
   box.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) { event.preventDefault(); form.requestSubmit(); return; }
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      form.requestSubmit();
+      return;
+    }
     const past = history();
     if (event.key === 'ArrowUp' && box.selectionStart === 0 && box.selectionEnd === 0 && past.length > 0) {
       event.preventDefault();
@@ -578,19 +871,30 @@ if (AWS) {
   });
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const data: LocalMessage = { chat_id: field(form, 'chat_id').value, user_id: field(form, 'user_id').value, text: field(form, 'text').value };
+    const data: LocalMessage = {
+      chat_id: field(form, 'chat_id').value,
+      user_id: field(form, 'user_id').value,
+      text: field(form, 'text').value,
+    };
     // Attachments travel base64 in the JSON body, as POST /webhooks/local takes them (docs/attachments.md).
     const files = [...(field(form, 'files').files ?? [])];
     if (!data.text && files.length === 0) return;
     if (files.length > 0) {
-      data.attachments = await Promise.all(files.map(async (file) => {
-        const bytes = new Uint8Array(await file.arrayBuffer());
-        let binary = '';
-        for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-        return { name: file.name, mime_type: file.type || 'application/octet-stream', data_base64: btoa(binary) };
-      }));
+      data.attachments = await Promise.all(
+        files.map(async (file) => {
+          const bytes = new Uint8Array(await file.arrayBuffer());
+          let binary = '';
+          for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+          return { name: file.name, mime_type: file.type || 'application/octet-stream', data_base64: btoa(binary) };
+        }),
+      );
     }
-    say('user', [data.text, ...files.map((file) => `📎 ${file.name} (${file.type || 'unknown type'}, ${file.size} bytes)`)].filter(Boolean).join('\n'));
+    say(
+      'user',
+      [data.text, ...files.map((file) => `📎 ${file.name} (${file.type || 'unknown type'}, ${file.size} bytes)`)]
+        .filter(Boolean)
+        .join('\n'),
+    );
     if (data.text) {
       const past = history().filter((t) => t !== data.text);
       past.push(data.text);
@@ -600,20 +904,34 @@ if (AWS) {
     box.value = '';
     field(form, 'files').value = '';
     followLatest = true;
-    const res = await fetch('/webhooks/local', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(data) });
+    const res = await fetch('/webhooks/local', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(data),
+    });
     const body = (await res.json().catch(() => ({}))) as { delivery_id?: string; error?: string };
-    $('chat-status').textContent = res.ok ? `accepted (${res.status}), delivery ${body.delivery_id ?? ''}` : `refused (${res.status}): ${body.error ?? ''}`;
+    $('chat-status').textContent = res.ok
+      ? `accepted (${res.status}), delivery ${body.delivery_id ?? ''}`
+      : `refused (${res.status}): ${body.error ?? ''}`;
   });
   $('replay').addEventListener('click', () => replaySelected().catch(report('replay-status')));
   const observer = (event: ObserverEvent): void => {
     const box = $('events');
-    box.append(el('div', { textContent: `${event.at.slice(11, 23)} ${event.type}${event.turn_id ? ` ${event.turn_id}` : ''} ${JSON.stringify(event.payload).slice(0, 160)}` }));
+    box.append(
+      el('div', {
+        textContent: `${event.at.slice(11, 23)} ${event.type}${event.turn_id ? ` ${event.turn_id}` : ''} ${JSON.stringify(event.payload).slice(0, 160)}`,
+      }),
+    );
     while (box.childElementCount > 200) box.firstChild!.remove();
     box.scrollTop = box.scrollHeight;
   };
   const stream = new EventSource('/console/events');
-  stream.addEventListener('open', () => { $('stream-state').textContent = 'live'; });
-  stream.addEventListener('error', () => { $('stream-state').textContent = 'reconnecting…'; });
+  stream.addEventListener('open', () => {
+    $('stream-state').textContent = 'live';
+  });
+  stream.addEventListener('error', () => {
+    $('stream-state').textContent = 'reconnecting…';
+  });
   stream.addEventListener('reply', (e) => {
     const reply = JSON.parse(e.data) as ReplyEvent;
     if (reply.platform === 'local' && reply.chat_id === field(form, 'chat_id').value) say('bot', reply.text);
@@ -622,7 +940,9 @@ if (AWS) {
     refreshAfterTurn().catch(() => {});
     loadUndelivered().catch(report('undelivered'));
   });
-  stream.addEventListener('undelivered', () => { loadUndelivered().catch(report('undelivered')); });
+  stream.addEventListener('undelivered', () => {
+    loadUndelivered().catch(report('undelivered'));
+  });
   stream.addEventListener('reload', (e) => {
     const reload = JSON.parse(e.data) as ReloadEvent;
     // A guard that went off (or on again) has a banner of its own, so the reload's line stays readable.

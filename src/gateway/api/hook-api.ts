@@ -1,6 +1,12 @@
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { HOOK_NAMES, KWARGS_SCHEMAS, TELEMETRY_SCHEMA_VERSION, VALID_HOOK_NAMES_TEXT, isHookName } from '../../hooks/catalogue.ts';
+import {
+  HOOK_NAMES,
+  KWARGS_SCHEMAS,
+  TELEMETRY_SCHEMA_VERSION,
+  VALID_HOOK_NAMES_TEXT,
+  isHookName,
+} from '../../hooks/catalogue.ts';
 import type { ObserverEvent } from '../../hooks/observer-sink.ts';
 import { textOf } from '../../hooks/text-of.ts';
 import { InvalidObserverEventError } from '../../pipeline/observer-publish-error.ts';
@@ -125,7 +131,10 @@ export function hookApi(deps: Pick<GatewayDeps, 'engine' | 'observerSink' | 'log
     } catch (error) {
       if (error instanceof InvalidObserverEventError) return c.json({ error: error.message }, 400);
       deps.logger.error('observer events could not be queued', { error: errorText(error), count: events.length });
-      return c.json({ error: 'the events could not all be queued; retry (events with an id are deduplicated by consumers)' }, 503);
+      return c.json(
+        { error: 'the events could not all be queued; retry (events with an id are deduplicated by consumers)' },
+        503,
+      );
     }
   });
 

@@ -28,7 +28,11 @@ const FORWARDED_EVENT = /^(agent|session|gateway):[a-z][a-z0-9_]*$/;
  * isObserverEventType('pre_tool_call');  // false (a decision hook)
  */
 export function isObserverEventType(type: string): boolean {
-  return OBSERVER_PLUGIN_HOOKS.includes(type) || (GATEWAY_EVENT_NAMES as readonly string[]).includes(type) || FORWARDED_EVENT.test(type);
+  return (
+    OBSERVER_PLUGIN_HOOKS.includes(type) ||
+    (GATEWAY_EVENT_NAMES as readonly string[]).includes(type) ||
+    FORWARDED_EVENT.test(type)
+  );
 }
 
 export const isPluginHookType = (type: string): boolean => OBSERVER_PLUGIN_HOOKS.includes(type);

@@ -75,10 +75,13 @@ export async function runBuiltinCommand(command: SlashCommand, ctx: CommandConte
       const running = session?.last_turn;
       // A turn that ended has recorded itself (updated_at) after it started; a new session's
       // updated_at is its first turn's start.
-      if (!running || Date.parse(session.updated_at) > Date.parse(running.started_at)) return 'Nothing is running in this conversation.';
+      if (!running || Date.parse(session.updated_at) > Date.parse(running.started_at))
+        return 'Nothing is running in this conversation.';
       // A turn belongs to the user who asked for it; in a group, others may not stop it.
       if (!isOwnerOrApprover(ctx, running)) {
-        ctx.warn(`/stop from ${who(ctx)} refused: turn ${running.turn_id} belongs to ${running.platform}:${running.user_id ?? 'unknown'}`);
+        ctx.warn(
+          `/stop from ${who(ctx)} refused: turn ${running.turn_id} belongs to ${running.platform}:${running.user_id ?? 'unknown'}`,
+        );
         return '⛔ Only the user who asked for the running turn, or an approver, can stop it. Nothing was changed.';
       }
       await ctx.sessions.requestStop(ctx.sessionKey, ctx.now, running.turn_id);
@@ -110,7 +113,10 @@ export async function runBuiltinCommand(command: SlashCommand, ctx: CommandConte
     }
     case 'approve':
     case 'deny': {
-      const scope = command.command === 'deny' ? { choice: 'deny' as const } : APPROVE_SCOPES[command.args.trim().toLowerCase().replace(/\s+/g, ' ')];
+      const scope =
+        command.command === 'deny'
+          ? { choice: 'deny' as const }
+          : APPROVE_SCOPES[command.args.trim().toLowerCase().replace(/\s+/g, ' ')];
       if (!scope) return 'Usage: /approve [session|always|always global]';
       const pending = await ctx.approvals.pending(ctx.sessionKey);
       if (!pending) return 'There is no pending approval in this conversation.';
@@ -119,7 +125,9 @@ export async function runBuiltinCommand(command: SlashCommand, ctx: CommandConte
       const approver = isListed(ctx.approvers, platform, userId);
       const requester = pending.requested_by;
       if (!isOwnerOrApprover(ctx, requester)) {
-        ctx.warn(`/${command.command} from ${who(ctx)} refused: approval ${pending.approval_id} belongs to ${requester.platform}:${requester.user_id ?? 'unknown'}`);
+        ctx.warn(
+          `/${command.command} from ${who(ctx)} refused: approval ${pending.approval_id} belongs to ${requester.platform}:${requester.user_id ?? 'unknown'}`,
+        );
         return '⛔ Only the user who asked for this command, or an approver, can answer this approval. Nothing was changed.';
       }
       if (scope.global && !approver) {
@@ -143,7 +151,8 @@ export async function runBuiltinCommand(command: SlashCommand, ctx: CommandConte
       });
       if (!(await ctx.approvals.answer(pending.approval_id, scope.choice, ctx.now, by))) {
         const recorded = await ctx.approvals.get(pending.approval_id);
-        if (recorded?.choice !== scope.choice || recorded.answered_by !== answeredBy) return 'That approval was already answered.';
+        if (recorded?.choice !== scope.choice || recorded.answered_by !== answeredBy)
+          return 'That approval was already answered.';
       }
       return scope.global ? '✅ Approved always, in every chat.' : APPROVED_REPLY[scope.choice];
     }
@@ -163,7 +172,9 @@ function modelReply(model: CommandContext['model'], args: string): string {
       ? escapeControlCharacters(model.name)
       : 'gpt-4o-mini (HOOKGATE_MODEL is not set)'; // agent/model's DEFAULT_REMOTE_MODEL (gateway may not import agent)
   const line = `Model: ${current}`;
-  return args === '' ? line : `${line}\nThe model is set for the whole gateway (HOOKGATE_MODEL); /model cannot switch it per chat.`;
+  return args === ''
+    ? line
+    : `${line}\nThe model is set for the whole gateway (HOOKGATE_MODEL); /model cannot switch it per chat.`;
 }
 
 /** Whether the sender is `owner` (same platform and user id; an unknown id is nobody) or an approver. */

@@ -49,7 +49,12 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
       return { kind: 'duplicate', deliveryId };
     }
     try {
-      const decision = await preGatewayDispatch(engine, inbound, { gateway: gatewayHandle, session_store: sessionStoreHandle }, warn);
+      const decision = await preGatewayDispatch(
+        engine,
+        inbound,
+        { gateway: gatewayHandle, session_store: sessionStoreHandle },
+        warn,
+      );
       if (decision.action === 'skip') {
         logger.info(`pre_gateway_dispatch skipped the message: ${decision.reason}`, { ...keys, chat_id: inbound.source.chat_id });
         return { kind: 'skipped', deliveryId, reason: decision.reason };
@@ -97,7 +102,14 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
         }
       }
       if (command && 'plugin' in command && pluginCommands) {
-        const reply = await runPluginCommand(command, { commands: pluginCommands, sessions, traces: deps.traces, event, sessionKey, warn });
+        const reply = await runPluginCommand(command, {
+          commands: pluginCommands,
+          sessions,
+          traces: deps.traces,
+          event,
+          sessionKey,
+          warn,
+        });
         logger.info(`plugin command /${command.command} handled`, keys);
         return { kind: 'command', deliveryId, command: command.command, ...(reply ? { reply } : {}) };
       }
@@ -119,9 +131,11 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
       return { kind: 'enqueued', deliveryId, sessionKey };
     } catch (error) {
       // Not durable: forget the claim so the platform's retry is processed, then 5xx.
-      await dedup.release(deliveryId).catch((releaseError: unknown) =>
-        logger.error('could not release the dedup claim', { ...keys, error: errorText(releaseError) }),
-      );
+      await dedup
+        .release(deliveryId)
+        .catch((releaseError: unknown) =>
+          logger.error('could not release the dedup claim', { ...keys, error: errorText(releaseError) }),
+        );
       throw error;
     }
   };

@@ -3,10 +3,7 @@ import { errorText } from '../../errors/error-text.ts';
 import type { MessageEvent } from '../../messaging/message-event.ts';
 import { attachmentSummary } from '../../messaging/attachment.ts';
 
-export type DispatchDecision =
-  | { action: 'skip'; reason: string }
-  | { action: 'rewrite'; text: string }
-  | { action: 'allow' };
+export type DispatchDecision = { action: 'skip'; reason: string } | { action: 'rewrite'; text: string } | { action: 'allow' };
 
 /**
  * Runs `pre_gateway_dispatch` (hook-semantics §1.12) for one event; the engine answers the

@@ -17,7 +17,8 @@ export interface PromptBlock {
 export function promptBlockMessage(results: readonly unknown[]): string | undefined {
   for (const result of results) {
     try {
-      if (isObject(result) && result.action === 'block_turn' && typeof result.message === 'string' && result.message !== '') return result.message;
+      if (isObject(result) && result.action === 'block_turn' && typeof result.message === 'string' && result.message !== '')
+        return result.message;
     } catch {
       // A getter that throws: not a directive.
     }

@@ -40,4 +40,6 @@ export type ObserverAnswer = Record<string, never>;
 export type AnswerOf<H extends HookName> = H extends DecisionHookName ? ReturnType<Hooks[H]['answer']> : ObserverAnswer;
 
 /** The payload `observe` takes for an event: a plugin hook's kwargs, or a gateway event's context. */
-export type PayloadOf<T extends ObserverHookName | GatewayEventType> = T extends ObserverHookName ? KwargsOf<T> : Record<string, unknown>;
+export type PayloadOf<T extends ObserverHookName | GatewayEventType> = T extends ObserverHookName
+  ? KwargsOf<T>
+  : Record<string, unknown>;

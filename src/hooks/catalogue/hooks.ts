@@ -98,16 +98,13 @@ export const HOOKS = {
     },
   ),
   post_tool_call: observerHook({ ...toolCallOutcomeFields, middleware_trace: list }),
-  transform_tool_result: decisionHook(
-    toolCallOutcomeFields,
-    {
-      answer: (results): { result?: string } => {
-        const result = firstString(results);
-        return result === undefined ? {} : { result };
-      },
-      trace: replacementTrace(firstString),
+  transform_tool_result: decisionHook(toolCallOutcomeFields, {
+    answer: (results): { result?: string } => {
+      const result = firstString(results);
+      return result === undefined ? {} : { result };
     },
-  ),
+    trace: replacementTrace(firstString),
+  }),
   transform_terminal_output: decisionHook(
     { command: z.string(), output: z.string(), returncode: count, task_id: idString, env_type: z.string() },
     {

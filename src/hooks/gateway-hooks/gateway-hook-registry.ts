@@ -108,14 +108,19 @@ export class GatewayHookRegistry {
       try {
         let value = handle(event, shared);
         if (value !== null && typeof (value as PromiseLike<unknown> | undefined)?.then === 'function') {
-          value = this.callbackTimeoutMs === undefined ? await value : await settleWithin(value as PromiseLike<unknown>, this.callbackTimeoutMs);
+          value =
+            this.callbackTimeoutMs === undefined
+              ? await value
+              : await settleWithin(value as PromiseLike<unknown>, this.callbackTimeoutMs);
         }
         this.#report({ hook: event, source: 'gateway', callback: hook, durationMs: performance.now() - started, result: value });
         if (results && value !== null && value !== undefined) results.push(value);
       } catch (error) {
         const text = errorText(error);
         if (error instanceof CallbackDeadlineError) {
-          this.#warn(`[hooks] handler of gateway hook ${hook} for '${event}' ${error.message}; counted as failed, the next handler runs and a late result is ignored (plugins.callback_timeout)`);
+          this.#warn(
+            `[hooks] handler of gateway hook ${hook} for '${event}' ${error.message}; counted as failed, the next handler runs and a late result is ignored (plugins.callback_timeout)`,
+          );
         } else this.#print(`[hooks] Error in handler for '${event}': ${text}`);
         this.#report({ hook: event, source: 'gateway', callback: hook, durationMs: performance.now() - started, error: text });
       }

@@ -129,7 +129,14 @@ export function postHookRequest(url: URL, body: string, options: PostHookRequest
       request.destroy();
     }, options.timeoutMs);
     request.on('error', (error: NodeJS.ErrnoException) => {
-      finish({ kind: 'failed', error: error.code === 'EHOOKREFUSED' ? `${error.message}; set hooks.http_allow_private: true to allow it` : `connection failed: ${error.message}`, elapsedMs: elapsed() });
+      finish({
+        kind: 'failed',
+        error:
+          error.code === 'EHOOKREFUSED'
+            ? `${error.message}; set hooks.http_allow_private: true to allow it`
+            : `connection failed: ${error.message}`,
+        elapsedMs: elapsed(),
+      });
     });
     request.on('response', (response: IncomingMessage) => readBody(response, request.destroy.bind(request), finish, elapsed));
     request.end(body);
@@ -150,7 +157,12 @@ function readBody(response: IncomingMessage, abort: () => void, finish: (r: Hook
   });
   response.on('error', (error) => finish({ kind: 'failed', error: `connection failed: ${error.message}`, elapsedMs: elapsed() }));
   response.on('end', () => {
-    finish({ kind: 'answered', status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), elapsedMs: elapsed() });
+    finish({
+      kind: 'answered',
+      status: response.statusCode ?? 0,
+      body: Buffer.concat(chunks).toString('utf8'),
+      elapsedMs: elapsed(),
+    });
   });
 }
 

@@ -42,7 +42,9 @@ export async function loadPlugins(
     const { name, dir } = plugin;
     if (!plugin.enabled) {
       const status: PluginStatus = plugin.disabled ? 'disabled' : 'not-enabled';
-      logger.debug(`plugin ${name} (${plugin.entry}) is ${status === 'disabled' ? 'disabled' : 'not in plugins.enabled'}; not loaded`);
+      logger.debug(
+        `plugin ${name} (${plugin.entry}) is ${status === 'disabled' ? 'disabled' : 'not in plugins.enabled'}; not loaded`,
+      );
       results.push({ name, dir, status });
       continue;
     }
@@ -50,7 +52,16 @@ export async function loadPlugins(
       const mod = await load(plugin.entry);
       const register = registerFunction(mod);
       if (!register) throw new PluginLoadError(`${plugin.entry} does not export a register(ctx) function`);
-      await register(createPluginContext({ name, manifest: plugin.manifest, home: options.home, registry, logger, ...(commands ? { commands } : {}) }));
+      await register(
+        createPluginContext({
+          name,
+          manifest: plugin.manifest,
+          home: options.home,
+          registry,
+          logger,
+          ...(commands ? { commands } : {}),
+        }),
+      );
       results.push({ name, dir, status: 'loaded' });
       logger.debug(`loaded plugin ${name} from ${plugin.entry}`);
     } catch (error) {

@@ -5,7 +5,18 @@ import type { HookLogger } from '../hook-logger.ts';
  * The gateway's built-in command names and aliases (src/gateway/commands/slash-command.ts
  * holds their behaviour; a test keeps the two lists equal). A plugin cannot take them.
  */
-export const RESERVED_COMMAND_NAMES: readonly string[] = ['new', 'reset', 'clear', 'stop', 'status', 'help', 'approve', 'deny', 'tools', 'model'];
+export const RESERVED_COMMAND_NAMES: readonly string[] = [
+  'new',
+  'reset',
+  'clear',
+  'stop',
+  'status',
+  'help',
+  'approve',
+  'deny',
+  'tools',
+  'model',
+];
 
 /** What a slash command can be called: what the gateway's parser recognises after the `/`. */
 const COMMAND_NAME = /^[A-Za-z0-9_-]+$/;
@@ -90,10 +101,7 @@ export class PluginCommandRegistry {
   ) {}
 
   /** Validates and stores one command; answers whether it was stored. */
-  register(
-    plugin: string,
-    command: { name: unknown; handler: unknown; description?: unknown; args_hint?: unknown },
-  ): boolean {
+  register(plugin: string, command: { name: unknown; handler: unknown; description?: unknown; args_hint?: unknown }): boolean {
     const problem = this.#problem(command.name, command.handler);
     if (problem) {
       this.logger.warn(`plugin ${plugin}: register_command(${describeName(command.name)}) ${problem}; command not registered`);
@@ -149,7 +157,9 @@ export class PluginCommandRegistry {
       ]);
       if ('late' in answer) {
         const elapsed = ((performance.now() - started) / 1000).toFixed(1);
-        this.logger.warn(`${label} did not answer within plugins.callback_timeout (${this.timeoutSeconds}s, ${elapsed}s elapsed); its answer is ignored`);
+        this.logger.warn(
+          `${label} did not answer within plugins.callback_timeout (${this.timeoutSeconds}s, ${elapsed}s elapsed); its answer is ignored`,
+        );
         return { reply: `⌛ /${command.name} took too long and was stopped.`, failed: 'timeout' };
       }
       const { value } = answer;

@@ -50,7 +50,9 @@ export function createPluginContext(options: {
   const { name: plugin, registry, logger } = options;
   const register = (hook: string, fn: HookCallback): void => {
     if (typeof fn !== 'function') {
-      logger.warn(`plugin ${plugin}: register_hook('${String(hook)}') needs a function, got ${fn === null ? 'null' : typeof fn}; nothing registered`);
+      logger.warn(
+        `plugin ${plugin}: register_hook('${String(hook)}') needs a function, got ${fn === null ? 'null' : typeof fn}; nothing registered`,
+      );
       return;
     }
     const hookName = String(hook);

@@ -52,6 +52,8 @@ export function callbackTimeoutSeconds(config: Record<string, unknown>, logger: 
   const value = isPlainObject(section) ? section.callback_timeout : undefined;
   if (value === undefined || value === null) return DEFAULT_CALLBACK_TIMEOUT_SECONDS;
   if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value;
-  logger.warn(`config.yaml: plugins.callback_timeout must be a positive number of seconds (got ${JSON.stringify(value)}); using ${DEFAULT_CALLBACK_TIMEOUT_SECONDS}`);
+  logger.warn(
+    `config.yaml: plugins.callback_timeout must be a positive number of seconds (got ${JSON.stringify(value)}); using ${DEFAULT_CALLBACK_TIMEOUT_SECONDS}`,
+  );
   return DEFAULT_CALLBACK_TIMEOUT_SECONDS;
 }

@@ -18,7 +18,10 @@ export type PromptDecision = { ok: true; stdout: string } | { ok: false; error: 
  * readPromptDecision('pre_tool_call', 'Sure, looks fine!') // { ok: false, error: '…' }
  */
 export function readPromptDecision(event: string, answer: string): PromptDecision {
-  const text = answer.trim().replace(/^```(?:json)?\s*\n([\s\S]*?)\n?```$/, '$1').trim();
+  const text = answer
+    .trim()
+    .replace(/^```(?:json)?\s*\n([\s\S]*?)\n?```$/, '$1')
+    .trim();
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -23,7 +23,9 @@ export const standInJudge: PromptJudge = async ({ prompt, input, event }) => {
   const phrases = [...prompt.matchAll(/"([^"\n]+)"/g)].map((match) => match[1]!);
   const hit = phrases.find((phrase) => haystack.includes(phrase.toLowerCase()));
   if (event === 'pre_tool_call') {
-    return JSON.stringify(hit === undefined ? { decision: 'allow' } : { decision: 'block', reason: `stand-in judge: the input contains "${hit}"` });
+    return JSON.stringify(
+      hit === undefined ? { decision: 'allow' } : { decision: 'block', reason: `stand-in judge: the input contains "${hit}"` },
+    );
   }
   return JSON.stringify({ context: hit === undefined ? '' : prompt });
 };

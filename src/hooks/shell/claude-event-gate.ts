@@ -18,7 +18,10 @@ import type { ShellRunRecord } from './spawn/run-record.ts';
  * @example
  * firesForClaudeEvent({ event: 'post_tool_call', payload: 'claude' }, { status: 'blocked' }) // false
  */
-export function firesForClaudeEvent(entry: Pick<ShellHookEntry, 'event' | 'payload' | 'claudeEvent'>, kwargs: Record<string, unknown>): boolean {
+export function firesForClaudeEvent(
+  entry: Pick<ShellHookEntry, 'event' | 'payload' | 'claudeEvent'>,
+  kwargs: Record<string, unknown>,
+): boolean {
   if (entry.payload !== 'claude') return true;
   if (entry.event === 'post_tool_call') {
     if (kwargs.status === 'blocked') return false;
@@ -47,9 +50,13 @@ export function answersPermission(entry: Pick<ShellHookEntry, 'event' | 'payload
  * hookgate event stands for several: PostToolUseFailure for an error result, Notification /
  * PermissionRequest on pre_approval_request.
  */
-export function claudeEventNameFor(entry: Pick<ShellHookEntry, 'event' | 'claudeEvent'>, kwargs: Record<string, unknown>): string | undefined {
+export function claudeEventNameFor(
+  entry: Pick<ShellHookEntry, 'event' | 'claudeEvent'>,
+  kwargs: Record<string, unknown>,
+): string | undefined {
   if (entry.event === 'post_tool_call') return kwargs.status === 'error' ? 'PostToolUseFailure' : 'PostToolUse';
-  if (entry.event === 'pre_approval_request') return entry.claudeEvent === 'PermissionRequest' ? 'PermissionRequest' : 'Notification';
+  if (entry.event === 'pre_approval_request')
+    return entry.claudeEvent === 'PermissionRequest' ? 'PermissionRequest' : 'Notification';
   return undefined;
 }
 
@@ -63,7 +70,8 @@ export function claudeEventNameFor(entry: Pick<ShellHookEntry, 'event' | 'claude
  */
 export function promptBlockOf(run: ShellRunRecord): PromptBlock | undefined {
   if (run.error !== null || run.timed_out) return undefined;
-  if (run.returncode === 2) return { action: 'block_turn', message: run.stderr.trim().slice(0, 400) || 'The prompt was blocked by a hook.' };
+  if (run.returncode === 2)
+    return { action: 'block_turn', message: run.stderr.trim().slice(0, 400) || 'The prompt was blocked by a hook.' };
   let value: unknown;
   try {
     value = JSON.parse(run.stdout.trim());
@@ -71,5 +79,8 @@ export function promptBlockOf(run: ShellRunRecord): PromptBlock | undefined {
     return undefined;
   }
   if (!isPlainObject(value) || value.decision !== 'block') return undefined;
-  return { action: 'block_turn', message: typeof value.reason === 'string' && value.reason !== '' ? value.reason : 'The prompt was blocked by a hook.' };
+  return {
+    action: 'block_turn',
+    message: typeof value.reason === 'string' && value.reason !== '' ? value.reason : 'The prompt was blocked by a hook.',
+  };
 }

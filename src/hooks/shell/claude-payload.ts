@@ -56,7 +56,10 @@ function eventFields(event: string, kwargs: Record<string, unknown>, name: strin
     const command = typeof kwargs.command === 'string' ? kwargs.command : '';
     const description = typeof kwargs.description === 'string' ? kwargs.description : '';
     if (name === 'Notification') {
-      return { message: `hookgate needs your permission to use Bash (${description || 'a dangerous command'}): ${command}`, notification_type: 'permission_prompt' };
+      return {
+        message: `hookgate needs your permission to use Bash (${description || 'a dangerous command'}): ${command}`,
+        notification_type: 'permission_prompt',
+      };
     }
     return { tool_name: 'Bash', tool_input: { command, description } };
   }

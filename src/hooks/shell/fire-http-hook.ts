@@ -31,7 +31,15 @@ export async function runHttpHook(
     ...(context.secret ? { secret: context.secret } : {}),
     ...(entry.headers ? { headers: entry.headers } : {}),
   });
-  const base = { stdout: '', stderr: '', timed_out: false, error: null, stdout_truncated: false, stderr_truncated: false, elapsed_seconds: roundSeconds(answer.elapsedMs) };
+  const base = {
+    stdout: '',
+    stderr: '',
+    timed_out: false,
+    error: null,
+    stdout_truncated: false,
+    stderr_truncated: false,
+    elapsed_seconds: roundSeconds(answer.elapsedMs),
+  };
   if (answer.kind === 'timed-out') return { ...base, returncode: null, timed_out: true };
   if (answer.kind === 'failed') return { ...base, returncode: null, error: answer.error };
   if (answer.status < 200 || answer.status > 299) {

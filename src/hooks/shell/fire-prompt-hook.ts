@@ -26,7 +26,13 @@ export async function runPromptHook(
     timer = setTimeout(() => resolve('timed-out'), entry.timeout * 1000);
   });
   try {
-    const asked = judge({ prompt: entry.prompt ?? '', input, event: entry.event, ...(entry.model ? { model: entry.model } : {}), signal: abort.signal });
+    const asked = judge({
+      prompt: entry.prompt ?? '',
+      input,
+      event: entry.event,
+      ...(entry.model ? { model: entry.model } : {}),
+      signal: abort.signal,
+    });
     const answer = await Promise.race([asked, deadline]);
     const elapsed_seconds = roundSeconds(performance.now() - started);
     if (answer === 'timed-out') {
@@ -38,7 +44,12 @@ export async function runPromptHook(
     if (!decision.ok) return { ...base, returncode: null, error: decision.error, elapsed_seconds };
     return { ...base, returncode: 0, stdout: decision.stdout, elapsed_seconds };
   } catch (error) {
-    return { ...base, returncode: null, error: `the model could not be asked: ${errorText(error)}`, elapsed_seconds: roundSeconds(performance.now() - started) };
+    return {
+      ...base,
+      returncode: null,
+      error: `the model could not be asked: ${errorText(error)}`,
+      elapsed_seconds: roundSeconds(performance.now() - started),
+    };
   } finally {
     clearTimeout(timer);
   }

@@ -57,7 +57,8 @@ export function blockFrom(obj: Record<string, unknown>): BlockDirective | undefi
 export function rewriteFrom(obj: Record<string, unknown>): RewriteResult | undefined {
   if (obj.action === 'rewrite' && isPlainObject(obj.args)) return { action: 'rewrite', args: obj.args };
   const specific = obj.hookSpecificOutput;
-  if (isPlainObject(specific) && isPlainObject(specific.updatedInput)) return { action: 'rewrite', args: specific.updatedInput, fromUpdatedInput: true };
+  if (isPlainObject(specific) && isPlainObject(specific.updatedInput))
+    return { action: 'rewrite', args: specific.updatedInput, fromUpdatedInput: true };
   return undefined;
 }
 

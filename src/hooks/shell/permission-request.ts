@@ -27,7 +27,8 @@ export async function askPermissionHook(
 ): Promise<PermissionAnswer | undefined> {
   const { run } = await fireShellHook(entry, kwargs, logger, options);
   if (run.error !== null || run.timed_out) return undefined;
-  if (run.returncode === 2) return { permission: 'deny', message: run.stderr.trim().slice(0, 400) || 'Denied by a PermissionRequest hook.' };
+  if (run.returncode === 2)
+    return { permission: 'deny', message: run.stderr.trim().slice(0, 400) || 'Denied by a PermissionRequest hook.' };
   let value: unknown;
   try {
     value = JSON.parse(run.stdout.trim());
@@ -39,7 +40,13 @@ export async function askPermissionHook(
   if (!isPlainObject(decision)) return undefined;
   if (decision.behavior === 'allow') return { permission: 'allow' };
   if (decision.behavior === 'deny') {
-    return { permission: 'deny', message: typeof decision.message === 'string' && decision.message !== '' ? decision.message : 'Denied by a PermissionRequest hook.' };
+    return {
+      permission: 'deny',
+      message:
+        typeof decision.message === 'string' && decision.message !== ''
+          ? decision.message
+          : 'Denied by a PermissionRequest hook.',
+    };
   }
   return undefined;
 }

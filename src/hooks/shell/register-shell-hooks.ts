@@ -79,7 +79,14 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
     try {
       if (entry.type === 'prompt') {
         // No consent: a prompt hook runs no code of anyone's and sends the input only to the deployment's model.
-        registerEntry(registry, entry, answersPermission(entry) ? permissionCallback(entry, logger, envPassthrough, runners) : shellHookCallback(entry, logger, envPassthrough, runners), logger);
+        registerEntry(
+          registry,
+          entry,
+          answersPermission(entry)
+            ? permissionCallback(entry, logger, envPassthrough, runners)
+            : shellHookCallback(entry, logger, envPassthrough, runners),
+          logger,
+        );
         seen.add(key);
         registered.push(entry);
         continue;
@@ -111,13 +118,22 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
       // §5.5: consent is pinned to the content approved; a changed script is skipped (or, with
       // hooks_on_drift: warn, run with a warning) on every call. An http hook's URL is its
       // identity: a changed URL is another hook, so there is nothing else to drift.
-      const callback = answersPermission(entry) ? permissionCallback(entry, logger, envPassthrough, runners) : shellHookCallback(entry, logger, envPassthrough, runners);
+      const callback = answersPermission(entry)
+        ? permissionCallback(entry, logger, envPassthrough, runners)
+        : shellHookCallback(entry, logger, envPassthrough, runners);
       const pinned = approved && entry.type !== 'http';
       if (pinned) warnAtRegistration(entry, approved!, onDrift, logger, env);
       if (entry.type === 'http' && !secretNow()) {
-        logger.warn(`http hook ${entry.command} (${entry.event}) is called unsigned: set ${HTTP_HOOK_SECRET_VARIABLE} so that it can verify its requests`);
+        logger.warn(
+          `http hook ${entry.command} (${entry.event}) is called unsigned: set ${HTTP_HOOK_SECRET_VARIABLE} so that it can verify its requests`,
+        );
       }
-      registerEntry(registry, entry, pinned ? guardDrift(entry, approved!, { allowlist, policy: onDrift, logger, env }, callback) : callback, logger);
+      registerEntry(
+        registry,
+        entry,
+        pinned ? guardDrift(entry, approved!, { allowlist, policy: onDrift, logger, env }, callback) : callback,
+        logger,
+      );
       seen.add(key);
       registered.push(entry);
     } catch (error) {
@@ -132,7 +148,12 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
  * Appends one entry's callback: under its event, or, for a PermissionRequest entry, under
  * {@link PERMISSION_REQUEST_HOOK} with a callback that answers the approval.
  */
-function registerEntry(registry: CallbackRegistry, entry: ShellHookEntry, callback: (kwargs: Record<string, unknown>) => Promise<unknown>, logger: HookLogger): void {
+function registerEntry(
+  registry: CallbackRegistry,
+  entry: ShellHookEntry,
+  callback: (kwargs: Record<string, unknown>) => Promise<unknown>,
+  logger: HookLogger,
+): void {
   registry.register({
     hook: answersPermission(entry) ? PERMISSION_REQUEST_HOOK : entry.event,
     name: shellCallbackName(entry),
@@ -152,6 +173,8 @@ export function httpAllowPrivate(config: Record<string, unknown>, logger: HookLo
   const hooks = config.hooks;
   if (!isPlainObject(hooks) || hooks.http_allow_private === undefined || hooks.http_allow_private === null) return false;
   if (typeof hooks.http_allow_private === 'boolean') return hooks.http_allow_private;
-  logger.warn(`hooks.http_allow_private must be a boolean (got ${JSON.stringify(hooks.http_allow_private)}); private addresses stay refused`);
+  logger.warn(
+    `hooks.http_allow_private must be a boolean (got ${JSON.stringify(hooks.http_allow_private)}); private addresses stay refused`,
+  );
   return false;
 }

@@ -48,7 +48,13 @@ export async function fireShellHook(
     const { input, extraEnv } = shellHookInput(entry, kwargs);
     if (entry.type === 'http') run = await runHttpHook(entry.command, input, entry.timeout, entry, options.http ?? STRICT_HTTP);
     else if (entry.type === 'prompt') run = await runPromptHook(entry, input, options.judge);
-    else run = await runShellCommand(entry.runCommand ?? entry.command, input, entry.timeout, extraEnv ? { ...options, extraEnv } : options);
+    else
+      run = await runShellCommand(
+        entry.runCommand ?? entry.command,
+        input,
+        entry.timeout,
+        extraEnv ? { ...options, extraEnv } : options,
+      );
   } catch (error) {
     // Payload serialisation (§3.5 step 1) is a spawn error too.
     run = errorRecord(errorText(error), performance.now());
@@ -103,14 +109,23 @@ export function shellHookCallback(
     });
     const { run } = fired;
     // For the trace (cut here; redacted with the rest of the trace record when it is stored).
-    reportRunDetail({ exit_code: run.returncode, stdout: cutOutput(run.stdout), stderr: cutOutput(run.error ?? run.stderr), ...(run.timed_out ? { timed_out: true } : {}) });
+    reportRunDetail({
+      exit_code: run.returncode,
+      stdout: cutOutput(run.stdout),
+      stderr: cutOutput(run.error ?? run.stderr),
+      ...(run.timed_out ? { timed_out: true } : {}),
+    });
     if (entry.payload === 'claude' && entry.event === 'pre_llm_call') return promptBlockOf(run) ?? fired.result;
     return asHookgateRewrite(entry, kwargs, fired.result);
   };
 }
 
 /** An `updatedInput` rewrite in hookgate's argument names: converted from Claude Code's for `payload: claude`. */
-function asHookgateRewrite(entry: ShellHookEntry, kwargs: Record<string, unknown>, result: FiredShellHook['result']): FiredShellHook['result'] {
+function asHookgateRewrite(
+  entry: ShellHookEntry,
+  kwargs: Record<string, unknown>,
+  result: FiredShellHook['result'],
+): FiredShellHook['result'] {
   if (!result || !('action' in result) || result.action !== 'rewrite') return result;
   const tool = typeof kwargs.tool_name === 'string' ? kwargs.tool_name : '';
   const args = result.fromUpdatedInput && entry.payload === 'claude' ? hookgateToolInput(tool, result.args) : result.args;

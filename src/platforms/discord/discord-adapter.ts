@@ -92,7 +92,8 @@ export function discordAdapter(config: DiscordConfig): PlatformAdapter {
       const timestamp = request.headers.get('x-signature-timestamp') ?? '';
       let valid = false;
       try {
-        valid = signature !== '' && timestamp !== '' && (await verifyKey(request.rawBody, signature, timestamp, config.publicKey));
+        valid =
+          signature !== '' && timestamp !== '' && (await verifyKey(request.rawBody, signature, timestamp, config.publicKey));
       } catch {
         valid = false;
       }
@@ -116,7 +117,8 @@ export function discordAdapter(config: DiscordConfig): PlatformAdapter {
       // Every real command names its channel; without one (the interactions library's test
       // body) the conversation is the user's, or this interaction alone. The reply goes
       // through the interaction token either way.
-      const chatId = interaction.channel_id ?? interaction.channel?.id ?? (user ? `user:${user.id}` : `interaction:${interaction.id}`);
+      const chatId =
+        interaction.channel_id ?? interaction.channel?.id ?? (user ? `user:${user.id}` : `interaction:${interaction.id}`);
       const source = {
         platform: 'discord',
         chat_id: chatId,
@@ -127,7 +129,13 @@ export function discordAdapter(config: DiscordConfig): PlatformAdapter {
       };
       const attachments = Object.values(interaction.data.resolved?.attachments ?? {}).map((file): Attachment => {
         const mime = file.content_type ?? 'application/octet-stream';
-        return { kind: kindOfMime(mime), mime_type: mime, size: file.size ?? null, name: file.filename, source: { platform: 'discord', url: file.url } };
+        return {
+          kind: kindOfMime(mime),
+          mime_type: mime,
+          size: file.size ?? null,
+          name: file.filename,
+          source: { platform: 'discord', url: file.url },
+        };
       });
       const event: MessageEvent = {
         text: discordCommandText(interaction.data.name, interaction.data.options),

@@ -23,7 +23,10 @@ export const DISCORD_ENV = {
   DISCORD_API_BASE_URL: httpUrl,
 };
 
-export const DISCORD_SECRET_KEYS: PlatformSecretKeys = { gateway: ['DISCORD_PUBLIC_KEY'], reply: ['DISCORD_APPLICATION_ID', 'DISCORD_BOT_TOKEN'] };
+export const DISCORD_SECRET_KEYS: PlatformSecretKeys = {
+  gateway: ['DISCORD_PUBLIC_KEY'],
+  reply: ['DISCORD_APPLICATION_ID', 'DISCORD_BOT_TOKEN'],
+};
 
 export function loadDiscordInbound(read: EnvReader): InboundSettings<DiscordConfig> {
   const group = readGroup(read, ['DISCORD_PUBLIC_KEY', 'DISCORD_APPLICATION_ID'], ['DISCORD_BOT_TOKEN', 'DISCORD_API_BASE_URL']);
@@ -41,5 +44,7 @@ export function loadDiscordInbound(read: EnvReader): InboundSettings<DiscordConf
 
 export function loadDiscordReply(read: EnvReader): DiscordReplyOptions | undefined {
   const applicationId = read('DISCORD_APPLICATION_ID');
-  return applicationId === undefined ? undefined : { applicationId, apiBaseUrl: read('DISCORD_API_BASE_URL') ?? DISCORD_DEFAULT_API_BASE_URL };
+  return applicationId === undefined
+    ? undefined
+    : { applicationId, apiBaseUrl: read('DISCORD_API_BASE_URL') ?? DISCORD_DEFAULT_API_BASE_URL };
 }

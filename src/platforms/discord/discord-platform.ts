@@ -13,6 +13,9 @@ export const discordPlatform: Platform<'discord', DiscordConfig, DiscordReplyOpt
   secretKeys: DISCORD_SECRET_KEYS,
   loadInbound: loadDiscordInbound,
   loadReply: loadDiscordReply,
-  createReplySender: (config, { retry }) => (target, text) => sendDiscordReply(config, target, text, retry),
+  createReplySender:
+    (config, { retry }) =>
+    (target, text) =>
+      sendDiscordReply(config, target, text, retry),
   createDownloader: discordDownload,
 };

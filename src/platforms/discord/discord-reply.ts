@@ -17,7 +17,12 @@ const MAX_CHARS = 2000;
  * A follow-up message on the deferred interaction: `POST /webhooks/{application_id}/{token}`.
  * The interaction token (valid 15 minutes) authorises it; no bot token is needed.
  */
-export async function sendDiscordReply(config: DiscordReplyOptions, target: ReplyTarget, text: string, retry: RetryingSend): Promise<void> {
+export async function sendDiscordReply(
+  config: DiscordReplyOptions,
+  target: ReplyTarget,
+  text: string,
+  retry: RetryingSend,
+): Promise<void> {
   const token = target.extra.interaction_token;
   if (!token) throw new ReplyError('discord', 'the reply target has no interaction token', 400);
   const applicationId = target.extra.application_id || config.applicationId;

@@ -39,7 +39,14 @@ export function localAdapter(newId: () => string = randomUUID): PlatformAdapter 
       assertLoopbackJsonPost(request);
       const message = parsePayload(request.rawBody, LocalMessage, 'local message');
       const deliveryId = message.message_id === undefined ? `local:${newId()}` : `local:${message.chat_id}:${message.message_id}`;
-      const source = { platform: 'local', chat_id: message.chat_id, user_id: message.user_id, user_name: '', chat_type: 'dm', thread_id: '' };
+      const source = {
+        platform: 'local',
+        chat_id: message.chat_id,
+        user_id: message.user_id,
+        user_name: '',
+        chat_type: 'dm',
+        thread_id: '',
+      };
       const attachments = (message.attachments ?? []).map(
         (file): Attachment => ({
           kind: kindOfMime(file.mime_type),
@@ -49,7 +56,8 @@ export function localAdapter(newId: () => string = randomUUID): PlatformAdapter 
           source: { platform: 'local', data_base64: file.data_base64 },
         }),
       );
-      if (message.text === undefined && attachments.length === 0) throw new MalformedPayloadError('local message: "text" is required (it may be left out only with "attachments")');
+      if (message.text === undefined && attachments.length === 0)
+        throw new MalformedPayloadError('local message: "text" is required (it may be left out only with "attachments")');
       const event: MessageEvent = {
         text: message.text ?? '',
         message_id: deliveryId,

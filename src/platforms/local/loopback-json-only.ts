@@ -45,7 +45,9 @@ export function assertLoopbackJsonPost(request: InboundRequest): void {
   const host = request.headers.get('host') ?? request.url.host;
   const hostname = hostnameOf(host);
   if (hostname === undefined || !isLoopbackHostname(hostname)) {
-    throw new ForeignOriginError(`the local platform answers loopback requests only; Host ${JSON.stringify(host)} is not 127.0.0.1, ::1 or localhost`);
+    throw new ForeignOriginError(
+      `the local platform answers loopback requests only; Host ${JSON.stringify(host)} is not 127.0.0.1, ::1 or localhost`,
+    );
   }
   const origin = request.headers.get('origin');
   if (origin !== null) {
@@ -56,7 +58,9 @@ export function assertLoopbackJsonPost(request: InboundRequest): void {
       parsed = undefined;
     }
     if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || !isLoopbackHostname(parsed.hostname)) {
-      throw new ForeignOriginError(`the local platform refuses posts from another origin (Origin ${JSON.stringify(origin)}); post from this machine, without an Origin or from a loopback page`);
+      throw new ForeignOriginError(
+        `the local platform refuses posts from another origin (Origin ${JSON.stringify(origin)}); post from this machine, without an Origin or from a loopback page`,
+      );
     }
   }
   const type = request.headers.get('content-type');

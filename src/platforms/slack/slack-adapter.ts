@@ -95,7 +95,8 @@ export function slackAdapter(config: SlackConfig, now: () => number = Date.now):
     async handle(request) {
       verifySlackSignature(request.headers, request.rawBody, config.signingSecret, now());
       const payload = parsePayload(request.rawBody, SlackPayload, 'slack payload');
-      if (payload.type === 'url_verification') return { kind: 'respond', response: jsonResponse({ challenge: payload.challenge }) };
+      if (payload.type === 'url_verification')
+        return { kind: 'respond', response: jsonResponse({ challenge: payload.challenge }) };
       if (payload.type !== 'event_callback') return { kind: 'respond', response: jsonResponse({ ok: true }) };
       const message = payload.event;
       if (
@@ -110,7 +111,9 @@ export function slackAdapter(config: SlackConfig, now: () => number = Date.now):
         return { kind: 'respond', response: jsonResponse({ ok: true }) };
       }
       const attachments = slackAttachments(message.files);
-      const botUserIds = new Set((payload.authorizations ?? []).filter((a) => a.is_bot === true && a.user_id).map((a) => a.user_id!));
+      const botUserIds = new Set(
+        (payload.authorizations ?? []).filter((a) => a.is_bot === true && a.user_id).map((a) => a.user_id!),
+      );
       const threadId = message.thread_ts ?? '';
       const source = {
         platform: 'slack',
@@ -148,7 +151,13 @@ function slackAttachments(files: z.infer<typeof SlackMessageEvent>['files']): At
     const url = file.url_private_download ?? file.url_private;
     if (!url || file.mode === 'external' || file.mode === 'tombstone') continue;
     const mime = file.mimetype || 'application/octet-stream';
-    out.push({ kind: kindOfMime(mime), mime_type: mime, size: file.size ?? null, name: file.name || file.title || file.id || 'file', source: { platform: 'slack', url } });
+    out.push({
+      kind: kindOfMime(mime),
+      mime_type: mime,
+      size: file.size ?? null,
+      name: file.name || file.title || file.id || 'file',
+      source: { platform: 'slack', url },
+    });
   }
   return out;
 }

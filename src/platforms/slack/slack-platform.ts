@@ -10,6 +10,9 @@ export const slackPlatform: Platform<'slack', SlackConfig, SlackReplyOptions> = 
   secretKeys: SLACK_SECRET_KEYS,
   loadInbound: loadSlackInbound,
   loadReply: loadSlackReply,
-  createReplySender: (config, { retry }) => (target, text) => sendSlackReply(config, target, text, retry),
+  createReplySender:
+    (config, { retry }) =>
+    (target, text) =>
+      sendSlackReply(config, target, text, retry),
   createDownloader: slackDownload,
 };

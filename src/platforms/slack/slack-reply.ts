@@ -20,7 +20,12 @@ const TRANSIENT_ERRORS = new Set(['ratelimited', 'internal_error', 'fatal_error'
  * `chat.postMessage` per piece, each retried on its own; Slack answers 200 with `ok: false`
  * on failure, so that is checked too.
  */
-export async function sendSlackReply(config: SlackReplyOptions, target: ReplyTarget, text: string, retry: RetryingSend): Promise<void> {
+export async function sendSlackReply(
+  config: SlackReplyOptions,
+  target: ReplyTarget,
+  text: string,
+  retry: RetryingSend,
+): Promise<void> {
   for (const piece of splitText(text, MAX_CHARS)) {
     await retry.run(async () => {
       const answer = (await postJson(

@@ -12,7 +12,11 @@ const Activity = z.looseObject({
   serviceUrl: z.url(),
   channelId: z.string().optional(),
   from: z.looseObject({ id: z.string(), name: z.string().optional() }),
-  conversation: z.looseObject({ id: z.string().min(1), conversationType: z.string().optional(), isGroup: z.boolean().optional() }),
+  conversation: z.looseObject({
+    id: z.string().min(1),
+    conversationType: z.string().optional(),
+    isGroup: z.boolean().optional(),
+  }),
   recipient: z.looseObject({ id: z.string() }).optional(),
   text: z.string().optional(),
   replyToId: z.string().optional(),
@@ -65,7 +69,8 @@ export function teamsAdapter(config: TeamsConfig): PlatformAdapter {
       if (activity.type !== 'message' || (activity.text === undefined && attachments.length === 0)) {
         return { kind: 'respond', response: jsonResponse({}) };
       }
-      const conversationType = activity.conversation.conversationType ?? (activity.conversation.isGroup ? 'groupChat' : 'personal');
+      const conversationType =
+        activity.conversation.conversationType ?? (activity.conversation.isGroup ? 'groupChat' : 'personal');
       const source = {
         platform: 'teams',
         chat_id: activity.conversation.id,
@@ -108,10 +113,22 @@ function teamsAttachments(list: z.infer<typeof Activity>['attachments'], service
     if (item.contentType === FILE_DOWNLOAD_INFO) {
       const info = FileDownloadInfo.safeParse(item.content);
       if (!info.success) continue;
-      out.push({ kind: 'file', mime_type: 'application/octet-stream', size: null, name: item.name ?? `file.${info.data.fileType ?? 'bin'}`, source: { platform: 'teams', url: info.data.downloadUrl, auth: false } });
+      out.push({
+        kind: 'file',
+        mime_type: 'application/octet-stream',
+        size: null,
+        name: item.name ?? `file.${info.data.fileType ?? 'bin'}`,
+        source: { platform: 'teams', url: info.data.downloadUrl, auth: false },
+      });
     } else if (item.contentUrl && /^(image|audio|video)\//.test(item.contentType)) {
       const mime = item.contentType === 'image/*' ? 'image/png' : item.contentType;
-      out.push({ kind: kindOfMime(mime), mime_type: mime, size: null, name: item.name ?? 'image', source: { platform: 'teams', url: item.contentUrl, auth: item.contentUrl.startsWith(`${base}/`) } });
+      out.push({
+        kind: kindOfMime(mime),
+        mime_type: mime,
+        size: null,
+        name: item.name ?? 'image',
+        source: { platform: 'teams', url: item.contentUrl, auth: item.contentUrl.startsWith(`${base}/`) },
+      });
     }
   }
   return out;

@@ -16,7 +16,12 @@ export const TEAMS_DEFAULT_OPENID_METADATA_URL = 'https://login.botframework.com
 export const TEAMS_DEFAULT_TOKEN_URL = 'https://login.microsoftonline.com/botframework.com/oauth2/v2.0/token';
 
 /** Teams' variables and their formats. */
-export const TEAMS_ENV = { TEAMS_APP_ID: token, TEAMS_APP_PASSWORD: z.string().min(1), TEAMS_OPENID_METADATA_URL: httpUrl, TEAMS_TOKEN_URL: httpUrl };
+export const TEAMS_ENV = {
+  TEAMS_APP_ID: token,
+  TEAMS_APP_PASSWORD: z.string().min(1),
+  TEAMS_OPENID_METADATA_URL: httpUrl,
+  TEAMS_TOKEN_URL: httpUrl,
+};
 
 /** Nothing in the gateway's secret: the JWT is checked against Microsoft's published keys. */
 export const TEAMS_SECRET_KEYS: PlatformSecretKeys = { gateway: [], reply: ['TEAMS_APP_ID', 'TEAMS_APP_PASSWORD'] };

@@ -11,7 +11,12 @@ const MAX_CHARS = 28_000;
  * Replies to the inbound activity: `{serviceUrl}/v3/conversations/{id}/activities/{activityId}`.
  * The serviceUrl came from an activity whose JWT carried the same `serviceUrl` claim.
  */
-export async function sendTeamsReply(tokens: TeamsTokenSource, target: ReplyTarget, text: string, retry: RetryingSend): Promise<void> {
+export async function sendTeamsReply(
+  tokens: TeamsTokenSource,
+  target: ReplyTarget,
+  text: string,
+  retry: RetryingSend,
+): Promise<void> {
   const { service_url: serviceUrl, activity_id: activityId } = target.extra;
   if (!serviceUrl || !activityId) throw new ReplyError('teams', 'the reply target has no service_url/activity_id', 400);
   const base = serviceUrl.replace(/\/+$/, '');

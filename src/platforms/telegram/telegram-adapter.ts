@@ -19,13 +19,22 @@ const TelegramMessage = z.looseObject({
   message_id: z.number().int(),
   message_thread_id: z.number().int().optional(),
   is_topic_message: z.boolean().optional(),
-  from: z.looseObject({ id: z.number().int(), is_bot: z.boolean().optional(), first_name: z.string().optional(), username: z.string().optional() }).optional(),
+  from: z
+    .looseObject({
+      id: z.number().int(),
+      is_bot: z.boolean().optional(),
+      first_name: z.string().optional(),
+      username: z.string().optional(),
+    })
+    .optional(),
   // `type` is always sent, but the webhook guide's curl examples leave it out.
   chat: z.looseObject({ id: z.number().int(), type: z.string().optional(), is_forum: z.boolean().optional() }),
   text: z.string().optional(),
   caption: z.string().optional(),
   /** https://core.telegram.org/bots/api#message: one PhotoSize per size, the largest last. */
-  photo: z.array(z.looseObject({ file_id: z.string(), file_unique_id: z.string().optional(), file_size: z.number().int().optional() })).optional(),
+  photo: z
+    .array(z.looseObject({ file_id: z.string(), file_unique_id: z.string().optional(), file_size: z.number().int().optional() }))
+    .optional(),
   document: TelegramFile.optional(),
   voice: TelegramFile.optional(),
   audio: TelegramFile.optional(),
@@ -64,7 +73,13 @@ export function telegramAdapter(config: TelegramConfig): PlatformAdapter {
       }
       const topic = message.is_topic_message && message.message_thread_id !== undefined;
       // Without a type, the id says it: people have positive ids, groups and channels negative ones.
-      const chatType = topic ? 'forum' : message.chat.type === undefined ? (message.chat.id > 0 ? 'dm' : 'group') : (CHAT_TYPES[message.chat.type] ?? '');
+      const chatType = topic
+        ? 'forum'
+        : message.chat.type === undefined
+          ? message.chat.id > 0
+            ? 'dm'
+            : 'group'
+          : (CHAT_TYPES[message.chat.type] ?? '');
       const source = {
         platform: 'telegram',
         chat_id: String(message.chat.id),
@@ -96,7 +111,13 @@ function telegramAttachments(message: z.infer<typeof TelegramMessage>): Attachme
   const photo = message.photo?.at(-1);
   if (photo) {
     // Telegram re-encodes photos as JPEG and gives them no name or MIME type.
-    out.push({ kind: 'image', mime_type: 'image/jpeg', size: photo.file_size ?? null, name: `photo_${photo.file_unique_id ?? photo.file_id.slice(0, 16)}.jpg`, source: { platform: 'telegram', file_id: photo.file_id } });
+    out.push({
+      kind: 'image',
+      mime_type: 'image/jpeg',
+      size: photo.file_size ?? null,
+      name: `photo_${photo.file_unique_id ?? photo.file_id.slice(0, 16)}.jpg`,
+      source: { platform: 'telegram', file_id: photo.file_id },
+    });
   }
   const files: [Attachment['kind'], z.infer<typeof TelegramFile> | undefined, string, string][] = [
     ['file', message.document, 'application/octet-stream', 'document'],
@@ -107,7 +128,13 @@ function telegramAttachments(message: z.infer<typeof TelegramMessage>): Attachme
   for (const [kind, file, mime, name] of files) {
     if (!file) continue;
     // A document is whatever its MIME type says (an image sent "as a file" is still an image).
-    out.push({ kind: kind === 'file' ? kindOfMime(file.mime_type ?? mime) : kind, mime_type: file.mime_type ?? mime, size: file.file_size ?? null, name: file.file_name ?? name, source: { platform: 'telegram', file_id: file.file_id } });
+    out.push({
+      kind: kind === 'file' ? kindOfMime(file.mime_type ?? mime) : kind,
+      mime_type: file.mime_type ?? mime,
+      size: file.file_size ?? null,
+      name: file.file_name ?? name,
+      source: { platform: 'telegram', file_id: file.file_id },
+    });
   }
   return out;
 }

@@ -32,5 +32,7 @@ export function loadTelegramInbound(read: EnvReader): InboundSettings<TelegramCo
 
 export function loadTelegramReply(read: EnvReader): TelegramReplyOptions | undefined {
   const botToken = read('TELEGRAM_BOT_TOKEN');
-  return botToken === undefined ? undefined : { botToken, apiBaseUrl: read('TELEGRAM_API_BASE_URL') ?? TELEGRAM_DEFAULT_API_BASE_URL };
+  return botToken === undefined
+    ? undefined
+    : { botToken, apiBaseUrl: read('TELEGRAM_API_BASE_URL') ?? TELEGRAM_DEFAULT_API_BASE_URL };
 }

@@ -17,7 +17,12 @@ const MAX_CHARS = 4096;
  * `sendMessage` per piece, each retried on its own (a piece that went through is never sent
  * again); in forum topics `message_thread_id` keeps the reply in its topic.
  */
-export async function sendTelegramReply(config: TelegramReplyOptions, target: ReplyTarget, text: string, retry: RetryingSend): Promise<void> {
+export async function sendTelegramReply(
+  config: TelegramReplyOptions,
+  target: ReplyTarget,
+  text: string,
+  retry: RetryingSend,
+): Promise<void> {
   for (const piece of splitText(text, MAX_CHARS)) {
     await retry.run(async () => {
       const answer = (await postJson('telegram', `${config.apiBaseUrl}/bot${config.botToken}/sendMessage`, {

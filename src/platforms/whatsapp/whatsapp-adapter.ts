@@ -33,7 +33,9 @@ const WhatsAppMessage = z.looseObject({
 const ChangeValue = z.looseObject({
   messaging_product: z.string().optional(),
   metadata: z.looseObject({ phone_number_id: z.string().optional() }).optional(),
-  contacts: z.array(z.looseObject({ wa_id: z.string().optional(), profile: z.looseObject({ name: z.string().optional() }).optional() })).optional(),
+  contacts: z
+    .array(z.looseObject({ wa_id: z.string().optional(), profile: z.looseObject({ name: z.string().optional() }).optional() }))
+    .optional(),
   messages: z.array(WhatsAppMessage).optional(),
   statuses: z.array(z.unknown()).optional(),
 });
@@ -66,7 +68,8 @@ export function whatsAppAdapter(config: WhatsAppConfig): PlatformAdapter {
         if (mode !== 'subscribe' || challenge === null) {
           throw new MalformedPayloadError('whatsapp: expected hub.mode=subscribe with hub.challenge and hub.verify_token');
         }
-        if (!constantTimeEqual(token, config.verifyToken)) throw new ForbiddenHandshakeError('whatsapp: hub.verify_token does not match');
+        if (!constantTimeEqual(token, config.verifyToken))
+          throw new ForbiddenHandshakeError('whatsapp: hub.verify_token does not match');
         return { kind: 'respond', response: new Response(challenge, { status: 200, headers: { 'content-type': 'text/plain' } }) };
       }
       verifyWhatsAppSignature(request.headers, request.rawBody, config.appSecret);

@@ -15,9 +15,17 @@ export function whatsAppDownload(config: WhatsAppReplyOptions | undefined): Atta
   return async (source, maxBytes, signal) => {
     if (!config) throw platformOff('whatsapp');
     const fileBase = config.apiBaseUrl === WHATSAPP_DEFAULT_API_BASE_URL ? undefined : config.apiBaseUrl;
-    const media = WhatsAppMediaUrl.safeParse(await fetchJson(`${config.apiBaseUrl}/${encodeURIComponent(source.media_id)}`, bearer(config.accessToken), 'whatsapp media', signal));
+    const media = WhatsAppMediaUrl.safeParse(
+      await fetchJson(
+        `${config.apiBaseUrl}/${encodeURIComponent(source.media_id)}`,
+        bearer(config.accessToken),
+        'whatsapp media',
+        signal,
+      ),
+    );
     if (!media.success) throw new AttachmentDownloadError('whatsapp media: the answer has no url');
-    if (media.data.file_size !== undefined && media.data.file_size > maxBytes) throw new AttachmentTooLargeError(media.data.file_size, maxBytes);
+    if (media.data.file_size !== undefined && media.data.file_size > maxBytes)
+      throw new AttachmentTooLargeError(media.data.file_size, maxBytes);
     return fetchBounded(rebased(media.data.url, fileBase), bearer(config.accessToken), maxBytes, 'whatsapp media file', signal);
   };
 }

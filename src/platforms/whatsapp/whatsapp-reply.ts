@@ -14,7 +14,12 @@ export interface WhatsAppReplyOptions {
 const MAX_CHARS = 4096;
 
 /** A text message through the Cloud API's messages endpoint of the receiving number. */
-export async function sendWhatsAppReply(config: WhatsAppReplyOptions, target: ReplyTarget, text: string, retry: RetryingSend): Promise<void> {
+export async function sendWhatsAppReply(
+  config: WhatsAppReplyOptions,
+  target: ReplyTarget,
+  text: string,
+  retry: RetryingSend,
+): Promise<void> {
   const phoneNumberId = target.extra.phone_number_id || config.phoneNumberId;
   for (const piece of splitText(text, MAX_CHARS)) {
     await retry.run(() =>

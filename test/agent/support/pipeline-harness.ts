@@ -72,7 +72,8 @@ export async function startPipeline(
     acceptHooks: options.acceptHooks ?? false,
     print: () => {},
     console: true,
-    createEngine: (options) => createHookEngine({ ...options, onRun: recordHookRun, print: () => {}, logger: createMemoryLogger() }),
+    createEngine: (options) =>
+      createHookEngine({ ...options, onRun: recordHookRun, print: () => {}, logger: createMemoryLogger() }),
     createTurnConsumer: (context) => createTurnConsumer(context),
   });
   const post: Pipeline['post'] = async (platform, body) => {

@@ -22,9 +22,23 @@ import { enable, plugin, tempHome, type TempHome } from '../../hooks/support/tem
 
 /** Every plugin hook the recorder plugin listens to. */
 export const RECORDED_HOOKS = [
-  'pre_tool_call', 'post_tool_call', 'transform_tool_result', 'transform_terminal_output', 'transform_llm_output',
-  'pre_llm_call', 'post_llm_call', 'pre_api_request', 'post_api_request', 'api_request_error', 'on_session_start',
-  'on_session_end', 'on_session_finalize', 'subagent_start', 'subagent_stop', 'pre_approval_request', 'post_approval_response',
+  'pre_tool_call',
+  'post_tool_call',
+  'transform_tool_result',
+  'transform_terminal_output',
+  'transform_llm_output',
+  'pre_llm_call',
+  'post_llm_call',
+  'pre_api_request',
+  'post_api_request',
+  'api_request_error',
+  'on_session_start',
+  'on_session_end',
+  'on_session_finalize',
+  'subagent_start',
+  'subagent_stop',
+  'pre_approval_request',
+  'post_approval_response',
 ];
 export const RECORDED_EVENTS = ['session:start', 'agent:start', 'agent:step', 'agent:end'];
 
@@ -112,7 +126,14 @@ export async function startTurnHarness(
   const home = await tempHome({ ...recorderHome(), ...options.files });
   await options.prepare?.(home.path);
   const logger = createMemoryLogger();
-  const engine = await createHookEngine({ home: home.path, gatewayHooks: true, onRun: recordHookRun, print: () => {}, logger, acceptHooks: options.acceptHooks ?? false });
+  const engine = await createHookEngine({
+    home: home.path,
+    gatewayHooks: true,
+    onRun: recordHookRun,
+    print: () => {},
+    logger,
+    acceptHooks: options.acceptHooks ?? false,
+  });
   const model = await startFakeModelServer();
   const replies: TurnHarness['replies'] = [];
   const allCalls: HookCall[] = [];
@@ -120,7 +141,8 @@ export async function startTurnHarness(
   const deps: TurnRuntimeDeps = {
     engine,
     logger,
-    transport: options.transport?.(model) ?? new OpenAiTransport({ model: 'fake-model', baseUrl: model.baseUrl, apiKey: 'test-key' }),
+    transport:
+      options.transport?.(model) ?? new OpenAiTransport({ model: 'fake-model', baseUrl: model.baseUrl, apiKey: 'test-key' }),
     sessions: plane.sessions,
     transcripts: plane.transcripts,
     approvals: plane.approvals,
@@ -136,7 +158,17 @@ export async function startTurnHarness(
     if ('turn_id' in result) results.push(result);
   });
   const invoke = async (body: unknown) => {
-    const record = { messageId: randomUUID(), receiptHandle: 'r', body: JSON.stringify(body), attributes: {}, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:hookgate-turns.fifo', awsRegion: 'us-east-1' } as unknown as SQSRecord;
+    const record = {
+      messageId: randomUUID(),
+      receiptHandle: 'r',
+      body: JSON.stringify(body),
+      attributes: {},
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:hookgate-turns.fifo',
+      awsRegion: 'us-east-1',
+    } as unknown as SQSRecord;
     return handler({ Records: [record] } as SQSEvent);
   };
   return {
@@ -155,7 +187,10 @@ export async function startTurnHarness(
       const file = join(home.path, 'calls.jsonl');
       const text = await readFile(file, 'utf8').catch(() => '');
       await rm(file, { force: true });
-      const calls = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as HookCall);
+      const calls = text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as HookCall);
       allCalls.push(...calls);
       return calls;
     },
@@ -185,6 +220,12 @@ export function userMessage(text: string, chat = 'c1'): TurnMessage {
     delivery_id: randomUUID(),
     session_key: sessionKeyOf(source),
     received_at: new Date().toISOString(),
-    event: { text, message_id: randomUUID(), internal: false, source, reply: { platform: 'local', chat_id: chat, thread_id: '', extra: {} } },
+    event: {
+      text,
+      message_id: randomUUID(),
+      internal: false,
+      source,
+      reply: { platform: 'local', chat_id: chat, thread_id: '', extra: {} },
+    },
   };
 }

@@ -45,7 +45,11 @@ export interface ExamplesDev {
  * await dev.stop();
  */
 export async function startExamplesDev(
-  options: { enable?: string[]; env?: Record<string, string>; /** Files of the copy to delete, e.g. BOOT.md. */ remove?: string[] } = {},
+  options: {
+    enable?: string[];
+    env?: Record<string, string> /** Files of the copy to delete, e.g. BOOT.md. */;
+    remove?: string[];
+  } = {},
 ): Promise<ExamplesDev> {
   const home = await mkdtemp(join(tmpdir(), 'hookgate-examples-'));
   await cp(EXAMPLES, home, { recursive: true, filter: shipped });
@@ -58,13 +62,26 @@ export async function startExamplesDev(
   }
   // Info level: the examples' tests read the lines dev logs (a skipped message, a hook's own line).
   const env: NodeJS.ProcessEnv = { ...process.env, HOOKGATE_DEV_STATE: 'memory', HOOKGATE_LOG_LEVEL: 'info', ...options.env };
-  for (const name of ['HOOKGATE_HOME', 'HERMES_HOME', 'HOOKGATE_MODEL_BASE_URL', 'SESSION_WEBHOOK_URL', 'MEMORY_API_URL', 'APPROVAL_NOTIFIER_URL', 'SPONGEBOB_MODE', 'DM_ALLOWED_USERS']) {
+  for (const name of [
+    'HOOKGATE_HOME',
+    'HERMES_HOME',
+    'HOOKGATE_MODEL_BASE_URL',
+    'SESSION_WEBHOOK_URL',
+    'MEMORY_API_URL',
+    'APPROVAL_NOTIFIER_URL',
+    'SPONGEBOB_MODE',
+    'DM_ALLOWED_USERS',
+  ]) {
     if (!options.env || !(name in options.env)) delete env[name];
   }
   let out = '';
   let err = '';
   // The cwd is the copy: nothing the server writes (state, endpoints) lands in the repository.
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home], {
+    cwd: home,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
 
@@ -72,7 +89,8 @@ export async function startExamplesDev(
     until(
       async () => {
         const value = await probe().catch(() => undefined);
-        if (value === undefined && child.exitCode !== null) throw new Error(`hookgate dev exited (${child.exitCode}) while waiting for ${what}\nstdout:\n${out}\nstderr:\n${err}`);
+        if (value === undefined && child.exitCode !== null)
+          throw new Error(`hookgate dev exited (${child.exitCode}) while waiting for ${what}\nstdout:\n${out}\nstderr:\n${err}`);
         return value;
       },
       what,
@@ -81,11 +99,17 @@ export async function startExamplesDev(
   const url = await eventually(async () => /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 'the dev server URL', 60_000);
 
   const replies = async (chatId: string): Promise<string[]> => {
-    const list = (await (await fetch(`${url}/webhooks/local/messages?chat_id=${encodeURIComponent(chatId)}`)).json()) as { text: string }[];
+    const list = (await (await fetch(`${url}/webhooks/local/messages?chat_id=${encodeURIComponent(chatId)}`)).json()) as {
+      text: string;
+    }[];
     return list.map((m) => m.text);
   };
   const post = async (chatId: string, text: string, userId = 'me'): Promise<void> => {
-    const res = await fetch(`${url}/webhooks/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: chatId, user_id: userId, text }) });
+    const res = await fetch(`${url}/webhooks/local`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chat_id: chatId, user_id: userId, text }),
+    });
     if (res.status !== 202) throw new Error(`POST /webhooks/local answered ${res.status}: ${await res.text()}`);
   };
   return {
@@ -165,4 +189,5 @@ export async function startReceiver(answer: (request: Received) => unknown = () 
 }
 
 /** Polls until `check` gives a value (no timing is asserted, only an upper bound). */
-export const waitFor = <T>(check: () => T | undefined | false, what: string, timeoutMs = 30_000) => until(check, what, { timeoutMs, everyMs: 50 });
+export const waitFor = <T>(check: () => T | undefined | false, what: string, timeoutMs = 30_000) =>
+  until(check, what, { timeoutMs, everyMs: 50 });

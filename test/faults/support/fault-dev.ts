@@ -6,7 +6,11 @@ import { createTurnConsumer } from '../../../src/runtime/turn-consumer.ts';
 import { createHookEngine } from '../../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime, type TurnConsumerContext } from '../../../src/local/dev-runtime.ts';
-import { startFakePlatforms, type FakePlatforms, type RecordedRequest } from '../../support/fake-platforms/fake-platform-server.ts';
+import {
+  startFakePlatforms,
+  type FakePlatforms,
+  type RecordedRequest,
+} from '../../support/fake-platforms/fake-platform-server.ts';
 import { discordKeys } from '../../support/fake-platforms/signed-requests.ts';
 import { plugin, tempHome, type TempHome } from '../../hooks/support/temp-home.ts';
 
@@ -16,18 +20,30 @@ export type Platform = (typeof PLATFORMS)[number];
 export const ACK: Record<Platform, number> = { telegram: 200, slack: 200, discord: 200, whatsapp: 200, teams: 200, local: 202 };
 
 /** The plugin hooks the recorder listens to: every one a chat message or a `/v1` call can reach. */
-const RECORDED_HOOKS = ['pre_gateway_dispatch', 'on_session_start', 'pre_llm_call', 'post_llm_call', 'transform_llm_output', 'pre_tool_call', 'post_tool_call', 'on_session_end'];
+const RECORDED_HOOKS = [
+  'pre_gateway_dispatch',
+  'on_session_start',
+  'pre_llm_call',
+  'post_llm_call',
+  'transform_llm_output',
+  'pre_tool_call',
+  'post_tool_call',
+  'on_session_end',
+];
 
 /** A recorder plugin: appends `{hook, kwargs}` to `<home>/recorded.jsonl` for every hook it sees. */
 export function recorderPlugin(): Record<string, string> {
-  return plugin('recorder', `
+  return plugin(
+    'recorder',
+    `
       const { appendFileSync } = await import('node:fs');
       const { join, dirname } = await import('node:path');
       const { fileURLToPath } = await import('node:url');
       const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'recorded.jsonl');
       for (const hook of ${JSON.stringify(RECORDED_HOOKS)}) {
         ctx.register_hook(hook, function recorder(kwargs: any) { appendFileSync(file, JSON.stringify({ hook, kwargs }) + '\\n'); });
-      }`);
+      }`,
+  );
 }
 
 export interface FaultDev {
@@ -124,7 +140,10 @@ export async function startFaultDev(options: FaultDevOptions): Promise<FaultDev>
     discord,
     async recorded() {
       const text = await readFile(join(home.path, 'recorded.jsonl'), 'utf8').catch(() => '');
-      return text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
     },
     async stop() {
       await dev.stop();
@@ -135,7 +154,12 @@ export async function startFaultDev(options: FaultDevOptions): Promise<FaultDev>
 }
 
 /** Signed headers for a raw body (Buffer: bad UTF-8 is signed as sent). */
-export function signedHeaders(fd: FaultDev, platform: Platform, body: string | Buffer, contentType = 'application/json'): Record<string, string> {
+export function signedHeaders(
+  fd: FaultDev,
+  platform: Platform,
+  body: string | Buffer,
+  contentType = 'application/json',
+): Record<string, string> {
   const raw = typeof body === 'string' ? Buffer.from(body) : body;
   const now = String(Math.floor(Date.now() / 1000));
   switch (platform) {
@@ -145,7 +169,9 @@ export function signedHeaders(fd: FaultDev, platform: Platform, body: string | B
       return {
         'content-type': contentType,
         'x-slack-request-timestamp': now,
-        'x-slack-signature': `v0=${createHmac('sha256', SECRETS.slack).update(Buffer.concat([Buffer.from(`v0:${now}:`), raw])).digest('hex')}`,
+        'x-slack-signature': `v0=${createHmac('sha256', SECRETS.slack)
+          .update(Buffer.concat([Buffer.from(`v0:${now}:`), raw]))
+          .digest('hex')}`,
       };
     case 'discord':
       return {
@@ -154,7 +180,10 @@ export function signedHeaders(fd: FaultDev, platform: Platform, body: string | B
         'x-signature-timestamp': now,
       };
     case 'whatsapp':
-      return { 'content-type': contentType, 'x-hub-signature-256': `sha256=${createHmac('sha256', SECRETS.whatsapp).update(raw).digest('hex')}` };
+      return {
+        'content-type': contentType,
+        'x-hub-signature-256': `sha256=${createHmac('sha256', SECRETS.whatsapp).update(raw).digest('hex')}`,
+      };
     case 'teams':
     case 'local':
       return { 'content-type': contentType };
@@ -185,44 +214,137 @@ export function chatMessage(fd: FaultDev, platform: Platform, chat: string, n: n
   switch (platform) {
     case 'telegram': {
       const chatId = Number.parseInt(chat.replace(/\D/g, '') || '1', 10) + 1_000_000;
-      const body = JSON.stringify({ update_id: n, message: { message_id: n, from: { id: 42, is_bot: false, first_name: 'Ann' }, chat: { id: chatId, type: 'private' }, text } });
-      return { platform, path: '/webhooks/telegram', body, headers: signed(body), replies: requests((r) => r.path.startsWith('/telegram/') && String(json(r).chat_id) === String(chatId), (r) => json(r).text) };
+      const body = JSON.stringify({
+        update_id: n,
+        message: {
+          message_id: n,
+          from: { id: 42, is_bot: false, first_name: 'Ann' },
+          chat: { id: chatId, type: 'private' },
+          text,
+        },
+      });
+      return {
+        platform,
+        path: '/webhooks/telegram',
+        body,
+        headers: signed(body),
+        replies: requests(
+          (r) => r.path.startsWith('/telegram/') && String(json(r).chat_id) === String(chatId),
+          (r) => json(r).text,
+        ),
+      };
     }
     case 'slack': {
       const channel = `D${chat}`;
-      const body = JSON.stringify({ type: 'event_callback', event_id: `Ev${n}`, event: { type: 'message', channel, channel_type: 'im', user: 'U1', ts: `${n}.000100`, text } });
-      return { platform, path: '/webhooks/slack', body, headers: signed(body), replies: requests((r) => r.path.startsWith('/slack/') && json(r).channel === channel, (r) => json(r).text) };
+      const body = JSON.stringify({
+        type: 'event_callback',
+        event_id: `Ev${n}`,
+        event: { type: 'message', channel, channel_type: 'im', user: 'U1', ts: `${n}.000100`, text },
+      });
+      return {
+        platform,
+        path: '/webhooks/slack',
+        body,
+        headers: signed(body),
+        replies: requests(
+          (r) => r.path.startsWith('/slack/') && json(r).channel === channel,
+          (r) => json(r).text,
+        ),
+      };
     }
     case 'discord': {
       const token = `tok-${chat}-${n}`;
-      const body = JSON.stringify({ id: `I${n}`, application_id: '999', type: 2, token, channel_id: `CH${chat}`, user: { id: 'U7', username: 'ann' }, data: { name: 'say', options: [{ name: 'text', type: 3, value: text }] } });
-      return { platform, path: '/webhooks/discord', body, headers: signed(body), replies: requests((r) => r.path.startsWith(`/discord/webhooks/999/tok-${chat}-`), (r) => json(r).content) };
+      const body = JSON.stringify({
+        id: `I${n}`,
+        application_id: '999',
+        type: 2,
+        token,
+        channel_id: `CH${chat}`,
+        user: { id: 'U7', username: 'ann' },
+        data: { name: 'say', options: [{ name: 'text', type: 3, value: text }] },
+      });
+      return {
+        platform,
+        path: '/webhooks/discord',
+        body,
+        headers: signed(body),
+        replies: requests(
+          (r) => r.path.startsWith(`/discord/webhooks/999/tok-${chat}-`),
+          (r) => json(r).content,
+        ),
+      };
     }
     case 'whatsapp': {
       const from = `49${chat.replace(/\D/g, '') || '1'}`;
-      const body = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'E', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { phone_number_id: '555' }, messages: [{ from, id: `wamid.${n}`, type: 'text', text: { body: text } }] } }] }] });
-      return { platform, path: '/webhooks/whatsapp', body, headers: signed(body), replies: requests((r) => r.path.startsWith('/whatsapp/') && json(r).to === from, (r) => json(r).text.body) };
+      const body = JSON.stringify({
+        object: 'whatsapp_business_account',
+        entry: [
+          {
+            id: 'E',
+            changes: [
+              {
+                field: 'messages',
+                value: {
+                  messaging_product: 'whatsapp',
+                  metadata: { phone_number_id: '555' },
+                  messages: [{ from, id: `wamid.${n}`, type: 'text', text: { body: text } }],
+                },
+              },
+            ],
+          },
+        ],
+      });
+      return {
+        platform,
+        path: '/webhooks/whatsapp',
+        body,
+        headers: signed(body),
+        replies: requests(
+          (r) => r.path.startsWith('/whatsapp/') && json(r).to === from,
+          (r) => json(r).text.body,
+        ),
+      };
     }
     case 'teams': {
       const serviceUrl = `${fd.fake.url}/teams-service/`;
       const conversation = `a:conv-${chat}`;
-      const body = JSON.stringify({ type: 'message', id: `A${n}`, serviceUrl, channelId: 'msteams', from: { id: '29:user', name: 'Cy' }, conversation: { id: conversation, conversationType: 'personal' }, recipient: { id: '28:bot' }, text });
+      const body = JSON.stringify({
+        type: 'message',
+        id: `A${n}`,
+        serviceUrl,
+        channelId: 'msteams',
+        from: { id: '29:user', name: 'Cy' },
+        conversation: { id: conversation, conversationType: 'personal' },
+        recipient: { id: '28:bot' },
+        text,
+      });
       return {
         platform,
         path: '/webhooks/teams',
         body,
-        headers: async () => ({ 'content-type': 'application/json', authorization: `Bearer ${await fd.fake.teamsToken({ serviceUrl })}` }),
-        replies: requests((r) => r.path.includes(`/conversations/${encodeURIComponent(conversation)}/activities/`) || r.path.includes(`/conversations/${conversation}/activities/`), (r) => json(r).text),
+        headers: async () => ({
+          'content-type': 'application/json',
+          authorization: `Bearer ${await fd.fake.teamsToken({ serviceUrl })}`,
+        }),
+        replies: requests(
+          (r) =>
+            r.path.includes(`/conversations/${encodeURIComponent(conversation)}/activities/`) ||
+            r.path.includes(`/conversations/${conversation}/activities/`),
+          (r) => json(r).text,
+        ),
       };
     }
     case 'local': {
-      const body = JSON.stringify({ chat_id: chat, user_id: 'u1', text});
+      const body = JSON.stringify({ chat_id: chat, user_id: 'u1', text });
       return {
         platform,
         path: '/webhooks/local',
         body,
         headers: async () => ({ 'content-type': 'application/json' }),
-        replies: async () => ((await (await fetch(`${fd.dev.url}/webhooks/local/messages?chat_id=${chat}`)).json()) as { text: string }[]).map((m) => m.text),
+        replies: async () =>
+          ((await (await fetch(`${fd.dev.url}/webhooks/local/messages?chat_id=${chat}`)).json()) as { text: string }[]).map(
+            (m) => m.text,
+          ),
       };
     }
   }
@@ -230,7 +352,11 @@ export function chatMessage(fd: FaultDev, platform: Platform, chat: string, n: n
 
 /** Posts a chat message; the HTTP status. */
 export async function post(fd: FaultDev, message: ChatMessage): Promise<number> {
-  const res = await fetch(`${fd.dev.url}${message.path}`, { method: 'POST', body: message.body, headers: await message.headers() });
+  const res = await fetch(`${fd.dev.url}${message.path}`, {
+    method: 'POST',
+    body: message.body,
+    headers: await message.headers(),
+  });
   await res.arrayBuffer();
   return res.status;
 }

@@ -8,7 +8,9 @@ export default class FaultReporter implements Reporter {
   onTestCaseResult(testCase: TestCase): void {
     const line = (testCase.meta() as { fault?: string }).fault;
     const state = testCase.result().state;
-    process.stdout.write(`${line ?? `fault ? ${testCase.name}: no figure`}${state === 'passed' ? '' : ` (${state.toUpperCase()})`}\n`);
+    process.stdout.write(
+      `${line ?? `fault ? ${testCase.name}: no figure`}${state === 'passed' ? '' : ` (${state.toUpperCase()})`}\n`,
+    );
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
@@ -20,6 +22,8 @@ export default class FaultReporter implements Reporter {
         lines.push(`${line}${state === 'passed' ? '' : ` (${state.toUpperCase()})`}`);
       }
     }
-    process.stdout.write(`\nfault figures${process.env.HOOKGATE_FAULTS_QUICK === '1' ? ' (--quick)' : ''}:\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
+    process.stdout.write(
+      `\nfault figures${process.env.HOOKGATE_FAULTS_QUICK === '1' ? ' (--quick)' : ''}:\n${lines.map((l) => `  ${l}`).join('\n')}\n`,
+    );
   }
 }

@@ -75,7 +75,11 @@ export async function runOutageScenario(fd: FaultDev, options: OutageScenarioOpt
     const items = Array.from({ length: options.perPhase }, () => {
       n += 1;
       const platform = options.platforms[n % options.platforms.length]!;
-      const item: Sent = { message: chatMessage(fd, platform, `${options.tag[0]}${n % options.chats}`, n, `${options.tag} ${name} ${n}`), phase: name, statuses: [] };
+      const item: Sent = {
+        message: chatMessage(fd, platform, `${options.tag[0]}${n % options.chats}`, n, `${options.tag} ${name} ${n}`),
+        phase: name,
+        statuses: [],
+      };
       sent.push(item);
       return item;
     });
@@ -98,8 +102,13 @@ export async function runOutageScenario(fd: FaultDev, options: OutageScenarioOpt
   const acknowledged = sent.filter((s) => s.statuses.some((st) => acked(s, st)));
   const textOf = new RegExp(`${options.tag} \\w+ \\d+`);
   const answersOf = async (items: Sent[]) =>
-    Promise.all(items.map(async (s) => (await s.message.replies()).filter((t) => t.includes(s.message.body.match(textOf)![0])).length));
-  await until(() => answersOf(acknowledged), (counts) => counts.every((c) => c >= 1));
+    Promise.all(
+      items.map(async (s) => (await s.message.replies()).filter((t) => t.includes(s.message.body.match(textOf)![0])).length),
+    );
+  await until(
+    () => answersOf(acknowledged),
+    (counts) => counts.every((c) => c >= 1),
+  );
   const allAnswered = Date.now();
   await settle(options.watchMs);
   const counts = await answersOf(acknowledged);

@@ -24,12 +24,22 @@ export interface GatewayHarness {
  * The real gateway app over the real stores and queues of one emulator set, with the
  * engine the test chooses. Requests go through Hono's full stack in-process.
  */
-export function gatewayHarness(aws: RunningEmulators, env: NodeJS.ProcessEnv, engine: HookEngine, overrides: Partial<GatewayDeps> = {}): GatewayHarness {
+export function gatewayHarness(
+  aws: RunningEmulators,
+  env: NodeJS.ProcessEnv,
+  engine: HookEngine,
+  overrides: Partial<GatewayDeps> = {},
+): GatewayHarness {
   const config = loadDeploymentConfig(env, { runtime: 'local' });
   const plane = createDataPlane(dataPlaneFromLocalAws(aws));
   // The production wiring (stores, queue, sink, outbox, replier), so tests exercise it too.
   const deps: GatewayDeps = {
-    ...gatewayDepsFromDataPlane({ config, engine, plane, logger: new Logger({ serviceName: 'hookgate-test', logLevel: 'SILENT' }) }),
+    ...gatewayDepsFromDataPlane({
+      config,
+      engine,
+      plane,
+      logger: new Logger({ serviceName: 'hookgate-test', logLevel: 'SILENT' }),
+    }),
     ...overrides,
   };
   const app = createGatewayApp(deps);
@@ -58,7 +68,9 @@ export function gatewayHarness(aws: RunningEmulators, env: NodeJS.ProcessEnv, en
         }
         for (const m of Messages) {
           out.push(TurnMessageSchema.parse(JSON.parse(m.Body!)));
-          await plane.clients.sqs.send(new DeleteMessageCommand({ QueueUrl: aws.turnsQueueUrl, ReceiptHandle: m.ReceiptHandle! }));
+          await plane.clients.sqs.send(
+            new DeleteMessageCommand({ QueueUrl: aws.turnsQueueUrl, ReceiptHandle: m.ReceiptHandle! }),
+          );
         }
       }
       return out;

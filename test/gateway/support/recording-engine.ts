@@ -19,7 +19,9 @@ export function recordingEngine(): RecordingEngine {
     collect: {},
     async invoke(hook, kwargs) {
       engine.calls.push({ op: 'invoke', name: hook, payload: kwargs });
-      const answer = engine.answers[hook] as ((kwargs: Kwargs) => AnswerOf<typeof hook> | Promise<AnswerOf<typeof hook>>) | undefined;
+      const answer = engine.answers[hook] as
+        | ((kwargs: Kwargs) => AnswerOf<typeof hook> | Promise<AnswerOf<typeof hook>>)
+        | undefined;
       return (await answer?.(kwargs)) ?? ({} as AnswerOf<typeof hook>);
     },
     async invokeAll() {

@@ -38,7 +38,10 @@ export interface FakePlatforms {
   /** The next `count` requests to paths starting with `prefix` are read, then the connection is cut with no answer. */
   dropNext(prefix: string, count?: number): void;
   /** Teams: a Bot Framework token signed by the fake's JWKS key. */
-  teamsToken(claims: Record<string, unknown>, options?: { expiresIn?: string | number; issuer?: string; audience?: string }): Promise<string>;
+  teamsToken(
+    claims: Record<string, unknown>,
+    options?: { expiresIn?: string | number; issuer?: string; audience?: string },
+  ): Promise<string>;
   teamsIssuer: string;
   /**
    * Answers `GET <pathAndQuery>` with `body` (a file's bytes, or JSON for an object), as the
@@ -111,7 +114,12 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
           failure.status,
           errorBody ??
             (telegram
-              ? { ok: false, error_code: failure.status, description: `Too Many Requests: retry after ${retryAfter}`, parameters: { retry_after: retryAfter } }
+              ? {
+                  ok: false,
+                  error_code: failure.status,
+                  description: `Too Many Requests: retry after ${retryAfter}`,
+                  parameters: { retry_after: retryAfter },
+                }
               : { ok: false, error: 'injected failure' }),
         );
       }
@@ -123,11 +131,13 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
       }
       if (path === '/teams/openid') return answer(res, 200, { issuer: teamsIssuer, jwks_uri: `${url}/teams/jwks` });
       if (path === '/teams/jwks') return answer(res, 200, { keys: [jwk] });
-      if (path === '/teams/token') return answer(res, 200, { token_type: 'Bearer', expires_in: 3600, access_token: 'fake-bot-token' });
+      if (path === '/teams/token')
+        return answer(res, 200, { token_type: 'Bearer', expires_in: 3600, access_token: 'fake-bot-token' });
       if (path.startsWith('/telegram/')) return answer(res, 200, { ok: true, result: { message_id: requests.length } });
       if (path.startsWith('/slack/')) return answer(res, 200, { ok: true, ts: '1.2' });
       if (path.startsWith('/discord/')) return answer(res, 200, { id: String(requests.length) });
-      if (path.startsWith('/whatsapp/')) return answer(res, 200, { messaging_product: 'whatsapp', messages: [{ id: 'wamid.out' }] });
+      if (path.startsWith('/whatsapp/'))
+        return answer(res, 200, { messaging_product: 'whatsapp', messages: [{ id: 'wamid.out' }] });
       if (path.includes('/v3/conversations/')) return answer(res, 200, { id: 'reply-1' });
       return answer(res, 404, { error: 'not found' });
     });
@@ -145,7 +155,10 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
     },
     serve(pathAndQuery, body, contentType) {
       const bytes = body instanceof Uint8Array ? body : Buffer.from(JSON.stringify(body));
-      served.set(pathAndQuery, { body: bytes, type: contentType ?? (body instanceof Uint8Array ? 'application/octet-stream' : 'application/json') });
+      served.set(pathAndQuery, {
+        body: bytes,
+        type: contentType ?? (body instanceof Uint8Array ? 'application/octet-stream' : 'application/json'),
+      });
     },
     dropNext(prefix, count = 1) {
       drops.push({ prefix, count });

@@ -11,7 +11,10 @@ export function slackHeaders(secret: string, body: string, timestamp = Math.floo
 }
 
 export function whatsAppHeaders(appSecret: string, body: string): Record<string, string> {
-  return { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}` };
+  return {
+    'content-type': 'application/json',
+    'x-hub-signature-256': `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`,
+  };
 }
 
 export interface DiscordKeys {
@@ -26,7 +29,11 @@ export function discordKeys(): DiscordKeys {
   return { publicKeyHex: der.subarray(der.length - 32).toString('hex'), privateKey };
 }
 
-export function discordHeaders(keys: DiscordKeys, body: string, timestamp = String(Math.floor(Date.now() / 1000))): Record<string, string> {
+export function discordHeaders(
+  keys: DiscordKeys,
+  body: string,
+  timestamp = String(Math.floor(Date.now() / 1000)),
+): Record<string, string> {
   const signature = sign(null, Buffer.from(timestamp + body), keys.privateKey).toString('hex');
   return { 'content-type': 'application/json', 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp };
 }

@@ -22,7 +22,12 @@ export const CLAUDE_EVENT_TO_HOOKGATE: Readonly<Record<string, string>> = {
 };
 
 /** Claude Code events that share a hookgate event: the import writes `claude_event:` for them. */
-export const CLAUDE_EVENTS_NEEDING_NAME: ReadonlySet<string> = new Set(['PostToolUse', 'PostToolUseFailure', 'Notification', 'PermissionRequest']);
+export const CLAUDE_EVENTS_NEEDING_NAME: ReadonlySet<string> = new Set([
+  'PostToolUse',
+  'PostToolUseFailure',
+  'Notification',
+  'PermissionRequest',
+]);
 
 /** Why a Claude Code event has no hookgate counterpart (shown by the import). */
 export const CLAUDE_EVENT_NOT_IMPORTABLE: Readonly<Record<string, string>> = {

@@ -54,7 +54,17 @@ export function parseClaudeSettings(text: string): ClaudeSettings {
   if (parsed.success) return parsed.data;
   throw new ClaudeSettingsError(
     parsed.error.issues
-      .map((issue) => `${issue.path.length > 0 ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(root)'}: ${issue.message}`)
+      .map(
+        (issue) =>
+          `${
+            issue.path.length > 0
+              ? issue.path
+                  .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+                  .join('')
+                  .replace(/^\./, '')
+              : '(root)'
+          }: ${issue.message}`,
+      )
       .join('\n'),
   );
 }

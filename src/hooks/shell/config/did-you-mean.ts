@@ -31,11 +31,7 @@ function matchingSize(a: string, alo: number, ahi: number, b: string, blo: numbe
     }
   }
   if (bestK === 0) return 0;
-  return (
-    bestK +
-    matchingSize(a, alo, bestI, b, blo, bestJ) +
-    matchingSize(a, bestI + bestK, ahi, b, bestJ + bestK, bhi)
-  );
+  return bestK + matchingSize(a, alo, bestI, b, blo, bestJ) + matchingSize(a, bestI + bestK, ahi, b, bestJ + bestK, bhi);
 }
 
 /**

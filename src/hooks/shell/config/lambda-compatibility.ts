@@ -8,7 +8,20 @@ import { splitShellWords } from '../spawn/shell-words.ts';
  * 2023, minimal) does not have on PATH. It does have `sh`, `bash`, coreutils, `grep`,
  * `sed`, `awk` and the runtime's own `node`. Hooks deployed with the stack run there.
  */
-export const MISSING_IN_LAMBDA = ['python', 'python3', 'pip', 'pip3', 'jq', 'ruby', 'php', 'git', 'deno', 'bun', 'zsh', 'fish'] as const;
+export const MISSING_IN_LAMBDA = [
+  'python',
+  'python3',
+  'pip',
+  'pip3',
+  'jq',
+  'ruby',
+  'php',
+  'git',
+  'deno',
+  'bun',
+  'zsh',
+  'fish',
+] as const;
 
 const MISSING = new Set<string>(MISSING_IN_LAMBDA);
 /** A word used as a command in a script: at line start or after a pipe, `;`, `&&`, `$(`. */

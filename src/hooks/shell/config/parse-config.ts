@@ -83,7 +83,10 @@ function parseEntry(event: string, index: number, raw: unknown, logger: HookLogg
   const enabled = parseEnabled(where, raw, logger);
   const failClosed = parseFailClosed(where, event, raw, logger);
   const payload = parsePayload(where, raw, logger);
-  const claudeEvent = payload === 'claude' && typeof raw.claude_event === 'string' && raw.claude_event.trim() !== '' ? raw.claude_event.trim() : undefined;
+  const claudeEvent =
+    payload === 'claude' && typeof raw.claude_event === 'string' && raw.claude_event.trim() !== ''
+      ? raw.claude_event.trim()
+      : undefined;
 
   const trimmed = matcherRaw?.trim() ?? '';
   const matcher = trimmed === '' ? null : trimmed;
@@ -128,7 +131,9 @@ function parseType(where: string, raw: Record<string, unknown>, logger: HookLogg
       parsed = undefined;
     }
     if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
-      logger.warn(`${where} (type: http) needs a 'url' with https:// (http:// for a loopback address in development); skipping it`);
+      logger.warn(
+        `${where} (type: http) needs a 'url' with https:// (http:// for a loopback address in development); skipping it`,
+      );
       return undefined;
     }
     const headers: Record<string, string> = {};
@@ -150,7 +155,8 @@ function parseType(where: string, raw: Record<string, unknown>, logger: HookLogg
       return undefined;
     }
     const model = typeof raw.model === 'string' && raw.model.trim() !== '' ? raw.model.trim() : undefined;
-    if (raw.model !== undefined && raw.model !== null && model === undefined) logger.warn(`${where}.model must be a model name; using the deployment's model`);
+    if (raw.model !== undefined && raw.model !== null && model === undefined)
+      logger.warn(`${where}.model must be a model name; using the deployment's model`);
     return { command: promptIdentity(prompt), type: 'prompt', prompt: prompt.trim(), ...(model ? { model } : {}) };
   }
   logger.warn(`${where}.type must be 'command', 'http' or 'prompt' (got ${JSON.stringify(type)}); skipping it`);
@@ -177,7 +183,9 @@ function convertTimeout(where: string, raw: unknown, logger: HookLogger): number
     return DEFAULT_TIMEOUT_SECONDS;
   }
   if (value > MAX_TIMEOUT_SECONDS) {
-    logger.warn(`${where}.timeout=${value}s exceeds the maximum of ${MAX_TIMEOUT_SECONDS}s; clamping it to ${MAX_TIMEOUT_SECONDS}s`);
+    logger.warn(
+      `${where}.timeout=${value}s exceeds the maximum of ${MAX_TIMEOUT_SECONDS}s; clamping it to ${MAX_TIMEOUT_SECONDS}s`,
+    );
     return MAX_TIMEOUT_SECONDS;
   }
   return value;

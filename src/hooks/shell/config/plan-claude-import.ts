@@ -1,5 +1,10 @@
 import { isPlainObject } from '../../python-truthiness.ts';
-import { CLAUDE_EVENT_NOT_IMPORTABLE, CLAUDE_EVENTS_NEEDING_NAME, CLAUDE_EVENT_TO_HOOKGATE, CLAUDE_TOOL_TO_HOOKGATE } from './claude-code-names.ts';
+import {
+  CLAUDE_EVENT_NOT_IMPORTABLE,
+  CLAUDE_EVENTS_NEEDING_NAME,
+  CLAUDE_EVENT_TO_HOOKGATE,
+  CLAUDE_TOOL_TO_HOOKGATE,
+} from './claude-code-names.ts';
 import type { ClaudeHookHandler, ClaudeSettings } from './claude-settings.ts';
 import { MAX_TIMEOUT_SECONDS, promptIdentity } from './parse-config.ts';
 import { splitShellWords } from '../spawn/shell-words.ts';
@@ -76,7 +81,11 @@ export function planClaudeImport(settings: ClaudeSettings, projectDir: string, e
       for (const handler of group.hooks) {
         const base = { claudeEvent, claudeMatcher: group.matcher, claudeCommand: handlerLabel(handler) };
         if (!event) {
-          rows.push({ ...base, status: 'not-imported', note: CLAUDE_EVENT_NOT_IMPORTABLE[claudeEvent] ?? `no hookgate event corresponds to ${claudeEvent}` });
+          rows.push({
+            ...base,
+            status: 'not-imported',
+            note: CLAUDE_EVENT_NOT_IMPORTABLE[claudeEvent] ?? `no hookgate event corresponds to ${claudeEvent}`,
+          });
           continue;
         }
         const notes: string[] = [];
@@ -101,11 +110,21 @@ export function planClaudeImport(settings: ClaudeSettings, projectDir: string, e
         };
         const key = keyOf(event, matcher, identityOfConfigEntry(entry as unknown as Record<string, unknown>)!);
         if (fromFile.has(key)) {
-          rows.push({ ...base, status: 'not-imported', note: 'the same hook appears earlier in the settings file; imported once' });
+          rows.push({
+            ...base,
+            status: 'not-imported',
+            note: 'the same hook appears earlier in the settings file; imported once',
+          });
           continue;
         }
         if (taken.has(key)) {
-          rows.push({ ...base, status: 'present', event, entry, note: `already in config.yaml under hooks.${event}; left as it is` });
+          rows.push({
+            ...base,
+            status: 'present',
+            event,
+            entry,
+            note: `already in config.yaml under hooks.${event}; left as it is`,
+          });
           continue;
         }
         fromFile.add(key);
@@ -120,7 +139,8 @@ export function planClaudeImport(settings: ClaudeSettings, projectDir: string, e
 function handlerLabel(handler: ClaudeHookHandler): string {
   if (handler.type === 'command') return handler.command ?? '';
   if (handler.type === 'http' && typeof handler.url === 'string') return handler.url;
-  if ((handler.type === 'prompt' || handler.type === 'agent') && typeof handler.prompt === 'string') return `(${handler.type}) ${handler.prompt}`;
+  if ((handler.type === 'prompt' || handler.type === 'agent') && typeof handler.prompt === 'string')
+    return `(${handler.type}) ${handler.prompt}`;
   return `(type: ${handler.type})`;
 }
 
@@ -130,7 +150,11 @@ function handlerLabel(handler: ClaudeHookHandler): string {
  * `headers`), `prompt` (`prompt`, `model`). `agent` hooks (a sub-agent with tools) and
  * other types have no hookgate counterpart.
  */
-function handlerBody(handler: ClaudeHookHandler, projectDir: string, notes: string[]): Omit<ImportedEntry, 'matcher' | 'timeout' | 'payload'> | string {
+function handlerBody(
+  handler: ClaudeHookHandler,
+  projectDir: string,
+  notes: string[],
+): Omit<ImportedEntry, 'matcher' | 'timeout' | 'payload'> | string {
   switch (handler.type) {
     case 'command':
       if (handler.command === undefined || handler.command.trim() === '') return 'the handler has no command';
@@ -138,7 +162,9 @@ function handlerBody(handler: ClaudeHookHandler, projectDir: string, notes: stri
     case 'http': {
       if (typeof handler.url !== 'string' || handler.url.trim() === '') return 'the http handler has no url';
       const headers = isPlainObject(handler.headers)
-        ? Object.fromEntries(Object.entries(handler.headers).filter((pair): pair is [string, string] => typeof pair[1] === 'string'))
+        ? Object.fromEntries(
+            Object.entries(handler.headers).filter((pair): pair is [string, string] => typeof pair[1] === 'string'),
+          )
         : {};
       if (Object.values(headers).some((value) => /\$\{?[A-Za-z_]/.test(value))) {
         notes.push('header values are sent as written: hookgate does not expand $VARIABLES in them');
@@ -147,7 +173,11 @@ function handlerBody(handler: ClaudeHookHandler, projectDir: string, notes: stri
     }
     case 'prompt':
       if (typeof handler.prompt !== 'string' || handler.prompt.trim() === '') return 'the prompt handler has no prompt';
-      return { type: 'prompt', prompt: handler.prompt.trim(), ...(typeof handler.model === 'string' && handler.model !== '' ? { model: handler.model } : {}) };
+      return {
+        type: 'prompt',
+        prompt: handler.prompt.trim(),
+        ...(typeof handler.model === 'string' && handler.model !== '' ? { model: handler.model } : {}),
+      };
     case 'agent':
       return 'type "agent" hooks (a sub-agent with tools) have no hookgate counterpart; a prompt hook (type: prompt) judges without tools';
     default:

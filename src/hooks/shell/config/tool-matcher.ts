@@ -17,9 +17,7 @@ export function compileToolMatcher(pattern: string, logger: HookLogger): (toolNa
     new RegExp(pattern); // compiled on its own first, so that the error names the user's pattern
     anchored = new RegExp(`^(?:${pattern})$`);
   } catch (error) {
-    logger.warn(
-      `shell hook matcher '${pattern}' is invalid (${errorText(error)}); treating it as literal equality`,
-    );
+    logger.warn(`shell hook matcher '${pattern}' is invalid (${errorText(error)}); treating it as literal equality`);
     return (toolName) => typeof toolName === 'string' && toolName === pattern;
   }
   return (toolName) => typeof toolName === 'string' && anchored.test(toolName);

@@ -83,7 +83,12 @@ export async function obtainConsent(options: {
 }
 
 /** Prints the §3.8 prompt and reads one answer; `y`/`yes` grants. */
-export function askOnTerminal(event: string, command: string, io: ConsentIO, kind: 'command' | 'http' = 'command'): Promise<boolean> {
+export function askOnTerminal(
+  event: string,
+  command: string,
+  io: ConsentIO,
+  kind: 'command' | 'http' = 'command',
+): Promise<boolean> {
   io.output.write(
     kind === 'http'
       ? '\n⚠ hookgate is about to register an http hook that will send hook inputs (tool calls, prompts) to a URL.\n\n' +

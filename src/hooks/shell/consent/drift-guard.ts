@@ -25,7 +25,11 @@ export function driftPolicy(config: Record<string, unknown>, logger: HookLogger)
 const short = (sha: string) => `${sha.slice(0, 12)}…`;
 
 /** The content drift of an approved script, or undefined when it is unchanged (or cannot be judged). */
-export function contentDrift(approval: AllowlistEntry, command: string, env?: NodeJS.ProcessEnv): { recorded: string; current: string } | undefined {
+export function contentDrift(
+  approval: AllowlistEntry,
+  command: string,
+  env?: NodeJS.ProcessEnv,
+): { recorded: string; current: string } | undefined {
   const drift = scriptDrift(approval, command, env);
   return drift.kind === 'content-changed' ? { recorded: drift.recorded, current: drift.current } : undefined;
 }
@@ -74,10 +78,22 @@ export function guardDrift(
 }
 
 /** The registration-time warning for a drifted script (logged once per entry). */
-export function warnAtRegistration(entry: ShellHookEntry, approval: AllowlistEntry, policy: DriftPolicy, logger: HookLogger, env?: NodeJS.ProcessEnv): void {
+export function warnAtRegistration(
+  entry: ShellHookEntry,
+  approval: AllowlistEntry,
+  policy: DriftPolicy,
+  logger: HookLogger,
+  env?: NodeJS.ProcessEnv,
+): void {
   const drift = contentDrift(approval, entry.runCommand ?? entry.command, env);
   if (!drift) return;
-  logger.warn(driftMessage(entry, drift, policy === 'warn' ? 'it will run anyway (hooks_on_drift: warn)' : 'it will not run until re-approved'));
+  logger.warn(
+    driftMessage(
+      entry,
+      drift,
+      policy === 'warn' ? 'it will run anyway (hooks_on_drift: warn)' : 'it will not run until re-approved',
+    ),
+  );
 }
 
 function driftMessage(entry: ShellHookEntry, drift: { recorded: string; current: string }, consequence: string): string {

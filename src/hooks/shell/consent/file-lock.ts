@@ -64,7 +64,9 @@ function flock(fd: number, logger: HookLogger): Promise<void> {
         resolve();
       } else reject(error);
     });
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new AllowlistLockError(`flock failed (${code}): ${stderr.trim()}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new AllowlistLockError(`flock failed (${code}): ${stderr.trim()}`)),
+    );
   });
 }
 

@@ -32,6 +32,7 @@ export function shellHookRunState(
 ): ShellHookRunState {
   if (!entry.enabled) return { running: false, reason: 'disabled' };
   if (!approval) return { running: false, reason: 'not-approved' };
-  if (policy === 'block' && scriptDrift(approval, entry.command, env).kind === 'content-changed') return { running: false, reason: 'changed-since-approval' };
+  if (policy === 'block' && scriptDrift(approval, entry.command, env).kind === 'content-changed')
+    return { running: false, reason: 'changed-since-approval' };
   return { running: true };
 }

@@ -13,7 +13,12 @@ import { errorText } from '../../../errors/error-text.ts';
  * const record = await spawnDirect(['/bin/echo', 'hi'], '', 60, process.env);
  * record.stdout // 'hi\n'
  */
-export function spawnDirect(argv: readonly string[], input: string, timeoutSeconds: number, env: Readonly<NodeJS.ProcessEnv>): Promise<ShellRunRecord> {
+export function spawnDirect(
+  argv: readonly string[],
+  input: string,
+  timeoutSeconds: number,
+  env: Readonly<NodeJS.ProcessEnv>,
+): Promise<ShellRunRecord> {
   const start = performance.now();
   return new Promise((resolve) => {
     let child;
@@ -45,7 +50,7 @@ export function spawnDirect(argv: readonly string[], input: string, timeoutSecon
         return;
       }
       resolve({
-        returncode: timedOut ? null : code ?? (signal ? -(constants.signals[signal] ?? 0) : null),
+        returncode: timedOut ? null : (code ?? (signal ? -(constants.signals[signal] ?? 0) : null)),
         stdout: out.text(),
         stderr: err.text(),
         timed_out: timedOut,

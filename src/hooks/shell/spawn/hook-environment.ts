@@ -60,6 +60,8 @@ export function envPassthroughAt(value: unknown, where: string, logger: HookLogg
   const parsed = EnvPassthroughSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  logger.warn(`${where}${issue?.path.length ? `[${issue.path.join('.')}]` : ''}: ${issue?.message ?? 'invalid'}; ignoring ${where} (no variable is passed through)`);
+  logger.warn(
+    `${where}${issue?.path.length ? `[${issue.path.join('.')}]` : ''}: ${issue?.message ?? 'invalid'}; ignoring ${where} (no variable is passed through)`,
+  );
   return [];
 }

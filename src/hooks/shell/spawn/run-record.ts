@@ -17,7 +17,6 @@ export interface ShellRunRecord {
 /** Each of stdout and stderr keeps at most this many bytes; the rest is dropped and noted. */
 export const CAPTURE_LIMIT_BYTES = 1024 * 1024;
 
-
 /**
  * The record of a hook that ran (or was killed at its timeout): exit status, captured
  * output and whether any of it was cut at the cap, here or by a watchdog before.

@@ -1,5 +1,18 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, readdirSync, openSync, closeSync, ftruncateSync, rmSync, unlinkSync, writeSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  openSync,
+  closeSync,
+  ftruncateSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -121,7 +134,12 @@ export class ShellDriverPool {
     if (driver) this.#idle.push(driver);
   }
 
-  async run(argv: readonly string[], input: string, timeoutSeconds: number, env: Readonly<NodeJS.ProcessEnv>): Promise<ShellRunRecord | undefined> {
+  async run(
+    argv: readonly string[],
+    input: string,
+    timeoutSeconds: number,
+    env: Readonly<NodeJS.ProcessEnv>,
+  ): Promise<ShellRunRecord | undefined> {
     if (!this.#available) return undefined;
     const cwd = currentDirectory();
     if (cwd === '' || cwd.includes('\n') || argv.some((word) => word.includes('\n') || word.includes('\0'))) return undefined;
@@ -235,7 +253,8 @@ export class ShellDriverPool {
       closeQuietly(driver.argvFd);
       driver.inFd = -1;
       const { files } = driver;
-      for (const path of [files.in, files.argv, `${files.out}0`, `${files.out}1`, `${files.err}0`, `${files.err}1`]) unlinkQuietly(path);
+      for (const path of [files.in, files.argv, `${files.out}0`, `${files.out}1`, `${files.err}0`, `${files.err}1`])
+        unlinkQuietly(path);
     }
   }
 

@@ -44,7 +44,10 @@ async function loadSessions() {
   const { turns, total } = await getJson(\`turns?\${turnQuery()}\`);
   const list = $("sessions");
   list.replaceChildren();
-  if (turns.length === 0) list.append(el("li", { className: "muted", textContent: total === 0 && turnOffset === 0 ? "no turns match" : "no more turns" }));
+  if (turns.length === 0)
+    list.append(
+      el("li", { className: "muted", textContent: total === 0 && turnOffset === 0 ? "no turns match" : "no more turns" })
+    );
   for (const t of turns) {
     const badges = el("span");
     if (t.blocked) badges.append(badge("block", "blocked"));
@@ -55,7 +58,10 @@ async function loadSessions() {
       "a",
       { className: t.turn_id === selectedTurn ? "sel" : "" },
       el("span", { className: "first" }, badges, t.first_line || "(no message recorded)"),
-      el("span", { className: "meta", textContent: \`\${where} · \${t.at.replace("T", " ").slice(0, 19)} · \${t.duration_ms} ms · \${t.turn_id}\` })
+      el("span", {
+        className: "meta",
+        textContent: \`\${where} · \${t.at.replace("T", " ").slice(0, 19)} · \${t.duration_ms} ms · \${t.turn_id}\`
+      })
     );
     a.dataset.turn = t.turn_id;
     if (t.session_id) a.dataset.session = t.session_id;
@@ -99,7 +105,12 @@ function pretty(text) {
 }
 function folded(label, text) {
   const body = pretty(text);
-  return el("details", {}, el("summary", { textContent: \`\${label}: \${body.replace(/\\s+/g, " ").slice(0, 80)}\${body.length > 80 ? "…" : ""}\` }), el("pre", { className: "json", textContent: body }));
+  return el(
+    "details",
+    {},
+    el("summary", { textContent: \`\${label}: \${body.replace(/\\s+/g, " ").slice(0, 80)}\${body.length > 80 ? "…" : ""}\` }),
+    el("pre", { className: "json", textContent: body })
+  );
 }
 function percentile(sorted, p) {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(p / 100 * sorted.length) - 1)];
@@ -117,11 +128,47 @@ function showStats(records) {
   const body = el("tbody");
   for (const [key, values] of [...by.entries()].sort()) {
     values.sort((a, b) => a - b);
-    body.append(el("tr", {}, el("td", { textContent: key }), el("td", { textContent: String(values.length) }), el("td", { textContent: String(percentile(values, 50)) }), el("td", { textContent: String(percentile(values, 95)) })));
+    body.append(
+      el(
+        "tr",
+        {},
+        el("td", { textContent: key }),
+        el("td", { textContent: String(values.length) }),
+        el("td", { textContent: String(percentile(values, 50)) }),
+        el("td", { textContent: String(percentile(values, 95)) })
+      )
+    );
   }
-  box.append(el("h2", { textContent: "Per hook in this turn" }), el("div", { className: "scroll" }, el("table", {}, el("thead", {}, el("tr", {}, el("th", { textContent: "hook · callback" }), el("th", { textContent: "runs" }), el("th", { textContent: "p50 ms" }), el("th", { textContent: "p95 ms" }))), body)));
+  box.append(
+    el("h2", { textContent: "Per hook in this turn" }),
+    el(
+      "div",
+      { className: "scroll" },
+      el(
+        "table",
+        {},
+        el(
+          "thead",
+          {},
+          el(
+            "tr",
+            {},
+            el("th", { textContent: "hook · callback" }),
+            el("th", { textContent: "runs" }),
+            el("th", { textContent: "p50 ms" }),
+            el("th", { textContent: "p95 ms" })
+          )
+        ),
+        body
+      )
+    )
+  );
 }
-var TRANSFORM_INPUT = { transform_tool_result: "result", transform_terminal_output: "output", transform_llm_output: "response_text" };
+var TRANSFORM_INPUT = {
+  transform_tool_result: "result",
+  transform_terminal_output: "output",
+  transform_llm_output: "response_text"
+};
 function parsedJson(text) {
   if (typeof text !== "string") return void 0;
   try {
@@ -137,7 +184,9 @@ function lineDiff(before, after) {
   const a = before.split("\\n").slice(0, 400);
   const b = after.split("\\n").slice(0, 400);
   const common = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
-  for (let i2 = a.length - 1; i2 >= 0; i2--) for (let j2 = b.length - 1; j2 >= 0; j2--) common[i2][j2] = a[i2] === b[j2] ? common[i2 + 1][j2 + 1] + 1 : Math.max(common[i2 + 1][j2], common[i2][j2 + 1]);
+  for (let i2 = a.length - 1; i2 >= 0; i2--)
+    for (let j2 = b.length - 1; j2 >= 0; j2--)
+      common[i2][j2] = a[i2] === b[j2] ? common[i2 + 1][j2 + 1] + 1 : Math.max(common[i2 + 1][j2], common[i2][j2 + 1]);
   const out = [];
   let i = 0, j = 0;
   while (i < a.length || j < b.length) {
@@ -160,11 +209,14 @@ function transformDiff(r) {
   if (!field2) return null;
   const before = member(parsedJson(r.kwargs), field2);
   const after = parsedJson(r.result);
-  if (typeof before !== "string") return el("p", { className: "muted", textContent: "the input text was not recorded (kwargs cut)" });
-  if (typeof after !== "string") return el("p", { className: "muted", textContent: "no replacement: the text went on as it was" });
+  if (typeof before !== "string")
+    return el("p", { className: "muted", textContent: "the input text was not recorded (kwargs cut)" });
+  if (typeof after !== "string")
+    return el("p", { className: "muted", textContent: "no replacement: the text went on as it was" });
   if (after === before) return el("p", { className: "muted", textContent: "returned the text unchanged" });
   const box = el("pre", { className: "diff" });
-  for (const [mark, line] of lineDiff(before, after)) box.append(el("span", { className: mark === "+" ? "ins" : mark === "-" ? "del" : "", textContent: \`\${mark} \${line}
+  for (const [mark, line] of lineDiff(before, after))
+    box.append(el("span", { className: mark === "+" ? "ins" : mark === "-" ? "del" : "", textContent: \`\${mark} \${line}
 \` }));
   return el("div", {}, el("b", { textContent: \`before → after (\${field2})\` }), box);
 }
@@ -183,18 +235,29 @@ function showPrompt(records) {
   }
   const prompt = el("pre", { className: "json prompt" });
   prompt.append(el("span", { textContent: typeof words === "string" ? words : "(the user message was not recorded)" }));
-  for (const [r, context] of added) prompt.append(el("span", { className: "ins", title: \`added by \${r.source} \${r.plugin ? \`\${r.plugin}: \` : ""}\${r.callback}\`, textContent: \`
+  for (const [r, context] of added)
+    prompt.append(
+      el("span", {
+        className: "ins",
+        title: \`added by \${r.source} \${r.plugin ? \`\${r.plugin}: \` : ""}\${r.callback}\`,
+        textContent: \`
 
-\${context}\` }));
+\${context}\`
+      })
+    );
   box.append(
     el("h2", { textContent: "The prompt the model got" }),
-    el("p", { className: "muted", textContent: added.length === 0 ? "no context hook added anything" : \`\${added.length} context block(s) added (highlighted; hover for the hook)\` }),
+    el("p", {
+      className: "muted",
+      textContent: added.length === 0 ? "no context hook added anything" : \`\${added.length} context block(s) added (highlighted; hover for the hook)\`
+    }),
     prompt
   );
 }
 async function showTurn(turnId) {
   selectedTurn = turnId;
-  for (const a of document.querySelectorAll("#sessions a")) a.className = a.dataset.turn === turnId ? "sel" : "";
+  for (const a of document.querySelectorAll("#sessions a"))
+    a.className = a.dataset.turn === turnId ? "sel" : "";
   $("turn-id").textContent = turnId;
   if (!AWS) {
     $("replay").disabled = false;
@@ -215,8 +278,13 @@ async function showTurn(turnId) {
     bar.style.width = \`\${(r.duration_ms / span * 100).toFixed(1)}%\`;
     const shell = r.exit_code !== void 0;
     const failed = shell && r.exit_code !== 0;
-    const decision = el("td", { textContent: r.decision + (shell ? \` · exit \${r.exit_code === null ? "none (timeout or no start)" : r.exit_code}\` : "") });
-    if (shell && r.stderr) decision.append(el("div", { className: \`stderr\${failed ? " bad" : " muted"}\`, textContent: \`stderr: \${r.stderr.slice(0, 300)}\` }));
+    const decision = el("td", {
+      textContent: r.decision + (shell ? \` · exit \${r.exit_code === null ? "none (timeout or no start)" : r.exit_code}\` : "")
+    });
+    if (shell && r.stderr)
+      decision.append(
+        el("div", { className: \`stderr\${failed ? " bad" : " muted"}\`, textContent: \`stderr: \${r.stderr.slice(0, 300)}\` })
+      );
     const row = el(
       "tr",
       { className: [KIND(r.hook), tone || (failed ? "error" : "")].join(" ").trim() },
@@ -238,7 +306,8 @@ async function showTurn(turnId) {
         return;
       }
       const cell = el("td", { colSpan: 7 });
-      if (r.kwargs_cut) cell.append(el("p", { className: "warn", textContent: "kwargs were cut in the trace: this call is not replayable" }));
+      if (r.kwargs_cut)
+        cell.append(el("p", { className: "warn", textContent: "kwargs were cut in the trace: this call is not replayable" }));
       const diff = transformDiff(r);
       if (diff) cell.append(diff);
       cell.append(folded("kwargs", r.kwargs), folded("result", r.result));
@@ -250,7 +319,8 @@ async function showTurn(turnId) {
     });
     body.append(row);
   });
-  if (records.length === 0) body.append(el("tr", {}, el("td", { colSpan: 7, className: "muted", textContent: "no hook calls recorded" })));
+  if (records.length === 0)
+    body.append(el("tr", {}, el("td", { colSpan: 7, className: "muted", textContent: "no hook calls recorded" })));
   showStats(records);
   showPrompt(records);
   const session = document.querySelector(\`#sessions a[data-turn="\${CSS.escape(turnId)}"]\`)?.dataset.session;
@@ -260,7 +330,11 @@ async function showTurn(turnId) {
   });
 }
 async function showSessionStats(sessionId) {
-  showHookStats("session-stats", "Per hook in this session", await getJson(\`sessions/\${encodeURIComponent(sessionId)}/hook-stats\`));
+  showHookStats(
+    "session-stats",
+    "Per hook in this session",
+    await getJson(\`sessions/\${encodeURIComponent(sessionId)}/hook-stats\`)
+  );
 }
 async function showHourStats() {
   const { turns, stats } = await getJson("hook-stats/last-hour");
@@ -271,8 +345,41 @@ function showHookStats(boxId, title, rows) {
   box.replaceChildren();
   if (rows.length === 0) return;
   const body = el("tbody");
-  for (const r of rows) body.append(el("tr", {}, el("td", { textContent: \`\${r.hook} · \${r.callback}\` }), el("td", { textContent: String(r.runs) }), el("td", { textContent: String(r.p50_ms) }), el("td", { textContent: String(r.p95_ms) })));
-  box.append(el("h2", { textContent: title }), el("div", { className: "scroll" }, el("table", {}, el("thead", {}, el("tr", {}, el("th", { textContent: "hook · callback" }), el("th", { textContent: "runs" }), el("th", { textContent: "p50 ms" }), el("th", { textContent: "p95 ms" }))), body)));
+  for (const r of rows)
+    body.append(
+      el(
+        "tr",
+        {},
+        el("td", { textContent: \`\${r.hook} · \${r.callback}\` }),
+        el("td", { textContent: String(r.runs) }),
+        el("td", { textContent: String(r.p50_ms) }),
+        el("td", { textContent: String(r.p95_ms) })
+      )
+    );
+  box.append(
+    el("h2", { textContent: title }),
+    el(
+      "div",
+      { className: "scroll" },
+      el(
+        "table",
+        {},
+        el(
+          "thead",
+          {},
+          el(
+            "tr",
+            {},
+            el("th", { textContent: "hook · callback" }),
+            el("th", { textContent: "runs" }),
+            el("th", { textContent: "p50 ms" }),
+            el("th", { textContent: "p95 ms" })
+          )
+        ),
+        body
+      )
+    )
+  );
 }
 async function replaySelected() {
   if (!selectedTurn) return;
@@ -287,17 +394,42 @@ async function replaySelected() {
   $("replay-status").className = out.exit_code === 0 ? "ok" : "bad";
   const body = el("tbody");
   for (const c of out.calls) {
-    body.append(el(
-      "tr",
-      { className: c.status },
-      el("td", { textContent: c.status === "same" ? "=" : c.status === "differs" ? "≠" : "?" }),
-      el("td", { textContent: c.hook }),
-      el("td", { textContent: c.before }),
-      el("td", { textContent: c.now ?? "-" }),
-      el("td", { textContent: c.note ?? "" })
-    ));
+    body.append(
+      el(
+        "tr",
+        { className: c.status },
+        el("td", { textContent: c.status === "same" ? "=" : c.status === "differs" ? "≠" : "?" }),
+        el("td", { textContent: c.hook }),
+        el("td", { textContent: c.before }),
+        el("td", { textContent: c.now ?? "-" }),
+        el("td", { textContent: c.note ?? "" })
+      )
+    );
   }
-  $("replay-result").replaceChildren(el("div", { className: "scroll" }, el("table", {}, el("thead", {}, el("tr", {}, el("th"), el("th", { textContent: "hook" }), el("th", { textContent: "then" }), el("th", { textContent: "now" }), el("th", { textContent: "difference" }))), body)));
+  $("replay-result").replaceChildren(
+    el(
+      "div",
+      { className: "scroll" },
+      el(
+        "table",
+        {},
+        el(
+          "thead",
+          {},
+          el(
+            "tr",
+            {},
+            el("th"),
+            el("th", { textContent: "hook" }),
+            el("th", { textContent: "then" }),
+            el("th", { textContent: "now" }),
+            el("th", { textContent: "difference" })
+          )
+        ),
+        body
+      )
+    )
+  );
 }
 async function refreshAfterTurn() {
   const turns = await loadSessions();
@@ -316,7 +448,10 @@ async function loadUndelivered() {
       { className: "reply" },
       el("b", { textContent: where }),
       " ",
-      el("span", { className: "muted", textContent: \`\${r.at} turn \${r.turn_id}\${r.retries ? \` · \${r.retries} retr\${r.retries === 1 ? "y" : "ies"}\` : ""}\` }),
+      el("span", {
+        className: "muted",
+        textContent: \`\${r.at} turn \${r.turn_id}\${r.retries ? \` · \${r.retries} retr\${r.retries === 1 ? "y" : "ies"}\` : ""}\`
+      }),
       el("br"),
       status,
       el("div", { className: "excerpt", textContent: r.excerpt })
@@ -347,20 +482,36 @@ async function loadDlq() {
       await post("dlq/replay", { queue: q.queue });
       loadDlq();
     });
-    box.append(el("p", {}, el("b", { textContent: \`\${q.queue}: \${q.messages.length} message(s) \` }), q.messages.length ? replayAll : ""));
+    box.append(
+      el("p", {}, el("b", { textContent: \`\${q.queue}: \${q.messages.length} message(s) \` }), q.messages.length ? replayAll : "")
+    );
     for (const m of q.messages) {
       const replay = el("button", { textContent: "replay" });
       replay.addEventListener("click", async () => {
         await post("dlq/replay", { queue: q.queue, id: m.id ?? void 0 });
         loadDlq();
       });
-      box.append(el("div", { className: "muted" }, \`\${m.type ?? "?"} \${m.id ?? m.messageId} sent \${m.sentAt ?? "?"} receives \${m.receiveCount} \`, replay));
+      box.append(
+        el(
+          "div",
+          { className: "muted" },
+          \`\${m.type ?? "?"} \${m.id ?? m.messageId} sent \${m.sentAt ?? "?"} receives \${m.receiveCount} \`,
+          replay
+        )
+      );
     }
   }
 }
 $("dlq-refresh").addEventListener("click", () => loadDlq().catch(report("dlq")));
-var NOT_RUNNING = { "not-approved": "not approved", "changed-since-approval": "script changed since approval", disabled: "disabled (enabled: false)" };
-var DRIFT = { "content-changed": "script content changed since approval", "mtime-later": "script modified since approval" };
+var NOT_RUNNING = {
+  "not-approved": "not approved",
+  "changed-since-approval": "script changed since approval",
+  disabled: "disabled (enabled: false)"
+};
+var DRIFT = {
+  "content-changed": "script content changed since approval",
+  "mtime-later": "script modified since approval"
+};
 async function loadHooks() {
   const hooks = await getJson("hooks");
   const list = (id, items, render) => {
@@ -368,8 +519,20 @@ async function loadHooks() {
     box.className = items.length ? "" : "muted";
     box.replaceChildren(...items.length ? items.map(render) : ["none"]);
   };
-  list("plugins", hooks.plugins, (p) => el("span", { className: p.failed ? "bad" : p.enabled ? "ok" : "muted", title: p.failed ? \`\${p.dir}: \${p.failed}\` : p.dir, textContent: \`\${p.name + (p.failed ? \` (not running: failed to load: \${p.failed})\` : p.enabled ? "" : " (not enabled)")} \` }));
-  list("gateway-hooks", hooks.gateway_hooks, (g) => el("span", { title: g.dir, textContent: \`\${g.name} [\${g.events.join(", ")}] \` }));
+  list(
+    "plugins",
+    hooks.plugins,
+    (p) => el("span", {
+      className: p.failed ? "bad" : p.enabled ? "ok" : "muted",
+      title: p.failed ? \`\${p.dir}: \${p.failed}\` : p.dir,
+      textContent: \`\${p.name + (p.failed ? \` (not running: failed to load: \${p.failed})\` : p.enabled ? "" : " (not enabled)")} \`
+    })
+  );
+  list(
+    "gateway-hooks",
+    hooks.gateway_hooks,
+    (g) => el("span", { title: g.dir, textContent: \`\${g.name} [\${g.events.join(", ")}] \` })
+  );
   for (const line of hooks.skipped) $("gateway-hooks").append(el("br"), el("span", { className: "warn", textContent: line }));
   $("shell-hooks-note").textContent = AWS ? "(the deployed allowlist, read-only here: consent ships with the deployment)" : \`(\${hooks.config_path}; \${hooks.reload.watching ? "approving or revoking reloads the hooks at once" : "approving or revoking takes effect when hookgate dev restarts: hot reload is off"})\`;
   const state = $("reload-state");
@@ -387,15 +550,25 @@ async function loadHooks() {
   }
   const body = $("shell-hooks").tBodies[0];
   body.replaceChildren();
-  if (hooks.shell_hooks.length === 0) body.append(el("tr", {}, el("td", { colSpan: 5, className: "muted", textContent: "no shell hooks configured" })));
+  if (hooks.shell_hooks.length === 0)
+    body.append(el("tr", {}, el("td", { colSpan: 5, className: "muted", textContent: "no shell hooks configured" })));
   for (const h of hooks.shell_hooks) {
     const command = el("td", {}, el("code", { textContent: h.command }));
     if (h.matcher !== null) command.append(" ", el("span", { className: "muted", textContent: \`matcher=\${h.matcher}\` }));
     if (!h.enabled) command.append(" ", el("span", { className: "muted", textContent: "(disabled)" }));
     const consent = el("td");
-    if (h.approved) consent.append(el("span", { className: "ok", textContent: "allowed" }), h.approved_at ? el("span", { className: "muted", textContent: \` \${h.approved_at}\` }) : "");
+    if (h.approved)
+      consent.append(
+        el("span", { className: "ok", textContent: "allowed" }),
+        h.approved_at ? el("span", { className: "muted", textContent: \` \${h.approved_at}\` }) : ""
+      );
     else consent.append(el("span", { className: "bad", textContent: "not allowlisted" }));
-    if (h.running === false) consent.append(el("br"), el("span", { className: "not-running", textContent: "not running" }), el("span", { className: "bad", textContent: \` \${NOT_RUNNING[h.not_running ?? ""] ?? h.not_running ?? ""}\` }));
+    if (h.running === false)
+      consent.append(
+        el("br"),
+        el("span", { className: "not-running", textContent: "not running" }),
+        el("span", { className: "bad", textContent: \` \${NOT_RUNNING[h.not_running ?? ""] ?? h.not_running ?? ""}\` })
+      );
     const actions = el("td");
     if (!AWS) {
       const actionsFor = h.approved ? h.drift ? ["approve", "revoke"] : ["revoke"] : ["approve"];
@@ -498,18 +671,27 @@ if (AWS) {
   });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const data = { chat_id: field(form, "chat_id").value, user_id: field(form, "user_id").value, text: field(form, "text").value };
+    const data = {
+      chat_id: field(form, "chat_id").value,
+      user_id: field(form, "user_id").value,
+      text: field(form, "text").value
+    };
     const files = [...field(form, "files").files ?? []];
     if (!data.text && files.length === 0) return;
     if (files.length > 0) {
-      data.attachments = await Promise.all(files.map(async (file) => {
-        const bytes = new Uint8Array(await file.arrayBuffer());
-        let binary = "";
-        for (let i = 0; i < bytes.length; i += 32768) binary += String.fromCharCode(...bytes.subarray(i, i + 32768));
-        return { name: file.name, mime_type: file.type || "application/octet-stream", data_base64: btoa(binary) };
-      }));
+      data.attachments = await Promise.all(
+        files.map(async (file) => {
+          const bytes = new Uint8Array(await file.arrayBuffer());
+          let binary = "";
+          for (let i = 0; i < bytes.length; i += 32768) binary += String.fromCharCode(...bytes.subarray(i, i + 32768));
+          return { name: file.name, mime_type: file.type || "application/octet-stream", data_base64: btoa(binary) };
+        })
+      );
     }
-    say("user", [data.text, ...files.map((file) => \`📎 \${file.name} (\${file.type || "unknown type"}, \${file.size} bytes)\`)].filter(Boolean).join("\\n"));
+    say(
+      "user",
+      [data.text, ...files.map((file) => \`📎 \${file.name} (\${file.type || "unknown type"}, \${file.size} bytes)\`)].filter(Boolean).join("\\n")
+    );
     if (data.text) {
       const past = history().filter((t) => t !== data.text);
       past.push(data.text);
@@ -519,14 +701,22 @@ if (AWS) {
     box.value = "";
     field(form, "files").value = "";
     followLatest = true;
-    const res = await fetch("/webhooks/local", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(data) });
+    const res = await fetch("/webhooks/local", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(data)
+    });
     const body = await res.json().catch(() => ({}));
     $("chat-status").textContent = res.ok ? \`accepted (\${res.status}), delivery \${body.delivery_id ?? ""}\` : \`refused (\${res.status}): \${body.error ?? ""}\`;
   });
   $("replay").addEventListener("click", () => replaySelected().catch(report("replay-status")));
   const observer = (event) => {
     const box2 = $("events");
-    box2.append(el("div", { textContent: \`\${event.at.slice(11, 23)} \${event.type}\${event.turn_id ? \` \${event.turn_id}\` : ""} \${JSON.stringify(event.payload).slice(0, 160)}\` }));
+    box2.append(
+      el("div", {
+        textContent: \`\${event.at.slice(11, 23)} \${event.type}\${event.turn_id ? \` \${event.turn_id}\` : ""} \${JSON.stringify(event.payload).slice(0, 160)}\`
+      })
+    );
     while (box2.childElementCount > 200) box2.firstChild.remove();
     box2.scrollTop = box2.scrollHeight;
   };

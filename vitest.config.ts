@@ -9,6 +9,8 @@ const EXCLUDE = [...configDefaults.exclude, ...E2E_ONLY_FILES];
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
+    // esbuild's working directory is fixed when it loads: the repository root, not a test's temporary home.
+    setupFiles: ['test/support/esbuild-at-repo-root.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores: child processes and emulators in every file; keep the pool small.

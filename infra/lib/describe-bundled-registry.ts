@@ -13,6 +13,8 @@ export async function describeBundledRegistry(home: string): Promise<RegistryLis
     home,
     gatewayHooks: true,
     acceptHooks: false,
+    // A listing, not a run: what consent would skip is the test's to compare, not a warning to print.
+    skippedShellHooksShown: true,
     print: () => {},
     ...bundledHooksOptions(),
   });

@@ -41,6 +41,8 @@ export async function startPipeline(
   await options.prepare?.(home.path);
   const keys = discordKeys();
   const env: NodeJS.ProcessEnv = {
+    // The suite's level (vitest.config.ts): the runs' info lines are not the tests' output.
+    HOOKGATE_LOG_LEVEL: process.env.HOOKGATE_LOG_LEVEL,
     HOOKGATE_HOME: home.path,
     HOOKGATE_MODEL: 'fake-model',
     HOOKGATE_MODEL_BASE_URL: model.baseUrl,

@@ -254,7 +254,9 @@ function showPrompt(records) {
     prompt
   );
 }
+var turnShown = 0;
 async function showTurn(turnId) {
+  const shown = ++turnShown;
   selectedTurn = turnId;
   for (const a of document.querySelectorAll("#sessions a"))
     a.className = a.dataset.turn === turnId ? "sel" : "";
@@ -265,6 +267,7 @@ async function showTurn(turnId) {
     $("replay-status").textContent = "";
   }
   const records = (await getJson(\`turns/\${encodeURIComponent(turnId)}\`)).sort((a, b) => a.at.localeCompare(b.at));
+  if (shown !== turnShown) return;
   const body = $("timeline").tBodies[0];
   body.replaceChildren();
   const starts = records.map((r) => Date.parse(r.at));

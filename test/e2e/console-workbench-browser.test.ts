@@ -175,8 +175,13 @@ describe.skipIf(!available && !REQUIRED)('the console as a workbench (real brows
     }, 'the observer-side row');
     const observerRow = page.locator('#timeline tbody tr', { hasText: 'guard: watch_tools' });
     expect(await observerRow.innerText()).toContain('observed (observer side)');
-    await observerRow.click();
-    expect(await page.locator('#timeline tr.detail').innerText()).toContain('"watched": "terminal"');
+    // A click may land while an earlier click's timeline is still being drawn: click until the detail shows.
+    const detail = page.locator('#timeline tr.detail', { hasText: '"watched": "terminal"' });
+    await until(async () => {
+      if ((await detail.count()) > 0) return true;
+      await observerRow.click();
+      return (await detail.count()) > 0;
+    }, "the observer-side row's detail");
     // The replay button: the hooks did not change, so every call decides as before.
     await page.click('#replay');
     await page.locator('#replay-status', { hasText: 'every call decides as before' }).waitFor({ timeout: 30_000 });

@@ -430,7 +430,11 @@ function showPrompt(records: HookRecord[]): void {
   );
 }
 
+/** Bumped by every showTurn: an answer that comes back after a newer click is not drawn over it. */
+let turnShown = 0;
+
 async function showTurn(turnId: string): Promise<void> {
+  const shown = ++turnShown;
   selectedTurn = turnId;
   for (const a of document.querySelectorAll<HTMLAnchorElement>('#sessions a'))
     a.className = a.dataset.turn === turnId ? 'sel' : '';
@@ -442,6 +446,7 @@ async function showTurn(turnId: string): Promise<void> {
   }
   // Observer-side records are written when their event ran, after the turn's own: time order.
   const records = (await getJson<HookRecord[]>(`turns/${encodeURIComponent(turnId)}`)).sort((a, b) => a.at.localeCompare(b.at));
+  if (shown !== turnShown) return;
   const body = $<HTMLTableElement>('timeline').tBodies[0]!;
   body.replaceChildren();
   const starts = records.map((r) => Date.parse(r.at));

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -27,6 +27,21 @@ const processGone = (pid: number) => {
     return true;
   }
 };
+
+/** The running (not zombie) processes whose process group is `pgid`. */
+const groupMembers = (pgid: number) =>
+  readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const [state, , pgrp] = readFileSync(`/proc/${pid}/stat`, 'utf8')
+          .replace(/^.*\) /s, '')
+          .split(' ');
+        return Number(pgrp) === pgid && state !== 'Z';
+      } catch {
+        return false;
+      }
+    });
 
 describe.each(['fast', 'exact'] as const)('runShellCommand (%s path, §3.5)', (path) => {
   it('writes the payload to stdin byte for byte and captures stdout/stderr/exit', async () => {
@@ -197,6 +212,19 @@ describe.each(['fast'] as const)('%s path', (path) => {
     } finally {
       process.chdir(old);
     }
+  });
+
+  it('a hook that kills its runner gets an error, and nothing of the runner’s group is left', async () => {
+    const pidFile = join(dir, 'runner.pid');
+    const hook = script('kill-runner.sh', `echo $PPID > '${pidFile}'\nkill -9 $PPID\nsleep 30`);
+    const record = await runShellCommand(hook, '', 20, { path });
+    expect(record.error).toBe('shell hook runner exited unexpectedly');
+    const runner = Number(readFileSync(pidFile, 'utf8'));
+    // The hook itself and the runner's waiting subshell were in the runner's process group.
+    await until(() => groupMembers(runner).length === 0, `nothing left in process group ${runner}`, {
+      context: () => groupMembers(runner).join(', '),
+    });
+    expect((await runShellCommand('/bin/echo next', '', 5, { path })).stdout).toBe('next\n');
   });
 
   it('follows the current directory at firing time', async () => {

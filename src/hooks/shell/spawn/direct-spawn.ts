@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { CAPTURE_LIMIT_BYTES, errorRecord, roundSeconds, type ShellRunRecord } from './run-record.ts';
 import { CommandNotExecutableError, CommandNotFoundError } from './shell-errors.ts';
@@ -34,7 +34,7 @@ export function spawnDirect(
     let failed: string | null = null;
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(child.pid);
+      killGroup(child);
     }, timeoutSeconds * 1000);
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
@@ -64,17 +64,23 @@ export function spawnDirect(
   });
 }
 
-/** SIGKILL a whole process group (the child is its leader), falling back to the child. */
-export function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
+/**
+ * SIGKILLs a whole process group (the child is its leader), falling back to the child itself.
+ * The group id still means the group after the leader has exited: the kernel does not reuse a
+ * pid while it names a live process group (with no member left, only a new group leader given
+ * that very number could be hit). A bare pid is reused freely: once Node has reaped the child,
+ * its number may name any other process (`pid_max` is 32768 on many hosts), so the fallback
+ * goes through `child.kill`, which does nothing once the child is reaped.
+ *
+ * @example
+ * const timer = setTimeout(() => killGroup(child), timeoutSeconds * 1000);
+ */
+export function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
   try {
-    process.kill(-pid, 'SIGKILL');
+    process.kill(-child.pid, 'SIGKILL');
   } catch {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
+    child.kill('SIGKILL');
   }
 }
 

@@ -245,8 +245,10 @@ export class ShellDriverPool {
   }
 
   #retire(driver: Driver): void {
-    driver.alive = false;
-    killGroup(driver.child.pid);
+    if (driver.alive) {
+      driver.alive = false;
+      killGroup(driver.child);
+    }
     this.#idle = this.#idle.filter((d) => d !== driver);
     if (driver.inFd >= 0) {
       closeQuietly(driver.inFd);
@@ -296,7 +298,12 @@ export class ShellDriverPool {
         driver.onLine?.('gone');
       });
       child.on('exit', () => {
-        driver.alive = false;
+        // Died by itself (a hook killed its parent): what is left of its group (the waiting
+        // subshell, a hook) goes now, while the group id is still theirs, not at a later retire.
+        if (driver.alive) {
+          driver.alive = false;
+          killGroup(child);
+        }
         driver.onLine?.('gone');
       });
       child.stdin.on('error', () => {});

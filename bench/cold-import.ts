@@ -5,8 +5,9 @@ import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, type BuildOptions } from 'esbuild';
-import { functionBundling } from '../infra/lib/function-bundling.ts';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { CHUNKS_DIR, functionBundling } from '../infra/lib/function-bundling.ts';
+import { esbuildOptionsOf } from '../infra/lib/esbuild-options.ts';
 import { startEmulators, type RunningEmulators } from '../src/local/emulators.ts';
 import { RESOURCE_ENV } from '../src/pipeline/resource-env.ts';
 import { summarise } from './harness.ts';
@@ -24,6 +25,10 @@ export interface ColdImportOptions {
   sdk?: 'infra' | 'bundled' | 'external';
   /** Run the children with `--enable-source-maps` (default false: what the stack sets). */
   enableSourceMaps?: boolean;
+  /** Build the gateway as one file, as before the stack code-split it (default false). */
+  oneFile?: boolean;
+  /** Code-split the bare bundle too (default false: one file, as a plain NodejsFunction builds it). */
+  splitBaseline?: boolean;
   /** Extra `node` flags for the children, e.g. `['--cpu-prof', '--cpu-prof-dir=/tmp/prof']` to see where the time goes. */
   nodeArgs?: string[];
 }
@@ -35,7 +40,7 @@ export interface ColdImportResult {
   baselineValue: number;
   gateway: { p50: number; p99: number; n: number };
   baseline: { p50: number; p99: number; n: number };
-  /** Bundle sizes in bytes. */
+  /** Bytes each cold start loads: index.mjs and the chunks it imports statically. */
   bytes: { gateway: number; baseline: number };
   sdk: 'bundled' | 'external';
   enableSourceMaps: boolean;
@@ -43,11 +48,13 @@ export interface ColdImportResult {
 
 /**
  * The `cold-import` figure: how long a fresh Node process takes to import the gateway λ's
- * bundle — built with the esbuild options of infra/lib/function-bundling.ts, and run through
+ * bundle — built with the esbuild options of infra/lib/function-bundling.ts, code-split as the
+ * stack ships it, and run through
  * its whole cold start (configuration, data plane, engine, the deployment secret from a
  * stand-in Secrets Manager, the gateway:startup claim in DynamoDB) against the local
  * emulators — against a bare bundle of hono + `hono/aws-lambda` + the DynamoDB and SQS
- * clients (bench/support/bare-lambda-entry.ts) built the same way, in alternating fresh
+ * clients (bench/support/bare-lambda-entry.ts) built with the same options in one file (as a plain
+ * NodejsFunction builds it), in alternating fresh
  * processes of the same run. The import is timed inside the child (Node's own start-up,
  * the same for both, is left out). Goal: value / baselineValue ≤ 1.5.
  *
@@ -72,8 +79,20 @@ export async function measureColdImport(options: ColdImportOptions = {}): Promis
       ['gateway', join(REPO, 'functions', 'gateway.ts')],
       ['baseline', join(REPO, 'bench', 'support', 'bare-lambda-entry.ts')],
     ] as const) {
-      const result = await build({ ...esbuildOptions, entryPoints: [entry], outfile: outputs[name], metafile: true });
-      bytes[name] = result.metafile.outputs[Object.keys(result.metafile.outputs).find((f) => f.endsWith('index.mjs'))!]!.bytes;
+      // The gateway code-split into index.mjs + chunks/, as the stack ships it (function-bundling.ts);
+      // the bare handler in one file, as a plain NodejsFunction builds it. (Split too, the bare
+      // bundle imports faster still: docs/performance.md#cold-start has both figures.)
+      const split = name === 'gateway' ? !options.oneFile : options.splitBaseline === true;
+      const result = await build({
+        ...esbuildOptions,
+        entryPoints: { index: entry },
+        outdir: join(dir, name),
+        ...(split ? { splitting: true, chunkNames: `${CHUNKS_DIR}/[name]-[hash]` } : {}),
+        outExtension: { '.js': '.mjs' },
+        metafile: true,
+      });
+      const index = Object.keys(result.metafile.outputs).find((f) => f.endsWith('/index.mjs'))!;
+      bytes[name] = startupBytes(result.metafile.outputs, index);
     }
 
     aws = await startEmulators();
@@ -127,33 +146,27 @@ export async function measureColdImport(options: ColdImportOptions = {}): Promis
 function gatewayEsbuildOptions(sdk: 'infra' | 'bundled' | 'external'): { options: BuildOptions; sdk: 'bundled' | 'external' } {
   const { bundling } = functionBundling({ repoRoot: REPO, functionName: 'gateway' });
   if (!bundling) throw new Error('functionBundling returned no bundling options');
-  const infraExternal = bundling.externalModules ?? [];
+  const options = esbuildOptionsOf(bundling);
+  const infraExternal = options.external ?? [];
   const sdkExternal = sdk === 'infra' ? infraExternal.includes('@aws-sdk/*') : sdk === 'external';
   const external = infraExternal.filter((m) => m !== '@aws-sdk/*').concat(sdkExternal ? ['@aws-sdk/*'] : []);
-  const alias: Record<string, string> = {};
-  for (const [flag, value] of Object.entries(bundling.esbuildArgs ?? {})) {
-    if (flag.startsWith('--alias:') && typeof value === 'string') alias[flag.slice('--alias:'.length)] = value;
-    else throw new Error(`cold-import: esbuild argument ${flag} is not translated here; add it`);
-  }
-  return {
-    sdk: sdkExternal ? 'external' : 'bundled',
-    options: {
-      bundle: true,
-      platform: 'node',
-      format: bundling.format === 'esm' ? 'esm' : 'cjs',
-      target: bundling.target ?? 'node22',
-      minify: bundling.minify ?? false,
-      keepNames: bundling.keepNames ?? false,
-      sourcemap: bundling.sourceMap ? ((bundling.sourceMapMode as BuildOptions['sourcemap']) ?? 'linked') : false,
-      sourcesContent: bundling.sourcesContent ?? true,
-      ...(bundling.mainFields ? { mainFields: bundling.mainFields } : {}),
-      ...(bundling.banner ? { banner: { js: bundling.banner } } : {}),
-      ...(bundling.define ? { define: bundling.define } : {}),
-      external,
-      alias,
-      logLevel: 'error',
-    },
+  return { sdk: sdkExternal ? 'external' : 'bundled', options: { ...options, external } };
+}
+
+/**
+ * The bytes a cold start loads: `index.mjs` and the chunks it imports statically, transitively
+ * (what a dynamic `import()` reaches loads later, if ever).
+ */
+function startupBytes(outputs: Metafile['outputs'], entry: string): number {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const imported of outputs[file]?.imports ?? [])
+      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
   };
+  visit(entry);
+  return [...seen].reduce((sum, file) => sum + (outputs[file]?.bytes ?? 0), 0);
 }
 
 /** Milliseconds a fresh `node` takes to import `file` (its top-level await included). */
@@ -203,13 +216,15 @@ function startSecretsManagerStandIn(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-// `npx tsx bench/cold-import.ts [infra|bundled|external] [--enable-source-maps]`: one figure.
+// `npx tsx bench/cold-import.ts [infra|bundled|external] [one-file] [split-baseline] [--enable-source-maps]`: one figure.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const sdk = (['bundled', 'external'] as const).find((s) => process.argv.includes(s)) ?? 'infra';
   const prof = process.argv.find((a) => a.startsWith('--cpu-prof-dir='));
   const r = await measureColdImport({
     sdk,
     enableSourceMaps: process.argv.includes('--enable-source-maps'),
+    oneFile: process.argv.includes('one-file'),
+    splitBaseline: process.argv.includes('split-baseline'),
     ...(prof ? { nodeArgs: ['--cpu-prof', prof], samples: 3 } : {}),
   });
   console.log(

@@ -5,7 +5,7 @@
  *
  * @example
  * textOf(42) // '42'
- * textOf({ toString() { throw new Error('no'); } }) // undefined
+ * textOf(Object.create(null)) // undefined: no toString to call
  */
 export function textOf(value: unknown): string | undefined {
   try {

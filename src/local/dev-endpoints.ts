@@ -80,7 +80,7 @@ export interface RunningDev {
  *
  * @example
  * const found = await findRunningDev({ defaultHome: resolveHooksHome() });
- * if ('why' in found) throw new Error(found.why);
+ * if ('why' in found) throw new TraceTargetError(found.why); // as src/cli/trace-target.ts does
  */
 export async function findRunningDev(options: { home?: string; defaultHome: string }): Promise<RunningDev | { why: string }> {
   if (options.home !== undefined) {

@@ -62,37 +62,42 @@ async function runOne(
   context: RunCallbacksContext,
 ): Promise<unknown> {
   const started = context.onRun ? performance.now() : 0;
-  const box: { detail?: RunDetail } = {};
+  // Only a traced run collects what the callback says of itself: nothing allocated otherwise.
+  const box: DetailBox | undefined = context.onRun ? {} : undefined;
   try {
-    let value = context.onRun ? callCollectingDetail(box, () => callback.fn({ ...kwargs })) : callback.fn({ ...kwargs });
+    let value = box ? callCollectingDetail(box, () => callback.fn({ ...kwargs })) : callback.fn({ ...kwargs });
     // Only thenables are awaited: a sync callback costs no extra microtask on the hot path.
     if (isThenable(value)) value = await settle(callback, value, context);
-    if (context.onRun)
-      report(context, {
-        hook,
-        source: callback.source,
-        callback: callback.name,
-        ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}),
-        ...(box.detail ? { detail: box.detail } : {}),
-        durationMs: performance.now() - started,
-        result: value,
-      });
+    if (box) reportRun(context, hook, callback, started, box, { result: value });
     return value;
   } catch (error) {
-    const text = errorText(error);
     warnFailed(hook, callback, error, context);
-    if (context.onRun)
-      report(context, {
-        hook,
-        source: callback.source,
-        callback: callback.name,
-        ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}),
-        ...(box.detail ? { detail: box.detail } : {}),
-        durationMs: performance.now() - started,
-        error: text,
-      });
+    if (box) reportRun(context, hook, callback, started, box, { error: errorText(error) });
     return NO_VALUE;
   }
+}
+
+/** Where a traced callback's own account of its run lands (see run-detail.ts). */
+type DetailBox = { detail?: RunDetail };
+
+/** Reports one callback's run to `onRun`: who ran, for how long, what it said of itself, and how it ended. */
+function reportRun(
+  context: RunCallbacksContext,
+  hook: string,
+  callback: RegisteredCallback,
+  started: number,
+  box: DetailBox,
+  outcome: { result: unknown } | { error: string },
+): void {
+  report(context, {
+    hook,
+    source: callback.source,
+    callback: callback.name,
+    ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}),
+    ...(box.detail ? { detail: box.detail } : {}),
+    durationMs: performance.now() - started,
+    ...outcome,
+  });
 }
 
 function report(context: RunCallbacksContext, record: HookRunRecord): void {
@@ -124,36 +129,17 @@ export async function runCallbacks(
   for (const callback of callbacks) {
     // Inlined rather than calling runOne: no extra promise per synchronous callback.
     const started = onRun ? performance.now() : 0;
-    const box: { detail?: RunDetail } = {};
+    const box: DetailBox | undefined = onRun ? {} : undefined;
     let value: unknown;
     try {
-      value = onRun ? callCollectingDetail(box, () => callback.fn({ ...kwargs })) : callback.fn({ ...kwargs });
+      value = box ? callCollectingDetail(box, () => callback.fn({ ...kwargs })) : callback.fn({ ...kwargs });
       if (isThenable(value)) value = await settle(callback, value, context);
     } catch (error) {
-      const text = errorText(error);
       warnFailed(hook, callback, error, context);
-      if (onRun)
-        report(context, {
-          hook,
-          source: callback.source,
-          callback: callback.name,
-          ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}),
-          ...(box.detail ? { detail: box.detail } : {}),
-          durationMs: performance.now() - started,
-          error: text,
-        });
+      if (box) reportRun(context, hook, callback, started, box, { error: errorText(error) });
       continue;
     }
-    if (onRun)
-      report(context, {
-        hook,
-        source: callback.source,
-        callback: callback.name,
-        ...(callback.plugin !== undefined ? { plugin: callback.plugin } : {}),
-        ...(box.detail ? { detail: box.detail } : {}),
-        durationMs: performance.now() - started,
-        result: value,
-      });
+    if (box) reportRun(context, hook, callback, started, box, { result: value });
     // Later callbacks see rewritten arguments (§5.10).
     if (rewrites) ({ value, kwargs } = applyRewrite(callback, value, kwargs, rewrites.validate, context.logger));
     if (value !== null && value !== undefined) results.push(value);

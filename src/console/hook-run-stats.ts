@@ -1,4 +1,14 @@
-import type { TraceRecord } from '../store/trace-store.ts';
+/**
+ * What the stats read of one trace record (a `TraceRecord` fits). No import: the console's
+ * browser code (src/console/browser/) uses this module as well.
+ */
+export interface HookRunSample {
+  readonly hook: string;
+  readonly source: string;
+  readonly plugin?: string | undefined;
+  readonly callback: string;
+  readonly duration_ms: number;
+}
 
 /** One hook callback's runs over some turns: how many, and the p50 / p95 of their durations. */
 export interface HookRunStats {
@@ -22,7 +32,7 @@ function percentile(sorted: readonly number[], p: number): number {
  * @example
  * hookRunStats(await traces.listSession(sessionId)); // [{ hook: 'pre_tool_call', callback: 'guard: no_rm', runs: 3, p50_ms: 1, p95_ms: 4 }]
  */
-export function hookRunStats(records: readonly TraceRecord[]): HookRunStats[] {
+export function hookRunStats(records: readonly HookRunSample[]): HookRunStats[] {
   const by = new Map<string, { hook: string; callback: string; durations: number[] }>();
   for (const r of records) {
     if (r.source === '-') continue;

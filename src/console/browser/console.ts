@@ -9,6 +9,8 @@
  * The interfaces below describe the JSON the console API sends (src/console/mount-console.ts);
  * the server builds it, so the page trusts its shape rather than carry a validator.
  */
+import { hookRunStats, type HookRunStats } from '../hook-run-stats.ts';
+
 /** A row of the turn list (GET turns). */
 interface TurnSummary {
   turn_id: string;
@@ -40,15 +42,6 @@ interface HookRecord {
   exit_code?: number | null;
   stdout?: string;
   stderr?: string;
-}
-
-/** Per hook over a session (GET sessions/<id>/hook-stats). */
-interface SessionHookStat {
-  hook: string;
-  callback: string;
-  runs: number;
-  p50_ms: number;
-  p95_ms: number;
 }
 
 /** POST turns/<id>/replay: how each decision-hook call decides now. */
@@ -273,59 +266,9 @@ function folded(label: string, text: string | undefined): HTMLDetailsElement {
   );
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/** Per hook (and callback): how many runs, p50 and p95 of their durations. */
+/** Per hook (and callback) in this turn: how many runs, p50 and p95 of their durations. */
 function showStats(records: HookRecord[]): void {
-  const by = new Map<string, number[]>();
-  for (const r of records) {
-    if (r.source === '-') continue;
-    const key = `${r.hook} · ${r.plugin ? `${r.plugin}: ` : ''}${r.callback}`;
-    (by.get(key) ?? by.set(key, []).get(key)!).push(r.duration_ms);
-  }
-  const box = $('hook-stats');
-  box.replaceChildren();
-  if (by.size === 0) return;
-  const body = el('tbody');
-  for (const [key, values] of [...by.entries()].sort()) {
-    values.sort((a, b) => a - b);
-    body.append(
-      el(
-        'tr',
-        {},
-        el('td', { textContent: key }),
-        el('td', { textContent: String(values.length) }),
-        el('td', { textContent: String(percentile(values, 50)) }),
-        el('td', { textContent: String(percentile(values, 95)) }),
-      ),
-    );
-  }
-  box.append(
-    el('h2', { textContent: 'Per hook in this turn' }),
-    el(
-      'div',
-      { className: 'scroll' },
-      el(
-        'table',
-        {},
-        el(
-          'thead',
-          {},
-          el(
-            'tr',
-            {},
-            el('th', { textContent: 'hook · callback' }),
-            el('th', { textContent: 'runs' }),
-            el('th', { textContent: 'p50 ms' }),
-            el('th', { textContent: 'p95 ms' }),
-          ),
-        ),
-        body,
-      ),
-    ),
-  );
+  showHookStats('hook-stats', 'Per hook in this turn', hookRunStats(records));
 }
 
 /** Where each transform hook's input text is in its kwargs: its result replaces that text. */
@@ -515,17 +458,17 @@ async function showSessionStats(sessionId: string): Promise<void> {
   showHookStats(
     'session-stats',
     'Per hook in this session',
-    await getJson<SessionHookStat[]>(`sessions/${encodeURIComponent(sessionId)}/hook-stats`),
+    await getJson<HookRunStats[]>(`sessions/${encodeURIComponent(sessionId)}/hook-stats`),
   );
 }
 
 /** Per hook over every turn of the last hour, all chats (the server reads at most 200 turns). */
 async function showHourStats(): Promise<void> {
-  const { turns, stats } = await getJson<{ turns: number; stats: SessionHookStat[] }>('hook-stats/last-hour');
+  const { turns, stats } = await getJson<{ turns: number; stats: HookRunStats[] }>('hook-stats/last-hour');
   showHookStats('hour-stats', `Per hook in the last hour (${turns} turn${turns === 1 ? '' : 's'})`, stats);
 }
 
-function showHookStats(boxId: string, title: string, rows: readonly SessionHookStat[]): void {
+function showHookStats(boxId: string, title: string, rows: readonly HookRunStats[]): void {
   const box = $(boxId);
   box.replaceChildren();
   if (rows.length === 0) return;

@@ -115,7 +115,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
     options.allowlist ?? createFileAllowlistStore(home, logger),
     description.approvedShellHooks ?? [],
   );
-  const runContext: RunCallbacksContext = { logger, onRun: options.onRun, callbackTimeoutMs };
+  const runContext: RunCallbacksContext = { logger, onRun: options.onRun, onRunWanted: options.onRunWanted, callbackTimeoutMs };
   const sink = options.observerSink;
   let pluginResults: PluginLoadResult[] = [];
   const commands = new PluginCommandRegistry(logger, readCallbackTimeoutSeconds(description.config, logger));

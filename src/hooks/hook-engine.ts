@@ -65,6 +65,11 @@ export interface HookEngineOptions {
   logger?: HookLogger;
   /** Called after every callback or handler run, for traces. Must not throw. */
   onRun?: (record: HookRunRecord) => void;
+  /**
+   * Whether `onRun` would keep a record now (unset: always). Asked once per hook call, so that
+   * a call nobody traces (outside a turn) pays nothing for tracing: see `hookRunsWanted`.
+   */
+  onRunWanted?: () => boolean;
 }
 
 /**

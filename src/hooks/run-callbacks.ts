@@ -9,6 +9,8 @@ import { applyRewrite, type ArgsValidator } from './tool-call-rewrite.ts';
 export interface RunCallbacksContext {
   readonly logger: HookLogger;
   readonly onRun?: ((record: HookRunRecord) => void) | undefined;
+  /** Whether `onRun` keeps a record now (unset: always); asked once per hook call. */
+  readonly onRunWanted?: (() => boolean) | undefined;
   /**
    * Deadline of one in-process (plugin) callback's promise, in ms (§5.8); unset = none.
    * Shell callbacks are bounded by their own `timeout` and are not cut here.
@@ -61,9 +63,9 @@ async function runOne(
   kwargs: Record<string, unknown>,
   context: RunCallbacksContext,
 ): Promise<unknown> {
-  const started = context.onRun ? performance.now() : 0;
   // Only a traced run collects what the callback says of itself: nothing allocated otherwise.
-  const box: DetailBox | undefined = context.onRun ? {} : undefined;
+  const box: DetailBox | undefined = tracing(context) ? {} : undefined;
+  const started = box ? performance.now() : 0;
   try {
     let value = box ? callCollectingDetail(box, () => callback.fn({ ...kwargs })) : callback.fn({ ...kwargs });
     // Only thenables are awaited: a sync callback costs no extra microtask on the hot path.
@@ -75,6 +77,11 @@ async function runOne(
     if (box) reportRun(context, hook, callback, started, box, { error: errorText(error) });
     return NO_VALUE;
   }
+}
+
+/** A recorder is set and wants this call (a run outside any turn or observer trace is not kept). */
+function tracing(context: RunCallbacksContext): boolean {
+  return context.onRun !== undefined && (context.onRunWanted?.() ?? true);
 }
 
 /** Where a traced callback's own account of its run lands (see run-detail.ts). */
@@ -124,12 +131,12 @@ export async function runCallbacks(
   rewrites?: RewriteContext,
 ): Promise<unknown[]> {
   const results: unknown[] = [];
-  const { onRun } = context;
+  const traced = tracing(context);
   let kwargs = given;
   for (const callback of callbacks) {
     // Inlined rather than calling runOne: no extra promise per synchronous callback.
-    const started = onRun ? performance.now() : 0;
-    const box: DetailBox | undefined = onRun ? {} : undefined;
+    const box: DetailBox | undefined = traced ? {} : undefined;
+    const started = box ? performance.now() : 0;
     let value: unknown;
     try {
       value = box ? callCollectingDetail(box, () => callback.fn({ ...kwargs })) : callback.fn({ ...kwargs });

@@ -1,6 +1,6 @@
 import { createLinePrinter } from '../logging/log-line.ts';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { recordHookRun } from '../agent/trace/hook-run-scope.ts';
+import { hookRunsWanted, recordHookRun } from '../agent/trace/hook-run-scope.ts';
 import { modelPromptJudge } from '../agent/model/model-prompt-judge.ts';
 import type { DeploymentConfig } from '../config/deployment-config.ts';
 import type { CreateHookEngineOptions } from '../hooks/create-hook-engine.ts';
@@ -21,7 +21,7 @@ export type EngineFactory = (options: CreateHookEngineOptions) => Promise<HookEn
 export type RuntimeRole = 'gateway' | 'turn' | 'observer' | 'local';
 
 /** The engine options the runtime decides per role (see `Runtime.engineOptions`). */
-type RoleOptions = 'gatewayHooks' | 'observerSink' | 'allowlist' | 'logger' | 'onRun';
+type RoleOptions = 'gatewayHooks' | 'observerSink' | 'allowlist' | 'logger' | 'onRun' | 'onRunWanted';
 
 export interface RuntimeInputs {
   createEngine: EngineFactory;
@@ -116,9 +116,17 @@ export function createRuntime(config: DeploymentConfig, inputs: RuntimeInputs): 
           allowlist: plane.allowlist,
           logger: logger(role),
           onRun: recordHookRun,
+          onRunWanted: hookRunsWanted,
         };
       case 'observer':
-        return { ...base, gatewayHooks: true, allowlist: plane.allowlist, logger: logger(role), onRun: recordHookRun };
+        return {
+          ...base,
+          gatewayHooks: true,
+          allowlist: plane.allowlist,
+          logger: logger(role),
+          onRun: recordHookRun,
+          onRunWanted: hookRunsWanted,
+        };
       case 'local':
         // hookgate dev: an http hook served on this machine (loopback) may be called (hook-semantics §5.10).
         return {
@@ -126,6 +134,7 @@ export function createRuntime(config: DeploymentConfig, inputs: RuntimeInputs): 
           gatewayHooks: true,
           observerSink: plane.observerSink,
           onRun: recordHookRun,
+          onRunWanted: hookRunsWanted,
           allowLoopbackHttpHooks: true,
         };
     }

@@ -10,10 +10,15 @@ const scope = new AsyncLocalStorage<HookRunRecord[]>();
  * any turn (the observer consumer) are ignored.
  *
  * @example
- * const engine = await createHookEngine({ home, onRun: recordHookRun });
+ * const engine = await createHookEngine({ home, onRun: recordHookRun, onRunWanted: hookRunsWanted });
  */
 export function recordHookRun(record: HookRunRecord): void {
   scope.getStore()?.push(record);
+}
+
+/** Pass as the engine's `onRunWanted` beside `recordHookRun`: true inside a collecting scope only. */
+export function hookRunsWanted(): boolean {
+  return scope.getStore() !== undefined;
 }
 
 /** Runs `fn`, collecting the callback runs it causes. */

@@ -8,7 +8,7 @@ import { createMemoryLogger } from '../../hooks/hook-logger.ts';
 import type { TraceRecord } from '../../store/trace-store.ts';
 import { decisionDigest } from './decision-digest.ts';
 import { DECISION_HOOKS, decisionChange, describeDecision } from './describe-decision.ts';
-import { collectHookRuns, recordHookRun } from './hook-run-scope.ts';
+import { collectHookRuns, hookRunsWanted, recordHookRun } from './hook-run-scope.ts';
 
 /** One callback of a call, as it decided. */
 export interface ReplayedCallback {
@@ -66,6 +66,7 @@ export function loadReplayEngine(home: string): Promise<LoadedHookEngine> {
     home,
     gatewayHooks: false,
     onRun: recordHookRun,
+    onRunWanted: hookRunsWanted,
     logger: createMemoryLogger(),
     print: () => {},
     consentIO: NO_PROMPT,

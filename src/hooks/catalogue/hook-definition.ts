@@ -18,7 +18,7 @@ export type KwargsSchema<Shape extends z.ZodRawShape> = ReturnType<typeof kwargs
  * const schema = kwargsSchema({ session_id: z.string(), model: z.string(), platform: z.string() });
  * schema.safeParse({ model: 'm', extra: 1 }).success // true
  */
-export function kwargsSchema<const Shape extends z.ZodRawShape>(shape: Shape) {
+function kwargsSchema<const Shape extends z.ZodRawShape>(shape: Shape) {
   return z.looseObject(shape).partial();
 }
 

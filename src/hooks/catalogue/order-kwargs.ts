@@ -1,5 +1,10 @@
 import { HOOKS } from './hooks.ts';
 
+/** Each hook's kwargs keys in schema order, read once rather than at every call. */
+const KEY_ORDER: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries(HOOKS).map(([name, definition]) => [name, Object.keys(definition.kwargs.shape)]),
+);
+
 /**
  * Builds a kwargs object in the spec's key order for `hook`: the known keys present in
  * `values` (an `undefined` value counts as absent) first, in the schema's order, then any
@@ -10,7 +15,7 @@ import { HOOKS } from './hooks.ts';
  * // { response_text: 'hi', session_id: '', model: 'm', platform: 'cli' }
  */
 export function orderKwargs(hook: string, values: Record<string, unknown>): Record<string, unknown> {
-  const order = Object.hasOwn(HOOKS, hook) ? Object.keys(HOOKS[hook as keyof typeof HOOKS].kwargs.shape) : [];
+  const order = KEY_ORDER.get(hook) ?? [];
   const out: Record<string, unknown> = {};
   for (const key of order) if (values[key] !== undefined && Object.hasOwn(values, key)) out[key] = values[key];
   for (const key of Object.keys(values)) {

@@ -294,7 +294,11 @@ export class ShellDriverPool {
       });
       const driver: Driver = { id, child, envKey, cwd, files, inFd, argvFd, argvText: '', turn: 0, alive: true, buffer: '' };
       child.on('error', () => {
-        driver.alive = false;
+        // Also raised after a good spawn (a failed kill, a broken pipe): its group goes as on exit.
+        if (driver.alive) {
+          driver.alive = false;
+          killGroup(child);
+        }
         driver.onLine?.('gone');
       });
       child.on('exit', () => {

@@ -1,7 +1,7 @@
 import type { HooksHomeDescription } from './hooks-home-description.ts';
 import { createHookEngine, type CreateHookEngineOptions, type LoadedHookEngine } from './create-hook-engine.ts';
 import { resolveHooksHome } from './hooks-home.ts';
-import { assertValidHooksConfig, type InvalidHooksConfigError } from './validate-hooks-home.ts';
+import type { InvalidHooksConfigError } from './validate-hooks-home.ts';
 
 /**
  * The hooks home compiled into a Lambda bundle: its description, made at build time, and
@@ -41,16 +41,22 @@ export function bundledHooksOptions(): { description?: HooksHomeDescription; mod
 
 /**
  * `createHookEngine` for a function entry: uses the bundled home when this runs from a
- * bundle, else discovers from disk. Either way the home's files are validated first and an
- * invalid one throws {@link InvalidHooksConfigError} naming file and line. The functions pass it as their `createEngine`.
+ * bundle, else discovers from disk. A home read from disk is validated first: an invalid one
+ * throws {@link InvalidHooksConfigError} naming file and line. A bundled home was validated
+ * when it was built (infra/lib/hooks-bundle.ts fails the synth) and ships in an immutable
+ * asset, so its cold start neither validates again nor loads the YAML parser.
+ * The functions pass it as their `createEngine`.
  *
  * @example
  * const runtime = createRuntime(loadDeploymentConfig(process.env), { createEngine: createEngineFromBundle });
  */
 export async function createEngineFromBundle(options: CreateHookEngineOptions = {}): Promise<LoadedHookEngine> {
   const home = options.home ?? bundled?.home ?? resolveHooksHome(options.env ?? process.env);
-  // Cold start: a config.yaml, plugin.yaml or HOOK.yaml the engine would partly ignore is an
-  // error (file, line, reason), not a deployment whose guards silently went missing.
-  await assertValidHooksConfig(home);
+  // A config.yaml, plugin.yaml or HOOK.yaml the engine would partly ignore is an error (file,
+  // line, reason), not a deployment whose guards silently went missing.
+  if (!bundled) {
+    const { assertValidHooksConfig } = await import('./validate-hooks-home.ts');
+    await assertValidHooksConfig(home);
+  }
   return createHookEngine({ ...options, home, ...bundledHooksOptions() });
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { parseYaml } from './parse-yaml.ts';
 import { isPlainObject } from './python-truthiness.ts';
 import { errorText } from '../errors/error-text.ts';
 
@@ -28,7 +28,7 @@ export async function readHooksConfig(home: string): Promise<HooksConfigFile> {
     return { path, config: {}, warning: `cannot read ${path}: ${errorText(error)}; treating it as empty` };
   }
   try {
-    const value: unknown = parse(text);
+    const value = await parseYaml(text);
     if (value === null || value === undefined) return { path, config: {} };
     if (!isPlainObject(value)) return { path, config: {}, warning: `${path} is not a mapping; treating it as empty` };
     return { path, config: value };

@@ -1,8 +1,8 @@
 import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parse } from 'yaml';
 import { compareCodePoints } from './code-point-order.ts';
 import { readHooksConfig } from './config-file.ts';
+import { parseYaml } from './parse-yaml.ts';
 import { errorText } from '../errors/error-text.ts';
 import type {
   DiscoveryNotice,
@@ -95,7 +95,7 @@ async function discoverPlugins(
     if (entry === undefined || !(await exists(manifestPath))) continue;
     let raw: unknown;
     try {
-      raw = parse(await readFile(manifestPath, 'utf8'));
+      raw = await parseYaml(await readFile(manifestPath, 'utf8'));
     } catch (error) {
       log.warn(`skipping plugin ${dir}: cannot parse ${manifestPath}: ${errorText(error)}`);
       continue;
@@ -139,7 +139,7 @@ async function discoverGatewayHooks(home: string, log: ReturnType<typeof createM
     if (handler === undefined || !(await exists(manifestPath))) continue; // silently (§2.1 step 1)
     let manifest: unknown;
     try {
-      manifest = parse(await readFile(manifestPath, 'utf8'));
+      manifest = await parseYaml(await readFile(manifestPath, 'utf8'));
     } catch (error) {
       found.push({ kind: 'skip', dir, line: `[hooks] Error loading hook ${dir}: ${errorText(error)}` });
       continue;

@@ -7,19 +7,26 @@ import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 
 const dynamodb = new DynamoDBClient({});
-const sqs = new SQSClient({});
+// The queue URL's host is the endpoint in AWS; against the local emulator it is not, so take the endpoint.
+const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
 const app = new Hono();
 app.post('/webhooks/:platform', async (c) => {
   const body = await c.req.text();
+  const deliveryId = c.req.header('x-delivery-id');
   await dynamodb.send(
     new PutItemCommand({
       TableName: process.env.HOOKGATE_TABLE_NAME,
-      Item: { PK: { S: `DEDUP#${c.req.header('x-delivery-id')}` }, SK: { S: 'DEDUP' } },
+      Item: { PK: { S: `DEDUP#${deliveryId}` }, SK: { S: 'DEDUP' } },
       ConditionExpression: 'attribute_not_exists(PK)',
     }),
   );
   await sqs.send(
-    new SendMessageCommand({ QueueUrl: process.env.HOOKGATE_TURNS_QUEUE_URL, MessageBody: body, MessageGroupId: 'g' }),
+    new SendMessageCommand({
+      QueueUrl: process.env.HOOKGATE_TURNS_QUEUE_URL,
+      MessageBody: body,
+      MessageGroupId: 'g',
+      MessageDeduplicationId: deliveryId,
+    }),
   );
   return c.json({ ok: true }, 202);
 });

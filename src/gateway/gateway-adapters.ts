@@ -1,25 +1,58 @@
 import type { DeploymentConfig } from '../config/deployment-config.ts';
-import { INBOUND_ADAPTERS, type InboundAdapterFactory } from '../platforms/inbound-adapters.ts';
-import type { PlatformAdapter } from '../platforms/platform-adapter.ts';
+import { INBOUND_ADAPTERS, type InboundAdapterLoader } from '../platforms/inbound-adapters.ts';
+import type { AdapterVerdict, InboundRequest, PlatformAdapter } from '../platforms/platform-adapter.ts';
 import { PLATFORM_NAMES, type PlatformName } from '../platforms/registry.ts';
 
+// Each loader is given the configuration its own platform's loader made.
+const LOADERS = INBOUND_ADAPTERS as unknown as Record<PlatformName, InboundAdapterLoader<unknown>>;
+
+/** The enabled platforms with their configuration, in registry order. */
+function enabledPlatforms(config: DeploymentConfig): [PlatformName, unknown][] {
+  const configs: Partial<Record<PlatformName, unknown>> = config.platforms;
+  return PLATFORM_NAMES.flatMap((name) =>
+    configs[name] === undefined ? [] : [[name, configs[name]] as [PlatformName, unknown]],
+  );
+}
+
 /**
- * One adapter per enabled platform, in registry order (platforms/inbound-adapters.ts).
+ * An adapter whose module loads on its first request (the module system caches it, so
+ * {@link loadInboundAdapters} at cold start makes that load immediate).
+ */
+function adapterOnDemand(platform: PlatformName, settings: unknown): PlatformAdapter {
+  let loaded: PlatformAdapter | undefined;
+  let loading: Promise<PlatformAdapter> | undefined;
+  return {
+    platform,
+    // Read by the app only after `handle` resolved, so the adapter is there by then.
+    get repliesInline() {
+      return loaded?.repliesInline;
+    },
+    async handle(request: InboundRequest): Promise<AdapterVerdict> {
+      loading ??= LOADERS[platform]().then((factory) => (loaded = factory(settings)));
+      return (await loading).handle(request);
+    },
+  };
+}
+
+/**
+ * One adapter per enabled platform, in registry order (platforms/inbound-adapters.ts). A
+ * platform's code loads on its first webhook unless {@link loadInboundAdapters} loaded it.
  *
  * @example
- * const adapters = createAdapters(config); adapters.get('telegram')?.handle(request);
+ * const adapters = createAdapters(config); await adapters.get('telegram')?.handle(request);
  */
 export function createAdapters(config: DeploymentConfig): Map<PlatformName, PlatformAdapter> {
-  const adapters = new Map<PlatformName, PlatformAdapter>();
-  const configs: Partial<Record<PlatformName, unknown>> = config.platforms;
-  // Each factory is given the configuration its own platform's loader made.
-  const factories: Record<PlatformName, InboundAdapterFactory<unknown>> = INBOUND_ADAPTERS as unknown as Record<
-    PlatformName,
-    InboundAdapterFactory<unknown>
-  >;
-  for (const name of PLATFORM_NAMES) {
-    const settings = configs[name];
-    if (settings !== undefined) adapters.set(name, factories[name](settings));
-  }
-  return adapters;
+  return new Map(enabledPlatforms(config).map(([name, settings]) => [name, adapterOnDemand(name, settings)]));
+}
+
+/**
+ * Loads the inbound adapter modules of the enabled platforms, and only those. The deployed
+ * gateway awaits it at cold start, so a platform's first webhook (inside Slack's and
+ * Discord's 3-second window) does not compile its verification code.
+ *
+ * @example
+ * await loadInboundAdapters(runtime.config);
+ */
+export async function loadInboundAdapters(config: DeploymentConfig): Promise<void> {
+  await Promise.all(enabledPlatforms(config).map(([name]) => LOADERS[name]()));
 }

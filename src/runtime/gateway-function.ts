@@ -3,6 +3,7 @@ import { createGatewayApp } from '../gateway/app.ts';
 import { gatewayDepsFromDataPlane } from './gateway-deps-from-data-plane.ts';
 import type { GatewayDeps } from '../gateway/gateway-deps.ts';
 import { announceGatewayStartup } from '../gateway/gateway-startup.ts';
+import { loadInboundAdapters } from '../gateway/gateway-adapters.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import type { Runtime } from './create-runtime.ts';
 
@@ -46,7 +47,8 @@ export function createGatewayAppOf(
 }
 
 /**
- * The gateway λ: logs the platforms left off, builds its engine and the Hono app, and fires
+ * The gateway λ: logs the platforms left off, builds its engine, loads the enabled platforms'
+ * adapters (only those: docs/performance.md#cold-start), builds the Hono app, and fires
  * `gateway:startup` once per deployed version.
  *
  * @example
@@ -60,7 +62,9 @@ export async function createGatewayFunction(
   const logger = runtime.logger('gateway');
   for (const { platform, missing } of runtime.config.disabled)
     logger.info(`${platform} is disabled: ${missing.join(', ')} not set`);
-  const gateway = createGatewayAppOf(runtime, await runtime.createEngine('gateway'), options);
+  // The enabled platforms' adapters load with the engine, at cold start, not on their first webhook.
+  const [engine] = await Promise.all([runtime.createEngine('gateway'), loadInboundAdapters(runtime.config)]);
+  const gateway = createGatewayAppOf(runtime, engine, options);
   await announceGatewayStartup(gateway.deps, { once: true });
   return gateway;
 }

@@ -40,13 +40,13 @@ describe('platform registry', () => {
     expect(Object.keys(SAMPLE_ENV).sort()).toEqual([...PLATFORM_NAMES].sort());
   });
 
-  it('gives every platform an inbound adapter, and the adapter says which platform it is', () => {
+  it('gives every platform an inbound adapter, and the adapter says which platform it is', async () => {
     expect(Object.keys(INBOUND_ADAPTERS).sort()).toEqual([...PLATFORM_NAMES].sort());
     for (const platform of ANY_PLATFORMS) {
       const settings = platform.loadInbound(readerFor(platform.env, SAMPLE_ENV[platform.name]!), 'aws');
       expect(settings, platform.name).toHaveProperty('config');
       if (!('config' in settings)) continue;
-      const factory = INBOUND_ADAPTERS[platform.name as keyof typeof INBOUND_ADAPTERS] as (config: unknown) => {
+      const factory = (await INBOUND_ADAPTERS[platform.name as keyof typeof INBOUND_ADAPTERS]()) as (config: unknown) => {
         platform: string;
       };
       expect(factory(settings.config).platform).toBe(platform.name);

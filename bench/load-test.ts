@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { runChatLoad, type ChatLoadReport, type TurnCostLine } from './support/chat-load.ts';
+import { runChatLoad, type ChatLoadReport, type OperationLine, type TurnCostLine } from './support/chat-load.ts';
 
 /**
  * `npx tsx bench/load-test.ts [--chats 200] [--messages 20] [--concurrency 50] [--state disk|memory] [--json FILE]`
@@ -51,23 +51,23 @@ function reportText(r: ChatLoadReport): string {
     `lost ${r.lost}, duplicated ${r.duplicated}, unexpected ${r.unexpected}, chats out of order ${r.outOfOrderChats}`,
     `ack   latency p50 ${ms(r.ackMs.p50)}, p95 ${ms(r.ackMs.p95)}, p99 ${ms(r.ackMs.p99)} (n=${r.ackMs.n})`,
     `reply latency p50 ${ms(r.replyMs.p50)}, p95 ${ms(r.replyMs.p95)}, p99 ${ms(r.replyMs.p99)} (n=${r.replyMs.n})`,
-    `wall ${(r.wallMs / 1000).toFixed(1)} s (acks done at ${(r.ackWallMs / 1000).toFixed(1)} s): ${r.acksPerSecond.toFixed(1)} acks/s, ${r.repliesPerSecond.toFixed(1)} replies/s`,
+    `wall ${(r.wallMs / 1000).toFixed(1)} s (acks done at ${(r.ackWallMs / 1000).toFixed(1)} s): ${r.acksPerSecond.toFixed(1)} acks/s, ${r.repliesPerSecond.toFixed(1)} replies/s (${r.repliesAfterAcksPerSecond.toFixed(1)}/s after the last ack)`,
     'AWS requests per turn by position in the chat (SQS receives not counted):',
     ...r.perPosition.map((c) => `  ${line(c)}`),
     `  first fifth: ${line(r.firstFifth)}`,
     `  last fifth:  ${line(r.lastFifth)}`,
-    `outside turns, per message: ${r.outsideTurns.requests.toFixed(2)} req, $${r.outsideTurns.dollarsPerThousand.toFixed(5)}/1k (${Object.entries(
-      r.outsideTurns.operations,
-    )
-      .map(([op, n]) => `${op} ${n.toFixed(2)}`)
-      .join(', ')})`,
-    `turn ${r.firstFifth.label}: ${operationsText(r.firstFifth)}`,
-    `turn ${r.lastFifth.label}: ${operationsText(r.lastFifth)}`,
+    `outside turns, per message: ${r.outsideTurns.requests.toFixed(2)} req, $${r.outsideTurns.dollarsPerThousand.toFixed(5)}/1k (${operationsText(r.outsideTurns.operations)})`,
+    `turn ${r.firstFifth.label}: ${operationsText(r.firstFifth.operations)}`,
+    `turn ${r.lastFifth.label}: ${operationsText(r.lastFifth.operations)}`,
   ].join('\n');
 }
 
-function operationsText(c: TurnCostLine): string {
-  return Object.entries(c.operations)
-    .map(([op, n]) => `${op} ${n.toFixed(2)}`)
+function operationsText(operations: Record<string, OperationLine>): string {
+  const units = (o: OperationLine) =>
+    [o.readUnits ? `${o.readUnits.toFixed(2)} RRU` : '', o.writeUnits ? `${o.writeUnits.toFixed(2)} WRU` : '']
+      .filter(Boolean)
+      .join(', ');
+  return Object.entries(operations)
+    .map(([op, o]) => `${op} ${o.requests.toFixed(2)}${units(o) ? ` (${units(o)})` : ''}`)
     .join(', ');
 }

@@ -45,8 +45,15 @@ export interface TurnCostLine {
   /** Requests to the model per turn, and their bytes per turn. */
   modelCalls: number;
   modelBytes: number;
-  /** AWS requests per turn by `<service> <Operation>`. */
-  operations: Record<string, number>;
+  /** AWS requests and DynamoDB units per turn by `<service> <Operation>`. */
+  operations: Record<string, OperationLine>;
+}
+
+/** One operation's requests and DynamoDB units, per turn (or per message). */
+export interface OperationLine {
+  requests: number;
+  readUnits: number;
+  writeUnits: number;
 }
 
 export interface ChatLoadReport {
@@ -68,13 +75,15 @@ export interface ChatLoadReport {
   wallMs: number;
   acksPerSecond: number;
   repliesPerSecond: number;
+  /** Replies per second once every message was acked: how fast the turns drain their queue alone. */
+  repliesAfterAcksPerSecond: number;
   /** Per position in the chat, 1…messages. */
   perPosition: TurnCostLine[];
   /** The first and the last fifth of the positions. */
   firstFifth: TurnCostLine;
   lastFifth: TurnCostLine;
   /** Requests no turn sent (the gateway's, the pollers' deletes, the outbox sweeper's), per posted message. */
-  outsideTurns: { requests: number; dollarsPerThousand: number; operations: Record<string, number> };
+  outsideTurns: { requests: number; dollarsPerThousand: number; operations: Record<string, OperationLine> };
 }
 
 const WEBHOOK_SECRET = 'load-secret';
@@ -258,6 +267,7 @@ export async function runChatLoad(options: ChatLoadOptions): Promise<ChatLoadRep
       wallMs,
       acksPerSecond: (posted.length / ackWallMs) * 1000,
       repliesPerSecond: (replies.length / wallMs) * 1000,
+      repliesAfterAcksPerSecond: (replies.filter((r) => r.at > t0 + ackWallMs).length / Math.max(1, wallMs - ackWallMs)) * 1000,
       perPosition: positions.map((i) => costLine(`m${i}`, [i])),
       firstFifth: costLine(range(1, fifth), positions.slice(0, fifth)),
       lastFifth: costLine(range(messages - fifth + 1, messages), positions.slice(-fifth)),
@@ -301,6 +311,11 @@ function perUnit(counts: Record<string, OperationCount>, units: number) {
     writeUnits: total('writeUnits'),
     snsChunks: total('billedChunks'),
     dollarsPerThousand: (priceAwsRequests(counts) / n) * 1000,
-    operations: Object.fromEntries(Object.entries(counts).map(([key, c]) => [key, c.requests / n])),
+    operations: Object.fromEntries(
+      Object.entries(counts).map(([key, c]): [string, OperationLine] => [
+        key,
+        { requests: c.requests / n, readUnits: c.readUnits / n, writeUnits: c.writeUnits / n },
+      ]),
+    ),
   };
 }

@@ -80,7 +80,7 @@ describe('runChatLoad (the load test, small)', () => {
       expect(line.readUnits).toBeGreaterThan(0);
       expect(line.writeUnits).toBeGreaterThan(0);
     }
-    expect(report.outsideTurns.operations['sqs SendMessage']).toBe(1);
+    expect(report.outsideTurns.operations['sqs SendMessage']?.requests).toBe(1);
     expect(report.machine.loadBefore).toHaveLength(3);
   });
 });

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { runChatLoad, type ChatLoadReport, type OperationLine, type TurnCostLine } from './support/chat-load.ts';
 
 /**
- * `npx tsx bench/load-test.ts [--chats 200] [--messages 20] [--concurrency 50] [--state disk|memory] [--json FILE]`
+ * `npx tsx bench/load-test.ts [--chats 200] [--messages 20] [--concurrency 50] [--state disk|memory] [--pace ack|reply] [--json FILE]`
  * (`npm run load-test`): the load test of issue #30 through `hookgate dev` (bench/support/chat-load.ts).
  * Prints ack and reply latency (p50/p95/p99), throughput, the replies' accounting and the AWS
  * requests per turn by position in the chat; exits 1 when a message was lost, answered twice,
@@ -15,6 +15,7 @@ const { values } = parseArgs({
     messages: { type: 'string', default: '20' },
     concurrency: { type: 'string', default: '50' },
     state: { type: 'string', default: 'disk' },
+    pace: { type: 'string', default: 'ack' },
     json: { type: 'string' },
   },
 });
@@ -24,12 +25,14 @@ const count = (name: string, value: string) => {
   return n;
 };
 if (values.state !== 'disk' && values.state !== 'memory') throw new Error(`--state must be disk or memory, not ${values.state}`);
+if (values.pace !== 'ack' && values.pace !== 'reply') throw new Error(`--pace must be ack or reply, not ${values.pace}`);
 
 const report = await runChatLoad({
   chats: count('chats', values.chats),
   messages: count('messages', values.messages),
   concurrency: count('concurrency', values.concurrency),
   state: values.state,
+  pace: values.pace,
   progress: (line) => console.log(`  … ${line}`),
 });
 console.log(reportText(report));
@@ -45,7 +48,7 @@ function reportText(r: ChatLoadReport): string {
     `${c.readUnits.toFixed(2).padStart(6)} RRU  ${c.writeUnits.toFixed(2).padStart(6)} WRU  ${c.snsChunks.toFixed(2).padStart(5)} SNS  ` +
     `$${c.dollarsPerThousand.toFixed(5)}/1k  model ${c.modelCalls.toFixed(2)} calls ${(c.modelBytes / 1024).toFixed(2)} KiB`;
   return [
-    `${r.options.chats} chats × ${r.options.messages} messages, ${r.options.concurrency} chats at a time, state ${r.options.state}`,
+    `${r.options.chats} chats × ${r.options.messages} messages, ${r.options.concurrency} chats at a time, state ${r.options.state}, next message after the ${r.options.pace}`,
     `machine: ${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}; load average before ${load(r.machine.loadBefore)}, after ${load(r.machine.loadAfter)}`,
     `acked ${r.acked}/${r.posted}${r.failedPosts.length ? ` (failed: ${r.failedPosts.join('; ')})` : ''}, replies ${r.replies}`,
     `lost ${r.lost}, duplicated ${r.duplicated}, unexpected ${r.unexpected}, chats out of order ${r.outOfOrderChats}`,

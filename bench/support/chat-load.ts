@@ -18,8 +18,14 @@ import { OUTSIDE_TURNS, RequestsByTurn } from './requests-by-turn.ts';
 export interface ChatLoadOptions {
   /** Distinct chats (each its own Telegram chat and user). */
   chats: number;
-  /** Messages per chat, each posted once the previous one's webhook was acked. */
+  /** Messages per chat, each posted once the previous one was acked (or answered: `pace`). */
   messages: number;
+  /**
+   * When a chat posts its next message: `ack`, once the previous one's webhook answered 2xx
+   * (a burst the turns queue absorbs); `reply`, once its reply arrived (a person waiting for
+   * the answer). Default `ack`.
+   */
+  pace?: 'ack' | 'reply';
   /** Chats posting at the same time. */
   concurrency: number;
   /** `disk`: the table in the home's state folder, as `hookgate dev` keeps it by default; `memory`: as `HOOKGATE_DEV_STATE=memory`. */
@@ -57,7 +63,7 @@ export interface OperationLine {
 }
 
 export interface ChatLoadReport {
-  options: Omit<ChatLoadOptions, 'progress' | 'quietMs'>;
+  options: Omit<ChatLoadOptions, 'progress' | 'quietMs' | 'pace'> & { pace: 'ack' | 'reply' };
   machine: { cpus: number; cpuModel: string; node: string; loadBefore: number[]; loadAfter: number[] };
   posted: number;
   acked: number;
@@ -103,7 +109,7 @@ const POSITION = /^load c\d+ m(\d+)$/;
  * (`echoOf`) and a fake Telegram Bot API that records each reply. Every webhook goes through
  * the real route (`POST /webhooks/telegram` with the secret-token header). Chats run side by
  * side, `concurrency` at a time; within a chat each message is posted once the previous one
- * was acked. Then it waits for the replies (until the turns queue is empty and every acked
+ * was acked (or, with `pace: 'reply'`, answered). Then it waits for the replies (until the turns queue is empty and every acked
  * message is answered, or `quietMs` pass with no reply), and accounts for them
  * (`accountReplies`) and for the AWS requests each turn made (`RequestsByTurn`).
  *
@@ -113,6 +119,7 @@ const POSITION = /^load c\d+ m(\d+)$/;
  */
 export async function runChatLoad(options: ChatLoadOptions): Promise<ChatLoadReport> {
   const { chats, messages, concurrency, state } = options;
+  const pace = options.pace ?? 'ack';
   const quietMs = options.quietMs ?? 60_000;
   const progress = options.progress ?? (() => {});
   const loadBefore = loadavg();
@@ -188,9 +195,22 @@ export async function runChatLoad(options: ChatLoadOptions): Promise<ChatLoadRep
         } catch (error) {
           failedPosts.push(`${text}: ${(error as Error).message}`);
         }
+        // A reply that never comes is the accounting's to report: the chat goes on after `quietMs`.
+        while (pace === 'reply' && !replied(String(chatId), text) && performance.now() - postedAt < quietMs) await delay(10);
       }
     };
     const sendMessages = () => fake.requests.filter((r) => r.path.endsWith('/sendMessage'));
+    // The replies seen so far, as `<chat>\n<text>`, read on from where the last look stopped.
+    const seenReplies = new Set<string>();
+    let looked = 0;
+    const replied = (chatId: string, text: string) => {
+      for (; looked < fake.requests.length; looked++) {
+        const request = fake.requests[looked]!;
+        const json = request.json as { chat_id?: unknown; text?: unknown } | undefined;
+        if (request.path.endsWith('/sendMessage')) seenReplies.add(`${json?.chat_id}\n${json?.text}`);
+      }
+      return seenReplies.has(`${chatId}\n${echoOf(text)}`);
+    };
     const ticker = setInterval(
       () => progress(`acked ${posted.length}/${chats * messages}, replies ${sendMessages().length}`),
       5_000,
@@ -251,7 +271,7 @@ export async function runChatLoad(options: ChatLoadOptions): Promise<ChatLoadRep
     const range = (from: number, to: number) => (from === to ? `m${from}` : `m${from}–m${to}`);
     const outside = perUnit(buckets[OUTSIDE_TURNS] ?? {}, posted.length);
     return {
-      options: { chats, messages, concurrency, state },
+      options: { chats, messages, concurrency, state, pace },
       machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '?', node: process.version, loadBefore, loadAfter },
       posted: chats * messages,
       acked: posted.length,

@@ -83,4 +83,17 @@ describe('runChatLoad (the load test, small)', () => {
     expect(report.outsideTurns.operations['sqs SendMessage']?.requests).toBe(1);
     expect(report.machine.loadBefore).toHaveLength(3);
   });
+
+  it('paced by the replies: each chat posts its next message once the last one was answered', { timeout: 60_000 }, async () => {
+    const report = await runChatLoad({ chats: 3, messages: 3, concurrency: 3, state: 'memory', pace: 'reply', quietMs: 15_000 });
+    expect(report).toMatchObject({
+      options: { pace: 'reply' },
+      acked: 9,
+      replies: 9,
+      lost: 0,
+      duplicated: 0,
+      unexpected: 0,
+      outOfOrderChats: 0,
+    });
+  });
 });

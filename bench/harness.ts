@@ -41,6 +41,7 @@ export type Bench = () => Promise<Figure[]>;
 
 export interface Samples {
   p50: number;
+  p95: number;
   p99: number;
   mean: number;
   n: number;
@@ -50,7 +51,7 @@ export function summarise(samples: number[]): Samples {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   const mean = sorted.reduce((s, x) => s + x, 0) / Math.max(1, sorted.length);
-  return { p50: at(0.5), p99: at(0.99), mean, n: sorted.length };
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), mean, n: sorted.length };
 }
 
 /** Times `iterations` sequential calls of `fn`, in milliseconds each. */

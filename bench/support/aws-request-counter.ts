@@ -16,9 +16,15 @@
  */
 export class AwsRequestCounter {
   private readonly rows = new Map<string, OperationCount>();
+  private dynamicLabels = 0;
 
-  /** Counts every request `client` sends from now on under `label` (e.g. `sqs`, `esm sqs`). */
-  attach(client: { middlewareStack: { add(middleware: never, options: never): void } }, label: string): void {
+  /**
+   * Counts every request `client` sends from now on under `label` (e.g. `sqs`, `esm sqs`), or
+   * under what `label()` says when the request is sent (the load test: which turn sent it).
+   * The label ends with the service (`dynamodb`, `sns`, …).
+   */
+  attach(client: { middlewareStack: { add(middleware: never, options: never): void } }, label: string | (() => string)): void {
+    const labelNow = typeof label === 'string' ? () => label : label;
     const middleware =
       (
         next: (args: { input: Record<string, unknown> }) => Promise<{ output: Record<string, unknown> }>,
@@ -26,9 +32,10 @@ export class AwsRequestCounter {
       ) =>
       async (args: { input: Record<string, unknown> }) => {
         const operation = (context.commandName ?? 'Unknown').replace(/Command$/, '');
-        const row = this.row(`${label} ${operation}`);
-        if (label.endsWith('dynamodb')) args.input.ReturnConsumedCapacity ??= 'TOTAL';
-        if (label.endsWith('sns')) row.billedChunks += snsChunks(args.input);
+        const labelled = labelNow();
+        const row = this.row(`${labelled} ${operation}`);
+        if (labelled.endsWith('dynamodb')) args.input.ReturnConsumedCapacity ??= 'TOTAL';
+        if (labelled.endsWith('sns')) row.billedChunks += snsChunks(args.input);
         try {
           const result = await next(args);
           const metadata = result.output.$metadata as { attempts?: number } | undefined;
@@ -49,7 +56,12 @@ export class AwsRequestCounter {
       };
     client.middlewareStack.add(
       middleware as never,
-      { step: 'initialize', name: `awsRequestCounter-${label}`, override: true } as never,
+      // One name per label: attaching a label again replaces its middleware instead of counting twice.
+      {
+        step: 'initialize',
+        name: `awsRequestCounter-${typeof label === 'string' ? label : `dynamic-${++this.dynamicLabels}`}`,
+        override: true,
+      } as never,
     );
   }
 

@@ -50,4 +50,16 @@ describe('AwsRequestCounter', () => {
     counter.reset();
     expect(counter.snapshot()).toEqual({});
   });
+
+  it('labels each request by what a label function says when it is sent', async () => {
+    const counter = new AwsRequestCounter();
+    let turn = 'm1';
+    counter.attach(dynamodb, () => `${turn} dynamodb`);
+    const Key = { PK: { S: 'COUNT#2' }, SK: { S: 'x' } };
+    await dynamodb.send(new GetItemCommand({ TableName: aws.tableName, Key }));
+    turn = 'm2';
+    await dynamodb.send(new GetItemCommand({ TableName: aws.tableName, Key }));
+    await dynamodb.send(new GetItemCommand({ TableName: aws.tableName, Key }));
+    expect(counter.snapshot()).toMatchObject({ 'm1 dynamodb GetItem': { requests: 1 }, 'm2 dynamodb GetItem': { requests: 2 } });
+  });
 });

@@ -16,12 +16,22 @@ type ScriptedAnswer =
 export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   path: string;
+  /** The request body's size on the wire. */
+  bytes: number;
   body: {
     model: string;
     messages: { role: string; content: string | null; tool_calls?: unknown[]; tool_call_id?: string }[];
     tools?: { type: string; function: { name: string } }[];
     [key: string]: unknown;
   };
+}
+
+export interface FakeModelServerOptions {
+  /**
+   * Answers a request when nothing is scripted (a load test's echo of the last user message);
+   * without it, such a request gets a 500.
+   */
+  answer?: (body: RecordedRequest['body']) => ScriptedReply;
 }
 
 export interface FakeModelServer {
@@ -38,15 +48,18 @@ export interface FakeModelServer {
 /**
  * A real HTTP server speaking the OpenAI `/chat/completions` wire format with scripted
  * replies (tool calls included), recording every request. An unscripted request gets a 500
- * naming the problem, so a test that under-scripts fails loudly.
+ * naming the problem, so a test that under-scripts fails loudly, unless `options.answer` is
+ * given: then it answers.
  *
  * @example
  * const model = await startFakeModelServer();
  * model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'ls' } }] }, { content: 'done' });
  * // … HOOKGATE_MODEL_BASE_URL = model.baseUrl …
  * await model.close();
+ * // An echo, for load: every request answered from its own last user message.
+ * const echo = await startFakeModelServer({ answer: (body) => ({ content: `echo ${body.messages.at(-1)?.content}` }) });
  */
-export async function startFakeModelServer(): Promise<FakeModelServer> {
+export async function startFakeModelServer(options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
   const queue: ScriptedReply[] = [];
   const requests: RecordedRequest[] = [];
   let callId = 0;
@@ -66,14 +79,15 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       };
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
         return send(404, JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+      const raw = Buffer.concat(chunks);
       let body: RecordedRequest['body'];
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        body = JSON.parse(raw.toString('utf8'));
       } catch {
         return send(400, JSON.stringify({ error: { message: 'body is not JSON' } }));
       }
-      requests.push({ headers: req.headers, path: req.url, body });
-      const reply = queue.shift();
+      requests.push({ headers: req.headers, path: req.url, bytes: raw.length, body });
+      const reply = queue.shift() ?? options.answer?.(body);
       if (!reply) return send(500, JSON.stringify({ error: { message: 'fake model server: no scripted reply left' } }));
       delayMs = reply.delayMs ?? 0;
       if ('status' in reply)

@@ -98,6 +98,7 @@ export const HEADLINE_IDS = [
   'cold-import',
   'turn',
   'http-hook',
+  'turn-long-session',
 ] as const;
 
 /**

@@ -1,5 +1,9 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { jsonFigures, type Figure } from '../../bench/harness.ts';
+
+const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
 
 const figure = (id: string, value: number, baselineValue: number): Figure => ({
   id,
@@ -24,5 +28,16 @@ describe('bench --json figures', () => {
   it('refuses a repeated id or one outside the headline ids', () => {
     expect(() => jsonFigures([figure('turn', 1, 1), figure('turn', 2, 1)])).toThrow(/turn is used twice/);
     expect(() => jsonFigures([figure('turnaround', 1, 1)])).toThrow(/neither a headline id/);
+  });
+
+  it('accepts every figure id a bench declares (a whole `npm run bench -- --json` run must not fail at the end)', async () => {
+    const files = (await readdir(BENCH_DIR)).filter((f) => f.endsWith('.bench.ts'));
+    const ids: string[] = [];
+    // A figure is an object literal whose `id` comes right before its `name`.
+    for (const file of files) {
+      for (const [, id] of (await readFile(`${BENCH_DIR}${file}`, 'utf8')).matchAll(/\bid: '([^']+)',\s*name\b/g)) ids.push(id!);
+    }
+    expect(ids).toContain('turn-long-session');
+    expect(jsonFigures(ids.map((id) => figure(id, 1, 1))).map((f) => f.id)).toEqual(ids);
   });
 });

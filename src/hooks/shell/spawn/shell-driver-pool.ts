@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { killGroup } from './direct-spawn.ts';
 import { currentDirectory } from './current-directory.ts';
-import { readCapturedOutput, watchCapturedOutput, type CapturedOutput } from './captured-output.ts';
+import { cutToCap, readCapturedFile, WATCH_INTERVAL_MS } from './captured-output.ts';
 import { errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
 import { isProcessAlive } from './is-process-alive.ts';
 import { driverScript, runFileText, type DriverScript } from './driver-script.ts';
@@ -34,7 +34,7 @@ import { driverScript, runFileText, type DriverScript } from './driver-script.ts
  * — driver, hook and grandchildren — and the driver is replaced. stdin/stdout/stderr go through
  * files in a private 0700 temp dir: Node rewrites the stdin file in place through a descriptor it
  * holds; each run's output files are read back at most CAPTURE_LIMIT_BYTES, then removed, and
- * `watchCapturedOutput` truncates an output file that grows past the cap (the hook writes with
+ * while a hook runs its output files are cut back to the cap (`cutToCap`: the hook writes with
  * O_APPEND, so the first bytes are kept and the disk use stays bounded). A driver's cwd and
  * environment are fixed at start (a driver whose cwd or env does not match the run's is not used
  * for it). A signal death is reported as -N, as on the exact path (see `statusFromShell`).
@@ -105,6 +105,7 @@ export class ShellDriverPool {
   #nextId = 0;
   #available: boolean;
   #script: DriverScript | undefined;
+  #doomed: string[] = [];
 
   constructor(options: { shell?: string } = {}) {
     this.#shell = options.shell ?? '/bin/sh';
@@ -149,26 +150,34 @@ export class ShellDriverPool {
     const outPath = driver.files.out + driver.runs;
     const errPath = driver.files.err + driver.runs;
     const start = performance.now();
+    const deadline = start + timeoutSeconds * 1000;
     return new Promise<ShellRunRecord | undefined>((resolve) => {
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
+      const cut = { out: false, err: false };
+      // One timer per run for both the output watchdog and the timeout.
+      const tick = () => {
+        cut.out ||= cutToCap(outPath);
+        cut.err ||= cutToCap(errPath);
+        const left = deadline - performance.now();
+        if (left > 0) {
+          timer = setTimeout(tick, Math.min(WATCH_INTERVAL_MS, left));
+          return;
+        }
         this.#retire(driver);
-        finish(null);
-      }, timeoutSeconds * 1000);
-      const watch = watchCapturedOutput(outPath, errPath);
-      const finish = (returncode: number | null) => {
+        finish(null, true);
+      };
+      let timer = setTimeout(tick, Math.min(WATCH_INTERVAL_MS, timeoutSeconds * 1000));
+      const finish = (returncode: number | null, timedOut: boolean) => {
         clearTimeout(timer);
-        watch.stop();
         driver.onLine = undefined;
-        const out = readCapped(outPath);
-        const err = readCapped(errPath);
-        resolve(ranRecord(returncode, { out, err }, { ...watch.cut, timedOut }, start));
+        const out = readCapturedFile(outPath);
+        const err = readCapturedFile(errPath);
+        resolve(ranRecord(returncode, { out, err }, { ...cut, timedOut }, start));
+        // Read: removed once this turn of the event loop is over, not in the answer's path.
+        this.#removeLater(outPath, errPath);
       };
       driver.onLine = (line) => {
         if (line[0] === 'c') {
           clearTimeout(timer);
-          watch.stop();
           // Nothing ran: the caller falls back to the exact path. A scratch file is gone, so
           // this driver is done (what else it writes is ignored).
           driver.onLine = undefined;
@@ -179,13 +188,12 @@ export class ShellDriverPool {
         if (line === 'gone') {
           // The hook may have run in part: never run it twice, report a spawn failure.
           clearTimeout(timer);
-          watch.stop();
           driver.onLine = undefined;
           this.#retire(driver);
           resolve({ ...errorRecord('shell hook runner exited unexpectedly', start) });
           return;
         }
-        finish(statusFromShell(Number(line.slice(2))));
+        finish(statusFromShell(Number(line.slice(2))), false);
         this.#release(driver);
       };
       driver.child.stdin.write('\n');
@@ -228,6 +236,17 @@ export class ShellDriverPool {
     this.#idle.push(driver);
     // Over the cap: the least recently used idle driver goes.
     if (this.#idle.length > MAX_IDLE_DRIVERS) this.#retire(this.#idle[0]!);
+  }
+
+  /** Unlinks `paths` on the next turn of the event loop (together with any others by then). */
+  #removeLater(...paths: string[]): void {
+    if (this.#doomed.length === 0)
+      setImmediate(() => {
+        const doomed = this.#doomed;
+        this.#doomed = [];
+        for (const path of doomed) unlinkQuietly(path);
+      }).unref();
+    this.#doomed.push(...paths);
   }
 
   /** Which loop the drivers run: whether the shell is dash is asked once. */
@@ -374,12 +393,18 @@ function removeStaleScratchDirs(root: string): void {
   }
 }
 
-/** Replaces the stdin file's content in place (same inode: the waiting subshell has it open). */
+/**
+ * Replaces a scratch file's content in place (same inode: the driver opens it by name, a subshell
+ * forked ahead has it open). The string is written as it is, not through a Buffer of our own.
+ */
 function writeInput(fd: number, input: string): void {
-  const bytes = Buffer.from(input, 'utf8');
-  let written = 0;
-  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written, written);
-  ftruncateSync(fd, bytes.length);
+  const length = Buffer.byteLength(input, 'utf8');
+  if (writeSync(fd, input, 0, 'utf8') < length) {
+    const bytes = Buffer.from(input, 'utf8');
+    let written = 0;
+    while (written < length) written += writeSync(fd, bytes, written, length - written, written);
+  }
+  ftruncateSync(fd, length);
 }
 
 function closeQuietly(fd: number): void {
@@ -395,20 +420,6 @@ function unlinkQuietly(path: string): void {
     unlinkSync(path);
   } catch {
     // never created or already gone
-  }
-}
-
-/** Reads at most the cap from a hook's output file, then removes the file. */
-function readCapped(path: string): CapturedOutput {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    return readCapturedOutput(fd);
-  } catch {
-    return { text: '', truncated: false };
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-    unlinkQuietly(path);
   }
 }
 

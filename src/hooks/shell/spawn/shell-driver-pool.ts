@@ -42,12 +42,17 @@ import { driverScript, runFileText, type DriverScript } from './driver-script.ts
 
 const MAX_IDLE_DRIVERS = 8;
 
+/** A request: one newline (driver-script.ts). */
+const REQUEST = Buffer.from('\n');
+
 type DriverProcess = ChildProcessByStdio<Writable, Readable, null>;
 
 interface Driver {
   readonly id: number;
   readonly child: DriverProcess;
-  readonly envKey: string;
+  /** The environment it was started with (its own copy), and how many variables that is. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly envSize: number;
   readonly cwd: string;
   /** The stdin file, the run file and the output-file prefixes (run n writes `<out>n`, `<err>n`). */
   readonly files: { in: string; run: string; out: string; err: string };
@@ -64,18 +69,32 @@ interface Driver {
 }
 
 /*
- * The environment a driver was started with, as one string: a driver only takes runs whose
- * env is the same. The caller passes the env explicitly (no global state is watched or
- * replaced); for a plain object this costs ~2 µs, for `process.env` itself ~50-70 µs (every
- * key is a native getter), small beside a spawn's ~3 ms.
+ * A driver only takes runs whose env is the one it was started with. The caller passes the env
+ * explicitly (no global state is watched or replaced); compared variable by variable, no string
+ * built: ~1 µs for a plain object, ~50-70 µs for `process.env` itself (every key is a native getter).
  */
-function envKeyOf(env: Readonly<NodeJS.ProcessEnv>): string {
-  let key = '';
+function envCopy(env: Readonly<NodeJS.ProcessEnv>): { env: Record<string, string>; envSize: number } {
+  const copy: Record<string, string> = {};
+  let envSize = 0;
   for (const name in env) {
     const value = env[name];
-    if (value !== undefined) key += `${name}=${value}\0`;
+    if (value === undefined) continue;
+    Object.defineProperty(copy, name, { value, enumerable: true });
+    envSize++;
   }
-  return key;
+  return { env: Object.freeze(copy), envSize };
+}
+
+function sameEnv(env: Readonly<NodeJS.ProcessEnv>, driver: Pick<Driver, 'env' | 'envSize'>): boolean {
+  let size = 0;
+  for (const name in env) {
+    const value = env[name];
+    if (value === undefined) continue;
+    // An inherited property is never a string: no own-property check needed.
+    if (driver.env[name] !== value) return false;
+    size++;
+  }
+  return size === driver.envSize;
 }
 
 /**
@@ -117,7 +136,7 @@ export class ShellDriverPool {
     if (!this.#available || this.#idle.length > 0) return;
     const cwd = currentDirectory();
     if (cwd === '') return;
-    const driver = this.#start(env, envKeyOf(env), cwd);
+    const driver = this.#start(env, cwd);
     if (driver) this.#idle.push(driver);
   }
 
@@ -165,7 +184,6 @@ export class ShellDriverPool {
         this.#retire(driver);
         finish(null, true);
       };
-      let timer = setTimeout(tick, Math.min(WATCH_INTERVAL_MS, timeoutSeconds * 1000));
       const finish = (returncode: number | null, timedOut: boolean) => {
         clearTimeout(timer);
         driver.onLine = undefined;
@@ -196,7 +214,9 @@ export class ShellDriverPool {
         finish(statusFromShell(Number(line.slice(2))), false);
         this.#release(driver);
       };
-      driver.child.stdin.write('\n');
+      // The request first, the timer after: the driver wakes while Node finishes here.
+      driver.child.stdin.write(REQUEST);
+      let timer = setTimeout(tick, Math.min(WATCH_INTERVAL_MS, timeoutSeconds * 1000));
     });
   }
 
@@ -210,7 +230,6 @@ export class ShellDriverPool {
   }
 
   #acquire(env: Readonly<NodeJS.ProcessEnv>, cwd: string): Driver | undefined {
-    const envKey = envKeyOf(env);
     // The most recently used match; drivers no longer alive are dropped on the way. An idle
     // driver for another env or cwd stays (up to MAX_IDLE_DRIVERS), so that hooks given
     // different environments do not replace each other's drivers on every run.
@@ -220,12 +239,12 @@ export class ShellDriverPool {
         this.#retire(driver);
         continue;
       }
-      if (driver.envKey === envKey && driver.cwd === cwd) {
+      if (driver.cwd === cwd && sameEnv(env, driver)) {
         this.#idle.splice(this.#idle.indexOf(driver), 1);
         return driver;
       }
     }
-    return this.#start(env, envKey, cwd);
+    return this.#start(env, cwd);
   }
 
   #release(driver: Driver): void {
@@ -280,7 +299,7 @@ export class ShellDriverPool {
     }
   }
 
-  #start(env: Readonly<NodeJS.ProcessEnv>, envKey: string, cwd: string): Driver | undefined {
+  #start(env: Readonly<NodeJS.ProcessEnv>, cwd: string): Driver | undefined {
     const fds: number[] = [];
     try {
       if (!this.#dir) {
@@ -312,7 +331,19 @@ export class ShellDriverPool {
         cwd,
         env,
       });
-      const driver: Driver = { id, child, envKey, cwd, files, inFd, runFd, runText: '', runs: 0, alive: true, buffer: '' };
+      const driver: Driver = {
+        id,
+        child,
+        ...envCopy(env),
+        cwd,
+        files,
+        inFd,
+        runFd,
+        runText: '',
+        runs: 0,
+        alive: true,
+        buffer: '',
+      };
       child.on('error', () => {
         // Also raised after a good spawn (a failed kill, a broken pipe): its group goes as on exit.
         if (driver.alive) {

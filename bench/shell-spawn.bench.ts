@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPythonBaseline } from './support/python-baseline.ts';
 import { summarise, type Bench, type Figure } from './harness.ts';
 import { createMemoryLogger } from '../src/hooks/hook-logger.ts';
 import { parseShellHooks } from '../src/hooks/shell/config/parse-config.ts';
-import { shellHookCallback } from '../src/hooks/shell/shell-hook-callback.ts';
+import { fireShellHook, shellHookCallback } from '../src/hooks/shell/shell-hook-callback.ts';
+import { hookEnvironment } from '../src/hooks/shell/spawn/hook-environment.ts';
+import { ShellDriverPool } from '../src/hooks/shell/spawn/shell-driver-pool.ts';
 import { renderShellPayload } from '../src/hooks/shell/shell-payload.ts';
 
 /*
@@ -18,6 +20,9 @@ import { renderShellPayload } from '../src/hooks/shell/shell-payload.ts';
  * after the Node heap has grown to ~400 MB, because Node's fork() cost grows with the
  * parent's size. hookgate's path is the one that ships, here and on Lambda: the /bin/sh
  * driver pool (src/hooks/shell/spawn/shell-driver-pool.ts), through the live shell-hook callback.
+ * Its driver loop depends on the shell (src/hooks/shell/spawn/driver-script.ts): this machine's
+ * /bin/sh is dash, Lambda's (Amazon Linux) is bash, so a last figure runs the same path with the
+ * drivers in bash invoked as `sh`, as Lambda runs it.
  */
 
 const SAMPLES = 300;
@@ -79,7 +84,7 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t0;
 }
 
-async function measure(label: string, script: string): Promise<Figure[]> {
+async function measure(label: string, script: string, bashAsSh?: string): Promise<Figure[]> {
   const logger = createMemoryLogger();
   const [entry] = parseShellHooks({ hooks: { pre_tool_call: [{ command: script }] } }, logger);
   const callback = shellHookCallback(entry!, logger);
@@ -120,6 +125,9 @@ async function measure(label: string, script: string): Promise<Figure[]> {
       notes: `p99 ${s.p99.toFixed(2)} vs ${baseline.p99.toFixed(2)} ms; n=${s.n}/${baseline.n}`,
     });
     const suffix = label === 'as started' ? '' : '.grown-heap';
+    const bash = bashAsSh ? await measureBashDriver(entry!, logger, bashAsSh, python) : undefined;
+    if (bash && logger.lines.some((l) => l.level === 'warn'))
+      throw new Error(`hook warnings: ${logger.lines.map((l) => l.message).join('; ')}`);
     return [
       {
         ...figure(`shell-spawn${suffix}`, 'shell hook round trip, hookgate (the shipped /bin/sh driver)', summarise(fast)),
@@ -131,9 +139,47 @@ async function measure(label: string, script: string): Promise<Figure[]> {
         summarise(plain),
         summarise(pyNaive),
       ),
+      ...(bash
+        ? [
+            figure(
+              `shell-spawn.bash-driver${suffix}`,
+              'shell hook round trip, hookgate with bash as /bin/sh (Lambda’s shell)',
+              summarise(bash.hookgate),
+              summarise(bash.python),
+            ),
+          ]
+        : []),
     ];
   } finally {
     python.stop();
+  }
+}
+
+/**
+ * The shipped path (payload, spawn, evaluation: the callback's `fireShellHook`) with a driver
+ * pool whose shell is bash invoked as `sh`, against Python in rounds of their own.
+ */
+async function measureBashDriver(
+  entry: Parameters<typeof fireShellHook>[0],
+  logger: Parameters<typeof fireShellHook>[2],
+  shell: string,
+  python: ReturnType<typeof startPython>,
+): Promise<{ hookgate: number[]; python: number[] }> {
+  const pool = new ShellDriverPool({ shell });
+  const fire = () => fireShellHook(entry, { ...KWARGS }, logger, { environment: hookEnvironment(), pool });
+  try {
+    for (let i = 0; i < 5; i++) await fire();
+    const hookgate: number[] = [];
+    const py: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const round = [async () => py.push(await python.sample()), async () => hookgate.push(await timed(fire))].sort(
+        () => Math.random() - 0.5,
+      );
+      for (const step of round) await step();
+    }
+    return { hookgate, python: py };
+  } finally {
+    pool.close();
   }
 }
 
@@ -143,7 +189,10 @@ const bench: Bench = async () => {
     const script = join(dir, 'hook.sh');
     writeFileSync(script, '#!/bin/sh\ncat >/dev/null\necho "{}"\n');
     chmodSync(script, 0o755);
-    const figures = await measure('as started', script);
+    // Named `sh`, bash behaves as /bin/sh (named otherwise, with a socket on stdin, it reads ~/.bashrc).
+    const bashAsSh = existsSync('/bin/bash') ? join(dir, 'sh') : undefined;
+    if (bashAsSh) symlinkSync('/bin/bash', bashAsSh);
+    const figures = await measure('as started', script, bashAsSh);
     // Grow the heap the way a long-running gateway does, then measure again.
     const ballast: unknown[] = [];
     for (let i = 0; i < 3_000_000; i++) ballast.push({ i, s: `item-${i}` });

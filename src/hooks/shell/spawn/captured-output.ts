@@ -1,4 +1,4 @@
-import { fstatSync, readSync, statSync, truncateSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync, truncateSync } from 'node:fs';
 import { CAPTURE_LIMIT_BYTES } from './run-record.ts';
 
 /** A hook's stdout or stderr as captured: at most the cap, and whether more was written. */
@@ -9,62 +9,51 @@ export interface CapturedOutput {
 
 const EMPTY: CapturedOutput = Object.freeze({ text: '', truncated: false });
 
+/** How often a running hook's output files are checked against the cap. */
+export const WATCH_INTERVAL_MS = 200;
+
 /**
- * Reads at most {@link CAPTURE_LIMIT_BYTES} from the start of an output file a hook wrote
- * (positional reads: the hook's own offset is left alone). Unreadable counts as empty.
+ * Reads at most {@link CAPTURE_LIMIT_BYTES} from the start of an output file a hook wrote. A
+ * `stat` first: the usual empty stderr costs that one call. Missing or unreadable counts as empty.
  *
  * @example
- * const { text, truncated } = readCapturedOutput(fd);
+ * const { text, truncated } = readCapturedFile('/dev/shm/hookgate-sh-1-x/0.out3');
  */
-export function readCapturedOutput(fd: number): CapturedOutput {
+export function readCapturedFile(path: string): CapturedOutput {
   try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return EMPTY; // the usual stderr: no buffer, no read
-    const buffer = Buffer.allocUnsafe(Math.min(size, CAPTURE_LIMIT_BYTES));
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, read);
-      if (n === 0) break;
-      read += n;
+    const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+    if (size === 0) return EMPTY;
+    const fd = openSync(path, 'r');
+    try {
+      const buffer = Buffer.allocUnsafe(Math.min(size, CAPTURE_LIMIT_BYTES));
+      let read = 0;
+      while (read < buffer.length) {
+        const n = readSync(fd, buffer, read, buffer.length - read, read);
+        if (n === 0) break;
+        read += n;
+      }
+      return { text: buffer.toString('utf8', 0, read), truncated: size > CAPTURE_LIMIT_BYTES };
+    } finally {
+      closeSync(fd);
     }
-    return { text: buffer.toString('utf8', 0, read), truncated: size > CAPTURE_LIMIT_BYTES };
   } catch {
     return EMPTY;
   }
 }
 
-/** How often a running hook's output files are checked against the cap. */
-const WATCH_INTERVAL_MS = 200;
-
 /**
- * While a hook runs, cuts its stdout and stderr files back to the cap every 200 ms, so a
- * runaway hook cannot fill disk before it exits; `cut` says which were cut. The files are
- * the /bin/sh driver's per-run files, which the hook writes with O_APPEND, so later writes
- * land at the new end. Call `stop()` once it exited.
+ * The watchdog's check of a running hook's output file: truncates it to the cap once it grew
+ * past it, so a runaway hook cannot fill the disk before it exits (the hook writes with
+ * O_APPEND, so later writes land at the new end); true if it did. Call it every
+ * {@link WATCH_INTERVAL_MS} while the hook runs.
  *
  * @example
- * const watch = watchCapturedOutput(outPath, errPath);
- * // … the hook exits
- * watch.stop();
- * ranRecord(code, { out, err }, { ...watch.cut, timedOut }, start);
+ * cut.out ||= cutToCap(outPath);
  */
-export function watchCapturedOutput(out: string, err: string): { readonly cut: { out: boolean; err: boolean }; stop(): void } {
-  const cut = { out: false, err: false };
-  let timer = setTimeout(function check() {
-    cut.out ||= capAtLimit(out);
-    cut.err ||= capAtLimit(err);
-    timer = setTimeout(check, WATCH_INTERVAL_MS);
-    timer.unref();
-  }, WATCH_INTERVAL_MS);
-  timer.unref();
-  return { cut, stop: () => clearTimeout(timer) };
-}
-
-/** Truncates an output file that grew past the cap; true if it did. */
-function capAtLimit(file: string): boolean {
+export function cutToCap(path: string): boolean {
   try {
-    if (statSync(file).size <= CAPTURE_LIMIT_BYTES) return false;
-    truncateSync(file, CAPTURE_LIMIT_BYTES);
+    if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) <= CAPTURE_LIMIT_BYTES) return false;
+    truncateSync(path, CAPTURE_LIMIT_BYTES);
     return true;
   } catch {
     return false;

@@ -16,29 +16,34 @@ export function findPlainExecutable(program: string, pathVariable: string | unde
   const key = `${program}\0${pathVariable}\0${cwd}`;
   const cached = answers.get(key);
   if (cached) {
-    try {
-      if (signature(statSync(cached.path)) === cached.signature) return cached.path;
-    } catch {
-      // gone: look again
-    }
-    answers.delete(key);
+    const stat = statQuietly(cached.path);
+    if (stat && sameFile(stat, cached.stat)) return cached.path;
+    answers.delete(key); // changed or gone: look again
   }
   const found = search(program, pathVariable, cwd);
   if (found !== undefined) {
-    try {
+    const stat = statQuietly(found);
+    if (stat) {
       if (answers.size > 256) answers.clear();
-      answers.set(key, { path: found, signature: signature(statSync(found)) });
-    } catch {
-      // raced with a removal: not cached
-    }
+      answers.set(key, { path: found, stat });
+    } // else raced with a removal: not cached
   }
   return found;
 }
 
-const answers = new Map<string, { path: string; signature: string }>();
+function statQuietly(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // not a directory on the way, no access…
+  }
+}
 
-function signature(stat: Stats): string {
-  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.mode}`;
+const answers = new Map<string, { path: string; stat: Stats }>();
+
+/** The same file, unchanged: inode, size, mtime and mode (compared as numbers, no string built). */
+function sameFile(a: Stats, b: Stats): boolean {
+  return a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs && a.mode === b.mode;
 }
 
 function search(program: string, pathVariable: string | undefined, cwd: string): string | undefined {

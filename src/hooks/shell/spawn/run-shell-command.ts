@@ -2,7 +2,7 @@ import { spawnDirect } from './direct-spawn.ts';
 import { hookEnvironment, type HookEnvironment } from './hook-environment.ts';
 import { errorRecord, type ShellRunRecord } from './run-record.ts';
 import { CommandNotFoundError, EmptyCommandError } from './shell-errors.ts';
-import { shellDriverPool } from './shell-driver-pool.ts';
+import { shellDriverPool, type ShellDriverPool } from './shell-driver-pool.ts';
 import { findPlainExecutable } from './resolve-program.ts';
 import { currentDirectory } from './current-directory.ts';
 import { expandLeadingTilde, splitShellWords } from './shell-words.ts';
@@ -24,6 +24,8 @@ export interface RunShellCommandOptions {
    * CLAUDE_PROJECT_DIR).
    */
   extraEnv?: Readonly<Record<string, string>>;
+  /** The driver pool of the fast path (default: the process-wide one); the bench tries another shell's. */
+  pool?: ShellDriverPool;
 }
 
 /**
@@ -59,7 +61,7 @@ export async function runShellCommand(
   // Only a plain executable takes the driver, so the §3.5 error classes stay Node's exact ones.
   const program = options.path === 'exact' || cwd === '' ? undefined : findPlainExecutable(argv[0]!, env.PATH, cwd);
   if (program !== undefined) {
-    const record = await shellDriverPool().run(argv, input, timeoutSeconds, env);
+    const record = await (options.pool ?? shellDriverPool()).run(argv, input, timeoutSeconds, env);
     if (record) return record;
   }
   return spawnDirect(argv, input, timeoutSeconds, env);

@@ -18,86 +18,83 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { killGroup } from './direct-spawn.ts';
 import { currentDirectory } from './current-directory.ts';
-import { readCapturedOutput, watchCapturedOutput, type CapturedOutput } from './captured-output.ts';
+import { cutToCap, readCapturedFile, WATCH_INTERVAL_MS } from './captured-output.ts';
 import { errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
 import { isProcessAlive } from './is-process-alive.ts';
+import { driverScript, runFileText, type DriverScript } from './driver-script.ts';
 
 /*
  * How shell hooks are spawned, here and on Lambda. Why (measured, see bench/shell-spawn.bench.ts
  * and docs/performance.md): Node's libuv (20 and 22 alike) spawns with plain fork(), which
  * copies the parent's page tables, so a spawn costs more the bigger the Node process is
- * (2.8 ms at 44 MB RSS, 11 ms at 430 MB), while Python uses vfork. A small long-lived `/bin/sh` "driver" forks for us instead: its
- * fork is cheap whatever size Node has grown to. Each driver is its own process group (and
- * session) and runs one hook at a time in that group, so a timeout SIGKILLs the group —
- * driver, hook and grandchildren — and the driver is replaced. stdin/stdout/stderr go
- * through files in a private 0700 temp dir; output is read back at most CAPTURE_LIMIT_BYTES,
- * and `watchCapturedOutput` truncates an output file that grows past it (opened O_APPEND,
- * so the first bytes are kept and the disk use stays bounded).
- * A signal death is reported as -N, as on the exact path (see `statusFromShell`).
+ * (2.8 ms at 44 MB RSS, 11 ms at 430 MB), while Python uses vfork. A small long-lived `/bin/sh`
+ * "driver" starts hooks for us instead (driver-script.ts: its program and protocol): its own
+ * start of a process is cheap whatever size Node has grown to. Each driver is its own process
+ * group (and session) and runs one hook at a time in that group, so a timeout SIGKILLs the group
+ * — driver, hook and grandchildren — and the driver is replaced. stdin/stdout/stderr go through
+ * files in a private 0700 temp dir: Node rewrites the stdin file in place through a descriptor it
+ * holds; each run's output files are read back at most CAPTURE_LIMIT_BYTES, then removed, and
+ * while a hook runs its output files are cut back to the cap (`cutToCap`: the hook writes with
+ * O_APPEND, so the first bytes are kept and the disk use stays bounded). A driver's cwd and
+ * environment are fixed at start (a driver whose cwd or env does not match the run's is not used
+ * for it). A signal death is reported as -N, as on the exact path (see `statusFromShell`).
  */
 
-// The driver keeps one subshell forked ahead, with the hook's redirections already open
-// (fd 4 = the stdin file, 5/6 = this run's stdout/stderr files), blocked reading the next
-// request from fd 3 (the request pipe), so the hot path has no fork and no open at all: the
-// request (just the quoted argv) wakes that subshell, which `exec`s the hook in place with
-// fds 0-2 moved onto 4-6; the driver `wait`s for it and reports `x <status>`, then forks the
-// next subshell while Node handles the result. Node writes the stdin file in place through a
-// descriptor it holds (same inode whenever the subshell opened it). The output files come in
-// two sets used in turn (`$o0`/`$o1`…): the next subshell opens its set while Node is still
-// reading the last one, and Node removes each set once read, so every run gets fresh files
-// (late output of a grandchild goes to an unlinked file). The driver's own file names are its
-// positional parameters; its cwd and environment are fixed at start (a driver whose cwd or env
-// does not match the run's is not used for it). `c` = nothing ran (a redirection failed: a
-// scratch file or dir is gone): the request is still consumed and the caller falls back to the exact path. On
-// end of input (Node went away) the subshell kills the driver (`$$` is the driver's pid). The
-// subshell is a foreground one on purpose: an asynchronous list (`&`) would start the hook
-// with SIGINT and SIGQUIT ignored.
-const DRIVER_SCRIPT =
-  'i=$1; o=$2; e=$3; a=$4; n=0; exec 3<&0 0</dev/null; ' +
-  'while :; do ( { IFS= read -r l <&3 || { kill -KILL $$; exit 1; }; ' +
-  '[ -f "$o$n" ] && [ -f "$e$n" ] && command . "$a" || { echo c; exit 0; }; exec "$@" <&4 >&5 2>&6 3<&- 4<&- 5>&- 6>&-; } 4<"$i" 5>>"$o$n" 6>>"$e$n"; ' +
-  'IFS= read -r l <&3 || kill -KILL $$; echo c ); echo "x $?"; n=$((1-n)); done';
-
 const MAX_IDLE_DRIVERS = 8;
+
+/** A request: one newline (driver-script.ts). */
+const REQUEST = Buffer.from('\n');
 
 type DriverProcess = ChildProcessByStdio<Writable, Readable, null>;
 
 interface Driver {
   readonly id: number;
   readonly child: DriverProcess;
-  readonly envKey: string;
+  /** The environment it was started with (its own copy), and how many variables that is. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly envSize: number;
   readonly cwd: string;
-  /** The stdin file and the two output-file prefixes (`<out>0`, `<out>1`…). */
-  readonly files: { in: string; argv: string; out: string; err: string };
+  /** The stdin file, the run file and the output-file prefixes (run n writes `<out>n`, `<err>n`). */
+  readonly files: { in: string; run: string; out: string; err: string };
   /** Node's descriptor of the stdin file (rewritten in place each run), -1 once closed. */
   inFd: number;
-  /** Node's descriptor of the argv file (`set -- <quoted argv>`), and what it holds now. */
-  argvFd: number;
-  argvText: string;
-  /** Which output-file set the waiting subshell has open: 0 or 1. */
-  turn: number;
+  /** Node's descriptor of the run file (`runFileText`), and what it holds now. */
+  runFd: number;
+  runText: string;
+  /** How many runs were asked of this driver: the current (or last) one's output files end in it. */
+  runs: number;
   alive: boolean;
   buffer: string;
   onLine?: (line: string) => void;
 }
 
-function quote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /*
- * The environment a driver was started with, as one string: a driver only takes runs whose
- * env is the same. The caller passes the env explicitly (no global state is watched or
- * replaced); for a plain object this costs ~2 µs, for `process.env` itself ~50-70 µs (every
- * key is a native getter), small beside a spawn's ~3 ms.
+ * A driver only takes runs whose env is the one it was started with. The caller passes the env
+ * explicitly (no global state is watched or replaced); compared variable by variable, no string
+ * built: ~1 µs for a plain object, ~50-70 µs for `process.env` itself (every key is a native getter).
  */
-function envKeyOf(env: Readonly<NodeJS.ProcessEnv>): string {
-  let key = '';
+function envCopy(env: Readonly<NodeJS.ProcessEnv>): { env: Record<string, string>; envSize: number } {
+  const copy: Record<string, string> = {};
+  let envSize = 0;
   for (const name in env) {
     const value = env[name];
-    if (value !== undefined) key += `${name}=${value}\0`;
+    if (value === undefined) continue;
+    Object.defineProperty(copy, name, { value, enumerable: true });
+    envSize++;
   }
-  return key;
+  return { env: Object.freeze(copy), envSize };
+}
+
+function sameEnv(env: Readonly<NodeJS.ProcessEnv>, driver: Pick<Driver, 'env' | 'envSize'>): boolean {
+  let size = 0;
+  for (const name in env) {
+    const value = env[name];
+    if (value === undefined) continue;
+    // An inherited property is never a string: no own-property check needed.
+    if (driver.env[name] !== value) return false;
+    size++;
+  }
+  return size === driver.envSize;
 }
 
 /**
@@ -114,23 +111,32 @@ export function statusFromShell(status: number): number {
  * A pool of `/bin/sh` drivers that spawn shell hooks cheaply (see the note above). Each run
  * gets exactly the `env` passed; drivers are kept per environment and working directory.
  * `run` answers `undefined` when it cannot take a run (no /bin/sh, a newline in an argument…),
- * and the caller falls back to Node's `spawn`.
+ * and the caller falls back to Node's `spawn`. `shell` is for the tests and the bench, which
+ * also try bash (Lambda's /bin/sh) on a machine whose /bin/sh is dash.
  *
  * @example
  * const record = await shellDriverPool().run(['/hooks/guard.sh'], payload, 60, process.env);
  */
 export class ShellDriverPool {
+  readonly #shell: string;
   #dir: string | undefined;
   #idle: Driver[] = [];
   #nextId = 0;
-  #available = existsSync('/bin/sh') && process.platform !== 'win32';
+  #available: boolean;
+  #script: DriverScript | undefined;
+  #doomed: string[] = [];
+
+  constructor(options: { shell?: string } = {}) {
+    this.#shell = options.shell ?? '/bin/sh';
+    this.#available = existsSync(this.#shell) && process.platform !== 'win32';
+  }
 
   /** Starts one driver ahead of the first run, so the first hook does not pay for it. */
   warm(env: Readonly<NodeJS.ProcessEnv>): void {
     if (!this.#available || this.#idle.length > 0) return;
     const cwd = currentDirectory();
     if (cwd === '') return;
-    const driver = this.#start(env, envKeyOf(env), cwd);
+    const driver = this.#start(env, cwd);
     if (driver) this.#idle.push(driver);
   }
 
@@ -147,43 +153,51 @@ export class ShellDriverPool {
     if (!driver) return undefined;
     try {
       writeInput(driver.inFd, input);
-      // The argv goes through a file the subshell sources: dash reads a pipe one byte at a
+      // The argv goes through a file the driver sources: a shell reads a pipe one byte at a
       // time, so the request itself is a bare newline. Rewritten only when it changes.
-      const argvText = `set -- ${argv.map(quote).join(' ')}\n`;
-      if (argvText !== driver.argvText) {
-        writeInput(driver.argvFd, argvText);
-        driver.argvText = argvText;
+      const runText = runFileText(argv, this.#loop().direct);
+      if (runText !== driver.runText) {
+        writeInput(driver.runFd, runText);
+        driver.runText = runText;
       }
     } catch {
       this.#retire(driver);
       return undefined;
     }
-    // This run's output files: the set the waiting subshell opened (see DRIVER_SCRIPT).
-    const outPath = driver.files.out + driver.turn;
-    const errPath = driver.files.err + driver.turn;
+    // This run's output files (as the driver's counter, see driver-script.ts).
+    driver.runs += 1;
+    const outPath = driver.files.out + driver.runs;
+    const errPath = driver.files.err + driver.runs;
     const start = performance.now();
+    const deadline = start + timeoutSeconds * 1000;
     return new Promise<ShellRunRecord | undefined>((resolve) => {
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
+      const cut = { out: false, err: false };
+      // One timer per run for both the output watchdog and the timeout.
+      const tick = () => {
+        cut.out ||= cutToCap(outPath);
+        cut.err ||= cutToCap(errPath);
+        const left = deadline - performance.now();
+        if (left > 0) {
+          timer = setTimeout(tick, Math.min(WATCH_INTERVAL_MS, left));
+          return;
+        }
         this.#retire(driver);
-        finish(null);
-      }, timeoutSeconds * 1000);
-      const watch = watchCapturedOutput(outPath, errPath);
-      const finish = (returncode: number | null) => {
+        finish(null, true);
+      };
+      const finish = (returncode: number | null, timedOut: boolean) => {
         clearTimeout(timer);
-        watch.stop();
         driver.onLine = undefined;
-        const out = readCapped(outPath);
-        const err = readCapped(errPath);
-        resolve(ranRecord(returncode, { out, err }, { ...watch.cut, timedOut }, start));
+        const out = readCapturedFile(outPath);
+        const err = readCapturedFile(errPath);
+        resolve(ranRecord(returncode, { out, err }, { ...cut, timedOut }, start));
+        // Read: removed once this turn of the event loop is over, not in the answer's path.
+        this.#removeLater(outPath, errPath);
       };
       driver.onLine = (line) => {
-        if (line === 'c') {
+        if (line[0] === 'c') {
           clearTimeout(timer);
-          watch.stop();
           // Nothing ran: the caller falls back to the exact path. A scratch file is gone, so
-          // this driver is done; its own `x` line follows and is ignored.
+          // this driver is done (what else it writes is ignored).
           driver.onLine = undefined;
           this.#retire(driver);
           resolve(undefined);
@@ -192,17 +206,17 @@ export class ShellDriverPool {
         if (line === 'gone') {
           // The hook may have run in part: never run it twice, report a spawn failure.
           clearTimeout(timer);
-          watch.stop();
           driver.onLine = undefined;
           this.#retire(driver);
           resolve({ ...errorRecord('shell hook runner exited unexpectedly', start) });
           return;
         }
-        driver.turn ^= 1; // as the driver's `n=$((1-n))` after its `x` line
-        finish(statusFromShell(Number(line.slice(2))));
+        finish(statusFromShell(Number(line.slice(2))), false);
         this.#release(driver);
       };
-      driver.child.stdin.write('\n');
+      // The request first, the timer after: the driver wakes while Node finishes here.
+      driver.child.stdin.write(REQUEST);
+      let timer = setTimeout(tick, Math.min(WATCH_INTERVAL_MS, timeoutSeconds * 1000));
     });
   }
 
@@ -216,7 +230,6 @@ export class ShellDriverPool {
   }
 
   #acquire(env: Readonly<NodeJS.ProcessEnv>, cwd: string): Driver | undefined {
-    const envKey = envKeyOf(env);
     // The most recently used match; drivers no longer alive are dropped on the way. An idle
     // driver for another env or cwd stays (up to MAX_IDLE_DRIVERS), so that hooks given
     // different environments do not replace each other's drivers on every run.
@@ -226,12 +239,12 @@ export class ShellDriverPool {
         this.#retire(driver);
         continue;
       }
-      if (driver.envKey === envKey && driver.cwd === cwd) {
+      if (driver.cwd === cwd && sameEnv(env, driver)) {
         this.#idle.splice(this.#idle.indexOf(driver), 1);
         return driver;
       }
     }
-    return this.#start(env, envKey, cwd);
+    return this.#start(env, cwd);
   }
 
   #release(driver: Driver): void {
@@ -244,6 +257,23 @@ export class ShellDriverPool {
     if (this.#idle.length > MAX_IDLE_DRIVERS) this.#retire(this.#idle[0]!);
   }
 
+  /** Unlinks `paths` on the next turn of the event loop (together with any others by then). */
+  #removeLater(...paths: string[]): void {
+    if (this.#doomed.length === 0)
+      setImmediate(() => {
+        const doomed = this.#doomed;
+        this.#doomed = [];
+        for (const path of doomed) unlinkQuietly(path);
+      }).unref();
+    this.#doomed.push(...paths);
+  }
+
+  /** Which loop the drivers run: whether the shell is dash is asked once. */
+  #loop(): DriverScript {
+    this.#script ??= driverScript(this.#shell);
+    return this.#script;
+  }
+
   #retire(driver: Driver): void {
     if (driver.alive) {
       driver.alive = false;
@@ -252,15 +282,24 @@ export class ShellDriverPool {
     this.#idle = this.#idle.filter((d) => d !== driver);
     if (driver.inFd >= 0) {
       closeQuietly(driver.inFd);
-      closeQuietly(driver.argvFd);
+      closeQuietly(driver.runFd);
       driver.inFd = -1;
-      const { files } = driver;
-      for (const path of [files.in, files.argv, `${files.out}0`, `${files.out}1`, `${files.err}0`, `${files.err}1`])
+      // The scratch files, and the output files of the current run and of the next (a subshell
+      // forked ahead has them open).
+      const { files, runs } = driver;
+      for (const path of [
+        files.in,
+        files.run,
+        files.out + runs,
+        files.err + runs,
+        files.out + (runs + 1),
+        files.err + (runs + 1),
+      ])
         unlinkQuietly(path);
     }
   }
 
-  #start(env: Readonly<NodeJS.ProcessEnv>, envKey: string, cwd: string): Driver | undefined {
+  #start(env: Readonly<NodeJS.ProcessEnv>, cwd: string): Driver | undefined {
     const fds: number[] = [];
     try {
       if (!this.#dir) {
@@ -280,19 +319,31 @@ export class ShellDriverPool {
       }
       const id = this.#nextId++;
       const base = join(this.#dir, String(id));
-      const files = { in: `${base}.in`, argv: `${base}.argv`, out: `${base}.out`, err: `${base}.err` };
-      // The stdin file exists before the driver starts: its first subshell opens it at once.
+      const files = { in: `${base}.in`, run: `${base}.run`, out: `${base}.out`, err: `${base}.err` };
+      // The stdin file exists before the driver starts: a subshell forked ahead opens it at once.
       const inFd = openSync(files.in, 'w', 0o600);
       fds.push(inFd);
-      const argvFd = openSync(files.argv, 'w', 0o600);
-      fds.push(argvFd);
-      const child = spawn('/bin/sh', ['-c', DRIVER_SCRIPT, 'hookgate-driver', files.in, files.out, files.err, files.argv], {
+      const runFd = openSync(files.run, 'w', 0o600);
+      fds.push(runFd);
+      const child = spawn(this.#shell, ['-c', this.#loop().text, 'hookgate-driver', files.in, files.out, files.err, files.run], {
         stdio: ['pipe', 'pipe', 'ignore'],
         detached: true,
         cwd,
         env,
       });
-      const driver: Driver = { id, child, envKey, cwd, files, inFd, argvFd, argvText: '', turn: 0, alive: true, buffer: '' };
+      const driver: Driver = {
+        id,
+        child,
+        ...envCopy(env),
+        cwd,
+        files,
+        inFd,
+        runFd,
+        runText: '',
+        runs: 0,
+        alive: true,
+        buffer: '',
+      };
       child.on('error', () => {
         // Also raised after a good spawn (a failed kill, a broken pipe): its group goes as on exit.
         if (driver.alive) {
@@ -311,7 +362,7 @@ export class ShellDriverPool {
         driver.onLine?.('gone');
       });
       child.stdin.on('error', () => {});
-      // The driver's lines are short ASCII (`x <status>`, `c`): split the raw chunk, no decoder.
+      // The driver's lines are short ASCII (`x <status>`, `c…`): split the raw chunk, no decoder.
       child.stdout.on('data', (chunk: Buffer) => {
         let from = 0;
         let nl: number;
@@ -373,12 +424,18 @@ function removeStaleScratchDirs(root: string): void {
   }
 }
 
-/** Replaces the stdin file's content in place (same inode: the waiting subshell has it open). */
+/**
+ * Replaces a scratch file's content in place (same inode: the driver opens it by name, a subshell
+ * forked ahead has it open). The string is written as it is, not through a Buffer of our own.
+ */
 function writeInput(fd: number, input: string): void {
-  const bytes = Buffer.from(input, 'utf8');
-  let written = 0;
-  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written, written);
-  ftruncateSync(fd, bytes.length);
+  const length = Buffer.byteLength(input, 'utf8');
+  if (writeSync(fd, input, 0, 'utf8') < length) {
+    const bytes = Buffer.from(input, 'utf8');
+    let written = 0;
+    while (written < length) written += writeSync(fd, bytes, written, length - written, written);
+  }
+  ftruncateSync(fd, length);
 }
 
 function closeQuietly(fd: number): void {
@@ -394,20 +451,6 @@ function unlinkQuietly(path: string): void {
     unlinkSync(path);
   } catch {
     // never created or already gone
-  }
-}
-
-/** Reads at most the cap from a hook's output file, then removes the file. */
-function readCapped(path: string): CapturedOutput {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    return readCapturedOutput(fd);
-  } catch {
-    return { text: '', truncated: false };
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-    unlinkQuietly(path);
   }
 }
 

@@ -1,0 +1,130 @@
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { driverScript, runFileText } from '../../src/hooks/shell/spawn/driver-script.ts';
+import { ShellDriverPool } from '../../src/hooks/shell/spawn/shell-driver-pool.ts';
+import { until } from '../support/until.ts';
+
+/*
+ * Both driver loops (driver-script.ts), each in the shell it is for: DIRECT in dash, FORK_AHEAD in
+ * bash (Lambda's /bin/sh). The shared cases (stdin, exit, timeouts, a hook that kills its runner)
+ * run through runShellCommand in run-shell-command.test.ts, on this machine's /bin/sh.
+ */
+
+const dir = mkdtempSync(join(tmpdir(), 'hookgate-loops-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function executable(path: string, body: string): string {
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+// bash as Lambda runs it: as `sh` (a bash named otherwise whose stdin is a socket, as Node's
+// pipes are, reads ~/.bashrc).
+const bashAsSh = join(dir, 'sh');
+if (existsSync('/bin/bash')) symlinkSync('/bin/bash', bashAsSh);
+const shells = [
+  { shell: '/usr/bin/dash', direct: true },
+  { shell: bashAsSh, direct: false },
+].filter(({ shell }) => existsSync(shell));
+
+describe.each(shells)('the driver loop in $shell (direct: $direct)', ({ shell, direct }) => {
+  const pool = new ShellDriverPool({ shell });
+  afterAll(() => pool.close());
+  const PATH = '/usr/local/bin:/usr/bin:/bin';
+
+  it(`is the ${direct ? 'direct' : 'fork-ahead'} one`, () => {
+    expect(driverScript(shell).direct).toBe(direct);
+  });
+
+  it('gives the hook the stdin file, its own output files and its exit status, run after run', async () => {
+    const hook = executable(join(dir, `echo-${direct}`), 'cat; echo "err $1" >&2; exit 3');
+    for (const n of [1, 2, 3]) {
+      const record = await pool.run([hook, `run ${n}`], `{"n": ${n}}`, 10, { PATH });
+      expect(record).toMatchObject({ returncode: 3, stdout: `{"n": ${n}}`, stderr: `err run ${n}\n`, error: null });
+    }
+  });
+
+  it('leaves variables named like its own alone (no scratch path reaches the hook)', async () => {
+    const names = ['i', 'o', 'e', 'a', 'n', 'l', 'r', 's', 'hookgate_request'];
+    const env = { PATH, ...Object.fromEntries(names.map((name) => [name, `mine-${name}`])) };
+    const record = await pool.run(['/usr/bin/env'], '', 10, env);
+    const seen = record!.stdout.split('\n').filter((line) => line !== '' && !/^(PWD|SHLVL|_|OLDPWD)=/.test(line));
+    expect(seen.sort()).toEqual(
+      Object.entries(env)
+        .map(([name, value]) => `${name}=${value}`)
+        .sort(),
+    );
+  });
+
+  it('runs the program on PATH, not a builtin or function of the same name', async () => {
+    const bin = mkdtempSync(join(dir, 'bin-'));
+    executable(join(bin, 'hookgate_request'), 'echo program');
+    executable(join(bin, 'echo'), 'echo "program echo $*"');
+    const env = { PATH: `${bin}:${PATH}` };
+    expect((await pool.run(['hookgate_request'], '', 10, env))?.stdout).toBe('program\n');
+    expect((await pool.run(['echo', 'a', 'b'], '', 10, env))?.stdout).toBe('program echo a b\n');
+  });
+
+  it('looks a bare name up afresh on every run, as execvp does', async () => {
+    const [first, second] = [mkdtempSync(join(dir, 'first-')), mkdtempSync(join(dir, 'second-'))];
+    const env = { PATH: `${first}:${second}:${PATH}` };
+    executable(join(first, 'hookgate-prog'), 'echo first');
+    executable(join(second, 'hookgate-prog'), 'echo second');
+    expect((await pool.run(['hookgate-prog'], '', 10, env))?.stdout).toBe('first\n');
+    rmSync(join(first, 'hookgate-prog'));
+    expect((await pool.run(['hookgate-prog'], '', 10, env))?.stdout).toBe('second\n');
+  });
+
+  it('reports a signal death as minus the signal, and kills the group on timeout', async () => {
+    expect((await pool.run(['/bin/sh', '-c', 'kill -9 $$'], '', 10, { PATH }))?.returncode).toBe(-9);
+    const pidFile = join(dir, `sleeper-${direct}`);
+    const record = await pool.run(['/bin/sh', '-c', `sleep 30 & echo $! > '${pidFile}'; wait`], '', 1, { PATH });
+    expect(record).toMatchObject({ timed_out: true, returncode: null });
+    const sleeper = Number(readFileSync(pidFile, 'utf8'));
+    await until(() => gone(sleeper), `the grandchild ${sleeper} to be killed`);
+  });
+
+  it('runs nothing and answers undefined once its scratch files are gone', async () => {
+    const own = new ShellDriverPool({ shell });
+    const marker = join(dir, `ran-${direct}`);
+    // Its scratch dir is the one that appears with its first run (files share workers: only that one goes).
+    const before = new Set(scratchDirs());
+    expect((await own.run(['/bin/true'], '', 10, { PATH }))?.returncode).toBe(0);
+    for (const path of scratchDirs().filter((p) => !before.has(p))) rmSync(path, { recursive: true, force: true });
+    expect(await own.run(['/bin/sh', '-c', `touch '${marker}'`], '', 10, { PATH })).toBeUndefined();
+    expect(existsSync(marker)).toBe(false);
+    own.close();
+  });
+});
+
+/** This process's driver scratch dirs, wherever they are. */
+function scratchDirs(): string[] {
+  return ['/dev/shm', tmpdir()].filter(existsSync).flatMap((root) =>
+    readdirSync(root)
+      .filter((n) => n.startsWith(`hookgate-sh-${process.pid}-`))
+      .map((n) => join(root, n)),
+  );
+}
+
+describe('runFileText', () => {
+  it('quotes every word, and in the direct loop marks the run and makes a bare name a fresh lookup', () => {
+    expect(runFileText(['/h/a.sh', "it's"], false)).toBe(`set -- '/h/a.sh' 'it'\\''s'\n`);
+    expect(runFileText(['/h/a.sh'], true)).toBe(`set -- x "$2" "$3" "$4" "$5" "$6"; '/h/a.sh'\n`);
+    expect(runFileText(['jq', '.'], true)).toBe(`set -- x "$2" "$3" "$4" "$5" "$6"; hash -r; 'jq' '.'\n`);
+    expect(runFileText(['printf', 'x'], true)).toBe(`set -- x "$2" "$3" "$4" "$5" "$6"; (exec 'printf' 'x')\n`);
+  });
+});
+
+/** Gone, or a zombie nobody reaped yet: it runs nothing more. */
+function gone(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .startsWith('Z');
+  } catch {
+    return true;
+  }
+}

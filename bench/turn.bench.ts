@@ -5,9 +5,9 @@ import { startTurnRig } from './support/turn-rig.ts';
 
 /**
  * One turn handler invocation (`run: true` on the stand-in model: session resolve,
- * transcript load, two model calls, one terminal spawn, every plugin hook fired inline by a
+ * transcript load, two model calls, one `true` in the tool sandbox, every plugin hook fired inline by a
  * no-op plugin, transcript append, trace write, the handled-delivery check and record) against what a turn cannot avoid on the
- * same emulators: the same store calls and the same `/bin/sh -c true` spawn, made directly.
+ * same emulators: the same store calls and the same command through the same sandbox, made directly.
  * The ratio is the loop's and the hooks' overhead over the turn's mandatory I/O.
  */
 const ROUNDS = 4;
@@ -27,7 +27,7 @@ const bench: Bench = async () => {
       {
         id: 'turn',
         name: 'turn handler: one "run: true" turn, stand-in model, 11 plugin hooks with a no-op callback each (p50)',
-        baseline: 'the same store calls + sh spawn made directly (p50)',
+        baseline: 'the same store calls + the same sandboxed command, made directly (p50)',
         unit: 'ms',
         value: c.p50,
         baselineValue: b.p50,

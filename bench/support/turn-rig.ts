@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StandInModel } from '../../src/agent/model/stand-in-model.ts';
-import { runCommand } from '../../src/agent/sandbox/run-command.ts';
+import { selectToolSandbox } from '../../src/agent/sandbox/select-tool-sandbox.ts';
+import { DEFAULT_TOOL_POLICY } from '../../src/agent/tools/tool-policy.ts';
 import { createTurnHandler } from '../../src/agent/turn-handler.ts';
 import { recordHookRun } from '../../src/agent/trace/hook-run-scope.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
@@ -39,7 +40,8 @@ export interface TurnRig {
 
 /**
  * The turn benches' rig: the turn handler on the stand-in model (`run: true`: session
- * resolve, transcript load, two model calls, one terminal spawn, every plugin hook fired by a
+ * resolve, transcript load, two model calls, one terminal command in the tool sandbox (bubblewrap
+ * here, the turn's default), every plugin hook fired by a
  * no-op plugin, transcript append, trace write, the handled-delivery check and record) over
  * `plane`, and its baseline. Without `observerSink` observer events run in-process (no
  * observer registered: nothing); with it they are published as a deployed turn λ publishes
@@ -52,6 +54,11 @@ export interface TurnRig {
  */
 export async function startTurnRig(plane: DataPlane, options: { observerSink?: ObserverSink } = {}): Promise<TurnRig> {
   const home = await mkdtemp(join(tmpdir(), 'hookgate-turn-bench-'));
+  // The tool sandbox runs as nobody: it must pass through the home to the workspaces under it, or
+  // it refuses the command without running it (and the turn measures no spawn at all).
+  await chmod(home, 0o711);
+  // The turn's own sandbox (bubblewrap here, as the turn's default picks it), for the bare path too.
+  const { sandbox } = selectToolSandbox({ host: 'local', config: DEFAULT_TOOL_POLICY, workspaceRoot: join(home, 'workspaces') });
   await mkdir(join(home, 'plugins', 'noop'), { recursive: true });
   await writeFile(join(home, 'config.yaml'), 'plugins:\n  enabled: [noop]\n');
   await writeFile(join(home, 'plugins', 'noop', 'plugin.yaml'), 'name: noop\n');
@@ -80,6 +87,7 @@ export async function startTurnRig(plane: DataPlane, options: { observerSink?: O
     traces,
     handled: plane.dedup,
     workspaceRoot: join(home, 'workspaces'),
+    sandbox,
   });
   // Chat ids unique per rig: several rigs may share one table.
   const rigId = randomUUID().slice(0, 8);
@@ -122,8 +130,8 @@ export async function startTurnRig(plane: DataPlane, options: { observerSink?: O
       chat_type: 'dm',
     });
     await plane.transcripts.load(session.session_id);
-    await mkdir(join(home, 'bare'), { recursive: true });
-    await runCommand('true', join(home, 'bare'), 10);
+    const run = await sandbox.run({ sessionId: session.session_id }, { op: 'exec', command: 'true', timeoutSeconds: 10 });
+    if (run.exitCode !== 0) throw new Error(`the bare path's command failed: ${run.output}`);
     await Promise.all([
       plane.transcripts.append(session.session_id, [
         { role: 'user', content: 'run: true' },

@@ -59,13 +59,15 @@ describe.each(['fast', 'exact'] as const)(
 
 describe('hookEnvironment().variables()', () => {
   it('copies every variable but the withheld ones, a `__proto__` one included, onto a plain object', () => {
-    const env = JSON.parse('{"PATH": "/bin", "__proto__": "p", "AWS_ACCESS_KEY_ID": "k", "EMPTY": ""}') as NodeJS.ProcessEnv;
+    const env = JSON.parse(
+      '{"PATH": "/bin", "__proto__": "p", "AWS_ACCESS_KEY_ID": "k", "HOOK_ENV_TEST_BLANK": ""}',
+    ) as NodeJS.ProcessEnv;
     const copy = hookEnvironment().variables(env);
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
     expect(Object.entries(copy)).toEqual([
       ['PATH', '/bin'],
       ['__proto__', 'p'],
-      ['EMPTY', ''],
+      ['HOOK_ENV_TEST_BLANK', ''],
     ]);
   });
 });

@@ -84,6 +84,25 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t0;
 }
 
+/**
+ * SAMPLES rounds of one Python sample (timed inside Python) and one timed `fire`, each round in a
+ * fresh random order, so that neither path always follows the other.
+ */
+async function roundsWithPython(
+  python: ReturnType<typeof startPython>,
+  fire: () => Promise<unknown>,
+): Promise<{ hookgate: number[]; python: number[] }> {
+  const hookgate: number[] = [];
+  const py: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const round = [async () => py.push(await python.sample()), async () => hookgate.push(await timed(fire))].sort(
+      () => Math.random() - 0.5,
+    );
+    for (const step of round) await step();
+  }
+  return { hookgate, python: py };
+}
+
 async function measure(label: string, script: string, bashAsSh?: string): Promise<Figure[]> {
   const logger = createMemoryLogger();
   const [entry] = parseShellHooks({ hooks: { pre_tool_call: [{ command: script }] } }, logger);
@@ -96,14 +115,7 @@ async function measure(label: string, script: string, bashAsSh?: string): Promis
     // Round by round in a fresh random order, so that no path always follows another. The naive
     // spawn gets rounds of its own: its fork() leaves the Node heap copy-on-write, and whatever
     // runs next in Node pays the page faults — charged to hookgate if it came next.
-    const py: number[] = [];
-    const fast: number[] = [];
-    for (let i = 0; i < SAMPLES; i++) {
-      const round = [async () => py.push(await python.sample()), async () => fast.push(await timed(hookgate))].sort(
-        () => Math.random() - 0.5,
-      );
-      for (const step of round) await step();
-    }
+    const { python: py, hookgate: fast } = await roundsWithPython(python, hookgate);
     const pyNaive: number[] = [];
     const plain: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
@@ -169,15 +181,7 @@ async function measureBashDriver(
   const fire = () => fireShellHook(entry, { ...KWARGS }, logger, { environment: hookEnvironment(), pool });
   try {
     for (let i = 0; i < 5; i++) await fire();
-    const hookgate: number[] = [];
-    const py: number[] = [];
-    for (let i = 0; i < SAMPLES; i++) {
-      const round = [async () => py.push(await python.sample()), async () => hookgate.push(await timed(fire))].sort(
-        () => Math.random() - 0.5,
-      );
-      for (const step of round) await step();
-    }
-    return { hookgate, python: py };
+    return await roundsWithPython(python, fire);
   } finally {
     pool.close();
   }

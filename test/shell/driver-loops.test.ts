@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { driverScript, runFileText } from '../../src/hooks/shell/spawn/driver-script.ts';
 import { ShellDriverPool } from '../../src/hooks/shell/spawn/shell-driver-pool.ts';
+import { processGone } from '../support/process-gone.ts';
 import { until } from '../support/until.ts';
 
 /*
@@ -84,7 +85,7 @@ describe.each(shells)('the driver loop in $shell (direct: $direct)', ({ shell, d
     const record = await pool.run(['/bin/sh', '-c', `sleep 30 & echo $! > '${pidFile}'; wait`], '', 1, { PATH });
     expect(record).toMatchObject({ timed_out: true, returncode: null });
     const sleeper = Number(readFileSync(pidFile, 'utf8'));
-    await until(() => gone(sleeper), `the grandchild ${sleeper} to be killed`);
+    await until(() => processGone(sleeper), `the grandchild ${sleeper} to be killed`);
   });
 
   it('runs nothing and answers undefined once its scratch files are gone', async () => {
@@ -117,14 +118,3 @@ describe('runFileText', () => {
     expect(runFileText(['printf', 'x'], true)).toBe(`set -- x "$2" "$3" "$4" "$5" "$6"; (exec 'printf' 'x')\n`);
   });
 });
-
-/** Gone, or a zombie nobody reaped yet: it runs nothing more. */
-function gone(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8')
-      .replace(/^.*\) /s, '')
-      .startsWith('Z');
-  } catch {
-    return true;
-  }
-}

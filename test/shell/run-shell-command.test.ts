@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { types } from 'node:util';
 import { runShellCommand } from '../../src/hooks/shell/spawn/run-shell-command.ts';
 import { CAPTURE_LIMIT_BYTES } from '../../src/hooks/shell/spawn/run-record.ts';
+import { processGone } from '../support/process-gone.ts';
 import { until } from '../support/until.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hookgate-run-'));
@@ -16,17 +17,6 @@ function script(name: string, body: string, mode = 0o755): string {
   chmodSync(path, mode);
   return path;
 }
-
-/** Gone, or a zombie nobody reaped yet (a container's PID 1 may not reap): it runs nothing more. */
-const processGone = (pid: number) => {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8')
-      .replace(/^.*\) /s, '')
-      .startsWith('Z');
-  } catch {
-    return true;
-  }
-};
 
 /** The running (not zombie) processes whose process group is `pgid`. */
 const groupMembers = (pgid: number) =>

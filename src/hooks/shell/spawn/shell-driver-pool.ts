@@ -21,7 +21,7 @@ import { currentDirectory } from './current-directory.ts';
 import { cutToCap, readCapturedFile, WATCH_INTERVAL_MS } from './captured-output.ts';
 import { errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
 import { isProcessAlive } from './is-process-alive.ts';
-import { driverScript, runFileText, type DriverScript } from './driver-script.ts';
+import { DRIVER_SCRIPT, runFileText } from './driver-script.ts';
 
 /*
  * How shell hooks are spawned, here and on Lambda. Why (measured, see bench/shell-spawn.bench.ts
@@ -123,7 +123,6 @@ export class ShellDriverPool {
   #idle: Driver[] = [];
   #nextId = 0;
   #available: boolean;
-  #script: DriverScript | undefined;
   #doomed: string[] = [];
 
   constructor(options: { shell?: string } = {}) {
@@ -155,7 +154,7 @@ export class ShellDriverPool {
       writeInput(driver.inFd, input);
       // The argv goes through a file the driver sources: a shell reads a pipe one byte at a
       // time, so the request itself is a bare newline. Rewritten only when it changes.
-      const runText = runFileText(argv, this.#loop().direct);
+      const runText = runFileText(argv);
       if (runText !== driver.runText) {
         writeInput(driver.runFd, runText);
         driver.runText = runText;
@@ -268,12 +267,6 @@ export class ShellDriverPool {
     this.#doomed.push(...paths);
   }
 
-  /** Which loop the drivers run: whether the shell is dash is asked once. */
-  #loop(): DriverScript {
-    this.#script ??= driverScript(this.#shell);
-    return this.#script;
-  }
-
   #retire(driver: Driver): void {
     if (driver.alive) {
       driver.alive = false;
@@ -325,7 +318,7 @@ export class ShellDriverPool {
       fds.push(inFd);
       const runFd = openSync(files.run, 'w', 0o600);
       fds.push(runFd);
-      const child = spawn(this.#shell, ['-c', this.#loop().text, 'hookgate-driver', files.in, files.out, files.err, files.run], {
+      const child = spawn(this.#shell, ['-c', DRIVER_SCRIPT, 'hookgate-driver', files.in, files.out, files.err, files.run], {
         stdio: ['pipe', 'pipe', 'ignore'],
         detached: true,
         cwd,

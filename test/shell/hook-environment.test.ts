@@ -70,6 +70,14 @@ describe('hookEnvironment().variables()', () => {
       ['HOOK_ENV_TEST_BLANK', ''],
     ]);
   });
+
+  it('withholds a deployment secret remembered after an earlier firing (the environment is reused until then)', () => {
+    const env = { PATH: '/bin', HOOK_ENV_TEST_LATE_SECRET: 'late' };
+    expect(hookEnvironment().variables(env)).toEqual(env);
+    rememberDeploymentSecret({ HOOK_ENV_TEST_LATE_SECRET: 'late' });
+    expect(hookEnvironment().variables(env)).toEqual({ PATH: '/bin' });
+    expect(hookEnvironment().withheld).toContain('HOOK_ENV_TEST_LATE_SECRET');
+  });
 });
 
 describe('hooks.env_passthrough in config.yaml', () => {

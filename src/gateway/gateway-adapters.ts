@@ -28,7 +28,13 @@ function adapterOnDemand(platform: PlatformName, settings: unknown): PlatformAda
       return loaded?.repliesInline;
     },
     async handle(request: InboundRequest): Promise<AdapterVerdict> {
-      loading ??= LOADERS[platform]().then((factory) => (loaded = factory(settings)));
+      // A failed load is not kept: the next webhook tries again (the platform then retries this one on the 503).
+      loading ??= LOADERS[platform]()
+        .then((factory) => (loaded = factory(settings)))
+        .catch((error: unknown) => {
+          loading = undefined;
+          throw error;
+        });
       return (await loading).handle(request);
     },
   };

@@ -15,11 +15,12 @@ import type { TurnMessage } from '../src/pipeline/turn-message.ts';
 import type { TranscriptMessage } from '../src/store/transcript-store.ts';
 import { summarise, type Bench } from './harness.ts';
 import { AwsRequestCounter } from './support/aws-request-counter.ts';
+import { DynamoTraceStore } from '../src/store/trace-store.ts';
 
 /**
  * How a turn's cost grows with its session (docs/performance.md, "Long sessions"): a plain
  * message turn in sessions that already hold 1, 10, 100 and 1,000 stored messages (each a
- * 300-character user or assistant text), measuring per turn the DynamoDB read units, the
+ * 300-character user or assistant text), measuring per turn the DynamoDB read and write units, the
  * bytes of the model requests and the handler's latency. The headline ratio is the latency
  * at 1,000 against 1; the history window (src/agent/turn/history-window.ts) is what keeps
  * it flat.
@@ -56,6 +57,8 @@ const bench: Bench = async () => {
     turns: plane.turnQueue,
     replier: { send: async () => {} },
     handled: plane.dedup,
+    // As the deployed turn consumer does (src/runtime/turn-consumer.ts): every turn writes its hook trace.
+    traces: new DynamoTraceStore(plane.table),
     workspaceRoot: join(home, 'workspaces'),
   });
   const turn = async (chatId: string) => {
@@ -77,7 +80,7 @@ const bench: Bench = async () => {
     const out = await handler({ Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as never);
     if (out.batchItemFailures.length > 0) throw new Error('turn failed');
   };
-  const rows: { length: number; p50: number; readUnits: number; bytes: number }[] = [];
+  const rows: { length: number; p50: number; readUnits: number; writeUnits: number; bytes: number }[] = [];
   try {
     for (const length of LENGTHS) {
       const chatId = `long-${length}`;
@@ -105,8 +108,16 @@ const bench: Bench = async () => {
         await turn(chatId);
         times.push(performance.now() - t0);
       }
-      const reads = Object.values(counter.snapshot()).reduce((sum, row) => sum + row.readUnits, 0);
-      rows.push({ length, p50: summarise(times).p50, readUnits: reads / TURNS, bytes: requestBytes / TURNS });
+      const units = Object.values(counter.snapshot());
+      const reads = units.reduce((sum, row) => sum + row.readUnits, 0);
+      const writes = units.reduce((sum, row) => sum + row.writeUnits, 0);
+      rows.push({
+        length,
+        p50: summarise(times).p50,
+        readUnits: reads / TURNS,
+        writeUnits: writes / TURNS,
+        bytes: requestBytes / TURNS,
+      });
     }
   } finally {
     plane.destroy();
@@ -116,7 +127,10 @@ const bench: Bench = async () => {
   const first = rows[0]!;
   const last = rows.at(-1)!;
   const perLength = rows
-    .map((r) => `${r.length}: ${r.p50.toFixed(1)} ms, ${r.readUnits.toFixed(1)} RRU, ${(r.bytes / 1024).toFixed(1)} KiB`)
+    .map(
+      (r) =>
+        `${r.length}: ${r.p50.toFixed(1)} ms, ${r.readUnits.toFixed(1)} RRU, ${r.writeUnits.toFixed(1)} WRU, ${(r.bytes / 1024).toFixed(1)} KiB`,
+    )
     .join('; ');
   return [
     {
@@ -145,6 +159,15 @@ const bench: Bench = async () => {
       unit: 'RRU',
       value: last.readUnits,
       baselineValue: first.readUnits,
+      better: 'lower',
+    },
+    {
+      id: 'turn-long-session.write-units',
+      name: `DynamoDB write units per turn at ${last.length} stored messages (transcript, session, hook trace)`,
+      baseline: `at ${first.length}`,
+      unit: 'WRU',
+      value: last.writeUnits,
+      baselineValue: first.writeUnits,
       better: 'lower',
     },
   ];

@@ -2,8 +2,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { HookgateError } from '../errors/hookgate-error.ts';
 import { resolveHooksHome } from '../hooks/hooks-home.ts';
 import { explicitDevHome, findRunningDev } from '../local/dev-endpoints.ts';
-import { createDynamoTable } from '../store/dynamo-table.ts';
+import { createDynamoTable, type DynamoTable } from '../store/dynamo-table.ts';
 import { DynamoTraceStore } from '../store/trace-store.ts';
+import { DynamoTranscriptStore } from '../store/dynamo-transcript-store.ts';
 import { describeHookgateStack } from './stack-resources.ts';
 
 export interface TraceTargetOptions {
@@ -17,6 +18,8 @@ export interface TraceTargetOptions {
 
 export interface TraceTarget {
   store: DynamoTraceStore;
+  /** The same table's transcripts: the stored conversation a trace record names (`kwargs_history`). */
+  transcripts: DynamoTranscriptStore;
   client: DynamoDBClient;
   /** For messages: where the traces were read. */
   via: string;
@@ -45,7 +48,7 @@ export async function resolveTraceTarget(
   if (options.stack && !tableName) throw new TraceTargetError(`stack ${options.stack} has no table`);
   if (tableName) {
     const client = new DynamoDBClient({});
-    return { store: new DynamoTraceStore(createDynamoTable({ tableName, client })), client, via: `table ${tableName}` };
+    return { ...storesOf(createDynamoTable({ tableName, client })), client, via: `table ${tableName}` };
   }
   const dev = await findRunningDev({ ...explicitDevHome(options.home, env), defaultHome: resolveHooksHome(env) });
   if ('why' in dev) throw new TraceTargetError(`${dev.why}; start one, or pass --table NAME for a deployed stack's table`);
@@ -56,9 +59,13 @@ export async function resolveTraceTarget(
     credentials: endpoints.credentials,
   });
   return {
-    store: new DynamoTraceStore(createDynamoTable({ tableName: endpoints.tableName, client })),
+    ...storesOf(createDynamoTable({ tableName: endpoints.tableName, client })),
     client,
     via: `hookgate dev (${dev.home})`,
     devHome: dev.home,
   };
+}
+
+function storesOf(table: DynamoTable): Pick<TraceTarget, 'store' | 'transcripts'> {
+  return { store: new DynamoTraceStore(table), transcripts: new DynamoTranscriptStore(table) };
 }

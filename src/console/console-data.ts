@@ -15,6 +15,7 @@ import { DeadLetterQueue, type DeadLetter } from '../pipeline/dead-letter-queue.
 import type { DynamoTable } from '../store/dynamo-table.ts';
 import { loadReplayEngine, replayTurn, type TurnReplay } from '../agent/trace/replay-turn.ts';
 import { DynamoTraceStore, type TraceRecord } from '../store/trace-store.ts';
+import { DynamoTranscriptStore } from '../store/dynamo-transcript-store.ts';
 import type { TurnFilter, TurnSummary } from '../store/turn-summary.ts';
 import { UndeliveredReplyStore } from '../store/undelivered-reply-store.ts';
 import type { ReloadStatus } from './console-hub.ts';
@@ -110,6 +111,8 @@ export interface PluginLoad {
  */
 export class ConsoleData {
   private readonly traces: DynamoTraceStore;
+  /** The stored conversation trace records name (`kwargs_history`), for replays. */
+  private readonly transcripts: DynamoTranscriptStore;
   private readonly undeliveredReplies: UndeliveredReplyStore;
 
   constructor(
@@ -129,6 +132,7 @@ export class ConsoleData {
     },
   ) {
     this.traces = new DynamoTraceStore(options.table);
+    this.transcripts = new DynamoTranscriptStore(options.table);
     this.undeliveredReplies = new UndeliveredReplyStore(options.table);
   }
 
@@ -192,7 +196,7 @@ export class ConsoleData {
     if (records.length === 0) return undefined;
     const engine = await loadReplayEngine(this.options.home);
     try {
-      return await replayTurn(turnId, records, engine);
+      return await replayTurn(turnId, records, engine, this.transcripts);
     } finally {
       await engine.close();
     }

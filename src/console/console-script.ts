@@ -282,6 +282,13 @@ async function showTurn(turnId) {
       const cell = el("td", { colSpan: 7 });
       if (r.kwargs_cut)
         cell.append(el("p", { className: "warn", textContent: "kwargs were cut in the trace: this call is not replayable" }));
+      const stored = r.kwargs_history;
+      if (stored)
+        cell.append(
+          el("p", {
+            textContent: \`conversation_history began with the session's \${stored.count} stored message(s) (transcript \${stored.from_seq}–\${stored.to_seq}); the trace keeps only the ones after them, and replay reads those back\`
+          })
+        );
       const diff = transformDiff(r);
       if (diff) cell.append(diff);
       cell.append(folded("kwargs", r.kwargs), folded("result", r.result));

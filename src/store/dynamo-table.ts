@@ -52,8 +52,9 @@ export function isConditionFailed(error: unknown): boolean {
 export const epochSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);
 
 /**
- * Every item of one partition (optionally only sort keys starting with `skPrefix`), in sort
- * key order, following `LastEvaluatedKey` page by page. Strongly consistent.
+ * Every item of one partition (optionally only sort keys starting with `skPrefix`, or between
+ * `options.skBetween`'s two keys inclusive), in sort key order, following `LastEvaluatedKey`
+ * page by page. Strongly consistent.
  *
  * @example
  * const messages = await queryPartition(table, `TRANSCRIPT#${sessionId}`, 'MSG#');
@@ -62,16 +63,22 @@ export async function queryPartition(
   table: DynamoTable,
   pk: string,
   skPrefix?: string,
-  options: { projection?: string } = {},
+  options: { projection?: string; skBetween?: readonly [string, string] } = {},
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
+  const { skBetween } = options;
+  const condition = skBetween
+    ? { expression: 'PK = :pk AND SK BETWEEN :from AND :to', values: { ':pk': pk, ':from': skBetween[0], ':to': skBetween[1] } }
+    : skPrefix === undefined
+      ? { expression: 'PK = :pk', values: { ':pk': pk } }
+      : { expression: 'PK = :pk AND begins_with(SK, :prefix)', values: { ':pk': pk, ':prefix': skPrefix } };
   let start: Record<string, unknown> | undefined;
   do {
     const page = await table.doc.send(
       new QueryCommand({
         TableName: table.tableName,
-        KeyConditionExpression: skPrefix === undefined ? 'PK = :pk' : 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: skPrefix === undefined ? { ':pk': pk } : { ':pk': pk, ':prefix': skPrefix },
+        KeyConditionExpression: condition.expression,
+        ExpressionAttributeValues: condition.values,
         ...(options.projection ? { ProjectionExpression: options.projection } : {}),
         ConsistentRead: true,
         ...(start ? { ExclusiveStartKey: start } : {}),

@@ -1,5 +1,5 @@
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { TranscriptMessage, TranscriptStore } from './transcript-store.ts';
+import type { SequencedMessages, TranscriptMessage, TranscriptStore } from './transcript-store.ts';
 import { queryPartition, type DynamoTable } from './dynamo-table.ts';
 import { StoreWriteError } from './store-errors.ts';
 
@@ -17,7 +17,8 @@ import { StoreWriteError } from './store-errors.ts';
  * const transcripts = new DynamoTranscriptStore(table);
  * await transcripts.append(sessionId, [{ role: 'user', content: 'hi' }]);
  * const history = await transcripts.load(sessionId);
- * const recent = await transcripts.loadRecent(sessionId, { maxMessages: 100, maxChars: 120_000 });
+ * const { messages, seqs } = await transcripts.loadRecent(sessionId, { maxMessages: 100, maxChars: 120_000 });
+ * const again = await transcripts.loadRange(sessionId, seqs[0]!, seqs.at(-1)!); // the same messages
  */
 export class DynamoTranscriptStore implements TranscriptStore {
   /** 64 Ki UTF-16 units: at most 256 KB of UTF-8 per item. */
@@ -26,23 +27,18 @@ export class DynamoTranscriptStore implements TranscriptStore {
   constructor(private readonly table: DynamoTable) {}
 
   async load(sessionId: string): Promise<TranscriptMessage[]> {
-    const items = await queryPartition(this.table, `TRANSCRIPT#${sessionId}`, 'MSG#');
-
-    const messages: TranscriptMessage[] = [];
-    let i = 0;
-    while (i < items.length) {
-      const seq = items[i]!.seq;
-      const group: Record<string, unknown>[] = [];
-      while (i < items.length && items[i]!.seq === seq) group.push(items[i++]!);
-      const chunks = Number(group[0]!.chunks);
-      if (group.length !== chunks || group.some((item, n) => item.chunk !== n)) continue;
-      messages.push(JSON.parse(group.map((item) => String(item.data)).join('')) as TranscriptMessage);
-    }
-    return messages;
+    return assembleMessages(await queryPartition(this.table, `TRANSCRIPT#${sessionId}`, 'MSG#')).messages;
   }
 
-  async loadRecent(sessionId: string, window: { maxMessages: number; maxChars: number }): Promise<TranscriptMessage[]> {
-    const newestFirst: TranscriptMessage[] = [];
+  async loadRange(sessionId: string, fromSeq: number, toSeq: number): Promise<SequencedMessages> {
+    const items = await queryPartition(this.table, `TRANSCRIPT#${sessionId}`, undefined, {
+      skBetween: [`MSG#${seqKey(fromSeq)}#`, `MSG#${seqKey(toSeq)}#~`],
+    });
+    return assembleMessages(items);
+  }
+
+  async loadRecent(sessionId: string, window: { maxMessages: number; maxChars: number }): Promise<SequencedMessages> {
+    const newestFirst: { seq: number; message: TranscriptMessage }[] = [];
     let chars = 0;
     // Items come newest first, a message's chunks last-chunk first; a group ends where seq changes.
     let group: Record<string, unknown>[] = [];
@@ -51,10 +47,14 @@ export class DynamoTranscriptStore implements TranscriptStore {
       const complete = chunks.length === Number(chunks[0]?.chunks) && chunks.every((item, n) => item.chunk === n);
       if (complete) {
         const json = chunks.map((item) => String(item.data)).join('');
-        newestFirst.push(JSON.parse(json) as TranscriptMessage);
+        newestFirst.push({ seq: Number(chunks[0]!.seq), message: JSON.parse(json) as TranscriptMessage });
         chars += json.length;
       }
       group = [];
+    };
+    const oldestFirst = (): SequencedMessages => {
+      const ordered = newestFirst.reverse();
+      return { messages: ordered.map((m) => m.message), seqs: ordered.map((m) => m.seq) };
     };
     let start: Record<string, unknown> | undefined;
     do {
@@ -73,14 +73,14 @@ export class DynamoTranscriptStore implements TranscriptStore {
       for (const item of page.Items ?? []) {
         if (group.length > 0 && group[0]!.seq !== item.seq) {
           closeGroup();
-          if (newestFirst.length >= window.maxMessages || chars >= window.maxChars) return newestFirst.reverse();
+          if (newestFirst.length >= window.maxMessages || chars >= window.maxChars) return oldestFirst();
         }
         group.push(item);
       }
       start = page.LastEvaluatedKey;
     } while (start);
     if (group.length > 0) closeGroup();
-    return newestFirst.reverse();
+    return oldestFirst();
   }
 
   async append(sessionId: string, messages: readonly TranscriptMessage[]): Promise<void> {
@@ -103,7 +103,7 @@ export class DynamoTranscriptStore implements TranscriptStore {
       const seq = first + n;
       return slices.map((data, chunk) => ({
         PK: pk,
-        SK: `MSG#${String(seq).padStart(10, '0')}#${String(chunk).padStart(5, '0')}`,
+        SK: `MSG#${seqKey(seq)}#${String(chunk).padStart(5, '0')}`,
         seq,
         chunk,
         chunks: slices.length,
@@ -153,4 +153,29 @@ function sliceJson(json: string, size: number): string[] {
     at = end;
   } while (at < json.length);
   return slices;
+}
+
+/** A message's sequence number as its sort keys spell it (10 digits, so keys sort by seq). */
+function seqKey(seq: number): string {
+  return String(seq).padStart(10, '0');
+}
+
+/**
+ * Messages from their items in sort-key order: chunks joined in seq order, and a message whose
+ * chunks are not all there (an append that died half-way) dropped instead of returned corrupt.
+ */
+function assembleMessages(items: readonly Record<string, unknown>[]): SequencedMessages {
+  const messages: TranscriptMessage[] = [];
+  const seqs: number[] = [];
+  let i = 0;
+  while (i < items.length) {
+    const seq = items[i]!.seq;
+    const group: Record<string, unknown>[] = [];
+    while (i < items.length && items[i]!.seq === seq) group.push(items[i++]!);
+    const chunks = Number(group[0]!.chunks);
+    if (group.length !== chunks || group.some((item, n) => item.chunk !== n)) continue;
+    messages.push(JSON.parse(group.map((item) => String(item.data)).join('')) as TranscriptMessage);
+    seqs.push(Number(seq));
+  }
+  return { messages, seqs };
 }

@@ -3,6 +3,7 @@ import { epochSeconds, queryPartition, type DynamoTable } from './dynamo-table.t
 import { parseRecentTurnsCursor, queryRecentTurnsDay, recentTurnsKey, TRACE_RECENT_PREFIX } from './recent-turns-index.ts';
 import { matchesTurn, mergeTurnSummaries, summarizeTurn, type TurnFilter, type TurnSummary } from './turn-summary.ts';
 import { StoreWriteError } from './store-errors.ts';
+import type { TranscriptRange } from './transcript-store.ts';
 
 /** One hook call of a turn, for `hookgate trace <turn_id>`. */
 export interface TraceRecord {
@@ -36,6 +37,13 @@ export interface TraceRecord {
   readonly kwargs?: string;
   /** Set when {@link kwargs} was cut: the call is not replayable. */
   readonly kwargs_cut?: boolean;
+  /**
+   * Set when the call's `conversation_history` began with the turn's stored history: {@link kwargs}
+   * then holds only the messages after it, and this names the stored part in the session's
+   * transcript (read back by `hookgate replay`). Without it the trace would copy the whole
+   * window into every call's records, and a turn's writes would grow with its session.
+   */
+  readonly kwargs_history?: TranscriptRange;
   /** The call's number in its invocation: the records of one hook call (one per callback) share it. */
   readonly call?: number;
   /** `decide` for a decision hook's call (its results are used at the call site), `observe` for an observer event. */
@@ -65,6 +73,15 @@ function parseSummary(json: string): TurnSummary | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A stored `kwargs_history`, when it is one. */
+function transcriptRangeOf(value: unknown): { kwargs_history?: TranscriptRange } {
+  if (typeof value !== 'object' || value === null) return {};
+  const { session_id, from_seq, to_seq, count } = value as Record<string, unknown>;
+  return typeof session_id === 'string' && typeof from_seq === 'number' && typeof to_seq === 'number' && typeof count === 'number'
+    ? { kwargs_history: { session_id, from_seq, to_seq, count } }
+    : {};
 }
 
 /** The summary of a turn indexed without one: its ids and time. */
@@ -308,6 +325,7 @@ export class DynamoTraceStore implements TraceStore {
       ...(typeof item.text === 'string' ? { text: item.text } : {}),
       ...(typeof item.kwargs === 'string' ? { kwargs: item.kwargs } : {}),
       ...(item.kwargs_cut === true ? { kwargs_cut: true } : {}),
+      ...transcriptRangeOf(item.kwargs_history),
       ...(typeof item.result === 'string' ? { result: item.result } : {}),
       ...(typeof item.plugin === 'string' ? { plugin: item.plugin } : {}),
       ...(typeof item.exit_code === 'number' || item.exit_code === null ? { exit_code: item.exit_code as number | null } : {}),

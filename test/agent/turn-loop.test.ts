@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { replayTurn } from '../../src/agent/trace/replay-turn.ts';
 import { DynamoTraceStore } from '../../src/store/trace-store.ts';
 import { until } from '../support/until.ts';
 import { startTurnHarness, type HookCall, type TurnHarness } from './support/turn-harness.ts';
@@ -659,6 +660,41 @@ describe('trace', () => {
     expect(start).toMatchObject({ source: 'gateway', callback: 'recorder' });
     expect(records.map((r) => r.hook)).toContain('on_session_end');
     expect(records.every((r) => r.turn_id === result.turn_id)).toBe(true);
+  });
+
+  it('keeps the stored history as its transcript range, not a copy, and replay reads it back whole', async () => {
+    h.model.script({ content: 'one' }, { content: 'two' });
+    await h.say('first', 'history-ref');
+    await h.takeCalls();
+    const result = await h.say('second', 'history-ref');
+    const seen = only(await h.takeCalls(), 'pre_llm_call').kwargs.conversation_history;
+    expect(seen.map((m: { content: string }) => m.content)).toEqual(['first', 'one', 'second']);
+
+    const records = await new DynamoTraceStore(h.plane.table).list(result.turn_id);
+    const pre = records.find((r) => r.hook === 'pre_llm_call')!;
+    const post = records.find((r) => r.hook === 'post_llm_call')!;
+    const range = { session_id: JSON.parse(pre.kwargs!).session_id, count: 2 };
+    expect(pre.kwargs_history).toMatchObject(range);
+    expect(post.kwargs_history).toEqual(pre.kwargs_history);
+    expect(pre.kwargs_history!.to_seq - pre.kwargs_history!.from_seq).toBe(1);
+    // Only this turn's messages are in the record.
+    expect(JSON.parse(pre.kwargs!).conversation_history).toEqual([{ role: 'user', content: 'second' }]);
+    expect(JSON.parse(post.kwargs!).conversation_history).toEqual([
+      { role: 'user', content: 'second' },
+      { role: 'assistant', content: 'two' },
+    ]);
+
+    const replay = await replayTurn(result.turn_id, records, h.engine, h.plane.transcripts);
+    expect(replay.calls.find((c) => c.hook === 'pre_llm_call')).toMatchObject({ status: 'same' });
+    expect(only(await h.takeCalls(), 'pre_llm_call').kwargs.conversation_history).toEqual(seen);
+
+    // Without the transcript the call is not run on a partial history.
+    const blind = await replayTurn(result.turn_id, records, h.engine);
+    expect(blind.calls.find((c) => c.hook === 'pre_llm_call')).toMatchObject({
+      status: 'not-replayable',
+      note: expect.stringContaining('transcript'),
+    });
+    expect((await h.takeCalls()).map((c) => c.hook)).not.toContain('pre_llm_call');
   });
 });
 

@@ -60,21 +60,40 @@ describe('DynamoTranscriptStore', () => {
     expect(await transcripts.load('torn')).toEqual([{ role: 'user', content: 'ok' }]);
   });
 
-  it('loadRecent reads back from the end: the newest messages, whole, oldest first', async () => {
+  it('loadRecent reads back from the end: the newest messages, whole, oldest first, with their sequence numbers', async () => {
     const transcripts = new DynamoTranscriptStore(table());
     const many = Array.from({ length: 40 }, (_, i): TranscriptMessage => ({ role: 'user', content: `m${i}` }));
     const huge: TranscriptMessage = { role: 'tool', content: '😀'.repeat(100_000), tool_call_id: 't' }; // 4 chunks
     await transcripts.append('tail', many);
     await transcripts.append('tail', [huge, { role: 'user', content: 'last' }]);
     const recent = await transcripts.loadRecent('tail', { maxMessages: 3, maxChars: 10_000_000 });
-    expect(recent).toEqual([many[39], huge, { role: 'user', content: 'last' }]);
+    expect(recent).toEqual({ messages: [many[39], huge, { role: 'user', content: 'last' }], seqs: [39, 40, 41] });
     const byChars = await transcripts.loadRecent('tail', { maxMessages: 100, maxChars: 50 });
-    expect(byChars.at(-1)).toEqual({ role: 'user', content: 'last' });
-    expect(byChars.length).toBeLessThan(5);
-    expect(await transcripts.loadRecent('tail', { maxMessages: 1000, maxChars: 10_000_000 })).toEqual(
+    expect(byChars.messages.at(-1)).toEqual({ role: 'user', content: 'last' });
+    expect(byChars.messages.length).toBeLessThan(5);
+    expect(byChars.seqs).toHaveLength(byChars.messages.length);
+    expect((await transcripts.loadRecent('tail', { maxMessages: 1000, maxChars: 10_000_000 })).messages).toEqual(
       await transcripts.load('tail'),
     );
-    expect(await transcripts.loadRecent('nobody', { maxMessages: 10, maxChars: 1000 })).toEqual([]);
+    expect(await transcripts.loadRecent('nobody', { maxMessages: 10, maxChars: 1000 })).toEqual({ messages: [], seqs: [] });
+  });
+
+  it('loadRange reads back exactly the messages of a range, a chunked one whole', async () => {
+    const transcripts = new DynamoTranscriptStore(table());
+    const many = Array.from({ length: 12 }, (_, i): TranscriptMessage => ({ role: 'user', content: `r${i}` }));
+    const huge: TranscriptMessage = { role: 'tool', content: '😀'.repeat(100_000), tool_call_id: 't' }; // 4 chunks
+    await transcripts.append('range', many);
+    await transcripts.append('range', [huge, { role: 'assistant', content: 'after' }]);
+    // What a turn read as its window, read again by its place.
+    const recent = await transcripts.loadRecent('range', { maxMessages: 4, maxChars: 10_000_000 });
+    expect(await transcripts.loadRange('range', recent.seqs[0]!, recent.seqs.at(-1)!)).toEqual(recent);
+    expect(await transcripts.loadRange('range', 9, 12)).toEqual({
+      messages: [many[9], many[10], many[11], huge],
+      seqs: [9, 10, 11, 12],
+    });
+    expect(await transcripts.loadRange('range', 0, 0)).toEqual({ messages: [many[0]], seqs: [0] });
+    expect(await transcripts.loadRange('range', 20, 30)).toEqual({ messages: [], seqs: [] });
+    expect(await transcripts.loadRange('nobody', 0, 5)).toEqual({ messages: [], seqs: [] });
   });
 
   it('loadRecent drops a torn message too', async () => {
@@ -87,9 +106,19 @@ describe('DynamoTranscriptStore', () => {
     await table().doc.send(
       new DeleteCommand({ TableName: table().tableName, Key: { PK: 'TRANSCRIPT#torn2', SK: 'MSG#0000000001#00002' } }),
     );
-    expect(await transcripts.loadRecent('torn2', { maxMessages: 10, maxChars: 10_000_000 })).toEqual([
-      { role: 'user', content: 'a' },
-      { role: 'user', content: 'b' },
-    ]);
+    expect(await transcripts.loadRecent('torn2', { maxMessages: 10, maxChars: 10_000_000 })).toEqual({
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'user', content: 'b' },
+      ],
+      seqs: [0, 2],
+    });
+    expect(await transcripts.loadRange('torn2', 0, 2)).toEqual({
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'user', content: 'b' },
+      ],
+      seqs: [0, 2],
+    });
   });
 });

@@ -6,6 +6,7 @@ import { fitsKwargsOf, isCallableHookName, type CallableHookName, type KwargsOf 
 import type { HookEngine } from '../../hooks/hook-engine.ts';
 import { createMemoryLogger } from '../../hooks/hook-logger.ts';
 import type { TraceRecord } from '../../store/trace-store.ts';
+import type { SequencedMessages, TranscriptRange, TranscriptStore } from '../../store/transcript-store.ts';
 import { decisionDigest } from './decision-digest.ts';
 import { DECISION_HOOKS, decisionChange, describeDecision } from './describe-decision.ts';
 import { collectHookRuns, hookRunsWanted, recordHookRun } from './hook-run-scope.ts';
@@ -105,14 +106,45 @@ function recordedKwargs(first: TraceRecord): { kwargs: Record<string, unknown> }
   return checked.success ? { kwargs: checked.data } : { why: 'kwargs in the trace are not an object' };
 }
 
-/** The recorded call as the engine takes it (a hook it knows, kwargs that fit its schema), or why it cannot be replayed. */
-function replayableCall(first: TraceRecord): { hook: CallableHookName; kwargs: KwargsOf<CallableHookName> } | { why: string } {
-  const input = recordedKwargs(first);
+/**
+ * The recorded call as the engine takes it (a hook it knows, kwargs that fit its schema), or why
+ * it cannot be replayed. A call traced with `kwargs_history` gets its stored history back from
+ * the transcript, in front of the messages the record kept.
+ */
+async function replayableCall(
+  first: TraceRecord,
+  transcripts: Pick<TranscriptStore, 'loadRange'> | undefined,
+): Promise<{ hook: CallableHookName; kwargs: KwargsOf<CallableHookName> } | { why: string }> {
+  const recorded = recordedKwargs(first);
+  if ('why' in recorded) return recorded;
+  const input = first.kwargs_history ? await withStoredHistory(recorded.kwargs, first.kwargs_history, transcripts) : recorded;
   if ('why' in input) return input;
   if (!isCallableHookName(first.hook))
     return { why: `${first.hook} is not a hook this hookgate calls (recorded by another version)` };
   if (!fitsKwargsOf(first.hook, input.kwargs)) return { why: `kwargs in the trace do not fit the ${first.hook} schema` };
   return { hook: first.hook, kwargs: input.kwargs };
+}
+
+/** `kwargs` with the transcript's `range` put back in front of its `conversation_history`. */
+async function withStoredHistory(
+  kwargs: Record<string, unknown>,
+  range: TranscriptRange,
+  transcripts: Pick<TranscriptStore, 'loadRange'> | undefined,
+): Promise<{ kwargs: Record<string, unknown> } | { why: string }> {
+  if (!transcripts) return { why: 'its conversation history is in the transcript, which this replay cannot read' };
+  const after = kwargs.conversation_history;
+  if (!Array.isArray(after)) return { why: 'kwargs in the trace name a stored history but hold no conversation_history' };
+  let stored: SequencedMessages;
+  try {
+    stored = await transcripts.loadRange(range.session_id, range.from_seq, range.to_seq);
+  } catch (error) {
+    return { why: `its conversation history could not be read from the transcript: ${errorText(error)}` };
+  }
+  if (stored.messages.length !== range.count)
+    return {
+      why: `its conversation history is no longer whole in the transcript (${stored.messages.length} of ${range.count} messages)`,
+    };
+  return { kwargs: { ...kwargs, conversation_history: [...stored.messages, ...after] } };
 }
 
 /** What differs between a recorded decision and a replayed one, or undefined when they agree. */
@@ -131,16 +163,19 @@ function difference(
  * `engine` (the hooks home as it is now: {@link loadReplayEngine}), without the model or any
  * tool, and says per call whether it decides as before. Observer calls are counted, not
  * replayed (they decide nothing). A call whose kwargs the trace cut is `not-replayable`:
- * it is never run on partial input. A hook with side effects has them again.
+ * it is never run on partial input. A hook with side effects has them again. `transcripts`
+ * gives back the stored conversation a record names instead of copying (`kwargs_history`);
+ * without it, such a call is not replayable.
  *
  * @example
- * const replay = await replayTurn(turnId, await traces.list(turnId), await loadReplayEngine(home));
+ * const replay = await replayTurn(turnId, await traces.list(turnId), await loadReplayEngine(home), transcripts);
  * process.exitCode = replay.exit_code;
  */
 export async function replayTurn(
   turnId: string,
   records: readonly TraceRecord[],
   engine: HookEngine & { home: string },
+  transcripts?: Pick<TranscriptStore, 'loadRange'>,
 ): Promise<TurnReplay> {
   const calls: ReplayedCall[] = [];
   let observerCalls = 0;
@@ -155,7 +190,7 @@ export async function replayTurn(
       .filter((r) => r.source !== '-')
       .map((r) => ({ source: r.source, callback: r.callback, decision: r.decision }));
     const base = { hook: first.hook, at: first.at, before, callbacks_before: callbacksBefore };
-    const input = replayableCall(first);
+    const input = await replayableCall(first, transcripts);
     if ('why' in input) {
       calls.push({ ...base, status: 'not-replayable', now: null, note: input.why, callbacks_now: [] });
       continue;

@@ -19,6 +19,7 @@ export function withRedactedOutputs(deps: TurnRuntimeDeps): TurnRuntimeDeps {
     transcripts: {
       load: (sessionId) => transcripts.load(sessionId),
       loadRecent: (sessionId, window) => transcripts.loadRecent(sessionId, window),
+      loadRange: (sessionId, fromSeq, toSeq) => transcripts.loadRange(sessionId, fromSeq, toSeq),
       append: (sessionId, messages) => transcripts.append(sessionId, redactSecretsDeep(messages)),
     },
     ...(traces

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { MessageEvent } from '../../messaging/message-event.ts';
 import type { TurnMessage } from '../../pipeline/turn-message.ts';
 import type { AnsweredApproval, ApprovalChoice, GrantScope, PendingApproval } from '../../store/approval-store.ts';
-import type { TranscriptMessage } from '../../store/transcript-store.ts';
+import type { TranscriptMessage, TranscriptRange } from '../../store/transcript-store.ts';
 import { approvalHookKwargs } from '../approvals/approval-hook-kwargs.ts';
 import { approvalRequestText } from '../approvals/approval-request-text.ts';
 import { chatApprovalGate } from '../approvals/chat-approval-gate.ts';
@@ -136,7 +136,8 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
       return { turn_id: turnId, outcome: 'ignored', reason: `attachment refused: ${intake.reason}` };
     }
     if (intake.attachments.length > 0) state.messages[0] = { role: 'user', content: event.text, attachments: intake.attachments };
-    const { history, stored } = await loadHistory(deps, session.session_id);
+    const { history, stored, range } = await loadHistory(deps, session.session_id);
+    hooks.traceHistoryByReference(history, range);
     if (created || session.fresh) {
       await hooks.observe('session:start', {
         platform,
@@ -229,8 +230,9 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
   }
   const state = parsed.data;
   annotateLogContext({ chat_id: chatIdOf(state) });
-  const { history } = await loadHistory(deps, state.session_id);
+  const { history, range } = await loadHistory(deps, state.session_id);
   const hooks = new TurnHooks(deps.engine, deps.logger, { session_id: state.session_id, turn_id: state.turn_id });
+  hooks.traceHistoryByReference(history, range);
   const resumedAt = (deps.now?.() ?? new Date()).toISOString();
   await deps.sessions.noteTurnStarted(state.session_key, state.session_id, {
     turn_id: state.turn_id,
@@ -524,12 +526,20 @@ function chatIdOf(state: TurnState): string {
 
 /**
  * The part of the session's stored conversation this turn sends to the model (history-window.ts),
- * and whether anything is stored at all.
+ * whether anything is stored at all, and where that part is in the transcript: the turn's trace
+ * records name the range instead of copying the history into every call's kwargs.
  */
-async function loadHistory(deps: TurnRuntimeDeps, sessionId: string): Promise<{ history: TranscriptMessage[]; stored: boolean }> {
+async function loadHistory(
+  deps: TurnRuntimeDeps,
+  sessionId: string,
+): Promise<{ history: TranscriptMessage[]; stored: boolean; range?: TranscriptRange }> {
   const window = deps.historyWindow ?? DEFAULT_HISTORY_WINDOW;
   const recent = await deps.transcripts.loadRecent(sessionId, window);
-  return { history: fitHistoryWindow(recent, window), stored: recent.length > 0 };
+  const history = fitHistoryWindow(recent.messages, window);
+  const seqs = recent.seqs.slice(recent.seqs.length - history.length);
+  const range: TranscriptRange | undefined =
+    history.length > 0 ? { session_id: sessionId, from_seq: seqs[0]!, to_seq: seqs.at(-1)!, count: history.length } : undefined;
+  return { history, stored: recent.messages.length > 0, ...(range ? { range } : {}) };
 }
 
 /** Without a sandbox from the composition root: the configured one on this machine (bwrap where it runs, else refused). */

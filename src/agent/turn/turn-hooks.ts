@@ -13,11 +13,18 @@ import { textOf } from '../../hooks/text-of.ts';
 import type { HookLogger } from '../../hooks/hook-logger.ts';
 import type { HookRunRecord, InvokeOptions } from '../../hooks/hook-engine.ts';
 import { TRACE_DETAIL_CHARS, TRACE_KWARGS_CHARS, type TraceRecord } from '../../store/trace-store.ts';
+import type { TranscriptMessage, TranscriptRange } from '../../store/transcript-store.ts';
 import { decisionDigest } from '../trace/decision-digest.ts';
 import { describeDecision } from '../trace/describe-decision.ts';
 import { collectHookRuns } from '../trace/hook-run-scope.ts';
 import { TurnSpanRecorder } from '../trace/turn-spans.ts';
 import { captureContentFrom } from '../../telemetry/capture-content.ts';
+
+/** A turn's stored history as loaded, and where it is in the transcript. */
+interface StoredHistory {
+  readonly messages: readonly TranscriptMessage[];
+  readonly range: TranscriptRange;
+}
 
 /** The ids every observer event of one turn is published with. */
 export interface TurnHookMeta {
@@ -43,6 +50,8 @@ export class TurnHooks {
   readonly trace: TraceRecord[] = [];
   /** Numbers the hook calls of this invocation, so a trace groups a call's callback records. */
   private calls = 0;
+  /** The stored history this turn's `conversation_history` kwargs start with, and where it is stored. */
+  private storedHistory: StoredHistory | undefined;
 
   /** The invocation's timed operations, for its `hookgate:turn_trace` event (a child agent shares its parent's). */
   readonly spans: TurnSpanRecorder;
@@ -54,6 +63,16 @@ export class TurnHooks {
     spans?: TurnSpanRecorder,
   ) {
     this.spans = spans ?? new TurnSpanRecorder(captureContentFrom(configOf(engine)));
+  }
+
+  /**
+   * The stored conversation this turn sends (`history`, as loaded) and its place in the
+   * transcript. A call whose `conversation_history` starts with these very messages is traced
+   * with the range (`kwargs_history`) and only the messages after them: the trace's writes no
+   * longer grow with the session, and `hookgate replay` reads the range back.
+   */
+  traceHistoryByReference(history: readonly TranscriptMessage[], range: TranscriptRange | undefined): void {
+    this.storedHistory = range && history.length === range.count ? { messages: history, range } : undefined;
   }
 
   has(hook: CallableHookName | GatewayEventType): boolean {
@@ -155,7 +174,13 @@ export class TurnHooks {
     kwargs?: Kwargs,
   ): void {
     const turn_id = this.meta.turn_id;
-    const common = { turn_id, at, call: ++this.calls, ...call, ...(kwargs === undefined ? {} : kwargsDetail(kwargs)) };
+    const common = {
+      turn_id,
+      at,
+      call: ++this.calls,
+      ...call,
+      ...(kwargs === undefined ? {} : kwargsDetail(kwargs, this.storedHistory)),
+    };
     if (runs.length === 0) {
       const duration = performance.now() - started;
       this.trace.push({ ...common, hook, source: '-', callback: '-', decision: call.outcome, duration_ms: Math.trunc(duration) });
@@ -222,12 +247,26 @@ function traceJson(value: unknown): string {
   return text.length > TRACE_DETAIL_CHARS ? `${text.slice(0, TRACE_DETAIL_CHARS)}…` : text;
 }
 
-/** A call's kwargs for its trace records: whole up to TRACE_KWARGS_CHARS, else cut and marked so (replay refuses them). */
-function kwargsDetail(kwargs: Kwargs): Pick<TraceRecord, 'kwargs' | 'kwargs_cut'> {
-  const text = jsonOf(kwargs);
-  return text.length > TRACE_KWARGS_CHARS
-    ? { kwargs: `${text.slice(0, TRACE_DETAIL_CHARS)}…`, kwargs_cut: true }
-    : { kwargs: text };
+/**
+ * A call's kwargs for its trace records: whole up to TRACE_KWARGS_CHARS, else cut and marked so
+ * (replay refuses them). A `conversation_history` that starts with the turn's stored history
+ * keeps only what follows it, and the record names the stored part's transcript range.
+ */
+function kwargsDetail(
+  kwargs: Kwargs,
+  stored: StoredHistory | undefined,
+): Pick<TraceRecord, 'kwargs' | 'kwargs_cut' | 'kwargs_history'> {
+  const after = stored === undefined ? undefined : historyAfter(kwargs.conversation_history, stored.messages);
+  const text = jsonOf(after === undefined ? kwargs : { ...kwargs, conversation_history: after });
+  if (text.length > TRACE_KWARGS_CHARS) return { kwargs: `${text.slice(0, TRACE_DETAIL_CHARS)}…`, kwargs_cut: true };
+  return after === undefined ? { kwargs: text } : { kwargs: text, kwargs_history: stored!.range };
+}
+
+/** The messages of `history` after `stored`, when it starts with those very messages (not copies). */
+function historyAfter(history: unknown, stored: readonly TranscriptMessage[]): unknown[] | undefined {
+  if (!Array.isArray(history) || history.length < stored.length) return undefined;
+  for (let i = 0; i < stored.length; i++) if (history[i] !== stored[i]) return undefined;
+  return history.slice(stored.length);
 }
 
 /** A shell hook's exit code and output, as its run reported them. */

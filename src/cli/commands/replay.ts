@@ -50,7 +50,7 @@ export const installReplayCommand: CommandInstaller = (program) => {
         }
         const home = options.home ?? target.devHome ?? resolveHooksHome();
         const engine = await loadReplayEngine(home);
-        const replay = await replayTurn(turnId, records, engine).finally(() => engine.close());
+        const replay = await replayTurn(turnId, records, engine, target.transcripts).finally(() => engine.close());
         process.stdout.write(options.json ? `${JSON.stringify(replay, null, 2)}\n` : formatReplay(replay));
         process.exitCode = replay.exit_code;
       } catch (error) {

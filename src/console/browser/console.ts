@@ -38,6 +38,7 @@ interface HookRecord {
   duration_ms: number;
   kwargs?: string;
   kwargs_cut?: boolean;
+  kwargs_history?: { session_id: string; from_seq: number; to_seq: number; count: number };
   result?: string;
   exit_code?: number | null;
   stdout?: string;
@@ -433,6 +434,15 @@ async function showTurn(turnId: string): Promise<void> {
       const cell = el('td', { colSpan: 7 });
       if (r.kwargs_cut)
         cell.append(el('p', { className: 'warn', textContent: 'kwargs were cut in the trace: this call is not replayable' }));
+      const stored = r.kwargs_history;
+      if (stored)
+        cell.append(
+          el('p', {
+            textContent:
+              `conversation_history began with the session's ${stored.count} stored message(s) ` +
+              `(transcript ${stored.from_seq}–${stored.to_seq}); the trace keeps only the ones after them, and replay reads those back`,
+          }),
+        );
       const diff = transformDiff(r);
       if (diff) cell.append(diff);
       cell.append(folded('kwargs', r.kwargs), folded('result', r.result));

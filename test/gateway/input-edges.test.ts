@@ -216,7 +216,11 @@ describe('a body over the limit on a keep-alive connection (item 7)', () => {
         },
       );
       req.on('error', (error: NodeJS.ErrnoException) => resolve(`error ${error.code}`));
-      req.end(body);
+      if (headers['transfer-encoding'] === 'chunked') {
+        // No declared length: the body arrives in chunks, and the limit is counted as it is read.
+        req.write(body.slice(0, 10));
+        req.end(body.slice(10));
+      } else req.end(body);
     });
 
   it('answers every 2 MB body 413 and every small request on the same connections normally', async () => {
@@ -235,6 +239,23 @@ describe('a body over the limit on a keep-alive connection (item 7)', () => {
       agent.destroy();
     }
     expect(statuses).toEqual([...Array.from({ length: 10 }, () => ['413', '202']).flat(), '401', '401']);
+    await gw.drainTurns();
+  });
+
+  it('counts a chunked body without a declared length: 413 over the limit, 202 within it', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const chunked = { 'transfer-encoding': 'chunked' };
+    const big = JSON.stringify({ chat_id: 'c-chunked', user_id: 'u', text: 'x'.repeat(2 * 1024 * 1024) });
+    const small = JSON.stringify({ chat_id: 'c-chunked', user_id: 'u', text: 'hi' });
+    try {
+      expect([
+        await send(agent, '/webhooks/local', big, chunked),
+        await send(agent, '/webhooks/local', small, chunked),
+        await send(agent, '/webhooks/local', small),
+      ]).toEqual(['413', '202', '202']);
+    } finally {
+      agent.destroy();
+    }
     await gw.drainTurns();
   });
 });

@@ -73,13 +73,18 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
   );
   const turnId = `turn_${randomUUID()}`;
   annotateLogContext({ turn_id: turnId });
-  // Whose turn this is: /stop from anyone else (not an approver) is refused.
-  await deps.sessions.noteTurnStarted(message.session_key, session.session_id, {
+  // Whose turn this is: /stop from anyone else (not an approver) is refused. Written while the
+  // turn takes in its attachments and loads its history (one round trip less per turn), and
+  // awaited before anything leaves the turn: the refusal reply or the first model call.
+  const turnNoted = deps.sessions.noteTurnStarted(message.session_key, session.session_id, {
     turn_id: turnId,
     platform: source.platform,
     user_id: source.user_id,
     started_at: now.toISOString(),
   });
+  // Awaited with the history, or before a refusal's reply; this only keeps a failure from counting
+  // as unhandled meanwhile (or at all, on a path that fails before either).
+  turnNoted.catch(() => {});
   const endInFlight = deps.turnsInFlight?.begin({
     turn_id: turnId,
     session_key: message.session_key,
@@ -130,13 +135,14 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     // After the gateway's 2xx (and after an expired session was finalized, which a refusal must not skip): the bytes are fetched here, through each platform's API.
     const intake = await takeInAttachments(event.attachments ?? [], session.session_id, deps.attachments ?? {}, deps.signal);
     if (intake.kind === 'refused') {
+      await turnNoted;
       refused = true;
       recordAttachmentRefusal(hooks, intake.reason);
       await sendReply(deps, hooks, state, intake.reply);
       return { turn_id: turnId, outcome: 'ignored', reason: `attachment refused: ${intake.reason}` };
     }
     if (intake.attachments.length > 0) state.messages[0] = { role: 'user', content: event.text, attachments: intake.attachments };
-    const { history, stored, range } = await loadHistory(deps, session.session_id);
+    const [{ history, stored, range }] = await Promise.all([loadHistory(deps, session.session_id), turnNoted]);
     hooks.traceHistoryByReference(history, range);
     if (created || session.fresh) {
       await hooks.observe('session:start', {

@@ -47,6 +47,16 @@ function runNode(
  * dynamic `import()`: index.mjs and the chunks it imports statically, transitively.
  */
 async function startupSources(dir: string): Promise<string[]> {
+  const sources = await Promise.all(
+    (await startupFiles(dir)).map(
+      async (f) => (JSON.parse(await readFile(join(dir, `${f}.map`), 'utf8')) as { sources: string[] }).sources,
+    ),
+  );
+  return sources.flat();
+}
+
+/** The files importing `dir/index.mjs` loads before any dynamic `import()`, relative to `dir`. */
+async function startupFiles(dir: string): Promise<string[]> {
   const seen = new Set<string>();
   const visit = async (file: string) => {
     if (seen.has(file)) return;
@@ -62,10 +72,7 @@ async function startupSources(dir: string): Promise<string[]> {
       );
   };
   await visit('index.mjs');
-  const sources = await Promise.all(
-    [...seen].map(async (f) => (JSON.parse(await readFile(join(dir, `${f}.map`), 'utf8')) as { sources: string[] }).sources),
-  );
-  return sources.flat();
+  return [...seen];
 }
 
 /** What must never reach an asset, planted in a copy of the examples' home. */
@@ -324,7 +331,7 @@ describe('function bundles', () => {
     });
   });
 
-  it('starts from the home described at build: no YAML parser (nor, in the gateway, the console or a platform adapter) in what a cold start loads, and the shipped config.yaml is not read again', async () => {
+  it('starts from the home described at build: no YAML parser, no ES import of node:http (nor, in the gateway, the console or a platform adapter) in what a cold start loads, and the shipped config.yaml is not read again', async () => {
     for (const [name, dir] of Object.entries(assets)) {
       const sources = await startupSources(dir);
       expect(
@@ -344,6 +351,21 @@ describe('function bundles', () => {
         /src\/console\/|src\/platforms\/\w+\/\w+-adapter\.ts$|node_modules\/(jose|discord-interactions)\//.test(s),
       ),
     ).toEqual([]);
+
+    // No function imports `node:http` as an ES module at cold start: on Node 22 that loads undici
+    // (docs/performance.md#cold-start). The SDK imports `node:https` for AWS's endpoints.
+    for (const [name, dir] of Object.entries(assets)) {
+      const code = await Promise.all((await startupFiles(dir)).map((f) => readFile(join(dir, f), 'utf8')));
+      const httpImports = code.flatMap((c) => [...c.matchAll(/\bimport\s*(?:[\w$*{},\s]*?from\s*)?["'](?:node:)?http["']/g)]);
+      expect(
+        httpImports.map((m) => m[0]),
+        name,
+      ).toEqual([]);
+      expect(
+        code.some((c) => /["']node:https["']/.test(c)),
+        name,
+      ).toBe(true); // the scan reads the real imports
+    }
 
     // The build validated the home and described it (the next tests: a bad file fails the synth);
     // the function runs from that description, so a file changed in the asset afterwards is not

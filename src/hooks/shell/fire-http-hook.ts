@@ -1,6 +1,22 @@
 import type { AddressPolicy } from '../http/address-policy.ts';
-import { postHookRequest } from '../http/post-hook-request.ts';
 import { roundSeconds, type ShellRunRecord } from './spawn/run-record.ts';
+
+let requestModule: Promise<typeof import('../http/post-hook-request.ts')> | undefined;
+
+/**
+ * The request code loads with the first http hook, not at every cold start: it imports
+ * `node:http`, and on Node 22 an ES import of `node:http` builds a module facade that reads the
+ * lazy `WebSocket` exports, loading undici (≈ 20 ms; docs/performance.md#cold-start). Lambda's
+ * runtime client requires `node:http` as CommonJS, and the SDK imports only `node:https` for
+ * AWS's https endpoints, so nothing else in a function pays it.
+ */
+function loadRequestModule(): Promise<typeof import('../http/post-hook-request.ts')> {
+  requestModule ??= import('../http/post-hook-request.ts').catch((error: unknown) => {
+    requestModule = undefined;
+    throw error;
+  });
+  return requestModule;
+}
 
 /** What an http hook is called with: where it may go and the signing key. */
 export interface HttpHookContext {
@@ -25,6 +41,7 @@ export async function runHttpHook(
   entry: { headers?: Readonly<Record<string, string>> },
   context: HttpHookContext,
 ): Promise<ShellRunRecord> {
+  const { postHookRequest } = await loadRequestModule();
   const answer = await postHookRequest(new URL(url), input, {
     timeoutMs: timeoutSeconds * 1000,
     policy: context.policy,

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import type { HooksHomeDescription } from './hooks-home-description.ts';
 import { createHookEngine, type CreateHookEngineOptions, type LoadedHookEngine } from './create-hook-engine.ts';
 import { resolveHooksHome } from './hooks-home.ts';
@@ -53,10 +54,20 @@ export function bundledHooksOptions(): { description?: HooksHomeDescription; mod
 export async function createEngineFromBundle(options: CreateHookEngineOptions = {}): Promise<LoadedHookEngine> {
   const home = options.home ?? bundled?.home ?? resolveHooksHome(options.env ?? process.env);
   // A config.yaml, plugin.yaml or HOOK.yaml the engine would partly ignore is an error (file,
-  // line, reason), not a deployment whose guards silently went missing.
-  if (!bundled) {
+  // line, reason), not a deployment whose guards silently went missing. A home that does not
+  // exist (a stack deployed without one) has no file to check: the check and its YAML parser
+  // are not loaded for it.
+  if (!bundled && (await isDirectory(home))) {
     const { assertValidHooksConfig } = await import('./validate-hooks-home.ts');
     await assertValidHooksConfig(home);
   }
   return createHookEngine({ ...options, home, ...bundledHooksOptions() });
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
 }

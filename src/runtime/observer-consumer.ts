@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import { IdempotencyAlreadyInProgressError, IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import { createStderrLogger, type HookLogger } from '../hooks/hook-logger.ts';
@@ -108,7 +108,13 @@ export function createObserverConsumer(options: ObserverConsumerOptions): Observ
       if (forHooks) await runOnce(envelope.id, { ...envelope, payload });
     } catch (error) {
       const what = envelope ? `observer event ${envelope.id} (${envelope.type})` : `SQS message ${record.messageId}`;
-      logger.error(`${what} failed on receive ${record.attributes.ApproximateReceiveCount}: ${errorText(error)}`);
+      const receive = record.attributes.ApproximateReceiveCount;
+      if (error instanceof IdempotencyAlreadyInProgressError) {
+        // SNS and SQS deliver at least once: another copy of this event holds its lock. Not a
+        // failure: this copy comes back after the visibility timeout and finds it done (or the
+        // lock lapsed with the other invocation's time), so it is not logged as an error.
+        logger.warn(`${what} is being handled by another delivery (receive ${receive}); this copy is retried later`);
+      } else logger.error(`${what} failed on receive ${receive}: ${errorText(error)}`);
       throw error;
     }
   };

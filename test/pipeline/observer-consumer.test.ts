@@ -146,4 +146,53 @@ describe('observer consumer: SNS → SQS → poller → BatchProcessor → engin
     expect(engine.runs[0]).toEqual({ type: 'post_tool_call', payload });
     expect(id).toBeTruthy();
   });
+
+  it('holds back a copy of an event that another delivery is still handling, logged as a warning, and runs it once', async () => {
+    // Two copies of one event (a publish retried, an SQS redelivery) handled at the same time: the
+    // second finds the first's lock, fails its record so SQS brings it back, and is not an error.
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const runs: string[] = [];
+    const slowEngine = {
+      hasObservers: () => true,
+      async runObservers(type: string) {
+        runs.push(type);
+        await gate;
+      },
+    } as unknown as Parameters<typeof createObserverConsumer>[0]['engine'];
+    const lines = createMemoryLogger();
+    const consumer = createObserverConsumer({
+      engine: slowEngine,
+      table: plane.idempotency,
+      payloads: plane.payloads,
+      logger: lines,
+    });
+    const body = JSON.stringify({
+      v: 1,
+      id: 'held-back-1',
+      type: 'post_tool_call',
+      occurred_at: new Date().toISOString(),
+      session_id: null,
+      turn_id: null,
+      payload: { tool_name: 'terminal' },
+    });
+    const copy = (messageId: string) =>
+      ({
+        Records: [
+          { messageId, body, attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {}, eventSource: 'aws:sqs' },
+        ],
+      }) as unknown as Parameters<typeof consumer>[0];
+    const first = consumer(copy('m-1'));
+    await until(() => runs.length === 1, 'the first copy to be running');
+    expect(await consumer(copy('m-2'))).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-2' }] });
+    release();
+    expect(await first).toEqual({ batchItemFailures: [] });
+    // The copy coming back finds the event done.
+    expect(await consumer(copy('m-2'))).toEqual({ batchItemFailures: [] });
+    expect(runs).toEqual(['post_tool_call']);
+    expect(lines.lines.filter((l) => l.level === 'error')).toEqual([]);
+    expect(lines.lines.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
+      'observer event held-back-1 (post_tool_call) is being handled by another delivery (receive 1); this copy is retried later',
+    ]);
+  });
 });

@@ -31,6 +31,7 @@ export class DynamoTranscriptStore implements TranscriptStore {
   }
 
   async loadRange(sessionId: string, fromSeq: number, toSeq: number): Promise<SequencedMessages> {
+    // `#` sorts before a message's first chunk key and `#~` after its last: every chunk of both ends.
     const items = await queryPartition(this.table, `TRANSCRIPT#${sessionId}`, undefined, {
       skBetween: [`MSG#${seqKey(fromSeq)}#`, `MSG#${seqKey(toSeq)}#~`],
     });

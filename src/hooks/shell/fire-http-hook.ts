@@ -6,7 +6,7 @@ let requestModule: Promise<typeof import('../http/post-hook-request.ts')> | unde
 /**
  * The request code loads with the first http hook, not at every cold start: it imports
  * `node:http`, and on Node 22 an ES import of `node:http` builds a module facade that reads the
- * lazy `WebSocket` exports, loading undici (≈ 20 ms; docs/performance.md#cold-start). Lambda's
+ * lazy `WebSocket` exports, loading undici (11–15 ms of the gateway's cold start; docs/performance.md#cold-start). Lambda's
  * runtime client requires `node:http` as CommonJS, and the SDK imports only `node:https` for
  * AWS's https endpoints, so nothing else in a function pays it.
  */

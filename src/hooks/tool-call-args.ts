@@ -12,15 +12,12 @@ import { isPlainObject } from './python-truthiness.ts';
  */
 export function withObjectArgs(kwargs: Kwargs): Kwargs {
   if (isPlainObject(kwargs.args)) return kwargs;
-  const out: Kwargs = {};
-  if (!('args' in kwargs) && 'tool_name' in kwargs) {
-    for (const [key, value] of Object.entries(kwargs)) {
-      out[key] = value;
-      if (key === 'tool_name') out.args = {};
-    }
-    return out;
+  // Built from entries, never by assignment: an own `__proto__` key (JSON.parse makes one from
+  // outside input) stays a key instead of becoming the copy's prototype.
+  const entries = Object.entries(kwargs).map(([key, value]): [string, unknown] => [key, key === 'args' ? {} : value]);
+  if (!Object.hasOwn(kwargs, 'args')) {
+    const toolName = entries.findIndex(([key]) => key === 'tool_name');
+    entries.splice(toolName === -1 ? entries.length : toolName + 1, 0, ['args', {}]);
   }
-  for (const [key, value] of Object.entries(kwargs)) out[key] = key === 'args' ? {} : value;
-  if (!('args' in out)) out.args = {};
-  return out;
+  return Object.fromEntries(entries);
 }

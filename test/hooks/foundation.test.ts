@@ -3,6 +3,8 @@ import { compareCodePoints } from '../../src/hooks/code-point-order.ts';
 import { resolveHooksHome } from '../../src/hooks/hooks-home.ts';
 import { isTruthy } from '../../src/hooks/python-truthiness.ts';
 import { withTelemetryTag } from '../../src/hooks/telemetry-tag.ts';
+import { withObjectArgs } from '../../src/hooks/tool-call-args.ts';
+import fc from 'fast-check';
 import { renderWireJson, WireJsonError } from '../../src/hooks/wire-json.ts';
 
 describe('Python truthiness (§0.3)', () => {
@@ -74,6 +76,43 @@ describe('small rules', () => {
       ['telemetry_schema_version', 'hermes.observer.v1'],
     ]);
     expect(withTelemetryTag({ telemetry_schema_version: 'x' })).toEqual({ telemetry_schema_version: 'x' });
+  });
+  it('telemetry tag: every own key and value kept in order, `__proto__` included, on a plain object', () => {
+    const keys = fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', 'toString', 'args'));
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(keys, fc.jsonValue()), { selector: ([key]) => key }), (entries) => {
+        // Own data properties as JSON.parse makes them (Object.fromEntries defines, never sets).
+        const kwargs = Object.fromEntries(entries.filter(([key]) => key !== 'telemetry_schema_version'));
+        const tagged = withTelemetryTag(kwargs);
+        expect(Object.getPrototypeOf(tagged)).toBe(Object.prototype);
+        expect(Object.entries(tagged)).toEqual([...Object.entries(kwargs), ['telemetry_schema_version', 'hermes.observer.v1']]);
+      }),
+    );
+    const parsed = JSON.parse('{"a":1,"__proto__":{"polluted":true}}') as Record<string, unknown>;
+    const tagged = withTelemetryTag(parsed);
+    expect(Object.keys(tagged)).toEqual(['a', '__proto__', 'telemetry_schema_version']);
+    expect(tagged.polluted).toBeUndefined();
+  });
+  it('pre_tool_call args become an object, in place or after tool_name, and other keys stay own keys (§1.5)', () => {
+    expect(Object.entries(withObjectArgs({ tool_name: 't', args: ['ls'], x: 1 }))).toEqual([
+      ['tool_name', 't'],
+      ['args', {}],
+      ['x', 1],
+    ]);
+    expect(Object.keys(withObjectArgs({ session_id: 's', tool_name: 't', x: 1 }))).toEqual([
+      'session_id',
+      'tool_name',
+      'args',
+      'x',
+    ]);
+    expect(Object.keys(withObjectArgs({ x: 1 }))).toEqual(['x', 'args']);
+    const kwargs = { tool_name: 't', args: { command: 'ls' } };
+    expect(withObjectArgs(kwargs)).toBe(kwargs);
+    const parsed = JSON.parse('{"tool_name":"t","__proto__":{"polluted":true},"args":"ls"}') as Record<string, unknown>;
+    const fixed = withObjectArgs(parsed);
+    expect(Object.keys(fixed)).toEqual(['tool_name', '__proto__', 'args']);
+    expect(Object.getPrototypeOf(fixed)).toBe(Object.prototype);
+    expect(fixed.polluted).toBeUndefined();
   });
   it('hooks home: HOOKGATE_HOME, then HERMES_HOME, then ~/.hermes; empty counts as unset (§0.1)', () => {
     expect(resolveHooksHome({ HOOKGATE_HOME: '/a', HERMES_HOME: '/b' })).toBe('/a');

@@ -1,18 +1,10 @@
-import type { DeploymentConfig } from '../config/deployment-config.ts';
+import { enabledPlatforms, type DeploymentConfig } from '../config/deployment-config.ts';
 import { INBOUND_ADAPTERS, type InboundAdapterLoader } from '../platforms/inbound-adapters.ts';
 import type { AdapterVerdict, InboundRequest, PlatformAdapter } from '../platforms/platform-adapter.ts';
-import { PLATFORM_NAMES, type PlatformName } from '../platforms/registry.ts';
+import type { PlatformName } from '../platforms/registry.ts';
 
 // Each loader is given the configuration its own platform's loader made.
 const LOADERS = INBOUND_ADAPTERS as unknown as Record<PlatformName, InboundAdapterLoader<unknown>>;
-
-/** The enabled platforms with their configuration, in registry order. */
-function enabledPlatforms(config: DeploymentConfig): [PlatformName, unknown][] {
-  const configs: Partial<Record<PlatformName, unknown>> = config.platforms;
-  return PLATFORM_NAMES.flatMap((name) =>
-    configs[name] === undefined ? [] : [[name, configs[name]] as [PlatformName, unknown]],
-  );
-}
 
 /**
  * An adapter whose module loads on its first request (the module system caches it, so
@@ -48,7 +40,7 @@ function adapterOnDemand(platform: PlatformName, settings: unknown): PlatformAda
  * const adapters = createAdapters(config); await adapters.get('telegram')?.handle(request);
  */
 export function createAdapters(config: DeploymentConfig): Map<PlatformName, PlatformAdapter> {
-  return new Map(enabledPlatforms(config).map(([name, settings]) => [name, adapterOnDemand(name, settings)]));
+  return new Map(enabledPlatforms(config).map((name) => [name, adapterOnDemand(name, config.platforms[name])]));
 }
 
 /**
@@ -60,5 +52,5 @@ export function createAdapters(config: DeploymentConfig): Map<PlatformName, Plat
  * await loadInboundAdapters(runtime.config);
  */
 export async function loadInboundAdapters(config: DeploymentConfig): Promise<void> {
-  await Promise.all(enabledPlatforms(config).map(([name]) => LOADERS[name]()));
+  await Promise.all(enabledPlatforms(config).map((name) => LOADERS[name]()));
 }

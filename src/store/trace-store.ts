@@ -140,9 +140,11 @@ export interface TraceStore {
 
 /**
  * Key design (single table, beside the other stores' prefixes in dynamo-table.ts):
- *   PK = `TRACE#<turn id>`, SK = `RUN#<at ISO>#<invocation id>#<seq, 6 digits>`: one item per
- *     record. The SK sorts by time, then by call order inside one invocation, so a turn
- *     resumed in a later invocation lists after its first part.
+ *   PK = `TRACE#<turn id>`, SK = `RUN#<at ISO>#<invocation id>#<pack, 6 digits>`, attribute
+ *     records_gz (a JSON array, gzipped; binary): an invocation's records packed into as few items
+ *     as fit 256 KiB of JSON (`TRACE_ITEM_BYTES`), usually one. The SK sorts by time, then by pack inside one
+ *     invocation, so a turn resumed in a later invocation lists after its first part. Items
+ *     written before packing hold one record each as attributes; `list` reads both.
  *   PK = `TRACE_SESSION#<session id>`, SK = `TURN#<at ISO>#<invocation id>`, attribute turn_id:
  *     one item per invocation of a turn, written in the same batch as its records, so the
  *     turns of a session are one query away (`listSession`).
@@ -173,12 +175,15 @@ export class DynamoTraceStore implements TraceStore {
     const invocation = `${process.pid.toString(36)}${(++this.invocation).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     const first = records[0]!.at;
     const expires = epochSeconds(new Date()) + DynamoTraceStore.RETAIN_SECONDS;
-    const items: { PutRequest: { Item: Record<string, unknown> } }[] = records.map((record, seq) => ({
+    const packs = await Promise.all(
+      packTraceRecords(records).map(async (pack) => ({ turn_id: pack.turn_id, gzip: await gzipText(pack.json) })),
+    );
+    const items: { PutRequest: { Item: Record<string, unknown> } }[] = packs.map((pack, seq) => ({
       PutRequest: {
         Item: {
-          PK: `TRACE#${record.turn_id}`,
+          PK: `TRACE#${pack.turn_id}`,
           SK: `RUN#${first}#${invocation}#${String(seq).padStart(6, '0')}`,
-          ...record,
+          records_gz: pack.gzip,
           expires_at: expires,
         },
       },
@@ -314,27 +319,92 @@ export class DynamoTraceStore implements TraceStore {
 
   async list(turnId: string): Promise<TraceRecord[]> {
     const items = await queryPartition(this.table, `TRACE#${turnId}`, 'RUN#');
-    return items.map((item) => ({
-      turn_id: String(item.turn_id),
-      at: String(item.at),
-      hook: String(item.hook),
-      source: String(item.source),
-      callback: String(item.callback),
-      decision: String(item.decision),
-      duration_ms: Number(item.duration_ms),
-      ...(typeof item.text === 'string' ? { text: item.text } : {}),
-      ...(typeof item.kwargs === 'string' ? { kwargs: item.kwargs } : {}),
-      ...(item.kwargs_cut === true ? { kwargs_cut: true } : {}),
-      ...transcriptRangeOf(item.kwargs_history),
-      ...(typeof item.result === 'string' ? { result: item.result } : {}),
-      ...(typeof item.plugin === 'string' ? { plugin: item.plugin } : {}),
-      ...(typeof item.exit_code === 'number' || item.exit_code === null ? { exit_code: item.exit_code as number | null } : {}),
-      ...(typeof item.stdout === 'string' ? { stdout: item.stdout } : {}),
-      ...(typeof item.stderr === 'string' ? { stderr: item.stderr } : {}),
-      ...(typeof item.call === 'number' ? { call: item.call } : {}),
-      ...(item.phase === 'decide' || item.phase === 'observe' ? { phase: item.phase } : {}),
-      ...(typeof item.outcome === 'string' ? { outcome: item.outcome } : {}),
-      ...(typeof item.outcome_digest === 'string' ? { outcome_digest: item.outcome_digest } : {}),
-    }));
+    const lists = await Promise.all(
+      items.map(async (item) =>
+        item.records_gz instanceof Uint8Array ? unpackTraceRecords(item.records_gz) : [traceRecordOf(item)],
+      ),
+    );
+    return lists.flat();
   }
+}
+
+/** node:zlib, loaded with the first trace written or read rather than at every cold start (≈ 3 ms). */
+let zlib: Promise<typeof import('node:zlib')> | undefined;
+const loadZlib = () => (zlib ??= import('node:zlib'));
+
+async function gzipText(text: string): Promise<Uint8Array> {
+  const { gzip } = await loadZlib();
+  return new Promise((resolve, reject) => gzip(text, (error, out) => (error ? reject(error) : resolve(out))));
+}
+
+/** How many bytes of records' JSON (before gzip) one item holds at most: inside DynamoDB's 400 KB item limit even uncompressed. */
+export const TRACE_ITEM_BYTES = 256 * 1024;
+
+/**
+ * An invocation's records packed into as few items as fit {@link TRACE_ITEM_BYTES}, per turn
+ * and in call order, each pack as one JSON array (gzipped by the caller). One item per record cost
+ * a write unit a record and a unit per KB of each (a turn with a dozen hook calls wrote a dozen
+ * items, most of it kwargs); packed and gzipped, a turn pays its trace's compressed size in KB,
+ * rounded up once (measured in docs/cost.md). A record larger than the budget gets an item
+ * of its own (a record is at most ~200 KB: its kwargs are capped at TRACE_KWARGS_CHARS).
+ */
+function packTraceRecords(records: readonly TraceRecord[]): { turn_id: string; json: string }[] {
+  const packs: { turn_id: string; parts: string[]; bytes: number }[] = [];
+  const open = new Map<string, (typeof packs)[number]>();
+  for (const record of records) {
+    const json = JSON.stringify(record);
+    const bytes = Buffer.byteLength(json) + 1;
+    let pack = open.get(record.turn_id);
+    if (!pack || (pack.parts.length > 0 && pack.bytes + bytes > TRACE_ITEM_BYTES)) {
+      pack = { turn_id: record.turn_id, parts: [], bytes: 2 };
+      packs.push(pack);
+      open.set(record.turn_id, pack);
+    }
+    pack.parts.push(json);
+    pack.bytes += bytes;
+  }
+  return packs.map((pack) => ({ turn_id: pack.turn_id, json: `[${pack.parts.join(',')}]` }));
+}
+
+/** The records of one packed item; an item that does not unzip and parse as a list of objects yields none. */
+async function unpackTraceRecords(gzipped: Uint8Array): Promise<TraceRecord[]> {
+  const { gunzip } = await loadZlib();
+  let parsed: unknown;
+  try {
+    const json = await new Promise<Buffer>((resolve, reject) =>
+      gunzip(gzipped, (error, out) => (error ? reject(error) : resolve(out))),
+    );
+    parsed = JSON.parse(json.toString('utf8'));
+  } catch {
+    return [];
+  }
+  return Array.isArray(parsed)
+    ? parsed.filter((entry): entry is Record<string, unknown> => typeof entry === 'object' && entry !== null).map(traceRecordOf)
+    : [];
+}
+
+/** A stored record (a packed entry, or an item written one per record before packing), its fields typed. */
+function traceRecordOf(item: Record<string, unknown>): TraceRecord {
+  return {
+    turn_id: String(item.turn_id),
+    at: String(item.at),
+    hook: String(item.hook),
+    source: String(item.source),
+    callback: String(item.callback),
+    decision: String(item.decision),
+    duration_ms: Number(item.duration_ms),
+    ...(typeof item.text === 'string' ? { text: item.text } : {}),
+    ...(typeof item.kwargs === 'string' ? { kwargs: item.kwargs } : {}),
+    ...(item.kwargs_cut === true ? { kwargs_cut: true } : {}),
+    ...transcriptRangeOf(item.kwargs_history),
+    ...(typeof item.result === 'string' ? { result: item.result } : {}),
+    ...(typeof item.plugin === 'string' ? { plugin: item.plugin } : {}),
+    ...(typeof item.exit_code === 'number' || item.exit_code === null ? { exit_code: item.exit_code as number | null } : {}),
+    ...(typeof item.stdout === 'string' ? { stdout: item.stdout } : {}),
+    ...(typeof item.stderr === 'string' ? { stderr: item.stderr } : {}),
+    ...(typeof item.call === 'number' ? { call: item.call } : {}),
+    ...(item.phase === 'decide' || item.phase === 'observe' ? { phase: item.phase } : {}),
+    ...(typeof item.outcome === 'string' ? { outcome: item.outcome } : {}),
+    ...(typeof item.outcome_digest === 'string' ? { outcome_digest: item.outcome_digest } : {}),
+  };
 }

@@ -1,8 +1,6 @@
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { recordHookRun } from '../../src/agent/trace/hook-run-scope.ts';
 import { createTurnConsumer } from '../../src/runtime/turn-consumer.ts';
@@ -10,6 +8,7 @@ import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createStderrLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
 import { plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { scanTable } from '../support/scan-table.ts';
 import { until } from '../support/until.ts';
 
 /*
@@ -201,17 +200,7 @@ describe('ten planted secrets never leave hookgate dev (issue #12)', { timeout: 
   it('no reply, stored item, observer event, log line or child environment holds any of them', async () => {
     expect(leaks(replies.join('\n'))).toEqual([]);
 
-    const client = DynamoDBDocumentClient.from(
-      new DynamoDBClient({ endpoint: dev.aws.dynamodbEndpoint, region: dev.aws.region, credentials: dev.aws.credentials }),
-    );
-    const items: unknown[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await client.send(new ScanCommand({ TableName: dev.aws.tableName, ExclusiveStartKey: start }));
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    client.destroy();
+    const items = await scanTable(dev.aws);
     const stored = JSON.stringify(items);
     expect(stored).toContain('TRACE#'); // traces and transcripts are in there
     expect(stored).toContain('SLACK_BOT_TOKEN=***');

@@ -1,7 +1,6 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plugin } from '../hooks/support/temp-home.ts';
+import { scanTable } from '../support/scan-table.ts';
 import { faultLine, size, until } from './support/fault-line.ts';
 import { chatMessage, post, startFaultDev, type FaultDev } from './support/fault-dev.ts';
 
@@ -75,21 +74,7 @@ describe('fault 6: unruly hooks', () => {
     const after = heap();
 
     const log = fd.logger.lines.map((l) => l.message).join('\n');
-    const client = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: fd.dev.aws.dynamodbEndpoint,
-        region: fd.dev.aws.region,
-        credentials: fd.dev.aws.credentials,
-      }),
-    );
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await client.send(new ScanCommand({ TableName: fd.dev.aws.tableName, ExclusiveStartKey: start }));
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    client.destroy();
+    const items = await scanTable(fd.dev.aws);
     const traces = JSON.stringify(items.filter((item) => JSON.stringify(item).includes('TRACE#')));
     const names = ['throws_hook', 'never_settles_hook', 'cyclic_hook', 'bigint_hook', ...Object.values(SHELL)];
     // The ones that fail (a cycle or a bigint is a value, not a failure: the trace records it).

@@ -60,6 +60,7 @@ function describeCycle(graph: Map<string, Map<string, string>>, cycle: string[])
 /** The folders in the order of docs/architecture.md §2: each may import only folders before it. */
 const ORDER = [
   'errors',
+  'validation',
   'secrets',
   'logging',
   'hooks',

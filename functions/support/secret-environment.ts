@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../src/validation/zod.ts';
 import { rememberDeploymentSecret } from '../../src/secrets/secret-variables.ts';
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import { ConfigError } from '../../src/config/config-error.ts';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../validation/zod.ts';
 import type { HookLogger } from '../hooks/hook-logger.ts';
 import { isPlainObject } from '../hooks/python-truthiness.ts';
 import { PLATFORM_NAMES } from './deployment-config.ts';
@@ -26,7 +26,7 @@ export interface ChatToolSets {
 /** Without a `tools:` section every chat has every tool, as before tool sets existed. */
 export const ALL_TOOLS: ChatToolSet = { names: 'all', source: 'tools.default (not set: all tools)' };
 
-const ToolList = z.union([z.literal('all'), z.array(z.string().trim().min(1, 'must be a tool name'))]);
+const ToolList = z.union([z.literal('all'), z.array(z.string().check(z.trim(), z.minLength(1, 'must be a tool name')))]);
 type ToolList = z.infer<typeof ToolList>;
 
 /** True when `set` lets the chat use `tool`. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../validation/zod.ts';
 import type { DataPlaneResources } from '../pipeline/data-plane.ts';
 import { RESOURCE_ENV } from '../pipeline/resource-env.ts';
 import { parseAllowedUsers, type AllowedUsers } from './allowed-users.ts';
@@ -97,34 +97,45 @@ export interface OtlpConfig {
   protocol: 'http/protobuf' | 'http/json';
 }
 
-const FORMATS: Record<string, z.ZodType<string>> = {
-  HOOKGATE_API_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).pipe(token),
-  HOOKGATE_MODEL: z.string().min(1),
+const FORMATS: Record<string, z.ZodMiniType<string>> = {
+  HOOKGATE_API_TOKEN: z.pipe(z.string().check(z.minLength(16, { error: 'must be at least 16 characters' })), token),
+  HOOKGATE_MODEL: z.string().check(z.minLength(1)),
   HOOKGATE_MODEL_BASE_URL: httpUrl,
-  HOOKGATE_MODEL_API_KEY: z.string().min(1),
-  HOOKGATE_HTTP_HOOK_SECRET: z.string().min(16, { error: 'must be at least 16 characters' }),
+  HOOKGATE_MODEL_API_KEY: z.string().check(z.minLength(1)),
+  HOOKGATE_HTTP_HOOK_SECRET: z.string().check(z.minLength(16, { error: 'must be at least 16 characters' })),
   HOOKGATE_TRANSCRIPTION_BASE_URL: httpUrl,
-  HOOKGATE_TRANSCRIPTION_MODEL: z.string().min(1),
-  HOOKGATE_SESSION_IDLE_SECONDS: z.string().regex(/^[1-9]\d*$/, { error: 'must be a whole number of seconds ≥ 1' }),
-  HOOKGATE_REPLY_ATTEMPTS: z.string().regex(/^([1-9]|10)$/, { error: 'must be a whole number from 1 to 10' }),
-  HOOKGATE_REPLY_BACKOFF_MS: z.string().regex(/^\d{1,6}$/, { error: 'must be a whole number of milliseconds (≤ 999999)' }),
-  HOOKGATE_REPLY_MAX_DELAY_MS: z.string().regex(/^\d{1,6}$/, { error: 'must be a whole number of milliseconds (≤ 999999)' }),
-  HOOKGATE_UNAUTHORISED_REPLY: z.enum(['refuse', 'silent'], { error: 'must be refuse or silent' }),
-  HOOKGATE_LOG_LEVEL: z
+  HOOKGATE_TRANSCRIPTION_MODEL: z.string().check(z.minLength(1)),
+  HOOKGATE_SESSION_IDLE_SECONDS: z.string().check(z.regex(/^[1-9]\d*$/, { error: 'must be a whole number of seconds ≥ 1' })),
+  HOOKGATE_REPLY_ATTEMPTS: z.string().check(z.regex(/^([1-9]|10)$/, { error: 'must be a whole number from 1 to 10' })),
+  HOOKGATE_REPLY_BACKOFF_MS: z
     .string()
-    .transform((level) => parseLogThreshold(level) ?? level)
-    .pipe(z.enum(LOG_THRESHOLDS, { error: `must be one of ${LOG_THRESHOLDS.join(', ')}` })),
+    .check(z.regex(/^\d{1,6}$/, { error: 'must be a whole number of milliseconds (≤ 999999)' })),
+  HOOKGATE_REPLY_MAX_DELAY_MS: z
+    .string()
+    .check(z.regex(/^\d{1,6}$/, { error: 'must be a whole number of milliseconds (≤ 999999)' })),
+  HOOKGATE_UNAUTHORISED_REPLY: z.enum(['refuse', 'silent'], { error: 'must be refuse or silent' }),
+  HOOKGATE_LOG_LEVEL: z.pipe(
+    z.pipe(
+      z.string(),
+      z.transform((level: string) => parseLogThreshold(level) ?? level),
+    ),
+    z.enum(LOG_THRESHOLDS, { error: `must be one of ${LOG_THRESHOLDS.join(', ')}` }),
+  ),
   // The stack's resource names (architecture §4): CloudFormation makes them; a hand-set one is checked.
-  [RESOURCE_ENV.tableName]: z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/, { error: 'must be a DynamoDB table name' }),
+  [RESOURCE_ENV.tableName]: z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, { error: 'must be a DynamoDB table name' })),
   [RESOURCE_ENV.turnsQueueUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
   [RESOURCE_ENV.timersQueueUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
-  [RESOURCE_ENV.eventsTopicArn]: z.string().regex(/^arn:[^:\s]+:sns:[^:\s]*:\d*:[^:\s]+$/, { error: 'must be an SNS topic ARN' }),
-  [RESOURCE_ENV.payloadBucket]: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be an S3 bucket name' }),
+  [RESOURCE_ENV.eventsTopicArn]: z
+    .string()
+    .check(z.regex(/^arn:[^:\s]+:sns:[^:\s]*:\d*:[^:\s]+$/, { error: 'must be an SNS topic ARN' })),
+  [RESOURCE_ENV.payloadBucket]: z
+    .string()
+    .check(z.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be an S3 bucket name' })),
   HOOKGATE_CONSOLE: z.enum(['true', 'false', '1', '0'], { error: 'must be 1 or 0' }),
   HOOKGATE_OTLP_ENDPOINT: httpUrl,
   HOOKGATE_OTLP_HEADERS: z
     .string()
-    .regex(/^\s*[^=,\s][^=,]*=[^,]*(,\s*[^=,\s][^=,]*=[^,]*)*$/, { error: 'must be k=v pairs separated by commas' }),
+    .check(z.regex(/^\s*[^=,\s][^=,]*=[^,]*(,\s*[^=,\s][^=,]*=[^,]*)*$/, { error: 'must be k=v pairs separated by commas' })),
   OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/protobuf', 'http/json'], { error: 'must be http/protobuf or http/json' }),
   [RESOURCE_ENV.eventsQueueUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
   [RESOURCE_ENV.turnsDlqUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
@@ -132,8 +143,10 @@ const FORMATS: Record<string, z.ZodType<string>> = {
   [RESOURCE_ENV.eventsDlqUrl]: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
   [RESOURCE_ENV.toolsFunctionName]: z
     .string()
-    .regex(/^(arn:[^\s]+|[A-Za-z0-9_-]{1,64})$/, { error: 'must be a Lambda function name or ARN' }),
-  [RESOURCE_ENV.workspaceBucket]: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be an S3 bucket name' }),
+    .check(z.regex(/^(arn:[^\s]+|[A-Za-z0-9_-]{1,64})$/, { error: 'must be a Lambda function name or ARN' })),
+  [RESOURCE_ENV.workspaceBucket]: z
+    .string()
+    .check(z.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be an S3 bucket name' })),
   // Each platform's own variables (platforms/<name>/<name>-config.ts).
   ...Object.assign({}, ...ANY_PLATFORMS.map((platform) => platform.env)),
 };

@@ -1,6 +1,6 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import * as z from 'zod';
+import * as z from '../validation/zod.ts';
 import { isHookName } from '../hooks/catalogue.ts';
 import { createMemoryLogger } from '../hooks/hook-logger.ts';
 import { approvalFor } from '../hooks/shell/consent/consent.ts';
@@ -15,19 +15,19 @@ import { consolePage } from './console-page.ts';
 import { CONSOLE_SCRIPT } from './console-script.ts';
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-const HookRef = z.object({ event: z.string().min(1), command: z.string().min(1) });
-const ReplayRequest = z.object({ queue: z.enum(CONSOLE_DLQ_NAMES), id: z.string().min(1).optional() });
-const RetryRequest = z.object({ id: z.string().regex(UNDELIVERED_REPLY_ID) });
+const HookRef = z.object({ event: z.string().check(z.minLength(1)), command: z.string().check(z.minLength(1)) });
+const ReplayRequest = z.object({ queue: z.enum(CONSOLE_DLQ_NAMES), id: z.optional(z.string().check(z.minLength(1))) });
+const RetryRequest = z.object({ id: z.string().check(z.regex(UNDELIVERED_REPLY_ID)) });
 const TURN_ID = /^[A-Za-z0-9_:.-]{1,200}$/;
 const TurnListQuery = z.object({
-  chat: z.string().max(200).optional(),
-  user: z.string().max(200).optional(),
-  hook: z.string().max(200).optional(),
-  decision: z.string().max(100).optional(),
-  error: z.enum(['1', 'true']).optional(),
-  text: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  chat: z.optional(z.string().check(z.maxLength(200))),
+  user: z.optional(z.string().check(z.maxLength(200))),
+  hook: z.optional(z.string().check(z.maxLength(200))),
+  decision: z.optional(z.string().check(z.maxLength(100))),
+  error: z.optional(z.enum(['1', 'true'])),
+  text: z.optional(z.string().check(z.maxLength(500))),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(500)), 50),
+  offset: z._default(z.coerce.number().check(z.int(), z.gte(0)), 0),
 });
 const MAX_QUEUED_EVENTS = 1000;
 

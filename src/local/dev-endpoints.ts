@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import * as z from 'zod';
+import * as z from '../validation/zod.ts';
 import { isProcessAlive } from '../hooks/shell/spawn/is-process-alive.ts';
 import type { LocalAws } from './emulators.ts';
 
@@ -17,22 +17,22 @@ export interface DevEndpoints extends LocalAws {
 
 const DEV_ENDPOINTS = z.object({
   gatewayUrl: z.url(),
-  pid: z.number().int().positive(),
-  region: z.string().min(1),
+  pid: z.int().check(z.positive()),
+  region: z.string().check(z.minLength(1)),
   credentials: z.object({ accessKeyId: z.string(), secretAccessKey: z.string() }),
   sqsEndpoint: z.url(),
   snsEndpoint: z.url(),
   s3Endpoint: z.url(),
   dynamodbEndpoint: z.url(),
-  tableName: z.string().min(1),
+  tableName: z.string().check(z.minLength(1)),
   turnsQueueUrl: z.url(),
   timersQueueUrl: z.url(),
-  eventsTopicArn: z.string().min(1),
-  payloadBucket: z.string().min(1),
+  eventsTopicArn: z.string().check(z.minLength(1)),
+  payloadBucket: z.string().check(z.minLength(1)),
   turnsDlqUrl: z.url(),
   eventsQueueUrl: z.url(),
   eventsDlqUrl: z.url(),
-}) satisfies z.ZodType<DevEndpoints>;
+}) satisfies z.ZodMiniType<DevEndpoints>;
 
 export const devEndpointsPath = (home: string): string => join(home, '.hookgate', 'dev-endpoints.json');
 
@@ -51,7 +51,7 @@ function userId(): string {
   }
 }
 
-const RUNNING_DEV = z.object({ home: z.string().min(1), pid: z.number().int().positive(), gatewayUrl: z.url() });
+const RUNNING_DEV = z.object({ home: z.string().check(z.minLength(1)), pid: z.int().check(z.positive()), gatewayUrl: z.url() });
 
 export async function writeDevEndpoints(home: string, endpoints: DevEndpoints): Promise<void> {
   const path = devEndpointsPath(home);

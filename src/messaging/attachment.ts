@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../validation/zod.ts';
 
 /** What an attachment is, as the model and the hooks are told. */
 export const AttachmentKindSchema = z.enum(['image', 'file', 'audio', 'video']);
@@ -11,15 +11,15 @@ export type AttachmentKind = z.infer<typeof AttachmentKindSchema>;
  */
 export const AttachmentSourceSchema = z.discriminatedUnion('platform', [
   /** Bot API `getFile`, then `{base}/file/bot<token>/<file_path>`. */
-  z.object({ platform: z.literal('telegram'), file_id: z.string().min(1) }),
+  z.object({ platform: z.literal('telegram'), file_id: z.string().check(z.minLength(1)) }),
   /** `url_private_download` (or `url_private`), with the bot token as bearer. */
-  z.object({ platform: z.literal('slack'), url: z.string().min(1) }),
+  z.object({ platform: z.literal('slack'), url: z.string().check(z.minLength(1)) }),
   /** The attachment's CDN URL (signed by Discord; no token). */
-  z.object({ platform: z.literal('discord'), url: z.string().min(1) }),
+  z.object({ platform: z.literal('discord'), url: z.string().check(z.minLength(1)) }),
   /** Graph API `GET {base}/<media id>` for a short-lived URL, fetched with the access token. */
-  z.object({ platform: z.literal('whatsapp'), media_id: z.string().min(1) }),
+  z.object({ platform: z.literal('whatsapp'), media_id: z.string().check(z.minLength(1)) }),
   /** `contentUrl`; `auth` = under the activity's serviceUrl, fetched with the bot's token. */
-  z.object({ platform: z.literal('teams'), url: z.string().min(1), auth: z.boolean() }),
+  z.object({ platform: z.literal('teams'), url: z.string().check(z.minLength(1)), auth: z.boolean() }),
   /** The local adapter's `data_base64`, carried in the turn message. */
   z.object({ platform: z.literal('local'), data_base64: z.string() }),
 ]);
@@ -33,7 +33,7 @@ export type AttachmentSource = z.infer<typeof AttachmentSourceSchema>;
 export const AttachmentSchema = z.object({
   kind: AttachmentKindSchema,
   mime_type: z.string(),
-  size: z.number().int().nonnegative().nullable(),
+  size: z.nullable(z.int().check(z.nonnegative())),
   name: z.string(),
   source: AttachmentSourceSchema,
 });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../validation/zod.ts';
 import { AttachmentSchema, MAX_ATTACHMENTS_PER_MESSAGE } from './attachment.ts';
 
 /**
@@ -8,19 +8,19 @@ import { AttachmentSchema, MAX_ATTACHMENTS_PER_MESSAGE } from './attachment.ts';
 export const ReplyTargetSchema = z.object({
   platform: z.string(),
   chat_id: z.string(),
-  thread_id: z.string().default(''),
-  extra: z.record(z.string(), z.string()).default({}),
+  thread_id: z._default(z.string(), ''),
+  extra: z._default(z.record(z.string(), z.string()), {}),
 });
 export type ReplyTarget = z.infer<typeof ReplyTargetSchema>;
 
 export const MessageSourceSchema = z.object({
   platform: z.string(),
   chat_id: z.string(),
-  user_id: z.string().nullable(),
-  user_name: z.string().default(''),
+  user_id: z.nullable(z.string()),
+  user_name: z._default(z.string(), ''),
   /** `dm`, `group`, `forum`, `channel`, or `''`. */
-  chat_type: z.string().default(''),
-  thread_id: z.string().default(''),
+  chat_type: z._default(z.string(), ''),
+  thread_id: z._default(z.string(), ''),
 });
 export type MessageSource = z.infer<typeof MessageSourceSchema>;
 
@@ -29,11 +29,11 @@ export const MessageEventSchema = z.object({
   text: z.string(),
   message_id: z.string(),
   /** System-generated events bypass pre_gateway_dispatch. */
-  internal: z.boolean().default(false),
+  internal: z._default(z.boolean(), false),
   source: MessageSourceSchema,
   reply: ReplyTargetSchema,
   /** Photos, files, voice notes, videos (docs/attachments.md); absent = none. `text` is the caption. */
-  attachments: z.array(AttachmentSchema).max(MAX_ATTACHMENTS_PER_MESSAGE).optional(),
+  attachments: z.optional(z.array(AttachmentSchema).check(z.maxLength(MAX_ATTACHMENTS_PER_MESSAGE))),
 });
 export type MessageEvent = z.infer<typeof MessageEventSchema>;
 

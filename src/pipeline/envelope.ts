@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../validation/zod.ts';
 import { HookgateError } from '../errors/hookgate-error.ts';
 
 /**
@@ -12,53 +12,55 @@ import { HookgateError } from '../errors/hookgate-error.ts';
  * Nothing is ever truncated.
  */
 const EnvelopeBase = z.object({
-  v: z.literal(1).describe('Envelope version; a consumer rejects versions it does not know.'),
-  id: z.string().min(1).max(200).describe('Unique per event; the dedup key of every consumer.'),
+  v: z.literal(1).check(z.describe('Envelope version; a consumer rejects versions it does not know.')),
+  id: z.string().check(z.minLength(1), z.maxLength(200), z.describe('Unique per event; the dedup key of every consumer.')),
   type: z
     .string()
-    .min(1)
-    .max(200)
-    .describe('An observer plugin-hook name (post_tool_call) or a gateway event name (agent:step).'),
-  occurred_at: z.iso.datetime({ offset: true }).describe('When the event was emitted (ISO-8601).'),
-  session_id: z.string().nullable().describe('The agent session the event belongs to, if any.'),
-  turn_id: z.string().nullable().describe('The turn the event belongs to, if any.'),
+    .check(
+      z.minLength(1),
+      z.maxLength(200),
+      z.describe('An observer plugin-hook name (post_tool_call) or a gateway event name (agent:step).'),
+    ),
+  occurred_at: z.iso.datetime({ offset: true }).check(z.describe('When the event was emitted (ISO-8601).')),
+  session_id: z.nullable(z.string()).check(z.describe('The agent session the event belongs to, if any.')),
+  turn_id: z.nullable(z.string()).check(z.describe('The turn the event belongs to, if any.')),
   ran_at_source: z
-    .literal(true)
-    .optional()
-    .describe(
-      'Present when the hooks of this event already ran where it was emitted (subagent_stop, which hook-semantics serialises on the parent): the observer consumer does not run them again; telemetry consumers treat it like any other event.',
+    .optional(z.literal(true))
+    .check(
+      z.describe(
+        'Present when the hooks of this event already ran where it was emitted (subagent_stop, which hook-semantics serialises on the parent): the observer consumer does not run them again; telemetry consumers treat it like any other event.',
+      ),
     ),
 });
 
 export const PayloadRefSchema = z
   .object({
     store: z.literal('s3'),
-    bucket: z.string().min(1),
-    key: z.string().min(1),
-    bytes: z.number().int().nonnegative().describe('UTF-8 size of the payload JSON.'),
-    sha256: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/)
-      .describe('Hex SHA-256 of the payload JSON.'),
+    bucket: z.string().check(z.minLength(1)),
+    key: z.string().check(z.minLength(1)),
+    bytes: z.int().check(z.nonnegative(), z.describe('UTF-8 size of the payload JSON.')),
+    sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/), z.describe('Hex SHA-256 of the payload JSON.')),
   })
-  .describe('Where an oversized payload lives.');
+  .check(z.describe('Where an oversized payload lives.'));
 export type PayloadRef = z.infer<typeof PayloadRefSchema>;
 
-export const InlineEnvelopeSchema = EnvelopeBase.extend({
+export const InlineEnvelopeSchema = z.extend(EnvelopeBase, {
   payload: z
     .record(z.string(), z.unknown())
-    .describe('The kwargs (plugin hooks, telemetry tag included) or the context (gateway events).'),
+    .check(z.describe('The kwargs (plugin hooks, telemetry tag included) or the context (gateway events).')),
 });
 
-export const OffloadedEnvelopeSchema = EnvelopeBase.extend({
-  payload: z.null().describe('Null: the payload is out of line, see payload_ref.'),
+export const OffloadedEnvelopeSchema = z.extend(EnvelopeBase, {
+  payload: z.null().check(z.describe('Null: the payload is out of line, see payload_ref.')),
   payload_ref: PayloadRefSchema,
 });
 
-export const EnvelopeSchema = z.union([InlineEnvelopeSchema, OffloadedEnvelopeSchema]).meta({
-  $id: 'https://hookgate.dev/schemas/envelope-v1.json',
-  title: 'hookgate observer event envelope v1',
-});
+export const EnvelopeSchema = z.union([InlineEnvelopeSchema, OffloadedEnvelopeSchema]).check(
+  z.meta({
+    $id: 'https://hookgate.dev/schemas/envelope-v1.json',
+    title: 'hookgate observer event envelope v1',
+  }),
+);
 
 export type Envelope = z.infer<typeof EnvelopeSchema>;
 

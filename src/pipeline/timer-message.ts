@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../validation/zod.ts';
 import { TurnMessageSchema, type TurnMessage } from './turn-message.ts';
 
 /**

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../validation/zod.ts';
 import { MessageEventSchema } from '../messaging/message-event.ts';
 
 /**
@@ -25,9 +25,9 @@ export const TurnMessageSchema = z.discriminatedUnion('kind', [
     approval_id: z.string(),
     choice: z.enum(['once', 'session', 'always', 'deny', 'timeout']),
     /** `<platform>:<user id>` of whoever answered (absent for a timeout). */
-    answered_by: z.string().optional(),
+    answered_by: z.optional(z.string()),
     /** An approver's `/approve always global`: the grant covers every chat. */
-    global: z.boolean().optional(),
+    global: z.optional(z.boolean()),
   }),
 ]);
 export type TurnMessage = z.infer<typeof TurnMessageSchema>;

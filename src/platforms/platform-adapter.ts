@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../validation/zod.ts';
 import type { MessageEvent } from '../messaging/message-event.ts';
 import type { PlatformName } from './registry.ts';
 import { MalformedPayloadError } from './webhook-errors.ts';
@@ -61,7 +61,7 @@ export function jsonResponse(body: unknown, status = 200): Response {
  * Parses a verified body as JSON and validates it, or throws `MalformedPayloadError` (400)
  * saying what is wrong.
  */
-export function parsePayload<T>(raw: string, schema: z.ZodType<T>, what: string): T {
+export function parsePayload<T>(raw: string, schema: z.ZodMiniType<T>, what: string): T {
   let json: unknown;
   try {
     json = JSON.parse(raw);

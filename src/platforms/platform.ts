@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../validation/zod.ts';
 import type { AttachmentSource } from '../messaging/attachment.ts';
 import type { ReplyTarget } from '../messaging/message-event.ts';
 import type { RetryingSend } from '../messaging/reply-retry.ts';
@@ -66,7 +66,7 @@ export interface PlatformSecretKeys {
 export interface Platform<Name extends string, Inbound extends Reply, Reply> {
   readonly name: Name;
   /** Every environment variable it reads, with its format. */
-  readonly env: Readonly<Record<string, z.ZodType<string>>>;
+  readonly env: Readonly<Record<string, z.ZodMiniType<string>>>;
   readonly secretKeys: PlatformSecretKeys;
   /** Its inbound configuration, or the variables it lacks (for the start-up log). */
   loadInbound(read: EnvReader, runtime: 'local' | 'aws'): InboundSettings<Inbound>;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from '../validation/zod.ts';
 import { HookgateError } from '../errors/hookgate-error.ts';
 import type { DynamoTable } from './dynamo-table.ts';
 
@@ -22,7 +22,7 @@ export class RecentTurnsCursorError extends HookgateError {
 }
 
 /** The index's sort key, `TURN#<at ISO>#<invocation id>`, is also the listing's cursor. */
-const CursorSchema = z.string().regex(/^TURN#\d{4}-\d{2}-\d{2}T[^#]*#[^#]+$/);
+const CursorSchema = z.string().check(z.regex(/^TURN#\d{4}-\d{2}-\d{2}T[^#]*#[^#]+$/));
 
 /**
  * The shard of a turn: from a hash of its id, so every invocation of one turn (a resumed turn

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../validation/zod.ts';
 
 /**
  * An attachment as the turn recorded it on the user's message (transcript and turn state):
@@ -10,12 +10,12 @@ export const StoredAttachmentSchema = z.object({
   /** Sniffed from the bytes; the platform's claim is `claimed_mime_type`. */
   mime_type: z.string(),
   claimed_mime_type: z.string(),
-  size: z.number().int().nonnegative(),
+  size: z.int().check(z.nonnegative()),
   name: z.string(),
   /** The object key in the payload bucket; null when the bytes could not be fetched. */
-  key: z.string().nullable(),
+  key: z.nullable(z.string()),
   /** A text document's text (cut to the limit), or an audio's transcript. */
-  text: z.string().optional(),
+  text: z.optional(z.string()),
   /** One line the model reads about it (and what it got instead of the bytes when it got none). */
   note: z.string(),
 });

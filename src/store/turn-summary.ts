@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../validation/zod.ts';
 import type { TraceRecord } from './trace-store.ts';
 
 /**
@@ -33,10 +33,10 @@ export interface TurnSummary {
 export const FIRST_LINE_CHARS = 120;
 
 const AgentStart = z.object({
-  platform: z.string().optional(),
-  chat_id: z.string().optional(),
-  user_id: z.string().nullish(),
-  message: z.string().optional(),
+  platform: z.optional(z.string()),
+  chat_id: z.optional(z.string()),
+  user_id: z.nullish(z.string()),
+  message: z.optional(z.string()),
 });
 
 /** The first word of a decision: `block: no` → `block`, `context (12 chars)` → `context`. */

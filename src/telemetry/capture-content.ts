@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import * as z from '../validation/zod.ts';
 
-const TelemetrySection = z.object({ capture_content: z.boolean().optional() }).loose();
+const TelemetrySection = z.looseObject({ capture_content: z.optional(z.boolean()) });
 
 /**
  * `telemetry.capture_content` from config.yaml (the hooks home's parsed mapping): whether

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../validation/zod.ts';
 
 /**
  * The observer event a turn publishes once per handler invocation, after its reply: the timed
@@ -15,12 +15,12 @@ export const TURN_TRACE_EVENT = 'hookgate:turn_trace';
 
 const Common = {
   /** Unique inside one invocation (`op1`, `op2`, …). */
-  id: z.string().min(1).max(40),
+  id: z.string().check(z.minLength(1), z.maxLength(40)),
   /** The operation this one ran inside; null = the invocation's root (the turn). */
-  parent: z.string().min(1).max(40).nullable(),
+  parent: z.nullable(z.string().check(z.minLength(1), z.maxLength(40))),
   started_at: z.iso.datetime({ offset: true }),
-  duration_ms: z.number().nonnegative(),
-  error: z.string().max(2000).optional().describe('Present when the operation failed.'),
+  duration_ms: z.number().check(z.nonnegative()),
+  error: z.optional(z.string().check(z.maxLength(2000))).check(z.describe('Present when the operation failed.')),
 };
 
 export const ModelCallOperationSchema = z.object({
@@ -29,14 +29,14 @@ export const ModelCallOperationSchema = z.object({
   model: z.string(),
   provider: z.string(),
   api_request_id: z.string(),
-  attempt: z.number().int().nonnegative(),
-  response_model: z.string().optional(),
-  response_id: z.string().optional(),
-  finish_reason: z.string().optional(),
-  input_tokens: z.number().int().nonnegative().optional(),
-  output_tokens: z.number().int().nonnegative().optional(),
-  status_code: z.number().int().nullable().optional(),
-  output_text: z.string().optional().describe('The answer text; only with telemetry.capture_content.'),
+  attempt: z.int().check(z.nonnegative()),
+  response_model: z.optional(z.string()),
+  response_id: z.optional(z.string()),
+  finish_reason: z.optional(z.string()),
+  input_tokens: z.optional(z.int().check(z.nonnegative())),
+  output_tokens: z.optional(z.int().check(z.nonnegative())),
+  status_code: z.optional(z.nullable(z.int())),
+  output_text: z.optional(z.string()).check(z.describe('The answer text; only with telemetry.capture_content.')),
 });
 
 export const ToolCallOperationSchema = z.object({
@@ -45,9 +45,9 @@ export const ToolCallOperationSchema = z.object({
   tool_name: z.string(),
   tool_call_id: z.string(),
   /** How the call ended: `ran`, `blocked`, `needs_approval`, `denied`, … */
-  outcome: z.string().optional(),
-  arguments: z.string().optional().describe('The raw arguments; only with telemetry.capture_content.'),
-  result: z.string().optional().describe('The result text; only with telemetry.capture_content.'),
+  outcome: z.optional(z.string()),
+  arguments: z.optional(z.string()).check(z.describe('The raw arguments; only with telemetry.capture_content.')),
+  result: z.optional(z.string()).check(z.describe('The result text; only with telemetry.capture_content.')),
 });
 
 export const SubagentOperationSchema = z.object({
@@ -55,7 +55,7 @@ export const SubagentOperationSchema = z.object({
   kind: z.literal('invoke_agent'),
   subagent_id: z.string(),
   child_session_id: z.string(),
-  status: z.string().optional(),
+  status: z.optional(z.string()),
 });
 
 export const HookCallOperationSchema = z.object({
@@ -65,7 +65,7 @@ export const HookCallOperationSchema = z.object({
   /** `plugin`, `shell`, `gateway`, or `-` when nobody ran inline. */
   source: z.string(),
   callback: z.string(),
-  decision: z.string().max(2000),
+  decision: z.string().check(z.maxLength(2000)),
 });
 
 export const TurnOperationSchema = z.discriminatedUnion('kind', [
@@ -78,23 +78,23 @@ export type TurnOperation = z.infer<typeof TurnOperationSchema>;
 
 export const TurnTracePayloadSchema = z
   .object({
-    turn_id: z.string().min(1),
+    turn_id: z.string().check(z.minLength(1)),
     session_id: z.string(),
     platform: z.string(),
-    chat_id: z.string().optional(),
+    chat_id: z.optional(z.string()),
     model: z.string(),
     provider: z.string(),
     /** A resumed invocation (after an approval) of a turn that started earlier. */
     resumed: z.boolean(),
     started_at: z.iso.datetime({ offset: true }),
-    duration_ms: z.number().nonnegative(),
+    duration_ms: z.number().check(z.nonnegative()),
     /** completed, interrupted, exhausted, failed, suspended, … */
     outcome: z.string(),
     /** Replies the platform never took in this invocation. */
-    undelivered_replies: z.number().int().nonnegative(),
-    input_text: z.string().optional().describe('The user message; only with telemetry.capture_content.'),
-    output_text: z.string().optional().describe('The reply; only with telemetry.capture_content.'),
+    undelivered_replies: z.int().check(z.nonnegative()),
+    input_text: z.optional(z.string()).check(z.describe('The user message; only with telemetry.capture_content.')),
+    output_text: z.optional(z.string()).check(z.describe('The reply; only with telemetry.capture_content.')),
     operations: z.array(TurnOperationSchema),
   })
-  .meta({ title: `payload of ${TURN_TRACE_EVENT}` });
+  .check(z.meta({ title: `payload of ${TURN_TRACE_EVENT}` }));
 export type TurnTracePayload = z.infer<typeof TurnTracePayloadSchema>;

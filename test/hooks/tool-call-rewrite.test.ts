@@ -38,7 +38,7 @@ describe('pre_tool_call rewrites', () => {
       registry.callbacks('pre_tool_call'),
       kwargs,
       { logger },
-      { validate: argsValidator(terminalTool) },
+      { validate: await argsValidator(terminalTool) },
     );
     expect(seen).toEqual([{ command: 'echo one' }]);
     expect(rewrittenArgs(results)).toEqual({ command: 'echo one two' });
@@ -55,7 +55,7 @@ describe('pre_tool_call rewrites', () => {
       registry.callbacks('pre_tool_call'),
       kwargs,
       { logger },
-      { validate: argsValidator(terminalTool) },
+      { validate: await argsValidator(terminalTool) },
     );
     expect(rewrittenArgs(results)).toBeUndefined();
     expect(results).toEqual([

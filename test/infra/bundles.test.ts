@@ -331,7 +331,7 @@ describe('function bundles', () => {
     });
   });
 
-  it('starts from the home described at build: no YAML parser, no ES import of node:http (nor, in the gateway, the console or a platform adapter) in what a cold start loads, and the shipped config.yaml is not read again', async () => {
+  it('starts from the home described at build: no YAML parser, no classic zod, no ES import of node:http (nor, in the gateway, the console or a platform adapter) in what a cold start loads, and the shipped config.yaml is not read again', async () => {
     for (const [name, dir] of Object.entries(assets)) {
       const sources = await startupSources(dir);
       expect(
@@ -342,6 +342,15 @@ describe('function bundles', () => {
         sources.filter((s) => s.includes('node_modules/yaml/')),
         name,
       ).toEqual([]);
+      // zod/mini only (src/validation/zod.ts): classic zod costs each cold start ≈ 13 ms before its first schema.
+      expect(
+        sources.filter((s) => s.includes('node_modules/zod/v4/classic/')),
+        name,
+      ).toEqual([]);
+      expect(
+        sources.filter((s) => s.includes('node_modules/zod/v4/locales/')).map((s) => s.split('/').pop()),
+        name,
+      ).toEqual(['en.js']);
     }
     // The gateway loads the console only where it is served, and a platform's adapter (with its
     // verification library) only when the platform is enabled (src/gateway/gateway-adapters.ts).

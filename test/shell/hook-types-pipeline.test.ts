@@ -71,6 +71,8 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
       if (command.includes('forbidden'))
         return answer(response, 200, { decision: 'block', reason: 'the policy service says no' });
       if (command === 'echo original') return answer(response, 200, { action: 'rewrite', args: { command: 'echo rewritten' } });
+      // Arguments the terminal does not take (no `command`): checked against its schema and ignored.
+      if (command === 'echo misfit') return answer(response, 200, { action: 'rewrite', args: { cmd: 'echo smuggled' } });
       return answer(response, 200, {});
     }
     if (path === '/claude') {
@@ -224,6 +226,10 @@ describe('http hooks, prompt hooks and rewrites in the running pipeline', () => 
     expect(
       records.find((r) => r.callback.startsWith('http_hook[pre_tool_call:') && r.callback.endsWith('/policy]'))!.decision,
     ).toBe('rewrite');
+  });
+
+  it('a rewrite into arguments the tool does not take is ignored: the call runs with its own', async () => {
+    expect(await chat('h9', 'run: echo misfit')).toBe('misfit');
   });
 
   it('hooks list, test and doctor handle http and prompt hooks; doctor pings with a dry-run payload only', async () => {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import { HookgateError } from '../../errors/hookgate-error.ts';
 import { logExcerpt } from '../../secrets/log-excerpt.ts';
 import { errorText } from '../../errors/error-text.ts';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import type { TranscriptMessage } from '../../store/transcript-store.ts';
 
 /**
@@ -7,31 +7,31 @@ import type { TranscriptMessage } from '../../store/transcript-store.ts';
  */
 export const ToolCallSchema = z.object({
   id: z.string(),
-  type: z.literal('function').default('function'),
-  function: z.object({ name: z.string(), arguments: z.string().default('{}') }),
+  type: z._default(z.literal('function'), 'function'),
+  function: z.object({ name: z.string(), arguments: z._default(z.string(), '{}') }),
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
 export const AssistantMessageSchema = z.object({
   role: z.literal('assistant'),
-  content: z.string().nullable().default(null),
-  tool_calls: z.array(ToolCallSchema).optional(),
+  content: z._default(z.nullable(z.string()), null),
+  tool_calls: z.optional(z.array(ToolCallSchema)),
 });
 export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
 
 export const ChatCompletionSchema = z.object({
-  id: z.string().optional(),
-  model: z.string().optional(),
+  id: z.optional(z.string()),
+  model: z.optional(z.string()),
   choices: z
     .array(
       z.object({
-        index: z.number().optional(),
+        index: z.optional(z.number()),
         message: AssistantMessageSchema,
-        finish_reason: z.string().nullable().optional(),
+        finish_reason: z.optional(z.nullable(z.string())),
       }),
     )
-    .min(1),
-  usage: z.record(z.string(), z.unknown()).optional(),
+    .check(z.minLength(1)),
+  usage: z.optional(z.record(z.string(), z.unknown())),
 });
 export type ChatCompletion = z.infer<typeof ChatCompletionSchema>;
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import {
   SandboxError,
   type SandboxRequest,
@@ -132,7 +132,7 @@ export function workspaceKey(sessionId: string): string {
   return `${WORKSPACE_KEY_PREFIX}${createHash('sha256').update(sessionId).digest('hex')}.tar.gz`;
 }
 
-const LambdaErrorSchema = z.object({ errorType: z.string().optional(), errorMessage: z.string().optional() });
+const LambdaErrorSchema = z.object({ errorType: z.optional(z.string()), errorMessage: z.optional(z.string()) });
 
 function functionError(text: string): SandboxError {
   const parsed = LambdaErrorSchema.safeParse(safeJson(text));

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 
 /** config.yaml `terminal.sandbox` (hook-semantics §5.9): `auto` (default: bwrap where it runs), `bwrap`, or `none` (unsandboxed, warned at every start). */
 export const SandboxSettingSchema = z.enum(['auto', 'bwrap', 'none']);

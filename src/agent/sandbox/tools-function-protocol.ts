@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 
 /**
  * What the turn function and the tools function say to each other (docs/deploy.md, "The tools
@@ -25,17 +25,17 @@ export const TOOLS_EXEC_MAX_SECONDS = 90;
 export const SandboxRequestSchema = z.discriminatedUnion('op', [
   z.object({
     op: z.literal('exec'),
-    command: z.string().min(1),
-    timeoutSeconds: z.number().positive().max(TOOLS_EXEC_MAX_SECONDS),
+    command: z.string().check(z.minLength(1)),
+    timeoutSeconds: z.number().check(z.positive(), z.lte(TOOLS_EXEC_MAX_SECONDS)),
   }),
-  z.object({ op: z.literal('read'), path: z.string(), limitBytes: z.number().int().positive() }),
+  z.object({ op: z.literal('read'), path: z.string(), limitBytes: z.int().check(z.positive()) }),
   z.object({ op: z.literal('write'), path: z.string(), content: z.string() }),
   z.object({ op: z.literal('patch'), path: z.string(), oldString: z.string(), newString: z.string(), replaceAll: z.boolean() }),
 ]);
 
 export const ToolsFunctionEventSchema = z.object({
   /** The session, which is also the invocation's tenant id: the tools function refuses a mismatch. */
-  sessionId: z.string().min(1),
+  sessionId: z.string().check(z.minLength(1)),
   request: SandboxRequestSchema,
   workspace: z.object({
     getUrl: z.url({ protocol: /^https?$/ }),
@@ -46,10 +46,10 @@ export type ToolsFunctionEvent = z.infer<typeof ToolsFunctionEventSchema>;
 
 /** The result of each op, as `SandboxResults` (tool-sandbox.ts) has it. */
 export const SandboxResultSchemas = {
-  exec: z.object({ output: z.string(), exitCode: z.number().int(), timedOut: z.boolean() }),
+  exec: z.object({ output: z.string(), exitCode: z.int(), timedOut: z.boolean() }),
   read: z.object({ content: z.string(), truncated: z.boolean() }),
-  write: z.object({ bytesWritten: z.number().int().nonnegative() }),
-  patch: z.object({ replacements: z.number().int().nonnegative() }),
+  write: z.object({ bytesWritten: z.int().check(z.nonnegative()) }),
+  patch: z.object({ replacements: z.int().check(z.nonnegative()) }),
 } as const;
 
 /**

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import type { HookLogger } from '../../hooks/hook-logger.ts';
 import { isPlainObject } from '../../hooks/python-truthiness.ts';
 import { envPassthroughAt } from '../../hooks/shell/spawn/hook-environment.ts';
@@ -32,7 +32,7 @@ export interface ToolPolicy {
 export const DEFAULT_TOOL_POLICY: ToolPolicy = { terminalEnvPassthrough: [], allowedRoots: [], sandbox: 'auto', network: 'none' };
 
 /** `files.allowed_roots`: a list of non-empty paths (`~/…` is the home directory, relative paths are the hooks home's). */
-export const AllowedRootsSchema = z.array(z.string().trim().min(1, 'must be a non-empty path'));
+export const AllowedRootsSchema = z.array(z.string().check(z.trim(), z.minLength(1, 'must be a non-empty path')));
 
 /**
  * The tool policy from a config.yaml mapping (zod-validated). A malformed value is a warning
@@ -72,7 +72,7 @@ export function toolPolicyFromConfig(config: unknown, hooksHome: string | undefi
  * One enum setting: unset is the default; a value outside the enum is a warning and keeps the
  * default, which is the safe one (`terminal.sandbox: auto`, `terminal.network: none`).
  */
-function settingAt<T extends string>(raw: unknown, schema: z.ZodType<T>, name: string, fallback: T, logger: HookLogger): T {
+function settingAt<T extends string>(raw: unknown, schema: z.ZodMiniType<T>, name: string, fallback: T, logger: HookLogger): T {
   if (raw === undefined || raw === null) return fallback;
   const parsed = schema.safeParse(typeof raw === 'string' ? raw.trim().toLowerCase() : raw);
   if (parsed.success) return parsed.data;

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import { createHookEngine, type LoadedHookEngine } from '../../hooks/create-hook-engine.ts';
 import { errorText } from '../../errors/error-text.ts';
 import { fitsKwargsOf, isCallableHookName, type CallableHookName, type KwargsOf } from '../../hooks/catalogue.ts';

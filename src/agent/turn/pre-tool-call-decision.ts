@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { hookAnswer } from '../../hooks/catalogue.ts';
 import { rewrittenArgs, type ArgsValidator } from '../../hooks/tool-call-rewrite.ts';
 import type { Tool } from '../tools/tool.ts';
@@ -12,28 +11,17 @@ export type PreToolCallDecision =
 const validators = new WeakMap<Tool, ArgsValidator>();
 
 /**
- * The check of rewritten arguments against `tool`'s argument schema (its spec's JSON Schema,
- * read with zod). A schema zod cannot read takes any object.
+ * The check of rewritten arguments against `tool`'s argument schema (tool-args-validator.ts,
+ * loaded with the first one: it needs classic zod), one per tool.
  *
  * @example
- * argsValidator(terminalTool)({ cmd: 'ls' }) // 'command: Invalid input: expected string, received undefined'
+ * (await argsValidator(terminalTool))({ cmd: 'ls' }) // 'command: Invalid input: expected string, received undefined'
  */
-export function argsValidator(tool: Tool): ArgsValidator {
+export async function argsValidator(tool: Tool): Promise<ArgsValidator> {
   let validator = validators.get(tool);
   if (validator) return validator;
-  let schema: z.ZodType | undefined;
-  try {
-    schema = z.fromJSONSchema(tool.spec.function.parameters as Parameters<typeof z.fromJSONSchema>[0]);
-  } catch {
-    schema = undefined;
-  }
-  validator = (args) => {
-    if (!schema) return undefined;
-    const parsed = schema.safeParse(args);
-    return parsed.success
-      ? undefined
-      : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(args)'}: ${issue.message}`).join('; ');
-  };
+  const { toolArgsValidator } = await import('./tool-args-validator.ts');
+  validator = toolArgsValidator(tool.spec.function.parameters);
   validators.set(tool, validator);
   return validator;
 }
@@ -52,7 +40,9 @@ export async function decidePreToolCall(
   tool: Tool | undefined,
   kwargs: Record<string, unknown> & { args: Record<string, unknown> },
 ): Promise<PreToolCallDecision> {
-  const results = await hooks.decide('pre_tool_call', kwargs, tool ? { validateArgs: argsValidator(tool) } : {});
+  // Only a registered pre_tool_call callback can rewrite: without one, nothing needs the check (nor classic zod).
+  const validateArgs = tool && hooks.has('pre_tool_call') ? await argsValidator(tool) : undefined;
+  const results = await hooks.decide('pre_tool_call', kwargs, validateArgs ? { validateArgs } : {});
   const answer = hookAnswer('pre_tool_call', results);
   if (answer.action === 'block') return { kind: 'block', message: answer.message };
   const args = rewrittenArgs(results);

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import { ReplyTargetSchema } from '../../messaging/message-event.ts';
 import { StoredAttachmentSchema } from '../../store/stored-attachment.ts';
 
@@ -10,11 +10,11 @@ const ToolCallSchema = z.object({
 
 const MessageSchema = z.object({
   role: z.enum(['system', 'user', 'assistant', 'tool']),
-  content: z.string().nullable(),
-  tool_calls: z.array(ToolCallSchema).optional(),
-  tool_call_id: z.string().optional(),
-  name: z.string().optional(),
-  attachments: z.array(StoredAttachmentSchema).optional(),
+  content: z.nullable(z.string()),
+  tool_calls: z.optional(z.array(ToolCallSchema)),
+  tool_call_id: z.optional(z.string()),
+  name: z.optional(z.string()),
+  attachments: z.optional(z.array(StoredAttachmentSchema)),
 });
 
 /**
@@ -29,20 +29,20 @@ export const TurnStateSchema = z.object({
   session_id: z.string(),
   session_key: z.string(),
   platform: z.string(),
-  user_id: z.string().nullable(),
+  user_id: z.nullable(z.string()),
   /** The chat the message came from (the source's, which `always` grants are scoped to). */
-  chat_id: z.string().optional(),
+  chat_id: z.optional(z.string()),
   model: z.string(),
   reply: ReplyTargetSchema,
   /** ISO-8601; /stop requests at or after it interrupt this turn. */
   started_at: z.string(),
   user_message: z.string(),
   /** pre_llm_call's joined context: fired once, applied to every request of the turn. */
-  injected_context: z.string().nullable(),
+  injected_context: z.nullable(z.string()),
   /** This turn's messages so far, as stored (the user message without injection). */
   messages: z.array(MessageSchema),
-  iteration: z.number().int(),
-  api_call_count: z.number().int(),
+  iteration: z.int(),
+  api_call_count: z.int(),
   /** The tool calls of the current iteration not yet done; index 0 is next. */
   pending_calls: z.array(ToolCallSchema),
   /** Names and results of the current iteration's finished tool calls (for agent:step). */

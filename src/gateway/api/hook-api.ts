@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import {
   HOOK_NAMES,
   KWARGS_SCHEMAS,
@@ -18,27 +18,31 @@ import { errorText } from '../../errors/error-text.ts';
 const Kwargs = z.record(z.string(), z.unknown(), { error: 'the body must be a JSON object (the hook kwargs)' });
 
 const EventInput = z.object({
-  type: z.string().refine(isObserverEventType, {
-    error: `type must be an observer plugin hook (${OBSERVER_PLUGIN_HOOKS.join(', ')}) or a gateway event (${GATEWAY_EVENT_NAMES.join(', ')})`,
-  }),
+  type: z.string().check(
+    z.refine(isObserverEventType, {
+      error: `type must be an observer plugin hook (${OBSERVER_PLUGIN_HOOKS.join(', ')}) or a gateway event (${GATEWAY_EVENT_NAMES.join(', ')})`,
+    }),
+  ),
   payload: z.record(z.string(), z.unknown(), { error: 'payload must be a JSON object' }),
   // The envelope's limit (docs/envelope.schema.json): a longer id would fail after validation.
-  id: z.string().min(1).max(200).optional(),
-  session_id: z.string().max(512).optional(),
-  turn_id: z.string().max(512).optional(),
+  id: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+  session_id: z.optional(z.string().check(z.maxLength(512))),
+  turn_id: z.optional(z.string().check(z.maxLength(512))),
 });
 const MAX_EVENTS = 500;
 const EventsBatch = z.object({
   events: z
     .array(EventInput)
-    .min(1, { error: 'events must hold at least one event' })
-    .max(MAX_EVENTS, { error: `at most ${MAX_EVENTS} events per request` }),
+    .check(
+      z.minLength(1, { error: 'events must hold at least one event' }),
+      z.maxLength(MAX_EVENTS, { error: `at most ${MAX_EVENTS} events per request` }),
+    ),
 });
 /** A batch when the body has `events`, else one event (so errors speak of the shape meant). */
 const isBatch = (value: unknown) => typeof value === 'object' && value !== null && 'events' in value;
 
 type Problem = { error: string };
-const describe = (error: z.ZodError) => z.prettifyError(error).replace(/\n/g, '; ');
+const describe = (error: z.core.$ZodError) => z.prettifyError(error).replace(/\n/g, '; ');
 
 async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; problem: Problem }> {
   const text = await request.text();

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 
 /** Decision hooks have their results read by the call site; observer results are ignored. */
 export type HookKind = 'decision' | 'observer';
@@ -8,7 +8,7 @@ export type HookKind = 'decision' | 'observer';
  * (callers outside the process send partial kwargs), the present keys type-checked. The
  * shape's key order is the contract's key order (hook-semantics §1.5–§1.15).
  */
-export type KwargsSchema<Shape extends z.ZodRawShape> = ReturnType<typeof kwargsSchema<Shape>>;
+export type KwargsSchema<Shape extends z.core.$ZodShape> = ReturnType<typeof kwargsSchema<Shape>>;
 
 /**
  * Builds a {@link KwargsSchema}. Write the keys in the order the spec lists them: that order
@@ -18,8 +18,8 @@ export type KwargsSchema<Shape extends z.ZodRawShape> = ReturnType<typeof kwargs
  * const schema = kwargsSchema({ session_id: z.string(), model: z.string(), platform: z.string() });
  * schema.safeParse({ model: 'm', extra: 1 }).success // true
  */
-function kwargsSchema<const Shape extends z.ZodRawShape>(shape: Shape) {
-  return z.looseObject(shape).partial();
+function kwargsSchema<const Shape extends z.core.$ZodShape>(shape: Shape) {
+  return z.partial(z.looseObject(shape));
 }
 
 /** How a trace tells what a decision hook's results decided (`hookgate trace`, `hookgate replay`). */
@@ -36,13 +36,13 @@ export interface DecisionTrace {
 }
 
 /** One observer hook: its results are ignored, it runs through the observer sink. */
-export interface ObserverHook<Shape extends z.ZodRawShape> {
+export interface ObserverHook<Shape extends z.core.$ZodShape> {
   readonly kind: 'observer';
   readonly kwargs: KwargsSchema<Shape>;
 }
 
 /** One decision hook: how its results combine into the `/v1/hooks/{hook}` answer, and how traces describe them. */
-export interface DecisionHook<Shape extends z.ZodRawShape, Answer extends Record<string, unknown>> {
+export interface DecisionHook<Shape extends z.core.$ZodShape, Answer extends Record<string, unknown>> {
   readonly kind: 'decision';
   readonly kwargs: KwargsSchema<Shape>;
   /** The aggregation rule: the callbacks' results (null/undefined dropped) → the hook's answer (architecture §4). */
@@ -56,7 +56,7 @@ export interface DecisionHook<Shape extends z.ZodRawShape, Answer extends Record
  * @example
  * const on_session_start = observerHook({ session_id: z.string(), model: z.string(), platform: z.string() });
  */
-export function observerHook<const Shape extends z.ZodRawShape>(shape: Shape): ObserverHook<Shape> {
+export function observerHook<const Shape extends z.core.$ZodShape>(shape: Shape): ObserverHook<Shape> {
   return { kind: 'observer', kwargs: kwargsSchema(shape) };
 }
 
@@ -70,7 +70,7 @@ export function observerHook<const Shape extends z.ZodRawShape>(shape: Shape): O
  *   { answer: (results) => …, trace: { describe: …, content: …, changed: 'transform changed' } },
  * );
  */
-export function decisionHook<const Shape extends z.ZodRawShape, Answer extends Record<string, unknown>>(
+export function decisionHook<const Shape extends z.core.$ZodShape, Answer extends Record<string, unknown>>(
   shape: Shape,
   rules: { answer: (results: readonly unknown[]) => Answer; trace: DecisionTrace },
 ): DecisionHook<Shape, Answer> {
@@ -78,7 +78,7 @@ export function decisionHook<const Shape extends z.ZodRawShape, Answer extends R
 }
 
 /** A hook hookgate calls that is not one of the 19 plugin hooks: typed kwargs, results read raw by its call site. */
-export interface InternalHook<Shape extends z.ZodRawShape> {
+export interface InternalHook<Shape extends z.core.$ZodShape> {
   readonly kind: 'internal';
   readonly kwargs: KwargsSchema<Shape>;
 }
@@ -89,7 +89,7 @@ export interface InternalHook<Shape extends z.ZodRawShape> {
  * @example
  * const permission_request = internalHook({ command: z.string(), session_id: z.string() });
  */
-export function internalHook<const Shape extends z.ZodRawShape>(shape: Shape): InternalHook<Shape> {
+export function internalHook<const Shape extends z.core.$ZodShape>(shape: Shape): InternalHook<Shape> {
   return { kind: 'internal', kwargs: kwargsSchema(shape) };
 }
 

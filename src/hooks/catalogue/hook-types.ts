@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../../validation/zod.ts';
 import type { HOOKS, INTERNAL_HOOKS } from './hooks.ts';
 
 type Hooks = typeof HOOKS;

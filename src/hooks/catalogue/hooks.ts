@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import { blockMessage } from '../aggregate/block-message.ts';
 import { firstNonEmptyString } from '../aggregate/first-non-empty-string.ts';
 import { firstString } from '../aggregate/first-string.ts';
@@ -10,9 +10,9 @@ import { countedResults, decisionHook, internalHook, observerHook, type Decision
 // Field types shared by several hooks. What is present must have the right type; every key
 // is optional and unknown keys pass (kwargsSchema), as callbacks must tolerate both (§0.2).
 const idString = z.string();
-const nullableString = z.string().nullable();
+const nullableString = z.nullable(z.string());
 const list = z.array(z.unknown());
-const count = z.number().int();
+const count = z.int();
 const seconds = z.number();
 
 /** The ids of one model request, in the order §1.10–§1.11 list them first. */
@@ -29,7 +29,7 @@ const modelRequestFields = {
 const approvalFields = {
   command: z.string(),
   description: z.string(),
-  pattern_key: z.string().nullable(),
+  pattern_key: z.nullable(z.string()),
   pattern_keys: z.array(z.string()),
   session_key: z.string(),
   surface: z.string(),
@@ -45,7 +45,7 @@ const toolCallOutcomeFields = {
   tool_call_id: idString,
   turn_id: idString,
   api_request_id: idString,
-  duration_ms: count.min(0),
+  duration_ms: count.check(z.gte(0)),
   status: z.string(),
   error_type: nullableString,
   error_message: nullableString,
@@ -172,7 +172,7 @@ export const HOOKS = {
     tool_count: count,
     approx_input_tokens: count,
     request_char_count: count,
-    max_tokens: count.nullable(),
+    max_tokens: z.nullable(count),
     started_at: seconds,
     middleware_trace: list,
     request: z.unknown(),
@@ -183,9 +183,9 @@ export const HOOKS = {
     api_duration: seconds,
     started_at: seconds,
     ended_at: seconds,
-    finish_reason: z.string().nullable(),
+    finish_reason: z.nullable(z.string()),
     message_count: count,
-    response_model: z.string().nullable(),
+    response_model: z.nullable(z.string()),
     response: z.unknown(),
     usage: z.unknown(),
     assistant_message: z.unknown(),
@@ -198,10 +198,10 @@ export const HOOKS = {
     api_duration: seconds,
     started_at: seconds,
     ended_at: seconds,
-    status_code: z.number().nullable(),
+    status_code: z.nullable(z.number()),
     retry_count: count,
     max_retries: count,
-    retryable: z.boolean().nullable(),
+    retryable: z.nullable(z.boolean()),
     reason: z.string(),
     error: z.unknown(),
     request: z.unknown(),
@@ -246,7 +246,7 @@ export const HOOKS = {
     child_role: nullableString,
     child_summary: nullableString,
     child_status: z.string(),
-    duration_ms: count.min(0),
+    duration_ms: count.check(z.gte(0)),
   }),
   pre_gateway_dispatch: decisionHook(
     { event: z.unknown(), gateway: z.unknown(), session_store: z.unknown() },

@@ -1,11 +1,11 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import type { HookLogger } from '../hook-logger.ts';
 import { isPlainObject } from '../python-truthiness.ts';
 
 /** hook-semantics §5.8: an in-process callback gets this many seconds unless config.yaml says otherwise. */
 export const DEFAULT_CALLBACK_TIMEOUT_SECONDS = 30;
 
-const CallbackTimeoutSchema = z.number().finite().positive();
+const CallbackTimeoutSchema = z.number().check(z.positive());
 
 /**
  * `plugins.callback_timeout` of config.yaml (seconds, per in-process callback; architecture

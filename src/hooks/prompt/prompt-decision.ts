@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 
-const DecisionSchema = z.strictObject({ decision: z.enum(['allow', 'block']), reason: z.string().optional() });
+const DecisionSchema = z.strictObject({ decision: z.enum(['allow', 'block']), reason: z.optional(z.string()) });
 const ContextSchema = z.strictObject({ context: z.string() });
 
 /** A model's answer, read: the stdout a command hook would have printed for the same result. */

@@ -1,5 +1,5 @@
 import { InteractionResponseFlags, InteractionResponseType, InteractionType, verifyKey } from 'discord-interactions';
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import type { DiscordConfig } from './discord-config.ts';
 import type { MessageEvent } from '../../messaging/message-event.ts';
 import { kindOfMime, type Attachment } from '../../messaging/attachment.ts';
@@ -14,44 +14,44 @@ interface CommandOption {
   value?: string | number | boolean | undefined;
   options?: CommandOption[] | undefined;
 }
-const CommandOptionSchema: z.ZodType<CommandOption> = z.lazy(() =>
+const CommandOptionSchema: z.ZodMiniType<CommandOption> = z.lazy(() =>
   z.looseObject({
     name: z.string(),
-    type: z.number().int().optional(),
-    value: z.union([z.string(), z.number(), z.boolean()]).optional(),
-    options: z.array(CommandOptionSchema).optional(),
+    type: z.optional(z.int()),
+    value: z.optional(z.union([z.string(), z.number(), z.boolean()])),
+    options: z.optional(z.array(CommandOptionSchema)),
   }),
 );
 /** https://discord.com/developers/docs/resources/message#attachment-object */
 const DiscordAttachment = z.looseObject({
   id: z.string(),
   filename: z.string(),
-  content_type: z.string().optional(),
-  size: z.number().int().nonnegative().optional(),
+  content_type: z.optional(z.string()),
+  size: z.optional(z.int().check(z.nonnegative())),
   url: z.string(),
-  proxy_url: z.string().optional(),
+  proxy_url: z.optional(z.string()),
 });
-const DiscordUser = z.looseObject({ id: z.string(), username: z.string().optional(), global_name: z.string().nullish() });
+const DiscordUser = z.looseObject({ id: z.string(), username: z.optional(z.string()), global_name: z.nullish(z.string()) });
 
 const Interaction = z.looseObject({
   id: z.string(),
   /** Discord sends it; its docs' examples and its interactions library's tests do not. */
-  application_id: z.string().optional(),
-  type: z.number().int(),
+  application_id: z.optional(z.string()),
+  type: z.int(),
   token: z.string(),
-  guild_id: z.string().optional(),
-  channel_id: z.string().optional(),
-  channel: z.looseObject({ id: z.string() }).optional(),
-  member: z.looseObject({ user: DiscordUser }).optional(),
-  user: DiscordUser.optional(),
-  data: z
-    .looseObject({
+  guild_id: z.optional(z.string()),
+  channel_id: z.optional(z.string()),
+  channel: z.optional(z.looseObject({ id: z.string() })),
+  member: z.optional(z.looseObject({ user: DiscordUser })),
+  user: z.optional(DiscordUser),
+  data: z.optional(
+    z.looseObject({
       name: z.string(),
-      options: z.array(CommandOptionSchema).optional(),
+      options: z.optional(z.array(CommandOptionSchema)),
       /** The ATTACHMENT options' files (option type 11, its value is the attachment id). */
-      resolved: z.looseObject({ attachments: z.record(z.string(), DiscordAttachment).optional() }).optional(),
-    })
-    .optional(),
+      resolved: z.optional(z.looseObject({ attachments: z.optional(z.record(z.string(), DiscordAttachment)) })),
+    }),
+  ),
 });
 
 /** Option types that are sub-commands (1) or groups (2): their name is a word of the text. */

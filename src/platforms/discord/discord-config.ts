@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import { httpUrl, token } from '../env-formats.ts';
 import { readGroup } from '../env-group.ts';
 import type { EnvReader, InboundSettings, PlatformSecretKeys } from '../platform.ts';
@@ -17,8 +17,8 @@ export const DISCORD_DEFAULT_API_BASE_URL = 'https://discord.com/api/v10';
 
 /** Discord's variables and their formats. */
 export const DISCORD_ENV = {
-  DISCORD_PUBLIC_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: 'must be 64 hex digits (an Ed25519 public key)' }),
-  DISCORD_APPLICATION_ID: z.string().regex(/^\d+$/, { error: 'must be a numeric snowflake id' }),
+  DISCORD_PUBLIC_KEY: z.string().check(z.regex(/^[0-9a-fA-F]{64}$/, { error: 'must be 64 hex digits (an Ed25519 public key)' })),
+  DISCORD_APPLICATION_ID: z.string().check(z.regex(/^\d+$/, { error: 'must be a numeric snowflake id' })),
   DISCORD_BOT_TOKEN: token,
   DISCORD_API_BASE_URL: httpUrl,
 };

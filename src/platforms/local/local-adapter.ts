@@ -1,24 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import type { MessageEvent } from '../../messaging/message-event.ts';
 import { kindOfMime, MAX_ATTACHMENTS_PER_MESSAGE, type Attachment } from '../../messaging/attachment.ts';
 import { jsonResponse, parsePayload, type PlatformAdapter } from '../platform-adapter.ts';
 import { assertLoopbackJsonPost } from './loopback-json-only.ts';
 import { MalformedPayloadError } from '../webhook-errors.ts';
 
-const id = z.union([z.string().min(1), z.number()]).transform(String);
+const id = z.pipe(z.union([z.string().check(z.minLength(1)), z.number()]), z.transform(String));
 const LocalAttachment = z.object({
-  name: z.string().min(1).max(255),
-  mime_type: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as image/png'),
+  name: z.string().check(z.minLength(1), z.maxLength(255)),
+  mime_type: z.string().check(z.regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as image/png')),
   data_base64: z.base64('must be base64'),
 });
 const LocalMessage = z.object({
   chat_id: id,
   user_id: id,
   /** Required, as before attachments; may be left out only when there are attachments. */
-  text: z.string().optional(),
-  message_id: id.optional(),
-  attachments: z.array(LocalAttachment).max(MAX_ATTACHMENTS_PER_MESSAGE).optional(),
+  text: z.optional(z.string()),
+  message_id: z.optional(id),
+  attachments: z.optional(z.array(LocalAttachment).check(z.maxLength(MAX_ATTACHMENTS_PER_MESSAGE))),
 });
 
 /**

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import type { EnvReader, InboundSettings, PlatformSecretKeys } from '../platform.ts';
 
 /** `local` has no settings: it is on or off. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import type { SlackConfig } from './slack-config.ts';
 import type { MessageEvent } from '../../messaging/message-event.ts';
 import { kindOfMime, type Attachment } from '../../messaging/attachment.ts';
@@ -7,40 +7,40 @@ import { verifySlackSignature } from './slack-signature.ts';
 
 const SlackMessageEvent = z.looseObject({
   type: z.string(),
-  subtype: z.string().optional(),
-  user: z.string().optional(),
-  bot_id: z.string().optional(),
-  text: z.string().optional(),
-  channel: z.string().optional(),
-  channel_type: z.string().optional(),
-  ts: z.string().optional(),
-  thread_ts: z.string().optional(),
+  subtype: z.optional(z.string()),
+  user: z.optional(z.string()),
+  bot_id: z.optional(z.string()),
+  text: z.optional(z.string()),
+  channel: z.optional(z.string()),
+  channel_type: z.optional(z.string()),
+  ts: z.optional(z.string()),
+  thread_ts: z.optional(z.string()),
   /** `file_share` messages: https://docs.slack.dev/reference/events/message/file_share (File objects). */
-  files: z
-    .array(
+  files: z.optional(
+    z.array(
       z.looseObject({
-        id: z.string().optional(),
-        name: z.string().nullish(),
-        title: z.string().nullish(),
-        mimetype: z.string().optional(),
-        size: z.number().int().nonnegative().optional(),
-        mode: z.string().optional(),
-        url_private: z.string().optional(),
-        url_private_download: z.string().optional(),
+        id: z.optional(z.string()),
+        name: z.nullish(z.string()),
+        title: z.nullish(z.string()),
+        mimetype: z.optional(z.string()),
+        size: z.optional(z.int().check(z.nonnegative())),
+        mode: z.optional(z.string()),
+        url_private: z.optional(z.string()),
+        url_private_download: z.optional(z.string()),
       }),
-    )
-    .optional(),
+    ),
+  ),
 });
 
-const SlackAuthorization = z.looseObject({ user_id: z.string().optional(), is_bot: z.boolean().optional() });
+const SlackAuthorization = z.looseObject({ user_id: z.optional(z.string()), is_bot: z.optional(z.boolean()) });
 
 const SlackPayload = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('url_verification'), challenge: z.string() }),
   z.looseObject({
     type: z.literal('event_callback'),
-    event_id: z.string().min(1),
+    event_id: z.string().check(z.minLength(1)),
     event: SlackMessageEvent,
-    authorizations: z.array(SlackAuthorization).optional(),
+    authorizations: z.optional(z.array(SlackAuthorization)),
   }),
   z.looseObject({ type: z.literal('app_rate_limited') }),
 ]);

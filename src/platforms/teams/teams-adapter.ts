@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import type { TeamsConfig } from './teams-config.ts';
 import type { MessageEvent } from '../../messaging/message-event.ts';
 import { kindOfMime, type Attachment } from '../../messaging/attachment.ts';
@@ -8,33 +8,33 @@ import { TeamsJwtVerifier } from './teams-jwt-verifier.ts';
 
 const Activity = z.looseObject({
   type: z.string(),
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   serviceUrl: z.url(),
-  channelId: z.string().optional(),
-  from: z.looseObject({ id: z.string(), name: z.string().optional() }),
+  channelId: z.optional(z.string()),
+  from: z.looseObject({ id: z.string(), name: z.optional(z.string()) }),
   conversation: z.looseObject({
-    id: z.string().min(1),
-    conversationType: z.string().optional(),
-    isGroup: z.boolean().optional(),
+    id: z.string().check(z.minLength(1)),
+    conversationType: z.optional(z.string()),
+    isGroup: z.optional(z.boolean()),
   }),
-  recipient: z.looseObject({ id: z.string() }).optional(),
-  text: z.string().optional(),
-  replyToId: z.string().optional(),
-  attachments: z
-    .array(
+  recipient: z.optional(z.looseObject({ id: z.string() })),
+  text: z.optional(z.string()),
+  replyToId: z.optional(z.string()),
+  attachments: z.optional(
+    z.array(
       z.looseObject({
         contentType: z.string(),
-        contentUrl: z.string().optional(),
-        name: z.string().optional(),
-        content: z.unknown().optional(),
+        contentUrl: z.optional(z.string()),
+        name: z.optional(z.string()),
+        content: z.optional(z.unknown()),
       }),
-    )
-    .optional(),
+    ),
+  ),
 });
 
 /** A file sent to the bot in a personal chat: https://learn.microsoft.com/microsoftteams/platform/bots/how-to/bots-filesv4 */
 const FILE_DOWNLOAD_INFO = 'application/vnd.microsoft.teams.file.download.info';
-const FileDownloadInfo = z.looseObject({ downloadUrl: z.string(), fileType: z.string().optional() });
+const FileDownloadInfo = z.looseObject({ downloadUrl: z.string(), fileType: z.optional(z.string()) });
 
 const CHAT_TYPES: Record<string, string> = { personal: 'dm', groupChat: 'group', channel: 'channel' };
 const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');

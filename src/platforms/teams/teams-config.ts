@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import { httpUrl, token } from '../env-formats.ts';
 import { readGroup } from '../env-group.ts';
 import type { EnvReader, InboundSettings, PlatformSecretKeys } from '../platform.ts';
@@ -18,7 +18,7 @@ export const TEAMS_DEFAULT_TOKEN_URL = 'https://login.microsoftonline.com/botfra
 /** Teams' variables and their formats. */
 export const TEAMS_ENV = {
   TEAMS_APP_ID: token,
-  TEAMS_APP_PASSWORD: z.string().min(1),
+  TEAMS_APP_PASSWORD: z.string().check(z.minLength(1)),
   TEAMS_OPENID_METADATA_URL: httpUrl,
   TEAMS_TOKEN_URL: httpUrl,
 };

@@ -1,9 +1,9 @@
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import { InvalidSignatureError, VerificationUnavailableError } from '../webhook-errors.ts';
 import { errorText } from '../../errors/error-text.ts';
 
-const OpenIdMetadata = z.looseObject({ issuer: z.string().min(1), jwks_uri: z.url() });
+const OpenIdMetadata = z.looseObject({ issuer: z.string().check(z.minLength(1)), jwks_uri: z.url() });
 
 /** Bot Framework allows five minutes of clock skew. */
 const CLOCK_SKEW_SECONDS = 300;

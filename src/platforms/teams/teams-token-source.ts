@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import { ReplyError } from '../../messaging/reply-error.ts';
 import { errorText } from '../../errors/error-text.ts';
 
@@ -10,7 +10,10 @@ export interface TeamsReplyOptions {
   tokenUrl: string;
 }
 
-const TokenAnswer = z.object({ access_token: z.string().min(1), expires_in: z.coerce.number().positive() });
+const TokenAnswer = z.object({
+  access_token: z.string().check(z.minLength(1)),
+  expires_in: z.coerce.number().check(z.positive()),
+});
 
 /**
  * The bot's outbound token (OAuth client credentials against `TEAMS_TOKEN_URL`, scope

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import type { TelegramConfig } from './telegram-config.ts';
 import { constantTimeEqual } from '../../secrets/constant-time-equal.ts';
 import type { MessageEvent } from '../../messaging/message-event.ts';
@@ -8,41 +8,41 @@ import { InvalidSignatureError } from '../webhook-errors.ts';
 
 /** Document, Voice, Audio and Video share these fields (https://core.telegram.org/bots/api#document). */
 const TelegramFile = z.looseObject({
-  file_id: z.string().min(1),
-  file_unique_id: z.string().optional(),
-  file_name: z.string().optional(),
-  mime_type: z.string().optional(),
-  file_size: z.number().int().nonnegative().optional(),
+  file_id: z.string().check(z.minLength(1)),
+  file_unique_id: z.optional(z.string()),
+  file_name: z.optional(z.string()),
+  mime_type: z.optional(z.string()),
+  file_size: z.optional(z.int().check(z.nonnegative())),
 });
 
 const TelegramMessage = z.looseObject({
-  message_id: z.number().int(),
-  message_thread_id: z.number().int().optional(),
-  is_topic_message: z.boolean().optional(),
-  from: z
-    .looseObject({
-      id: z.number().int(),
-      is_bot: z.boolean().optional(),
-      first_name: z.string().optional(),
-      username: z.string().optional(),
-    })
-    .optional(),
+  message_id: z.int(),
+  message_thread_id: z.optional(z.int()),
+  is_topic_message: z.optional(z.boolean()),
+  from: z.optional(
+    z.looseObject({
+      id: z.int(),
+      is_bot: z.optional(z.boolean()),
+      first_name: z.optional(z.string()),
+      username: z.optional(z.string()),
+    }),
+  ),
   // `type` is always sent, but the webhook guide's curl examples leave it out.
-  chat: z.looseObject({ id: z.number().int(), type: z.string().optional(), is_forum: z.boolean().optional() }),
-  text: z.string().optional(),
-  caption: z.string().optional(),
+  chat: z.looseObject({ id: z.int(), type: z.optional(z.string()), is_forum: z.optional(z.boolean()) }),
+  text: z.optional(z.string()),
+  caption: z.optional(z.string()),
   /** https://core.telegram.org/bots/api#message: one PhotoSize per size, the largest last. */
-  photo: z
-    .array(z.looseObject({ file_id: z.string(), file_unique_id: z.string().optional(), file_size: z.number().int().optional() }))
-    .optional(),
-  document: TelegramFile.optional(),
-  voice: TelegramFile.optional(),
-  audio: TelegramFile.optional(),
-  video: TelegramFile.optional(),
+  photo: z.optional(
+    z.array(z.looseObject({ file_id: z.string(), file_unique_id: z.optional(z.string()), file_size: z.optional(z.int()) })),
+  ),
+  document: z.optional(TelegramFile),
+  voice: z.optional(TelegramFile),
+  audio: z.optional(TelegramFile),
+  video: z.optional(TelegramFile),
 });
 
 /** An Update (https://core.telegram.org/bots/api#update): only `message` with text or an attachment starts a turn. */
-const TelegramUpdate = z.looseObject({ update_id: z.number().int(), message: TelegramMessage.optional() });
+const TelegramUpdate = z.looseObject({ update_id: z.int(), message: z.optional(TelegramMessage) });
 
 const CHAT_TYPES: Record<string, string> = { private: 'dm', group: 'group', supergroup: 'group', channel: 'channel' };
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import { httpUrl } from '../env-formats.ts';
 import { readGroup } from '../env-group.ts';
 import type { EnvReader, InboundSettings, PlatformSecretKeys } from '../platform.ts';
@@ -15,9 +15,9 @@ export const TELEGRAM_DEFAULT_API_BASE_URL = 'https://api.telegram.org';
 
 /** Telegram's variables and their formats. */
 export const TELEGRAM_ENV = {
-  TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[A-Za-z0-9_-]+$/, { error: 'must look like <bot id>:<secret>' }),
+  TELEGRAM_BOT_TOKEN: z.string().check(z.regex(/^\d+:[A-Za-z0-9_-]+$/, { error: 'must look like <bot id>:<secret>' })),
   // Telegram allows 1-256 of A-Z a-z 0-9 _ - in setWebhook's secret_token.
-  TELEGRAM_SECRET_TOKEN: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, { error: 'must be 1-256 of A-Z a-z 0-9 _ -' }),
+  TELEGRAM_SECRET_TOKEN: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,256}$/, { error: 'must be 1-256 of A-Z a-z 0-9 _ -' })),
   TELEGRAM_API_BASE_URL: httpUrl,
 };
 

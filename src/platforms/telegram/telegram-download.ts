@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import { AttachmentDownloadError, AttachmentTooLargeError } from '../attachment-download-errors.ts';
 import { fetchBounded, fetchJson } from '../bounded-fetch.ts';
 import { platformOff, type AttachmentFetch } from '../platform.ts';
@@ -6,7 +6,7 @@ import type { TelegramReplyOptions } from './telegram-reply.ts';
 
 const TelegramGetFile = z.object({
   ok: z.literal(true),
-  result: z.looseObject({ file_path: z.string().min(1), file_size: z.number().optional() }),
+  result: z.looseObject({ file_path: z.string().check(z.minLength(1)), file_size: z.optional(z.number()) }),
 });
 
 /** Bot API `GET {base}/bot<token>/getFile?file_id=…`, then `{base}/file/bot<token>/<file_path>`. */

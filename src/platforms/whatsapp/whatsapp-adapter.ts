@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import type { WhatsAppConfig } from './whatsapp-config.ts';
 import { constantTimeEqual } from '../../secrets/constant-time-equal.ts';
 import type { MessageEvent } from '../../messaging/message-event.ts';
@@ -9,40 +9,42 @@ import { verifyWhatsAppSignature } from './whatsapp-signature.ts';
 
 /** The media object of image, document, audio and video messages (messages webhook reference). */
 const WhatsAppMedia = z.looseObject({
-  id: z.string().min(1),
-  mime_type: z.string().optional(),
-  sha256: z.string().optional(),
-  caption: z.string().optional(),
-  filename: z.string().optional(),
-  voice: z.boolean().optional(),
+  id: z.string().check(z.minLength(1)),
+  mime_type: z.optional(z.string()),
+  sha256: z.optional(z.string()),
+  caption: z.optional(z.string()),
+  filename: z.optional(z.string()),
+  voice: z.optional(z.boolean()),
 });
 const MEDIA_TYPES = ['image', 'document', 'audio', 'video'] as const;
 
 const WhatsAppMessage = z.looseObject({
   from: z.string(),
-  id: z.string().min(1),
-  timestamp: z.string().optional(),
+  id: z.string().check(z.minLength(1)),
+  timestamp: z.optional(z.string()),
   type: z.string(),
-  text: z.looseObject({ body: z.string() }).optional(),
+  text: z.optional(z.looseObject({ body: z.string() })),
   // Checked one by one (mediaOf): a media object without an id starts no turn, the others still do.
-  image: z.unknown().optional(),
-  document: z.unknown().optional(),
-  audio: z.unknown().optional(),
-  video: z.unknown().optional(),
+  image: z.optional(z.unknown()),
+  document: z.optional(z.unknown()),
+  audio: z.optional(z.unknown()),
+  video: z.optional(z.unknown()),
 });
 const ChangeValue = z.looseObject({
-  messaging_product: z.string().optional(),
-  metadata: z.looseObject({ phone_number_id: z.string().optional() }).optional(),
-  contacts: z
-    .array(z.looseObject({ wa_id: z.string().optional(), profile: z.looseObject({ name: z.string().optional() }).optional() }))
-    .optional(),
-  messages: z.array(WhatsAppMessage).optional(),
-  statuses: z.array(z.unknown()).optional(),
+  messaging_product: z.optional(z.string()),
+  metadata: z.optional(z.looseObject({ phone_number_id: z.optional(z.string()) })),
+  contacts: z.optional(
+    z.array(
+      z.looseObject({ wa_id: z.optional(z.string()), profile: z.optional(z.looseObject({ name: z.optional(z.string()) })) }),
+    ),
+  ),
+  messages: z.optional(z.array(WhatsAppMessage)),
+  statuses: z.optional(z.array(z.unknown())),
 });
 const Notification = z.looseObject({
   object: z.string(),
   entry: z.array(
-    z.looseObject({ id: z.string().optional(), changes: z.array(z.looseObject({ field: z.string(), value: ChangeValue })) }),
+    z.looseObject({ id: z.optional(z.string()), changes: z.array(z.looseObject({ field: z.string(), value: ChangeValue })) }),
   ),
 });
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import { httpUrl, token } from '../env-formats.ts';
 import { readGroup } from '../env-group.ts';
 import type { EnvReader, InboundSettings, PlatformSecretKeys } from '../platform.ts';
@@ -20,7 +20,7 @@ export const WHATSAPP_ENV = {
   WHATSAPP_APP_SECRET: token,
   WHATSAPP_VERIFY_TOKEN: token,
   WHATSAPP_ACCESS_TOKEN: token,
-  WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d+$/, { error: 'must be numeric' }),
+  WHATSAPP_PHONE_NUMBER_ID: z.string().check(z.regex(/^\d+$/, { error: 'must be numeric' })),
   WHATSAPP_API_BASE_URL: httpUrl,
 };
 

@@ -1,11 +1,11 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.ts';
 import { AttachmentDownloadError, AttachmentTooLargeError } from '../attachment-download-errors.ts';
 import { bearer, fetchBounded, fetchJson, rebased } from '../bounded-fetch.ts';
 import { platformOff, type AttachmentFetch } from '../platform.ts';
 import { WHATSAPP_DEFAULT_API_BASE_URL } from './whatsapp-config.ts';
 import type { WhatsAppReplyOptions } from './whatsapp-reply.ts';
 
-const WhatsAppMediaUrl = z.looseObject({ url: z.string().min(1), file_size: z.coerce.number().optional() });
+const WhatsAppMediaUrl = z.looseObject({ url: z.string().check(z.minLength(1)), file_size: z.optional(z.coerce.number()) });
 
 /**
  * Graph API `GET {base}/<media id>` with the access token for a short-lived URL, then that URL

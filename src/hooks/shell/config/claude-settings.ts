@@ -1,20 +1,20 @@
-import * as z from 'zod';
+import * as z from '../../../validation/zod.ts';
 import { HookgateError } from '../../../errors/hookgate-error.ts';
 import { errorText } from '../../../errors/error-text.ts';
 
 /** One handler of a Claude Code matcher group: `type` decides which other fields apply. */
 const ClaudeHookHandlerSchema = z.looseObject({
   type: z.string({ error: 'must be a string ("command", "prompt", "http", …)' }),
-  command: z.string({ error: 'must be a string' }).optional(),
-  url: z.string({ error: 'must be a string' }).optional(),
-  headers: z.record(z.string(), z.unknown(), { error: 'must be a mapping of header names to values' }).optional(),
-  prompt: z.string({ error: 'must be a string' }).optional(),
-  model: z.string({ error: 'must be a string' }).optional(),
-  timeout: z.number({ error: 'must be a number of seconds' }).optional(),
+  command: z.optional(z.string({ error: 'must be a string' })),
+  url: z.optional(z.string({ error: 'must be a string' })),
+  headers: z.optional(z.record(z.string(), z.unknown(), { error: 'must be a mapping of header names to values' })),
+  prompt: z.optional(z.string({ error: 'must be a string' })),
+  model: z.optional(z.string({ error: 'must be a string' })),
+  timeout: z.optional(z.number({ error: 'must be a number of seconds' })),
 });
 
 const ClaudeMatcherGroupSchema = z.looseObject({
-  matcher: z.string({ error: 'must be a string (a tool name or regex)' }).optional(),
+  matcher: z.optional(z.string({ error: 'must be a string (a tool name or regex)' })),
   hooks: z.array(ClaudeHookHandlerSchema, { error: 'must be a list of hook handlers' }),
 });
 
@@ -24,7 +24,7 @@ const ClaudeMatcherGroupSchema = z.looseObject({
  * Other settings keys are ignored.
  */
 export const ClaudeSettingsSchema = z.looseObject({
-  hooks: z.record(z.string(), z.array(ClaudeMatcherGroupSchema, { error: 'must be a list of matcher groups' })).optional(),
+  hooks: z.optional(z.record(z.string(), z.array(ClaudeMatcherGroupSchema, { error: 'must be a list of matcher groups' }))),
 });
 
 export type ClaudeSettings = z.infer<typeof ClaudeSettingsSchema>;

@@ -1,10 +1,12 @@
-import * as z from 'zod';
+import * as z from '../../../validation/zod.ts';
 import { secretVariableNames } from '../../../secrets/secret-variables.ts';
 import type { HookLogger } from '../../hook-logger.ts';
 import { isPlainObject } from '../../python-truthiness.ts';
 
 /** An environment variable name, as `env_passthrough` lists take them. */
-export const EnvVariableNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+export const EnvVariableNameSchema = z
+  .string()
+  .check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'));
 
 /** `hooks.env_passthrough` / `terminal.env_passthrough` in config.yaml: a list of variable names. */
 export const EnvPassthroughSchema = z.array(EnvVariableNameSchema);

@@ -7,6 +7,9 @@ import { App, RemovalPolicy, Stack, Validations, aws_sqs as sqs } from 'aws-cdk-
 import { AwsSolutionsChecks, ServerlessChecks, type NagPack } from 'cdk-nag';
 import { HookgateStack } from '../../infra/lib/hookgate-stack.ts';
 import { CDK_JSON_CONTEXT } from '../support/cdk-json-context.ts';
+import { cdkOutdirs } from '../support/cdk-outdir.ts';
+
+const cdkOutdir = cdkOutdirs();
 
 interface ValidationReport {
   pluginReports: { pluginName: string; violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[] }[];
@@ -85,7 +88,7 @@ describe("AWS's own checks of the synthesised stack", () => {
   it(
     'no dead acknowledgement: each names a finding the packs really report there, with a reason',
     () => {
-      const app = new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+      const app = new App({ outdir: cdkOutdir(), context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
       fullStack(app);
       // Every finding, acknowledged or not: the packs' own check of the acknowledgement metadata is switched off.
       const findings: { rule: string; path: string }[] = [];

@@ -5,10 +5,13 @@ import { HookgateStack } from '../../infra/lib/hookgate-stack.ts';
 import { DEPLOYED_PLATFORMS, ROUTE_THROTTLE } from '../../infra/lib/ingress.ts';
 import { readStackContext, type IngressOptions } from '../../infra/lib/stack-context.ts';
 import { CDK_JSON_CONTEXT } from '../support/cdk-json-context.ts';
+import { cdkOutdirs } from '../support/cdk-outdir.ts';
+
+const cdkOutdir = cdkOutdirs();
 
 /** Synthesises without bundling (the bundle test builds the real assets). */
 function synth(ingress?: IngressOptions): Template {
-  const app = new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ outdir: cdkOutdir(), context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
   const stack = new HookgateStack(app, 'test', {
     dataRemovalPolicy: RemovalPolicy.RETAIN,
     telemetrySubscribers: [],

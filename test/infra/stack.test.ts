@@ -16,10 +16,13 @@ import {
 import { parseTelemetrySubscribers } from '../../infra/lib/telemetry-subscribers.ts';
 import { readStackContext } from '../../infra/lib/stack-context.ts';
 import { CDK_JSON_CONTEXT } from '../support/cdk-json-context.ts';
+import { cdkOutdirs } from '../support/cdk-outdir.ts';
+
+const cdkOutdir = cdkOutdirs();
 
 /** Synthesises without bundling (the bundle test builds the real assets). */
 function synth(props: Partial<ConstructorParameters<typeof HookgateStack>[2]> = {}): Template {
-  const app = new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ outdir: cdkOutdir(), context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
   const stack = new HookgateStack(app, 'test', {
     dataRemovalPolicy: RemovalPolicy.RETAIN,
     telemetrySubscribers: [],

@@ -4,12 +4,15 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { HookgateStack, type HookgateStackProps } from '../../infra/lib/hookgate-stack.ts';
 import { readStackContext } from '../../infra/lib/stack-context.ts';
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
+import { cdkOutdirs } from '../support/cdk-outdir.ts';
+
+const cdkOutdir = cdkOutdirs();
 
 type Resource = { Properties: Record<string, any>; Type: string };
 
 /** Synthesises without bundling (tools-function-asset.test.ts builds the real asset). */
 function synth(props: Partial<HookgateStackProps> = {}): { template: Template; stack: HookgateStack } {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ outdir: cdkOutdir(), context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new HookgateStack(app, 'test', {
     dataRemovalPolicy: RemovalPolicy.RETAIN,
     telemetrySubscribers: [],

@@ -16,6 +16,7 @@ const keys = discordKeys();
 let fake: FakePlatforms;
 let home: string;
 let child: ChildProcess;
+let cwd: string | undefined;
 let url: string;
 let stdout = '';
 let stderr = '';
@@ -32,7 +33,7 @@ beforeAll(async () => {
     join(home, 'hooks', 'boot', 'handler.ts'),
     `import { appendFileSync, writeFileSync } from 'node:fs';\nexport function handle(type: string, context: Record<string, unknown>) {\n  writeFileSync(${JSON.stringify(join(home, 'home-seen.txt'))}, String(process.env.HOOKGATE_HOME));\n  appendFileSync(${JSON.stringify(join(home, 'seen.log'))}, JSON.stringify({ type, context }) + '\\n');\n}\n`,
   );
-  const cwd = await mkdtemp(join(tmpdir(), 'hookgate-cwd-')); // works from any working directory
+  cwd = await mkdtemp(join(tmpdir(), 'hookgate-cwd-')); // works from any working directory
   fake = await startFakePlatforms();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -58,6 +59,7 @@ afterAll(async () => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
   await fake?.close();
   await rm(home, { recursive: true, force: true });
+  if (cwd) await rm(cwd, { recursive: true, force: true });
 });
 
 describe('hookgate dev (the real binary)', () => {

@@ -15,13 +15,16 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLES = join(REPO, 'examples');
 
 let home: TempHome | undefined;
+// Every home a test made (a test may make several), removed after it.
+const made: TempHome[] = [];
 afterEach(async () => {
-  await home?.remove();
+  await Promise.all([home, ...made.splice(0)].map((h) => h?.remove()));
   home = undefined;
 });
 
 const problemsOf = async (files: Record<string, string>) => {
   home = await tempHome(files);
+  made.push(home);
   return (await findHooksConfigProblems(home.path)).map((p) => formatProblem(p).slice(home!.path.length + 1));
 };
 

@@ -51,10 +51,27 @@ describe('DynamoSessionStore', () => {
   });
 
   it('lets only one of two concurrent rotations replace the session', async () => {
-    const sessions = new DynamoSessionStore(table());
-    await sessions.resolve('teams:9:', meta);
+    // Both rotations read the session before either writes: the race the conditional swap decides. (Left to
+    // the scheduler, the second read could come after the first write: two rotations in a row, not a race.)
+    const sessions = new (class extends DynamoSessionStore {
+      private readers: (() => void)[] = [];
+      override async current(sessionKey: string) {
+        const record = await super.current(sessionKey);
+        if (this.readers.length < 2) {
+          await new Promise<void>((resolve) => {
+            this.readers.push(resolve);
+            if (this.readers.length === 2) for (const go of this.readers) go();
+          });
+        }
+        return record;
+      }
+    })(table());
+    const { session } = await new DynamoSessionStore(table()).resolve('teams:9:', meta);
     const [a, b] = await Promise.all([sessions.rotate('teams:9:', meta), sessions.rotate('teams:9:', meta)]);
+    expect(a.old?.session_id).toBe(session.session_id);
+    expect(b.old?.session_id).toBe(session.session_id);
     expect(a.current.session_id).toBe(b.current.session_id);
+    expect((await sessions.current('teams:9:'))?.session_id).toBe(a.current.session_id);
   });
 
   it('answers stop requests made since a turn started', async () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHookEngine, type LoadedHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import type { HookRunRecord } from '../../src/hooks/hook-engine.ts';
+import { readCallbackTimeoutSeconds } from '../../src/hooks/plugins/callback-timeout.ts';
 import { plugin, tempHome, type TempHome } from './support/temp-home.ts';
 import { until } from '../support/until.ts';
 
@@ -102,5 +103,20 @@ describe('callback deadlines (§5.8)', () => {
           l.message.includes('plugins.callback_timeout must be a positive number of seconds (got "soon"); using 30'),
       ),
     ).toBe(true);
+  });
+
+  it('takes a positive finite number of seconds; infinity (YAML .inf), NaN, zero, negatives and strings fall back to 30', () => {
+    const read = (value: unknown) => {
+      const logger = createMemoryLogger();
+      return {
+        seconds: readCallbackTimeoutSeconds({ plugins: { callback_timeout: value } }, logger),
+        warned: logger.lines.length,
+      };
+    };
+    expect(read(0.5)).toEqual({ seconds: 0.5, warned: 0 });
+    expect(read(120)).toEqual({ seconds: 120, warned: 0 });
+    expect(read(null)).toEqual({ seconds: 30, warned: 0 });
+    for (const bad of [Number.POSITIVE_INFINITY, Number.NaN, 0, -1, '5', true])
+      expect(read(bad), String(bad)).toEqual({ seconds: 30, warned: 1 });
   });
 });

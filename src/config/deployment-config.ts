@@ -101,6 +101,8 @@ const FORMATS: Record<string, z.ZodMiniType<string>> = {
   HOOKGATE_API_TOKEN: z.pipe(z.string().check(z.minLength(16, { error: 'must be at least 16 characters' })), token),
   HOOKGATE_MODEL: z.string().check(z.minLength(1)),
   HOOKGATE_MODEL_BASE_URL: httpUrl,
+  AWS_ENDPOINT_URL_SQS: httpUrl,
+  AWS_ENDPOINT_URL: httpUrl,
   HOOKGATE_MODEL_API_KEY: z.string().check(z.minLength(1)),
   HOOKGATE_HTTP_HOOK_SECRET: z.string().check(z.minLength(16, { error: 'must be at least 16 characters' })),
   HOOKGATE_TRANSCRIPTION_BASE_URL: httpUrl,
@@ -293,6 +295,11 @@ export function loadDeploymentResources(env: NodeJS.ProcessEnv = process.env): D
     const value = read(env, RESOURCE_ENV[key]);
     if (value !== undefined) resources[key] = value;
   }
+  // The SDK reads every other service's endpoint override itself, but sends SQS requests to the
+  // queue URL's host unless the client is given its endpoint: an operator's override (a VPC
+  // endpoint, an emulator) must carry the queues too, as it does for `hookgate dlq`.
+  const sqsEndpoint = read(env, 'AWS_ENDPOINT_URL_SQS') ?? read(env, 'AWS_ENDPOINT_URL');
+  if (sqsEndpoint !== undefined) resources.endpoints = { sqs: sqsEndpoint };
   return resources;
 }
 

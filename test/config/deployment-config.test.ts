@@ -137,6 +137,22 @@ describe('loadDeploymentConfig', () => {
     );
   });
 
+  it("carries an SQS endpoint override to the queues' client (the SDK would send to the queue URL's host)", () => {
+    const queue = 'https://sqs.eu-west-1.amazonaws.com/123456789012/hookgate-turns.fifo';
+    const vpce = 'https://vpce-0a1b-sqs.sqs.eu-west-1.vpce.amazonaws.com';
+    expect(loadDeploymentResources({ HOOKGATE_TURNS_QUEUE_URL: queue }).endpoints).toBeUndefined();
+    expect(loadDeploymentResources({ AWS_ENDPOINT_URL_SQS: `${vpce}/` }).endpoints).toEqual({ sqs: vpce });
+    expect(loadDeploymentResources({ AWS_ENDPOINT_URL: 'http://127.0.0.1:4566' }).endpoints).toEqual({
+      sqs: 'http://127.0.0.1:4566',
+    });
+    expect(loadDeploymentResources({ AWS_ENDPOINT_URL: 'http://127.0.0.1:4566', AWS_ENDPOINT_URL_SQS: vpce }).endpoints).toEqual({
+      sqs: vpce,
+    });
+    expect(() => loadDeploymentResources({ AWS_ENDPOINT_URL_SQS: 'sqs.local' })).toThrow(
+      /^AWS_ENDPOINT_URL_SQS must be an http\(s\) URL/,
+    );
+  });
+
   it('strips trailing slashes of base URLs', () => {
     const config = loadDeploymentConfig({
       TELEGRAM_BOT_TOKEN: '1:a',

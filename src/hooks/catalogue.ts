@@ -46,7 +46,7 @@ export const VALID_HOOK_NAMES_TEXT = HOOK_NAMES.join(', ');
  * The kwargs keys of each hook, in the key order of hook-semantics §1.5–§1.15 (the schema's
  * key order). Key order is part of the contract (shell hooks receive it over the wire, §0.2).
  */
-export const KWARGS_KEY_ORDER = perHook((name): readonly string[] => Object.keys(HOOKS[name].kwargs.shape));
+export const KWARGS_KEY_ORDER = perHook((name): readonly string[] => HOOKS[name].keys);
 
 /**
  * zod schemas of each hook's kwargs: loose (unknown keys pass), every key optional, the
@@ -57,9 +57,11 @@ export const KWARGS_KEY_ORDER = perHook((name): readonly string[] => Object.keys
  * const parsed = KWARGS_SCHEMAS.pre_tool_call.safeParse(body);
  * if (!parsed.success) return c.json({ error: z.prettifyError(parsed.error) }, 400);
  */
-export const KWARGS_SCHEMAS = Object.fromEntries(hookNames.map((name) => [name, HOOKS[name].kwargs])) as {
-  readonly [H in HookName]: (typeof HOOKS)[H]['kwargs'];
-};
+export const KWARGS_SCHEMAS = Object.defineProperties(
+  {},
+  // Getters onto the catalogue's: each schema is built on its first read, not at import.
+  Object.fromEntries(hookNames.map((name) => [name, { enumerable: true, get: () => HOOKS[name].kwargs }])),
+) as { readonly [H in HookName]: (typeof HOOKS)[H]['kwargs'] };
 
 export function isHookName(name: unknown): name is HookName {
   return typeof name === 'string' && Object.hasOwn(HOOKS, name);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   HOOKS,
+  INTERNAL_HOOKS,
   HOOK_KINDS,
   HOOK_NAMES,
   KWARGS_KEY_ORDER,
@@ -198,6 +199,15 @@ describe('hook catalogue (§0.6, §1.4)', () => {
   it.each(Object.entries(CONTRACT_KEY_ORDER))('%s: kwargs keys in contract order', (hook, order) => {
     expect(KWARGS_KEY_ORDER[hook as keyof typeof KWARGS_KEY_ORDER]).toEqual(order);
     expect(Object.keys(KWARGS_SCHEMAS[hook as keyof typeof KWARGS_SCHEMAS].shape)).toEqual(order);
+  });
+  it('builds each kwargs schema on its first read, once (not at import: docs/performance.md#cold-start)', () => {
+    for (const [name, hook] of [...Object.entries(HOOKS), ...Object.entries(INTERNAL_HOOKS)]) {
+      expect(typeof Object.getOwnPropertyDescriptor(hook, 'kwargs')?.get, name).toBe('function');
+      expect(hook.kwargs, name).toBe(hook.kwargs);
+      expect(Object.keys(hook.kwargs.shape), name).toEqual(hook.keys);
+    }
+    expect(KWARGS_SCHEMAS.pre_tool_call).toBe(HOOKS.pre_tool_call.kwargs);
+    expect(Object.keys(KWARGS_SCHEMAS)).toEqual(Object.keys(HOOKS));
   });
   it('every decision hook has an aggregation rule and a trace description; observers have neither', () => {
     for (const [name, hook] of Object.entries(HOOKS)) {

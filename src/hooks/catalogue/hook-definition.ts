@@ -22,6 +22,15 @@ function kwargsSchema<const Shape extends z.core.$ZodShape>(shape: Shape) {
   return z.partial(z.looseObject(shape));
 }
 
+/**
+ * {@link kwargsSchema} of `shape`, built on the first call. The definitions below read it
+ * through a `kwargs` getter, so spreading a definition builds its schema.
+ */
+function lazyKwargsSchema<const Shape extends z.core.$ZodShape>(shape: Shape): () => KwargsSchema<Shape> {
+  let schema: KwargsSchema<Shape> | undefined;
+  return () => (schema ??= kwargsSchema(shape));
+}
+
 /** How a trace tells what a decision hook's results decided (`hookgate trace`, `hookgate replay`). */
 export interface DecisionTrace {
   /** A short word for what the results mean at the call site (`block: no`, `replaced`). */
@@ -35,16 +44,27 @@ export interface DecisionTrace {
   changed: string;
 }
 
-/** One observer hook: its results are ignored, it runs through the observer sink. */
-export interface ObserverHook<Shape extends z.core.$ZodShape> {
-  readonly kind: 'observer';
+/**
+ * What every hook of the catalogue declares: its kwargs keys in contract order, and their
+ * schema. The schema is built the first time it is read (`/v1/hooks/{hook}`, `hookgate
+ * replay`), not at import: the catalogue's 20 schemas were ≈ 6 ms of every cold start
+ * (docs/performance.md#cold-start), and most invocations never parse kwargs.
+ */
+interface KwargsOfHook<Shape extends z.core.$ZodShape> {
+  /** The kwargs keys in contract order (hook-semantics §1.5–§1.15), known without building the schema. */
+  readonly keys: readonly string[];
   readonly kwargs: KwargsSchema<Shape>;
 }
 
+/** One observer hook: its results are ignored, it runs through the observer sink. */
+export interface ObserverHook<Shape extends z.core.$ZodShape> extends KwargsOfHook<Shape> {
+  readonly kind: 'observer';
+}
+
 /** One decision hook: how its results combine into the `/v1/hooks/{hook}` answer, and how traces describe them. */
-export interface DecisionHook<Shape extends z.core.$ZodShape, Answer extends Record<string, unknown>> {
+export interface DecisionHook<Shape extends z.core.$ZodShape, Answer extends Record<string, unknown>>
+  extends KwargsOfHook<Shape> {
   readonly kind: 'decision';
-  readonly kwargs: KwargsSchema<Shape>;
   /** The aggregation rule: the callbacks' results (null/undefined dropped) → the hook's answer (architecture §4). */
   answer(results: readonly unknown[]): Answer;
   readonly trace: DecisionTrace;
@@ -57,7 +77,14 @@ export interface DecisionHook<Shape extends z.core.$ZodShape, Answer extends Rec
  * const on_session_start = observerHook({ session_id: z.string(), model: z.string(), platform: z.string() });
  */
 export function observerHook<const Shape extends z.core.$ZodShape>(shape: Shape): ObserverHook<Shape> {
-  return { kind: 'observer', kwargs: kwargsSchema(shape) };
+  const kwargs = lazyKwargsSchema(shape);
+  return {
+    kind: 'observer',
+    keys: Object.keys(shape),
+    get kwargs() {
+      return kwargs();
+    },
+  };
 }
 
 /**
@@ -74,13 +101,21 @@ export function decisionHook<const Shape extends z.core.$ZodShape, Answer extend
   shape: Shape,
   rules: { answer: (results: readonly unknown[]) => Answer; trace: DecisionTrace },
 ): DecisionHook<Shape, Answer> {
-  return { kind: 'decision', kwargs: kwargsSchema(shape), answer: rules.answer, trace: rules.trace };
+  const kwargs = lazyKwargsSchema(shape);
+  return {
+    kind: 'decision',
+    keys: Object.keys(shape),
+    get kwargs() {
+      return kwargs();
+    },
+    answer: rules.answer,
+    trace: rules.trace,
+  };
 }
 
 /** A hook hookgate calls that is not one of the 19 plugin hooks: typed kwargs, results read raw by its call site. */
-export interface InternalHook<Shape extends z.core.$ZodShape> {
+export interface InternalHook<Shape extends z.core.$ZodShape> extends KwargsOfHook<Shape> {
   readonly kind: 'internal';
-  readonly kwargs: KwargsSchema<Shape>;
 }
 
 /**
@@ -90,7 +125,14 @@ export interface InternalHook<Shape extends z.core.$ZodShape> {
  * const permission_request = internalHook({ command: z.string(), session_id: z.string() });
  */
 export function internalHook<const Shape extends z.core.$ZodShape>(shape: Shape): InternalHook<Shape> {
-  return { kind: 'internal', kwargs: kwargsSchema(shape) };
+  const kwargs = lazyKwargsSchema(shape);
+  return {
+    kind: 'internal',
+    keys: Object.keys(shape),
+    get kwargs() {
+      return kwargs();
+    },
+  };
 }
 
 /**

@@ -1,8 +1,8 @@
 import { HOOKS } from './hooks.ts';
 
-/** Each hook's kwargs keys in schema order, read once rather than at every call. */
+/** Each hook's kwargs keys in contract order (the catalogue's `keys`: no schema is built for them). */
 const KEY_ORDER: ReadonlyMap<string, readonly string[]> = new Map(
-  Object.entries(HOOKS).map(([name, definition]) => [name, Object.keys(definition.kwargs.shape)]),
+  Object.entries(HOOKS).map(([name, definition]) => [name, definition.keys]),
 );
 
 /**

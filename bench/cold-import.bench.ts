@@ -12,7 +12,7 @@ const bench: Bench = async () => {
   return [
     {
       id: 'cold-import',
-      name: `cold-import: gateway bundle, code-split (SDK ${r.sdk}, ${r.bytes.gateway} B at start)`,
+      name: `cold-import: gateway bundle, code-split (SDK ${r.sdk}, ${r.bytes.gateway} B at start, AWS over ${r.transport})`,
       baseline: `bare hono + DynamoDB + SQS bundle, one file (${r.bytes.baseline} B)`,
       unit: 'ms',
       value: r.value,

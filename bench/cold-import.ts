@@ -12,6 +12,7 @@ import { esbuildOptionsOf } from '../infra/lib/esbuild-options.ts';
 import { startEmulators, type RunningEmulators } from '../src/local/emulators.ts';
 import { RESOURCE_ENV } from '../src/pipeline/resource-env.ts';
 import { summarise } from './harness.ts';
+import { startTlsFronts, type TlsFronts } from './support/tls-fronts.ts';
 import { slackHeaders } from '../test/support/fake-platforms/signed-requests.ts';
 
 /**
@@ -47,6 +48,12 @@ export interface ColdImportOptions {
   nodeArgs?: string[];
   /** The gateway entry to build instead of functions/gateway.ts (to time a part of its cold start). */
   entry?: string;
+  /**
+   * How the children reach the emulators: `https` (default: through TLS fronts, as every AWS
+   * endpoint is reached; bench/support/tls-fronts.ts) or `http` (the emulators' own endpoints,
+   * which make the SDK load `node:http`, as it never does in AWS).
+   */
+  transport?: 'https' | 'http';
 }
 
 export interface ColdImportResult {
@@ -58,14 +65,16 @@ export interface ColdImportResult {
   baseline: { p50: number; p99: number; n: number };
   /**
    * Median ms from the start of the import to the answer of the first webhook (a signed Slack
-   * message event, as a Function URL delivers it): what Slack's and Discord's 3-second window
-   * sees of a cold gateway. The bare handler answers the same event with its put and send.
+   * message event from an allowed user, as a Function URL delivers it; the gateway dedups and
+   * enqueues it): what Slack's and Discord's 3-second window sees of a cold gateway. The bare
+   * handler answers the same event with its put and send.
    */
   firstRequest: { gateway: { p50: number; p99: number }; baseline: { p50: number; p99: number } };
   /** Bytes each cold start loads: index.mjs and the chunks it imports statically. */
   bytes: { gateway: number; baseline: number };
   sdk: 'bundled' | 'external';
   enableSourceMaps: boolean;
+  transport: 'https' | 'http';
 }
 
 /**
@@ -74,7 +83,7 @@ export interface ColdImportResult {
  * stack ships it, and run through
  * its whole cold start (configuration, data plane, engine, the deployment secret from a
  * stand-in Secrets Manager, the gateway:startup claim in DynamoDB) against the local
- * emulators — against a bare bundle of hono + `hono/aws-lambda` + the DynamoDB and SQS
+ * emulators, reached over https as AWS's endpoints are (bench/support/tls-fronts.ts) — against a bare bundle of hono + `hono/aws-lambda` + the DynamoDB and SQS
  * clients (bench/support/bare-lambda-entry.ts) built with the same options in one file (as a plain
  * NodejsFunction builds it), in alternating fresh
  * processes of the same run. The import is timed inside the child (Node's own start-up,
@@ -93,6 +102,8 @@ export async function measureColdImport(options: ColdImportOptions = {}): Promis
   await symlink(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
   let aws: RunningEmulators | undefined;
   let secrets: Server | undefined;
+  let tls: TlsFronts | undefined;
+  const transport = options.transport ?? 'https';
   try {
     const { options: esbuildOptions, sdk } = gatewayEsbuildOptions(options.sdk ?? 'infra');
     const outputs = { gateway: join(dir, 'gateway', 'index.mjs'), baseline: join(dir, 'baseline', 'index.mjs') };
@@ -119,15 +130,19 @@ export async function measureColdImport(options: ColdImportOptions = {}): Promis
 
     aws = await startEmulators();
     secrets = await startSecretsManagerStandIn();
+    const secretsEndpoint = `http://127.0.0.1:${(secrets.address() as AddressInfo).port}`;
+    if (transport === 'https') tls = await startTlsFronts(dir);
+    const endpoint = (url: string) => (tls ? tls.front(url) : Promise.resolve(url));
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
+      ...(tls ? { NODE_EXTRA_CA_CERTS: tls.caFile } : {}),
       AWS_REGION: aws.region,
       AWS_ACCESS_KEY_ID: aws.credentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: aws.credentials.secretAccessKey,
-      AWS_ENDPOINT_URL_DYNAMODB: aws.dynamodbEndpoint,
-      AWS_ENDPOINT_URL_SQS: aws.sqsEndpoint,
-      AWS_ENDPOINT_URL_SNS: aws.snsEndpoint,
-      AWS_ENDPOINT_URL_SECRETS_MANAGER: `http://127.0.0.1:${(secrets.address() as AddressInfo).port}`,
+      AWS_ENDPOINT_URL_DYNAMODB: await endpoint(aws.dynamodbEndpoint),
+      AWS_ENDPOINT_URL_SQS: await endpoint(aws.sqsEndpoint),
+      AWS_ENDPOINT_URL_SNS: await endpoint(aws.snsEndpoint),
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: await endpoint(secretsEndpoint),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       [RESOURCE_ENV.tableName]: aws.tableName,
       [RESOURCE_ENV.turnsQueueUrl]: aws.turnsQueueUrl,
@@ -137,6 +152,9 @@ export async function measureColdImport(options: ColdImportOptions = {}): Promis
       [RESOURCE_ENV.secretArn]: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:hookgate-bench',
       [RESOURCE_ENV.replySecretArn]: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:hookgate-bench-reply',
       [RESOURCE_ENV.deploymentVersion]: 'cold-import-bench',
+      // The webhook's sender may talk to the bot: its first request takes the path every chat
+      // message takes (dedup, enqueue), not the refusal that answers a stranger on Slack.
+      HOOKGATE_ALLOWED_USERS: 'slack:U1',
     };
     // The first cold start of a version claims gateway:startup and publishes it; every later one
     // (the usual case, and what is timed) finds the claim taken.
@@ -146,6 +164,7 @@ export async function measureColdImport(options: ColdImportOptions = {}): Promis
       times.gateway.push(await timeColdStart(outputs.gateway, env, nodeArgs));
       times.baseline.push(await timeColdStart(outputs.baseline, env, nodeArgs));
     }
+    if (tls && tls.connections() === 0) throw new Error('no cold start connected through the TLS fronts');
     const gateway = summarise(times.gateway.map((t) => t.importMs));
     const baseline = summarise(times.baseline.map((t) => t.importMs));
     const firstOf = (runs: ColdStartTimes[]) => {
@@ -161,8 +180,10 @@ export async function measureColdImport(options: ColdImportOptions = {}): Promis
       bytes,
       sdk,
       enableSourceMaps,
+      transport,
     };
   } finally {
+    await tls?.close();
     secrets?.close();
     await aws?.stop();
     await rm(dir, { recursive: true, force: true });
@@ -294,7 +315,7 @@ function startSecretsManagerStandIn(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-// `npx tsx bench/cold-import.ts [infra|bundled|external] [one-file] [split-baseline] [--enable-source-maps]`: one figure.
+// `npx tsx bench/cold-import.ts [infra|bundled|external] [one-file] [split-baseline] [http] [--enable-source-maps]`: one figure.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const sdk = (['bundled', 'external'] as const).find((s) => process.argv.includes(s)) ?? 'infra';
   const prof = process.argv.find((a) => a.startsWith('--cpu-prof-dir='));
@@ -303,10 +324,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     enableSourceMaps: process.argv.includes('--enable-source-maps'),
     oneFile: process.argv.includes('one-file'),
     splitBaseline: process.argv.includes('split-baseline'),
+    transport: process.argv.includes('http') ? 'http' : 'https',
     ...(prof ? { nodeArgs: ['--cpu-prof', prof], samples: 3 } : {}),
   });
   console.log(
-    `cold-import (sdk ${r.sdk}${r.enableSourceMaps ? ', --enable-source-maps' : ''}): gateway p50 ${r.value.toFixed(1)} ms` +
+    `cold-import (sdk ${r.sdk}, ${r.transport}${r.enableSourceMaps ? ', --enable-source-maps' : ''}): gateway p50 ${r.value.toFixed(1)} ms` +
       ` (p99 ${r.gateway.p99.toFixed(1)}, ${r.bytes.gateway} B) vs bare ${r.baselineValue.toFixed(1)} ms` +
       ` (p99 ${r.baseline.p99.toFixed(1)}, ${r.bytes.baseline} B) → ${(r.value / r.baselineValue).toFixed(2)}x;` +
       ` import + first webhook p50 ${r.firstRequest.gateway.p50.toFixed(1)} vs ${r.firstRequest.baseline.p50.toFixed(1)} ms` +

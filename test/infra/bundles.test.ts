@@ -331,7 +331,7 @@ describe('function bundles', () => {
     });
   });
 
-  it('starts from the home described at build: no YAML parser, no classic zod, no ES import of node:http (nor, in the gateway, the console or a platform adapter) in what a cold start loads, and the shipped config.yaml is not read again', async () => {
+  it('starts from the home described at build: no YAML parser, no classic zod, no ES import of node:http (nor, in the gateway, the console, a platform adapter or the model transport) in what a cold start loads, and the shipped config.yaml is not read again', async () => {
     for (const [name, dir] of Object.entries(assets)) {
       const sources = await startupSources(dir);
       expect(
@@ -352,12 +352,15 @@ describe('function bundles', () => {
         name,
       ).toEqual(['en.js']);
     }
-    // The gateway loads the console only where it is served, and a platform's adapter (with its
-    // verification library) only when the platform is enabled (src/gateway/gateway-adapters.ts).
+    // The gateway loads the console only where it is served, a platform's adapter (with its
+    // verification library) only when the platform is enabled (src/gateway/gateway-adapters.ts),
+    // and the model transport (with its wire schemas) with the first prompt hook it judges.
     const gatewayStartup = await startupSources(assets.gateway);
     expect(
       gatewayStartup.filter((s) =>
-        /src\/console\/|src\/platforms\/\w+\/\w+-adapter\.ts$|node_modules\/(jose|discord-interactions)\//.test(s),
+        /src\/console\/|src\/platforms\/\w+\/\w+-adapter\.ts$|node_modules\/(jose|discord-interactions)\/|src\/agent\/model\/(openai-transport|chat-wire)\.ts$/.test(
+          s,
+        ),
       ),
     ).toEqual([]);
 

@@ -1,16 +1,7 @@
 import { OpenAiTransport } from './openai-transport.ts';
 import type { ModelTransport } from './model-transport.ts';
+import { DEFAULT_REMOTE_MODEL, type ModelSettings } from './model-settings.ts';
 import { StandInModel } from './stand-in-model.ts';
-
-/** The model settings of the deployment config (`HOOKGATE_MODEL`, `_BASE_URL`, `_API_KEY`). */
-export interface ModelSettings {
-  name?: string;
-  baseUrl?: string;
-  apiKey?: string;
-}
-
-/** Used with a base URL but no `HOOKGATE_MODEL`. */
-export const DEFAULT_REMOTE_MODEL = 'gpt-4o-mini';
 
 /**
  * The configured OpenAI-compatible endpoint, or the built-in local stand-in model when no

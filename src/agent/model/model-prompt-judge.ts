@@ -1,6 +1,6 @@
 import { judgeInstruction, type PromptJudge } from '../../hooks/prompt/prompt-judge.ts';
-import { DEFAULT_REMOTE_MODEL, type ModelSettings } from './model-from-config.ts';
-import { OpenAiTransport } from './openai-transport.ts';
+import { DEFAULT_REMOTE_MODEL, type ModelSettings } from './model-settings.ts';
+import type { OpenAiTransport } from './openai-transport.ts';
 
 /**
  * The judge of `type: prompt` hooks on the deployment's model (hook-semantics §5.10): the
@@ -18,11 +18,13 @@ export function modelPromptJudge(settings: ModelSettings): PromptJudge | undefin
   return async (request) => {
     const model = request.model ?? settings.name ?? DEFAULT_REMOTE_MODEL;
     let transport = transports.get(model);
-    if (!transport)
-      transports.set(
-        model,
-        (transport = new OpenAiTransport({ model, baseUrl, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) })),
-      );
+    if (!transport) {
+      // The transport and its wire schemas load with the first prompt hook, not at every cold start.
+      const { OpenAiTransport } = await import('./openai-transport.ts');
+      transport =
+        transports.get(model) ?? new OpenAiTransport({ model, baseUrl, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) });
+      transports.set(model, transport);
+    }
     const completion = await transport.send(
       {
         model,

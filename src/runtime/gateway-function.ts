@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { createGatewayApp } from '../gateway/app.ts';
 import { gatewayDepsFromDataPlane } from './gateway-deps-from-data-plane.ts';
 import type { GatewayDeps } from '../gateway/gateway-deps.ts';
-import { announceGatewayStartup } from '../gateway/gateway-startup.ts';
+import { announceGatewayStartup, claimGatewayStartup, releaseGatewayStartup } from '../gateway/gateway-startup.ts';
 import { loadInboundAdapters } from '../gateway/gateway-adapters.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import type { Runtime } from './create-runtime.ts';
@@ -62,9 +62,19 @@ export async function createGatewayFunction(
   const logger = runtime.logger('gateway');
   for (const { platform, missing } of runtime.config.disabled)
     logger.info(`${platform} is disabled: ${missing.join(', ')} not set`);
-  // The enabled platforms' adapters load with the engine, at cold start, not on their first webhook.
-  const [engine] = await Promise.all([runtime.createEngine('gateway'), loadInboundAdapters(runtime.config)]);
-  const gateway = createGatewayAppOf(runtime, engine, options);
-  await announceGatewayStartup(gateway.deps, { once: true });
+  // The startup claim's round trip overlaps building the engine, which it does not need.
+  const claimant = { config: runtime.config, dedup: runtime.plane.dedup };
+  const claim = claimGatewayStartup(claimant);
+  claim.catch(() => {}); // awaited and logged by announceGatewayStartup below
+  let gateway: { app: Hono; deps: GatewayDeps };
+  try {
+    // The enabled platforms' adapters load with the engine, at cold start, not on their first webhook.
+    const [engine] = await Promise.all([runtime.createEngine('gateway'), loadInboundAdapters(runtime.config)]);
+    gateway = createGatewayAppOf(runtime, engine, options);
+  } catch (error) {
+    await releaseGatewayStartup(claimant, claim);
+    throw error;
+  }
+  await announceGatewayStartup(gateway.deps, { once: true, claim });
   return gateway;
 }

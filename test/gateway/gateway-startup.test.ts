@@ -1,7 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it } from 'vitest';
 import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
-import { announceGatewayStartup } from '../../src/gateway/gateway-startup.ts';
+import { announceGatewayStartup, claimGatewayStartup, releaseGatewayStartup } from '../../src/gateway/gateway-startup.ts';
 import { useTestDataPlane } from '../support/local-aws.ts';
 import { recordingEngine } from './support/recording-engine.ts';
 
@@ -35,6 +35,23 @@ describe('gateway:startup', () => {
     expect(
       await announceGatewayStartup({ config: configFor('v2'), engine: next, dedup: local.plane.dedup, logger }, { once: true }),
     ).toBe(true);
+  });
+
+  it('takes a claim sent before the engine was built; gives back only a claim it won', async () => {
+    const config = configFor('v3');
+    const deps = (engine: ReturnType<typeof recordingEngine>) => ({ config, engine, dedup: local.plane.dedup, logger });
+    const claims = Array.from({ length: 3 }, () => claimGatewayStartup({ config, dedup: local.plane.dedup }));
+    const engines = claims.map(recordingEngine);
+    const won = await Promise.all(claims.map((claim, i) => announceGatewayStartup(deps(engines[i]!), { once: true, claim })));
+    expect(won.filter(Boolean)).toHaveLength(1);
+    // A cold start that lost the claim and then failed gives nothing back: the version has fired.
+    const lost = claimGatewayStartup({ config, dedup: local.plane.dedup });
+    await releaseGatewayStartup({ config, dedup: local.plane.dedup }, lost);
+    expect(await announceGatewayStartup(deps(recordingEngine()), { once: true })).toBe(false);
+    // A claim that could not be sent is logged, not thrown.
+    const unreachable = Promise.reject(new Error('table unreachable'));
+    expect(await announceGatewayStartup(deps(recordingEngine()), { once: true, claim: unreachable })).toBe(false);
+    await releaseGatewayStartup({ config, dedup: local.plane.dedup }, unreachable);
   });
 
   it('fires at every start when not once-per-version (hookgate dev)', async () => {

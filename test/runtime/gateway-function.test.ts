@@ -91,4 +91,26 @@ describe('the gateway λ (hono/aws-lambda over a Function URL event)', () => {
     );
     expect(local.statusCode).toBe(404);
   });
+
+  it('gives back a startup claim it won when its engine cannot be built, so the next cold start fires gateway:startup', async () => {
+    const env = {
+      [RESOURCE_ENV.deploymentVersion]: 'engine-fails-once',
+      TELEGRAM_BOT_TOKEN: '1:x',
+      TELEGRAM_SECRET_TOKEN: 'sekret',
+      HOOKGATE_LOG_LEVEL: 'silent',
+    };
+    const runtime = (createEngine: () => ReturnType<typeof recordingEngine>) =>
+      createRuntime(onEmulators(loadDeploymentConfig(env, { runtime: 'aws' }), aws), { createEngine });
+    // The claim is sent before the engine is built (their round trips overlap); the build fails.
+    await expect(
+      createGatewayFunction(
+        runtime(() => {
+          throw new Error('the hooks home is broken');
+        }),
+      ),
+    ).rejects.toThrow('the hooks home is broken');
+    const engine = recordingEngine();
+    await createGatewayFunction(runtime(() => engine));
+    expect(engine.calls.filter((c) => c.name === 'gateway:startup')).toHaveLength(1);
+  });
 });

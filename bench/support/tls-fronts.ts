@@ -68,7 +68,17 @@ export async function startTlsFronts(dir: string): Promise<TlsFronts> {
   };
 }
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+
+async function run(command: string, args: string[]): Promise<void> {
+  try {
+    await execFileAsync(command, args);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new Error(`the TLS fronts need ${command} (apt-get install openssl), or time over http:// (\`http\`)`);
+    throw error;
+  }
+}
 
 /** A root and a leaf for 127.0.0.1 signed by it, with `openssl` (Debian's, on these machines and in CI). */
 async function makeChain(dir: string): Promise<{ caFile: string; key: string; cert: string }> {

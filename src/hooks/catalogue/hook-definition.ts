@@ -23,12 +23,18 @@ function kwargsSchema<const Shape extends z.core.$ZodShape>(shape: Shape) {
 }
 
 /**
- * {@link kwargsSchema} of `shape`, built on the first call. The definitions below read it
- * through a `kwargs` getter, so spreading a definition builds its schema.
+ * `definition` with the {@link KwargsOfHook} of `shape` added: `keys` now, `kwargs` a getter
+ * that builds {@link kwargsSchema} on its first read (so spreading a definition builds it).
  */
-function lazyKwargsSchema<const Shape extends z.core.$ZodShape>(shape: Shape): () => KwargsSchema<Shape> {
+function withLazyKwargs<const Shape extends z.core.$ZodShape, Definition extends object>(
+  shape: Shape,
+  definition: Definition,
+): Definition & KwargsOfHook<Shape> {
   let schema: KwargsSchema<Shape> | undefined;
-  return () => (schema ??= kwargsSchema(shape));
+  return Object.defineProperties(definition, {
+    keys: { value: Object.keys(shape), enumerable: true },
+    kwargs: { get: () => (schema ??= kwargsSchema(shape)), enumerable: true },
+  }) as Definition & KwargsOfHook<Shape>;
 }
 
 /** How a trace tells what a decision hook's results decided (`hookgate trace`, `hookgate replay`). */
@@ -77,14 +83,7 @@ export interface DecisionHook<Shape extends z.core.$ZodShape, Answer extends Rec
  * const on_session_start = observerHook({ session_id: z.string(), model: z.string(), platform: z.string() });
  */
 export function observerHook<const Shape extends z.core.$ZodShape>(shape: Shape): ObserverHook<Shape> {
-  const kwargs = lazyKwargsSchema(shape);
-  return {
-    kind: 'observer',
-    keys: Object.keys(shape),
-    get kwargs() {
-      return kwargs();
-    },
-  };
+  return withLazyKwargs(shape, { kind: 'observer' as const });
 }
 
 /**
@@ -101,16 +100,7 @@ export function decisionHook<const Shape extends z.core.$ZodShape, Answer extend
   shape: Shape,
   rules: { answer: (results: readonly unknown[]) => Answer; trace: DecisionTrace },
 ): DecisionHook<Shape, Answer> {
-  const kwargs = lazyKwargsSchema(shape);
-  return {
-    kind: 'decision',
-    keys: Object.keys(shape),
-    get kwargs() {
-      return kwargs();
-    },
-    answer: rules.answer,
-    trace: rules.trace,
-  };
+  return withLazyKwargs(shape, { kind: 'decision' as const, answer: rules.answer, trace: rules.trace });
 }
 
 /** A hook hookgate calls that is not one of the 19 plugin hooks: typed kwargs, results read raw by its call site. */
@@ -125,14 +115,7 @@ export interface InternalHook<Shape extends z.core.$ZodShape> extends KwargsOfHo
  * const permission_request = internalHook({ command: z.string(), session_id: z.string() });
  */
 export function internalHook<const Shape extends z.core.$ZodShape>(shape: Shape): InternalHook<Shape> {
-  const kwargs = lazyKwargsSchema(shape);
-  return {
-    kind: 'internal',
-    keys: Object.keys(shape),
-    get kwargs() {
-      return kwargs();
-    },
-  };
+  return withLazyKwargs(shape, { kind: 'internal' as const });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { loadDeploymentResources } from '../config/deployment-config.ts';
+import { loadDeploymentResources, sqsEndpointOverride } from '../config/deployment-config.ts';
 import { resolveHooksHome } from '../hooks/hooks-home.ts';
 import { explicitDevHome, findRunningDev } from '../local/dev-endpoints.ts';
 import { RESOURCE_ENV } from '../pipeline/resource-env.ts';
@@ -43,7 +43,10 @@ export class DlqTargetError extends HookgateError {
 export async function resolveDlqTarget(options: DlqTargetOptions, env: NodeJS.ProcessEnv = process.env): Promise<DlqTarget> {
   // With an endpoint override the queue URL's own host must not win (emulator URLs name
   // hosts that do not resolve); otherwise the SDK's default of following the URL is right.
-  const deployedSqs = () => new SQSClient({ useQueueUrlAsEndpoint: !(env.AWS_ENDPOINT_URL_SQS || env.AWS_ENDPOINT_URL) });
+  const deployedSqs = () => {
+    const endpoint = sqsEndpointOverride(env);
+    return new SQSClient(endpoint ? { endpoint } : {});
+  };
   const turns = options.queue === 'turns';
   const withTarget = (url: string | undefined) => (url ? { sourceQueueUrl: url } : {});
   if (options.queueUrl) {

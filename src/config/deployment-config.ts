@@ -295,12 +295,26 @@ export function loadDeploymentResources(env: NodeJS.ProcessEnv = process.env): D
     const value = read(env, RESOURCE_ENV[key]);
     if (value !== undefined) resources[key] = value;
   }
-  // The SDK reads every other service's endpoint override itself, but sends SQS requests to the
-  // queue URL's host unless the client is given its endpoint: an operator's override (a VPC
-  // endpoint, an emulator) must carry the queues too, as it does for `hookgate dlq`.
-  const sqsEndpoint = read(env, 'AWS_ENDPOINT_URL_SQS') ?? read(env, 'AWS_ENDPOINT_URL');
+  const sqsEndpoint = sqsEndpointOverride(env);
   if (sqsEndpoint !== undefined) resources.endpoints = { sqs: sqsEndpoint };
   return resources;
+}
+
+/**
+ * The SQS endpoint an operator configured for the SDK (`AWS_ENDPOINT_URL_SQS`, else
+ * `AWS_ENDPOINT_URL`; none when `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true`, as the SDK reads
+ * them), for an SQS client to be given outright. The SDK applies every other service's override
+ * itself, but sends SQS requests to the queue URL's host unless the client has an endpoint, so a
+ * VPC endpoint or an emulator would be bypassed for the queues. (The shared config file's
+ * `endpoint_url` is left to the SDK: the functions have none.)
+ *
+ * @example
+ * const endpoint = sqsEndpointOverride(process.env);
+ * const sqs = new SQSClient(endpoint ? { endpoint } : {});
+ */
+export function sqsEndpointOverride(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS?.trim() === 'true') return undefined;
+  return read(env, 'AWS_ENDPOINT_URL_SQS') ?? read(env, 'AWS_ENDPOINT_URL');
 }
 
 function replyRetryFrom(env: NodeJS.ProcessEnv): DeploymentConfig['replyRetry'] {

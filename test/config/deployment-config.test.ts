@@ -151,6 +151,12 @@ describe('loadDeploymentConfig', () => {
     expect(() => loadDeploymentResources({ AWS_ENDPOINT_URL_SQS: 'sqs.local' })).toThrow(
       /^AWS_ENDPOINT_URL_SQS must be an http\(s\) URL/,
     );
+    // As the SDK does: configured endpoints are ignored on request.
+    const ignored = { AWS_ENDPOINT_URL_SQS: vpce, AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true' };
+    expect(loadDeploymentResources(ignored).endpoints).toBeUndefined();
+    expect(loadDeploymentResources({ ...ignored, AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'false' }).endpoints).toEqual({
+      sqs: vpce,
+    });
   });
 
   it('strips trailing slashes of base URLs', () => {

@@ -25,9 +25,10 @@ import { startOutageProxy, type OutageProxy } from './support/outage-proxy.ts';
  * `post_llm_call` observer — run by the observer consumer, behind SNS and the events queue —
  * must see every acknowledged message exactly once: 0 observer events lost, 0 run twice.
  *
- * The turns queue's visibility timeout is 6 × 120 s as deployed; the case sets it to 5 s on
- * the running queue, so that a turn whose delete failed during the outage comes back within
- * the run, and the case watches long enough for it to be answered twice if it would be.
+ * The turns queue's visibility timeout is 6 × 120 s as deployed, the events queue's 6 × 60 s;
+ * the case sets both to 5 s on the running queues, so that a turn (or an observer event) whose
+ * delete failed, or whose receive was cut off with its answer, during the outage comes back
+ * within the run, and the case watches long enough for it to be answered twice if it would be.
  */
 const PLATFORMS: Platform[] = ['telegram', 'slack', 'discord', 'whatsapp', 'teams'];
 const PER_PHASE = size(60, 15);
@@ -76,9 +77,11 @@ beforeAll(async () => {
   });
   const { aws } = fd.dev;
   const sqs = new SQSClient({ region: aws.region, credentials: aws.credentials, endpoint: aws.sqsEndpoint });
-  await sqs.send(
-    new SetQueueAttributesCommand({ QueueUrl: aws.turnsQueueUrl, Attributes: { VisibilityTimeout: String(VISIBILITY_S) } }),
-  );
+  // Both consumed queues: a receive whose answer the cut resets has left its messages in flight
+  // at fauxqs (as at SQS), and they come back only after the visibility timeout. As deployed, that
+  // is 6 × 60 s for the events queue, longer than the case waits for the observer runs.
+  for (const QueueUrl of [aws.turnsQueueUrl, aws.eventsQueueUrl])
+    await sqs.send(new SetQueueAttributesCommand({ QueueUrl, Attributes: { VisibilityTimeout: String(VISIBILITY_S) } }));
   sqs.destroy();
 }, 120_000);
 afterAll(async () => {

@@ -4,12 +4,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSecretEnvironment } from '../../functions/support/secret-environment.ts';
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import { secretVariableNames } from '../../src/secrets/secret-variables.ts';
+import { ConfigError } from '../../src/config/config-error.ts';
 
 const GATEWAY_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:gateway';
 const REPLY_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:reply';
-const VALUES: Record<string, Record<string, string>> = {
-  [GATEWAY_ARN]: { TELEGRAM_SECRET_TOKEN: 'inbound-secret-value', HOOKGATE_API_TOKEN: 'v1-token-value-0123456789' },
-  [REPLY_ARN]: { TELEGRAM_BOT_TOKEN: '123:reply-token', HOOKGATE_MODEL_API_KEY: 'sk-model-key', HOOKGATE_TEST_ONLY_IN_REPLY: '' },
+const NOT_JSON_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:not-json';
+const LIST_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:list';
+const VALUES: Record<string, string> = {
+  [GATEWAY_ARN]: JSON.stringify({
+    TELEGRAM_SECRET_TOKEN: 'inbound-secret-value',
+    HOOKGATE_API_TOKEN: 'v1-token-value-0123456789',
+  }),
+  [REPLY_ARN]: JSON.stringify({
+    TELEGRAM_BOT_TOKEN: '123:reply-token',
+    HOOKGATE_MODEL_API_KEY: 'sk-model-key',
+    HOOKGATE_TEST_ONLY_IN_REPLY: '',
+  }),
+  // What an operator may paste into the console: a bare token, or JSON of the wrong shape.
+  [NOT_JSON_ARN]: 'xoxb-pasted-bare-token',
+  [LIST_ARN]: JSON.stringify(['xoxb-in-a-list']),
 };
 
 /** Secrets Manager's GetSecretValue on 127.0.0.1, as the SDK speaks it (JSON 1.1, target header), answering per SecretId. */
@@ -26,9 +39,7 @@ beforeAll(async () => {
       response.writeHead(value ? 200 : 400, { 'content-type': 'application/x-amz-json-1.1' });
       response.end(
         JSON.stringify(
-          value
-            ? { ARN: id, Name: id, SecretString: JSON.stringify(value) }
-            : { __type: 'ResourceNotFoundException', message: 'no such secret' },
+          value ? { ARN: id, Name: id, SecretString: value } : { __type: 'ResourceNotFoundException', message: 'no such secret' },
         ),
       );
     });
@@ -73,7 +84,21 @@ describe('loadSecretEnvironment (functions/support/secret-environment.ts)', () =
     expect(secretVariableNames()).toContain('HOOKGATE_TEST_ONLY_IN_REPLY');
   });
 
-  it('does nothing without a secret (the observer, the tools λ, local runs)', async () => {
+  it('fails the cold start on a value that is not a JSON object of strings, naming the secret and never quoting it', async () => {
+    for (const [arn, value] of [
+      [NOT_JSON_ARN, 'xoxb-pasted-bare-token'],
+      [LIST_ARN, 'xoxb-in-a-list'],
+    ] as const) {
+      const env: NodeJS.ProcessEnv = { [RESOURCE_ENV.replySecretArn]: arn };
+      const error = await loadSecretEnvironment(env).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toBe(`secret ${arn} must be a JSON object of strings`);
+      expect(String((error as Error).stack)).not.toContain(value);
+      expect(env).toEqual({ [RESOURCE_ENV.replySecretArn]: arn });
+    }
+  });
+
+  it('does nothing without a secret (the tools λ, local runs)', async () => {
     const before = asked.length;
     const env: NodeJS.ProcessEnv = {};
     await loadSecretEnvironment(env);

@@ -331,7 +331,7 @@ describe('function bundles', () => {
     });
   });
 
-  it('starts from the home described at build: no YAML parser, no classic zod, no ES import of node:http (nor, in the gateway, the console, a platform adapter or the model transport) in what a cold start loads, and the shipped config.yaml is not read again', async () => {
+  it('starts from the home described at build: no YAML parser, no classic zod, no ES import of node:http or node:readline (nor, in the gateway, the console, a platform adapter or the model transport) in what a cold start loads, and the shipped config.yaml is not read again', async () => {
     for (const [name, dir] of Object.entries(assets)) {
       const sources = await startupSources(dir);
       expect(
@@ -365,10 +365,13 @@ describe('function bundles', () => {
     ).toEqual([]);
 
     // No function imports `node:http` as an ES module at cold start: on Node 22 that loads undici
-    // (docs/performance.md#cold-start). The SDK imports `node:https` for AWS's endpoints.
+    // (docs/performance.md#cold-start). The SDK imports `node:https` for AWS's endpoints. Nor
+    // `node:readline`, which only the consent prompt on a terminal uses.
     for (const [name, dir] of Object.entries(assets)) {
       const code = await Promise.all((await startupFiles(dir)).map((f) => readFile(join(dir, f), 'utf8')));
-      const httpImports = code.flatMap((c) => [...c.matchAll(/\bimport\s*(?:[\w$*{},\s]*?from\s*)?["'](?:node:)?http["']/g)]);
+      const httpImports = code.flatMap((c) => [
+        ...c.matchAll(/\bimport\s*(?:[\w$*{},\s]*?from\s*)?["'](?:node:)?(?:http|readline)["']/g),
+      ]);
       expect(
         httpImports.map((m) => m[0]),
         name,

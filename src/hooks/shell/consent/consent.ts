@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import type { HookLogger } from '../../hook-logger.ts';
 import type { AllowlistEntry, AllowlistStore } from './allowlist-store.ts';
 import { formatIsoMicros, nowMicros } from './iso-timestamp.ts';
@@ -83,7 +82,7 @@ export async function obtainConsent(options: {
 }
 
 /** Prints the §3.8 prompt and reads one answer; `y`/`yes` grants. */
-export function askOnTerminal(
+export async function askOnTerminal(
   event: string,
   command: string,
   io: ConsentIO,
@@ -98,6 +97,8 @@ export function askOnTerminal(
           `    Event:   ${event}\n    Command: ${command}\n\n` +
           'Commands run with your full user credentials. Only approve commands you trust.\n',
   );
+  // Loaded on the first prompt: only a terminal asks, and the functions' cold starts never do.
+  const { createInterface } = await import('node:readline');
   return new Promise((resolve) => {
     const rl = createInterface({ input: io.input, output: io.output, terminal: true });
     let answered = false;

@@ -14,16 +14,13 @@ import { loadPlugins, type PluginLoadResult } from './plugins/load-plugins.ts';
 import { PluginCommandRegistry, type PluginCommandInfo } from './plugins/plugin-commands.ts';
 import { callbackTimeoutSeconds } from './plugins/plugins-config.ts';
 import { runCallbacks, runObserverCallbacks, type RunCallbacksContext } from './run-callbacks.ts';
-import { createFileAllowlistStore } from './shell/consent/file-allowlist-store.ts';
-import { registerShellHooks } from './shell/register-shell-hooks.ts';
-import { bundledRunCommands } from './shell/config/bundled-shell-command.ts';
-import { withShippedApprovals } from './shell/consent/shipped-allowlist-store.ts';
 import type { AllowlistStore } from './shell/consent/allowlist-store.ts';
 import type { ConsentIO } from './shell/consent/consent.ts';
 import type { PromptJudge } from './prompt/prompt-judge.ts';
 import { withTelemetryTag } from './telemetry-tag.ts';
 import { withObjectArgs } from './tool-call-args.ts';
 import { errorText } from '../errors/error-text.ts';
+import { isPlainObject } from './python-truthiness.ts';
 
 export interface CreateHookEngineOptions extends HookEngineOptions {
   /**
@@ -111,10 +108,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
     callbackTimeoutMs,
     warn: (message) => logger.warn(message),
   });
-  const allowlist: AllowlistStore = withShippedApprovals(
-    options.allowlist ?? createFileAllowlistStore(home, logger),
-    description.approvedShellHooks ?? [],
-  );
+  let allowlist: AllowlistStore | undefined;
   const runContext: RunCallbacksContext = { logger, onRun: options.onRun, onRunWanted: options.onRunWanted, callbackTimeoutMs };
   const sink = options.observerSink;
   let pluginResults: PluginLoadResult[] = [];
@@ -123,7 +117,21 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
   for (const notice of description.notices) logger[notice.level](notice.message);
 
   const registerShell = async (): Promise<void> => {
+    // Only a config that says something about shell hooks has anything to register or warn
+    // about: the rest never loads the machinery (parser, consent, spawn pool) at cold start.
+    if (!mentionsShellHooks(description.config)) return;
     try {
+      const [{ registerShellHooks }, { bundledRunCommands }, { createFileAllowlistStore }, { withShippedApprovals }] =
+        await Promise.all([
+          import('./shell/register-shell-hooks.ts'),
+          import('./shell/config/bundled-shell-command.ts'),
+          import('./shell/consent/file-allowlist-store.ts'),
+          import('./shell/consent/shipped-allowlist-store.ts'),
+        ]);
+      allowlist ??= withShippedApprovals(
+        options.allowlist ?? createFileAllowlistStore(home, logger),
+        description.approvedShellHooks ?? [],
+      );
       await registerShellHooks({
         config: description.config,
         registry,
@@ -253,6 +261,14 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
       // its drivers; closing only stops this engine from being used by mistake later.
     },
   };
+}
+
+/**
+ * Whether `config` has a `hooks:` section or a `hooks_*` setting (`hooks_auto_accept`,
+ * `hooks_on_drift`): everything shell-hook registration reads lives there (hook-semantics §3).
+ */
+function mentionsShellHooks(config: unknown): boolean {
+  return isPlainObject(config) && Object.keys(config).some((key) => key === 'hooks' || key.startsWith('hooks_'));
 }
 
 /**

@@ -364,6 +364,15 @@ describe('function bundles', () => {
       ),
     ).toEqual([]);
 
+    // The shell-hook machinery (parser, consent, spawn pool) loads with the first config that has a
+    // hooks: section (src/hooks/create-hook-engine.ts), so neither function's import compiles it.
+    for (const name of ['gateway', 'observer'] as const) {
+      expect(
+        (await startupSources(assets[name])).filter((s) => s.includes('src/hooks/shell/')),
+        name,
+      ).toEqual([]);
+    }
+
     // No function imports `node:http` as an ES module at cold start: on Node 22 that loads undici
     // (docs/performance.md#cold-start). The SDK imports `node:https` for AWS's endpoints. Nor
     // `node:readline`, which only the consent prompt on a terminal uses.

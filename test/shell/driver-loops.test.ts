@@ -91,7 +91,10 @@ describe.each(shells)('the driver loop in $shell', ({ shell, name }) => {
     // Its scratch dir is the one that appears with its first run (files share workers: only that one goes).
     const before = new Set(scratchDirs());
     expect((await own.run(['/bin/true'], '', 10, { PATH }))?.returncode).toBe(0);
-    for (const path of scratchDirs().filter((p) => !before.has(p))) rmSync(path, { recursive: true, force: true });
+    // The driver may be writing its next run's files meanwhile (ENOTEMPTY): rm retries until the dir is gone.
+    for (const path of scratchDirs().filter((p) => !before.has(p))) {
+      rmSync(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 10 });
+    }
     expect(await own.run(['/bin/sh', '-c', `touch '${marker}'`], '', 10, { PATH })).toBeUndefined();
     expect(existsSync(marker)).toBe(false);
     own.close();

@@ -114,7 +114,11 @@ async function policyCalls(): Promise<{ type: string; context: Record<string, un
 describe('plugin slash commands in the running pipeline', () => {
   it('/metrics dias:7 raises command:metrics with args and raw_args, then the handler answers from the session traces', async () => {
     expect(await chat('m1', 'run: echo measured')).toBe('measured');
-    const reply = await chat('m1', '/metrics dias:7');
+    // A turn stores its hook trace after its reply (src/agent/turn/run-turn.ts): ask until the turn is in it.
+    const reply = await until(async () => {
+      const answer = await chat('m1', '/metrics dias:7');
+      return answer.startsWith('No hook calls') ? undefined : answer;
+    }, 'the first turn in /metrics');
     const calls = (await policyCalls()).filter((c) => c.type === 'command:metrics');
     expect(calls.at(-1)!.context).toEqual({
       platform: 'local',

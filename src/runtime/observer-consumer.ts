@@ -62,7 +62,11 @@ export type ObserverHandler = (event: SQSEvent, context?: Context) => Promise<SQ
  */
 export function createObserverConsumer(options: ObserverConsumerOptions): ObserverHandler {
   const logger = options.logger ?? createStderrLogger();
-  const persistenceStore = new SingleTableIdempotencyStore(options.table);
+  // One persistence layer per idempotent operation (observers, telemetry): Powertools keeps the
+  // key prefix on the layer and sets it again at every call, so two operations sharing one
+  // write each other's keys when a batch's records interleave (a lock left INPROGRESS, the
+  // other operation's record marked done before it ran).
+  const store = () => new SingleTableIdempotencyStore(options.table);
   const config = new IdempotencyConfig({ expiresAfterSeconds: options.idempotencySeconds ?? 4 * 86_400 });
   // The key is the envelope id, passed as its own argument rather than picked with
   // `eventKeyJmesPath: 'id'`: Powertools hashes it the same way (JSON of the value, so records
@@ -73,7 +77,7 @@ export function createObserverConsumer(options: ObserverConsumerOptions): Observ
       await (options.around ? options.around(envelope, run) : run());
       return { ran: true };
     },
-    { persistenceStore, config, keyPrefix: SingleTableIdempotencyStore.KEY_PREFIX, dataIndexArgument: 0 },
+    { persistenceStore: store(), config, keyPrefix: SingleTableIdempotencyStore.KEY_PREFIX, dataIndexArgument: 0 },
   );
 
   const telemetry = options.telemetry;
@@ -83,7 +87,7 @@ export function createObserverConsumer(options: ObserverConsumerOptions): Observ
           await telemetry.record(id, payload);
           return { recorded: true };
         },
-        { persistenceStore, config, keyPrefix: TELEMETRY_KEY_PREFIX, dataIndexArgument: 0 },
+        { persistenceStore: store(), config, keyPrefix: TELEMETRY_KEY_PREFIX, dataIndexArgument: 0 },
       )
     : undefined;
 

@@ -61,10 +61,18 @@ describe('observer consumer: observers and telemetry, side by side in one batch'
   it('completes both records of every event under its own key: each runs once, however the batch is delivered again', async () => {
     const consumer = createObserverConsumer({
       // Each takes a few ms, as an export or a hook does: the batch's records interleave.
-      engine: { runObservers: async (_type, payload) => void (await sleep(3), runs.push(String(payload.id))) },
+      engine: {
+        runObservers: async (_type, payload) => {
+          await sleep(3);
+          runs.push(String(payload.id));
+        },
+      },
       telemetry: {
         handles: (type) => type === TURN_TRACE_EVENT,
-        record: async (id) => void (await sleep(2), recorded.push(id)),
+        record: async (id) => {
+          await sleep(2);
+          recorded.push(id);
+        },
         flush: async () => {},
       },
       table: plane.idempotency,

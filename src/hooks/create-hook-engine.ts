@@ -120,18 +120,20 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
     // Only a config that says something about shell hooks has anything to register or warn
     // about: the rest never loads the machinery (parser, consent, spawn pool) at cold start.
     if (!mentionsShellHooks(description.config)) return;
+    // Outside the try: code that cannot load fails the engine, as a static import did, rather
+    // than leaving a home's shell hooks (its pre_tool_call blocks, say) silently unregistered.
+    const [{ registerShellHooks }, { bundledRunCommands }, { createFileAllowlistStore }, { withShippedApprovals }] =
+      await Promise.all([
+        import('./shell/register-shell-hooks.ts'),
+        import('./shell/config/bundled-shell-command.ts'),
+        import('./shell/consent/file-allowlist-store.ts'),
+        import('./shell/consent/shipped-allowlist-store.ts'),
+      ]);
+    allowlist ??= withShippedApprovals(
+      options.allowlist ?? createFileAllowlistStore(home, logger),
+      description.approvedShellHooks ?? [],
+    );
     try {
-      const [{ registerShellHooks }, { bundledRunCommands }, { createFileAllowlistStore }, { withShippedApprovals }] =
-        await Promise.all([
-          import('./shell/register-shell-hooks.ts'),
-          import('./shell/config/bundled-shell-command.ts'),
-          import('./shell/consent/file-allowlist-store.ts'),
-          import('./shell/consent/shipped-allowlist-store.ts'),
-        ]);
-      allowlist ??= withShippedApprovals(
-        options.allowlist ?? createFileAllowlistStore(home, logger),
-        description.approvedShellHooks ?? [],
-      );
       await registerShellHooks({
         config: description.config,
         registry,

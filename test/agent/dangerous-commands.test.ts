@@ -134,6 +134,9 @@ const DANGEROUS: [string, string][] = [
   ['git push origin :main', 'git_force_push'],
   ['git push --mirror', 'git_force_push'],
   ['a(){ b & b; }; b(){ a & a; }; a', 'fork_bomb'],
+  // A function named like a wrapper (sg, nohup, …) shadows it: `sg` here is a call of the function (fast-check found it).
+  ["sh -c '_() { sg|sg&\n}; sg() { _|_&\n}; _'", 'fork_bomb'],
+  ['nohup() { nohup | nohup & }; nohup', 'fork_bomb'],
   ['pkill -u bob', 'kill_all'],
   ['kill -9 $PPID', 'kill_all'],
   ['echo b > /proc/sysrq-trigger', 'system_shutdown'],

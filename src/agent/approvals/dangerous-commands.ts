@@ -1032,7 +1032,7 @@ function callsItself(functions: readonly ShellFunction[]): boolean {
   for (const f of functions) {
     const set = calls.get(f.name) ?? new Set<string>();
     for (const words of f.commands) {
-      const called = calledName(words);
+      const called = calledName(words, names);
       if (called !== undefined && names.has(called)) set.add(called);
     }
     calls.set(f.name, set);
@@ -1050,11 +1050,16 @@ function callsItself(functions: readonly ShellFunction[]): boolean {
   return [...names].some((name) => reaches(name, name, new Set()));
 }
 
-/** The command a simple command runs, behind its wrappers (`nohup f`, `timeout 9 f`, `xargs f`, `eval f`). */
-function calledName(words: readonly ShellWord[]): string | undefined {
+/**
+ * The command a simple command runs, behind its wrappers (`nohup f`, `timeout 9 f`, `xargs f`,
+ * `eval f`). A function defined on the line shadows a program of its name, wrappers included:
+ * with `sg() { …; }` defined, `sg` runs the function, not sg(1) with no command.
+ */
+function calledName(words: readonly ShellWord[], functions: ReadonlySet<string>): string | undefined {
   let rest = [...words];
   for (let hops = 0; hops <= MAX_DEPTH && rest[0]; hops++) {
     const program = programName(rest[0]);
+    if (functions.has(program)) return program;
     if (program === 'eval') return rest[1]?.text.split(/\s+/)[0];
     const wrapper = Object.hasOwn(WRAPPERS, program) ? WRAPPERS[program] : undefined;
     if (!wrapper) return program;

@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VALID_HOOK_NAMES_TEXT } from '../../src/hooks/catalogue.ts';
 import { createHookEngine, type LoadedHookEngine } from '../../src/hooks/create-hook-engine.ts';
@@ -289,5 +291,38 @@ describe('config.yaml and shell hooks relative to plugins (§0.1, §1.2)', () =>
       print: () => {},
     });
     expect(engine.hasHook('pre_tool_call')).toBe(false);
+  });
+});
+
+// §1.2's second step, on demand: the engine loads the shell-hook machinery only for a config that
+// mentions shell hooks (src/hooks/create-hook-engine.ts); what a config says of them is still read.
+describe('shell hooks are registered on demand, after plugins (§1.2, §3)', () => {
+  const accepted = { HOOKGATE_ACCEPT_HOOKS: '1' };
+  const script = { 'hooks/ok.sh': '#!/bin/sh\necho "{}"\n' };
+
+  it('a hooks_* setting alone still runs registration: its bad value is warned about', async () => {
+    const { warnings } = await load({ 'config.yaml': 'hooks_on_drift: sometimes\n' }, accepted);
+    expect(warnings()).toEqual([expect.stringContaining('hooks_on_drift must be "block" or "warn"')]);
+  });
+
+  it('a hooks: section registers its entries and warns about an unknown event', async () => {
+    const { engine, warnings } = await load(
+      {
+        'config.yaml': 'hooks:\n  on_session_end:\n    - {command: $HOOKGATE_HOME/hooks/ok.sh}\n  on_sesion_end: []\n',
+        ...script,
+      },
+      accepted,
+    );
+    expect(names(engine, 'on_session_end')).toEqual([expect.stringMatching(/^shell:shell_hook\[on_session_end:/)]);
+    expect(warnings()).toEqual([expect.stringContaining("unknown shell hook event 'on_sesion_end'")]);
+  });
+
+  it('a config without shell hooks registers none, and a forced re-discovery picks up a hooks: section added since', async () => {
+    const { engine, warnings } = await load({ 'config.yaml': 'plugins:\n  enabled: []\n', ...script }, accepted);
+    expect(engine.describeRegistry().callbacks).toEqual({});
+    await writeFile(join(home!.path, 'config.yaml'), 'hooks:\n  on_session_end:\n    - {command: $HOOKGATE_HOME/hooks/ok.sh}\n');
+    await engine.discoverPlugins({ force: true });
+    expect(Object.keys(engine.describeRegistry().callbacks)).toEqual(['on_session_end']);
+    expect(warnings()).toEqual([]);
   });
 });

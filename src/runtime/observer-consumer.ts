@@ -62,33 +62,29 @@ export type ObserverHandler = (event: SQSEvent, context?: Context) => Promise<SQ
  */
 export function createObserverConsumer(options: ObserverConsumerOptions): ObserverHandler {
   const logger = options.logger ?? createStderrLogger();
-  // One persistence layer per idempotent operation (observers, telemetry): Powertools keeps the
-  // key prefix on the layer and sets it again at every call, so two operations sharing one
-  // write each other's keys when a batch's records interleave (a lock left INPROGRESS, the
-  // other operation's record marked done before it ran).
-  const store = () => new SingleTableIdempotencyStore(options.table);
   const config = new IdempotencyConfig({ expiresAfterSeconds: options.idempotencySeconds ?? 4 * 86_400 });
+  // Each idempotent operation with a store of its own, bound to its key prefix (idempotency-store.ts).
+  const once = (keyPrefix: string) => ({
+    persistenceStore: new SingleTableIdempotencyStore(options.table, keyPrefix),
+    keyPrefix,
+    config,
+    dataIndexArgument: 0,
+  });
   // The key is the envelope id, passed as its own argument rather than picked with
   // `eventKeyJmesPath: 'id'`: Powertools hashes it the same way (JSON of the value, so records
   // keep their keys) but builds a JMESPath interpreter per lookup, twice per record.
-  const runOnce = makeIdempotent(
-    async (_id: string, envelope: Envelope & { payload: Record<string, unknown> }) => {
-      const run = () => options.engine.runObservers(envelope.type, envelope.payload);
-      await (options.around ? options.around(envelope, run) : run());
-      return { ran: true };
-    },
-    { persistenceStore: store(), config, keyPrefix: SingleTableIdempotencyStore.KEY_PREFIX, dataIndexArgument: 0 },
-  );
+  const runOnce = makeIdempotent(async (_id: string, envelope: Envelope & { payload: Record<string, unknown> }) => {
+    const run = () => options.engine.runObservers(envelope.type, envelope.payload);
+    await (options.around ? options.around(envelope, run) : run());
+    return { ran: true };
+  }, once(SingleTableIdempotencyStore.KEY_PREFIX));
 
   const telemetry = options.telemetry;
   const recordOnce = telemetry
-    ? makeIdempotent(
-        async (id: string, payload: Record<string, unknown>) => {
-          await telemetry.record(id, payload);
-          return { recorded: true };
-        },
-        { persistenceStore: store(), config, keyPrefix: TELEMETRY_KEY_PREFIX, dataIndexArgument: 0 },
-      )
+    ? makeIdempotent(async (id: string, payload: Record<string, unknown>) => {
+        await telemetry.record(id, payload);
+        return { recorded: true };
+      }, once(TELEMETRY_KEY_PREFIX))
     : undefined;
 
   const resolvePayload = async (envelope: Envelope): Promise<Record<string, unknown>> => {

@@ -91,10 +91,14 @@ describe.each(shells)('the driver loop in $shell', ({ shell, name }) => {
     // Its scratch dir is the one that appears with its first run (files share workers: only that one goes).
     const before = new Set(scratchDirs());
     expect((await own.run(['/bin/true'], '', 10, { PATH }))?.returncode).toBe(0);
-    // The driver may be writing its next run's files meanwhile (ENOTEMPTY): rm retries until the dir is gone.
-    for (const path of scratchDirs().filter((p) => !before.has(p))) {
-      rmSync(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 10 });
-    }
+    // The driver forks its next subshell ahead, which creates run 2's output files: removing the
+    // dir before then races it (ENOTEMPTY; rmSync's retries do not list the dir again).
+    const fresh = scratchDirs().filter((p) => !before.has(p));
+    await until(
+      () => fresh.some((path) => readdirSync(path).some((file) => file.endsWith('.err2'))),
+      'the driver to fork its next run ahead',
+    );
+    for (const path of fresh) rmSync(path, { recursive: true, force: true });
     expect(await own.run(['/bin/sh', '-c', `touch '${marker}'`], '', 10, { PATH })).toBeUndefined();
     expect(existsSync(marker)).toBe(false);
     own.close();

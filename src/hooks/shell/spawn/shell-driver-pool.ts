@@ -301,12 +301,16 @@ export class ShellDriverPool {
         this.#dir = mkdtempSync(join(root, `hookgate-sh-${process.pid}-`));
         const dir = this.#dir;
         process.once('exit', () => {
-          // A driver still writing its next output files can race the removal (ENOTEMPTY); an
-          // exit handler must never throw, and a leftover is swept by the next process's start.
-          try {
-            rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
-          } catch {
-            // left for removeStaleScratchDirs
+          // A driver still creating its next output files can race the removal (ENOTEMPTY), and
+          // rmSync's own retries do not list the dir again: try afresh a few times. An exit
+          // handler must never throw; a leftover is swept by the next process's start.
+          for (let attempt = 0; attempt < 3; attempt++) {
+            try {
+              rmSync(dir, { recursive: true, force: true });
+              break;
+            } catch {
+              // again, or left for removeStaleScratchDirs
+            }
           }
         });
       }

@@ -12,11 +12,6 @@ export interface RegisteredCallback {
   /** The plugin that registered it (plugins only). */
   readonly plugin?: string;
   /**
-   * An observer callback that may run side by side with its neighbours of the same flag
-   * (shell observers: their order is unobservable, their spawn time is not).
-   */
-  readonly parallelSafe?: boolean;
-  /**
    * A `fail_closed` hook's name in its fail-closed message (its command or URL): a failed run
    * it only shows later — rewritten arguments the tool does not take — blocks (§5.10).
    */

@@ -155,8 +155,9 @@ export async function runCallbacks(
 }
 
 /**
- * Runs observer callbacks: in order, except that a run of consecutive `parallelSafe`
- * callbacks (shell observers) runs side by side. Plugin callbacks keep strict order.
+ * Runs observer callbacks strictly one after another, in registration order (hook-semantics
+ * §1.3 step 2: never side by side, shell observers included: a hook's side effects, say a
+ * line appended to a file, are ordered like its neighbours'). Their results are not read.
  *
  * @example
  * await runObserverCallbacks('post_tool_call', registry.callbacks('post_tool_call'), kwargs, { logger });
@@ -167,17 +168,5 @@ export async function runObserverCallbacks(
   kwargs: Record<string, unknown>,
   context: RunCallbacksContext,
 ): Promise<void> {
-  let index = 0;
-  while (index < callbacks.length) {
-    const callback = callbacks[index]!;
-    if (!callback.parallelSafe) {
-      await runOne(hook, callback, kwargs, context);
-      index += 1;
-      continue;
-    }
-    let end = index;
-    while (end < callbacks.length && callbacks[end]!.parallelSafe) end += 1;
-    await Promise.all(callbacks.slice(index, end).map((each) => runOne(hook, each, kwargs, context)));
-    index = end;
-  }
+  for (const callback of callbacks) await runOne(hook, callback, kwargs, context);
 }

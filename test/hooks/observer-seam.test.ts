@@ -123,17 +123,18 @@ describe('observer seam: an injected sink', () => {
   });
 });
 
-describe('runObservers: consecutive shell observers run side by side', () => {
-  it('a shell observer waiting for a later shell observer sees it run (sequential order would time it out)', async () => {
+describe('runObservers: shell observers run one after another (§1.3)', () => {
+  it('the second starts only once the first has exited, whatever their durations', async () => {
+    const log = 'agent-hooks/order.log';
     home = await tempHome({
-      'agent-hooks/waiter.sh':
-        '#!/bin/sh\ncat >/dev/null\ni=0\nwhile [ ! -f "$0.marker" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done\nif [ -f "$0.marker" ]; then echo saw-marker > "$0.out"; else echo timed-out > "$0.out"; fi\n',
-      'agent-hooks/marker.sh': '#!/bin/sh\ncat >/dev/null\ntouch "$(dirname "$0")/waiter.sh.marker"\n',
+      'agent-hooks/slow.sh':
+        '#!/bin/sh\ncat >/dev/null\necho slow-start >> "$(dirname "$0")/order.log"\nsleep 0.3\necho slow-end >> "$(dirname "$0")/order.log"\n',
+      'agent-hooks/fast.sh': '#!/bin/sh\ncat >/dev/null\necho fast >> "$(dirname "$0")/order.log"\n',
     });
-    await chmod(`${home.path}/agent-hooks/waiter.sh`, 0o755);
-    await chmod(`${home.path}/agent-hooks/marker.sh`, 0o755);
+    await chmod(`${home.path}/agent-hooks/slow.sh`, 0o755);
+    await chmod(`${home.path}/agent-hooks/fast.sh`, 0o755);
     await home.write({
-      'config.yaml': `hooks:\n  subagent_stop:\n    - command: ${home.path}/agent-hooks/waiter.sh\n    - command: ${home.path}/agent-hooks/marker.sh\n`,
+      'config.yaml': `hooks:\n  subagent_stop:\n    - command: ${home.path}/agent-hooks/slow.sh\n    - command: ${home.path}/agent-hooks/fast.sh\n`,
     });
     engine = await createHookEngine({
       home: home.path,
@@ -144,6 +145,6 @@ describe('runObservers: consecutive shell observers run side by side', () => {
     });
     expect(engine.describeRegistry().callbacks.subagent_stop).toHaveLength(2);
     await engine.runObservers('subagent_stop', { parent_session_id: 'p' });
-    expect((await readFile(`${home.path}/agent-hooks/waiter.sh.out`, 'utf8')).trim()).toBe('saw-marker');
+    expect((await readFile(`${home.path}/${log}`, 'utf8')).split('\n')).toEqual(['slow-start', 'slow-end', 'fast', '']);
   });
 });

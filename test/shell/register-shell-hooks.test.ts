@@ -67,8 +67,8 @@ describe('registerShellHooks (§3.4, §3.8)', () => {
     const registered = await registerShellHooks({ ...s, acceptHooks: true, env: {}, io: notTTY() });
     expect(registered.map((e) => e.event)).toEqual(['on_session_start', 'pre_tool_call']);
     const [observer] = s.registry.callbacks('on_session_start');
-    expect(observer).toMatchObject({ name: `shell_hook[on_session_start:${path}]`, source: 'shell', parallelSafe: true });
-    expect(s.registry.callbacks('pre_tool_call')[0]).toMatchObject({ source: 'shell', parallelSafe: false });
+    expect(observer).toMatchObject({ name: `shell_hook[on_session_start:${path}]`, source: 'shell' });
+    expect(s.registry.callbacks('pre_tool_call')[0]).toMatchObject({ source: 'shell' });
     const approvals = (await s.allowlist.list()).map((e) => [e.event, e.command, e.script_sha256_at_approval]);
     const sha = createHash('sha256').update(readFileSync(path)).digest('hex');
     expect(approvals).toEqual([

@@ -1,5 +1,4 @@
 import type { CallbackRegistry } from '../callback-registry.ts';
-import { hookKind } from '../catalogue.ts';
 import type { HookLogger } from '../hook-logger.ts';
 import { isPlainObject } from '../python-truthiness.ts';
 import type { AllowlistStore } from './consent/allowlist-store.ts';
@@ -46,8 +45,8 @@ export interface RegisterShellHooksOptions {
 /**
  * Registers the configured shell hooks into `registry` (hook-semantics §3.4), after plugins:
  * parse, skip disabled and already-registered entries, obtain consent for un-allowlisted
- * (event, command) pairs, register `shell_hook[<event>:<command>]` callbacks (observer events
- * `parallelSafe`). Returns the entries registered by this call. Never throws.
+ * (event, command) pairs, register `shell_hook[<event>:<command>]` callbacks. Returns the
+ * entries registered by this call. Never throws.
  *
  * @example
  * const seen = new Set<string>();
@@ -158,7 +157,6 @@ function registerEntry(
     hook: answersPermission(entry) ? PERMISSION_REQUEST_HOOK : entry.event,
     name: shellCallbackName(entry),
     source: 'shell',
-    parallelSafe: hookKind(entry.event) === 'observer' && !answersPermission(entry),
     ...(entry.failClosed && entry.event === 'pre_tool_call' ? { failClosedAs: entry.command } : {}),
     fn: callback,
   });

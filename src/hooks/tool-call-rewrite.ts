@@ -1,6 +1,7 @@
 import type { RegisteredCallback } from './callback-registry.ts';
 import type { HookLogger } from './hook-logger.ts';
 import { isPlainObject } from './python-truthiness.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /** A `pre_tool_call` result that replaces the call's arguments (hook-semantics §5.10). */
 export interface RewriteDirective {
@@ -45,9 +46,10 @@ export function applyRewrite(
   logger: HookLogger,
 ): { value: unknown; kwargs: Record<string, unknown> } {
   if (!isRewrite(value)) return { value, kwargs };
-  const args = structuredClone(value.args);
-  const problem = validate?.(args);
-  if (problem === undefined) return { value: { action: 'rewrite', args }, kwargs: { ...kwargs, args } };
+  const copy = copyOf(value.args);
+  const problem = 'problem' in copy ? copy.problem : validate?.(copy.args);
+  if (problem === undefined && 'args' in copy)
+    return { value: { action: 'rewrite', args: copy.args }, kwargs: { ...kwargs, args: copy.args } };
   logger.warn(
     `hook pre_tool_call: callback ${callback.name} rewrote the arguments of ${String(kwargs.tool_name)} into ones the tool does not take (${problem}); the rewrite is ignored`,
   );
@@ -61,6 +63,15 @@ export function applyRewrite(
     };
   }
   return { value: undefined, kwargs };
+}
+
+/** The call's own copy of rewritten arguments, or why there is none (a function, a throwing getter). */
+function copyOf(args: Record<string, unknown>): { args: Record<string, unknown> } | { problem: string } {
+  try {
+    return { args: structuredClone(args) };
+  } catch (error) {
+    return { problem: `they cannot be copied: ${errorText(error)}` };
+  }
 }
 
 /**

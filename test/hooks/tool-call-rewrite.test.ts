@@ -70,6 +70,37 @@ describe('pre_tool_call rewrites', () => {
     ]);
   });
 
+  it('args that cannot be copied (a function in them) are a failed run too, and an earlier block stands', async () => {
+    const logger = createMemoryLogger();
+    const registry = registryOf(
+      ['guard', () => ({ action: 'block', message: 'no rm' })],
+      ['odd', () => ({ action: 'rewrite', args: { command: 'ls', cb: () => 1 } })],
+      ['shell_hook[pre_tool_call:/h.sh]', () => ({ action: 'rewrite', args: { command: 'ls', cb: () => 1 } }), '/h.sh'],
+    );
+    const results = await runCallbacks(
+      'pre_tool_call',
+      registry.callbacks('pre_tool_call'),
+      kwargs,
+      { logger },
+      { validate: await argsValidator(terminalTool) },
+    );
+    expect(results).toEqual([
+      { action: 'block', message: 'no rm' },
+      {
+        action: 'block',
+        message: expect.stringMatching(
+          /^hook \/h\.sh failed closed: rewritten arguments do not fit the tool \(they cannot be copied: /,
+        ),
+      },
+    ]);
+    expect(logger.lines.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
+      expect.stringContaining(
+        'callback odd rewrote the arguments of terminal into ones the tool does not take (they cannot be copied: ',
+      ),
+      expect.stringContaining('callback shell_hook[pre_tool_call:/h.sh] rewrote'),
+    ]);
+  });
+
   it('shell and http output: action rewrite, or updatedInput (a block wins); Claude Code names mapped back', () => {
     const logger = createMemoryLogger();
     expect(parseHookOutput('pre_tool_call', '{"action": "rewrite", "args": {"command": "ls"}}', logger)).toEqual({

@@ -45,7 +45,8 @@ function render(value: unknown, seen: Set<object>): string {
   seen.add(obj);
   let text: string;
   if (Array.isArray(obj)) {
-    text = obj.length === 0 ? '[]' : `[${obj.map((item) => render(item, seen)).join(', ')}]`;
+    // Array.from, not map: a hole is undefined (null), where map would leave it out.
+    text = obj.length === 0 ? '[]' : `[${Array.from(obj, (item) => render(item, seen)).join(', ')}]`;
   } else {
     const parts = Object.keys(obj).map((key) => `${JSON.stringify(key)}: ${render((obj as Record<string, unknown>)[key], seen)}`);
     text = parts.length === 0 ? '{}' : `{${parts.join(', ')}}`;

@@ -41,6 +41,10 @@ describe('Python truthiness (§0.3)', () => {
 describe('wire JSON (§0.4)', () => {
   const weird = { toString: () => '<weird>' };
   Object.setPrototypeOf(weird, { toString: () => '<weird>' });
+  // An array with a hole: its missing item is undefined, so null (map() would skip it).
+  const holey: unknown[] = [];
+  holey[0] = 1;
+  holey[2] = 3;
   it.each([
     [{ a: 1, b: [1, 2], c: {} }, '{"a": 1, "b": [1, 2], "c": {}}'],
     [{ z: 1, a: 2 }, '{"z": 1, "a": 2}'],
@@ -55,6 +59,7 @@ describe('wire JSON (§0.4)', () => {
     [[new Date(0).getTime()], '[0]'],
     [[10n], '["10"]'],
     [[new Set([1])], '["[object Set]"]'],
+    [{ xs: holey }, '{"xs": [1, null, 3]}'],
   ])('%o → %s', (value, expected) => {
     expect(renderWireJson(value)).toBe(expected);
   });

@@ -41,6 +41,18 @@ describe('pre_llm_call context join (§1.9)', () => {
     [[{ context: '' }, { context: 0 }, { context: [] }, { context: {} }, { context: null }], undefined],
     [[{ context: ['x', 1] }, { context: { k: 'v' } }], '["x",1]\n\n{"k":"v"}'],
     [[{ context: 42 }, { context: true }], '42\n\ntrue'],
+    // Not a plain object or a list: String(), not JSON (§0.3's "object").
+    [
+      [
+        { context: new Date(0) },
+        {
+          context: new (class Note {
+            toString = () => 'from toString';
+          })(),
+        },
+      ],
+      `${String(new Date(0))}\n\nfrom toString`,
+    ],
     [[{ context: '' }, 'fallback'], 'fallback'],
     [[123, false, ['context'], { other: 'x' }], undefined],
   ])('%j → %j', (results, expected) => {

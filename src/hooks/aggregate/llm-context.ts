@@ -1,10 +1,10 @@
-import { isTruthy } from '../python-truthiness.ts';
+import { isPlainObject, isTruthy } from '../python-truthiness.ts';
 import { textOf } from '../text-of.ts';
 import { isObject } from './is-object.ts';
 
 /**
  * The `pre_llm_call` context rule (hook-semantics §1.9): an object with a truthy `context`
- * contributes it as text (strings as-is, lists/objects as compact JSON, else `String()`);
+ * contributes it as text (strings as-is, lists and plain objects as compact JSON, else `String()`);
  * a string whose trimmed form is non-empty contributes itself, untrimmed; the rest is
  * ignored, as is a result that cannot be read or turned into text (a throwing getter or
  * `toString`). Contributions are joined with a blank line. `undefined` means no context.
@@ -34,7 +34,7 @@ export function joinLlmContext(results: readonly unknown[]): string | undefined 
 
 function contextText(context: unknown): string | undefined {
   if (typeof context === 'string') return context;
-  if (typeof context === 'object' && context !== null) {
+  if (Array.isArray(context) || isPlainObject(context)) {
     try {
       const json = JSON.stringify(context);
       if (json !== undefined) return json;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
-import { addressKind, refusalOf } from '../../src/hooks/http/address-policy.ts';
+import { addressKind, connectRefusal, refusalOf } from '../../src/hooks/http/address-policy.ts';
 import { HTTP_HOOK_BODY_LIMIT_BYTES, postHookRequest, urlRefusal } from '../../src/hooks/http/post-hook-request.ts';
 import { readPromptDecision } from '../../src/hooks/prompt/prompt-decision.ts';
 import { standInJudge } from '../../src/hooks/prompt/stand-in-judge.ts';
@@ -17,6 +17,7 @@ import { secretVariableNames } from '../../src/secrets/secret-variables.ts';
 
 const STRICT = { allowPrivate: false, allowLoopback: false };
 const DEV = { allowPrivate: false, allowLoopback: true };
+const PRIVATE = { allowPrivate: true, allowLoopback: false };
 
 let server: Server;
 let base: string;
@@ -60,11 +61,26 @@ describe('where an http hook may go', () => {
     expect(refusalOf('169.254.169.254', { allowPrivate: true, allowLoopback: false })).toBeUndefined();
   });
 
-  it('https only, plain http to loopback only when loopback is allowed; IP literals checked before connecting', () => {
+  it('https, or plain http to an allowed loopback or private address only; IP literals checked before connecting', () => {
     expect(urlRefusal(new URL('https://policy.example.com/h'), STRICT)).toBeUndefined();
     expect(urlRefusal(new URL('http://policy.example.com/h'), DEV)).toMatch(/plain http is only for a loopback address/);
     expect(urlRefusal(new URL('http://127.0.0.1:9/h'), DEV)).toBeUndefined();
     expect(urlRefusal(new URL('http://127.0.0.1:9/h'), STRICT)).toMatch(/is a loopback address/);
+    // A public literal is not loopback: plain http to it is refused under dev too.
+    expect(urlRefusal(new URL('http://8.8.8.8/h'), DEV)).toBe(
+      'refused: 8.8.8.8 is a public address (8.8.8.8) over plain http; use https',
+    );
+    expect(urlRefusal(new URL('https://8.8.8.8/h'), DEV)).toBeUndefined();
+    // hooks.http_allow_private: a policy service in the VPC may speak plain http; a name is checked when it resolves.
+    expect(urlRefusal(new URL('http://10.0.0.5:8080/h'), PRIVATE)).toBeUndefined();
+    expect(urlRefusal(new URL('http://[fd00::2]:8794/h'), PRIVATE)).toBeUndefined();
+    expect(urlRefusal(new URL('http://policy.internal/h'), PRIVATE)).toBeUndefined();
+    expect(urlRefusal(new URL('http://10.0.0.5:8080/h'), DEV)).toMatch(
+      /^refused: 10\.0\.0\.5:8080 is a private address .*http_allow_private/,
+    );
+    expect(connectRefusal('93.184.216.34', PRIVATE, true)).toBe('a public address (93.184.216.34) over plain http; use https');
+    expect(connectRefusal('93.184.216.34', PRIVATE, false)).toBeUndefined();
+    expect(connectRefusal('10.1.2.3', PRIVATE, true)).toBeUndefined();
     expect(urlRefusal(new URL('https://[fe80::1]/h'), DEV)).toMatch(/is a link-local address/);
     expect(urlRefusal(new URL('ftp://example.com/h'), DEV)).toMatch(/ftp: URLs are not hook URLs/);
   });
@@ -78,6 +94,13 @@ describe('where an http hook may go', () => {
       error: expect.stringMatching(/^refused: localhost resolves to a loopback address/),
     });
     expect(connections).toBe(before);
+    // With private addresses allowed, plain http to a name that resolves to one is called.
+    expect(
+      await postHookRequest(new URL(`http://localhost:${port}/ok`), '{}', { timeoutMs: 5000, policy: PRIVATE }),
+    ).toMatchObject({
+      kind: 'answered',
+      status: 200,
+    });
   });
 
   it('keeps the connection alive across calls, and refuses an answer over the body cap', async () => {
@@ -127,7 +150,7 @@ describe('config entries of type http and prompt', () => {
     expect(entries[1]).toMatchObject({ prompt: 'Block "x".', model: 'small' });
     expect(logger.lines.map((l) => l.message)).toEqual([
       'hooks.pre_tool_call[0].headers.bad name must be a string under a valid header name; ignoring it',
-      "hooks.pre_tool_call[2] (type: http) needs a 'url' with https:// (http:// for a loopback address in development); skipping it",
+      "hooks.pre_tool_call[2] (type: http) needs a 'url' with https:// (http:// for a loopback or private address); skipping it",
       "hooks.pre_tool_call[3] (type: prompt) is missing a non-empty 'prompt' field; skipping it",
       `hooks.pre_tool_call[4].type must be 'command', 'http' or 'prompt' (got "agent"); skipping it`,
     ]);

@@ -29,7 +29,9 @@ export async function doctorHttpHook(entry: Entry, ctx: HooksContext): Promise<n
     say(`  ${BAD()} URL ${refused}`);
     problems++;
   } else {
-    say(`  ${OK()} URL may be called (${url.protocol === 'https:' ? 'https' : 'plain http to a loopback address'})`);
+    say(
+      `  ${OK()} URL may be called (${url.protocol === 'https:' ? 'https' : 'plain http, to a loopback or private address only'})`,
+    );
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (url.hostname === 'localhost' || addressKind(host) === 'loopback') {
       say(

@@ -70,3 +70,22 @@ export function refusalOf(address: string, policy: AddressPolicy): string | unde
   if (kind === 'loopback' && policy.allowLoopback) return undefined;
   return `${kind === 'link-local' ? 'a link-local' : kind === 'loopback' ? 'a loopback' : 'a private'} address (${address})`;
 }
+
+/** Why plain http may not reach a host name: it could leave the machine or the operator's network in the clear. */
+export const PLAIN_HTTP_REFUSAL =
+  'refused: plain http is only for a loopback address (hookgate dev) or, with hooks.http_allow_private: true, a private one; use https';
+
+/**
+ * Why an http hook may not connect to `address` (the end of a refusal message), or undefined
+ * when it may: an address `policy` refuses, or a public one over plain http (`plainHttp`).
+ *
+ * @example
+ * connectRefusal('10.0.0.5', { allowPrivate: true, allowLoopback: false }, true) // undefined
+ * connectRefusal('93.184.216.34', { allowPrivate: true, allowLoopback: false }, true) // 'a public address (93.184.216.34) over plain http; use https'
+ */
+export function connectRefusal(address: string, policy: AddressPolicy, plainHttp: boolean): string | undefined {
+  const refused = refusalOf(address, policy);
+  if (refused) return `${refused}; set hooks.http_allow_private: true to allow it`;
+  if (plainHttp && addressKind(address) === 'public') return `a public address (${address}) over plain http; use https`;
+  return undefined;
+}

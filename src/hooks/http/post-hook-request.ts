@@ -3,7 +3,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { refusalOf, type AddressPolicy } from './address-policy.ts';
+import { connectRefusal, PLAIN_HTTP_REFUSAL, type AddressPolicy } from './address-policy.ts';
 import { hookSignature } from './hook-signature.ts';
 import { HookgateError } from '../../errors/hookgate-error.ts';
 
@@ -42,19 +42,18 @@ function agentsFor(policy: AddressPolicy): { http: HttpAgent; https: HttpsAgent 
 }
 
 /**
- * A DNS lookup that refuses the addresses `policy` does not allow: the check is on the
- * address the socket then connects to, so a name that resolves (or re-resolves) to a
- * private address cannot slip through.
+ * A DNS lookup that refuses the addresses `policy` does not allow — and, for plain http, any
+ * public address: the check is on the address the socket then connects to, so a name that
+ * resolves (or re-resolves) to a refused address cannot slip through.
  */
-function guardedLookup(policy: AddressPolicy): LookupFunction {
+function guardedLookup(policy: AddressPolicy, plainHttp: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
-      const allowed = addresses.filter((entry) => refusalOf(entry.address, policy) === undefined);
+      const allowed = addresses.filter((entry) => connectRefusal(entry.address, policy, plainHttp) === undefined);
       if (allowed.length === 0) {
-        const refused = addresses[0] ? refusalOf(addresses[0].address, policy) : 'no address';
-        const failure = new HttpHookAddressRefusedError(`refused: ${hostname} resolves to ${refused}`);
-        return callback(failure, '', 0);
+        const refused = addresses[0] ? connectRefusal(addresses[0].address, policy, plainHttp) : 'no address';
+        return callback(new HttpHookAddressRefusedError(`refused: ${hostname} resolves to ${refused}`), '', 0);
       }
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
       return callback(null, allowed[0]!.address, allowed[0]!.family);
@@ -63,25 +62,27 @@ function guardedLookup(policy: AddressPolicy): LookupFunction {
 }
 
 /**
- * Why `url` may not be called at all, before any connection: a scheme other than https (http
- * only to a loopback address that the policy allows), or an IP literal the policy refuses.
- * Host names are checked on their resolved addresses, at connect time.
+ * Why `url` may not be called at all, before any connection: a scheme other than https or
+ * http, an IP literal the policy refuses, or plain http to an address that may be public.
+ * Plain http never leaves the machine or the operator's network: it is for a loopback address
+ * the policy allows (`hookgate dev`) or, with `hooks.http_allow_private: true`, a private one
+ * (a policy service in the VPC). Host names are checked on their resolved addresses, at
+ * connect time (a plain-http name that resolves to a public address is refused then).
  *
  * @example
- * urlRefusal(new URL('http://example.com/hook'), { allowPrivate: false, allowLoopback: true }) // 'plain http is only …'
+ * urlRefusal(new URL('http://example.com/hook'), { allowPrivate: false, allowLoopback: true }) // 'refused: plain http …'
  */
 export function urlRefusal(url: URL, policy: AddressPolicy): string | undefined {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const literal = isIP(host) !== 0;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `refused: ${url.protocol} URLs are not hook URLs`;
   if (literal) {
-    const refused = refusalOf(host, policy);
-    if (refused) return `refused: ${url.host} is ${refused}; set hooks.http_allow_private: true to allow it`;
+    const refused = connectRefusal(host, policy, url.protocol === 'http:');
+    return refused && `refused: ${url.host} is ${refused}`;
   }
   if (url.protocol === 'https:') return undefined;
-  if (url.protocol !== 'http:') return `refused: ${url.protocol} URLs are not hook URLs`;
-  const loopback = literal ? refusalOf(host, { allowPrivate: false, allowLoopback: true }) === undefined : host === 'localhost';
-  if (loopback && (policy.allowLoopback || policy.allowPrivate)) return undefined;
-  return 'refused: plain http is only for a loopback address in development; use https';
+  if (host === 'localhost' ? policy.allowLoopback || policy.allowPrivate : policy.allowPrivate) return undefined;
+  return PLAIN_HTTP_REFUSAL;
 }
 
 /**
@@ -122,7 +123,7 @@ export function postHookRequest(url: URL, body: string, options: PostHookRequest
       method: 'POST',
       headers,
       agent: secure ? pair.https : pair.http,
-      lookup: guardedLookup(options.policy),
+      lookup: guardedLookup(options.policy, !secure),
     });
     const timer = setTimeout(() => {
       finish({ kind: 'timed-out', elapsedMs: elapsed() });
@@ -131,10 +132,7 @@ export function postHookRequest(url: URL, body: string, options: PostHookRequest
     request.on('error', (error: NodeJS.ErrnoException) => {
       finish({
         kind: 'failed',
-        error:
-          error.code === 'EHOOKREFUSED'
-            ? `${error.message}; set hooks.http_allow_private: true to allow it`
-            : `connection failed: ${error.message}`,
+        error: error.code === 'EHOOKREFUSED' ? error.message : `connection failed: ${error.message}`,
         elapsedMs: elapsed(),
       });
     });

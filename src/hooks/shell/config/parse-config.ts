@@ -131,9 +131,7 @@ function parseType(where: string, raw: Record<string, unknown>, logger: HookLogg
       parsed = undefined;
     }
     if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
-      logger.warn(
-        `${where} (type: http) needs a 'url' with https:// (http:// for a loopback address in development); skipping it`,
-      );
+      logger.warn(`${where} (type: http) needs a 'url' with https:// (http:// for a loopback or private address); skipping it`);
       return undefined;
     }
     const headers: Record<string, string> = {};

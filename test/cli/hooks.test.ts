@@ -393,10 +393,12 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(none.stdout).toBe(`No allowlist entry found for command: ${cmd} \n`);
     const removed = await hookgate(['hooks', 'rm', cmd, '--home', h]);
     expect(removed.code).toBe(0);
-    expect(removed.stdout).toContain(`Removed 2 allowlist entries for: ${cmd}\n`);
+    expect(removed.stdout).toContain(`Removed 2 allowlist entry/entries for: ${cmd}\n`);
     expect(removed.stdout).toContain('restart');
     await hookgate(['hooks', 'approve', 'pre_tool_call', cmd, '--yes', '--home', h]);
-    expect((await hookgate(['hooks', 'remove', cmd, '--home', h])).stdout).toContain(`Removed 1 allowlist entry for: ${cmd}`);
+    expect((await hookgate(['hooks', 'remove', cmd, '--home', h])).stdout).toContain(
+      `Removed 1 allowlist entry/entries for: ${cmd}`,
+    );
   });
 
   it('doctor: no entries', async () => {
@@ -460,16 +462,18 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(none.code).toBe(1);
   });
 
-  it('doctor: a shell syntax error is a problem (sh -n), found without running the script', async () => {
+  it('doctor: a shell syntax error is a warning (sh -n), found without running the script, not a counted problem', async () => {
     const h = home(
       { 'broken.sh': 'touch "$H/broken-ran"\nif then fi', 'fine.sh': 'cat >/dev/null' },
       'hooks:\n  pre_tool_call:\n    - {command: $H/broken.sh}\n    - {command: $H/fine.sh}\n',
     );
     const r = await hookgate(['hooks', 'doctor', '--home', h]);
     const block = (cmd: string) => r.stdout.slice(r.stdout.indexOf(`[pre_tool_call] ${h}/${cmd}\n`)).split('\n\n')[0]!;
-    expect(block('broken.sh')).toMatch(/✗ shell syntax error \(sh -n\): .*syntax error/i);
+    expect(block('broken.sh')).toMatch(/⚠ shell syntax error \(sh -n\): .*syntax error/i);
     expect(block('fine.sh')).toContain('✓ shell syntax OK (sh -n)');
     expect(existsSync(join(h, 'broken-ran'))).toBe(false);
+    // Two problems: neither script is allowlisted (§4.4's checks); the syntax warning is not counted.
+    expect(r.stdout).toContain('2 issue(s) found.  Fix before relying on these hooks.');
   });
 
   it('doctor: every check, never runs an un-approved script, footer counts problems', async () => {

@@ -6,6 +6,7 @@ import { withTelemetryTag } from '../../src/hooks/telemetry-tag.ts';
 import { withObjectArgs } from '../../src/hooks/tool-call-args.ts';
 import fc from 'fast-check';
 import { renderWireJson, WireJsonError } from '../../src/hooks/wire-json.ts';
+import { clipCharacters, firstCharacters } from '../../src/hooks/first-characters.ts';
 
 describe('Python truthiness (§0.3)', () => {
   class Thing {}
@@ -126,5 +127,18 @@ describe('small rules', () => {
   });
   it('code-point order differs from UTF-16 order outside the BMP', () => {
     expect(['\u{1F600}', '\uFFFF', 'B', 'a'].sort(compareCodePoints)).toEqual(['B', 'a', '\uFFFF', '\u{1F600}']);
+  });
+});
+
+describe('cuts in characters, as Python counts them (§4.2, §5.2)', () => {
+  it('counts code points: an emoji is one character and a surrogate pair is never split', () => {
+    const emoji = '😀'.repeat(450);
+    expect([...firstCharacters(emoji, 400)]).toHaveLength(400);
+    expect(firstCharacters('ab', 400)).toBe('ab');
+    const clipped = clipCharacters(emoji, 400);
+    expect([...clipped]).toHaveLength(400);
+    expect(clipped.endsWith('😀...')).toBe(true);
+    expect(clipCharacters('😀'.repeat(400), 400)).toBe('😀'.repeat(400));
+    expect(clipCharacters('abcdef', 5)).toBe('ab...');
   });
 });

@@ -1,3 +1,4 @@
+import { firstCharacters } from '../../hooks/first-characters.ts';
 import { addressKind } from '../../hooks/http/address-policy.ts';
 import { urlRefusal } from '../../hooks/http/post-hook-request.ts';
 import { runHttpHook } from '../../hooks/shell/fire-http-hook.ts';
@@ -71,7 +72,7 @@ export async function doctorHttpHook(entry: Entry, ctx: HooksContext): Promise<n
     if (body !== '') JSON.parse(body);
   } catch {
     say(
-      `  ${BAD()} answered the dry-run payload with something that is not JSON (${seconds(run.elapsed_seconds)}s): ${body.slice(0, 120)}`,
+      `  ${BAD()} answered the dry-run payload with something that is not JSON (${seconds(run.elapsed_seconds)}s): ${firstCharacters(body, 120)}`,
     );
     return problems + 1;
   }

@@ -1,3 +1,4 @@
+import { firstCharacters } from '../../hooks/first-characters.ts';
 import { isRunnableAsConfigured, scriptFile } from '../../hooks/shell/consent/script-path.ts';
 import { checkScriptSyntax } from '../script-syntax.ts';
 import { lambdaMissingPrograms } from '../../hooks/shell/config/lambda-compatibility.ts';
@@ -46,11 +47,14 @@ export async function doctorHooks(ctx: HooksContext, options: { strict?: boolean
       problems++;
     }
     // A syntax error makes bash exit 2, which reads as a block: say so before anything runs it.
+    // A warning, not a problem: §4.4 counts its four checks only (the footer and --strict).
     const syntax = runnable ? await checkScriptSyntax(scriptFile(entry.command)) : undefined;
     if (syntax?.ok) say(`  ${OK()} shell syntax OK (${syntax.shell} -n)`);
     else if (syntax) {
-      say(`  ${BAD()} shell syntax error (${syntax.shell} -n): ${syntax.stderr.replace(/\s+/g, ' ').slice(0, 300)}`);
-      problems++;
+      say(
+        `  ${WARN()} shell syntax error (${syntax.shell} -n): ${firstCharacters(syntax.stderr.replace(/\s+/g, ' '), 300)} — ` +
+          'exit 2 from a syntax error reads as a block',
+      );
     }
     // Not a problem here (it runs on this machine), but the deployed stack would fail it open.
     const missing = lambdaMissingPrograms(entry.command);
@@ -144,7 +148,7 @@ async function smokeTest(entry: HooksContext['entries'][number], environment: Ho
   try {
     JSON.parse(stdout);
   } catch {
-    say(`  ${BAD()} stdout was not valid JSON (${took}): ${stdout.slice(0, 120)}`);
+    say(`  ${BAD()} stdout was not valid JSON (${took}): ${firstCharacters(stdout, 120)}`);
     return 1;
   }
   say(`  ${OK()} produced valid JSON on synthetic payload (${took})`);

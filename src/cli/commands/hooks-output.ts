@@ -1,3 +1,5 @@
+import { clipCharacters } from '../../hooks/first-characters.ts';
+
 /** Printing helpers of `hookgate hooks`: colour only on a TTY (and never with NO_COLOR). */
 const useColour = (): boolean => Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
 
@@ -17,10 +19,8 @@ export function say(line = ''): void {
   process.stdout.write(`${line}\n`);
 }
 
-/** Longer than `max` → the first `max - 3` characters plus `...` (§4.2). */
-export function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
-}
+/** Longer than `max` characters (code points) → the first `max - 3` plus `...` (§4.2). */
+export const clip = clipCharacters;
 
 /** Seconds as Python prints a 3-decimal float (`0.01`, `1.0`). */
 export function seconds(value: number): string {

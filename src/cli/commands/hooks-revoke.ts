@@ -8,7 +8,8 @@ export async function revokeHook(ctx: HooksContext, command: string): Promise<nu
     say(`No allowlist entry found for command: ${command}`);
     return 0;
   }
-  say(`Removed ${removed} allowlist ${removed === 1 ? 'entry' : 'entries'} for: ${command}`);
-  say('Note: CLI and gateway processes already running keep their registered callbacks until they restart.');
+  // The reference's words, "entry/entries" included: scripts and tests match this line.
+  say(`Removed ${removed} allowlist entry/entries for: ${command}`);
+  say('Note: currently running CLI / gateway processes keep their already-registered callbacks until they restart.');
   return 0;
 }

@@ -1,3 +1,4 @@
+import { firstCharacters } from '../first-characters.ts';
 import type { PromptBlock } from '../aggregate/prompt-block.ts';
 import type { InternalHookName } from '../catalogue.ts';
 import { isPlainObject } from '../python-truthiness.ts';
@@ -71,7 +72,7 @@ export function claudeEventNameFor(
 export function promptBlockOf(run: ShellRunRecord): PromptBlock | undefined {
   if (run.error !== null || run.timed_out) return undefined;
   if (run.returncode === 2)
-    return { action: 'block_turn', message: run.stderr.trim().slice(0, 400) || 'The prompt was blocked by a hook.' };
+    return { action: 'block_turn', message: firstCharacters(run.stderr.trim(), 400) || 'The prompt was blocked by a hook.' };
   let value: unknown;
   try {
     value = JSON.parse(run.stdout.trim());

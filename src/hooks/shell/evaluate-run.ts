@@ -1,3 +1,4 @@
+import { firstCharacters } from '../first-characters.ts';
 import type { HookLogger } from '../hook-logger.ts';
 import { logExcerpt } from '../../secrets/log-excerpt.ts';
 import { isPlainObject } from '../python-truthiness.ts';
@@ -45,7 +46,7 @@ export function evaluateRun(entry: EvaluatedEntry, run: ShellRunRecord, logger: 
   if (event === 'pre_tool_call' && run.returncode === 2) {
     const parsed = parseStdoutJson(event, run.stdout, logger);
     const directive = parsed.ok && isPlainObject(parsed.value) ? blockFrom(parsed.value) : undefined;
-    const message = directive?.message ?? (stderr !== '' ? stderr.slice(0, 400) : DEFAULT_BLOCK_MESSAGE);
+    const message = directive?.message ?? (stderr !== '' ? firstCharacters(stderr, 400) : DEFAULT_BLOCK_MESSAGE);
     logger.info(`shell hook blocked via exit code 2 (command=${command}): ${logExcerpt(message)}`);
     return { result: { action: 'block', message }, failedClosed: false };
   }

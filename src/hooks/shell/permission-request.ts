@@ -1,3 +1,4 @@
+import { firstCharacters } from '../first-characters.ts';
 import type { HookLogger } from '../hook-logger.ts';
 import { isPlainObject } from '../python-truthiness.ts';
 import type { ShellHookEntry } from './config/shell-hook-entry.ts';
@@ -28,7 +29,7 @@ export async function askPermissionHook(
   const { run } = await fireShellHook(entry, kwargs, logger, options);
   if (run.error !== null || run.timed_out) return undefined;
   if (run.returncode === 2)
-    return { permission: 'deny', message: run.stderr.trim().slice(0, 400) || 'Denied by a PermissionRequest hook.' };
+    return { permission: 'deny', message: firstCharacters(run.stderr.trim(), 400) || 'Denied by a PermissionRequest hook.' };
   let value: unknown;
   try {
     value = JSON.parse(run.stdout.trim());

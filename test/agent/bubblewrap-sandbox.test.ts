@@ -156,6 +156,29 @@ describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, ()
     expect(await readFile(join(allowed, 'shared.txt'), 'utf8')).toBe('shared data\n');
   });
 
+  it("an allowed root above the workspaces shows no session's workspace by its host path (§5.9)", async () => {
+    const wide = createBubblewrapSandbox({ workspaceRoot: root, allowedRoots: [base] });
+    const victim = { sessionId: 'victim' };
+    expect((await wide.run(victim, { op: 'exec', command: 'echo TOPSECRET > secret.txt', timeoutSeconds: 30 })).exitCode).toBe(
+      0,
+    );
+    const path = join(workspaceDir(root, victim.sessionId), 'secret.txt');
+    expect(await readFile(path, 'utf8')).toBe('TOPSECRET\n');
+    const attack = await wide.run(
+      { sessionId: 'attacker' },
+      { op: 'exec', command: `cat ${path}; ls -A ${root} | wc -l`, timeoutSeconds: 30 },
+    );
+    expect(attack.output).toMatch(/No such file or directory\n0\n$/);
+    await expect(wide.run({ sessionId: 'attacker' }, { op: 'read', path, limitBytes: 100 })).rejects.toThrow(/No such file/);
+    // The rest of the allowed root is still there, read-only.
+    expect(await wide.run({ sessionId: 'attacker' }, { op: 'read', path: join(allowed, 'shared.txt'), limitBytes: 100 })).toEqual(
+      {
+        content: 'shared data\n',
+        truncated: false,
+      },
+    );
+  });
+
   it('symlinks resolve inside the sandbox, and a hard link to any file outside the workspace cannot be made', async () => {
     const run = await exec(
       `ln -s ${join(hooksHome, 'config.yaml')} cfg; ln ${join(allowed, 'shared.txt')} h1; ln /etc/passwd h2; ln /usr/bin/env h3; ls -A | tr "\\n" " "`,

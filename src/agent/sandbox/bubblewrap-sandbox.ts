@@ -139,7 +139,8 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Tool
       network: options.network ?? 'none',
       system,
       readOnlyRoots: roots,
-      hidden: existingDirectories(options.hidden ?? []),
+      // Its own workspace root too: an allowed root above it would show every session's workspace by path.
+      hidden: existingDirectories([options.workspaceRoot, ...(options.hidden ?? [])]),
       generatedEtc: ['passwd', 'group', 'hosts'],
       // After the three `--ro-bind-data` inputs (fds 3, 4, 5).
       statusFd: 3 + 3,

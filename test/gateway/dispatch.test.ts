@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { renderShellPayload } from '../../src/hooks/shell/shell-payload.ts';
 import { startTestAws } from '../support/local-aws.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { gatewayHarness, type GatewayHarness } from './support/gateway-harness.ts';
@@ -70,6 +71,14 @@ describe('pre_gateway_dispatch', () => {
       source: { platform: 'local', chat_id: chatId, user_id: 'u1' },
     });
     expect(String(call.payload.gateway)).toBe('<hookgate gateway>');
+    // A shell hook gets the three as strings under extra (§1.12); the event's is its JSON.
+    const stdin = JSON.parse(renderShellPayload('pre_gateway_dispatch', call.payload, '/'));
+    expect(stdin.extra).toEqual({
+      event: expect.any(String),
+      gateway: '<hookgate gateway>',
+      session_store: '<hookgate session store>',
+    });
+    expect(JSON.parse(stdin.extra.event)).toMatchObject({ text: 'hello', source: { platform: 'local', chat_id: chatId } });
   });
 
   it('skip: no turn, no reply', async () => {

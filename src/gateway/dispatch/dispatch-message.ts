@@ -10,6 +10,7 @@ import { sessionKeyOf, type MessageEvent } from '../../messaging/message-event.t
 import type { Delivery } from '../../platforms/platform-adapter.ts';
 import type { DispatchOutcome } from './dispatch-outcome.ts';
 import { preGatewayDispatch } from './pre-gateway-dispatch.ts';
+import { GatewayHandle, SessionStoreHandle } from './dispatch-hook-kwargs.ts';
 
 const DEFAULT_DEDUP_TTL_SECONDS = 2 * 86_400;
 
@@ -29,15 +30,8 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
   const now = deps.now ?? (() => new Date());
   const ttl = deps.dedupTtlSeconds ?? DEFAULT_DEDUP_TTL_SECONDS;
   // Handed to pre_gateway_dispatch plugins (§1.12); shell hooks see their String() form.
-  const gatewayHandle = {
-    platforms: enabledPlatforms(config),
-    send: (target: MessageEvent['reply'], text: string) => replier.send(target, text),
-    toString: () => '<hookgate gateway>',
-  };
-  const sessionStoreHandle = {
-    current: (sessionKey: string) => sessions.current(sessionKey),
-    toString: () => '<hookgate session store>',
-  };
+  const gatewayHandle = new GatewayHandle(enabledPlatforms(config), (target, text) => replier.send(target, text));
+  const sessionStoreHandle = new SessionStoreHandle((sessionKey) => sessions.current(sessionKey));
 
   return async function dispatch({ deliveryId, event: inbound }: Delivery): Promise<DispatchOutcome> {
     const sessionKey = sessionKeyOf(inbound.source);

@@ -1,7 +1,7 @@
 import type { HookEngine } from '../../hooks/hook-engine.ts';
 import { errorText } from '../../errors/error-text.ts';
 import type { MessageEvent } from '../../messaging/message-event.ts';
-import { attachmentSummary } from '../../messaging/attachment.ts';
+import { DispatchEventView } from './dispatch-hook-kwargs.ts';
 
 export type DispatchDecision = { action: 'skip'; reason: string } | { action: 'rewrite'; text: string } | { action: 'allow' };
 
@@ -24,7 +24,7 @@ export async function preGatewayDispatch(
     // No callback, no result: the same as allow, without building the kwargs (the hot path).
     if (!engine.hasHook('pre_gateway_dispatch')) return { action: 'allow' };
     const answer = await engine.invoke('pre_gateway_dispatch', {
-      event: hookViewOf(event),
+      event: DispatchEventView.of(event),
       gateway: handles.gateway,
       session_store: handles.session_store,
     });
@@ -35,14 +35,4 @@ export async function preGatewayDispatch(
     warn(`pre_gateway_dispatch failed, continuing as allow: ${errorText(error)}`);
     return { action: 'allow' };
   }
-}
-
-/**
- * A copy of the event for the hooks: its attachments as kind, MIME type (the platform's
- * claim), size and name, without the download reference (which may be a token-bearing URL
- * or the local adapter's bytes). A hook can skip a message because of them (docs/attachments.md).
- */
-function hookViewOf(event: MessageEvent): Record<string, unknown> {
-  const { attachments, ...rest } = structuredClone(event);
-  return attachments ? { ...rest, attachments: attachments.map(attachmentSummary) } : rest;
 }

@@ -46,8 +46,12 @@ export interface TraceRecord {
   readonly kwargs_history?: TranscriptRange;
   /** The call's number in its invocation: the records of one hook call (one per callback) share it. */
   readonly call?: number;
-  /** `decide` for a decision hook's call (its results are used at the call site), `observe` for an observer event. */
-  readonly phase?: 'decide' | 'observe';
+  /**
+   * `decide` for a decision hook's call (its results are used at the call site), `observe` for an
+   * observer event, `note` for what the call site made of a call (a `pre_tool_call` rewrite): not a
+   * hook call, so `hookgate replay` skips it.
+   */
+  readonly phase?: 'decide' | 'observe' | 'note';
   /** The whole call's decision (all its callbacks aggregated), as {@link decision} words it. */
   readonly outcome?: string;
   /** A fingerprint of what the call site took from the call (block message, context, replacement text); `-` for nothing. */
@@ -403,7 +407,7 @@ function traceRecordOf(item: Record<string, unknown>): TraceRecord {
     ...(typeof item.stdout === 'string' ? { stdout: item.stdout } : {}),
     ...(typeof item.stderr === 'string' ? { stderr: item.stderr } : {}),
     ...(typeof item.call === 'number' ? { call: item.call } : {}),
-    ...(item.phase === 'decide' || item.phase === 'observe' ? { phase: item.phase } : {}),
+    ...(item.phase === 'decide' || item.phase === 'observe' || item.phase === 'note' ? { phase: item.phase } : {}),
     ...(typeof item.outcome === 'string' ? { outcome: item.outcome } : {}),
     ...(typeof item.outcome_digest === 'string' ? { outcome_digest: item.outcome_digest } : {}),
   };

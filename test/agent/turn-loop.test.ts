@@ -662,6 +662,34 @@ describe('trace', () => {
     expect(records.every((r) => r.turn_id === result.turn_id)).toBe(true);
   });
 
+  it('replays a turn whose pre_tool_call rewrote the arguments, and one whose rewrite the tool refused, as the same', async () => {
+    for (const [args, chat] of [
+      [{ command: 'echo rewritten' }, 'rewrite-kept'],
+      [{ command: 123 }, 'rewrite-refused'],
+    ] as const) {
+      await h.decide({ pre_tool_call: { terminal: { action: 'rewrite', args } } });
+      h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'echo original' } }] }, { content: 'ok' });
+      const result = await h.say('rewrite me', chat);
+      const records = await new DynamoTraceStore(h.plane.table).list(result.turn_id);
+      const note = records.find((r) => r.decision.startsWith('rewrite:'));
+      // The note of the rewrite is in the trace only when the rewrite was taken.
+      if (typeof args.command === 'string') expect(note).toMatchObject({ phase: 'note' });
+      else expect(note).toBeUndefined();
+      const replay = await replayTurn(result.turn_id, records, h.engine, h.plane.transcripts);
+      expect(
+        replay.calls.find((c) => c.hook === 'pre_tool_call'),
+        chat,
+      ).toMatchObject({ status: 'same' });
+      expect({ chat, exit: replay.exit_code, differs: replay.differs, notReplayable: replay.not_replayable }).toEqual({
+        chat,
+        exit: 0,
+        differs: 0,
+        notReplayable: 0,
+      });
+      await h.takeCalls();
+    }
+  });
+
   it('keeps the stored history as its transcript range, not a copy, and replay reads it back whole', async () => {
     h.model.script({ content: 'one' }, { content: 'two' });
     await h.say('first', 'history-ref');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argsValidator } from '../../src/agent/turn/pre-tool-call-decision.ts';
+import { argsValidator } from '../../src/agent/tools/args-validator.ts';
 import { terminalTool } from '../../src/agent/tools/terminal.ts';
 import { CallbackRegistry } from '../../src/hooks/callback-registry.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';

@@ -3,7 +3,9 @@ import * as z from '../../validation/zod.ts';
 import { createHookEngine, type LoadedHookEngine } from '../../hooks/create-hook-engine.ts';
 import { errorText } from '../../errors/error-text.ts';
 import { fitsKwargsOf, isCallableHookName, type CallableHookName, type KwargsOf } from '../../hooks/catalogue.ts';
-import type { HookEngine } from '../../hooks/hook-engine.ts';
+import type { HookEngine, InvokeOptions } from '../../hooks/hook-engine.ts';
+import { argsValidator } from '../tools/args-validator.ts';
+import { BUILTIN_TOOLS } from '../tools/tool-set.ts';
 import { createMemoryLogger } from '../../hooks/hook-logger.ts';
 import type { TraceRecord } from '../../store/trace-store.ts';
 import type { SequencedMessages, TranscriptRange, TranscriptStore } from '../../store/transcript-store.ts';
@@ -88,6 +90,15 @@ function groupCalls(records: readonly TraceRecord[]): TraceRecord[][] {
 
 function isDecisionCall(first: TraceRecord): boolean {
   return first.phase !== undefined ? first.phase === 'decide' : DECISION_HOOKS.has(first.hook);
+}
+
+/**
+ * What the turn passed with the call: for `pre_tool_call` of a built-in tool, the check of
+ * rewritten arguments against its schema, so a rewrite the tool refused is refused again (§5.10).
+ */
+async function invokeOptionsFor(hook: string, kwargs: Record<string, unknown>): Promise<InvokeOptions> {
+  const tool = hook === 'pre_tool_call' && typeof kwargs.tool_name === 'string' ? BUILTIN_TOOLS.get(kwargs.tool_name) : undefined;
+  return tool ? { validateArgs: await argsValidator(tool) } : {};
 }
 
 /** Why a recorded call cannot be replayed faithfully, or its kwargs. */
@@ -181,6 +192,8 @@ export async function replayTurn(
   let observerCalls = 0;
   for (const group of groupCalls(records)) {
     const first = group[0]!;
+    // What the call site made of a call (a rewrite): the call itself is replayed.
+    if (first.phase === 'note') continue;
     if (!isDecisionCall(first)) {
       observerCalls++;
       continue;
@@ -198,7 +211,8 @@ export async function replayTurn(
     let now: { outcome: string; digest: string };
     let callbacksNow: ReplayedCallback[] = [];
     try {
-      const { value, runs } = await collectHookRuns(() => engine.invokeAll(input.hook, input.kwargs));
+      const options = await invokeOptionsFor(input.hook, input.kwargs);
+      const { value, runs } = await collectHookRuns(() => engine.invokeAll(input.hook, input.kwargs, options));
       now = { outcome: describeDecision(first.hook, value), digest: decisionDigest(first.hook, value) };
       callbacksNow = runs.map((run) => ({
         source: run.source,

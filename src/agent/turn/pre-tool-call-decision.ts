@@ -1,5 +1,6 @@
 import { hookAnswer } from '../../hooks/catalogue.ts';
-import { rewrittenArgs, type ArgsValidator } from '../../hooks/tool-call-rewrite.ts';
+import { rewrittenArgs } from '../../hooks/tool-call-rewrite.ts';
+import { argsValidator } from '../tools/args-validator.ts';
 import type { Tool } from '../tools/tool.ts';
 import type { TurnHooks } from './turn-hooks.ts';
 
@@ -7,24 +8,6 @@ import type { TurnHooks } from './turn-hooks.ts';
 export type PreToolCallDecision =
   | { kind: 'block'; message: string }
   | { kind: 'run'; args: Record<string, unknown>; rewritten: boolean };
-
-const validators = new WeakMap<Tool, ArgsValidator>();
-
-/**
- * The check of rewritten arguments against `tool`'s argument schema (tool-args-validator.ts,
- * loaded with the first one: it needs classic zod), one per tool.
- *
- * @example
- * (await argsValidator(terminalTool))({ cmd: 'ls' }) // 'command: Invalid input: expected string, received undefined'
- */
-export async function argsValidator(tool: Tool): Promise<ArgsValidator> {
-  let validator = validators.get(tool);
-  if (validator) return validator;
-  const { toolArgsValidator } = await import('./tool-args-validator.ts');
-  validator = toolArgsValidator(tool.spec.function.parameters);
-  validators.set(tool, validator);
-  return validator;
-}
 
 /**
  * Runs `pre_tool_call` for one call (hook-semantics §1.5, §5.10): a block anywhere wins;

@@ -152,6 +152,7 @@ export class TurnHooks {
       source: '-',
       callback: '-',
       decision: 'rewrite: the tool runs with the rewritten arguments',
+      phase: 'note',
       duration_ms: 0,
       kwargs: traceJson({ args: before }),
       result: traceJson({ args: after }),

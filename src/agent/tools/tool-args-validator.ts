@@ -5,7 +5,7 @@ import type { ArgsValidator } from '../../hooks/tool-call-rewrite.ts';
 /**
  * The check of rewritten arguments against a tool's argument schema (its spec's JSON Schema,
  * read with classic zod's `fromJSONSchema`). A schema zod cannot read takes any object. Imported
- * dynamically (pre-tool-call-decision.ts): classic zod costs a cold start ≈ 13 ms
+ * dynamically (args-validator.ts): classic zod costs a cold start ≈ 13 ms
  * (src/validation/zod.ts), and most turns never check a rewrite.
  *
  * @example

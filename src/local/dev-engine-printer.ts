@@ -1,19 +1,21 @@
-import { createLinePrinter } from '../logging/log-line.ts';
-
 const LOADED_HOOK = "[hooks] Loaded hook '";
 
 /**
- * Where `hookgate dev`'s engines print their `[hooks] …` lines: the one log format, minus
- * `[hooks] Loaded hook '…' for events: […]` — the banner lists every gateway hook with its
- * events, and a reload says what it added or removed, so a line per hook at every start and
- * every reload only buries what matters. Errors and skips (`[hooks] Skipping …`) still print.
+ * Where `hookgate dev`'s engines print their `[hooks] …` lines: standard output, as they are
+ * (hook-semantics §0.5: each line starts with `[hooks] `; the banner around them is plain text
+ * too). A reload's engine leaves out `[hooks] Loaded hook '…' for events: […]`: the reload says
+ * what it added or removed, and a line per hook at every save would bury it. Errors and skips
+ * (`[hooks] Skipping …`) always print.
  *
  * @example
  * createHookEngine({ home, gatewayHooks: true, print: devEnginePrinter() });
+ * createHookEngine({ home, gatewayHooks: true, print: devEnginePrinter({ reload: true }) });
  */
-export function devEnginePrinter(stream: NodeJS.WriteStream = process.stdout): (line: string) => void {
-  const print = createLinePrinter('hookgate-dev', stream);
+export function devEnginePrinter(
+  options: { reload?: boolean } = {},
+  stream: NodeJS.WritableStream = process.stdout,
+): (line: string) => void {
   return (line) => {
-    if (!line.startsWith(LOADED_HOOK)) print(line);
+    if (!(options.reload && line.startsWith(LOADED_HOOK))) stream.write(`${line}\n`);
   };
 }

@@ -51,8 +51,8 @@ export async function startDevHotReload(parts: {
     home: parts.home,
     holder: parts.holder,
     baseline: parts.baseline,
-    // As the first engine's: the stderr logger, `[hooks] ` lines on stdout in the one log format; held per build.
-    output: () => new HeldEngineOutput({ logger: createStderrLogger(), print: devEnginePrinter() }),
+    // As the first engine's: the stderr logger, `[hooks] ` lines on stdout (no Loaded lines); held per build.
+    output: () => new HeldEngineOutput({ logger: createStderrLogger(), print: devEnginePrinter({ reload: true }) }),
     build: async (output) =>
       parts.createEngine({ ...parts.engineOptions, logger: output.logger, print: output.print, consentIO: NO_PROMPT }),
     ...(parts.prepare ? { prepare: parts.prepare } : {}),

@@ -116,8 +116,8 @@ describe('hookgate init [DIR]', () => {
       everyMs: 100,
     });
     const url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
-    // A quiet terminal: the banner lists the gateway hooks (no line per hook), and no sampling_rate: 0 on log lines.
-    expect(out).not.toContain('[hooks] Loaded hook');
+    // The gateway's registry lines at start, plain on stdout (hook-semantics §2.1, §0.5); no sampling_rate: 0 on log lines.
+    expect(out.split('\n')).toContain("[hooks] Loaded hook 'agent-log' for events: ['agent:start', 'agent:end']");
     expect(out).not.toContain('sampling_rate');
     // The banner lists what was loaded, with the shell hook's consent state.
     expect(out).toContain('  plugins: hello\n');

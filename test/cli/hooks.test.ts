@@ -255,6 +255,10 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(unknown.stdout).toContain("Unknown event: 'pre_tools_call'");
     expect(unknown.stdout).toContain(VALID_HOOK_NAMES_TEXT);
     expect((await hookgate(['hooks', 'test', 'pre_tools_call', '--expect', 'block', '--home', h])).code).toBe(2);
+    // A name with a colon is a gateway event only when the gateway emits it.
+    const colon = await hookgate(['hooks', 'test', 'foo:bar', '--home', h]);
+    expect(colon.stdout).toContain("Unknown event: 'foo:bar'");
+    expect((await hookgate(['hooks', 'test', 'foo:bar', '--expect', 'allow', '--home', h])).code).toBe(2);
     expect((await hookgate(['hooks', 'test', 'pre_tool_call', '--expect', 'deny', '--home', h])).code).toBe(2);
     const missing = await hookgate(['hooks', 'test', 'pre_tool_call', '--payload-file', join(h, 'nope.json'), '--home', h]);
     expect(missing.code).toBe(0);

@@ -4,15 +4,20 @@ import { GatewayHookRegistry } from '../../hooks/gateway-hooks/gateway-hook-regi
 import { loadGatewayHooks } from '../../hooks/gateway-hooks/load-gateway-hooks.ts';
 import type { HookRunRecord } from '../../hooks/hook-engine.ts';
 import { moduleSource } from '../../hooks/module-source.ts';
+import { GATEWAY_EVENT_NAMES } from '../../gateway/api/observer-event-types.ts';
 import type { HooksContext } from './hooks-context.ts';
 import { BAD, bold, clip, finishExpectation, jsonOrString, say } from './hooks-output.ts';
 
-/** A gateway event type (`agent:start`, `command:model`, `session:*`): `base:name`. */
-const GATEWAY_EVENT = /^[a-z][a-z0-9_]*:[A-Za-z0-9_*-]+$/;
+/** `command:<name>`: a built-in command's or a plugin's (any name a command can have). */
+const COMMAND_EVENT = /^command:[A-Za-z0-9_-]+$/;
 
-/** Whether `hookgate hooks test <event>` is about gateway event hooks rather than plugin/shell hooks. */
+/**
+ * Whether `hookgate hooks test <event>` is about gateway event hooks rather than plugin/shell
+ * hooks: an event the gateway emits (`agent:start`, `session:end`, `command:model`, §2.4).
+ * Any other name, `foo:bar` included, is an unknown event (§4.2 step 1).
+ */
 export function isGatewayEvent(event: string): boolean {
-  return GATEWAY_EVENT.test(event);
+  return (GATEWAY_EVENT_NAMES as readonly string[]).includes(event) || COMMAND_EVENT.test(event);
 }
 
 /**

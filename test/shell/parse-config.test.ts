@@ -139,7 +139,9 @@ hooks:
     ['null', 60, 'must be an int'],
     ['[1]', 60, 'must be an int'],
     ['{a: 1}', 60, 'must be an int'],
-    ['.inf', 60, 'must be an int'],
+    ['.inf', 60, 'must be an int (got float inf)'],
+    ['-.inf', 60, 'must be an int (got float -inf)'],
+    ['.nan', 60, 'must be an int (got float nan)'],
   ])('timeout %s → %d', (raw, expected, warning) => {
     const { entries, warnings } = parseYaml(`hooks:\n  pre_llm_call:\n    - {command: /a, timeout: ${raw}}\n`);
     expect(entries[0]!.timeout).toBe(expected);

@@ -18,6 +18,9 @@ describe('splitShellWords (§3.5 step 2)', () => {
     ['~/hook.sh ~/x', ['~/hook.sh', '~/x']],
     ['', []],
     ['   ', []],
+    // shlex's whitespace is space, tab, CR and LF: a vertical tab or form feed is part of a word.
+    ['a\r\nb', ['a', 'b']],
+    ['a\vb c\fd', ['a\vb', 'c\fd']],
   ])('%j → %j', (command, words) => {
     expect(splitShellWords(command)).toEqual(words);
   });

@@ -171,7 +171,7 @@ function convertTimeout(where: string, raw: unknown, logger: HookLogger): number
   const value = timeoutAsInteger(raw);
   if (value === undefined) {
     logger.warn(
-      `${where}.timeout must be an int (got ${pythonTypeName(raw)} ${JSON.stringify(raw) ?? String(raw)}); ` +
+      `${where}.timeout must be an int (got ${pythonTypeName(raw)} ${rawText(raw)}); ` +
         `using the default ${DEFAULT_TIMEOUT_SECONDS}s`,
     );
     return DEFAULT_TIMEOUT_SECONDS;
@@ -187,6 +187,12 @@ function convertTimeout(where: string, raw: unknown, logger: HookLogger): number
     return MAX_TIMEOUT_SECONDS;
   }
   return value;
+}
+
+/** The raw value as the warning shows it: YAML's `.inf` and `.nan` as Python prints them (JSON has no such numbers). */
+function rawText(raw: unknown): string {
+  if (typeof raw === 'number' && !Number.isFinite(raw)) return Number.isNaN(raw) ? 'nan' : raw > 0 ? 'inf' : '-inf';
+  return JSON.stringify(raw) ?? String(raw);
 }
 
 function timeoutAsInteger(raw: unknown): number | undefined {

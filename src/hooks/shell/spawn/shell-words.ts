@@ -20,7 +20,7 @@ export function splitShellWords(command: string): string[] {
   const n = command.length;
   while (i < n) {
     const ch = command[i]!;
-    if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f' || ch === '\v') {
+    if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r') {
       if (inWord) words.push(word);
       word = '';
       inWord = false;

@@ -88,6 +88,16 @@ describe.each(['fast', 'exact'] as const)('runShellCommand (%s path, §3.5)', (p
     expect((await runShellCommand(noExec, '', 5, { path })).error).toBe('command not executable');
     expect((await runShellCommand(dir, '', 5, { path })).error).toBe('command not executable');
     expect((await runShellCommand("''", '', 5, { path })).error).toBe('command not found');
+    // Executable, but neither #! nor ELF: execve's ENOEXEC, never a run by /bin/sh (§3.5 "never a shell").
+    const bare = join(dir, `no-shebang-${path}.sh`);
+    const ran = join(dir, `no-shebang-${path}.ran`);
+    writeFileSync(bare, `touch '${ran}'\n`);
+    chmodSync(bare, 0o755);
+    expect(await runShellCommand(bare, '', 5, { path })).toMatchObject({
+      error: `[Errno 8] Exec format error: '${bare}'`,
+      returncode: null,
+    });
+    expect(existsSync(ran)).toBe(false);
     const unparseable = await runShellCommand(`${noExec} 'open`, '', 5, { path });
     expect(unparseable.error).toContain('cannot parse command');
     expect(unparseable.returncode).toBeNull();

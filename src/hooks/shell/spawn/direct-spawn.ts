@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { CAPTURE_LIMIT_BYTES, errorRecord, roundSeconds, type ShellRunRecord } from './run-record.ts';
+import { firstExecutable, startsLikeAProgram } from './resolve-program.ts';
+import { currentDirectory } from './current-directory.ts';
 import { CommandNotExecutableError, CommandNotFoundError } from './shell-errors.ts';
 import { errorText } from '../../../errors/error-text.ts';
 
@@ -20,6 +22,13 @@ export function spawnDirect(
   env: Readonly<NodeJS.ProcessEnv>,
 ): Promise<ShellRunRecord> {
   const start = performance.now();
+  const cwd = currentDirectory();
+  // A working directory that is gone: nothing to resolve a relative path against; spawn decides.
+  const program = cwd === '' ? undefined : firstExecutable(argv[0]!, env.PATH, cwd);
+  if (program !== undefined && !startsLikeAProgram(program)) {
+    // execvp would run it with /bin/sh; the reference's execve fails (there is never a shell, §3.5).
+    return Promise.resolve(errorRecord(`[Errno 8] Exec format error: '${argv[0]}'`, start));
+  }
   return new Promise((resolve) => {
     let child;
     try {

@@ -47,34 +47,59 @@ function sameFile(a: Stats, b: Stats): boolean {
 }
 
 function search(program: string, pathVariable: string | undefined, cwd: string): string | undefined {
-  if (program.includes('/')) return plain(isAbsolute(program) ? program : resolve(cwd, program));
+  const file = firstExecutable(program, pathVariable, cwd);
+  return file !== undefined && startsLikeAProgram(file) ? file : undefined;
+}
+
+/**
+ * The file `execvp` would hand to `execve` for `program`: the path itself when it has a `/`,
+ * else the first executable regular file on `PATH` (an empty entry is `cwd`).
+ *
+ * @example
+ * firstExecutable('sh', '/usr/bin:/bin', '/') // '/usr/bin/sh'
+ */
+export function firstExecutable(program: string, pathVariable: string | undefined, cwd: string): string | undefined {
+  if (program.includes('/')) {
+    const path = isAbsolute(program) ? program : resolve(cwd, program);
+    return isExecutableFile(path) ? path : undefined;
+  }
   if (pathVariable === undefined) return undefined;
   for (const dir of pathVariable.split(delimiter)) {
     const candidate = join(dir === '' ? cwd : resolve(cwd, dir), program);
-    try {
-      if (!statSync(candidate).isFile()) continue;
-      accessSync(candidate, constants.X_OK);
-    } catch {
-      continue;
-    }
-    return plain(candidate);
+    if (isExecutableFile(candidate)) return candidate;
   }
   return undefined;
 }
 
-function plain(path: string): string | undefined {
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `execve` can run `path` itself: it starts with `#!` or an ELF header. Anything else
+ * fails with ENOEXEC, where the reference reports "Exec format error" (`execvp` in libc, and so
+ * Node's `spawn`, would run it with `/bin/sh` instead: §3.5 says there is never a shell).
+ *
+ * @example
+ * startsLikeAProgram('/usr/bin/env') // true
+ */
+export function startsLikeAProgram(path: string): boolean {
   let fd: number | undefined;
   try {
-    if (!statSync(path).isFile()) return undefined;
-    accessSync(path, constants.X_OK);
     fd = openSync(path, 'r');
     const head = Buffer.alloc(4);
     const n = readSync(fd, head, 0, 4, 0);
     const shebang = n >= 2 && head[0] === 0x23 && head[1] === 0x21;
     const elf = n === 4 && head[0] === 0x7f && head[1] === 0x45 && head[2] === 0x4c && head[3] === 0x46;
-    return shebang || elf ? path : undefined;
+    return shebang || elf;
   } catch {
-    return undefined;
+    return false;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { userHome } from '../../src/hooks/shell/spawn/user-home.ts';
 import { expandLeadingTilde, splitShellWords } from '../../src/hooks/shell/spawn/shell-words.ts';
 import { UnparseableCommandError } from '../../src/hooks/shell/spawn/shell-errors.ts';
 
@@ -44,5 +47,15 @@ describe('expandLeadingTilde', () => {
     expect(expandLeadingTilde('bash ~/hook.sh', env)).toBe('bash ~/hook.sh');
     expect(expandLeadingTilde('~no-such-user-xyz/hook.sh', env)).toBe('~no-such-user-xyz/hook.sh');
     expect(expandLeadingTilde('~/a', { HOME: '/' })).toBe('/a');
+  });
+
+  it("expands ~user to that user's home from the passwd file, any user, as expanduser does", () => {
+    const passwd = readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .map((line) => line.split(':'));
+    const other = passwd.find((f) => f.length >= 7 && f[0] !== userInfo().username && f[5] !== '' && f[5] !== '/')!;
+    expect(expandLeadingTilde(`~${other[0]}/../bin/echo hi`, env)).toBe(`${other[5]!.replace(/\/+$/, '')}/../bin/echo hi`);
+    expect(userHome('no-such-user-xyz')).toBeUndefined();
+    expect(userHome('root', '/nonexistent/passwd')).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { homedir, userInfo } from 'node:os';
+import { userHome } from './user-home.ts';
 import { UnparseableCommandError } from './shell-errors.ts';
 
 /**
@@ -86,8 +87,8 @@ export function expandLeadingTilde(command: string, env: NodeJS.ProcessEnv = pro
     return home === undefined ? command : home.replace(/\/+$/, '') + rest || '/';
   }
   const info = safeUserInfo();
-  if (info && info.username === user && info.homedir) return info.homedir + rest;
-  return command;
+  const home = info && info.username === user && info.homedir ? info.homedir : userHome(user);
+  return home === undefined ? command : home.replace(/\/+$/, '') + rest || '/';
 }
 
 function safeHomedir(): string | undefined {

@@ -115,6 +115,13 @@ describe.each(['fast', 'exact'] as const)('runShellCommand (%s path, §3.5)', (p
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('captures an answer of a few MB in full (§3.5), far under the cap', async () => {
+    const hook = script(`big-${path}.sh`, `printf '{"context": "'; head -c 3000000 /dev/zero | tr '\\0' a; printf '"}'`);
+    const record = await runShellCommand(hook, '', 20, { path });
+    expect(record).toMatchObject({ returncode: 0, stdout_truncated: false });
+    expect(JSON.parse(record.stdout).context).toHaveLength(3_000_000);
+  });
+
   it('caps captured output and says so', async () => {
     const hook = script(`flood-${path}.sh`, `head -c ${3 * CAPTURE_LIMIT_BYTES} /dev/zero | tr '\\0' a\necho done >&2`);
     const record = await runShellCommand(hook, '', 20, { path });

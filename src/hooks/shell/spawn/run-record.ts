@@ -14,8 +14,12 @@ export interface ShellRunRecord {
   stderr_truncated: boolean;
 }
 
-/** Each of stdout and stderr keeps at most this many bytes; the rest is dropped and noted. */
-export const CAPTURE_LIMIT_BYTES = 1024 * 1024;
+/**
+ * Each of stdout and stderr keeps at most this many bytes; the rest is dropped and noted. §3.5
+ * captures output in full: 8 MiB is far beyond any hook's answer (a block, a context, a
+ * replacement), while a runaway hook still cannot exhaust a function's memory or /tmp.
+ */
+export const CAPTURE_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /**
  * The record of a hook that ran (or was killed at its timeout): exit status, captured

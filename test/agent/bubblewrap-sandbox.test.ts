@@ -159,9 +159,7 @@ describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, ()
   it("an allowed root above the workspaces shows no session's workspace by its host path (§5.9)", async () => {
     const wide = createBubblewrapSandbox({ workspaceRoot: root, allowedRoots: [base] });
     const victim = { sessionId: 'victim' };
-    expect((await wide.run(victim, { op: 'exec', command: 'echo TOPSECRET > secret.txt', timeoutSeconds: 30 })).exitCode).toBe(
-      0,
-    );
+    expect((await wide.run(victim, { op: 'exec', command: 'echo TOPSECRET > secret.txt', timeoutSeconds: 30 })).exitCode).toBe(0);
     const path = join(workspaceDir(root, victim.sessionId), 'secret.txt');
     expect(await readFile(path, 'utf8')).toBe('TOPSECRET\n');
     const attack = await wide.run(

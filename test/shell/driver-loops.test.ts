@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runFileText } from '../../src/hooks/shell/spawn/driver-script.ts';
+import { environmentFixup, runFileText } from '../../src/hooks/shell/spawn/driver-script.ts';
 import { ShellDriverPool } from '../../src/hooks/shell/spawn/shell-driver-pool.ts';
 import { processGone } from '../support/process-gone.ts';
 import { until } from '../support/until.ts';
@@ -45,16 +45,24 @@ describe.each(shells)('the driver loop in $shell', ({ shell, name }) => {
     }
   });
 
-  it('leaves variables named like its own alone (no scratch path reaches the hook)', async () => {
+  it('hands the hook its environment unchanged: its own names, and those a shell manages (§3.5)', async () => {
     const names = ['i', 'o', 'e', 'a', 'n', 'l', 'r', 's', 'hookgate_request'];
-    const env = { PATH, ...Object.fromEntries(names.map((name) => [name, `mine-${name}`])) };
-    const record = await pool.run(['/usr/bin/env'], '', 10, env);
-    const seen = record!.stdout.split('\n').filter((line) => line !== '' && !/^(PWD|SHLVL|_|OLDPWD)=/.test(line));
-    expect(seen.sort()).toEqual(
-      Object.entries(env)
-        .map(([name, value]) => `${name}=${value}`)
-        .sort(),
-    );
+    const mine = { PATH, ...Object.fromEntries(names.map((name) => [name, `mine-${name}`])) };
+    // A shell sets PWD and (bash) SHLVL, resets IFS and (bash) drops OLDPWD: each put back, or left unset.
+    const managed = { ...mine, PWD: '/not/the/cwd', SHLVL: '7', IFS: ":'x", OLDPWD: '/o' };
+    for (const env of [mine, managed]) {
+      const record = await pool.run(['/usr/bin/env'], '', 10, env);
+      const seen = record!.stdout.split('\n').filter((line) => line !== '');
+      expect(seen.sort()).toEqual(
+        Object.entries(env)
+          .map(([name, value]) => `${name}=${value}`)
+          .sort(),
+      );
+    }
+  });
+
+  it("leaves a variable no shell can carry (A-B) to Node's spawn", async () => {
+    expect(await pool.run(['/usr/bin/env'], '', 10, { PATH, 'A-B': '1' })).toBeUndefined();
   });
 
   it('runs the program on PATH, not a builtin or function of the same name', async () => {
@@ -113,6 +121,16 @@ function scratchDirs(): string[] {
       .map((n) => join(root, n)),
   );
 }
+
+describe('environmentFixup', () => {
+  it('puts back or unsets each variable a shell manages; a name no shell carries leaves the run to spawn', () => {
+    expect(environmentFixup({ PATH: '/bin' })).toBe('unset PWD OLDPWD SHLVL IFS\n');
+    expect(environmentFixup({ PATH: '/bin', PWD: "/it's", SHLVL: '2', OLDPWD: '/o', IFS: ':' })).toBe(
+      `:; export PWD='/it'\\''s' OLDPWD='/o' SHLVL='2' IFS=':'\n`,
+    );
+    expect(environmentFixup({ PATH: '/bin', 'A-B': '1' })).toBeUndefined();
+  });
+});
 
 describe('runFileText', () => {
   it('quotes every word for `set --`', () => {

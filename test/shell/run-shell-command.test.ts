@@ -181,6 +181,9 @@ describe.each(['fast', 'exact'] as const)('%s path: same answers on every path',
         env: { PATH: '/usr/bin:/bin', HOOKGATE_ONLY: 'c' },
       });
       expect(other.stdout).toBe('c|\n');
+      // A name no shell carries reaches the hook too (the driver leaves such a run to Node's spawn).
+      const odd = await runShellCommand('/usr/bin/env', '', 5, { path, env: { PATH: '/usr/bin:/bin', 'A-B': '1' } });
+      expect(odd.stdout.split('\n').sort()).toEqual(['', 'A-B=1', 'PATH=/usr/bin:/bin']);
     } finally {
       delete process.env.HOOKGATE_NOT_PASSED;
     }

@@ -50,6 +50,29 @@ export function runFileText(argv: readonly string[]): string {
   return `set -- ${argv.map(quote).join(' ')}\n`;
 }
 
+/** What a shell changes in the environment it hands on: sets at start (PWD, bash's SHLVL), resets (IFS), drops (bash: OLDPWD). */
+const SHELL_MANAGED = ['PWD', 'OLDPWD', 'SHLVL', 'IFS'] as const;
+
+/** A name a shell can carry in its environment; dash drops any other (`A-B`, `a.b`). */
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The lines that give the hook the environment as Node gave it to the driver, appended to the
+ * run file: the variables a shell manages, each put back as it was or unset (§3.5: every other
+ * variable is passed unchanged). Undefined when the environment holds a name no shell carries:
+ * the run then takes Node's spawn. (bash never exports `_`; the reference's would be a
+ * leftover of whatever started hookgate.)
+ *
+ * @example
+ * environmentFixup({ PATH: '/bin', PWD: '/srv' }) // "unset OLDPWD SHLVL IFS; export PWD='/srv'\n"
+ */
+export function environmentFixup(env: Readonly<Record<string, string>>): string | undefined {
+  for (const name in env) if (!SHELL_NAME.test(name)) return undefined;
+  const unset = SHELL_MANAGED.filter((name) => env[name] === undefined);
+  const kept = SHELL_MANAGED.filter((name) => env[name] !== undefined).map((name) => `${name}=${quote(env[name]!)}`);
+  return `${unset.length > 0 ? `unset ${unset.join(' ')}` : ':'}${kept.length > 0 ? `; export ${kept.join(' ')}` : ''}\n`;
+}
+
 function quote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }

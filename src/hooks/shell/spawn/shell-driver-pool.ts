@@ -21,7 +21,7 @@ import { currentDirectory } from './current-directory.ts';
 import { cutToCap, readCapturedFile, WATCH_INTERVAL_MS } from './captured-output.ts';
 import { errorRecord, ranRecord, type ShellRunRecord } from './run-record.ts';
 import { isProcessAlive } from './is-process-alive.ts';
-import { DRIVER_SCRIPT, runFileText } from './driver-script.ts';
+import { DRIVER_SCRIPT, environmentFixup, runFileText } from './driver-script.ts';
 
 /*
  * How shell hooks are spawned, here and on Lambda. Why (measured, see bench/shell-spawn.bench.ts
@@ -58,9 +58,11 @@ interface Driver {
   readonly files: { in: string; run: string; out: string; err: string };
   /** Node's descriptor of the stdin file (rewritten in place each run), -1 once closed. */
   inFd: number;
-  /** Node's descriptor of the run file (`runFileText`), and what it holds now. */
+  /** Node's descriptor of the run file (`runFileText` and `envFixup`), and what it holds now. */
   runFd: number;
   runText: string;
+  /** The lines that put back what the shell changed in its environment (`environmentFixup`). */
+  readonly envFixup: string;
   /** How many runs were asked of this driver: the current (or last) one's output files end in it. */
   runs: number;
   alive: boolean;
@@ -154,7 +156,7 @@ export class ShellDriverPool {
       writeInput(driver.inFd, input);
       // The argv goes through a file the driver sources: a shell reads a pipe one byte at a
       // time, so the request itself is a bare newline. Rewritten only when it changes.
-      const runText = runFileText(argv);
+      const runText = runFileText(argv) + driver.envFixup;
       if (runText !== driver.runText) {
         writeInput(driver.runFd, runText);
         driver.runText = runText;
@@ -293,6 +295,10 @@ export class ShellDriverPool {
   }
 
   #start(env: Readonly<NodeJS.ProcessEnv>, cwd: string): Driver | undefined {
+    // A variable no shell can hand on (`A-B`): Node's spawn runs the hook with it.
+    const copy = envCopy(env);
+    const envFixup = environmentFixup(copy.env);
+    if (envFixup === undefined) return undefined;
     const fds: number[] = [];
     try {
       if (!this.#dir) {
@@ -331,12 +337,13 @@ export class ShellDriverPool {
       const driver: Driver = {
         id,
         child,
-        ...envCopy(env),
+        ...copy,
         cwd,
         files,
         inFd,
         runFd,
         runText: '',
+        envFixup,
         runs: 0,
         alive: true,
         buffer: '',

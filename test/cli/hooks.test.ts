@@ -411,7 +411,7 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(r.code).toBe(0);
   });
 
-  it("test: runs the plugins' callbacks too, and a shell syntax error (exit 2) is shown and never meets --expect block", async () => {
+  it("test: shows the plugins' callbacks after the shell hooks (--expect judges the shell hooks, §5.6); a shell syntax error never meets --expect block", async () => {
     const h = home(
       { 'broken.sh': 'cat >/dev/null\nif then fi' },
       'plugins:\n  enabled: [veto]\nhooks:\n  pre_tool_call:\n    - {command: $H/broken.sh}\n',
@@ -428,11 +428,13 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(broken.stdout).toContain("Expectation 'block' NOT met: a hook has a shell syntax error.");
     expect(broken.code).toBe(1);
     const plugin = await hookgate(['hooks', 'test', 'pre_llm_call', '--home', h, '--expect', 'context']);
+    // The spec's lines first, then the plugin's run, then the expectation: no shell hook was selected.
+    expect(plugin.stdout.startsWith('No shell hooks configured for event: pre_llm_call\n')).toBe(true);
     expect(plugin.stdout).toContain("Running 1 plugin callback(s) for event 'pre_llm_call':");
     expect(plugin.stdout).toContain('→ plugin veto: add_note');
     expect(plugin.stdout).toContain('returned: {"context":"note"}');
-    expect(plugin.stdout).toContain("Expectation 'context' met.");
-    expect(plugin.code).toBe(0);
+    expect(plugin.stdout.trimEnd().split('\n').at(-1)).toBe("Expectation 'context' NOT met: no hook was selected.");
+    expect(plugin.code).toBe(1);
   });
 
   it('test: a gateway event (command:model) fires the gateway hooks subscribed to it and shows the decision', async () => {

@@ -9,7 +9,7 @@ import { PluginCommandRegistry } from '../../hooks/plugins/plugin-commands.ts';
 import { runCallbacks } from '../../hooks/run-callbacks.ts';
 import { withTelemetryTag } from '../../hooks/telemetry-tag.ts';
 import { withObjectArgs } from '../../hooks/tool-call-args.ts';
-import { hookAnswer, isHookName, VALID_HOOK_NAMES_TEXT, type HookName } from '../../hooks/catalogue.ts';
+import { isHookName, VALID_HOOK_NAMES_TEXT, type HookName } from '../../hooks/catalogue.ts';
 import { isPlainObject } from '../../hooks/python-truthiness.ts';
 import { fireShellHook } from '../../hooks/shell/shell-hook-callback.ts';
 import { renderWireJson } from '../../hooks/wire-json.ts';
@@ -55,8 +55,6 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
     return invalid;
   }
 
-  let pluginBlocked = false;
-  let pluginContext = false;
   const kwargs = testPayload(event);
   if (options.forTool !== undefined) kwargs.tool_name = options.forTool;
   if (options.payloadFile !== undefined) {
@@ -65,11 +63,35 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
     Object.assign(kwargs, merged);
   }
 
-  // The plugins' callbacks for the event run first, as at run time (§1.2: plugins before shell hooks).
-  const plugins = await testPluginCallbacks(ctx, event, kwargs);
-  if (plugins.blocked) pluginBlocked = true;
-  if (plugins.context) pluginContext = true;
+  // The shell hooks first, printed and judged exactly as §4.2 and §5.6 say; the plugins' callbacks
+  // for the event are shown after them (what each returned), and do not count for --expect.
+  const shell = await testShellHooks(ctx, event, kwargs, options);
+  await testPluginCallbacks(ctx, event, kwargs);
+  if (expectation === undefined) return 0;
+  if (shell.selected === 0) return finishExpectation(expectation, false, 'no hook was selected');
+  if (shell.failedOpen) return finishExpectation(expectation, false, 'a hook failed open (spawn error or timeout)');
+  if (shell.broken) return finishExpectation(expectation, false, 'a hook has a shell syntax error');
+  const met = expectation === 'block' ? shell.blocked : expectation === 'allow' ? !shell.blocked : shell.context;
+  return finishExpectation(expectation, met);
+}
 
+/** What the selected shell hooks came to, for `--expect`. */
+interface ShellHooksOutcome {
+  selected: number;
+  blocked: boolean;
+  context: boolean;
+  failedOpen: boolean;
+  broken: boolean;
+}
+
+/** §4.2 steps 5–7: selects the event's shell hooks, runs each once and prints its outcome. */
+async function testShellHooks(
+  ctx: HooksContext,
+  event: HookName,
+  kwargs: Record<string, unknown>,
+  options: TestHooksOptions,
+): Promise<ShellHooksOutcome> {
+  const outcome: ShellHooksOutcome = { selected: 0, blocked: false, context: false, failedOpen: false, broken: false };
   const forEvent = ctx.entries.filter((e) => e.event === event);
   const matching = forEvent.filter(
     (e) =>
@@ -83,20 +105,12 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
   if (selected.length === 0) {
     say(`No shell hooks configured for event: ${event}`);
     if (options.forTool !== undefined) say(`(with matcher filter --for-tool=${options.forTool})`);
-    if (expectation === undefined) return 0;
-    if (plugins.ran === 0) return finishExpectation(expectation, false, 'no hook was selected');
-    return finishExpectation(
-      expectation,
-      expectation === 'block' ? pluginBlocked : expectation === 'allow' ? !pluginBlocked : pluginContext,
-    );
+    return outcome;
   }
+  outcome.selected = selected.length;
 
   say(bold(`Firing ${selected.length} hook(s) for event '${event}':`));
   say();
-  let blocked = pluginBlocked;
-  let context = pluginContext;
-  let failedOpen = false;
-  let broken = false;
   for (const entry of selected) {
     say(`→ ${entry.command}`);
     const { run, result, failedClosed } = await fireShellHook(entry, kwargs, ctx.logger, {
@@ -107,7 +121,7 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
     });
     if (run.error !== null || run.timed_out) {
       say(run.error !== null ? `  ${BAD()} error: ${run.error}` : `  ${BAD()} timed out after ${seconds(run.elapsed_seconds)}s`);
-      if (!failedClosed) failedOpen = true;
+      if (!failedClosed) outcome.failedOpen = true;
       if (failedClosed && result) say(`  parsed (Hermes wire shape): ${renderWireJson(result, { asciiOnly: true })}`);
     } else {
       say(`  exit=${run.returncode}  elapsed=${seconds(run.elapsed_seconds)}s`);
@@ -115,7 +129,7 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
       if (run.stderr.trim() !== '') say(`  stderr: ${clip(run.stderr.trim(), 400)}`);
       // bash exits 2 on a syntax error, which reads as a block: a broken script must not pass for a guard.
       if (run.returncode === 2 && /syntax error|unexpected (token|end of file)/i.test(run.stderr)) {
-        broken = true;
+        outcome.broken = true;
         say(
           `  ${BAD()} exit 2 with a shell syntax error on stderr: the script is broken, not deciding (run \`hookgate hooks doctor\`)`,
         );
@@ -126,27 +140,20 @@ export async function testHooks(ctx: HooksContext, event: string, options: TestH
           : '  parsed: <none — hook contributed nothing to the dispatcher>',
       );
     }
-    if (result && 'action' in result) blocked = true;
-    if (result && 'context' in result) context = true;
+    if (result && 'action' in result) outcome.blocked = true;
+    if (result && 'context' in result) outcome.context = true;
     say();
   }
-  if (expectation === undefined) return 0;
-  if (failedOpen) return finishExpectation(expectation, false, 'a hook failed open (spawn error or timeout)');
-  if (broken) return finishExpectation(expectation, false, 'a hook has a shell syntax error');
-  const met = expectation === 'block' ? blocked : expectation === 'allow' ? !blocked : context;
-  return finishExpectation(expectation, met);
+  return outcome;
 }
 
 /**
  * Runs the enabled plugins' callbacks for `event` once on the synthetic kwargs and shows each
- * one's result or error (`hookgate hooks test` covers the plugin hooks as well as the shell
- * hooks; a gateway event such as `command:model` goes to hooks-test-gateway instead).
+ * one's result or error, after the shell hooks (`hookgate hooks test` shows the plugin hooks
+ * too; `--expect` judges the shell hooks, §5.6; a gateway event such as `command:model` goes to
+ * hooks-test-gateway instead).
  */
-async function testPluginCallbacks(
-  ctx: HooksContext,
-  event: HookName,
-  kwargs: Record<string, unknown>,
-): Promise<{ ran: number; blocked: boolean; context: boolean }> {
+async function testPluginCallbacks(ctx: HooksContext, event: HookName, kwargs: Record<string, unknown>): Promise<void> {
   const description = await discoverHooksHome(ctx.home, { gatewayHooks: false });
   const registry = new CallbackRegistry();
   const errors: string[] = [];
@@ -159,28 +166,20 @@ async function testPluginCallbacks(
     commands: new PluginCommandRegistry(quiet, 1),
   });
   const callbacks = registry.callbacks(event).filter((c) => c.source === 'plugin');
-  if (callbacks.length === 0) return { ran: 0, blocked: false, context: false };
+  if (callbacks.length === 0) return;
   say(bold(`Running ${callbacks.length} plugin callback(s) for event '${event}':`));
   say();
   const runs: HookRunRecord[] = [];
-  const results = await runCallbacks(
-    event,
-    callbacks,
-    withTelemetryTag(event === 'pre_tool_call' ? withObjectArgs(kwargs) : kwargs),
-    { logger: quiet, onRun: (r) => runs.push(r) },
-  );
+  await runCallbacks(event, callbacks, withTelemetryTag(event === 'pre_tool_call' ? withObjectArgs(kwargs) : kwargs), {
+    logger: quiet,
+    onRun: (r) => runs.push(r),
+  });
   for (const run of runs) {
     say(`→ plugin ${run.plugin ?? '?'}: ${run.callback}  (${Math.round(run.durationMs)} ms)`);
     if (run.error !== undefined) say(`  ${BAD()} error: ${clip(run.error, 400)}`);
     else say(`  returned: ${clip(jsonOrString(run.result), 400)}`);
     say();
   }
-  const answer: Record<string, unknown> = hookAnswer(event, results);
-  return {
-    ran: runs.length,
-    blocked: answer.action === 'block',
-    context: typeof answer.context === 'string' && answer.context !== '',
-  };
 }
 
 /** `--payload-file`'s JSON object ({} with a warning when it is not an object); undefined when unreadable. */

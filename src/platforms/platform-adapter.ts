@@ -1,4 +1,5 @@
 import * as z from '../validation/zod.ts';
+import { jsonDepth, MAX_JSON_DEPTH } from '../validation/json-depth.ts';
 import type { MessageEvent } from '../messaging/message-event.ts';
 import type { PlatformName } from './registry.ts';
 import { MalformedPayloadError } from './webhook-errors.ts';
@@ -68,6 +69,8 @@ export function parsePayload<T>(raw: string, schema: z.ZodMiniType<T>, what: str
   } catch {
     throw new MalformedPayloadError(`${what}: the body is not JSON`);
   }
+  if (jsonDepth(json) > MAX_JSON_DEPTH)
+    throw new MalformedPayloadError(`${what}: the body nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep`);
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw new MalformedPayloadError(`${what}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
   return parsed.data;

@@ -223,6 +223,16 @@ describe('discord', () => {
     });
   });
 
+  it('400, not 503, for a signed interaction nested deeper than any payload (its options thousands of levels deep)', async () => {
+    // Written as text: a value this deep is past what JSON.stringify itself can walk.
+    const deep = `${'{"name":"g","type":2,"options":['.repeat(3000)}{"name":"leaf","type":3,"value":"x"}${']}'.repeat(3000)}`;
+    const body = interaction('I-deep', { data: { name: 'ask' } }).replace('"name":"ask"', `"name":"ask","options":[${deep}]`);
+    const res = await gw.request('/webhooks/discord', { body, headers: discordHeaders(keys, body) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: expect.stringMatching(/nests arrays\/objects more than 100 levels deep/) });
+    expect(await gw.drainTurns()).toEqual([]);
+  });
+
   it('answers a gateway command inline (type 4) instead of deferring', async () => {
     const body = interaction('I2', { data: { name: 'help' } });
     const res = await gw.request('/webhooks/discord', { body, headers: discordHeaders(keys, body) });

@@ -10,7 +10,7 @@ import {
 import type { ObserverEvent } from '../../hooks/observer-sink.ts';
 import { textOf } from '../../hooks/text-of.ts';
 import { InvalidObserverEventError } from '../../pipeline/observer-publish-error.ts';
-import { jsonDepth, MAX_JSON_DEPTH } from './json-depth.ts';
+import { jsonDepth, MAX_JSON_DEPTH } from '../../validation/json-depth.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { isObserverEventType, isPluginHookType, OBSERVER_PLUGIN_HOOKS, GATEWAY_EVENT_NAMES } from './observer-event-types.ts';
 import { errorText } from '../../errors/error-text.ts';

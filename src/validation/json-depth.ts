@@ -1,8 +1,9 @@
 /**
- * Deepest nesting of arrays and objects the hook API takes. Hook kwargs are a few levels
- * deep (conversation history: message → tool call → arguments); a body nested thousands of
- * levels deep cannot be rendered for hooks (recursive serialisers run out of stack), so it
- * is refused at the door with 400 instead of failing later as if it were temporary.
+ * Deepest nesting of arrays and objects the hook API and the webhooks take. Hook kwargs and
+ * platform payloads are a few levels deep (conversation history: message → tool call →
+ * arguments; Discord's subcommand options); a body nested thousands of levels deep cannot be
+ * validated or rendered (recursive parsers and serialisers run out of stack), so it is refused
+ * at the door with 400 instead of failing later as if it were temporary.
  */
 export const MAX_JSON_DEPTH = 100;
 

@@ -1,3 +1,4 @@
+import { PLATFORM_NAMES } from '../platforms/registry.ts';
 import { ConfigError } from './config-error.ts';
 
 /**
@@ -33,8 +34,16 @@ export function parseAllowedUsers(raw: string | undefined, variable = 'HOOKGATE_
     if (colon <= 0 || colon === part.length - 1) {
       throw new ConfigError(variable, `has an entry that is not <platform>:<user id> (got ${JSON.stringify(part)})`);
     }
-    const platform = part.slice(0, colon);
-    const user = part.slice(colon + 1);
+    // `telegram: 123` means telegram:123; a platform hookgate does not have (a typo, `Local`) would lock its users out silently.
+    const platform = part.slice(0, colon).trim();
+    const user = part.slice(colon + 1).trim();
+    if (!(PLATFORM_NAMES as readonly string[]).includes(platform)) {
+      throw new ConfigError(
+        variable,
+        `names a platform hookgate does not have: ${JSON.stringify(platform)} in ${JSON.stringify(part)} (platforms: ${PLATFORM_NAMES.join(', ')})`,
+      );
+    }
+    if (user === '') throw new ConfigError(variable, `has an entry that is not <platform>:<user id> (got ${JSON.stringify(part)})`);
     if (user === '*') platforms.add(platform);
     else users.add(`${platform}:${user}`);
   }

@@ -183,4 +183,13 @@ describe('allowed users', () => {
     expect(isAllowed(allowed, 'discord', null, 'aws')).toBe(false);
     expect(isAllowed(parseAllowedUsers('*'), 'teams', 'x', 'aws')).toBe(true);
   });
+
+  it('refuses a platform hookgate does not have (a typo would lock its users out silently), naming the variable', () => {
+    expect(() => parseAllowedUsers('local:u1,Local:u2')).toThrow(
+      /HOOKGATE_ALLOWED_USERS.*names a platform hookgate does not have: "Local" in "Local:u2" \(platforms: telegram, /,
+    );
+    expect(() => parseAllowedUsers('lcoal:u1', 'HOOKGATE_APPROVERS')).toThrow(/HOOKGATE_APPROVERS.*"lcoal"/);
+    // Spaces around the colon are read as the entry means.
+    expect(isAllowed(parseAllowedUsers('telegram: 123'), 'telegram', '123', 'aws')).toBe(true);
+  });
 });

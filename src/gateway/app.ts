@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { assertLoopbackHost } from '../platforms/local/loopback-json-only.ts';
 import { HTTPException } from 'hono/http-exception';
 import { PLATFORM_NAMES, type PlatformName } from '../config/deployment-config.ts';
 import { TurnMessageTooLargeError } from '../pipeline/turn-queue-sender.ts';
@@ -61,6 +62,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
 
   app.get('/webhooks/local/messages', async (c) => {
     if (!adapters.has('local') || !deps.outbox) throw new PlatformDisabledError('the local platform is not enabled');
+    assertLoopbackHost(c.req.raw.headers, new URL(c.req.url));
     const chatId = c.req.query('chat_id');
     if (!chatId) return c.json({ error: 'chat_id query parameter is required' }, 400);
     checkId('chat_id', chatId);

@@ -107,6 +107,25 @@ describe('POST /webhooks/local answers this machine only', () => {
     await gw.drainTurns();
   });
 
+  it('GET /webhooks/local/messages answers this machine only: a rebound host name reads no chat’s replies', async () => {
+    const get = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest(
+          { host: '127.0.0.1', port, method: 'GET', path: '/webhooks/local/messages?chat_id=origin', headers: { host } },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await get('evil.test')).toBe(403);
+    expect(await get(`127.0.0.1.evil.test:${port}`)).toBe(403);
+    expect(await get(`127.0.0.1:${port}`)).toBe(200);
+    expect(await get('localhost')).toBe(200);
+  });
+
   it('knows loopback host names from others', () => {
     for (const name of ['localhost', 'LOCALHOST', 'app.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '[::ffff:7f00:1]'])
       expect(isLoopbackHostname(name), name).toBe(true);

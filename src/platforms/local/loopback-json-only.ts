@@ -42,13 +42,7 @@ function hostnameOf(authority: string): string | undefined {
  * assertLoopbackJsonPost({ method: 'POST', url, headers: new Headers({ 'content-type': 'text/plain' }), rawBody }); // throws 415
  */
 export function assertLoopbackJsonPost(request: InboundRequest): void {
-  const host = request.headers.get('host') ?? request.url.host;
-  const hostname = hostnameOf(host);
-  if (hostname === undefined || !isLoopbackHostname(hostname)) {
-    throw new ForeignOriginError(
-      `the local platform answers loopback requests only; Host ${JSON.stringify(host)} is not 127.0.0.1, ::1 or localhost`,
-    );
-  }
+  assertLoopbackHost(request.headers, request.url);
   const origin = request.headers.get('origin');
   if (origin !== null) {
     let parsed: URL | undefined;
@@ -68,6 +62,24 @@ export function assertLoopbackJsonPost(request: InboundRequest): void {
   if (media !== 'application/json') {
     throw new UnsupportedMediaTypeError(
       `the local platform takes content-type: application/json only (got ${type === null ? 'none' : JSON.stringify(type)}); e.g. curl -H 'content-type: application/json' -d '{"chat_id":"c1","user_id":"me","text":"hi"}'`,
+    );
+  }
+}
+
+/**
+ * The `Host` check alone, for the local platform's reads (`GET /webhooks/local/messages`): a
+ * page whose name was rebound to 127.0.0.1 is same-origin with its own name, so without the
+ * check it could read a chat's replies. Throws `ForeignOriginError` (403).
+ *
+ * @example
+ * assertLoopbackHost(new Headers({ host: 'evil.test:8787' }), new URL('http://evil.test:8787/')); // throws
+ */
+export function assertLoopbackHost(headers: Headers, url: URL): void {
+  const host = headers.get('host') ?? url.host;
+  const hostname = hostnameOf(host);
+  if (hostname === undefined || !isLoopbackHostname(hostname)) {
+    throw new ForeignOriginError(
+      `the local platform answers loopback requests only; Host ${JSON.stringify(host)} is not 127.0.0.1, ::1 or localhost`,
     );
   }
 }

@@ -22,6 +22,9 @@ describe('the local stand-in model (deterministic, labelled)', () => {
     ['read: notes/a.txt', 'read_file', { path: 'notes/a.txt' }],
     ['write: a.txt\nline 1\nline 2', 'write_file', { path: 'a.txt', content: 'line 1\nline 2' }],
     ['delegate: run: echo hi', 'delegate_task', { goal: 'run: echo hi' }],
+    // CRLF line breaks end the phrase too.
+    ['write: g.txt\r\nline1\r\n', 'write_file', { path: 'g.txt', content: 'line1\r\n' }],
+    ['run: echo hi\r', 'terminal', { command: 'echo hi' }],
   ])('%j calls %s', async (text, name, args) => {
     const message = await ask([user(text)]);
     expect(message.content).toBeNull();

@@ -97,7 +97,9 @@ export function plannedSteps(text: string): string[] {
 
 /** The tool call a fixed phrase asks for, or undefined for ordinary text. */
 export function toolCallFor(text: string, id: string): ToolCall | undefined {
-  const firstLine = text.split('\n', 1)[0] ?? '';
+  // A CRLF line break (a Windows client, a Teams message) ends the phrase like a LF one.
+  const rawFirstLine = text.split('\n', 1)[0] ?? '';
+  const firstLine = rawFirstLine.replace(/\r$/, '');
   const phrase = /^(run|read|write|delegate):\s?(.*)$/.exec(firstLine);
   if (!phrase) return undefined;
   const [, verb, rest = ''] = phrase;
@@ -112,7 +114,7 @@ export function toolCallFor(text: string, id: string): ToolCall | undefined {
     case 'read':
       return call('read_file', { path: rest.trim() });
     case 'write':
-      return call('write_file', { path: rest.trim(), content: text.slice(firstLine.length + 1) });
+      return call('write_file', { path: rest.trim(), content: text.slice(rawFirstLine.length + 1) });
     default:
       return call('delegate_task', { goal: text.slice('delegate:'.length).trim() });
   }

@@ -468,6 +468,28 @@ describe('the final response', () => {
     expect(h.model.remaining()).toBe(0);
   });
 
+  it('a turn stopped by /new ends quietly: no "⏹ Stopped." into the chat\'s new session', async () => {
+    h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'sleep 1' } }] }, { content: 'never' });
+    const before = h.model.requests.length;
+    const replies = h.replies.length;
+    const running = h.say('slow', 'reset-mid-turn');
+    await until(() => h.model.requests.length > before, 'the first model request');
+    // What /new does to a running turn (reset-session.ts): ask it to stop, then start the new session.
+    await h.plane.sessions.requestStop('local:reset-mid-turn');
+    await h.plane.sessions.rotate('local:reset-mid-turn', {
+      platform: 'local',
+      chat_id: 'reset-mid-turn',
+      thread_id: '',
+      user_id: 'u1',
+      chat_type: 'dm',
+    });
+    expect((await running).outcome).toBe('interrupted');
+    expect(h.replies.slice(replies).map((r) => r.text)).not.toContain('⏹ Stopped.');
+    expect(only(await h.takeCalls(), 'on_session_end').kwargs).toMatchObject({ interrupted: true });
+    await h.say('drain', 'reset-drain');
+    expect(h.model.remaining()).toBe(0);
+  });
+
   it('/stop interrupts between iterations: no transform, on_session_end interrupted', async () => {
     h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'sleep 1' } }] }, { content: 'never' });
     const before = h.model.requests.length;

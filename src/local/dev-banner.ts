@@ -108,11 +108,13 @@ export function devBanner(facts: DevBannerFacts): string {
       ? '  hot reload: on (plugins, gateway hooks, config.yaml, the allowlist; --no-watch to turn it off)'
       : '  hot reload: off',
   );
-  banner.push(`  platforms: ${enabledPlatforms(config).join(', ')}  (POST ${url}/webhooks/<platform>)`);
+  banner.push(`  platforms: ${enabledPlatforms(config).join(', ') || 'none'}  (POST ${url}/webhooks/<platform>)`);
   for (const { platform, missing } of config.disabled) banner.push(`  ${platform} is off: set ${missing.join(', ')}`);
-  banner.push(
-    `  local chat: POST ${url}/webhooks/local {"chat_id","user_id","text"} (content-type: application/json); replies: GET ${url}/webhooks/local/messages?chat_id=…`,
-  );
+  if (config.platforms.local) {
+    banner.push(
+      `  local chat: POST ${url}/webhooks/local {"chat_id","user_id","text"} (content-type: application/json); replies: GET ${url}/webhooks/local/messages?chat_id=…`,
+    );
+  }
   banner.push(
     `  hook API: ${url}/v1/hooks/<hook>, ${url}/v1/events  (Authorization: Bearer ${facts.generatedToken ? `${facts.generatedToken}, generated; set HOOKGATE_API_TOKEN to choose one` : '$HOOKGATE_API_TOKEN'})`,
   );

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { loadedHooksLines, toolSandboxLines } from '../../src/local/dev-banner.ts';
+import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
+import { devBanner, loadedHooksLines, toolSandboxLines } from '../../src/local/dev-banner.ts';
 
 it('the dev banner lists plugins, gateway hooks and each shell hook with its consent state', () => {
   const shell = {
@@ -82,4 +83,21 @@ it('the dev banner says where the chat tools run: bwrap, the none warning, or th
     expect(auto[0]).toMatch(/^ {2}tool sandbox: bwrap \(network: none; workspaces under .*, each at \/workspace inside\)$/);
   else expect(auto[0]).toMatch(/^ {2}tool sandbox: ✗ no tool sandbox can run here \(.*\)\. Fix: install bubblewrap/);
   expect(toolSandboxLines({ config: { terminal: { network: 'host' } } }, '/h')[0]).toMatch(/network: host|✗/);
+});
+
+it('the dev banner offers the local chat only when the local platform is on, and says which setting turned it off', () => {
+  const banner = (env: Record<string, string>) =>
+    devBanner({
+      url: 'http://127.0.0.1:8787',
+      home: '/h',
+      config: loadDeploymentConfig({ ...env, HOOKGATE_API_TOKEN: 'a-token-of-16-chars' }, 'local'),
+      loaded: [],
+      console: false,
+      hotReload: false,
+    });
+  expect(banner({})).toContain('  local chat: POST http://127.0.0.1:8787/webhooks/local');
+  const off = banner({ HOOKGATE_LOCAL_ADAPTER: 'false' });
+  expect(off).not.toContain('local chat:');
+  expect(off).toContain('  platforms: none  (POST http://127.0.0.1:8787/webhooks/<platform>)');
+  expect(off).toContain('  local is off: set HOOKGATE_LOCAL_ADAPTER=true (it is false)');
 });

@@ -17,7 +17,9 @@ function localOn(read: EnvReader, runtime: 'local' | 'aws'): boolean {
 }
 
 export function loadLocalInbound(read: EnvReader, runtime: 'local' | 'aws'): InboundSettings<LocalConfig> {
-  return localOn(read, runtime) ? { config: {} } : { missing: ['HOOKGATE_LOCAL_ADAPTER=true (or a local run)'] };
+  if (localOn(read, runtime)) return { config: {} };
+  // Turned off on purpose in a local run: say which setting did it, not "or a local run".
+  return { missing: [runtime === 'local' ? 'HOOKGATE_LOCAL_ADAPTER=true (it is false)' : 'HOOKGATE_LOCAL_ADAPTER=true'] };
 }
 
 export function loadLocalReply(read: EnvReader, runtime: 'local' | 'aws'): LocalConfig | undefined {

@@ -90,7 +90,7 @@ it('the dev banner offers the local chat only when the local platform is on, and
     devBanner({
       url: 'http://127.0.0.1:8787',
       home: '/h',
-      config: loadDeploymentConfig({ ...env, HOOKGATE_API_TOKEN: 'a-token-of-16-chars' }, 'local'),
+      config: loadDeploymentConfig({ ...env, HOOKGATE_API_TOKEN: 'a-token-of-16-chars' }, { runtime: 'local' }),
       loaded: [],
       console: false,
       hotReload: false,

@@ -43,7 +43,8 @@ export function parseAllowedUsers(raw: string | undefined, variable = 'HOOKGATE_
         `names a platform hookgate does not have: ${JSON.stringify(platform)} in ${JSON.stringify(part)} (platforms: ${PLATFORM_NAMES.join(', ')})`,
       );
     }
-    if (user === '') throw new ConfigError(variable, `has an entry that is not <platform>:<user id> (got ${JSON.stringify(part)})`);
+    if (user === '')
+      throw new ConfigError(variable, `has an entry that is not <platform>:<user id> (got ${JSON.stringify(part)})`);
     if (user === '*') platforms.add(platform);
     else users.add(`${platform}:${user}`);
   }

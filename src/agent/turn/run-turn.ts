@@ -415,7 +415,8 @@ async function endTurn(
   // A turn stopped by /new or /reset belongs to a session the chat has left, which
   // "✨ New session started." answered: no "⏹ Stopped." into the new one (a turn suspended for
   // an approval is stopped only when its timer fires, minutes later).
-  const left = outcome.kind === 'interrupted' && (await deps.sessions.current(state.session_key))?.session_id !== state.session_id;
+  const left =
+    outcome.kind === 'interrupted' && (await deps.sessions.current(state.session_key))?.session_id !== state.session_id;
   if (!left) await sendReply(deps, hooks, state, replyText);
   await hooks.observe('agent:end', { ...state.agent_start, response: firstCodePoints(response, 500) });
   const kind = outcome.kind === 'final' ? 'completed' : outcome.kind;

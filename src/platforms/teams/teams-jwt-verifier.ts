@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import * as z from '../../validation/zod.ts';
 import { InvalidSignatureError, VerificationUnavailableError } from '../webhook-errors.ts';
 import { errorText } from '../../errors/error-text.ts';
@@ -30,6 +30,12 @@ export class TeamsJwtVerifier {
   async verify(authorization: string | null): Promise<JWTPayload> {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
     if (!match) throw new InvalidSignatureError('teams: Authorization: Bearer <jwt> is missing');
+    // Not a JWT at all: a 401 whatever the state of the metadata (its fetch failing would make it a 503).
+    try {
+      decodeProtectedHeader(match[1]!);
+    } catch {
+      throw new InvalidSignatureError('teams: the bearer token is not a JWT');
+    }
     const { issuer, jwks } = await this.load();
     try {
       const { payload } = await jwtVerify(match[1]!, jwks, {

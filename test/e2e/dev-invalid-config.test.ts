@@ -47,6 +47,19 @@ describe('hookgate dev on an invalid hooks configuration', () => {
     expect(stderr).toContain('--allow-invalid-config');
   });
 
+  it('refuses a hooks home that is a file with exit 2, naming where it came from', async () => {
+    const file = join(home, 'config.yaml');
+    const child = spawn(process.execPath, [BIN, 'dev', '--port', '0'], {
+      env: { ...process.env, HOOKGATE_HOME: file, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toBe(`hookgate dev: the hooks home ${file} (HOOKGATE_HOME) is a file, not a directory\n`);
+  });
+
   it('starts anyway with --allow-invalid-config, still printing what it ignores', async () => {
     const { code, stderr, stdout } = await runDev(['--allow-invalid-config']);
     expect(stderr).toContain(`${join(home, 'config.yaml')}:5: unknown shell hook event 'pre_tol_call'`);

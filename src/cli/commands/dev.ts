@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, type Command } from 'commander';
@@ -89,9 +89,22 @@ export function installDevCommand(
         // The SDK's Node 20 notice is harmless here and would bury what dev prints.
         process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
         const home = resolve(options.home ?? resolveHooksHome());
+        const homeFrom =
+          options.home !== undefined
+            ? '--home'
+            : process.env.HOOKGATE_HOME
+              ? 'HOOKGATE_HOME'
+              : process.env.HERMES_HOME
+                ? 'HERMES_HOME'
+                : '~/.hermes';
         // The hooks find their home as hookgate does (HOOKGATE_HOME first): the examples' gateway
         // hooks write their logs and read BOOT.md there, shell hooks inherit it.
         process.env.HOOKGATE_HOME = home;
+        if (existsSync(home) && !statSync(home).isDirectory()) {
+          process.stderr.write(`hookgate dev: the hooks home ${home} (${homeFrom}) is a file, not a directory\n`);
+          process.exitCode = 2;
+          return;
+        }
         if (!existsSync(home)) {
           process.stdout.write(
             `hookgate dev: no hooks home at ${home} yet, so no hooks run. To try the examples: npx hookgate dev --home ${EXAMPLES_HOME}\n`,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { redactKey } from '../secrets/redact-key.ts';
 import type { PublishBatchRequestEntry, SNSClient } from '@aws-sdk/client-sns';
 import type { ObserverEvent, ObserverSink } from '../hooks/observer-sink.ts';
 import { redactSecretsDeep } from '../secrets/redact-secrets.ts';
@@ -83,8 +84,16 @@ export class SnsObserverSink implements ObserverSink {
 
   async publish(events: readonly ObserverEvent[]): Promise<string[]> {
     const prepared: Prepared[] = [];
-    // Observer events leave the process here: known secrets and secret shapes are redacted.
-    for (const event of events) prepared.push(await this.prepare({ ...event, payload: redactSecretsDeep(event.payload) }));
+    // Observer events leave the process here: known secrets and secret shapes are redacted, in
+    // the payload and in the keys a caller of /v1/events may set.
+    for (const event of events) {
+      const keys = {
+        ...(event.id !== undefined ? { id: redactKey(event.id) } : {}),
+        ...(typeof event.session_id === 'string' ? { session_id: redactKey(event.session_id) } : {}),
+        ...(typeof event.turn_id === 'string' ? { turn_id: redactKey(event.turn_id) } : {}),
+      };
+      prepared.push(await this.prepare({ ...event, ...keys, payload: redactSecretsDeep(event.payload) }));
+    }
     const outbox = this.options.outbox;
     let direct = prepared;
     if (outbox && this.held.size > 0) {

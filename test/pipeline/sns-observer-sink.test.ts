@@ -83,6 +83,27 @@ describe('SnsObserverSink', () => {
     expect(envelopes.filter((e) => e.session_id === null)).toHaveLength(22);
   });
 
+  it('redacts secrets in the keys a caller may set (id, session id, turn id) to a digest: hidden, still one value per key', async () => {
+    const sink = new SnsObserverSink({ sns, topicArn: aws.eventsTopicArn, payloads });
+    const token = 'sk-abcdefghijklmnopqrstuvwxyz0123';
+    const ids = await sink.publish([
+      { type: 'post_tool_call', id: `${token}-1`, session_id: token, turn_id: `t-${token}`, payload: { v: token } },
+      { type: 'post_tool_call', id: `${token}-2`, session_id: token, payload: {} },
+      { type: 'post_tool_call', id: 'plain-id', session_id: 'plain-session', payload: {} },
+    ]);
+    expect(ids[0]).toMatch(/^redacted-[0-9a-f]{32}$/);
+    expect(ids[1]).toMatch(/^redacted-[0-9a-f]{32}$/);
+    expect(ids[0]).not.toBe(ids[1]);
+    expect(ids[2]).toBe('plain-id');
+    const bodies = (await drain(3)).map((m) => m.Body!);
+    expect(bodies.join('\n')).not.toContain('abcdefghijklmnop');
+    const envelopes = bodies.map((b) => parseEnvelope(b));
+    const sessions = envelopes.filter((e) => e.id !== 'plain-id').map((e) => e.session_id);
+    expect(sessions[0]).toMatch(/^redacted-/);
+    expect(sessions[1]).toBe(sessions[0]);
+    expect(envelopes.find((e) => e.id === 'plain-id')?.session_id).toBe('plain-session');
+  });
+
   it('offloads an oversized payload to S3 and carries a checked pointer instead of truncating', async () => {
     const sink = new SnsObserverSink({ sns, topicArn: aws.eventsTopicArn, payloads });
     const transcript = 'é'.repeat(300_000);

@@ -67,8 +67,10 @@ export function turnTraceSpans(envelopeId: string, payload: TurnTracePayload, op
       ...(failed ? { error: `turn ${payload.outcome}` } : {}),
     }),
   ];
+  const byId = new Map(payload.operations.map((operation) => [operation.id, operation]));
   for (const operation of payload.operations) {
-    const { name, kind, attributes } = describeOperation(operation, payload, options.captureContent);
+    const conversationId = conversationOf(operation, byId, payload.session_id);
+    const { name, kind, attributes } = describeOperation(operation, payload, conversationId, options.captureContent);
     spans.push(
       span(base, {
         name,
@@ -85,12 +87,29 @@ export function turnTraceSpans(envelopeId: string, payload: TurnTracePayload, op
   return spans;
 }
 
+/**
+ * The session an operation ran in: a subagent's own (its nearest `invoke_agent` ancestor's child
+ * session) for what the child did, else the turn's.
+ */
+function conversationOf(operation: TurnOperation, byId: ReadonlyMap<string, TurnOperation>, turnSession: string): string {
+  const seen = new Set<string>();
+  for (let parent = operation.parent; parent !== null && !seen.has(parent); ) {
+    seen.add(parent);
+    const above = byId.get(parent);
+    if (!above) break;
+    if (above.kind === 'invoke_agent') return above.child_session_id;
+    parent = above.parent;
+  }
+  return turnSession;
+}
+
 function describeOperation(
   operation: TurnOperation,
   payload: TurnTracePayload,
+  conversationId: string,
   capture: boolean,
 ): { name: string; kind: SpanKind; attributes: Attributes } {
-  const conversation = { 'gen_ai.conversation.id': payload.session_id };
+  const conversation = { 'gen_ai.conversation.id': conversationId };
   switch (operation.kind) {
     case 'chat':
       return {

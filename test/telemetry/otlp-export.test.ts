@@ -154,6 +154,14 @@ describe('turn-trace spans', () => {
     expect(withContent[0]!.attributes['gen_ai.input.messages']).toContain('secret question');
   });
 
+  it("gives what a subagent did its own session as gen_ai.conversation.id, the rest the turn's", () => {
+    const conversation = (name: string) => byName(name).map((s) => s.attributes['gen_ai.conversation.id']);
+    expect(conversation('invoke_agent subagent')).toEqual(['sess_1:sub:1']);
+    expect(conversation('chat m1')).toEqual(['sess_1', 'sess_1:sub:1']);
+    expect(conversation('hook pre_tool_call')).toEqual(['sess_1']);
+    expect(conversation('execute_tool terminal')).toEqual(['sess_1']);
+  });
+
   it('gives the same ids for the same envelope, other span ids for another envelope of the same turn', () => {
     const again = turnTraceSpans('env-1', payload, { resource, captureContent: false });
     expect(again.map((s) => s.spanContext().spanId)).toEqual(spans.map((s) => s.spanContext().spanId));

@@ -26,8 +26,8 @@ export interface TurnFigures {
 /**
  * Sums one turn-trace event into metric figures: per hook and callback the calls, blocks
  * (a `block…` decision), errors (an `error: …` decision) and latencies; the turn's outcome,
- * duration and undelivered replies. Emission calls nobody answered (`source` `-`, decision
- * `emitted`) are not hook calls and are left out.
+ * duration and undelivered replies. Calls no callback answered (`source` `-`: an emission
+ * handed to the pipeline, a call site that failed) are not hook callback calls and are left out.
  *
  * @example
  * const figures = turnFigures(payload);
@@ -35,7 +35,7 @@ export interface TurnFigures {
 export function turnFigures(payload: TurnTracePayload): TurnFigures {
   const byCallback = new Map<string, HookFigures>();
   for (const operation of payload.operations) {
-    if (operation.kind !== 'hook' || (operation.source === '-' && operation.decision === 'emitted')) continue;
+    if (operation.kind !== 'hook' || operation.source === '-') continue;
     const key = `${operation.hook}\u0000${operation.callback}`;
     let figures = byCallback.get(key);
     if (!figures) {

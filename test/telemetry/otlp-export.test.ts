@@ -1,4 +1,5 @@
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { turnFigures } from '../../src/telemetry/turn-metrics.ts';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTelemetryExport } from '../../src/telemetry/telemetry-export.ts';
@@ -152,6 +153,22 @@ describe('turn-trace spans', () => {
     expect(failed.attributes['error.type']).toBe('500');
     const withContent = turnTraceSpans('env-1', payload, { resource, captureContent: true });
     expect(withContent[0]!.attributes['gen_ai.input.messages']).toContain('secret question');
+  });
+
+  it('counts hook callback calls only: a call no callback answered (system -) is not one', () => {
+    const unanswered = { kind: 'hook' as const, parent: null, source: '-', callback: '-', started_at: at(1), duration_ms: 1 };
+    const figures = turnFigures({
+      ...payload,
+      operations: [
+        ...payload.operations,
+        { ...unanswered, id: 'op8', hook: 'agent:step', decision: 'emitted' },
+        { ...unanswered, id: 'op9', hook: 'pre_llm_call', decision: 'error: the call site failed' },
+      ],
+    });
+    expect(figures.hooks.map((h) => [h.hook, h.callback, h.calls])).toEqual([
+      ['pre_llm_call', 'ctx', 1],
+      ['pre_tool_call', 'shell_hook[pre_tool_call:./guard.sh]', 1],
+    ]);
   });
 
   it("gives what a subagent did its own session as gen_ai.conversation.id, the rest the turn's", () => {

@@ -184,8 +184,12 @@ export class TurnHooks {
     };
     if (runs.length === 0) {
       const duration = performance.now() - started;
+      // The trace keeps the call (replay runs it again); telemetry gets a span only for an
+      // emission handed to the pipeline or a call site that failed, not for a decision nobody
+      // was asked for (docs/telemetry.md §2: a span per callback).
       this.trace.push({ ...common, hook, source: '-', callback: '-', decision: call.outcome, duration_ms: Math.trunc(duration) });
-      this.spans.recordHook({ hook, source: '-', callback: '-', decision: call.outcome.slice(0, 2000) }, at, duration);
+      if (call.phase !== 'decide' || call.outcome.startsWith('error'))
+        this.spans.recordHook({ hook, source: '-', callback: '-', decision: call.outcome.slice(0, 2000) }, at, duration);
       return;
     }
     for (const run of runs) {

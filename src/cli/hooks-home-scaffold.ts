@@ -22,7 +22,8 @@ export const SCAFFOLD_SCRIPT = 'agent-hooks/block-rm-rf.sh';
  * for (const f of scaffoldFiles('/home/me/.hermes')) console.log(f.path);
  */
 export function scaffoldFiles(home: string): ScaffoldFile[] {
-  const script = join(home, SCAFFOLD_SCRIPT);
+  // config.yaml's command is split like shell words: a home with a space or a quote in its path is quoted.
+  const command = scaffoldCommand(home);
   return [
     {
       path: 'config.yaml',
@@ -41,7 +42,7 @@ plugins:
 hooks:
   pre_tool_call:                       # the event (one of the 19 plugin-hook names)
     - matcher: terminal                # only for this tool (a regular expression on the tool name)
-      command: ${yamlString(script)}
+      command: ${yamlString(command)}
       timeout: 5                       # seconds; a hook that takes longer is killed and ignored
       fail_closed: true                # a guard that fails (or was edited since approval) blocks rather than allows
       # enabled: false                 # keep the entry but do not run it
@@ -49,7 +50,7 @@ hooks:
 
 # Consent: a shell hook runs only once its (event, command) pair is approved, so a config.yaml
 # someone else edited cannot run a new command on your machine. Approve it once with
-#   hookgate hooks approve pre_tool_call ${shellWord(script)} --home ${shellWord(home)} --yes
+#   hookgate hooks approve pre_tool_call ${shellWord(command)} --home ${shellWord(home)} --yes
 # (or --accept-hooks, or answer the prompt at a terminal). If the script changes later, it stops
 # running until approved again (hooks_on_drift: block). Check everything: hookgate hooks doctor --home ${shellWord(home)}
 `,
@@ -140,6 +141,17 @@ fi
 }
 
 /** A YAML double-quoted scalar (JSON's escaping is valid YAML). */
+/**
+ * The shell hook's command as config.yaml holds it — and as its consent key, which
+ * `hookgate hooks approve` is given: the script's absolute path as one shell word.
+ *
+ * @example
+ * scaffoldCommand('/tmp/my home') // "'/tmp/my home/agent-hooks/block-rm-rf.sh'"
+ */
+export function scaffoldCommand(home: string): string {
+  return shellWord(join(home, SCAFFOLD_SCRIPT));
+}
+
 function yamlString(text: string): string {
   return JSON.stringify(text);
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { scaffoldCommand } from '../../src/cli/hooks-home-scaffold.ts';
 import { loadedHooksLines } from '../../src/local/dev-banner.ts';
 
 // "Every command hookgate prints runs as printed": each test pastes a printed line into a real
@@ -69,10 +70,14 @@ it('the approve command hookgate init prints runs as printed and approves the sh
     .replace(/#.*$/, '')
     .trim();
   expect(sh(list).status).toBe(0);
+  // And the hook it wrote runs from that home: its command is quoted as the shell words it is split into.
+  const test = sh(`hookgate hooks test pre_tool_call --home '${home.replace(/'/g, `'\\''`)}' --expect allow`);
+  expect(test.stdout).toContain('exit=0');
+  expect(test.status, test.stdout).toBe(0);
 }, 150_000);
 
 it('the approve command dev prints for an un-approved shell hook runs as printed', () => {
-  const command = join(home, 'agent-hooks/block-rm-rf.sh');
+  const command = scaffoldCommand(home);
   const revoke = spawnSync(process.execPath, [BIN, 'hooks', 'revoke', command, '--home', home], {
     env: env(),
     encoding: 'utf8',

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { shellWord } from '../../hooks/shell/shell-word.ts';
-import { SCAFFOLD_SCRIPT, writeScaffold } from '../hooks-home-scaffold.ts';
+import { scaffoldCommand, writeScaffold } from '../hooks-home-scaffold.ts';
 import type { CommandInstaller } from '../main.ts';
 import { errorText } from '../../errors/error-text.ts';
 
@@ -39,7 +39,7 @@ export const installInitCommand: CommandInstaller = (program) => {
       out();
       out('Next:');
       out(`  hookgate hooks list${homeFlag}       # what is there; the shell hook is not approved yet`);
-      out(`  hookgate hooks approve pre_tool_call ${shellWord(resolve(home, SCAFFOLD_SCRIPT))}${homeFlag} --yes`);
+      out(`  hookgate hooks approve pre_tool_call ${shellWord(scaffoldCommand(resolve(home)))}${homeFlag} --yes`);
       out(`  hookgate dev${homeFlag}              # then: hookgate chat, or open /console`);
     });
 };

@@ -91,6 +91,16 @@ describe('hookgate replay', () => {
     expect(listed.stdout).toContain('alice');
     expect(listed.stdout).toContain('run: echo replayed');
     expect((await run(['trace', '--list', '--decision', 'block'], env)).stdout).not.toContain(turnId);
+    // An unknown turn is an error with --json too; a bad --limit is a usage error, not a silent 50.
+    const missing = await run(['trace', 'turn_nope', '--json'], env);
+    expect([missing.code, missing.stdout, missing.stderr]).toEqual([
+      1,
+      '',
+      expect.stringContaining('no hook calls recorded for turn_nope'),
+    ]);
+    const badLimit = await run(['trace', '--list', '--limit', 'abc'], env);
+    expect(badLimit.code).not.toBe(0);
+    expect(badLimit.stderr).toContain("option '--limit <n>' argument 'abc' is invalid");
 
     const same = await run(['replay', turnId], env);
     expect(same.stdout).toMatch(/= pre_tool_call\s+then: allow\s+now: allow/);

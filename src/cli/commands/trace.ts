@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from 'commander';
 import { escapeControlCharacters } from '../../logging/escape-control-characters.ts';
 import type { TraceRecord } from '../../store/trace-store.ts';
 import type { TurnFilter, TurnSummary } from '../../store/turn-summary.ts';
@@ -17,8 +18,8 @@ interface TraceOptions {
   decision?: string;
   error?: boolean;
   text?: string;
-  limit?: string;
-  offset?: string;
+  limit?: number;
+  offset?: number;
 }
 
 /**
@@ -81,6 +82,14 @@ export function formatTrace(records: readonly TraceRecord[]): string {
  * @example
  * const installers: CommandInstaller[] = [installTraceCommand];
  */
+/** A commander parser for a whole number at least `min` (a usage error otherwise, not a silent default). */
+function wholeNumber(min: number): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`must be a whole number, at least ${min}`);
+    return Number(value);
+  };
+}
+
 export const installTraceCommand: CommandInstaller = (program) => {
   program
     .command('trace')
@@ -93,8 +102,8 @@ export const installTraceCommand: CommandInstaller = (program) => {
     .option('--decision <d>', '--list: only turns with this decision (block, allow, error, context, replaced, …)')
     .option('--error', '--list: only turns with an error')
     .option('--text <text>', '--list: only turns whose message, chat, user or ids contain this text')
-    .option('--limit <n>', '--list: at most this many turns', '50')
-    .option('--offset <n>', '--list: skip this many matching turns first (paging)', '0')
+    .option('--limit <n>', '--list: at most this many turns', wholeNumber(1), 50)
+    .option('--offset <n>', '--list: skip this many matching turns first (paging)', wholeNumber(0), 0)
     .option('--table <name>', "a deployed stack's DynamoDB table (standard AWS credentials)")
     .option('--stack <name>', 'a deployed stack (CloudFormation) whose table to use')
     .option('--home <dir>', "hooks home of the running hookgate dev (default: the default home's, or the only one running)")
@@ -123,10 +132,7 @@ export const installTraceCommand: CommandInstaller = (program) => {
             ...(options.error ? { error: true } : {}),
             ...(options.text ? { text: options.text } : {}),
           };
-          const page = {
-            limit: Number.parseInt(options.limit ?? '50', 10) || 50,
-            offset: Number.parseInt(options.offset ?? '0', 10) || 0,
-          };
+          const page = { limit: options.limit ?? 50, offset: options.offset ?? 0 };
           const { turns, total } = await target.store.listTurns(filter, page);
           if (options.json) process.stdout.write(`${JSON.stringify({ turns, total }, null, 2)}\n`);
           else if (turns.length === 0) process.stdout.write(`no turns match (${target.via})\n`);
@@ -134,11 +140,11 @@ export const installTraceCommand: CommandInstaller = (program) => {
           return;
         }
         const records = await target.store.list(turnId!);
-        if (options.json) {
-          process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
-        } else if (records.length === 0) {
+        if (records.length === 0) {
           process.stderr.write(`hookgate trace: no hook calls recorded for ${turnId} (${target.via})\n`);
           process.exitCode = 1;
+        } else if (options.json) {
+          process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
         } else {
           process.stdout.write(`${formatTrace(records)}\n${records.length} hook call(s) in ${turnId}\n`);
         }

@@ -1,4 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { traceObserverRuns } from '../../src/agent/trace/observer-trace.ts';
+import { recordHookRun } from '../../src/agent/trace/hook-run-scope.ts';
+import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { describe, expect, it } from 'vitest';
 import { queryPartition } from '../../src/store/dynamo-table.ts';
 import {
@@ -118,6 +121,23 @@ describe('recent-turns index (sharded by turn id)', () => {
     expect(listed.map((t) => t.turn_id)).toEqual(['old-1', ...sharded.slice(0, 3), 'old-0', ...sharded.slice(3)]);
     const { turns } = await traces.listTurns({}, { now: new Date('2026-11-04T23:00:00Z'), limit: 50 });
     expect(turns.map((t) => t.turn_id)).toContain('old-0');
+  });
+
+  it("lists a turn by its observer-side hook runs too (trace --list --hook / --decision), merged into the turn's entry", async () => {
+    const traces = new DynamoTraceStore(table());
+    // Now, as the observer's own records are (it runs right after the turn).
+    await traces.append([record('obs-turn', new Date().toISOString())], 's-obs');
+    // What the observer λ records when agent-log (a gateway hook) ran on the turn's agent:start.
+    const observed = traceObserverRuns(traces, createMemoryLogger());
+    await observed({ type: 'agent:start', session_id: 's-obs', turn_id: 'obs-turn' }, async () => {
+      recordHookRun({ hook: 'agent:start', source: 'gateway', callback: 'agent-log', durationMs: 2 });
+    });
+    const now = new Date();
+    const byHook = await traces.listTurns({ hook: 'agent-log' }, { now });
+    expect(byHook.turns.map((t) => t.turn_id)).toEqual(['obs-turn']);
+    expect(byHook.turns[0]!.hooks).toEqual(expect.arrayContaining(['pre_llm_call', 'agent:start', 'agent-log']));
+    expect((await traces.listTurns({ decision: 'observed' }, { now })).turns.map((t) => t.turn_id)).toEqual(['obs-turn']);
+    expect((await traces.listTurns({}, { now })).total).toBe(1);
   });
 
   it('refuses a cursor it did not hand out', async () => {

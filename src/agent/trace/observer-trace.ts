@@ -8,6 +8,7 @@ import { errorText } from '../../errors/error-text.ts';
 /** The envelope fields an observer trace needs. */
 interface ObservedEvent {
   readonly type: string;
+  readonly session_id?: string | null | undefined;
   readonly turn_id?: string | null | undefined;
 }
 
@@ -60,7 +61,9 @@ export function traceObserverRuns(traces: Pick<TraceStore, 'append'>, logger: Ho
       ...(r.detail?.stderr !== undefined ? { stderr: r.detail.stderr } : {}),
     }));
     try {
-      await traces.append(redactSecretsDeep(records));
+      // With the session: the turn's entry in the recent-turns index then lists these runs too
+      // (`hookgate trace --list --hook <observer hook>`, `--decision observed`, the error badge).
+      await traces.append(redactSecretsDeep(records), event.session_id ?? undefined);
     } catch (error) {
       logger.warn(
         `observer event ${event.type} of ${turnId}: the hook trace could not be stored: ${errorText(error)} (${Math.round(performance.now() - started)} ms)`,

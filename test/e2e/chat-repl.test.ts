@@ -9,6 +9,8 @@ import { until } from '../support/until.ts';
 const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 
 let home: string;
+/** dev's and chat's own temp dir: the running-dev pointers in it are this test's only (other files start devs too). */
+let tmp: string;
 let dev: ChildProcess;
 let devOut = '';
 let url: string;
@@ -21,14 +23,17 @@ const env = (): NodeJS.ProcessEnv => {
     HOOKGATE_LOG_LEVEL: 'warn',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     NO_COLOR: '1',
+    TMPDIR: tmp,
   };
   delete e.HOOKGATE_HOME;
+  delete e.HERMES_HOME;
   delete e.HOOKGATE_MODEL_BASE_URL;
   return e;
 };
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'hookgate-chat-'));
+  tmp = await mkdtemp(join(tmpdir(), 'hookgate-chat-tmp-'));
   // One plugin whose pre_llm_call hook adds context: the summary line must name it.
   await mkdir(join(home, 'plugins', 'greeter'), { recursive: true });
   await writeFile(join(home, 'config.yaml'), 'plugins:\n  enabled: [greeter]\n');
@@ -50,6 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (dev && dev.exitCode === null) dev.kill('SIGKILL');
   await rm(home, { recursive: true, force: true });
+  await rm(tmp, { recursive: true, force: true });
 });
 
 /** `hookgate chat` as a child process, driven through stdin; resolves with its output once it exits. */
@@ -92,6 +98,13 @@ describe('hookgate chat (a REPL over the running hookgate dev)', () => {
     // What the gateway answered stays in the local platform's history of that chat.
     const history = (await (await fetch(`${url}/webhooks/local/messages?chat_id=repl-test`)).json()) as { text: string }[];
     expect(history.map((m) => m.text)).toContain('You said: second line');
+  }, 60_000);
+
+  it('finds the only running dev, on whatever port and home, with no --url or --home', async () => {
+    const chat = startChat(['--chat', 'found']);
+    chat.child.stdin.end('found it\n');
+    expect(await chat.exited).toBe(0);
+    expect(chat.out()).toContain('bot> You said: found it');
   }, 60_000);
 
   it('says clearly when no hookgate dev is running', async () => {

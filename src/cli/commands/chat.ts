@@ -1,8 +1,7 @@
 import { createInterface } from 'node:readline';
-import { resolve } from 'node:path';
 import { HookgateError } from '../../errors/hookgate-error.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
-import { readDevEndpoints } from '../../local/dev-endpoints.ts';
+import { explicitDevHome, findRunningDev } from '../../local/dev-endpoints.ts';
 import type { TraceRecord } from '../../store/trace-store.ts';
 import type { CommandInstaller } from '../main.ts';
 import { readServerSentEvents } from '../server-sent-events.ts';
@@ -33,12 +32,13 @@ export class ChatStoppedError extends HookgateError {
 
 /**
  * The URL of the `hookgate dev` to talk to: `--url`, else the one running for the hooks home
- * (its dev-endpoints file), else {@link DEFAULT_DEV_URL}.
+ * named (`--home`, HOOKGATE_HOME, HERMES_HOME), else the default home's or the only one running
+ * (as `trace`, `dlq` and `replay` find it), else {@link DEFAULT_DEV_URL}.
  */
 async function devUrl(options: ChatOptions): Promise<string> {
   if (options.url) return options.url.replace(/\/+$/, '');
-  const running = await readDevEndpoints(resolve(options.home ?? resolveHooksHome()));
-  return running?.gatewayUrl ?? DEFAULT_DEV_URL;
+  const found = await findRunningDev({ ...explicitDevHome(options.home, process.env), defaultHome: resolveHooksHome() });
+  return 'why' in found ? DEFAULT_DEV_URL : found.endpoints.gatewayUrl;
 }
 
 /**

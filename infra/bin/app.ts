@@ -36,6 +36,7 @@ new HookgateStack(app, context.stackName, {
   ...(hooksBundle ? { hooksBundle } : {}),
   settings: context.settings,
   ...(context.gatewayConcurrency !== undefined ? { gatewayConcurrency: context.gatewayConcurrency } : {}),
+  turnConcurrency: context.turnConcurrency,
   console: context.console,
   toolsNetwork: context.toolsNetwork,
   ...(context.otlpEndpoint ? { otlpEndpoint: context.otlpEndpoint } : {}),

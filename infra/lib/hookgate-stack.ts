@@ -43,7 +43,7 @@ import { addStackAlarms, type MonitoredDlq, type MonitoredFunction, type Monitor
 import { addStackDashboard } from './dashboard.ts';
 import { addIngress } from './ingress.ts';
 import { acceptFinding } from './accept-finding.ts';
-import type { AlarmDestination, IngressOptions } from './stack-context.ts';
+import { DEFAULT_TURN_CONCURRENCY, type AlarmDestination, type IngressOptions } from './stack-context.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -63,6 +63,8 @@ export interface HookgateStackProps extends StackProps {
    * since reserving N needs N + 100 of the account's concurrency quota (new accounts have less).
    */
   readonly gatewayConcurrency?: number;
+  /** At most this many turn λs at once (context `turnConcurrency`; `none`: the account's quota only). Default 200. */
+  readonly turnConcurrency?: number | 'none';
   /** Where the alarms go (context `alarmEmail`, `alarmTopicArn` or `alarms=none`): required, so that someone is paged. */
   readonly alarms: AlarmDestination;
   /** The front door (context `ingress`, `wafAclArn`, `domainName`, `certificateArn`); default a Function URL. */
@@ -79,8 +81,11 @@ export interface HookgateStackProps extends StackProps {
   readonly otlpEndpoint?: string;
 }
 
-/** Lambda pollers per SQS event source at most: a burst of turns or events cannot take the account's concurrency. */
-export const EVENT_SOURCE_MAX_CONCURRENCY = { turns: 20, timers: 5, events: 10 } as const;
+/**
+ * Lambda pollers per SQS event source at most: a burst of timers or events cannot take the
+ * account's concurrency. The turns source's is the stack's `turnConcurrency` (stack-context.ts).
+ */
+export const EVENT_SOURCE_MAX_CONCURRENCY = { timers: 5, events: 10 } as const;
 
 /** The oldest turn waiting longer than this (seconds) alarms: turns are stuck or starved. */
 export const OLDEST_TURN_ALARM_SECONDS = 2 * FUNCTION_TIMEOUT_SECONDS.turn;
@@ -154,7 +159,7 @@ export class HookgateStack extends Stack {
     );
     const replySecret = new secretsmanager.Secret(this, 'ReplySecrets', {
       description:
-        'hookgate replies: platform reply credentials and the model API key (JSON); read by the gateway and the turn function',
+        'hookgate replies: platform reply credentials and the model API key (JSON); read by the gateway, the turn and the observer functions',
       secretObjectValue: Object.fromEntries(REPLY_SECRET_KEYS.map((key) => [key, SecretValue.unsafePlainText('')])),
     });
     acceptFinding(
@@ -314,7 +319,7 @@ export class HookgateStack extends Stack {
       acceptFinding(
         fn,
         'Serverless-LambdaDLQ',
-        "nothing invokes it asynchronously (Function URL / API Gateway and SQS event sources are synchronous); failed SQS messages go to each queue's own DLQ, alarmed",
+        "no event needs one: the front door and the SQS event sources invoke synchronously (failed SQS messages go to each queue's own DLQ, alarmed); the one asynchronous caller, the observer's outbox-sweep schedule, runs again a minute later, and the outbox keeps what a failed sweep did not publish",
       );
       acceptFinding(
         role,
@@ -338,6 +343,7 @@ export class HookgateStack extends Stack {
       props.gatewayConcurrency !== undefined ? { reservedConcurrentExecutions: props.gatewayConcurrency } : {},
     );
     const turn = makeFunction('turn', 1024);
+    const turnConcurrency = props.turnConcurrency ?? DEFAULT_TURN_CONCURRENCY;
     const observer = makeFunction('observer', 512);
 
     const ingress = addIngress(this, gateway, props.ingress ?? { kind: 'url' });
@@ -346,7 +352,7 @@ export class HookgateStack extends Stack {
       new sources.SqsEventSource(turns, {
         batchSize: 1,
         reportBatchItemFailures: true,
-        maxConcurrency: EVENT_SOURCE_MAX_CONCURRENCY.turns,
+        ...(turnConcurrency === 'none' ? {} : { maxConcurrency: turnConcurrency }),
       }),
     );
     turn.addEventSource(

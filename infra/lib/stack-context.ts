@@ -3,6 +3,13 @@ import * as z from 'zod';
 import { parseTelemetrySubscribers, type TelemetrySubscriber } from './telemetry-subscribers.ts';
 import { HookgateError } from '../../src/errors/hookgate-error.ts';
 
+/**
+ * The turns event source's `maxConcurrency` unless `-c turnConcurrency` says otherwise: ≈ 44 turns a
+ * second at peak, ≈ 96,000 daily active chats (docs/capacity.md), while a burst of turns still
+ * cannot take all of a default account's 1,000.
+ */
+export const DEFAULT_TURN_CONCURRENCY = 200;
+
 /** The `-c key=value` options of `cdk deploy`, validated (a typo fails synth with its name). */
 export interface StackContext {
   stackName: string;
@@ -15,6 +22,12 @@ export interface StackContext {
    * of forged webhooks cannot starve the rest, but reserving needs N + 100 of the account's quota.
    */
   gatewayConcurrency?: number;
+  /**
+   * At most this many turn λs at once (`-c turnConcurrency=N`, 2–1000, or `none` for no cap but the
+   * account's): the turns event source's `maxConcurrency`. A turn waits ≈ 4.5 s on the model, so N
+   * carries N / 4.5 turns a second at peak (docs/capacity.md). Default {@link DEFAULT_TURN_CONCURRENCY}.
+   */
+  turnConcurrency: number | 'none';
   /** Where alarms go: `-c alarmEmail`, `-c alarmTopicArn`, or `-c alarms=none` said out loud. */
   alarms: AlarmDestination;
   /** Shell hooks that may ship although the Lambda runtime lacks a program they call. */
@@ -59,6 +72,7 @@ const Context = z.object({
   model: z.string().optional(),
   modelBaseUrl: z.url().optional(),
   gatewayConcurrency: z.coerce.number().int().min(1).max(1000).optional(),
+  turnConcurrency: z.union([z.literal('none'), z.coerce.number().int().min(2).max(1000)]).optional(),
   alarmEmail: z.email().optional(),
   alarmTopicArn: z
     .string()
@@ -123,6 +137,7 @@ export function readStackContext(get: (key: string) => unknown): StackContext {
       ...(c.modelBaseUrl ? { modelBaseUrl: c.modelBaseUrl } : {}),
     },
     ...(c.gatewayConcurrency !== undefined ? { gatewayConcurrency: c.gatewayConcurrency } : {}),
+    turnConcurrency: c.turnConcurrency ?? DEFAULT_TURN_CONCURRENCY,
     alarms: c.alarmEmail ? { email: c.alarmEmail } : c.alarmTopicArn ? { topicArn: c.alarmTopicArn } : 'none',
     allowHooksMissingInLambda: (c.allowHooksMissingInLambda ?? '')
       .split(',')

@@ -18,7 +18,7 @@ export const RESOURCE_ENV = {
    * token. Set on the gateway alone.
    */
   secretArn: 'HOOKGATE_SECRET_ARN',
-  /** The reply secret (JSON): what sending replies and calling the model need. Set on the gateway and the turn function. */
+  /** The reply secret (JSON): what sending replies and calling the model need. Set on the gateway, the turn and the observer functions. */
   replySecretArn: 'HOOKGATE_REPLY_SECRET_ARN',
   /** The tools function (functions/tools.ts) the turn function's sandbox invokes. */
   toolsFunctionName: 'HOOKGATE_TOOLS_FUNCTION_NAME',

@@ -14,7 +14,7 @@ import {
   TURN_MAX_RECEIVE_COUNT,
 } from '../../src/pipeline/topology.ts';
 import { parseTelemetrySubscribers } from '../../infra/lib/telemetry-subscribers.ts';
-import { readStackContext } from '../../infra/lib/stack-context.ts';
+import { DEFAULT_TURN_CONCURRENCY, readStackContext } from '../../infra/lib/stack-context.ts';
 import { CDK_JSON_CONTEXT } from '../support/cdk-json-context.ts';
 import { cdkOutdirs } from '../support/cdk-outdir.ts';
 
@@ -285,8 +285,21 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     expect(contextOf({ gatewayConcurrency: '20' }).gatewayConcurrency).toBe(20);
     expect(() => contextOf({ gatewayConcurrency: '0' })).toThrow(/gatewayConcurrency/);
     expect(lambdaNamed('gatewayfn', synth({ gatewayConcurrency: 7 })).props.ReservedConcurrentExecutions).toBe(7);
-    const mappings = resources('AWS::Lambda::EventSourceMapping').map((m) => m.Properties.ScalingConfig?.MaximumConcurrency);
-    expect(mappings.sort()).toEqual(Object.values(EVENT_SOURCE_MAX_CONCURRENCY).sort());
+    const mappings = (t = template) =>
+      Object.values(t.findResources('AWS::Lambda::EventSourceMapping')).map(
+        (m) => (m as { Properties: Record<string, any> }).Properties.ScalingConfig?.MaximumConcurrency,
+      );
+    expect(mappings().sort((a, b) => a - b)).toEqual(
+      [...Object.values(EVENT_SOURCE_MAX_CONCURRENCY), DEFAULT_TURN_CONCURRENCY].sort((a, b) => a - b),
+    );
+    // The turns source binds the deployment's turn rate (docs/capacity.md): the operator sets it, or lifts it.
+    expect(contextOf().turnConcurrency).toBe(DEFAULT_TURN_CONCURRENCY);
+    expect(contextOf({ turnConcurrency: '1000' }).turnConcurrency).toBe(1000);
+    expect(contextOf({ turnConcurrency: 'none' }).turnConcurrency).toBe('none');
+    expect(() => contextOf({ turnConcurrency: '1' })).toThrow(/turnConcurrency/);
+    expect(() => contextOf({ turnConcurrency: '1001' })).toThrow(/turnConcurrency/);
+    expect(mappings(synth({ turnConcurrency: 750 }))).toContain(750);
+    expect(mappings(synth({ turnConcurrency: 'none' })).filter((m) => m === undefined)).toHaveLength(1);
     const topics = template.findResources('AWS::SNS::Topic');
     const eventsTopic = Object.entries(topics).find(([id]) => id.startsWith('EventsTopic'))![1] as {
       Properties: Record<string, any>;

@@ -107,6 +107,13 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>>
       leadingKeys: ['OUTBOX#*', 'OUTBOX_PENDING'],
       calledFrom: ['src/pipeline/observer-outbox.ts'],
     },
+    // The observer side's hook runs join their turn's trace, its session and by-day indexes
+    // (src/agent/trace/observer-trace.ts: `hookgate trace`, the console).
+    {
+      actions: ['BatchWriteItem'],
+      leadingKeys: ['TRACE#*', 'TRACE_SESSION#*', 'TRACE_RECENT#*'],
+      calledFrom: ['src/store/trace-store.ts'],
+    },
     ALLOWLIST_READ,
   ],
 };

@@ -445,6 +445,10 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
         expect(statement, `${name}: ${grant.leadingKeys}`).toBeDefined();
       }
     }
+    // What each function's own code writes beyond the declarations checked above: the observer
+    // records the trace of the hooks it runs (src/agent/trace/observer-trace.ts).
+    const observerTrace = statementsOf('observerfn').find((s) => JSON.stringify(s.Condition ?? {}).includes('"TRACE#*"'));
+    expect([observerTrace?.Action].flat()).toContain('dynamodb:BatchWriteItem');
     console.log(
       'table actions per role:',
       Object.fromEntries(

@@ -72,6 +72,18 @@ describe.concurrent('hookgate hooks: the real binary', () => {
 });
 
 describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
+  it('test and doctor give the hooks their home as HOOKGATE_HOME, as dev does (their logs go there)', async () => {
+    const before = process.env.HOOKGATE_HOME;
+    const h = home(
+      { 'where.sh': 'cat >/dev/null; printf "%s" "${HOOKGATE_HOME}" > "$H/home-seen"' },
+      'hooks:\n  on_session_start:\n    - command: $H/where.sh\n',
+    );
+    await hookgate(['hooks', 'test', 'on_session_start', '--home', h]);
+    expect(readFileSync(join(h, 'home-seen'), 'utf8')).toBe(h);
+    // In this process (runCli in-process) it is given back as it was.
+    expect(process.env.HOOKGATE_HOME).toBe(before);
+  });
+
   it('usage: no sub-command prints a usage line; unknown sub-command and missing args fail', async () => {
     const h = home({}, '');
     const bare = await hookgate(['hooks', '--home', h]);

@@ -258,6 +258,7 @@ describe('hookgate hooks doctor / test with payload: claude', () => {
       `hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: ${script}\n      payload: claude\n`,
     );
     const out = process.stdout.write;
+    const savedHome = process.env.HOOKGATE_HOME;
     process.stdout.write = (() => true) as typeof process.stdout.write;
     try {
       await runCli(['hooks', 'approve', 'pre_tool_call', script, '--yes', '--home', home]); // doctor runs approved scripts only
@@ -266,6 +267,9 @@ describe('hookgate hooks doctor / test with payload: claude', () => {
     } finally {
       process.stdout.write = out;
       process.exitCode = undefined;
+      // `hookgate hooks` exports its home to the hooks it runs (HOOKGATE_HOME), as dev does.
+      if (savedHome === undefined) delete process.env.HOOKGATE_HOME;
+      else process.env.HOOKGATE_HOME = savedHome;
     }
     const lines = readFileSync(join(home, 'stdin.log'), 'utf8')
       .trim()

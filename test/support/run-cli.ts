@@ -49,7 +49,8 @@ async function runNow(args: readonly string[], { env = {}, cwd }: CliRunOptions)
       return true;
     }) as typeof process.stdout.write;
   const saved = { stdout: process.stdout.write, stderr: process.stderr.write, exit: process.exit, cwd: process.cwd() };
-  const savedEnv = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  // HOOKGATE_HOME too: `hookgate hooks …` exports its home to the hooks it runs, as dev does.
+  const savedEnv = Object.fromEntries([...Object.keys(env), 'HOOKGATE_HOME'].map((name) => [name, process.env[name]]));
   const setEnv = (values: Record<string, string | undefined>) => {
     for (const [name, value] of Object.entries(values)) {
       if (value === undefined) delete process.env[name];

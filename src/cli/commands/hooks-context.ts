@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { readHooksConfig } from '../../hooks/config-file.ts';
 import { createStderrLogger, type HookLogger } from '../../hooks/hook-logger.ts';
@@ -38,7 +39,10 @@ export interface HooksContext {
 /** Reads `<home>/config.yaml` with the §3.2 rules (warnings go to stderr, as at startup). */
 export async function loadHooksContext(command: Command): Promise<HooksContext> {
   const opts = command.optsWithGlobals() as { home?: string; table?: string; stack?: string };
-  const home = opts.home ?? resolveHooksHome();
+  const home = resolve(opts.home ?? resolveHooksHome());
+  // The hooks find their home as hookgate does (HOOKGATE_HOME first), as under `hookgate dev`:
+  // what `test` and `doctor` run writes its logs there, not into the default home.
+  process.env.HOOKGATE_HOME = home;
   // A command's report to the person running it, piped or not: readable lines, so the §3.2
   // warnings keep their quoted fragments (a raw matcher with `\` or `"`) verbatim; JSON is for
   // the long-running processes' logs.

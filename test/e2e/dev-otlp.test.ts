@@ -121,8 +121,10 @@ describe('hookgate dev --otlp', () => {
       'hookgate.hook.system': 'plugin',
       'hookgate.hook.callback': 'watchTool',
     });
-    // pre_llm_call runs before the loop: under the turn itself.
-    expect(childrenOf(root).some((s) => s.name === 'hook pre_llm_call')).toBe(true);
+    // A decision hook no callback answered gives no span (pre_llm_call here: no plugin takes it); an
+    // emission handed to the pipeline does, under the turn itself (docs/telemetry.md §2).
+    expect(trace.some((s) => s.name === 'hook pre_llm_call')).toBe(false);
+    expect(childrenOf(root).some((s) => s.attributes['hookgate.hook.decision'] === 'emitted')).toBe(true);
 
     // GenAI semantic-convention attributes.
     const session = root.attributes['gen_ai.conversation.id'];

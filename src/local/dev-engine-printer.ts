@@ -1,3 +1,6 @@
+import { escapeControlCharacters } from '../logging/escape-control-characters.ts';
+import { redactSecrets } from '../secrets/redact-secrets.ts';
+
 const LOADED_HOOK = "[hooks] Loaded hook '";
 
 /**
@@ -16,6 +19,8 @@ export function devEnginePrinter(
   stream: NodeJS.WritableStream = process.stdout,
 ): (line: string) => void {
   return (line) => {
-    if (!(options.reload && line.startsWith(LOADED_HOOK))) stream.write(`${line}\n`);
+    // Plain, but as every log line is: secrets redacted (a handler's error may quote one) and
+    // control characters escaped (a hook's name or error cannot forge a line).
+    if (!(options.reload && line.startsWith(LOADED_HOOK))) stream.write(`${escapeControlCharacters(redactSecrets(line))}\n`);
   };
 }

@@ -20,6 +20,18 @@ describe('devEnginePrinter', () => {
     expect(printed({})).toBe(`${lines.join('\n')}\n`);
   });
 
+  it('redacts secrets and escapes control characters, as in every log line', () => {
+    const stream = new PassThrough();
+    devEnginePrinter(
+      {},
+      stream,
+    )("[hooks] Error in handler for 'agent:start': bad token sk-abcdefghijklmnopqrstuvwxyz0123\nforged");
+    const text = stream.read()?.toString() ?? '';
+    expect(text).not.toContain('abcdefghijklmnop');
+    expect(text.split('\n')).toHaveLength(2);
+    expect(text.startsWith("[hooks] Error in handler for 'agent:start': bad token ")).toBe(true);
+  });
+
   it('leaves out a reload’s Loaded lines, never its skips and errors', () => {
     expect(printed({ reload: true })).toBe(`${lines.slice(1).join('\n')}\n`);
   });

@@ -24,6 +24,17 @@ function registryOf(...fns: [string, (kwargs: Record<string, unknown>) => unknow
 
 const kwargs = { tool_name: 'terminal', args: { command: 'echo original' } };
 
+/** The registry's pre_tool_call callbacks on `kwargs`, with the terminal tool's argument check, as a turn runs them. */
+async function runWithArgsCheck(registry: CallbackRegistry, logger: ReturnType<typeof createMemoryLogger>): Promise<unknown[]> {
+  return runCallbacks(
+    'pre_tool_call',
+    registry.callbacks('pre_tool_call'),
+    kwargs,
+    { logger },
+    { validate: await argsValidator(terminalTool) },
+  );
+}
+
 describe('pre_tool_call rewrites', () => {
   it('later callbacks see the rewritten args; the last rewrite gives the args the call runs with', async () => {
     const seen: unknown[] = [];
@@ -33,13 +44,7 @@ describe('pre_tool_call rewrites', () => {
       ['second', (k) => ({ action: 'rewrite', args: { command: `${String((k.args as { command: string }).command)} two` } })],
     );
     const logger = createMemoryLogger();
-    const results = await runCallbacks(
-      'pre_tool_call',
-      registry.callbacks('pre_tool_call'),
-      kwargs,
-      { logger },
-      { validate: await argsValidator(terminalTool) },
-    );
+    const results = await runWithArgsCheck(registry, logger);
     expect(seen).toEqual([{ command: 'echo one' }]);
     expect(rewrittenArgs(results)).toEqual({ command: 'echo one two' });
   });
@@ -50,13 +55,7 @@ describe('pre_tool_call rewrites', () => {
       ['plugin_bad', () => ({ action: 'rewrite', args: { cmd: 'ls' } })],
       ['shell_hook[pre_tool_call:/h.sh]', () => ({ action: 'rewrite', args: { command: 42 } }), '/h.sh'],
     );
-    const results = await runCallbacks(
-      'pre_tool_call',
-      registry.callbacks('pre_tool_call'),
-      kwargs,
-      { logger },
-      { validate: await argsValidator(terminalTool) },
-    );
+    const results = await runWithArgsCheck(registry, logger);
     expect(rewrittenArgs(results)).toBeUndefined();
     expect(results).toEqual([
       {
@@ -77,13 +76,7 @@ describe('pre_tool_call rewrites', () => {
       ['odd', () => ({ action: 'rewrite', args: { command: 'ls', cb: () => 1 } })],
       ['shell_hook[pre_tool_call:/h.sh]', () => ({ action: 'rewrite', args: { command: 'ls', cb: () => 1 } }), '/h.sh'],
     );
-    const results = await runCallbacks(
-      'pre_tool_call',
-      registry.callbacks('pre_tool_call'),
-      kwargs,
-      { logger },
-      { validate: await argsValidator(terminalTool) },
-    );
+    const results = await runWithArgsCheck(registry, logger);
     expect(results).toEqual([
       { action: 'block', message: 'no rm' },
       {

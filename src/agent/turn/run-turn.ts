@@ -22,7 +22,7 @@ import { promptBlockMessage } from '../../hooks/aggregate/index.ts';
 import { hookAnswer } from '../../hooks/catalogue.ts';
 import { DEFAULT_HISTORY_WINDOW, fitHistoryWindow } from './history-window.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
-import { firstCodePoints } from './text-prefix.ts';
+import { firstCharacters } from '../../hooks/first-characters.ts';
 import { TurnHooks } from './turn-hooks.ts';
 import type { TurnRuntimeDeps } from './turn-runtime-deps.ts';
 import { TurnStateSchema, type TurnState } from './turn-state.ts';
@@ -418,7 +418,7 @@ async function endTurn(
   const left =
     outcome.kind === 'interrupted' && (await deps.sessions.current(state.session_key))?.session_id !== state.session_id;
   if (!left) await sendReply(deps, hooks, state, replyText);
-  await hooks.observe('agent:end', { ...state.agent_start, response: firstCodePoints(response, 500) });
+  await hooks.observe('agent:end', { ...state.agent_start, response: firstCharacters(response, 500) });
   const kind = outcome.kind === 'final' ? 'completed' : outcome.kind;
   return { turn_id: state.turn_id, outcome: kind, response };
 }
@@ -488,7 +488,7 @@ function agentStartContext(event: MessageEvent, sessionId: string): Record<strin
     thread_id: event.source.thread_id ?? '',
     chat_type: event.source.chat_type ?? '',
     session_id: sessionId,
-    message: firstCodePoints(event.text, 500),
+    message: firstCharacters(event.text, 500),
   };
 }
 

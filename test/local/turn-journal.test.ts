@@ -118,13 +118,16 @@ describe('DevTurnJournal (the table behind hookgate dev --state)', () => {
         ).rejects.toThrow('boom');
       }
       // A clean stop while a hook still holds the turn: taken back, and its late return changes nothing.
-      let finish: () => void = () => {};
+      let finish: (() => void) | undefined;
       const late = journal.settling(
         () => new Promise((resolve) => (finish = () => resolve({ batchItemFailures: [{ itemIdentifier: 'r' }] }))),
       )({ Records: [recordOf(m, 'r')] });
-      await until(async () => (await interruptedOf(m.delivery_id)) === 1, 'the turn to be in hand');
+      // Wait for the consumer itself, not for the count: another client's read can see the count
+      // before the journal's own update has returned, and a release then would race the consumer.
+      const release = await until(() => finish, 'the consumer to have the turn');
+      expect(await interruptedOf(m.delivery_id)).toBe(1);
       await journal.release();
-      finish();
+      release();
       await late;
       expect(await interruptedOf(m.delivery_id)).toBe(0);
       expect(await journal.dropRepeatedCrashes(replier)).toEqual([]);

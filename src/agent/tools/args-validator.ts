@@ -5,10 +5,10 @@ const validators = new WeakMap<Tool, ArgsValidator>();
 
 /**
  * The check of rewritten arguments against `tool`'s argument schema (tool-args-validator.ts,
- * loaded with the first one: it needs classic zod), one per tool.
+ * loaded with the first one: it brings a JSON Schema compiler), one per tool.
  *
  * @example
- * (await argsValidator(terminalTool))({ cmd: 'ls' }) // 'command: Invalid input: expected string, received undefined'
+ * (await argsValidator(terminalTool))({ cmd: 'ls' }) // "(args): must have required property 'command'"
  */
 export async function argsValidator(tool: Tool): Promise<ArgsValidator> {
   let validator = validators.get(tool);

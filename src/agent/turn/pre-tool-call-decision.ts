@@ -23,7 +23,7 @@ export async function decidePreToolCall(
   tool: Tool | undefined,
   kwargs: Record<string, unknown> & { args: Record<string, unknown> },
 ): Promise<PreToolCallDecision> {
-  // Only a registered pre_tool_call callback can rewrite: without one, nothing needs the check (nor classic zod).
+  // Only a registered pre_tool_call callback can rewrite: without one, nothing needs the check (nor its JSON Schema compiler).
   const validateArgs = tool && hooks.has('pre_tool_call') ? await argsValidator(tool) : undefined;
   const results = await hooks.decide('pre_tool_call', kwargs, validateArgs ? { validateArgs } : {});
   const answer = hookAnswer('pre_tool_call', results);

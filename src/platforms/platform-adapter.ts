@@ -71,6 +71,17 @@ export function parsePayload<T>(raw: string, schema: z.ZodMiniType<T>, what: str
   }
   if (jsonDepth(json) > MAX_JSON_DEPTH)
     throw new MalformedPayloadError(`${what}: the body nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep`);
+  return validatePayload(json, schema, what);
+}
+
+/**
+ * Validates a part of a parsed body (an envelope's event, once its type says which schema
+ * applies), or throws `MalformedPayloadError` (400) saying what is wrong.
+ *
+ * @example
+ * const message = validatePayload(envelope.event, SlackMessageEvent, 'slack message event');
+ */
+export function validatePayload<T>(json: unknown, schema: z.ZodMiniType<T>, what: string): T {
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw new MalformedPayloadError(`${what}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
   return parsed.data;

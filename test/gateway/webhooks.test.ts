@@ -161,6 +161,25 @@ describe('slack', () => {
     expect(await gw.drainTurns()).toEqual([]);
   });
 
+  it('acknowledges verified events of other shapes, whose user or channel is an object, and starts nothing', async () => {
+    const events = [
+      { type: 'channel_created', channel: { id: 'C9', name: 'new', created: 1700000000, creator: 'U1' } },
+      { type: 'channel_rename', channel: { id: 'C9', name: 'renamed', created: 1700000000 } },
+      { type: 'team_join', user: { id: 'U9', name: 'zoe', profile: {} } },
+      { type: 'user_change', user: { id: 'U9', name: 'zoe', deleted: false } },
+      { type: 'reaction_added', user: 'U1', reaction: 'tada', item: { type: 'message', channel: 'C1', ts: '1.2' } },
+    ];
+    for (const [i, event] of events.entries()) {
+      const body = JSON.stringify({ type: 'event_callback', event_id: `EvShape${i}`, event });
+      const res = await gw.request('/webhooks/slack', { body, headers: slackHeaders('slack-secret', body) });
+      expect([event.type, res.status]).toEqual([event.type, 200]);
+    }
+    // A message event is still checked: Slack never sends one whose text is not a string.
+    const odd = slackEvent('EvShape9', { user: 'U1', text: { not: 'text' } });
+    expect((await gw.request('/webhooks/slack', { body: odd, headers: slackHeaders('slack-secret', odd) })).status).toBe(400);
+    expect(await gw.drainTurns()).toEqual([]);
+  });
+
   it('refuses a wrong signature and a stale timestamp with 401', async () => {
     const body = slackEvent('Ev5', { user: 'U1', text: 'x' });
     const wrong = await gw.request('/webhooks/slack', { body, headers: slackHeaders('other-secret', body) });

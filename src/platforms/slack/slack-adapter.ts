@@ -2,7 +2,7 @@ import * as z from '../../validation/zod.ts';
 import type { SlackConfig } from './slack-config.ts';
 import type { MessageEvent } from '../../messaging/message-event.ts';
 import { kindOfMime, type Attachment } from '../../messaging/attachment.ts';
-import { jsonResponse, parsePayload, type PlatformAdapter } from '../platform-adapter.ts';
+import { jsonResponse, parsePayload, validatePayload, type PlatformAdapter } from '../platform-adapter.ts';
 import { verifySlackSignature } from './slack-signature.ts';
 
 const SlackMessageEvent = z.looseObject({
@@ -39,7 +39,10 @@ const SlackPayload = z.discriminatedUnion('type', [
   z.looseObject({
     type: z.literal('event_callback'),
     event_id: z.string().check(z.minLength(1)),
-    event: SlackMessageEvent,
+    // Only a message's fields are checked, once its type says it is one: other events carry
+    // other shapes (channel_created's `channel` and user_change's `user` are objects), and a
+    // verified event that starts no turn is acknowledged, not refused.
+    event: z.looseObject({ type: z.string() }),
     authorizations: z.optional(z.array(SlackAuthorization)),
   }),
   z.looseObject({ type: z.literal('app_rate_limited') }),
@@ -98,9 +101,9 @@ export function slackAdapter(config: SlackConfig, now: () => number = Date.now):
       if (payload.type === 'url_verification')
         return { kind: 'respond', response: jsonResponse({ challenge: payload.challenge }) };
       if (payload.type !== 'event_callback') return { kind: 'respond', response: jsonResponse({ ok: true }) };
-      const message = payload.event;
+      if (!MESSAGE_TYPES.has(payload.event.type)) return { kind: 'respond', response: jsonResponse({ ok: true }) };
+      const message = validatePayload(payload.event, SlackMessageEvent, 'slack payload: event');
       if (
-        !MESSAGE_TYPES.has(message.type) ||
         !USER_SUBTYPES.has(message.subtype) ||
         message.bot_id !== undefined ||
         !message.user ||

@@ -227,6 +227,25 @@ describe('discord', () => {
     expect((await gw.request('/webhooks/discord', { body, headers: { 'content-type': 'application/json' } })).status).toBe(401);
   });
 
+  it('refuses a correctly signed request whose timestamp is more than 5 minutes away: a captured one sent again', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    for (const [id, at] of [
+      ['old', '1600000000'],
+      ['stale', String(now - 301)],
+      ['ahead', String(now + 301)],
+      ['odd', `${now}.5`],
+    ]) {
+      const body = interaction(`replay-${id}`);
+      const res = await gw.request('/webhooks/discord', { body, headers: discordHeaders(keys, body, at) });
+      expect([id, res.status]).toEqual([id, 401]);
+      expect(((await res.json()) as { error: string }).error).toMatch(/5 minutes/);
+    }
+    const fresh = interaction('replay-fresh');
+    const res = await gw.request('/webhooks/discord', { body: fresh, headers: discordHeaders(keys, fresh, String(now - 290)) });
+    expect(res.status).toBe(200);
+    expect(await gw.drainTurns()).toHaveLength(1);
+  });
+
   it('defers a slash command and enqueues "/<name> <values…>" with the interaction token', async () => {
     const body = interaction('I1');
     const res = await gw.request('/webhooks/discord', { body, headers: discordHeaders(keys, body) });

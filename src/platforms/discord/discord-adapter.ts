@@ -73,9 +73,12 @@ export function discordCommandText(name: string, options: readonly CommandOption
 
 const MAX_INLINE_CHARS = 2000;
 
+/** How far X-Signature-Timestamp may be from now, as Slack's request timestamp (seconds). */
+export const DISCORD_MAX_AGE_SECONDS = 300;
+
 /**
  * Discord interactions: Ed25519 over timestamp + raw body (`verifyKey`; 401 on failure,
- * which Discord's endpoint probes check), PING → PONG, an application command → its text
+ * which Discord's endpoint probes check) and a timestamp within 5 minutes of now, PING → PONG, an application command → its text
  * is dispatched and answered with a deferred response (type 5) that the turn completes by
  * follow-up through the interaction token. A gateway-made reply (a command's answer, a
  * refusal) goes straight into the interaction response (type 4) instead.
@@ -83,7 +86,7 @@ const MAX_INLINE_CHARS = 2000;
  * @example
  * const adapter = discordAdapter({ publicKey, applicationId, apiBaseUrl });
  */
-export function discordAdapter(config: DiscordConfig): PlatformAdapter {
+export function discordAdapter(config: DiscordConfig, now: () => number = Date.now): PlatformAdapter {
   return {
     platform: 'discord',
     repliesInline: true,
@@ -98,6 +101,11 @@ export function discordAdapter(config: DiscordConfig): PlatformAdapter {
         valid = false;
       }
       if (!valid) throw new InvalidSignatureError('discord: invalid request signature');
+      // The timestamp is signed so that a captured request cannot be sent again later: past the
+      // dedup window it would start the turn again as its user. Discord needs the answer within
+      // 3 seconds, so a request older than Slack's 5-minute window is never a real one.
+      if (!/^\d+$/.test(timestamp) || Math.abs(now() / 1000 - Number(timestamp)) > DISCORD_MAX_AGE_SECONDS)
+        throw new InvalidSignatureError('discord: request timestamp is more than 5 minutes away');
       const interaction = parsePayload(request.rawBody, Interaction, 'discord interaction');
       // A body without application_id is taken as ours (it verified with our key); one that
       // names another application was meant for someone else.

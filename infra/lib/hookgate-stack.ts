@@ -34,7 +34,7 @@ import { PAYLOAD_KEY_PREFIX } from '../../src/pipeline/payload-store.ts';
 import { WORKSPACE_KEY_PREFIX } from '../../src/agent/sandbox/tools-function-protocol.ts';
 import { ATTACHMENT_KEY_PREFIX } from '../../src/pipeline/attachment-store.ts';
 import { functionBundling, type HooksBundle } from './function-bundling.ts';
-import { GATEWAY_SECRET_KEYS, GENERATED_SECRET_KEY, REPLY_SECRET_KEYS } from './secret-keys.ts';
+import { GATEWAY_SECRET_INITIAL_KEYS, GENERATED_SECRET_KEY, REPLY_SECRET_INITIAL_KEYS } from './secret-keys.ts';
 import { addTelemetryResources } from './telemetry-resources.ts';
 import { CONSOLE_TABLE_ACCESS, TABLE_ACCESS, type FunctionName, type TableGrant } from './table-access.ts';
 import type { TelemetrySubscriber } from './telemetry-subscribers.ts';
@@ -146,7 +146,8 @@ export class HookgateStack extends Stack {
     const secret = new secretsmanager.Secret(this, 'Secrets', {
       description: 'hookgate gateway: inbound verification secrets and the /v1 bearer token (JSON); read by the gateway alone',
       generateSecretString: {
-        secretStringTemplate: JSON.stringify(Object.fromEntries(GATEWAY_SECRET_KEYS.map((key) => [key, '']))),
+        // Frozen (secret-keys.ts): a changed template would generate the secret anew on deploy.
+        secretStringTemplate: JSON.stringify(Object.fromEntries(GATEWAY_SECRET_INITIAL_KEYS.map((key) => [key, '']))),
         generateStringKey: GENERATED_SECRET_KEY,
         excludePunctuation: true,
         passwordLength: 48,
@@ -160,7 +161,8 @@ export class HookgateStack extends Stack {
     const replySecret = new secretsmanager.Secret(this, 'ReplySecrets', {
       description:
         'hookgate replies: platform reply credentials and the model API key (JSON); read by the gateway, the turn and the observer functions',
-      secretObjectValue: Object.fromEntries(REPLY_SECRET_KEYS.map((key) => [key, SecretValue.unsafePlainText('')])),
+      // Frozen (secret-keys.ts): a changed value would be written over the operator's on deploy.
+      secretObjectValue: Object.fromEntries(REPLY_SECRET_INITIAL_KEYS.map((key) => [key, SecretValue.unsafePlainText('')])),
     });
     acceptFinding(
       replySecret,

@@ -193,6 +193,23 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     expect(keysOf(reply)).not.toContain('SLACK_SIGNING_SECRET');
   });
 
+  it("never changes the secrets' initial values: on deploy a changed one would blank the values the operator put in", () => {
+    const secrets = resources('AWS::SecretsManager::Secret');
+    const gateway = secrets.find((s) => s.Properties.GenerateSecretString)!;
+    const reply = secrets.find((s) => !s.Properties.GenerateSecretString)!;
+    // Literal on purpose: a release that adds a key leaves these as they are (infra/lib/secret-keys.ts).
+    expect(gateway.Properties.GenerateSecretString).toEqual({
+      SecretStringTemplate:
+        '{"TELEGRAM_SECRET_TOKEN":"","SLACK_SIGNING_SECRET":"","DISCORD_PUBLIC_KEY":"","WHATSAPP_APP_SECRET":"","WHATSAPP_VERIFY_TOKEN":""}',
+      GenerateStringKey: 'HOOKGATE_API_TOKEN',
+      ExcludePunctuation: true,
+      PasswordLength: 48,
+    });
+    expect(reply.Properties.SecretString).toBe(
+      '{"TELEGRAM_BOT_TOKEN":"","SLACK_BOT_TOKEN":"","DISCORD_APPLICATION_ID":"","DISCORD_BOT_TOKEN":"","WHATSAPP_ACCESS_TOKEN":"","WHATSAPP_PHONE_NUMBER_ID":"","TEAMS_APP_ID":"","TEAMS_APP_PASSWORD":"","HOOKGATE_MODEL_API_KEY":"","HOOKGATE_HTTP_HOOK_SECRET":"","HOOKGATE_OTLP_HEADERS":""}',
+    );
+  });
+
   it("alarms on every DLQ, every queue's oldest message, the Function URL's 5xx, and errors, throttles and long durations of every function, each notifying the alarm topic", () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map((a) => a.Properties);
     const queueIds = Object.keys(template.findResources('AWS::SQS::Queue'));

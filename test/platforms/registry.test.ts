@@ -99,7 +99,7 @@ describe('platform registry', () => {
     }
   });
 
-  it("is where infra takes the secrets' keys from: the same keys, in the same secrets, as before the registry", () => {
+  it('lists the keys each secret holds: the same keys, in the same secrets, as before the registry', () => {
     expect(GATEWAY_SECRET_KEYS).toEqual([
       'TELEGRAM_SECRET_TOKEN',
       'SLACK_SIGNING_SECRET',

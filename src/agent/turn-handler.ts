@@ -1,7 +1,7 @@
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { TimerMessageSchema, timerStep } from '../pipeline/timer-message.ts';
-import { TurnMessageSchema } from '../pipeline/turn-message.ts';
+import { TurnMessageSchema, UnreadableTurnMessageError } from '../pipeline/turn-message.ts';
 import { TURN_GIVEN_UP_REPLY, TURN_MAX_RECEIVE_COUNT } from '../pipeline/topology.ts';
 import { resumeTurn, startTurn, type TurnResult } from './turn/run-turn.ts';
 import type { TurnRuntimeDeps } from './turn/turn-runtime-deps.ts';
@@ -31,8 +31,8 @@ export type TurnObserver = (result: TurnResult | { outcome: 'timer'; forwarded: 
  * per conversation at a time) and the standard timers queue. A timer that is due goes to
  * the turns queue in its session's group; an early one is re-delayed. A `message` starts a
  * turn (unless `deps.handled` says its delivery's turn already ended: SQS delivered it again),
- * an `approval` resumes a suspended one. A body that is not valid is logged and
- * dropped (it would never succeed); an error while running is a batch item failure, so SQS
+ * an `approval` resumes a suspended one. A body it cannot read (a newer gateway's, during a
+ * deploy) and an error while running are batch item failures, so SQS
  * retries it and, after TURN_MAX_RECEIVE_COUNT receives, moves it to the DLQ — a turn message
  * failing on its last receive first gets the chat an apology (TURN_GIVEN_UP_REPLY). Records are processed one
  * after another and a failure stops the rest of the batch (FIFO order).
@@ -44,13 +44,17 @@ export function createTurnHandler(
   baseDeps: TurnRuntimeDeps,
   onResult?: TurnObserver,
 ): (event: SQSEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>) => Promise<SQSBatchResponse> {
+  /** Logged here (the batch response only names the record), then left to SQS: retried, then the DLQ. */
+  const unreadable = (message: string) => {
+    baseDeps.logger.error(`${message}; left for a retry and then the turns DLQ (hookgate dlq)`);
+    return new UnreadableTurnMessageError(message);
+  };
   const handleRecord = async (record: SQSRecord, deps: TurnRuntimeDeps): Promise<void> => {
     let body: unknown;
     try {
       body = JSON.parse(record.body);
     } catch {
-      deps.logger.error(`turn queue: message ${record.messageId} is not JSON; dropped`);
-      return;
+      throw unreadable(`turn queue: message ${record.messageId} is not JSON`);
     }
     const timer = TimerMessageSchema.safeParse(body);
     if (timer.success) {
@@ -63,10 +67,9 @@ export function createTurnHandler(
     const message = TurnMessageSchema.safeParse(body);
     if (!message.success) {
       const issue = message.error.issues[0];
-      deps.logger.error(
-        `turn queue: message ${record.messageId} is not a turn message (${issue?.path.join('.')}: ${issue?.message}); dropped`,
+      throw unreadable(
+        `turn queue: message ${record.messageId} is not a turn message (${issue?.path.join('.')}: ${issue?.message})`,
       );
-      return;
     }
     const data = message.data;
     // Every log line of the turn names its delivery and chat (startTurn / resumeTurn add the turn id).

@@ -1,4 +1,5 @@
 import * as z from '../validation/zod.ts';
+import { HookgateError } from '../errors/hookgate-error.ts';
 import { MessageEventSchema } from '../messaging/message-event.ts';
 
 /**
@@ -31,3 +32,13 @@ export const TurnMessageSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 export type TurnMessage = z.infer<typeof TurnMessageSchema>;
+
+/**
+ * A turns-queue body the turn λ cannot read (not JSON, or no turn or timer message it knows).
+ * Only hookgate's gateway writes that queue, so it is a deploy in progress (a newer gateway's
+ * message reaching an older turn function) or a bug: it is left to SQS, retried, and kept in the
+ * turns DLQ for `hookgate dlq`, never dropped.
+ */
+export class UnreadableTurnMessageError extends HookgateError {
+  override readonly name = 'UnreadableTurnMessageError';
+}

@@ -96,15 +96,12 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
     expect(sent).toHaveLength(1);
   });
 
-  it('drops a body that is not a turn message (logged), and reports nothing to retry', async () => {
+  it("never drops a body it cannot read (a newer gateway's, mid-deploy): a batch item failure, so SQS retries it, then keeps it in the DLQ", async () => {
     const handler = await turnHandler({ HOOKGATE_HOME: home.path });
-    const out = await handler({
-      Records: [
-        { messageId: 'm1', body: '{"v":1,"kind":"nonsense"}' },
-        { messageId: 'm2', body: 'not json' },
-      ],
-    } as never);
-    expect(out.batchItemFailures).toEqual([]);
+    for (const body of ['{"v":1,"kind":"nonsense"}', '{"v":2,"kind":"message"}', 'not json']) {
+      const out = await handler({ Records: [{ messageId: 'm1', body }] } as never);
+      expect([body, out.batchItemFailures]).toEqual([body, [{ itemIdentifier: 'm1' }]]);
+    }
   });
 
   it('wraps a turn up before the Lambda deadline instead of being cut off: the late model answer is not awaited', async () => {

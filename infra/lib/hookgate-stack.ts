@@ -122,8 +122,9 @@ export class HookgateStack extends Stack {
       billing: dynamodb.Billing.onDemand(),
       timeToLiveAttribute: TABLE.ttlAttribute,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      // A `cdk destroy` or a replacement cannot take the sessions, transcripts and allowlist with it.
-      deletionProtection: true,
+      // A `cdk destroy` or a replacement cannot take the sessions, transcripts and allowlist with it,
+      // unless the operator asked for the table to go with the stack (-c removalPolicy=destroy).
+      deletionProtection: props.dataRemovalPolicy !== RemovalPolicy.DESTROY,
       removalPolicy: props.dataRemovalPolicy,
     });
 

@@ -129,9 +129,12 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     });
   });
 
-  it('chooses the data removal policy from the context flag', () => {
+  it('chooses the data removal policy from the context flag; a table that goes with the stack has no deletion protection to stop it', () => {
     template.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Retain' });
-    synth({ dataRemovalPolicy: RemovalPolicy.DESTROY }).hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete' });
+    synth({ dataRemovalPolicy: RemovalPolicy.DESTROY }).hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Delete',
+      Properties: Match.objectLike({ Replicas: [Match.objectLike({ DeletionProtectionEnabled: false })] }),
+    });
     expect(contextOf().dataRemovalPolicy).toBe(RemovalPolicy.RETAIN);
     expect(contextOf({ removalPolicy: 'destroy' }).dataRemovalPolicy).toBe(RemovalPolicy.DESTROY);
     expect(() => contextOf({ removalPolicy: 'delete-everything' })).toThrow(/removalPolicy/);

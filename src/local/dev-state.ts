@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isProcessAlive } from '../hooks/shell/spawn/is-process-alive.ts';
 import { DevStartError } from './dev-start-error.ts';
@@ -51,7 +51,10 @@ export async function prepareDevState(options: DevStateOptions): Promise<DevStat
   const dir = resolve(options.dir);
   const dynamodbPath = join(dir, 'dynamodb');
   const pidFile = join(dir, 'dev.pid');
-  await mkdir(dir, { recursive: true });
+  // The operator's alone: the table holds every chat's transcripts, approvals and grants, and
+  // LevelDB creates its files world-readable (a sandboxed command runs as another user).
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
   // LevelDB allows one process per folder, and dynalite would crash on the second one
   // asynchronously; a pid file turns that into a clear error first. A pid file left by a
   // killed dev (kill -9) names a dead process and is taken over.

@@ -81,6 +81,43 @@ describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, ()
     }
   });
 
+  it('passes the command no descriptor but 0-2, whatever the gateway process holds without close-on-exec', async () => {
+    // A process with a descriptor open without close-on-exec, as LevelDB's files are under
+    // hookgate dev (its table runs in the gateway's process): opened by bash, inherited by Node.
+    const secret = join(base, 'state-file');
+    await writeFile(secret, 'another chat said: hunter2\n');
+    const probe = join(base, 'fd-probe.mjs');
+    const sandboxModule = new URL('../../src/agent/sandbox/bubblewrap-sandbox.ts', import.meta.url).href;
+    await writeFile(
+      probe,
+      `const { createBubblewrapSandbox } = await import(${JSON.stringify(sandboxModule)});
+       const sandbox = createBubblewrapSandbox({ workspaceRoot: ${JSON.stringify(root)} });
+       const run = await sandbox.run({ sessionId: 'fd-probe' }, { op: 'exec', command: 'ls /proc/$$/fd | tr "\\n" " "; echo; cat /proc/self/fd/37 2>&1; true', timeoutSeconds: 30 });
+       console.log(JSON.stringify(run.output));`,
+    );
+    const child = spawnSync(
+      'bash',
+      [
+        '-c',
+        `exec 37<"$1"; ls /proc/self/fd | grep -qx 37 && exec "$2" --import tsx "$3"`,
+        'probe',
+        secret,
+        process.execPath,
+        probe,
+      ],
+      {
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    expect(child.status, child.stderr).toBe(0);
+    const output = JSON.parse(child.stdout.trim().split('\n').pop()!) as string;
+    const [fds, ...rest] = output.split('\n');
+    expect(fds!.trim().split(' ')).toEqual(['0', '1', '2']);
+    expect(rest.join('\n')).not.toContain('hunter2');
+    expect(rest.join('\n')).toMatch(/No such file or directory/);
+  });
+
   it('sees a read-only system, a minimal /etc, no network and only its own processes', async () => {
     const run = await exec(
       'touch /usr/x /etc/x /x 2>&1 | grep -c "Read-only"; ls /etc | tr "\\n" " "; echo; cat /etc/passwd; ls /proc | grep -cE "^[0-9]+$"; cat /sys/class/net/*/operstate 2>&1 | head -1; curl -sS -m 3 http://1.1.1.1 2>&1 | head -c 60; echo',

@@ -7,6 +7,19 @@ export const SANDBOX_WORKSPACE = '/workspace';
 export const SANDBOX_MAX_PROCESSES = 256;
 
 /**
+ * Run by bash between `prlimit` and the command: closes every descriptor above 2, then execs the
+ * command. bwrap passes on whatever the gateway's process holds without close-on-exec (LevelDB's
+ * files under `hookgate dev`, a launcher's descriptors), and through `/proc/self/fd/N` the command
+ * could read or write them; namespaces do not close them. Node opens its own with close-on-exec;
+ * a native library need not. bash, because dash cannot close a descriptor above 9 by number.
+ */
+export const CLOSE_INHERITED_FDS =
+  'for f in /proc/self/fd/*; do n=${f##*/}; case $n in 0|1|2) ;; *) eval "exec $n>&-" 2>/dev/null;; esac; done; exec "$@"';
+
+/** The shell that runs `CLOSE_INHERITED_FDS` (bash is in `/usr/bin` on Debian, Ubuntu and Amazon Linux). */
+export const SANDBOX_FD_CLOSER = '/usr/bin/bash';
+
+/**
  * The entries of the host's `/etc` a program may need and that hold nothing of the operator's
  * (dynamic linker, alternatives, time zone, CA certificates, name service switch, MIME and magic
  * data). Everything else — passwd, shadow, hostname, machine-id, ssh keys, package-manager and
@@ -78,10 +91,10 @@ function bindableRoot(root: string): boolean {
  * links read-only; a minimal `/etc`; private `/tmp`, `/proc` and `/dev`; the workspace as the
  * only writable path; `--die-with-parent` (killing bwrap kills the tree) and `--new-session` (no
  * TIOCSTI into a terminal). `argv` runs under `prlimit --nproc`, so one call runs at most
- * `SANDBOX_MAX_PROCESSES` processes.
+ * `SANDBOX_MAX_PROCESSES` processes, with no descriptor but 0–2 (`CLOSE_INHERITED_FDS`).
  *
  * @example
- * bubblewrapArgs(layout, ['/bin/sh', '-c', 'ls']) // ['--unshare-user', …, '--', '/usr/bin/prlimit', …, '/bin/sh', '-c', 'ls']
+ * bubblewrapArgs(layout, ['/bin/sh', '-c', 'ls']) // ['--unshare-user', …, '--', '/usr/bin/prlimit', …, '/usr/bin/bash', '-c', CLOSE_INHERITED_FDS, 'hookgate-sandbox', '/bin/sh', '-c', 'ls']
  */
 export function bubblewrapArgs(layout: BubblewrapLayout, argv: readonly string[]): string[] {
   const args = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
@@ -106,7 +119,8 @@ export function bubblewrapArgs(layout: BubblewrapLayout, argv: readonly string[]
   // bwrap builds the view on a tmpfs root: read-only once built, so `/etc/x` or `/x` cannot be written.
   args.push('--remount-ro', '/');
   args.push('--json-status-fd', String(layout.statusFd));
-  args.push('--', '/usr/bin/prlimit', `--nproc=${SANDBOX_MAX_PROCESSES}:${SANDBOX_MAX_PROCESSES}`, '--', ...argv);
+  args.push('--', '/usr/bin/prlimit', `--nproc=${SANDBOX_MAX_PROCESSES}:${SANDBOX_MAX_PROCESSES}`, '--');
+  args.push(SANDBOX_FD_CLOSER, '-c', CLOSE_INHERITED_FDS, 'hookgate-sandbox', ...argv);
   return args;
 }
 

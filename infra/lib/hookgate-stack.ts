@@ -43,7 +43,7 @@ import { addStackAlarms, type MonitoredDlq, type MonitoredFunction, type Monitor
 import { addStackDashboard } from './dashboard.ts';
 import { addIngress } from './ingress.ts';
 import { acceptFinding } from './accept-finding.ts';
-import { DEFAULT_TURN_CONCURRENCY, type AlarmDestination, type IngressOptions } from './stack-context.ts';
+import { DEFAULT_TURN_CONCURRENCY, type AlarmDestination, type IngressOptions, type StackContext } from './stack-context.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -54,8 +54,8 @@ export interface HookgateStackProps extends StackProps {
   readonly telemetrySubscribers: readonly TelemetrySubscriber[];
   /** The hooks home discovered at synth time (context `hooksHome`); none = no hooks. */
   readonly hooksBundle?: HooksBundle;
-  /** Non-secret settings passed as environment (context `allowedUsers`, `approvers`, `model`, `modelBaseUrl`). */
-  readonly settings?: { allowedUsers?: string; approvers?: string; model?: string; modelBaseUrl?: string };
+  /** Non-secret settings passed as environment (context `allowedUsers`, `approvers`, `model`, `modelBaseUrl`, `transcriptRetentionDays`). */
+  readonly settings?: StackContext['settings'];
   /** CloudWatch log retention of the functions. */
   readonly logRetention?: logs.RetentionDays;
   /**
@@ -275,6 +275,9 @@ export class HookgateStack extends Stack {
       ...(props.settings?.approvers ? { HOOKGATE_APPROVERS: props.settings.approvers } : {}),
       ...(props.settings?.model ? { HOOKGATE_MODEL: props.settings.model } : {}),
       ...(props.settings?.modelBaseUrl ? { HOOKGATE_MODEL_BASE_URL: props.settings.modelBaseUrl } : {}),
+      ...(props.settings?.transcriptRetentionDays
+        ? { HOOKGATE_TRANSCRIPT_RETENTION_DAYS: String(props.settings.transcriptRetentionDays) }
+        : {}),
     };
 
     const secretEnv: Record<FunctionName, Record<string, string>> = {

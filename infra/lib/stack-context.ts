@@ -10,13 +10,26 @@ import { HookgateError } from '../../src/errors/hookgate-error.ts';
  */
 export const DEFAULT_TURN_CONCURRENCY = 200;
 
+/**
+ * How long transcripts are kept unless `-c transcriptRetentionDays` says otherwise: a turn reads only
+ * the newest messages, and a chat's words are not kept for ever by default (docs/security.md).
+ */
+export const DEFAULT_TRANSCRIPT_RETENTION_DAYS = 90;
+
 /** The `-c key=value` options of `cdk deploy`, validated (a typo fails synth with its name). */
 export interface StackContext {
   stackName: string;
   hooksHome?: string;
   dataRemovalPolicy: RemovalPolicy;
   telemetrySubscribers: TelemetrySubscriber[];
-  settings: { allowedUsers?: string; approvers?: string; model?: string; modelBaseUrl?: string };
+  settings: {
+    allowedUsers?: string;
+    approvers?: string;
+    model?: string;
+    modelBaseUrl?: string;
+    /** `-c transcriptRetentionDays=N` (1–3650, default {@link DEFAULT_TRANSCRIPT_RETENTION_DAYS}) or `none` (kept for ever). */
+    transcriptRetentionDays?: number;
+  };
   /**
    * Reserved concurrency of the gateway λ, only when asked (`-c gatewayConcurrency=N`): a flood
    * of forged webhooks cannot starve the rest, but reserving needs N + 100 of the account's quota.
@@ -73,6 +86,7 @@ const Context = z.object({
   modelBaseUrl: z.url().optional(),
   gatewayConcurrency: z.coerce.number().int().min(1).max(1000).optional(),
   turnConcurrency: z.union([z.literal('none'), z.coerce.number().int().min(2).max(1000)]).optional(),
+  transcriptRetentionDays: z.union([z.literal('none'), z.coerce.number().int().min(1).max(3650)]).optional(),
   alarmEmail: z.email().optional(),
   alarmTopicArn: z
     .string()
@@ -135,6 +149,9 @@ export function readStackContext(get: (key: string) => unknown): StackContext {
       ...(c.approvers ? { approvers: c.approvers } : {}),
       ...(c.model ? { model: c.model } : {}),
       ...(c.modelBaseUrl ? { modelBaseUrl: c.modelBaseUrl } : {}),
+      ...(c.transcriptRetentionDays === 'none'
+        ? {}
+        : { transcriptRetentionDays: c.transcriptRetentionDays ?? DEFAULT_TRANSCRIPT_RETENTION_DAYS }),
     },
     ...(c.gatewayConcurrency !== undefined ? { gatewayConcurrency: c.gatewayConcurrency } : {}),
     turnConcurrency: c.turnConcurrency ?? DEFAULT_TURN_CONCURRENCY,

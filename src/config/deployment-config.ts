@@ -76,6 +76,12 @@ export interface DeploymentConfig {
   transcription?: { baseUrl: string; model: string; apiKey?: string };
   /** `HOOKGATE_SESSION_IDLE_SECONDS`: a conversation idle longer starts a new session (finalize reason `session_expired`). Unset = never. */
   sessionIdleSeconds?: number;
+  /**
+   * `HOOKGATE_TRANSCRIPT_RETENTION_DAYS` (1–3650): a transcript message expires this long after it was
+   * written, its session's counter this long after the last one (the stack sets 90 unless
+   * `-c transcriptRetentionDays=none`). Unset = kept for ever.
+   */
+  transcriptRetentionDays?: number;
   /** `HOOKGATE_REPLY_ATTEMPTS`, `HOOKGATE_REPLY_BACKOFF_MS`, `HOOKGATE_REPLY_MAX_DELAY_MS`: how platform sends are retried (defaults in reply-retry.ts). */
   replyRetry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   /** `HOOKGATE_LOG_LEVEL` of the functions' structured loggers; default `info`. */
@@ -108,6 +114,11 @@ const FORMATS: Record<string, z.ZodMiniType<string>> = {
   HOOKGATE_TRANSCRIPTION_BASE_URL: httpUrl,
   HOOKGATE_TRANSCRIPTION_MODEL: z.string().check(z.minLength(1)),
   HOOKGATE_SESSION_IDLE_SECONDS: z.string().check(z.regex(/^[1-9]\d*$/, { error: 'must be a whole number of seconds ≥ 1' })),
+  HOOKGATE_TRANSCRIPT_RETENTION_DAYS: z.string().check(
+    z.refine((days) => /^[1-9]\d{0,3}$/.test(days) && Number(days) <= 3650, {
+      error: 'must be a whole number of days from 1 to 3650',
+    }),
+  ),
   HOOKGATE_REPLY_ATTEMPTS: z.string().check(z.regex(/^([1-9]|10)$/, { error: 'must be a whole number from 1 to 10' })),
   HOOKGATE_REPLY_BACKOFF_MS: z
     .string()
@@ -203,6 +214,7 @@ export function loadDeploymentConfig(
   const allowedUsers = parseAllowedUsers(env.HOOKGATE_ALLOWED_USERS);
   const approvers = parseAllowedUsers(env.HOOKGATE_APPROVERS, 'HOOKGATE_APPROVERS');
   const idle = read(env, 'HOOKGATE_SESSION_IDLE_SECONDS');
+  const transcriptDays = read(env, 'HOOKGATE_TRANSCRIPT_RETENTION_DAYS');
   const httpHookSecret = read(env, 'HOOKGATE_HTTP_HOOK_SECRET');
   const transcriptionUrl = read(env, 'HOOKGATE_TRANSCRIPTION_BASE_URL');
   const transcriptionModel = read(env, 'HOOKGATE_TRANSCRIPTION_MODEL') ?? 'whisper-1';
@@ -223,6 +235,7 @@ export function loadDeploymentConfig(
       ? { transcription: { baseUrl: transcriptionUrl, model: transcriptionModel, ...(modelKey ? { apiKey: modelKey } : {}) } }
       : {}),
     ...(idle ? { sessionIdleSeconds: Number(idle) } : {}),
+    ...(transcriptDays ? { transcriptRetentionDays: Number(transcriptDays) } : {}),
     replyRetry: replyRetryFrom(env),
     logLevel: (read(env, 'HOOKGATE_LOG_LEVEL') as LogLevelName | undefined) ?? 'info',
     resources: loadDeploymentResources(env),

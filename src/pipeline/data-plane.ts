@@ -92,6 +92,12 @@ export function dataPlaneFromLocalAws(aws: EmulatedAws): DataPlaneResources {
   };
 }
 
+/** How the stores keep what they write (a deployment's settings, not its resources). */
+export interface DataPlaneOptions {
+  /** How long a transcript message is kept after it was written (none: for ever). */
+  transcriptRetentionSeconds?: number;
+}
+
 export class DataPlaneEnvError extends HookgateError {
   override readonly name = 'DataPlaneEnvError';
 }
@@ -140,7 +146,7 @@ export function dataPlaneFromConfig(config: { resources: Partial<DataPlaneResour
  * // …
  * plane.destroy();
  */
-export function createDataPlane(resources: DataPlaneResources): DataPlane {
+export function createDataPlane(resources: DataPlaneResources, options: DataPlaneOptions = {}): DataPlane {
   const base = {
     ...(resources.region ? { region: resources.region } : {}),
     ...(resources.credentials ? { credentials: resources.credentials } : {}),
@@ -171,7 +177,10 @@ export function createDataPlane(resources: DataPlaneResources): DataPlane {
     table,
     dedup: new DynamoDeliveryDedupStore(table),
     sessions: new DynamoSessionStore(table),
-    transcripts: new DynamoTranscriptStore(table),
+    transcripts: new DynamoTranscriptStore(
+      table,
+      options.transcriptRetentionSeconds === undefined ? {} : { retentionSeconds: options.transcriptRetentionSeconds },
+    ),
     approvals: new DynamoApprovalStore(table),
     allowlist: new DynamoAllowlistStore(table),
     payloads,

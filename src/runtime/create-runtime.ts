@@ -80,7 +80,10 @@ const SERVICE_NAMES: Record<RuntimeRole, string> = {
  * export const handler = await createObserverFunction(runtime);
  */
 export function createRuntime(config: DeploymentConfig, inputs: RuntimeInputs): Runtime {
-  const plane = createDataPlane(dataPlaneFromConfig(config));
+  const plane = createDataPlane(
+    dataPlaneFromConfig(config),
+    config.transcriptRetentionDays === undefined ? {} : { transcriptRetentionSeconds: config.transcriptRetentionDays * 86_400 },
+  );
   const loggers = new Map<RuntimeRole, Logger>();
   const logger = (role: RuntimeRole): Logger => {
     if (inputs.logger) return inputs.logger;

@@ -1,6 +1,6 @@
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SequencedMessages, TranscriptMessage, TranscriptStore } from './transcript-store.ts';
-import { queryPartition, type DynamoTable } from './dynamo-table.ts';
+import { epochSeconds, queryPartition, type DynamoTable } from './dynamo-table.ts';
 import { StoreWriteError } from './store-errors.ts';
 
 /**
@@ -11,7 +11,13 @@ import { StoreWriteError } from './store-errors.ts';
  * A message's JSON is cut into slices of at most CHUNK_CHARS UTF-16 units (≤ 4 bytes each
  * in UTF-8, so every item stays far below DynamoDB's 400 KB limit). `load` reassembles
  * messages in seq order and drops a message whose chunks are not all there (an append that
- * died half-way), instead of returning a corrupt message. No TTL.
+ * died half-way), instead of returning a corrupt message.
+ *
+ * Retention: with `retentionSeconds`, every item an append writes carries `expires_at` (the
+ * table's TTL attribute) that far ahead, and META's is moved forward with each append, so it
+ * outlives the messages and a session idle for the whole period is forgotten entirely. An
+ * active session loses only messages older than the period (a turn reads the newest ones,
+ * docs/turn-runtime.md). Without it (local runs), nothing expires.
  *
  * @example
  * const transcripts = new DynamoTranscriptStore(table);
@@ -24,7 +30,10 @@ export class DynamoTranscriptStore implements TranscriptStore {
   /** 64 Ki UTF-16 units: at most 256 KB of UTF-8 per item. */
   static readonly CHUNK_CHARS = 65_536;
 
-  constructor(private readonly table: DynamoTable) {}
+  constructor(
+    private readonly table: DynamoTable,
+    private readonly options: { retentionSeconds?: number; now?: () => Date } = {},
+  ) {}
 
   async load(sessionId: string): Promise<TranscriptMessage[]> {
     return assembleMessages(await queryPartition(this.table, `TRANSCRIPT#${sessionId}`, 'MSG#')).messages;
@@ -87,13 +96,18 @@ export class DynamoTranscriptStore implements TranscriptStore {
   async append(sessionId: string, messages: readonly TranscriptMessage[]): Promise<void> {
     if (messages.length === 0) return;
     const pk = `TRANSCRIPT#${sessionId}`;
+    const retention = this.options.retentionSeconds;
+    const expiry = retention === undefined ? {} : { expires_at: epochSeconds(this.options.now?.() ?? new Date()) + retention };
     // Reserve a block of sequence numbers atomically, so concurrent appends never collide.
     const { Attributes } = await this.table.doc.send(
       new UpdateCommand({
         TableName: this.table.tableName,
         Key: { PK: pk, SK: 'META' },
-        UpdateExpression: 'ADD next_seq :n',
-        ExpressionAttributeValues: { ':n': messages.length },
+        UpdateExpression: expiry.expires_at === undefined ? 'ADD next_seq :n' : 'ADD next_seq :n SET expires_at = :e',
+        ExpressionAttributeValues: {
+          ':n': messages.length,
+          ...(expiry.expires_at === undefined ? {} : { ':e': expiry.expires_at }),
+        },
         ReturnValues: 'UPDATED_NEW',
       }),
     );
@@ -109,6 +123,7 @@ export class DynamoTranscriptStore implements TranscriptStore {
         chunk,
         chunks: slices.length,
         data,
+        ...expiry,
       }));
     });
     await this.batchPut(items);

@@ -14,7 +14,7 @@ import {
   TURN_MAX_RECEIVE_COUNT,
 } from '../../src/pipeline/topology.ts';
 import { parseTelemetrySubscribers } from '../../infra/lib/telemetry-subscribers.ts';
-import { DEFAULT_TURN_CONCURRENCY, readStackContext } from '../../infra/lib/stack-context.ts';
+import { DEFAULT_TRANSCRIPT_RETENTION_DAYS, DEFAULT_TURN_CONCURRENCY, readStackContext } from '../../infra/lib/stack-context.ts';
 import { CDK_JSON_CONTEXT } from '../support/cdk-json-context.ts';
 import { cdkOutdirs } from '../support/cdk-outdir.ts';
 
@@ -319,6 +319,14 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     expect(() => contextOf({ turnConcurrency: '1' })).toThrow(/turnConcurrency/);
     expect(() => contextOf({ turnConcurrency: '1001' })).toThrow(/turnConcurrency/);
     expect(mappings(synth({ turnConcurrency: 750 }))).toContain(750);
+    // Transcripts expire 90 days after their session's last message unless the operator says otherwise.
+    expect(contextOf().settings.transcriptRetentionDays).toBe(DEFAULT_TRANSCRIPT_RETENTION_DAYS);
+    expect(contextOf({ transcriptRetentionDays: '365' }).settings.transcriptRetentionDays).toBe(365);
+    expect(contextOf({ transcriptRetentionDays: 'none' }).settings.transcriptRetentionDays).toBeUndefined();
+    expect(() => contextOf({ transcriptRetentionDays: '0' })).toThrow(/transcriptRetentionDays/);
+    const retention = synth({ settings: { transcriptRetentionDays: 30 } });
+    expect(lambdaNamed('turnfn', retention).props.Environment.Variables.HOOKGATE_TRANSCRIPT_RETENTION_DAYS).toBe('30');
+    expect(lambdaNamed('turnfn').props.Environment.Variables.HOOKGATE_TRANSCRIPT_RETENTION_DAYS).toBeUndefined();
     expect(mappings(synth({ turnConcurrency: 'none' })).filter((m) => m === undefined)).toHaveLength(1);
     const topics = template.findResources('AWS::SNS::Topic');
     const eventsTopic = Object.entries(topics).find(([id]) => id.startsWith('EventsTopic'))![1] as {

@@ -1,3 +1,4 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
@@ -53,6 +54,40 @@ const turnHandler = (env: NodeJS.ProcessEnv) =>
       createEngine: (options) => createHookEngine({ ...options, home: home.path, print: () => {}, logger: createMemoryLogger() }),
     }),
   );
+
+describe('transcript retention (HOOKGATE_TRANSCRIPT_RETENTION_DAYS, set by the stack)', () => {
+  it('reaches the transcript store the runtime builds: what a turn appends expires that many days ahead', async () => {
+    const runtimeWith = (env: NodeJS.ProcessEnv) =>
+      createRuntime(onEmulators(loadDeploymentConfig({ HOOKGATE_LOG_LEVEL: 'silent', ...env }, { runtime: 'aws' }), aws), {
+        createEngine: () => createHookEngine({ home: home.path, print: () => {}, logger: createMemoryLogger() }),
+      });
+    const expiries = async (env: NodeJS.ProcessEnv, session: string) => {
+      const { plane } = runtimeWith(env);
+      await plane.transcripts.append(session, [{ role: 'user', content: 'hello' }]);
+      const { Items = [] } = await plane.table.doc.send(
+        new QueryCommand({
+          TableName: plane.table.tableName,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': `TRANSCRIPT#${session}` },
+        }),
+      );
+      plane.destroy();
+      return Items.map((item) => item.expires_at as number | undefined);
+    };
+    const before = Math.floor(Date.now() / 1000);
+    const kept = await expiries({ HOOKGATE_TRANSCRIPT_RETENTION_DAYS: '90' }, `retained-${randomUUID()}`);
+    expect(kept).toHaveLength(2); // META and the message
+    for (const at of kept) expect(at! - before).toBeGreaterThanOrEqual(90 * 86_400);
+    for (const at of kept) expect(at! - before).toBeLessThan(90 * 86_400 + 120);
+    expect(await expiries({}, `forever-${randomUUID()}`)).toEqual([undefined, undefined]);
+    expect(() => loadDeploymentConfig({ HOOKGATE_TRANSCRIPT_RETENTION_DAYS: '3651' }, { runtime: 'aws' })).toThrow(
+      /HOOKGATE_TRANSCRIPT_RETENTION_DAYS must be a whole number of days from 1 to 3650/,
+    );
+    expect(() => loadDeploymentConfig({ HOOKGATE_TRANSCRIPT_RETENTION_DAYS: '0' }, { runtime: 'aws' })).toThrow(
+      /HOOKGATE_TRANSCRIPT_RETENTION_DAYS/,
+    );
+  });
+});
 
 describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => {
   it('builds from the environment, runs a turn on the configured model and replies through the platform API', async () => {

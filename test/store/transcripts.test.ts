@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoTranscriptStore } from '../../src/store/dynamo-transcript-store.ts';
 import type { TranscriptMessage } from '../../src/store/transcript-store.ts';
 import { withTable } from './with-table.ts';
@@ -120,5 +120,37 @@ describe('DynamoTranscriptStore', () => {
       ],
       seqs: [0, 2],
     });
+  });
+
+  it('with a retention, every item of an append expires that far ahead, and META moves with the last append', async () => {
+    let now = new Date('2026-01-01T00:00:00Z');
+    const transcripts = new DynamoTranscriptStore(table(), { retentionSeconds: 90 * 86_400, now: () => now });
+    await transcripts.append('kept', [{ role: 'user', content: 'x'.repeat(DynamoTranscriptStore.CHUNK_CHARS + 10) }]);
+    now = new Date('2026-02-01T00:00:00Z');
+    await transcripts.append('kept', [{ role: 'assistant', content: 'later' }]);
+    const { Items = [] } = await table().doc.send(
+      new QueryCommand({
+        TableName: table().tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': 'TRANSCRIPT#kept' },
+      }),
+    );
+    const at = (iso: string) => Date.parse(iso) / 1000 + 90 * 86_400;
+    expect(Items.map((item) => [item.SK, item.expires_at])).toEqual([
+      ['META', at('2026-02-01T00:00:00Z')],
+      ['MSG#0000000000#00000', at('2026-01-01T00:00:00Z')],
+      ['MSG#0000000000#00001', at('2026-01-01T00:00:00Z')],
+      ['MSG#0000000001#00000', at('2026-02-01T00:00:00Z')],
+    ]);
+    // Without one (local runs), nothing expires.
+    await new DynamoTranscriptStore(table()).append('forever', [{ role: 'user', content: 'hi' }]);
+    const forever = await table().doc.send(
+      new QueryCommand({
+        TableName: table().tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': 'TRANSCRIPT#forever' },
+      }),
+    );
+    expect(forever.Items?.map((item) => item.expires_at)).toEqual([undefined, undefined]);
   });
 });

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { chmod, link, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_MAX_PROCESSES } from '../../src/agent/sandbox/bubblewrap-args.ts';
+import { SANDBOX_MAX_PROCESSES, SANDBOX_SHM_BYTES, SANDBOX_TMP_BYTES } from '../../src/agent/sandbox/bubblewrap-args.ts';
 import { createBubblewrapSandbox, sandboxEnvironment } from '../../src/agent/sandbox/bubblewrap-sandbox.ts';
 import { probeBubblewrap } from '../../src/agent/sandbox/probe-bubblewrap.ts';
 import { selectToolSandbox } from '../../src/agent/sandbox/select-tool-sandbox.ts';
@@ -116,6 +116,41 @@ describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, ()
     expect(fds!.trim().split(' ')).toEqual(['0', '1', '2']);
     expect(rest.join('\n')).not.toContain('hunter2');
     expect(rest.join('\n')).toMatch(/No such file or directory/);
+  });
+
+  it('hides a folder reached through a symlink where an allowed root holds what it points to, and one under a symlinked root', async () => {
+    const homeLink = join(base, 'home-link');
+    const rootLink = join(base, 'data-link');
+    await symlink(hooksHome, homeLink);
+    await symlink(allowed, rootLink);
+    const read = (box: ToolSandbox, path: string) =>
+      box.run(s1, { op: 'exec', command: `cat ${path}/config.yaml 2>&1; cat ${path}/../shared.txt; true`, timeoutSeconds: 30 });
+    // `--home` given as a link into an allowed root: the home is hidden at its real place.
+    const viaLinkedHome = await read(
+      createBubblewrapSandbox({ workspaceRoot: root, allowedRoots: [allowed], hidden: [homeLink] }),
+      hooksHome,
+    );
+    expect(viaLinkedHome.output).toContain('shared data');
+    expect(viaLinkedHome.output).not.toContain('hooks: {}');
+    // An allowed root given as a link: the home is hidden where the root shows it.
+    const viaLinkedRoot = await read(
+      createBubblewrapSandbox({ workspaceRoot: root, allowedRoots: [rootLink], hidden: [hooksHome] }),
+      join(rootLink, 'hermes'),
+    );
+    expect(viaLinkedRoot.output).toContain('shared data');
+    expect(viaLinkedRoot.output).not.toContain('hooks: {}');
+  });
+
+  it('bounds /tmp and /dev/shm and keeps the rest of /dev read-only (a tmpfs is memory no process is charged for)', async () => {
+    const bwrapVersion = spawnSync('bwrap', ['--version'], { encoding: 'utf8' }).stdout;
+    if (!/ 0\.([89]|\d\d)\.| [1-9]\d*\./.test(bwrapVersion)) return; // bwrap before 0.8 has no --size
+    const run = await exec(
+      'df -B1 --output=size /tmp /dev/shm | tail -2 | tr -s " \\n" " "; echo; touch /dev/x 2>&1; echo ok > /dev/null && echo null-writable',
+    );
+    const [sizes, touched, devNull] = run.output.trim().split('\n');
+    expect(sizes!.trim().split(' ').map(Number)).toEqual([SANDBOX_TMP_BYTES, SANDBOX_SHM_BYTES]);
+    expect(touched).toMatch(/Read-only file system/);
+    expect(devNull).toBe('null-writable');
   });
 
   it('sees a read-only system, a minimal /etc, no network and only its own processes', async () => {

@@ -7,6 +7,14 @@ export const SANDBOX_WORKSPACE = '/workspace';
 export const SANDBOX_MAX_PROCESSES = 256;
 
 /**
+ * The size of a call's `/tmp` and `/dev/shm` (tmpfs, so memory). Unsized, each could take half the
+ * host's memory, and what a tmpfs holds is charged to no process: out of memory, the kernel kills
+ * the biggest real one, the gateway. With bwrap before 0.8 (no `--size`) they stay unsized.
+ */
+export const SANDBOX_TMP_BYTES = 1024 * 1024 * 1024;
+export const SANDBOX_SHM_BYTES = 64 * 1024 * 1024;
+
+/**
  * Run by bash between `prlimit` and the command: closes every descriptor above 2, then execs the
  * command. bwrap passes on whatever the gateway's process holds without close-on-exec (LevelDB's
  * files under `hookgate dev`, a launcher's descriptors), and through `/proc/self/fd/N` the command
@@ -69,6 +77,8 @@ export interface BubblewrapLayout {
   hidden: readonly string[];
   /** `--ro-bind-data` sources: fd 3, 4, … hold passwd, group, hosts (see `sandboxEtcFiles`). */
   generatedEtc: readonly string[];
+  /** Size `/tmp` and `/dev/shm` (`SANDBOX_TMP_BYTES`, `SANDBOX_SHM_BYTES`) and make the rest of `/dev` read-only: bwrap ≥ 0.8. */
+  tmpfsLimits?: boolean;
   /** The file `--json-status-fd` writes to (bwrap reports the child's start there; a setup failure never starts it). */
   statusFd: number;
 }
@@ -105,7 +115,13 @@ export function bubblewrapArgs(layout: BubblewrapLayout, argv: readonly string[]
     if (entry.symlink !== undefined) args.push('--symlink', entry.symlink, entry.path);
     else args.push('--ro-bind', entry.path, entry.path);
   }
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', '/etc');
+  args.push('--proc', '/proc', '--dev', '/dev');
+  if (layout.tmpfsLimits) {
+    // /dev's own tmpfs is read-only once /dev/shm has a bounded one: device nodes still open for writing.
+    args.push('--size', String(SANDBOX_SHM_BYTES), '--tmpfs', '/dev/shm', '--remount-ro', '/dev');
+    args.push('--size', String(SANDBOX_TMP_BYTES));
+  }
+  args.push('--tmpfs', '/tmp', '--dir', '/etc');
   for (const name of ETC_ALLOWLIST) args.push('--ro-bind-try', `/etc/${name}`, `/etc/${name}`);
   if (layout.network === 'host') args.push('--ro-bind-try', '/etc/resolv.conf', '/etc/resolv.conf');
   for (const [i, name] of layout.generatedEtc.entries()) args.push('--ro-bind-data', String(3 + i), `/etc/${name}`);

@@ -1,5 +1,6 @@
-import { chownSync, lstatSync, mkdirSync, readlinkSync, statSync } from 'node:fs';
-import { delimiter, dirname, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { chownSync, lstatSync, mkdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { applyPatch } from './apply-patch.ts';
 import {
   bubblewrapArgs,
@@ -127,6 +128,7 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Tool
     .filter((root) => !user || unsearchableAncestor(root, user.uid) === undefined);
   const env = sandboxEnvironment(options.envPassthrough ?? [], process.env, roots);
   const system = hostSystemEntries();
+  const limitTmpfs = supportsSizedTmpfs(bwrap);
 
   const call = async (
     sessionId: string,
@@ -140,10 +142,11 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Tool
       system,
       readOnlyRoots: roots,
       // Its own workspace root too: an allowed root above it would show every session's workspace by path.
-      hidden: existingDirectories([options.workspaceRoot, ...(options.hidden ?? [])]),
+      hidden: hiddenInSandbox(existingDirectories([options.workspaceRoot, ...(options.hidden ?? [])]), roots),
       generatedEtc: ['passwd', 'group', 'hosts'],
       // After the three `--ro-bind-data` inputs (fds 3, 4, 5).
       statusFd: 3 + 3,
+      ...(limitTmpfs ? { tmpfsLimits: true } : {}),
     };
     const run = await runProcess({
       file: bwrap,
@@ -291,6 +294,45 @@ function existingDirectories(paths: readonly string[]): string[] {
         return false;
       }
     });
+}
+
+/**
+ * Where each hidden folder appears inside the sandbox: its own path, and, under every allowed
+ * root whose real path holds its real path, the same place below the root as bound. A root or a
+ * hidden folder reached through a symlink (`--home` a link into an allowed root) is compared by
+ * what it points to: compared by the path alone, the folder was not hidden.
+ */
+function hiddenInSandbox(hidden: readonly string[], roots: readonly string[]): string[] {
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return path;
+    }
+  };
+  const places = new Set<string>();
+  for (const folder of hidden) {
+    places.add(folder);
+    const folderReal = real(folder);
+    for (const root of roots) {
+      const rootReal = real(root);
+      if (isInsidePath(folderReal, rootReal)) places.add(join(root, relative(rootReal, folderReal)));
+    }
+  }
+  return [...places];
+}
+
+const sizedTmpfs = new Map<string, boolean>();
+
+/** bwrap 0.8 added `--size` for a tmpfs (Ubuntu 22.04 ships 0.6): asked once per binary. */
+function supportsSizedTmpfs(bwrap: string): boolean {
+  let known = sizedTmpfs.get(bwrap);
+  if (known === undefined) {
+    const version = /(\d+)\.(\d+)/.exec(spawnSync(bwrap, ['--version'], { encoding: 'utf8', timeout: 5_000 }).stdout ?? '');
+    known = version !== null && (Number(version[1]) > 0 || Number(version[2]) >= 8);
+    sizedTmpfs.set(bwrap, known);
+  }
+  return known;
 }
 
 /**

@@ -20,6 +20,13 @@ import { errorText } from '../errors/error-text.ts';
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
+ * How long the acknowledgement waits for the gateway's own reply (a command's answer, a refusal).
+ * Slack wants its 2xx within 3 s, and a platform API that hangs would otherwise hold the webhook
+ * for two tries of 10 s each; past this the webhook is acknowledged and the send goes on alone.
+ */
+export const GATEWAY_REPLY_WAIT_MS = 1_500;
+
+/**
  * The gateway as a Hono app: `/webhooks/{platform}` (+ `GET /webhooks/whatsapp`,
  * `GET /webhooks/local/messages`), `/v1/hooks/{hook}`, `/v1/events`, `/healthz`.
  * Refused requests get a 4xx with a clear message; when the work could not be made durable
@@ -95,13 +102,24 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
         if (result.reply !== undefined && !adapter.repliesInline) {
           // The gateway's own answer (command, refusal): the turn is not involved, and a failed
           // send must not make the platform redeliver an already-handled message.
-          await replier.send(delivery.event.reply, result.reply).catch((error: unknown) =>
-            logger.warn('gateway reply could not be sent', {
+          const sent = replier.send(delivery.event.reply, result.reply).then(
+            () => 'sent' as const,
+            (error: unknown) =>
+              logger.warn('gateway reply could not be sent', {
+                platform: adapter.platform,
+                delivery_id: delivery.deliveryId,
+                error: logExcerpt(errorText(error)),
+              }),
+          );
+          let timer: NodeJS.Timeout | undefined;
+          const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), GATEWAY_REPLY_WAIT_MS)));
+          if ((await Promise.race([sent, late])) === 'late') {
+            logger.warn(`gateway reply still sending after ${GATEWAY_REPLY_WAIT_MS} ms; the webhook is acknowledged without it`, {
               platform: adapter.platform,
               delivery_id: delivery.deliveryId,
-              error: logExcerpt(errorText(error)),
-            }),
-          );
+            });
+          }
+          clearTimeout(timer);
         }
         return result;
       });

@@ -123,6 +123,23 @@ describe('authorisation', () => {
     expect(await replies()).toEqual(['⛔ You are not allowed to use this bot (local:u2).']);
   });
 
+  it("acknowledges without the gateway's reply when the platform API does not answer it (Slack's 3-second window)", async () => {
+    gw?.plane.destroy();
+    engine = recordingEngine();
+    const asked: string[] = [];
+    const hung = {
+      send: (_target: unknown, text: string) => {
+        asked.push(text);
+        return new Promise<void>(() => {}); // the platform API never answers
+      },
+    };
+    gw = gatewayHarness(aws, { HOOKGATE_ALLOWED_USERS: 'local:u1' }, engine, { replier: hung as never });
+    // Answered (202) although the send it started never settles; before, the webhook waited on it.
+    await say('from a stranger', 'u2');
+    expect(asked).toEqual(['⛔ You are not allowed to use this bot (local:u2).']);
+    expect(await gw.drainTurns()).toEqual([]);
+  });
+
   it('stays silent when configured so', async () => {
     await setup({ HOOKGATE_ALLOWED_USERS: 'telegram:1', HOOKGATE_UNAUTHORISED_REPLY: 'silent' });
     await say('anyone?');

@@ -60,10 +60,14 @@ export function teamsAdapter(config: TeamsConfig): PlatformAdapter {
   return {
     platform: 'teams',
     async handle(request) {
-      const claims = await verifier.verify(request.headers.get('authorization'));
+      const { claims, endorsements } = await verifier.verify(request.headers.get('authorization'));
       const activity = parsePayload(request.rawBody, Activity, 'teams activity');
       if (typeof claims.serviceUrl !== 'string' || !sameUrl(claims.serviceUrl, activity.serviceUrl)) {
         throw new InvalidSignatureError('teams: the token serviceUrl claim does not match the activity');
+      }
+      // A key that lists the channels it endorses vouches for those alone (Bot Framework's endorsement check).
+      if (endorsements && activity.channelId !== undefined && !endorsements.includes(activity.channelId)) {
+        throw new InvalidSignatureError(`teams: the signing key does not endorse channel ${JSON.stringify(activity.channelId)}`);
       }
       const attachments = teamsAttachments(activity.attachments, activity.serviceUrl);
       if (activity.type !== 'message' || (activity.text === undefined && attachments.length === 0)) {

@@ -16,6 +16,8 @@ export interface InboundRequest {
 export interface Delivery {
   readonly deliveryId: string;
   readonly event: MessageEvent;
+  /** The platform says this request repeats one it sent before and got no answer to in time (Slack's `X-Slack-Retry-Num`). */
+  readonly retry?: boolean;
 }
 
 /**

@@ -38,6 +38,16 @@ export class VerificationUnavailableError extends WebhookError {
   readonly status = 503;
 }
 
+/**
+ * A platform's retry of a delivery whose first try is still in hand (claimed moments ago, not yet
+ * answered): retry later. Acknowledged now, the retry would be the platform's last word, and a
+ * first try that then failed would lose the message.
+ */
+export class DeliveryInProgressError extends WebhookError {
+  override readonly name = 'DeliveryInProgressError';
+  readonly status = 503;
+}
+
 /** A field is longer than the gateway's stated limit for it (ids and names: 400). */
 export class FieldTooLongError extends WebhookError {
   override readonly name = 'FieldTooLongError';

@@ -8,4 +8,6 @@ export interface DeliveryDedupStore {
   claim(key: string, ttlSeconds: number, now?: Date): Promise<boolean>;
   /** Undoes a claim whose work could not be made durable, so the platform's retry is taken. */
   release(key: string): Promise<void>;
+  /** When the standing claim of `key` was made (undefined: there is none). */
+  claimedAt(key: string): Promise<Date | undefined>;
 }

@@ -47,6 +47,14 @@ export class DynamoDeliveryDedupStore implements DeliveryDedupStore, HandledDeli
     await this.table.doc.send(new DeleteCommand({ TableName: this.table.tableName, Key: { PK: `DEDUP#${key}`, SK: 'DEDUP' } }));
   }
 
+  async claimedAt(key: string): Promise<Date | undefined> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.tableName, Key: { PK: `DEDUP#${key}`, SK: 'DEDUP' }, ConsistentRead: true }),
+    );
+    const at = typeof Item?.claimed_at === 'string' ? new Date(Item.claimed_at) : undefined;
+    return at && !Number.isNaN(at.getTime()) ? at : undefined;
+  }
+
   async wasHandled(key: string, now: Date = new Date()): Promise<boolean> {
     const { Item } = await this.table.doc.send(
       new GetCommand({ TableName: this.table.tableName, Key: { PK: `DEDUP#${key}`, SK: 'DEDUP' }, ConsistentRead: true }),

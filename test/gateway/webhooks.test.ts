@@ -133,14 +133,27 @@ describe('slack', () => {
     expect(await res.json()).toEqual({ challenge: 'abc123' });
   });
 
-  it('enqueues a user message once even when Slack retries it', async () => {
+  it('enqueues a user message once even when Slack retries it: a retry while the first try may still be in hand is told to come back (503), a later one is acknowledged', async () => {
+    let clock = Date.now();
+    gw.plane.destroy();
+    gw = gatewayHarness(aws, env(fake.url), engine, { now: () => new Date(clock) });
     const body = slackEvent('Ev1', { user: 'U1', text: 'hi there', thread_ts: '1699.5' });
-    const first = await gw.request('/webhooks/slack', { body, headers: slackHeaders('slack-secret', body) });
-    const retry = await gw.request('/webhooks/slack', {
-      body,
-      headers: { ...slackHeaders('slack-secret', body), 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' },
+    const retryOf = (n: number) => ({
+      ...slackHeaders('slack-secret', body),
+      'x-slack-retry-num': String(n),
+      'x-slack-retry-reason': 'http_timeout',
     });
-    expect([first.status, retry.status]).toEqual([200, 200]);
+    const first = await gw.request('/webhooks/slack', { body, headers: slackHeaders('slack-secret', body) });
+    clock += 3_000; // Slack's first retry: no answer within 3 s
+    const early = await gw.request('/webhooks/slack', { body, headers: retryOf(1) });
+    clock += 60_000; // its next, a minute later
+    const later = await gw.request('/webhooks/slack', { body, headers: retryOf(2) });
+    expect([first.status, early.status, later.status]).toEqual([200, 503, 200]);
+    // Without the retry header (the app_mention of the same message), a duplicate is acknowledged at once.
+    const mention = slackEvent('Ev1b', { type: 'app_mention', user: 'U1', text: 'hi there', thread_ts: '1699.5' });
+    expect((await gw.request('/webhooks/slack', { body: mention, headers: slackHeaders('slack-secret', mention) })).status).toBe(
+      200,
+    );
     const turns = await gw.drainTurns();
     expect(turns).toHaveLength(1);
     expect(turns[0]).toMatchObject({
@@ -498,7 +511,7 @@ describe('durability', () => {
 
   it('answers 503 when the dedup store is unreachable', async () => {
     gw = gatewayHarness(aws, env(fake.url), engine, {
-      dedup: { claim: () => Promise.reject(new Error('table down')), release: async () => {} },
+      dedup: { claim: () => Promise.reject(new Error('table down')), release: async () => {}, claimedAt: async () => undefined },
     });
     expect((await gw.request('/webhooks/telegram', { body: telegramUpdate('x'), headers: tgHeaders })).status).toBe(503);
   });

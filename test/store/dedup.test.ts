@@ -23,6 +23,16 @@ describe('DynamoDeliveryDedupStore', () => {
     expect(Item?.expires_at).toBe(Math.floor(now.getTime() / 1000) + 60);
   });
 
+  it('says when the standing claim was made, and nothing once it is released', async () => {
+    const dedup = new DynamoDeliveryDedupStore(table());
+    const now = new Date('2026-01-01T00:00:00Z');
+    expect(await dedup.claimedAt('slack:when')).toBeUndefined();
+    await dedup.claim('slack:when', 60, now);
+    expect(await dedup.claimedAt('slack:when')).toEqual(now);
+    await dedup.release('slack:when');
+    expect(await dedup.claimedAt('slack:when')).toBeUndefined();
+  });
+
   it('treats an expired claim as free without waiting for TTL deletion', async () => {
     const dedup = new DynamoDeliveryDedupStore(table());
     const now = new Date('2026-01-01T00:00:00Z');

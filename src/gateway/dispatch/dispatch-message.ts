@@ -11,8 +11,17 @@ import type { Delivery } from '../../platforms/platform-adapter.ts';
 import type { DispatchOutcome } from './dispatch-outcome.ts';
 import { preGatewayDispatch } from './pre-gateway-dispatch.ts';
 import { GatewayHandle, SessionStoreHandle } from './dispatch-hook-kwargs.ts';
+import { DeliveryInProgressError } from '../../platforms/webhook-errors.ts';
 
 const DEFAULT_DEDUP_TTL_SECONDS = 2 * 86_400;
+
+/**
+ * A claim younger than this may still be in hand: its dispatch can wait on hooks (up to their
+ * timeout) before it enqueues or fails and releases the claim. A platform's retry that finds one
+ * is answered 503 (`DeliveryInProgressError`) to come back later (Slack's next retries come after
+ * 1 and 5 minutes); an older claim's retry is a duplicate.
+ */
+export const CLAIM_IN_HAND_SECONDS = 55;
 
 /**
  * The dispatch pipeline for one delivery (architecture §1): dedup claim →
@@ -33,12 +42,17 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
   const gatewayHandle = new GatewayHandle(enabledPlatforms(config), (target, text) => replier.send(target, text));
   const sessionStoreHandle = new SessionStoreHandle((sessionKey) => sessions.current(sessionKey));
 
-  return async function dispatch({ deliveryId, event: inbound }: Delivery): Promise<DispatchOutcome> {
+  return async function dispatch({ deliveryId, event: inbound, retry }: Delivery): Promise<DispatchOutcome> {
     const sessionKey = sessionKeyOf(inbound.source);
     const keys = { platform: inbound.source.platform, delivery_id: deliveryId, session_key: sessionKey };
     const warn = (message: string) => logger.warn(message, keys);
 
     if (!(await dedup.claim(deliveryId, ttl, now()))) {
+      const claimed = retry ? await dedup.claimedAt(deliveryId) : undefined;
+      if (claimed && now().getTime() - claimed.getTime() < CLAIM_IN_HAND_SECONDS * 1000) {
+        logger.info('retry of a delivery still in hand; 503 so the platform asks again later', keys);
+        throw new DeliveryInProgressError(`delivery ${deliveryId} is still being handled; retry later`);
+      }
       logger.info('duplicate delivery ignored', keys);
       return { kind: 'duplicate', deliveryId };
     }

@@ -136,7 +136,13 @@ export function slackAdapter(config: SlackConfig, now: () => number = Date.now):
       };
       return {
         kind: 'deliver',
-        deliveries: [{ deliveryId: `slack:${message.channel}:${message.ts}`, event }],
+        deliveries: [
+          {
+            deliveryId: `slack:${message.channel}:${message.ts}`,
+            event,
+            ...(request.headers.has('x-slack-retry-num') ? { retry: true } : {}),
+          },
+        ],
         acknowledge: () => jsonResponse({ ok: true }),
       };
     },

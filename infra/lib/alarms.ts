@@ -43,6 +43,8 @@ export interface StackAlarmsProps {
   readonly deadLetterQueues: readonly MonitoredDlq[];
   /** Server errors of the front door (Function URL or API Gateway): any alarms. */
   readonly serverErrors: readonly { readonly name: string; readonly metric: cloudwatch.IMetric }[];
+  /** hookgate's own metrics that alarm when above zero (undelivered replies). */
+  readonly metrics?: readonly { readonly id: string; readonly description: string; readonly metric: cloudwatch.IMetric }[];
 }
 
 /** A function whose slowest invocation of a minute took more than this share of its timeout alarms. */
@@ -53,7 +55,8 @@ export const DURATION_ALARM_SHARE = 0.8;
  * subscribed, or the operator's own `-c alarmTopicArn`. `alarms: 'none'` creates none (and no
  * topic): the operator said so. Per function: errors, throttles, and a duration over 80 % of
  * its timeout; per consumed queue: the age of its oldest message; per DLQ: any message; the
- * front door's 5xx. A new function or queue is one more entry in the lists.
+ * front door's 5xx; hookgate's own metrics above zero (`metrics`). A new function or queue is
+ * one more entry in the lists.
  *
  * Construct ids are the stack's own (`TurnErrors`, `OldestTurnAge`…), so alarms keep their
  * logical ids when this code moves.
@@ -118,6 +121,7 @@ export function addStackAlarms(scope: Stack, props: StackAlarmsProps): { topic?:
       limitMs,
     );
   }
+  for (const { id, description, metric } of props.metrics ?? []) alarmOn(id, `hookgate: ${description}`, metric);
   for (const { name, metric } of props.serverErrors) {
     alarmOn(
       `${name}ServerErrors`,

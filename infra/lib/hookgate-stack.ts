@@ -6,6 +6,7 @@ import {
   SecretValue,
   Stack,
   type StackProps,
+  aws_cloudwatch as cloudwatch,
   aws_dynamodb as dynamodb,
   aws_iam as iam,
   aws_kms as kms,
@@ -20,6 +21,7 @@ import {
   aws_sqs as sqs,
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { METRIC_NAMESPACE } from '../../src/telemetry/turn-metrics.ts';
 import {
   EVENT_TYPE_ATTRIBUTE,
   FUNCTION_TIMEOUT_SECONDS,
@@ -511,6 +513,21 @@ export class HookgateStack extends Stack {
       queues: monitoredQueues,
       deadLetterQueues,
       serverErrors: ingress.serverErrors,
+      metrics: [
+        {
+          // A revoked bot token, an expired Teams client secret or an emptied reply secret: turns run, no reply arrives.
+          id: 'UndeliveredReplies',
+          description:
+            'a reply the platform did not take (revoked or expired credentials, an emptied reply secret?): the turns ran, the chats heard nothing; see hookgate trace and the turn logs',
+          metric: new cloudwatch.Metric({
+            namespace: METRIC_NAMESPACE,
+            metricName: 'UndeliveredReplies',
+            dimensionsMap: { service: 'observer' },
+            statistic: cloudwatch.Stats.SUM,
+            period: Duration.minutes(5),
+          }),
+        },
+      ],
     });
     addStackDashboard(this, {
       functions: monitoredFunctions,

@@ -213,7 +213,7 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     );
   });
 
-  it("alarms on every DLQ, every queue's oldest message, the Function URL's 5xx, and errors, throttles and long durations of every function, each notifying the alarm topic", () => {
+  it("alarms on every DLQ, every queue's oldest message, the Function URL's 5xx, undelivered replies, and errors, throttles and long durations of every function, each notifying the alarm topic", () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map((a) => a.Properties);
     const queueIds = Object.keys(template.findResources('AWS::SQS::Queue'));
     const queueOf = (a: Record<string, any>) => a.Dimensions[0].Value['Fn::GetAtt'][0] as string;
@@ -243,7 +243,17 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     const alarmTopic = Object.keys(template.findResources('AWS::SNS::Topic')).find((id) => id.startsWith('AlarmTopic'));
     expect(alarmTopic).toBeDefined();
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: alarmTopic }]);
-    expect(alarms.length).toBe(4 + 3 + 4 * 3 + 1); // DLQs, oldest messages, 3 per function (gateway, turn, observer, tools), the URL's 5xx
+    // A reply the platform did not take (the observer's EMF metric): the turn ran, the chat heard nothing.
+    expect(alarms.filter((a) => a.MetricName === 'UndeliveredReplies')).toEqual([
+      expect.objectContaining({
+        Namespace: 'hookgate',
+        Dimensions: [{ Name: 'service', Value: 'observer' }],
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: 0,
+      }),
+    ]);
+    expect(alarms.length).toBe(4 + 3 + 4 * 3 + 1 + 1); // DLQs, oldest messages, 3 per function (gateway, turn, observer, tools), the URL's 5xx, undelivered replies
     // A telemetry queue's age alarms too (its consumer stopped reading).
     const withTelemetry = synth({ telemetrySubscribers: parseTelemetrySubscribers('[{"name":"audit"}]') });
     const ages = (

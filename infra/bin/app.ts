@@ -37,6 +37,7 @@ new HookgateStack(app, context.stackName, {
   settings: context.settings,
   ...(context.gatewayConcurrency !== undefined ? { gatewayConcurrency: context.gatewayConcurrency } : {}),
   turnConcurrency: context.turnConcurrency,
+  observerConcurrency: context.observerConcurrency,
   console: context.console,
   toolsNetwork: context.toolsNetwork,
   ...(context.otlpEndpoint ? { otlpEndpoint: context.otlpEndpoint } : {}),

@@ -45,7 +45,13 @@ import { addStackAlarms, type MonitoredDlq, type MonitoredFunction, type Monitor
 import { addStackDashboard } from './dashboard.ts';
 import { addIngress } from './ingress.ts';
 import { acceptFinding } from './accept-finding.ts';
-import { DEFAULT_TURN_CONCURRENCY, type AlarmDestination, type IngressOptions, type StackContext } from './stack-context.ts';
+import {
+  DEFAULT_TURN_CONCURRENCY,
+  EVENT_SOURCE_MAX_CONCURRENCY,
+  type AlarmDestination,
+  type IngressOptions,
+  type StackContext,
+} from './stack-context.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -67,6 +73,8 @@ export interface HookgateStackProps extends StackProps {
   readonly gatewayConcurrency?: number;
   /** At most this many turn λs at once (context `turnConcurrency`; `none`: the account's quota only). Default 200. */
   readonly turnConcurrency?: number | 'none';
+  /** At most this many observer λs at once (context `observerConcurrency`; `none`: the account's quota only). Default 10. */
+  readonly observerConcurrency?: number | 'none';
   /** Where the alarms go (context `alarmEmail`, `alarmTopicArn` or `alarms=none`): required, so that someone is paged. */
   readonly alarms: AlarmDestination;
   /** The front door (context `ingress`, `wafAclArn`, `domainName`, `certificateArn`); default a Function URL. */
@@ -83,11 +91,7 @@ export interface HookgateStackProps extends StackProps {
   readonly otlpEndpoint?: string;
 }
 
-/**
- * Lambda pollers per SQS event source at most: a burst of timers or events cannot take the
- * account's concurrency. The turns source's is the stack's `turnConcurrency` (stack-context.ts).
- */
-export const EVENT_SOURCE_MAX_CONCURRENCY = { timers: 5, events: 10 } as const;
+export { EVENT_SOURCE_MAX_CONCURRENCY } from './stack-context.ts';
 
 /** The oldest turn waiting longer than this (seconds) alarms: turns are stuck or starved. */
 export const OLDEST_TURN_ALARM_SECONDS = 2 * FUNCTION_TIMEOUT_SECONDS.turn;
@@ -352,6 +356,7 @@ export class HookgateStack extends Stack {
     );
     const turn = makeFunction('turn', 1024);
     const turnConcurrency = props.turnConcurrency ?? DEFAULT_TURN_CONCURRENCY;
+    const observerConcurrency = props.observerConcurrency ?? EVENT_SOURCE_MAX_CONCURRENCY.events;
     const observer = makeFunction('observer', 512);
 
     const ingress = addIngress(this, gateway, props.ingress ?? { kind: 'url' });
@@ -376,7 +381,7 @@ export class HookgateStack extends Stack {
         batchSize: 10,
         maxBatchingWindow: Duration.seconds(1),
         reportBatchItemFailures: true,
-        maxConcurrency: EVENT_SOURCE_MAX_CONCURRENCY.events,
+        ...(observerConcurrency === 'none' ? {} : { maxConcurrency: observerConcurrency }),
       }),
     );
 

@@ -16,6 +16,13 @@ export const DEFAULT_TURN_CONCURRENCY = 200;
  */
 export const DEFAULT_TRANSCRIPT_RETENTION_DAYS = 90;
 
+/**
+ * Lambda pollers per SQS event source at most, unless a setting says otherwise: a burst of timers or
+ * events cannot take the account's concurrency. The turns source's is `turnConcurrency`; the events
+ * source's default, `observerConcurrency`'s.
+ */
+export const EVENT_SOURCE_MAX_CONCURRENCY = { timers: 5, events: 10 } as const;
+
 /** The `-c key=value` options of `cdk deploy`, validated (a typo fails synth with its name). */
 export interface StackContext {
   stackName: string;
@@ -41,6 +48,12 @@ export interface StackContext {
    * carries N / 4.5 turns a second at peak (docs/capacity.md). Default {@link DEFAULT_TURN_CONCURRENCY}.
    */
   turnConcurrency: number | 'none';
+  /**
+   * At most this many observer λs at once (`-c observerConcurrency=N`, 2–1000, or `none`): the events
+   * source's `maxConcurrency`. Each takes a batch of up to 10 events; with observer hooks that take
+   * time, N bounds the events a second the deployment keeps up with (docs/capacity.md). Default 10.
+   */
+  observerConcurrency: number | 'none';
   /** Where alarms go: `-c alarmEmail`, `-c alarmTopicArn`, or `-c alarms=none` said out loud. */
   alarms: AlarmDestination;
   /** Shell hooks that may ship although the Lambda runtime lacks a program they call. */
@@ -86,6 +99,7 @@ const Context = z.object({
   modelBaseUrl: z.url().optional(),
   gatewayConcurrency: z.coerce.number().int().min(1).max(1000).optional(),
   turnConcurrency: z.union([z.literal('none'), z.coerce.number().int().min(2).max(1000)]).optional(),
+  observerConcurrency: z.union([z.literal('none'), z.coerce.number().int().min(2).max(1000)]).optional(),
   transcriptRetentionDays: z.union([z.literal('none'), z.coerce.number().int().min(1).max(3650)]).optional(),
   alarmEmail: z.email().optional(),
   alarmTopicArn: z
@@ -155,6 +169,7 @@ export function readStackContext(get: (key: string) => unknown): StackContext {
     },
     ...(c.gatewayConcurrency !== undefined ? { gatewayConcurrency: c.gatewayConcurrency } : {}),
     turnConcurrency: c.turnConcurrency ?? DEFAULT_TURN_CONCURRENCY,
+    observerConcurrency: c.observerConcurrency ?? EVENT_SOURCE_MAX_CONCURRENCY.events,
     alarms: c.alarmEmail ? { email: c.alarmEmail } : c.alarmTopicArn ? { topicArn: c.alarmTopicArn } : 'none',
     allowHooksMissingInLambda: (c.allowHooksMissingInLambda ?? '')
       .split(',')

@@ -338,6 +338,13 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     expect(lambdaNamed('turnfn', retention).props.Environment.Variables.HOOKGATE_TRANSCRIPT_RETENTION_DAYS).toBe('30');
     expect(lambdaNamed('turnfn').props.Environment.Variables.HOOKGATE_TRANSCRIPT_RETENTION_DAYS).toBeUndefined();
     expect(mappings(synth({ turnConcurrency: 'none' })).filter((m) => m === undefined)).toHaveLength(1);
+    // The observers' cap too: with slow observer hooks it bounds the events a second (docs/capacity.md).
+    expect(contextOf().observerConcurrency).toBe(EVENT_SOURCE_MAX_CONCURRENCY.events);
+    expect(contextOf({ observerConcurrency: '100' }).observerConcurrency).toBe(100);
+    expect(contextOf({ observerConcurrency: 'none' }).observerConcurrency).toBe('none');
+    expect(() => contextOf({ observerConcurrency: '1' })).toThrow(/observerConcurrency/);
+    expect(mappings(synth({ observerConcurrency: 300 }))).toContain(300);
+    expect(mappings(synth({ observerConcurrency: 'none' })).filter((m) => m === undefined)).toHaveLength(1);
     const topics = template.findResources('AWS::SNS::Topic');
     const eventsTopic = Object.entries(topics).find(([id]) => id.startsWith('EventsTopic'))![1] as {
       Properties: Record<string, any>;

@@ -93,14 +93,21 @@ export interface HookgateStackProps extends StackProps {
 
 export { EVENT_SOURCE_MAX_CONCURRENCY } from './stack-context.ts';
 
-/** The oldest turn waiting longer than this (seconds) alarms: turns are stuck or starved. */
-export const OLDEST_TURN_ALARM_SECONDS = 2 * FUNCTION_TIMEOUT_SECONDS.turn;
+/**
+ * The oldest turn waiting longer than this (seconds) alarms: turns are stuck or starved. Past the
+ * time a failing turn takes to reach the DLQ (2 receives × 135 s), which `TurnsDlqDepth` reports:
+ * at 240 s, every given-up turn paged twice.
+ */
+export const OLDEST_TURN_ALARM_SECONDS = TURN_MAX_RECEIVE_COUNT * TURN_VISIBILITY_SECONDS + 60;
 
 /** Timers wait up to 900 s by design (SQS's longest delay): older than that and two turn timeouts, they are stuck. */
 export const OLDEST_TIMER_ALARM_SECONDS = 900 + 2 * FUNCTION_TIMEOUT_SECONDS.turn;
 
-/** Observer events older than this (seconds) alarm: the observer λ is failing or starved. */
-export const OLDEST_EVENT_ALARM_SECONDS = 5 * FUNCTION_TIMEOUT_SECONDS.observer;
+/**
+ * Observer events older than this (seconds) alarm: the observer λ is failing or starved. Two of
+ * the events queue's visibility timeouts (360 s each): at 300 s, any one retried event paged.
+ */
+export const OLDEST_EVENT_ALARM_SECONDS = 2 * visibilityTimeoutFor(FUNCTION_TIMEOUT_SECONDS.observer);
 
 /** A telemetry queue's consumer is someone else's; an hour-old event means it stopped reading. */
 export const OLDEST_TELEMETRY_ALARM_SECONDS = 3600;

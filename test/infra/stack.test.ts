@@ -196,6 +196,13 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     expect(keysOf(reply)).not.toContain('SLACK_SIGNING_SECRET');
   });
 
+  it('keeps the logical ids of what holds data: a moved construct would make a new, empty table (or bucket) and orphan the old one', () => {
+    const ids = (type: string) => Object.keys(template.findResources(type)).sort();
+    expect(ids('AWS::DynamoDB::GlobalTable')).toEqual(['TableCD117FA1']);
+    expect(ids('AWS::S3::Bucket')).toEqual(expect.arrayContaining(['PayloadsCDFAA0A2', 'ToolsWorkspacesED2138E8']));
+    expect(ids('AWS::SecretsManager::Secret')).toEqual(['ReplySecrets57F765F4', 'SecretsA3BCC2E9']);
+  });
+
   it("never changes the secrets' initial values: on deploy a changed one would blank the values the operator put in", () => {
     const secrets = resources('AWS::SecretsManager::Secret');
     const gateway = secrets.find((s) => s.Properties.GenerateSecretString)!;

@@ -10,6 +10,13 @@ import { turnConsumerPerEngine } from './turn-consumer-per-engine.ts';
 import type { DevTurnJournal } from './turn-journal.ts';
 
 /**
+ * Turns `hookgate dev` runs at once, each chat's one after another (the FIFO queue's groups). A turn
+ * mostly waits, on the model or a tool: with 2, two chats running long commands held every other
+ * chat's turn until theirs ended.
+ */
+export const DEV_TURN_CONCURRENCY = 8;
+
+/**
  * What a turn consumer is built from under `hookgate dev`: the runtime's turn parts
  * (`turnConsumerBaseOf`, as in the turn λ) around one engine, with the tools on this machine.
  */
@@ -82,7 +89,7 @@ export async function startLocalTurns(
       queueUrl: parts.aws.turnsQueueUrl,
       handler,
       batchSize: 1,
-      concurrency: 2,
+      concurrency: DEV_TURN_CONCURRENCY,
       onError: parts.onError('turns'),
     }),
     startSqsPoller({ sqs, queueUrl: parts.aws.timersQueueUrl, handler, batchSize: 10, onError: parts.onError('timers') }),

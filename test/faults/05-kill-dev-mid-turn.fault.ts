@@ -197,7 +197,7 @@ describe('fault 5: kill -9 of hookgate dev mid-turn', () => {
     const acknowledged = statuses.filter((s) => s === 200).length;
     faultLine(
       ctx,
-      `fault 5 kill-dev-mid-turn: ${CHATS} chats, ${CHATS} turns acknowledged and unanswered at kill -9 (${Math.min(heldInHook, 2)} inside a hook, the rest queued${repliedBeforeKill ? `; ${repliedBeforeKill} replied before it` : ''}), ${requeued} re-queued on restart, ${answered}/${CHATS} answered after, ${CHATS - answered} lost, ${twice} twice; ${redelivered.length} redeliveries after restart -> ${redelivered.filter((s) => s === 200).length} x 200, ${extraTurns} new turns; ${acknowledged}/${statuses.length} messages acknowledged`,
+      `fault 5 kill-dev-mid-turn: ${CHATS} chats, ${CHATS} turns acknowledged and unanswered at kill -9 (${heldInHook} inside a hook, the rest queued${repliedBeforeKill ? `; ${repliedBeforeKill} replied before it` : ''}), ${requeued} re-queued on restart, ${answered}/${CHATS} answered after, ${CHATS - answered} lost, ${twice} twice; ${redelivered.length} redeliveries after restart -> ${redelivered.filter((s) => s === 200).length} x 200, ${extraTurns} new turns; ${acknowledged}/${statuses.length} messages acknowledged`,
     );
     // The log counts: each chat's two first turns ran the hook (the one killed inside it ran it twice).
     expect(callsBeforeRedelivery.filter((n) => n < 2)).toEqual([]);

@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_TURN_CONCURRENCY } from '../../src/local/local-turns.ts';
+import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { until } from '../support/until.ts';
+
+/**
+ * `hookgate dev` runs several chats' turns at once: chats whose turns take long (a long command,
+ * a slow hook) do not hold another chat's turn. With two turn pollers, two such chats held every
+ * other chat until theirs ended.
+ */
+const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
+let home: TempHome;
+let dev: ChildProcess | undefined;
+
+beforeAll(async () => {
+  home = await tempHome({
+    'config.yaml': enable('slow'),
+    ...plugin(
+      'slow',
+      `
+      const { appendFileSync } = await import('node:fs');
+      const { join, dirname } = await import('node:path');
+      const { fileURLToPath } = await import('node:url');
+      const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+      // A turn whose message says "hold" never gets past its hook: a turn that takes as long as it likes.
+      ctx.register_hook('pre_llm_call', (k: any) => {
+        if (!String(k.user_message).startsWith('hold')) return;
+        appendFileSync(join(dir, 'held.log'), k.session_id + '\\n');
+        return new Promise(() => {});
+      });`,
+    ),
+  });
+});
+afterAll(async () => {
+  if (dev && dev.exitCode === null) dev.kill('SIGKILL');
+  await home?.remove();
+});
+
+describe('hookgate dev turn concurrency', () => {
+  it("answers a chat while four other chats' turns are still running", async () => {
+    dev = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home.path, '--state', 'memory'], {
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_MODEL_BASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    dev.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    dev.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const url = await until(() => /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 'dev to serve', {
+      timeoutMs: 60_000,
+      context: () => out,
+    });
+    const say = async (chat: string, text: string) => {
+      const res = await fetch(`${url}/webhooks/local`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chat_id: chat, user_id: 'u', text }),
+      });
+      expect(res.status).toBe(202);
+    };
+    // More than the two it once ran, fewer than it runs now.
+    const held = 4;
+    expect(DEV_TURN_CONCURRENCY).toBeGreaterThan(held);
+    for (let i = 0; i < held; i++) await say(`slow-${i}`, 'hold on');
+    const heldLog = async () => (await readFile(join(home.path, 'held.log'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+    await until(async () => (await heldLog()).length === held, `${held} turns inside the slow hook`, { context: () => out });
+
+    await say('quick', 'hello');
+    const replies = await until(
+      async () => {
+        const res = await fetch(`${url}/webhooks/local/messages?chat_id=quick`);
+        const messages = (await res.json()) as { text: string }[];
+        return messages.length > 0 ? messages : undefined;
+      },
+      'the quick chat to be answered',
+      { context: () => out },
+    );
+    expect(replies.length).toBeGreaterThan(0);
+    expect(await heldLog()).toHaveLength(held); // the slow ones are still in their hook
+  });
+});

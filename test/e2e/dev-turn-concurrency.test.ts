@@ -42,8 +42,14 @@ afterAll(async () => {
 
 describe('hookgate dev turn concurrency', () => {
   it("answers a chat while four other chats' turns are still running", async () => {
-    dev = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home.path, '--state', 'memory'], {
-      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_MODEL_BASE_URL: '' },
+    // The state in memory (a --state folder would be made in the working directory).
+    dev = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home.path], {
+      env: {
+        ...process.env,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        HOOKGATE_MODEL_BASE_URL: '',
+        HOOKGATE_DEV_STATE: 'memory',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -9,11 +9,20 @@ import type {
   PendingApproval,
 } from './approval-store.ts';
 import { epochSeconds, isConditionFailed, queryPartition, type DynamoTable } from './dynamo-table.ts';
+import { gunzipText, gzipText } from './gzip-text.ts';
+
+/**
+ * A suspended turn's state up to this many characters of JSON is kept as text (`state_json`); a
+ * bigger one (tool results in the turn's messages) is gzipped (`state_gz`): as text, 400 KB of it
+ * failed the put (DynamoDB's item limit), and the turn with it.
+ */
+export const APPROVAL_STATE_INLINE_CHARS = 64 * 1024;
 
 /**
  * Key design:
  *   PK = `APPROVAL#<approval id>`, SK = `APPROVAL`: the `PendingApproval` fields, `state`
- *     kept as JSON text (`state_json`; opaque, any shape), its ISO `expires_at` as
+ *     kept as JSON text (`state_json`; opaque, any shape) or, past APPROVAL_STATE_INLINE_CHARS,
+ *     gzipped JSON (`state_gz`, binary), its ISO `expires_at` as
  *     `approval_expires_at`, the requester as `requested_by`, later `choice` + `answered_at`
  *     (+ `answered_by`, `global`), and `resumed_at` once a resumed invocation finished.
  *     expires_at (TTL, epoch seconds) = the approval's expiry + 7 days, for clean-up only.
@@ -42,6 +51,9 @@ export class DynamoApprovalStore implements ApprovalStore {
     // `expires_at` names the table's TTL attribute (epoch seconds), so the ISO expiry is kept apart.
     const { state, expires_at, ...fields } = approval;
     const expiry = Date.parse(approval.expires_at);
+    const stateJson = JSON.stringify(state ?? null);
+    const stored =
+      stateJson.length > APPROVAL_STATE_INLINE_CHARS ? { state_gz: await gzipText(stateJson) } : { state_json: stateJson };
     await this.table.doc.send(
       new PutCommand({
         TableName: this.table.tableName,
@@ -51,7 +63,7 @@ export class DynamoApprovalStore implements ApprovalStore {
           ...fields,
           pattern_keys: [...approval.pattern_keys],
           approval_expires_at: expires_at,
-          state_json: JSON.stringify(state ?? null),
+          ...stored,
           expires_at: epochSeconds(new Date(Number.isFinite(expiry) ? expiry : Date.now())) + DynamoApprovalStore.RETAIN_SECONDS,
         },
       }),
@@ -100,7 +112,9 @@ export class DynamoApprovalStore implements ApprovalStore {
       created_at: String(Item.created_at),
       expires_at: String(Item.approval_expires_at ?? ''),
       requested_by: requesterOf(Item.requested_by, Item.session_key),
-      state: JSON.parse(String(Item.state_json ?? 'null')),
+      state: JSON.parse(
+        Item.state_gz instanceof Uint8Array ? await gunzipText(Item.state_gz) : String(Item.state_json ?? 'null'),
+      ),
     };
     if (Item.choice === undefined) return approval;
     return {

@@ -1,4 +1,5 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { gunzipText, gzipText } from './gzip-text.ts';
 import { epochSeconds, queryPartition, type DynamoTable } from './dynamo-table.ts';
 import { parseRecentTurnsCursor, queryRecentTurnsDay, recentTurnsKey, TRACE_RECENT_PREFIX } from './recent-turns-index.ts';
 import { matchesTurn, mergeTurnSummaries, summarizeTurn, type TurnFilter, type TurnSummary } from './turn-summary.ts';
@@ -332,15 +333,6 @@ export class DynamoTraceStore implements TraceStore {
   }
 }
 
-/** node:zlib, loaded with the first trace written or read rather than at every cold start (≈ 3 ms). */
-let zlib: Promise<typeof import('node:zlib')> | undefined;
-const loadZlib = () => (zlib ??= import('node:zlib'));
-
-async function gzipText(text: string): Promise<Uint8Array> {
-  const { gzip } = await loadZlib();
-  return new Promise((resolve, reject) => gzip(text, (error, out) => (error ? reject(error) : resolve(out))));
-}
-
 /** How many bytes of records' JSON (before gzip) one item holds at most: inside DynamoDB's 400 KB item limit even uncompressed. */
 export const TRACE_ITEM_BYTES = 256 * 1024;
 
@@ -372,13 +364,9 @@ function packTraceRecords(records: readonly TraceRecord[]): { turn_id: string; j
 
 /** The records of one packed item; an item that does not unzip and parse as a list of objects yields none. */
 async function unpackTraceRecords(gzipped: Uint8Array): Promise<TraceRecord[]> {
-  const { gunzip } = await loadZlib();
   let parsed: unknown;
   try {
-    const json = await new Promise<Buffer>((resolve, reject) =>
-      gunzip(gzipped, (error, out) => (error ? reject(error) : resolve(out))),
-    );
-    parsed = JSON.parse(json.toString('utf8'));
+    parsed = JSON.parse(await gunzipText(gzipped));
   } catch {
     return [];
   }

@@ -29,6 +29,24 @@ describe('DynamoApprovalStore', () => {
     expect(await approvals.pending('telegram:other:')).toBeUndefined();
   });
 
+  it("keeps a suspended turn's state far past DynamoDB's 400 KB item limit (tool results in its messages), gzipped", async () => {
+    const approvals = new DynamoApprovalStore(table());
+    // Four 100 KB file reads, as a turn that read them before asking: as text, the put failed.
+    const file = Array.from({ length: 2_000 }, (_, i) => `line ${i}: const value${i} = compute(${i}, "${'x'.repeat(20)}");`).join(
+      '\n',
+    );
+    const messages = Array.from({ length: 4 }, (_, i) => ({
+      role: 'tool',
+      tool_call_id: `c${i}`,
+      content: file.slice(0, 100_000),
+    }));
+    const big = { ...pending('a-big', 'telegram:big:'), state: { messages, iteration: 5 } };
+    expect(JSON.stringify(big.state).length).toBeGreaterThan(400_000);
+    await approvals.putPending(big);
+    expect(await approvals.get('a-big')).toEqual(big);
+    expect(await approvals.pending('telegram:big:')).toEqual(big);
+  });
+
   it('lets the first of concurrent answers win, then is no longer pending', async () => {
     const approvals = new DynamoApprovalStore(table());
     await approvals.putPending(pending('a2', 'slack:2:'));

@@ -291,6 +291,7 @@ export class HookgateStack extends Stack {
       ...(props.settings?.transcriptRetentionDays
         ? { HOOKGATE_TRANSCRIPT_RETENTION_DAYS: String(props.settings.transcriptRetentionDays) }
         : {}),
+      ...(props.settings?.sessionIdleSeconds ? { HOOKGATE_SESSION_IDLE_SECONDS: String(props.settings.sessionIdleSeconds) } : {}),
     };
 
     const secretEnv: Record<FunctionName, Record<string, string>> = {

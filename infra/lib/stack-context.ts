@@ -36,6 +36,8 @@ export interface StackContext {
     modelBaseUrl?: string;
     /** `-c transcriptRetentionDays=N` (1–3650, default {@link DEFAULT_TRANSCRIPT_RETENTION_DAYS}) or `none` (kept for ever). */
     transcriptRetentionDays?: number;
+    /** `-c sessionIdleSeconds=N` (≥ 60): a chat idle longer starts a new session (HOOKGATE_SESSION_IDLE_SECONDS). Unset: never. */
+    sessionIdleSeconds?: number;
   };
   /**
    * Reserved concurrency of the gateway λ, only when asked (`-c gatewayConcurrency=N`): a flood
@@ -101,6 +103,12 @@ const Context = z.object({
   turnConcurrency: z.union([z.literal('none'), z.coerce.number().int().min(2).max(1000)]).optional(),
   observerConcurrency: z.union([z.literal('none'), z.coerce.number().int().min(2).max(1000)]).optional(),
   transcriptRetentionDays: z.union([z.literal('none'), z.coerce.number().int().min(1).max(3650)]).optional(),
+  sessionIdleSeconds: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(366 * 86_400)
+    .optional(),
   alarmEmail: z.email().optional(),
   alarmTopicArn: z
     .string()
@@ -163,6 +171,7 @@ export function readStackContext(get: (key: string) => unknown): StackContext {
       ...(c.approvers ? { approvers: c.approvers } : {}),
       ...(c.model ? { model: c.model } : {}),
       ...(c.modelBaseUrl ? { modelBaseUrl: c.modelBaseUrl } : {}),
+      ...(c.sessionIdleSeconds !== undefined ? { sessionIdleSeconds: c.sessionIdleSeconds } : {}),
       ...(c.transcriptRetentionDays === 'none'
         ? {}
         : { transcriptRetentionDays: c.transcriptRetentionDays ?? DEFAULT_TRANSCRIPT_RETENTION_DAYS }),

@@ -344,6 +344,12 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     const retention = synth({ settings: { transcriptRetentionDays: 30 } });
     expect(lambdaNamed('turnfn', retention).props.Environment.Variables.HOOKGATE_TRANSCRIPT_RETENTION_DAYS).toBe('30');
     expect(lambdaNamed('turnfn').props.Environment.Variables.HOOKGATE_TRANSCRIPT_RETENTION_DAYS).toBeUndefined();
+    // Sessions rotate after an idle time only when the operator says so.
+    expect(contextOf().settings.sessionIdleSeconds).toBeUndefined();
+    expect(contextOf({ sessionIdleSeconds: '86400' }).settings.sessionIdleSeconds).toBe(86_400);
+    expect(() => contextOf({ sessionIdleSeconds: '30' })).toThrow(/sessionIdleSeconds/);
+    const idle = synth({ settings: { sessionIdleSeconds: 3600 } });
+    expect(lambdaNamed('turnfn', idle).props.Environment.Variables.HOOKGATE_SESSION_IDLE_SECONDS).toBe('3600');
     expect(mappings(synth({ turnConcurrency: 'none' })).filter((m) => m === undefined)).toHaveLength(1);
     // The observers' cap too: with slow observer hooks it bounds the events a second (docs/capacity.md).
     expect(contextOf().observerConcurrency).toBe(EVENT_SOURCE_MAX_CONCURRENCY.events);

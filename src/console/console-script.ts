@@ -21,11 +21,21 @@ function hookRunStats(records) {
   });
 }
 
+// src/console/visible-bidi.ts
+var BIDI_CONTROLS = /[\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]/g;
+function visibleBidi(text) {
+  return text.replace(BIDI_CONTROLS, (c) => \`\\\\u\${c.charCodeAt(0).toString(16).padStart(4, "0")}\`);
+}
+
 // src/console/browser/console.ts
 var $ = (id) => document.getElementById(id);
 var el = (tag, props = {}, ...children) => {
-  const node = Object.assign(document.createElement(tag), props);
-  for (const child of children) node.append(child);
+  const shown = { ...props };
+  const text = shown;
+  if (typeof text.textContent === "string") text.textContent = visibleBidi(text.textContent);
+  if (typeof text.title === "string") text.title = visibleBidi(text.title);
+  const node = Object.assign(document.createElement(tag), shown);
+  for (const child of children) node.append(typeof child === "string" ? visibleBidi(child) : child);
   return node;
 };
 var field = (form, name) => form.elements.namedItem(name);

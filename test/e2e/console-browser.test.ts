@@ -140,6 +140,19 @@ describe.skipIf(!available && !REQUIRED)('the console in a real browser', () => 
     expect(errors).toEqual([]);
   });
 
+  it('writes out a right-to-left override a chat sent instead of letting it reverse the line', { timeout: 90_000 }, async () => {
+    const page = await browser!.newPage();
+    await page.goto(`${url}/console`);
+    await page.locator('#stream-state', { hasText: /^live$/ }).waitFor({ timeout: 30_000 });
+    await page.fill('#chat-form [name=text]', 'invoice\u202efdp.exe attached');
+    await page.press('#chat-form [name=text]', 'Enter');
+    // Shown as `\u202e` (the characters), in the chat and in the list of turns.
+    const shown = 'invoice\\u202efdp.exe attached';
+    await page.locator('#chat-log .msg.bot', { hasText: `You said: ${shown}` }).waitFor({ timeout: 40_000 });
+    await page.locator('#sessions', { hasText: shown }).waitFor({ timeout: 40_000 });
+    expect(await page.locator('body').innerText()).not.toContain('\u202e');
+  });
+
   it('approves and revokes a shell hook from the hook systems panel', { timeout: 60_000 }, async () => {
     const page = await browser!.newPage();
     await page.goto(`${url}/console`);

@@ -10,6 +10,7 @@
  * the server builds it, so the page trusts its shape rather than carry a validator.
  */
 import { hookRunStats, type HookRunStats } from '../hook-run-stats.ts';
+import { visibleBidi } from '../visible-bidi.ts';
 
 /** A row of the turn list (GET turns). */
 interface TurnSummary {
@@ -128,13 +129,18 @@ interface LocalMessage {
 
 /** An element of the page (console-page.ts), typed as the caller says it is. */
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
+/** Every element the console builds: its text and title with bidirectional controls written out (visibleBidi). */
 const el = <K extends keyof HTMLElementTagNameMap>(
   tag: K,
   props: Partial<HTMLElementTagNameMap[K]> = {},
   ...children: (Node | string)[]
 ): HTMLElementTagNameMap[K] => {
-  const node = Object.assign(document.createElement(tag), props);
-  for (const child of children) node.append(child);
+  const shown: Partial<HTMLElementTagNameMap[K]> = { ...props };
+  const text = shown as { textContent?: unknown; title?: unknown };
+  if (typeof text.textContent === 'string') text.textContent = visibleBidi(text.textContent);
+  if (typeof text.title === 'string') text.title = visibleBidi(text.title);
+  const node = Object.assign(document.createElement(tag), shown);
+  for (const child of children) node.append(typeof child === 'string' ? visibleBidi(child) : child);
   return node;
 };
 /** A named control of a form (the page's forms hold inputs and a textarea). */

@@ -91,7 +91,11 @@ export function mountConsole(app: Hono, options: ConsoleOptions): void {
 
   app.use('/console/*', async (c, next) => {
     c.header('cache-control', 'no-store');
-    c.header('content-security-policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+    // base-uri and form-action are not covered by default-src.
+    c.header(
+      'content-security-policy',
+      "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    );
     c.header('x-content-type-options', 'nosniff');
     c.header('referrer-policy', 'no-referrer');
     await next();

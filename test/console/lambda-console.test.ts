@@ -139,7 +139,9 @@ describe('the console in the deployed gateway', () => {
     expect(html).not.toContain('session-aws-1');
     expect(html).not.toContain(home);
     expect(html).not.toContain('chat-form'); // the chat box is dev-only
-    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(page.headers.get('content-security-policy')).toBe(
+      "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    );
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await app.request('/console/app.js', { headers: HOST })).status).toBe(200);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_SECRET_KEYS, REPLY_SECRET_KEYS } from '../../infra/lib/secret-keys.ts';
+import {
+  GATEWAY_SECRET_INITIAL_KEYS,
+  GATEWAY_SECRET_KEYS,
+  REPLY_SECRET_INITIAL_KEYS,
+  REPLY_SECRET_KEYS,
+} from '../../infra/lib/secret-keys.ts';
 import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 import { retryingSend } from '../../src/messaging/reply-retry.ts';
 import { createAttachmentDownloader } from '../../src/platforms/attachment-download.ts';
@@ -99,27 +104,12 @@ describe('platform registry', () => {
     }
   });
 
-  it('lists the keys each secret holds: the same keys, in the same secrets, as before the registry', () => {
-    expect(GATEWAY_SECRET_KEYS).toEqual([
-      'TELEGRAM_SECRET_TOKEN',
-      'SLACK_SIGNING_SECRET',
-      'DISCORD_PUBLIC_KEY',
-      'WHATSAPP_APP_SECRET',
-      'WHATSAPP_VERIFY_TOKEN',
-    ]);
-    expect(REPLY_SECRET_KEYS).toEqual([
-      'TELEGRAM_BOT_TOKEN',
-      'SLACK_BOT_TOKEN',
-      'DISCORD_APPLICATION_ID',
-      'DISCORD_BOT_TOKEN',
-      'WHATSAPP_ACCESS_TOKEN',
-      'WHATSAPP_PHONE_NUMBER_ID',
-      'TEAMS_APP_ID',
-      'TEAMS_APP_PASSWORD',
-      'HOOKGATE_MODEL_API_KEY',
-      'HOOKGATE_HTTP_HOOK_SECRET',
-      'HOOKGATE_OTLP_HEADERS',
-    ]);
+  it("lists the keys each secret holds, all of them in the secrets' frozen initial values", () => {
+    // A key a platform needs that a deployed secret does not start with is one the operator must add
+    // by hand (a deploy never rewrites the secrets: infra/lib/secret-keys.ts). When this fails, name
+    // the new key in docs/deploy.md ("Put the secrets in place") and let this test list it.
+    expect(GATEWAY_SECRET_KEYS).toEqual(GATEWAY_SECRET_INITIAL_KEYS);
+    expect(REPLY_SECRET_KEYS).toEqual(REPLY_SECRET_INITIAL_KEYS);
   });
 
   it('is what the deployment config loads: every platform on with its sample settings, each validated by its own format', () => {

@@ -85,15 +85,7 @@ export class TeamsJwtVerifier {
     const age = cached ? Date.now() - cached.at : Number.POSITIVE_INFINITY;
     const known = cached?.set.keys.some((key) => key.kid === kid) ?? false;
     if (cached && age < KEYS_TTL_MS && (known || age < KEYS_REFETCH_COOLDOWN_MS)) return cached;
-    let json: unknown;
-    try {
-      const response = await fetch(uri, { signal: AbortSignal.timeout(5000) });
-      if (!response.ok) throw new VerificationUnavailableError(`teams: signing keys unreachable (HTTP ${response.status})`);
-      json = await response.json();
-    } catch (error) {
-      if (error instanceof VerificationUnavailableError) throw error;
-      throw new VerificationUnavailableError(`teams: signing keys unreachable (${errorText(error)})`);
-    }
+    const json = await fetchJson(uri, 'signing keys');
     const set = KeySet.safeParse(json);
     if (!set.success) throw new VerificationUnavailableError('teams: the signing keys are not a JWKS');
     let verifyWith: ReturnType<typeof createLocalJWKSet>;
@@ -108,18 +100,21 @@ export class TeamsJwtVerifier {
 
   private async load(): Promise<{ issuer: string; jwksUri: string }> {
     if (this.metadata && this.metadata.until > Date.now()) return this.metadata;
-    let json: unknown;
-    try {
-      const response = await fetch(this.metadataUrl, { signal: AbortSignal.timeout(5000) });
-      if (!response.ok) throw new VerificationUnavailableError(`teams: OpenID metadata unreachable (HTTP ${response.status})`);
-      json = await response.json();
-    } catch (error) {
-      if (error instanceof VerificationUnavailableError) throw error;
-      throw new VerificationUnavailableError(`teams: OpenID metadata unreachable (${errorText(error)})`);
-    }
-    const parsed = OpenIdMetadata.safeParse(json);
+    const parsed = OpenIdMetadata.safeParse(await fetchJson(this.metadataUrl, 'OpenID metadata'));
     if (!parsed.success) throw new VerificationUnavailableError('teams: OpenID metadata has no issuer/jwks_uri');
     this.metadata = { issuer: parsed.data.issuer, jwksUri: parsed.data.jwks_uri, until: Date.now() + METADATA_TTL_MS };
     return this.metadata;
+  }
+}
+
+/** Login-service JSON, or `VerificationUnavailableError` (503: the platform retries) when it cannot be had. */
+async function fetchJson(url: string, what: string): Promise<unknown> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+    if (!response.ok) throw new VerificationUnavailableError(`teams: ${what} unreachable (HTTP ${response.status})`);
+    return await response.json();
+  } catch (error) {
+    if (error instanceof VerificationUnavailableError) throw error;
+    throw new VerificationUnavailableError(`teams: ${what} unreachable (${errorText(error)})`);
   }
 }

@@ -325,7 +325,7 @@ function hiddenInSandbox(hidden: readonly string[], roots: readonly string[]): s
 const sizedTmpfs = new Map<string, boolean>();
 
 /** bwrap 0.8 added `--size` for a tmpfs (Ubuntu 22.04 ships 0.6): asked once per binary. */
-function supportsSizedTmpfs(bwrap: string): boolean {
+export function supportsSizedTmpfs(bwrap: string): boolean {
   let known = sizedTmpfs.get(bwrap);
   if (known === undefined) {
     const version = /(\d+)\.(\d+)/.exec(spawnSync(bwrap, ['--version'], { encoding: 'utf8', timeout: 5_000 }).stdout ?? '');

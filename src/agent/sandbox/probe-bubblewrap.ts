@@ -3,7 +3,7 @@ import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bubblewrapArgs } from './bubblewrap-args.ts';
-import { findBubblewrap, hostSystemEntries, sandboxUser } from './bubblewrap-sandbox.ts';
+import { findBubblewrap, hostSystemEntries, sandboxUser, supportsSizedTmpfs } from './bubblewrap-sandbox.ts';
 
 /** Whether bubblewrap can run here: `ok`, or why not (shown with the fix). */
 export type BubblewrapProbe = { ok: true; bwrap: string } | { ok: false; reason: string };
@@ -35,7 +35,17 @@ function runProbe(network: 'none' | 'host'): BubblewrapProbe {
   try {
     if (user) chownSync(workspace, user.uid, user.gid);
     const args = bubblewrapArgs(
-      { workspace, network, system: hostSystemEntries(), readOnlyRoots: [], hidden: [], generatedEtc: [], statusFd: 1 },
+      {
+        workspace,
+        network,
+        system: hostSystemEntries(),
+        readOnlyRoots: [],
+        hidden: [],
+        generatedEtc: [],
+        statusFd: 1,
+        // The arguments a call gets, sized tmpfs and descriptor closer included: a probe that passes means calls start.
+        ...(supportsSizedTmpfs(bwrap) ? { tmpfsLimits: true } : {}),
+      },
       ['/bin/true'],
     );
     const run = spawnSync(bwrap, args, { env: { PATH: '/usr/bin:/bin' }, timeout: 15_000, encoding: 'utf8', ...(user ?? {}) });

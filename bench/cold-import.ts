@@ -138,6 +138,10 @@ export async function measureColdImport(options: ColdImportOptions = {}): Promis
     const endpoint = (url: string) => (tls ? tls.front(url) : Promise.resolve(url));
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
+      // Lambda sets no HOME and makes no home directory, so a function deployed without a hooks
+      // home finds none on disk; this machine's ~/.hermes (os.homedir() without HOME) must not
+      // stand in for it.
+      HOME: join(dir, 'no-home'),
       ...(tls ? { NODE_EXTRA_CA_CERTS: tls.caFile } : {}),
       AWS_REGION: aws.region,
       AWS_ACCESS_KEY_ID: aws.credentials.accessKeyId,

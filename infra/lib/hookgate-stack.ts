@@ -510,11 +510,15 @@ export class HookgateStack extends Stack {
       ...telemetryQueues,
     ];
     const deadLetterQueues: MonitoredDlq[] = [
-      { name: 'TurnsDlq', queue: turnsDlq, meaning: 'turns are waiting in the turns DLQ (their chats got an apology)' },
+      {
+        name: 'TurnsDlq',
+        queue: turnsDlq,
+        meaning: 'turns are waiting in the turns DLQ (their chats got an apology; hookgate dlq --queue turns list)',
+      },
       {
         name: 'TimersDlq',
         queue: timersDlq,
-        meaning: 'approval timers are waiting in the timers DLQ (approvals may never time out)',
+        meaning: 'approval timers are waiting in the timers DLQ (approvals may never time out; hookgate dlq --queue timers list)',
       },
       { name: 'EventsDlq', queue: eventsDlq, meaning: 'observer events are waiting in the events DLQ (hookgate dlq list)' },
       { name: 'SubscriptionDlq', queue: subscriptionDlq, meaning: 'SNS could not deliver events to a subscribed queue' },

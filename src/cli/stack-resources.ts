@@ -9,6 +9,8 @@ export interface StackResources {
   eventsDlqUrl?: string;
   turnsQueueUrl?: string;
   turnsDlqUrl?: string;
+  timersQueueUrl?: string;
+  timersDlqUrl?: string;
 }
 
 export class StackLookupError extends HookgateError {
@@ -25,6 +27,8 @@ const WANTED: Record<keyof StackResources, { id: string; type: string }> = {
   eventsDlqUrl: { id: 'EventsDlq', type: 'AWS::SQS::Queue' },
   turnsQueueUrl: { id: 'Turns', type: 'AWS::SQS::Queue' },
   turnsDlqUrl: { id: 'TurnsDlq', type: 'AWS::SQS::Queue' },
+  timersQueueUrl: { id: 'Timers', type: 'AWS::SQS::Queue' },
+  timersDlqUrl: { id: 'TimersDlq', type: 'AWS::SQS::Queue' },
 };
 
 /**

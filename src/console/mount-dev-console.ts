@@ -16,7 +16,14 @@ export function mountDevConsole(
   options: {
     hub: ConsoleHub;
     plane: DataPlane;
-    aws: { turnsQueueUrl: string; turnsDlqUrl: string; eventsQueueUrl: string; eventsDlqUrl: string };
+    aws: {
+      turnsQueueUrl: string;
+      turnsDlqUrl: string;
+      timersQueueUrl: string;
+      timersDlqUrl: string;
+      eventsQueueUrl: string;
+      eventsDlqUrl: string;
+    };
     home: string;
     state?: string;
     /** Retries undelivered replies: the gateway's replier. */
@@ -36,6 +43,7 @@ export function mountDevConsole(
     ...(options.pluginLoads ? { pluginLoads: options.pluginLoads } : {}),
     dlqs: [
       { name: 'turns', dlqUrl: aws.turnsDlqUrl, sourceQueueUrl: aws.turnsQueueUrl },
+      { name: 'timers', dlqUrl: aws.timersDlqUrl, sourceQueueUrl: aws.timersQueueUrl },
       { name: 'events', dlqUrl: aws.eventsDlqUrl, sourceQueueUrl: aws.eventsQueueUrl },
     ],
   });

@@ -27,6 +27,7 @@ const DEV_ENDPOINTS = z.object({
   tableName: z.string().check(z.minLength(1)),
   turnsQueueUrl: z.url(),
   timersQueueUrl: z.url(),
+  timersDlqUrl: z.url(),
   eventsTopicArn: z.string().check(z.minLength(1)),
   payloadBucket: z.string().check(z.minLength(1)),
   turnsDlqUrl: z.url(),

@@ -30,6 +30,7 @@ export interface LocalAws extends EmulatedAws {
   turnsDlqUrl: string;
   eventsQueueUrl: string;
   eventsDlqUrl: string;
+  timersDlqUrl: string;
 }
 
 export interface RunningEmulators extends LocalAws {
@@ -117,8 +118,11 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
     VisibilityTimeout: String(options.eventsVisibilityTimeout ?? visibilityTimeoutFor(FUNCTION_TIMEOUT_SECONDS.observer)),
     RedrivePolicy: redrive(eventsDlq.arn),
   });
+  // As the stack has it: a timer that keeps failing leaves for its DLQ, not a retry every visibility timeout forever.
+  const timersDlq = await createQueue(QUEUES.timersDlq.name, {});
   const timers = await createQueue(QUEUES.timers.name, {
     VisibilityTimeout: String(visibilityTimeoutFor(FUNCTION_TIMEOUT_SECONDS.turn)),
+    RedrivePolicy: redrive(timersDlq.arn),
   });
   const { TopicArn } = await sns.send(new CreateTopicCommand({ Name: TOPIC.events.name }));
   await sns.send(
@@ -157,6 +161,7 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
     eventsQueueUrl: events.url,
     eventsDlqUrl: eventsDlq.url,
     timersQueueUrl: timers.url,
+    timersDlqUrl: timersDlq.url,
     eventsTopicArn: TopicArn!,
     payloadBucket: PAYLOAD_BUCKET.name,
     async stop() {

@@ -14,7 +14,7 @@ import { HookgateError } from '../errors/hookgate-error.ts';
 /** One message waiting in a DLQ, as `hookgate dlq list` shows it. */
 export interface DeadLetter {
   readonly messageId: string;
-  /** The envelope's (or turn message's) id when the body is JSON with one. */
+  /** The envelope's id, or the turn message's delivery id (a timer's: its message's), when the body is JSON with one. */
   readonly id: string | null;
   readonly type: string | null;
   /** ISO-8601 time it was first sent (to the source queue). */
@@ -146,7 +146,10 @@ function describe(message: Message): DeadLetter {
   let type: string | null = null;
   try {
     const body = JSON.parse(message.Body ?? '') as Record<string, unknown>;
-    id = typeof body.id === 'string' ? body.id : typeof body.delivery_id === 'string' ? body.delivery_id : null;
+    // A timer names its turn message's delivery (`hookgate dlq --queue timers replay --id`).
+    const inner = typeof body.message === 'object' && body.message !== null ? (body.message as Record<string, unknown>) : {};
+    const delivery = body.delivery_id ?? inner.delivery_id;
+    id = typeof body.id === 'string' ? body.id : typeof delivery === 'string' ? delivery : null;
     type = typeof body.type === 'string' ? body.type : typeof body.kind === 'string' ? body.kind : null;
   } catch {
     // not JSON: a poison message; listed with its SQS id only

@@ -60,6 +60,7 @@ export const QUEUES = {
    * to the turns queue in its session's group.
    */
   timers: { name: 'hookgate-timers', fifo: false, consumer: 'turn' },
+  timersDlq: { name: 'hookgate-timers-dlq', fifo: false },
 } as const;
 
 export const TOPIC = {

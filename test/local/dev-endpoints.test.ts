@@ -23,6 +23,7 @@ const endpoints = (pid: number): DevEndpoints => ({
   tableName: 'hookgate',
   turnsQueueUrl: 'http://127.0.0.1:4566/000000000000/hookgate-turns.fifo',
   timersQueueUrl: 'http://127.0.0.1:4566/000000000000/hookgate-timers',
+  timersDlqUrl: 'http://127.0.0.1:4566/000000000000/hookgate-timers-dlq',
   eventsTopicArn: 'arn:aws:sns:us-east-1:000000000000:hookgate-events',
   payloadBucket: 'hookgate-payloads',
   turnsDlqUrl: 'http://127.0.0.1:4566/000000000000/hookgate-turns-dlq.fifo',

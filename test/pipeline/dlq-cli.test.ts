@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { MAX_RECEIVE_COUNT } from '../../src/pipeline/topology.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { writeDevEndpoints } from '../../src/local/dev-endpoints.ts';
 import { startTestAws } from '../support/local-aws.ts';
@@ -94,10 +95,44 @@ describe('hookgate dlq', () => {
     expect(replay.stderr).toMatch(/replay needs the source queue URL/);
   });
 
+  it('a timer that keeps failing leaves for the timers DLQ, as in the stack; --queue timers lists and replays it by its delivery id', async () => {
+    const timer = JSON.stringify({
+      v: 1,
+      kind: 'timer',
+      fire_at: '2026-01-01T00:05:00.000Z',
+      message: { v: 1, kind: 'approval', delivery_id: 'd-timer-1' },
+    });
+    await sqs.send(new SendMessageCommand({ QueueUrl: aws.timersQueueUrl, MessageBody: timer }));
+    // Received and never deleted, as by a consumer that throws each time, until the redrive moves it.
+    let receives = 0;
+    for (let i = 0; i < 4 * MAX_RECEIVE_COUNT && (await count(aws.timersDlqUrl)) === 0; i++) {
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: aws.timersQueueUrl, VisibilityTimeout: 0, WaitTimeSeconds: 1 }),
+      );
+      receives += Messages.length;
+    }
+    expect(receives).toBe(MAX_RECEIVE_COUNT);
+    expect(await count(aws.timersDlqUrl)).toBe(1);
+
+    const list = await cli(['dlq', '--queue', 'timers', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^d-timer-1\ttimer\treceives=\d+\t/m);
+    const replay = await cli(['dlq', '--queue', 'timers', 'replay', '--id', 'd-timer-1']);
+    expect(replay.code).toBe(0);
+    expect(replay.stdout).toContain('replayed 1 message(s)');
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: aws.timersQueueUrl, WaitTimeSeconds: 1, VisibilityTimeout: 30 }),
+    );
+    expect(Messages.map((m) => m.Body)).toEqual([timer]);
+    expect(await count(aws.timersDlqUrl)).toBe(0);
+  });
+
   it('says clearly when it finds no queue', async () => {
     const none = await cli(['dlq', 'list'], { HOOKGATE_HOME: join(home, 'nothing-running') });
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/no running hookgate dev for .*nothing-running; pass --queue-url URL, --stack NAME/);
+    const timers = await cli(['dlq', '--queue', 'timers', 'list'], { HOOKGATE_HOME: join(home, 'nothing-running') });
+    expect(timers.stderr).toContain('or set HOOKGATE_TIMERS_DLQ_URL');
     expect(none.stderr).not.toMatch(/\n\s+at /);
   });
 });

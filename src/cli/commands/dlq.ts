@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { CommandInstaller } from '../main.ts';
 import { DeadLetterQueue, type DeadLetter } from '../../pipeline/dead-letter-queue.ts';
-import { resolveDlqTarget, type DlqTargetOptions } from '../dlq-target.ts';
+import { DLQ_NAMES, resolveDlqTarget, type DlqTargetOptions } from '../dlq-target.ts';
 import { errorText } from '../../errors/error-text.ts';
 
 interface DlqOptions extends DlqTargetOptions {
@@ -42,7 +42,7 @@ async function run(command: Command, action: (dlq: DeadLetterQueue, opts: DlqOpt
 
 /**
  * `hookgate dlq list | replay [--id ID] | purge`: the dead-letter queue of observer events
- * (or `--queue turns`), of the running `hookgate dev` by default or of a deployed stack.
+ * (or `--queue turns`, `--queue timers`), of the running `hookgate dev` by default or of a deployed stack.
  *
  * @example
  * const installers: CommandInstaller[] = [installDlqCommand];
@@ -51,7 +51,7 @@ export const installDlqCommand: CommandInstaller = (program) => {
   const dlq = program
     .command('dlq')
     .description('list, replay or purge the dead-letter queue')
-    .addOption(new Option('--queue <which>', 'which DLQ').choices(['events', 'turns']).default('events'))
+    .addOption(new Option('--queue <which>', 'which DLQ (timers: approval timeouts)').choices(DLQ_NAMES).default('events'))
     .option('--queue-url <url>', 'the DLQ URL (deployed or local)')
     .option('--target-url <url>', 'where replay sends messages (default: the DLQ source queue)')
     .option('--stack <name>', 'a deployed stack (CloudFormation) whose queues to use')

@@ -47,6 +47,16 @@ export async function describeHookgateStack(stackName: string, client = new Clou
   } finally {
     client.destroy();
   }
+  return findHookgateResources(resources);
+}
+
+/**
+ * Picks hookgate's resources out of a stack's resource list by their construct ids and types.
+ *
+ * @example
+ * const { turnsDlqUrl } = findHookgateResources(StackResources ?? []);
+ */
+export function findHookgateResources(resources: readonly StackResource[]): StackResources {
   const found: StackResources = {};
   for (const [key, { id, type }] of Object.entries(WANTED) as [keyof StackResources, { id: string; type: string }][]) {
     const pattern = new RegExp(`^${id}[0-9A-F]{8}$`);

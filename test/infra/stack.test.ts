@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { findHookgateResources } from '../../src/cli/stack-resources.ts';
 import { App, RemovalPolicy } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
@@ -201,6 +202,22 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     expect(ids('AWS::DynamoDB::GlobalTable')).toEqual(['TableCD117FA1']);
     expect(ids('AWS::S3::Bucket')).toEqual(expect.arrayContaining(['PayloadsCDFAA0A2', 'ToolsWorkspacesED2138E8']));
     expect(ids('AWS::SecretsManager::Secret')).toEqual(['ReplySecrets57F765F4', 'SecretsA3BCC2E9']);
+  });
+
+  it('holds every resource the CLI looks up by construct id (hookgate dlq / allowlist --stack)', () => {
+    const all = Object.entries(template.toJSON().Resources as Record<string, { Type: string }>).map(([id, r]) => ({
+      LogicalResourceId: id,
+      ResourceType: r.Type,
+      PhysicalResourceId: `physical-${id}`,
+      ResourceStatus: 'CREATE_COMPLETE' as const,
+      Timestamp: new Date(0),
+    }));
+    const found = findHookgateResources(all);
+    expect(Object.keys(found).sort()).toEqual(
+      ['eventsDlqUrl', 'eventsQueueUrl', 'tableName', 'timersDlqUrl', 'timersQueueUrl', 'turnsDlqUrl', 'turnsQueueUrl'].sort(),
+    );
+    expect(found.timersQueueUrl).toMatch(/^physical-Timers[0-9A-F]{8}$/);
+    expect(found.timersDlqUrl).toMatch(/^physical-TimersDlq[0-9A-F]{8}$/);
   });
 
   it("never changes the secrets' initial values: on deploy a changed one would blank the values the operator put in", () => {

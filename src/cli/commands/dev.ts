@@ -100,6 +100,10 @@ export function installDevCommand(
         // The hooks find their home as hookgate does (HOOKGATE_HOME first): the examples' gateway
         // hooks write their logs and read BOOT.md there, shell hooks inherit it.
         process.env.HOOKGATE_HOME = home;
+        // A gateway started with --accept-hooks conveys the flag through its environment
+        // (hook-semantics §3.4), as Hermes does: what it starts (shell hooks, plugins' children,
+        // a `hookgate` run by a hook) sees the consent bypass the operator gave.
+        if (flags.acceptHooks) process.env.HOOKGATE_ACCEPT_HOOKS = '1';
         if (existsSync(home) && !statSync(home).isDirectory()) {
           process.stderr.write(`hookgate dev: the hooks home ${home} (${homeFrom}) is a file, not a directory\n`);
           process.exitCode = 2;

@@ -88,7 +88,8 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     const h = home({}, '');
     const bare = await hookgate(['hooks', '--home', h]);
     expect(bare.code).toBe(0);
-    expect(bare.stdout).toContain('list|test|approve|revoke|doctor');
+    // hook-semantics §4 (a quoted fragment, verbatim by §0.5), then hookgate's own sub-commands.
+    expect(bare.stdout).toContain('usage: hookgate hooks {list|test|revoke|doctor|approve|import} ...');
     expect(bare.stdout).toContain('hookgate hooks --help');
     const unknown = await hookgate(['hooks', 'frobnicate', '--home', h]);
     expect(unknown.code).not.toBe(0);

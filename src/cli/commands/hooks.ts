@@ -20,6 +20,12 @@ Exit status:
      Claude Code's, or a config.yaml that cannot be parsed
   non-zero (commander's) for usage errors: a missing argument, an unknown sub-command or option`;
 
+/**
+ * The usage line of a bare `hookgate hooks`. hook-semantics §4 quotes `list|test|revoke|doctor`,
+ * which scripts and tests look for verbatim (§0.5), so hookgate's own sub-commands come after it.
+ */
+const USAGE = 'usage: hookgate hooks {list|test|revoke|doctor|approve|import} ...\n';
+
 /** Sets the exit status the way `runCli` reads it. */
 function exitWith(code: number): void {
   if (code !== 0 || process.exitCode === undefined) process.exitCode = code;
@@ -47,11 +53,11 @@ export const installHooksCommand: CommandInstaller = (program) => {
     .action((subcommand: string | undefined) => {
       if (subcommand !== undefined) {
         process.stderr.write(`error: unknown hooks sub-command '${subcommand}'\n`);
-        process.stdout.write('usage: hookgate hooks {list|test|approve|revoke|doctor|import} ...\n');
+        process.stdout.write(USAGE);
         exitWith(2);
         return;
       }
-      process.stdout.write('usage: hookgate hooks {list|test|approve|revoke|doctor|import} ...\n');
+      process.stdout.write(USAGE);
       process.stdout.write('Run `hookgate hooks --help` for details.\n');
     });
 

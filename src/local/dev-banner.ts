@@ -37,7 +37,8 @@ export function loadedHooksLines(status: HooksStatus): string[] {
     const consent = !h.enabled
       ? 'disabled (enabled: false)'
       : !h.approved
-        ? `✗ not allowlisted, does not run (hookgate hooks approve ${h.event} ${shellWord(h.command)} --home ${home} --yes, or --accept-hooks)`
+        ? // Every remedy of the registration warning this line stands in for (hook-semantics §3.4).
+          `✗ not allowlisted, does not run (to allow it: hookgate hooks approve ${h.event} ${shellWord(h.command)} --home ${home} --yes, --accept-hooks, HOOKGATE_ACCEPT_HOOKS=1 or hooks_auto_accept: true in config.yaml)`
         : h.drift === 'content-changed' && !h.running
           ? `✗ script changed since approval: does not run (hookgate hooks doctor --home ${home}; then approve it again: hookgate hooks approve ${h.event} ${shellWord(h.command)} --home ${home} --yes)`
           : h.drift === 'content-changed'

@@ -8,8 +8,10 @@ import { SessionConflictError } from './store-errors.ts';
  * Key design — per conversation (session key = platform + chat + thread):
  *   PK = `SESSION#<session key>`, SK = `CURRENT`: the current session, every `SessionRecord`
  *     field as a top-level attribute (session_id, platform, chat_id, thread_id, user_id,
- *     chat_type, created_at, updated_at, turn_count, fresh), and `last_turn` (map: turn_id,
- *     platform, user_id, started_at) set as each turn starts or resumes, for /stop.
+ *     chat_type, created_at, updated_at, turn_count, fresh), `last_turn` (map: turn_id,
+ *     platform, user_id, started_at) set as each turn starts or resumes, for /stop, and
+ *     `first_run` (the delivery id of the turn that holds the session's first run, set with
+ *     the first note of a starting turn).
  *   PK = `SESSION#<session key>`, SK = `STOP`: stop_requested_at (ISO-8601) from /stop, and the
  *     turn_id it stops (absent: any turn, as /new asks).
  * No TTL: a session outlives any idle window; idle expiry is decided from `updated_at`.
@@ -84,19 +86,49 @@ export class DynamoSessionStore implements SessionStore {
     }
   }
 
-  async noteTurnStarted(sessionKey: string, sessionId: string, turn: StartedTurn): Promise<void> {
+  async noteTurnStarted(sessionKey: string, sessionId: string, turn: StartedTurn, firstRunOf?: string): Promise<boolean> {
+    try {
+      const { Attributes } = await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: this.key(sessionKey, 'CURRENT'),
+          // The first-run claim rides on the note (no round trip of its own): the first delivery
+          // to start a turn in the session keeps it; UPDATED_OLD says who held it before.
+          UpdateExpression:
+            firstRunOf === undefined
+              ? 'SET last_turn = :turn'
+              : 'SET last_turn = :turn, first_run = if_not_exists(first_run, :delivery)',
+          ConditionExpression: 'session_id = :sid',
+          ExpressionAttributeValues: {
+            ':turn': { ...turn },
+            ':sid': sessionId,
+            ...(firstRunOf === undefined ? {} : { ':delivery': firstRunOf }),
+          },
+          ReturnValues: firstRunOf === undefined ? 'NONE' : 'UPDATED_OLD',
+        }),
+      );
+      if (firstRunOf === undefined) return false;
+      const held = Attributes?.first_run;
+      return held === undefined || held === firstRunOf;
+    } catch (error) {
+      // Rotated meanwhile (/new): the new session has no turn yet.
+      if (!isConditionFailed(error)) throw error;
+      return firstRunOf !== undefined;
+    }
+  }
+
+  async releaseFirstRun(sessionKey: string, sessionId: string, deliveryId: string): Promise<void> {
     try {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: this.key(sessionKey, 'CURRENT'),
-          UpdateExpression: 'SET last_turn = :turn',
-          ConditionExpression: 'session_id = :sid',
-          ExpressionAttributeValues: { ':turn': { ...turn }, ':sid': sessionId },
+          UpdateExpression: 'REMOVE first_run',
+          ConditionExpression: 'session_id = :sid AND first_run = :delivery',
+          ExpressionAttributeValues: { ':sid': sessionId, ':delivery': deliveryId },
         }),
       );
     } catch (error) {
-      // Rotated meanwhile (/new): the new session has no turn yet.
       if (!isConditionFailed(error)) throw error;
     }
   }

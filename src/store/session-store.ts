@@ -49,8 +49,20 @@ export interface SessionStore {
   /**
    * Notes the turn that starts (or resumes) now in the session `sessionId` (ignored when the
    * session has been replaced meanwhile): `/stop` reads whose it is from `last_turn`.
+   *
+   * With `firstRunOf` (a starting turn's delivery id), the same write claims the session's first
+   * run: true when this delivery holds it (the first to claim it, or a redelivery of that one),
+   * which is the turn that fires `session:start` and `on_session_start` (§2.4, §1.13): a turn
+   * that runs while the first waits for an approval is a continuation. True as well when the
+   * session has been replaced meanwhile (nothing is recorded on a session the chat has left).
+   * Without it, always false.
    */
-  noteTurnStarted(sessionKey: string, sessionId: string, turn: StartedTurn): Promise<void>;
+  noteTurnStarted(sessionKey: string, sessionId: string, turn: StartedTurn, firstRunOf?: string): Promise<boolean>;
+  /**
+   * Gives back the first run that delivery `deliveryId` claimed but did not run (its message was
+   * refused before the agent): the session's next turn is its first. Ignored when another holds it.
+   */
+  releaseFirstRun(sessionKey: string, sessionId: string, deliveryId: string): Promise<void>;
   /**
    * /stop: ask the running turn of this conversation to stop between iterations; with
    * `turnId`, only that turn (another turn of the session goes on), without it (/new) any.

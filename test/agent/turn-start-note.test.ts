@@ -16,8 +16,9 @@ beforeAll(async () => {
       name === 'noteTurnStarted'
         ? async (...args: Parameters<SessionStore['noteTurnStarted']>) => {
             await new Promise((resolve) => setTimeout(resolve, 300));
-            await real!.noteTurnStarted(...args);
+            const firstRun = await real!.noteTurnStarted(...args);
             noted = true;
+            return firstRun;
           }
         : (real![name] as (...args: unknown[]) => unknown).bind(real),
   });

@@ -50,6 +50,28 @@ describe('DynamoSessionStore', () => {
     expect((await sessions.current('discord:5:'))?.turn_count).toBe(0);
   });
 
+  it("claims a session's first run with the note of a starting turn: its delivery keeps it (a redelivery too), another does not, a refusal gives it back, a new session starts over", async () => {
+    const sessions = new DynamoSessionStore(table());
+    const { session } = await sessions.resolve('discord:7:', meta);
+    const turn = (id: string) => ({ turn_id: id, platform: 'discord', user_id: '7', started_at: new Date().toISOString() });
+    expect(await sessions.noteTurnStarted('discord:7:', session.session_id, turn('t1'), 'd-1')).toBe(true);
+    expect(await sessions.noteTurnStarted('discord:7:', session.session_id, turn('t2'), 'd-2')).toBe(false);
+    expect(await sessions.noteTurnStarted('discord:7:', session.session_id, turn('t1b'), 'd-1')).toBe(true);
+    // A resume notes the turn without claiming anything.
+    expect(await sessions.noteTurnStarted('discord:7:', session.session_id, turn('t1'))).toBe(false);
+    expect((await sessions.current('discord:7:'))?.last_turn?.turn_id).toBe('t1');
+    // Only its holder gives a first run back.
+    await sessions.releaseFirstRun('discord:7:', session.session_id, 'd-2');
+    expect(await sessions.noteTurnStarted('discord:7:', session.session_id, turn('t3'), 'd-3')).toBe(false);
+    await sessions.releaseFirstRun('discord:7:', session.session_id, 'd-1');
+    expect(await sessions.noteTurnStarted('discord:7:', session.session_id, turn('t4'), 'd-4')).toBe(true);
+    const { current } = await sessions.rotate('discord:7:', meta);
+    expect(await sessions.noteTurnStarted('discord:7:', current.session_id, turn('t5'), 'd-4')).toBe(true);
+    expect(await sessions.noteTurnStarted('discord:7:', current.session_id, turn('t6'), 'd-5')).toBe(false);
+    // A session the chat has left: its turn goes on as the first it would have been.
+    expect(await sessions.noteTurnStarted('discord:7:', session.session_id, turn('t7'), 'd-6')).toBe(true);
+  });
+
   it('lets only one of two concurrent rotations replace the session', async () => {
     // Both rotations read the session before either writes: the race the conditional swap decides. (Left to
     // the scheduler, the second read could come after the first write: two rotations in a row, not a race.)

@@ -76,12 +76,14 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
   // Whose turn this is: /stop from anyone else (not an approver) is refused. Written while the
   // turn takes in its attachments and loads its history (one round trip less per turn), and
   // awaited before anything leaves the turn: the refusal reply or the first model call.
-  const turnNoted = deps.sessions.noteTurnStarted(message.session_key, session.session_id, {
-    turn_id: turnId,
-    platform: source.platform,
-    user_id: source.user_id,
-    started_at: now.toISOString(),
-  });
+  // The same write claims the session's first run for this delivery (true: this turn fires the
+  // session's start hooks; a turn that runs while the first waits for an approval is not it).
+  const turnNoted = deps.sessions.noteTurnStarted(
+    message.session_key,
+    session.session_id,
+    { turn_id: turnId, platform: source.platform, user_id: source.user_id, started_at: now.toISOString() },
+    message.delivery_id,
+  );
   // Awaited with the history, or before a refusal's reply; this only keeps a failure from counting
   // as unhandled meanwhile (or at all, on a path that fails before either).
   turnNoted.catch(() => {});
@@ -135,16 +137,20 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
     // After the gateway's 2xx (and after an expired session was finalized, which a refusal must not skip): the bytes are fetched here, through each platform's API.
     const intake = await takeInAttachments(event.attachments ?? [], session.session_id, deps.attachments ?? {}, deps.signal);
     if (intake.kind === 'refused') {
-      await turnNoted;
+      // Refused before the agent ran: the session's first run is still to come.
+      if (await turnNoted) await deps.sessions.releaseFirstRun(message.session_key, session.session_id, message.delivery_id);
       refused = true;
       recordAttachmentRefusal(hooks, intake.reason);
       await sendReply(deps, hooks, state, intake.reply);
       return { turn_id: turnId, outcome: 'ignored', reason: `attachment refused: ${intake.reason}` };
     }
     if (intake.attachments.length > 0) state.messages[0] = { role: 'user', content: event.text, attachments: intake.attachments };
-    const [{ history, stored, range }] = await Promise.all([loadHistory(deps, session.session_id), turnNoted]);
+    const [{ history, stored, range }, firstRun] = await Promise.all([loadHistory(deps, session.session_id), turnNoted]);
     hooks.traceHistoryByReference(history, range);
-    if (created || session.fresh) {
+    // §2.4 and §1.13: once per new session or reset, by the turn that holds its first run. Its
+    // `fresh` flag and empty record stay until a turn is recorded, which a first turn suspended
+    // for an approval is not: the chat's next message runs meanwhile and must not fire them again.
+    if ((created || session.fresh) && firstRun) {
       await hooks.observe('session:start', {
         platform,
         user_id: source.user_id,
@@ -152,7 +158,7 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
         session_key: message.session_key,
       });
     }
-    if (session.turn_count === 0 && !stored) {
+    if (session.turn_count === 0 && !stored && firstRun) {
       await hooks.observe('on_session_start', { session_id: session.session_id, model, platform });
     }
     await hooks.observe('agent:start', { ...state.agent_start });

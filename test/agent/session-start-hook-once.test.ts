@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ATTACHMENT_LIMITS } from '../../src/agent/attachments/attachment-limits.ts';
+import { startTurnHarness, userMessage, type HookCall, type TurnHarness } from './support/turn-harness.ts';
+
+// hook-semantics §1.13: on_session_start fires on the first turn of a brand-new session and not
+// on continuation turns, also not on a turn that runs while the first one waits for an approval
+// (nothing of the session is stored yet then).
+const DANGEROUS = 'mkdir -p scratch && chmod -R 777 scratch && echo opened';
+const sessionStarts = (calls: HookCall[]) => calls.filter((c) => c.hook === 'on_session_start');
+
+let h: TurnHarness;
+beforeAll(async () => {
+  h = await startTurnHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+it('fires on_session_start once for a new session whose first turn waits for an approval', async () => {
+  h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: DANGEROUS }, id: 'call_first' }] });
+  expect((await h.say('please open it up', 'first-run')).outcome).toBe('suspended');
+  const first = sessionStarts(await h.takeCalls());
+  expect(first).toHaveLength(1);
+
+  h.model.script({ content: 'meanwhile' });
+  expect((await h.say('another message', 'first-run')).outcome).toBe('completed');
+  expect(sessionStarts(await h.takeCalls())).toEqual([]);
+  expect((await h.plane.sessions.current('local:first-run'))?.session_id).toBe(first[0]!.kwargs.session_id);
+});
+
+it("leaves the session's first run to the next message when the first is refused for its attachment (before any hook)", async () => {
+  const refused = userMessage('listen to this', 'refused-first');
+  if (refused.kind !== 'message') throw new Error('a message turn');
+  const size = ATTACHMENT_LIMITS.maxBytes.audio + 1;
+  refused.event.attachments = [
+    { kind: 'audio', mime_type: 'audio/ogg', size, name: 'long.ogg', source: { platform: 'local', data_base64: '' } },
+  ];
+  const out = await h.invoke(refused);
+  expect(out.batchItemFailures).toEqual([]);
+  expect(sessionStarts(await h.takeCalls())).toEqual([]);
+
+  h.model.script({ content: 'hello' });
+  expect((await h.say('hello', 'refused-first')).outcome).toBe('completed');
+  expect(sessionStarts(await h.takeCalls())).toHaveLength(1);
+});

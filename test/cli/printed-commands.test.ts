@@ -105,7 +105,7 @@ it('the approve command dev prints for an un-approved shell hook runs as printed
     notices: [],
     reload: { watching: false },
   });
-  const approve = /\((hookgate hooks approve .*), or --accept-hooks\)$/.exec(lines.at(-1)!)![1]!;
+  const approve = /\(to allow it: (hookgate hooks approve .*?), --accept-hooks, /.exec(lines.at(-1)!)![1]!;
   const run = sh(approve);
   expect(run.status, run.stderr).toBe(0);
   expect(listLine()).toContain('✓ allowed');

@@ -241,6 +241,14 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(lines[lines.indexOf('[on_session_start]') + 1]).toContain('disabled');
   });
 
+  it('list: a prompt hook needs no approval, so it is not reported as off for want of one (it runs, as dev registers it)', async () => {
+    const h = home({}, 'hooks:\n  pre_tool_call:\n    - {type: prompt, prompt: "Is this safe?", matcher: terminal}\n');
+    const r = await hookgate(['hooks', 'list', '--home', h]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("prompt: Is this safe?  type=prompt  matcher='terminal'  timeout=60s  ✓ needs no approval");
+    expect(r.stdout).not.toContain('not running');
+  });
+
   it('list: mtime drift when no fingerprint was recorded (instants, not strings)', async () => {
     const h = home({ 'm.sh': 'echo m' }, 'hooks:\n  post_llm_call:\n    - command: $H/m.sh\n');
     const t = new Date('2026-03-01T11:58:40Z');

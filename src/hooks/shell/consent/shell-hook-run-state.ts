@@ -1,5 +1,6 @@
 import type { AllowlistEntry } from './allowlist-store.ts';
 import type { DriftPolicy } from './drift-guard.ts';
+import type { HookEntryType } from '../config/shell-hook-entry.ts';
 import { scriptDrift } from './script-drift.ts';
 
 /** Why a configured shell hook does not run. */
@@ -19,18 +20,21 @@ export const NOT_RUNNING_TEXT: Readonly<Record<NotRunningReason, string>> = {
  * Whether a shell hook runs, as registration and the drift guard decide it (hook-semantics
  * §3.8, §5.5): off when disabled, without an approval, or — with `hooks_on_drift: block`, the
  * default — when its script's content changed since approval. A script whose mtime alone
- * moved still runs.
+ * moved still runs. A prompt hook (`type: prompt`) runs whenever it is enabled: registration
+ * asks no consent for it (it runs no code, hook-semantics §5.10), so it has no approval to lack.
  *
  * @example
  * shellHookRunState({ enabled: true, command: 'guard.sh' }, undefined, 'block'); // { running: false, reason: 'not-approved' }
+ * shellHookRunState({ enabled: true, command: 'prompt: Safe?', type: 'prompt' }, undefined, 'block'); // { running: true }
  */
 export function shellHookRunState(
-  entry: { readonly enabled: boolean; readonly command: string },
+  entry: { readonly enabled: boolean; readonly command: string; readonly type?: HookEntryType | undefined },
   approval: AllowlistEntry | undefined,
   policy: DriftPolicy,
   env: NodeJS.ProcessEnv = process.env,
 ): ShellHookRunState {
   if (!entry.enabled) return { running: false, reason: 'disabled' };
+  if (entry.type === 'prompt') return { running: true };
   if (!approval) return { running: false, reason: 'not-approved' };
   if (policy === 'block' && scriptDrift(approval, entry.command, env).kind === 'content-changed')
     return { running: false, reason: 'changed-since-approval' };

@@ -249,6 +249,29 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(r.stdout).not.toContain('not running');
   });
 
+  it('--stack that cannot be looked up: one line on stderr and exit 1, never a stack trace (as dlq and trace)', async () => {
+    const h = home({}, 'hooks: {}\n');
+    const env = {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+      AWS_SESSION_TOKEN: undefined,
+      AWS_PROFILE: undefined,
+      // Nothing listens on port 9 (discard): the lookup fails at once, with no retry.
+      AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
+      AWS_MAX_ATTEMPTS: '1',
+    };
+    for (const args of [
+      ['hooks', 'list', '--stack', 'no-such-stack', '--home', h],
+      ['hooks', 'revoke', '/bin/true', '--stack', 'no-such-stack', '--home', h],
+    ]) {
+      const r = await runCliInProcess(args, { cwd: root, env });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^hookgate hooks: could not describe stack no-such-stack: .+\n$/);
+      expect(r.stderr).not.toContain('    at ');
+    }
+  });
+
   it('list: mtime drift when no fingerprint was recorded (instants, not strings)', async () => {
     const h = home({ 'm.sh': 'echo m' }, 'hooks:\n  post_llm_call:\n    - command: $H/m.sh\n');
     const t = new Date('2026-03-01T11:58:40Z');

@@ -8,13 +8,16 @@ import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { listHooks } from './hooks-list.ts';
 import { revokeHook } from './hooks-revoke.ts';
 import { testHooks } from './hooks-test.ts';
+import { errorText } from '../../errors/error-text.ts';
+import { StackLookupError } from '../stack-resources.ts';
 
 const EXIT_CODES = `
 Exit status:
   0  success, including informational outcomes (unknown event, no hooks, problems found by doctor)
   1  doctor --strict: doctor counted at least one problem;
      test --expect: the expectation was not met (also: no hook selected, or a hook failed open);
-     approve: not confirmed
+     approve: not confirmed;
+     any sub-command: --stack names a stack that cannot be looked up
   2  invalid input: test --expect with an unknown event, a bad --expect value or an unreadable
      --payload-file; approve with an unknown event; import with a settings file that is not
      Claude Code's, or a config.yaml that cannot be parsed
@@ -32,7 +35,18 @@ function exitWith(code: number): void {
 }
 
 async function withContext(command: Command, fn: (ctx: Awaited<ReturnType<typeof loadHooksContext>>) => Promise<number>) {
-  exitWith(await fn(await loadHooksContext(command)));
+  let ctx;
+  try {
+    ctx = await loadHooksContext(command);
+  } catch (error) {
+    // `--stack NAME` that CloudFormation cannot describe (unknown stack, no credentials, no
+    // network) is the operator's input, not a crash: one line and exit 1, as `dlq` and `trace` do.
+    if (!(error instanceof StackLookupError)) throw error;
+    process.stderr.write(`hookgate hooks: ${errorText(error)}\n`);
+    exitWith(1);
+    return;
+  }
+  exitWith(await fn(ctx));
 }
 
 /**

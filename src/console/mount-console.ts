@@ -1,4 +1,4 @@
-import type { Hono, MiddlewareHandler } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import * as z from '../validation/zod.ts';
 import { isHookName } from '../hooks/catalogue.ts';
@@ -108,14 +108,17 @@ export function mountConsole(app: Hono, options: ConsoleOptions): void {
     app.use('/console/events', requireBearerToken(options.token));
   }
   app.use('/console/api/*', bodyLimit({ maxBytes: MAX_CONSOLE_BODY_BYTES }));
-  app.get('/console', (c) => c.redirect('/console/'));
-  app.get('/console/', (c) =>
+  const page = (c: Context) =>
     c.html(
       options.mode === 'dev'
         ? consolePage({ mode: 'dev', home: options.home, ...(options.state ? { state: options.state } : {}) })
         : consolePage({ mode: 'aws' }),
-    ),
-  );
+    );
+  // `GET /console` is the fixed address (docs/architecture.md §4): it answers the page itself, not a
+  // redirect that curl, Node's http.get or a test's app.request would not follow. The page names
+  // its script and API by absolute path, so it works under either address.
+  app.get('/console', page);
+  app.get('/console/', page);
   app.get('/console/app.js', (c) => c.body(CONSOLE_SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8' }));
 
   app.get('/console/api/undelivered', async (c) => c.json(await data.undelivered()));

@@ -102,4 +102,11 @@ describe('console API', () => {
     const script = await fetch(`${dev.url}/console/app.js`);
     expect(script.headers.get('content-type')).toContain('text/javascript');
   });
+
+  it('answers GET /console itself with the page (HTML), not a redirect a client must follow', async () => {
+    const res = await fetch(`${dev.url}/console`, { redirect: 'manual' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(await res.text()).toBe(await (await fetch(`${dev.url}/console/`)).text());
+  });
 });

@@ -10,6 +10,7 @@ import { ClaudeSettingsError, parseClaudeSettings } from '../../src/hooks/shell/
 import { parseShellHooks } from '../../src/hooks/shell/config/parse-config.ts';
 import { planClaudeImport } from '../../src/hooks/shell/config/plan-claude-import.ts';
 import { fireShellHook } from '../../src/hooks/shell/shell-hook-callback.ts';
+import { runCliInProcess } from '../support/run-cli.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'hookgate-claude-map-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -278,6 +279,55 @@ describe('hookgate hooks doctor / test with payload: claude', () => {
     expect(lines).toHaveLength(2);
     for (const line of lines)
       expect(line).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Bash', permission_mode: 'default' });
+  });
+});
+
+describe('hookgate hooks test reads a payload: claude hook’s answer as the live callback does', () => {
+  // A UserPromptSubmit guard and a PreToolUse rewriter, as published for Claude Code.
+  const PROMPT_GUARD = `#!/bin/sh
+prompt=$(jq -r '.prompt')
+case "$prompt" in *password*) echo "No passwords in prompts." >&2; exit 2 ;; esac
+exit 0
+`;
+  const DRY_RUN = `#!/bin/sh
+jq -c '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: {command: (.tool_input.command + " --dry-run"), timeout: 30000}}}'
+`;
+
+  it('a UserPromptSubmit block is shown and meets --expect block', async () => {
+    const home = mkdtempSync(join(root, 'test-prompt-'));
+    const script = join(home, 'guard.sh');
+    writeFileSync(script, PROMPT_GUARD, { mode: 0o755 });
+    writeFileSync(join(home, 'config.yaml'), `hooks:\n  pre_llm_call:\n    - command: ${script}\n      payload: claude\n`);
+    const payload = join(home, 'prompt.json');
+    writeFileSync(payload, JSON.stringify({ user_message: 'my password is hunter2' }));
+    const run = await runCliInProcess([
+      'hooks',
+      'test',
+      'pre_llm_call',
+      '--payload-file',
+      payload,
+      '--expect',
+      'block',
+      '--home',
+      home,
+    ]);
+    expect(run.stdout).toContain('parsed (Hermes wire shape): {"action": "block_turn", "message": "No passwords in prompts."}');
+    expect(run.code).toBe(0);
+  });
+
+  it('an updatedInput is shown in hookgate’s argument names, as the tool would get it', async () => {
+    const home = mkdtempSync(join(root, 'test-rewrite-'));
+    const script = join(home, 'dry-run.sh');
+    writeFileSync(script, DRY_RUN, { mode: 0o755 });
+    writeFileSync(
+      join(home, 'config.yaml'),
+      `hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: ${script}\n      payload: claude\n`,
+    );
+    const run = await runCliInProcess(['hooks', 'test', 'pre_tool_call', '--for-tool', 'terminal', '--home', home]);
+    // Claude Code's Bash timeout is in milliseconds, the terminal tool's in seconds.
+    expect(run.stdout).toContain(
+      'parsed (Hermes wire shape): {"action": "rewrite", "args": {"command": "echo hello --dry-run", "timeout": 30}}',
+    );
   });
 });
 

@@ -14,9 +14,12 @@ import { errorRecord } from './spawn/run-record.ts';
 import { runHttpHook, type HttpHookContext } from './fire-http-hook.ts';
 import { runPromptHook } from './fire-prompt-hook.ts';
 import type { PromptJudge } from '../prompt/prompt-judge.ts';
+import type { PromptBlock } from '../aggregate/prompt-block.ts';
 import { errorText } from '../../errors/error-text.ts';
 
-export interface FiredShellHook extends EvaluatedRun {
+export interface FiredShellHook extends Omit<EvaluatedRun, 'result'> {
+  /** What the live callback contributes: a `payload: claude` entry's Claude Code answers read as its event would. */
+  result: EvaluatedRun['result'] | PromptBlock;
   run: ShellRunRecord;
 }
 
@@ -31,8 +34,10 @@ export interface HookRunOptions extends RunShellCommandOptions {
 const STRICT_HTTP: HttpHookContext = { policy: { allowPrivate: false, allowLoopback: false } };
 
 /**
- * Runs one entry on `kwargs` without the matcher gate: payload, spawn, evaluation. The
- * live callback and `hookgate hooks test`/`doctor` share it, so they decide alike.
+ * Runs one entry on `kwargs` without the matcher gate: payload, spawn, evaluation, then a
+ * `payload: claude` entry's Claude Code answers (a UserPromptSubmit block, an `updatedInput` in
+ * hookgate's argument names). The live callback and `hookgate hooks test`/`doctor` share it, so
+ * they decide alike (hook-semantics §4.2: test evaluates "as the live path does").
  *
  * @example
  * const { result, run } = await fireShellHook(entry, { tool_name: 'terminal', args: {} }, logger);
@@ -59,7 +64,12 @@ export async function fireShellHook(
     // Payload serialisation (§3.5 step 1) is a spawn error too.
     run = errorRecord(errorText(error), performance.now());
   }
-  return { ...evaluateRun(entry, run, logger), run };
+  const evaluated = evaluateRun(entry, run, logger);
+  const result =
+    entry.payload === 'claude' && entry.event === 'pre_llm_call'
+      ? (promptBlockOf(run) ?? evaluated.result)
+      : asHookgateRewrite(entry, kwargs, evaluated.result);
+  return { ...evaluated, result, run };
 }
 
 /**
@@ -115,17 +125,16 @@ export function shellHookCallback(
       stderr: cutOutput(run.error ?? run.stderr),
       ...(run.timed_out ? { timed_out: true } : {}),
     });
-    if (entry.payload === 'claude' && entry.event === 'pre_llm_call') return promptBlockOf(run) ?? fired.result;
-    return asHookgateRewrite(entry, kwargs, fired.result);
+    return fired.result;
   };
 }
 
 /** An `updatedInput` rewrite in hookgate's argument names: converted from Claude Code's for `payload: claude`. */
 function asHookgateRewrite(
-  entry: ShellHookEntry,
+  entry: Pick<ShellHookEntry, 'payload'>,
   kwargs: Record<string, unknown>,
-  result: FiredShellHook['result'],
-): FiredShellHook['result'] {
+  result: EvaluatedRun['result'],
+): EvaluatedRun['result'] {
   if (!result || !('action' in result) || result.action !== 'rewrite') return result;
   const tool = typeof kwargs.tool_name === 'string' ? kwargs.tool_name : '';
   const args = result.fromUpdatedInput && entry.payload === 'claude' ? hookgateToolInput(tool, result.args) : result.args;

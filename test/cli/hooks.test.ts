@@ -327,6 +327,20 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect((await hookgate(['hooks', 'test', 'pre_llm_call', '--expect', 'allow', '--home', h])).code).toBe(1);
   });
 
+  it('test --expect: a rewrite (action rewrite, or updatedInput) is not a block (§5.6, §5.10)', async () => {
+    const h = home(
+      {
+        'rewrite.sh': `cat >/dev/null; echo '{"action": "rewrite", "args": {"command": "echo safer"}}'`,
+        'updated.sh': `cat >/dev/null; echo '{"hookSpecificOutput": {"permissionDecision": "allow", "updatedInput": {"command": "ls"}}}'`,
+      },
+      'hooks:\n  pre_tool_call:\n    - command: $H/rewrite.sh\n    - command: $H/updated.sh\n      payload: claude\n',
+    );
+    const allow = await hookgate(['hooks', 'test', 'pre_tool_call', '--expect', 'allow', '--home', h]);
+    expect(allow.stdout).toContain('"action": "rewrite"');
+    expect(allow.code).toBe(0);
+    expect((await hookgate(['hooks', 'test', 'pre_tool_call', '--expect', 'block', '--home', h])).code).toBe(1);
+  });
+
   it('test: runs un-allowlisted hooks with the exact synthetic stdin; matcher filter only with --for-tool', async () => {
     const h = home(
       { 'cap.sh': 'cat > "$H/stdin-$1.json"', 'web.sh': 'cat >/dev/null; touch "$H/web-ran"' },

@@ -9,7 +9,7 @@ import { renderClaudePayload } from '../../src/hooks/shell/claude-payload.ts';
 import { ClaudeSettingsError, parseClaudeSettings } from '../../src/hooks/shell/config/claude-settings.ts';
 import { parseShellHooks } from '../../src/hooks/shell/config/parse-config.ts';
 import { planClaudeImport } from '../../src/hooks/shell/config/plan-claude-import.ts';
-import { fireShellHook } from '../../src/hooks/shell/shell-hook-callback.ts';
+import { fireShellHook, shellHookCallback } from '../../src/hooks/shell/shell-hook-callback.ts';
 import { runCliInProcess } from '../support/run-cli.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'hookgate-claude-map-'));
@@ -328,6 +328,36 @@ jq -c '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "a
     expect(run.stdout).toContain(
       'parsed (Hermes wire shape): {"action": "rewrite", "args": {"command": "echo hello --dry-run", "timeout": 30}}',
     );
+  });
+});
+
+describe('a payload: claude UserPromptSubmit hook adds context with hookSpecificOutput.additionalContext', () => {
+  // As published for Claude Code: the JSON answer, never hookgate's {"context": …}.
+  const ADD_CONTEXT = `#!/usr/bin/env python3
+import json, sys
+event = json.load(sys.stdin)
+print(json.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
+    "additionalContext": "Branch: main. Prompt was: " + event["prompt"]}}))
+`;
+
+  it('the live callback returns it as context, and hooks test meets --expect context', async () => {
+    const home = mkdtempSync(join(root, 'context-'));
+    const script = join(home, 'add_context.py');
+    writeFileSync(script, ADD_CONTEXT, { mode: 0o755 });
+    writeFileSync(join(home, 'config.yaml'), `hooks:\n  pre_llm_call:\n    - command: ${script}\n      payload: claude\n`);
+    const [entry] = parseShellHooks({ hooks: { pre_llm_call: [{ command: script, payload: 'claude' }] } }, createMemoryLogger());
+    const callback = shellHookCallback(entry!, createMemoryLogger());
+    expect(await callback({ session_id: 's', user_message: 'hi' })).toEqual({ context: 'Branch: main. Prompt was: hi' });
+    const run = await runCliInProcess(['hooks', 'test', 'pre_llm_call', '--expect', 'context', '--home', home]);
+    expect(run.stdout).toContain('parsed (Hermes wire shape): {"context": "Branch: main. Prompt was: What is the weather?"}');
+    expect(run.code).toBe(0);
+  });
+
+  it('a Hermes-payload entry keeps §3.7: only {"context": …} is context', async () => {
+    const script = join(root, 'hermes_context.sh');
+    writeFileSync(script, `#!/bin/sh\necho '{"hookSpecificOutput": {"additionalContext": "x"}}'\n`, { mode: 0o755 });
+    const [entry] = parseShellHooks({ hooks: { pre_llm_call: [{ command: script }] } }, createMemoryLogger());
+    expect(await shellHookCallback(entry!, createMemoryLogger())({ session_id: 's', user_message: 'hi' })).toBeUndefined();
   });
 });
 

@@ -7,7 +7,7 @@ import { runShellCommand, type RunShellCommandOptions } from './spawn/run-shell-
 import type { PayloadSerialisationError } from './spawn/shell-errors.ts';
 import type { ShellHookEntry } from './config/shell-hook-entry.ts';
 import { hookgateToolInput, renderClaudePayload } from './claude-payload.ts';
-import { claudeEventNameFor, firesForClaudeEvent, promptBlockOf } from './claude-event-gate.ts';
+import { claudeEventNameFor, firesForClaudeEvent, promptBlockOf, promptContextOf } from './claude-event-gate.ts';
 import { renderShellPayload } from './shell-payload.ts';
 import { currentDirectory } from './spawn/current-directory.ts';
 import { errorRecord } from './spawn/run-record.ts';
@@ -35,8 +35,8 @@ const STRICT_HTTP: HttpHookContext = { policy: { allowPrivate: false, allowLoopb
 
 /**
  * Runs one entry on `kwargs` without the matcher gate: payload, spawn, evaluation, then a
- * `payload: claude` entry's Claude Code answers (a UserPromptSubmit block, an `updatedInput` in
- * hookgate's argument names). The live callback and `hookgate hooks test`/`doctor` share it, so
+ * `payload: claude` entry's Claude Code answers (a UserPromptSubmit block or `additionalContext`,
+ * an `updatedInput` in hookgate's argument names). The live callback and `hookgate hooks test`/`doctor` share it, so
  * they decide alike (hook-semantics §4.2: test evaluates "as the live path does").
  *
  * @example
@@ -67,7 +67,7 @@ export async function fireShellHook(
   const evaluated = evaluateRun(entry, run, logger);
   const result =
     entry.payload === 'claude' && entry.event === 'pre_llm_call'
-      ? (promptBlockOf(run) ?? evaluated.result)
+      ? (promptBlockOf(run) ?? evaluated.result ?? promptContextOf(run))
       : asHookgateRewrite(entry, kwargs, evaluated.result);
   return { ...evaluated, result, run };
 }

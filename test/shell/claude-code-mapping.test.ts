@@ -56,6 +56,15 @@ describe('planClaudeImport: events, matchers, commands, timeouts', () => {
     expect(one('PostToolUse', 'Bash', '/h/x.sh').entry).toMatchObject({ claude_event: 'PostToolUse' });
   });
 
+  it('a SessionStart hook is imported with the note that its context does not reach the model', () => {
+    expect(one('SessionStart', undefined, '/h/x.sh')).toMatchObject({
+      status: 'imported',
+      event: 'on_session_start',
+      note: expect.stringContaining('context the hook prints (plain or additionalContext) does not reach the model'),
+    });
+    expect(one('UserPromptSubmit', undefined, '/h/x.sh').note).toBe('');
+  });
+
   it('other events are reported with the reason', () => {
     expect(one('PreCompact', undefined, '/h/x.sh').note).toBe('hookgate does not compact the context');
     expect(one('Teleport', undefined, '/h/x.sh').note).toBe('no hookgate event corresponds to Teleport');

@@ -37,6 +37,16 @@ export const CLAUDE_EVENT_NOT_IMPORTABLE: Readonly<Record<string, string>> = {
   StopFailure: 'a failed turn has no event of its own in hookgate',
 };
 
+/**
+ * What an imported hook of these Claude Code events cannot do in hookgate, noted on its import
+ * row: SessionStart hooks exist to add context, and on_session_start is an observer (hook-semantics
+ * §3.7), so the import must not read as if the script will work as before.
+ */
+export const CLAUDE_EVENT_IMPORT_CAVEAT: Readonly<Record<string, string>> = {
+  SessionStart:
+    'on_session_start only observes: context the hook prints (plain or additionalContext) does not reach the model; add it from a UserPromptSubmit hook instead',
+};
+
 /** hookgate event → the `hook_event_name` a `payload: claude` hook receives. */
 export const HOOKGATE_EVENT_TO_CLAUDE: Readonly<Record<string, string>> = {
   pre_tool_call: 'PreToolUse',

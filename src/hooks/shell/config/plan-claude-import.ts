@@ -1,5 +1,6 @@
 import { isPlainObject } from '../../python-truthiness.ts';
 import {
+  CLAUDE_EVENT_IMPORT_CAVEAT,
   CLAUDE_EVENT_NOT_IMPORTABLE,
   CLAUDE_EVENTS_NEEDING_NAME,
   CLAUDE_EVENT_TO_HOOKGATE,
@@ -128,6 +129,8 @@ export function planClaudeImport(settings: ClaudeSettings, projectDir: string, e
           continue;
         }
         fromFile.add(key);
+        const caveat = CLAUDE_EVENT_IMPORT_CAVEAT[claudeEvent];
+        if (caveat) notes.push(caveat);
         rows.push({ ...base, status: 'imported', event, entry, note: notes.join('; ') });
       }
     }

@@ -22,6 +22,14 @@ const LocalMessage = z.object({
 });
 
 /**
+ * The chat id's part of a delivery id: `:` and `%` percent-encoded, so that the chat ends at the
+ * first colon. Raw, chat `a:b` with message `c` and chat `a` with message `b:c` were one delivery
+ * and the second post was acknowledged, then dropped as a duplicate. Ids without either
+ * character are unchanged, so the dedup records a dev state already holds still match.
+ */
+const chatKey = (chatId: string) => chatId.replace(/[%:]/g, (c) => (c === '%' ? '%25' : '%3A'));
+
+/**
  * The unsigned `local` platform (local runs, or when explicitly enabled):
  * `{"chat_id","user_id","text"}` → 202 `{"delivery_id"}`; `"attachments": [{"name", "mime_type",
  * "data_base64"}]` carries files (in the turn message: the queue's 256 KB bounds them). Every post is a new delivery, unless it
@@ -38,7 +46,8 @@ export function localAdapter(newId: () => string = randomUUID): PlatformAdapter 
     async handle(request) {
       assertLoopbackJsonPost(request);
       const message = parsePayload(request.rawBody, LocalMessage, 'local message');
-      const deliveryId = message.message_id === undefined ? `local:${newId()}` : `local:${message.chat_id}:${message.message_id}`;
+      const deliveryId =
+        message.message_id === undefined ? `local:${newId()}` : `local:${chatKey(message.chat_id)}:${message.message_id}`;
       const source = {
         platform: 'local',
         chat_id: message.chat_id,

@@ -7,6 +7,7 @@ import { createHookEngine } from '../../hooks/create-hook-engine.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { findHooksConfigProblems, formatProblem } from '../../hooks/validate-hooks-home.ts';
 import { startDevRuntime, type DevRuntimeOptions } from '../../local/dev-runtime.ts';
+import { reportStrayRejections } from '../../local/stray-rejections.ts';
 import { DEFAULT_STATE_DIR, devStateDir } from '../../local/dev-state.ts';
 import { devEnginePrinter } from '../../local/dev-engine-printer.ts';
 import type { GlobalFlags } from '../global-flags.ts';
@@ -129,6 +130,8 @@ export function installDevCommand(
           process.stderr.write(`hookgate dev: invalid hooks configuration, ignored as --allow-invalid-config asks:\n${list}`);
         }
         let dev;
+        // From before the hooks load: a plugin's register may leave a rejection behind too.
+        const stopReporting = reportStrayRejections((line) => process.stderr.write(line));
         try {
           const dir = devStateDir(options.state, process.env, home);
           const state = dir === undefined ? undefined : { dir, fresh: options.fresh ?? false };
@@ -143,6 +146,7 @@ export function installDevCommand(
             ...wiring,
           });
         } catch (error) {
+          stopReporting();
           process.stderr.write(`hookgate dev: ${errorText(error)}\n`);
           process.exitCode = 1;
           return;
@@ -160,6 +164,7 @@ export function installDevCommand(
         process.once('SIGTERM', again);
         setTimeout(() => exitNow(`not stopped after ${STOP_BACKSTOP_MS / 1000} s`), STOP_BACKSTOP_MS).unref();
         await dev.stop();
+        stopReporting();
         process.exitCode = 0;
         // Stopped. Whatever a hook left running (a timer, a child process) must not keep the process.
         setTimeout(() => exitNow('stopped, but a hook left work running'), 200).unref();

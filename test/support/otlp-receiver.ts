@@ -65,9 +65,10 @@ interface Reader {
 type ReaderClass = new (buf: Uint8Array) => Reader;
 
 const require = createRequire(import.meta.url);
-// Not in the package's exports map: loaded by its file, next to the package's entry point.
+// Not in the package's exports map: loaded by its file, next to the package's entry point (the
+// 0.2xx line, which still installs on Node 20, ships CommonJS as .js under build/src).
 const { ProtobufReader } = require(
-  join(dirname(require.resolve('@opentelemetry/otlp-transformer')), 'common/protobuf/protobuf-reader.cjs'),
+  join(dirname(require.resolve('@opentelemetry/otlp-transformer')), 'common/protobuf/protobuf-reader.js'),
 ) as {
   ProtobufReader: ReaderClass;
 };

@@ -13,6 +13,9 @@ export interface ScaffoldFile {
 /** The shell hook's script, relative to the home (its absolute path goes into config.yaml). */
 export const SCAFFOLD_SCRIPT = 'agent-hooks/block-rm-rf.sh';
 
+/** The scaffold's plugin (`plugins/hello/`), which its config.yaml enables. */
+export const SCAFFOLD_PLUGIN = 'hello';
+
 /**
  * The files of a new hooks home: a config.yaml with a plugin enabled and one shell hook, the
  * plugin (`plugins/hello/`), a gateway hook (`hooks/agent-log/`) and the shell hook's script.

@@ -1,7 +1,10 @@
 import { resolve } from 'node:path';
+import { discoverHooksHome } from '../../hooks/discover-hooks-home.ts';
+import { createMemoryLogger } from '../../hooks/hook-logger.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
+import { parseShellHooks } from '../../hooks/shell/config/parse-config.ts';
 import { shellWord } from '../../hooks/shell/shell-word.ts';
-import { scaffoldCommand, writeScaffold } from '../hooks-home-scaffold.ts';
+import { SCAFFOLD_PLUGIN, scaffoldCommand, writeScaffold } from '../hooks-home-scaffold.ts';
 import type { CommandInstaller } from '../main.ts';
 import { errorText } from '../../errors/error-text.ts';
 
@@ -32,6 +35,10 @@ export const installInitCommand: CommandInstaller = (program) => {
       out(`hookgate init: hooks home ${home}`);
       for (const path of result.created) out(`  created ${path}`);
       for (const path of result.skipped) out(`  skipped ${path} (exists; left as it is)`);
+      // A home that already had a config.yaml (a Hermes user's ~/.hermes, the usual case) keeps
+      // it, so the plugin and the shell hook just written are off until it names them: say what
+      // to add, rather than print an approve line for a hook that config.yaml does not have.
+      if (result.skipped.includes('config.yaml')) for (const line of await missingFromConfig(home)) out(line);
       // Every command printed runs as printed, pasted into a shell: quoted words, the home
       // named even when it is the default (an env var may differ in the next shell), and
       // approve's --yes (its prompt needs a terminal).
@@ -43,3 +50,32 @@ export const installInitCommand: CommandInstaller = (program) => {
       out(`  hookgate dev${homeFlag}              # then: hookgate chat, or open /console`);
     });
 };
+
+/**
+ * What an existing config.yaml lacks for the scaffold to run: `hello` in `plugins.enabled`, the
+ * `pre_tool_call` entry of the shell hook. Empty when it has both (a second `hookgate init`).
+ *
+ * @example
+ * await missingFromConfig('/home/me/.hermes') // ['', 'config.yaml was there already…', …]
+ */
+async function missingFromConfig(home: string): Promise<string[]> {
+  const description = await discoverHooksHome(home);
+  const command = scaffoldCommand(home);
+  const pluginOn = description.plugins.some((p) => p.name === SCAFFOLD_PLUGIN && p.enabled);
+  const hookOn = parseShellHooks(description.config, createMemoryLogger()).some(
+    (e) => e.event === 'pre_tool_call' && e.command === command,
+  );
+  if (pluginOn && hookOn) return [];
+  const lines = ['', 'config.yaml was there already, so what init wrote does not run until you add to it:'];
+  if (!pluginOn) lines.push(`  the plugin: ${SCAFFOLD_PLUGIN} under plugins.enabled`);
+  if (!hookOn) {
+    lines.push(
+      '  the shell hook, under hooks.pre_tool_call (then approve it as below):',
+      '    - matcher: terminal',
+      `      command: ${JSON.stringify(command)}`,
+      '      timeout: 5',
+      '      fail_closed: true',
+    );
+  }
+  return lines;
+}

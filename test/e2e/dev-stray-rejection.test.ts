@@ -27,7 +27,7 @@ beforeAll(async () => {
   await writeFile(join(home, 'plugins', 'floating', 'plugin.yaml'), 'name: floating\nversion: 1.0.0\n');
   await writeFile(
     join(home, 'plugins', 'floating', 'index.mjs'),
-    "export function register(ctx) {\n  ctx.register_hook('pre_gateway_dispatch', () => {\n    Promise.reject(new Error('left behind by the floating plugin'));\n  });\n}\n",
+    "export function register(ctx) {\n  ctx.register_hook('pre_gateway_dispatch', () => {\n    Promise.reject(new Error('left behind by the floating plugin, key sk-floatingSecretValue0123456789'));\n  });\n}\n",
   );
   const env: NodeJS.ProcessEnv = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', NO_COLOR: '1' };
   for (const name of ['HOOKGATE_HOME', 'HOOKGATE_MODEL_BASE_URL', 'HOOKGATE_ALLOWED_USERS', 'HOOKGATE_API_TOKEN'])
@@ -60,7 +60,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-it('keeps serving after a hook leaves a rejected promise behind, and says so on stderr', async () => {
+it('keeps serving after a hook leaves a rejected promise behind, and says so on stderr, redacted', async () => {
   const post = (text: string) =>
     fetch(`${url}/webhooks/local`, {
       method: 'POST',
@@ -72,6 +72,8 @@ it('keeps serving after a hook leaves a rejected promise behind, and says so on 
     timeoutMs: 20_000,
   });
   expect(output).toMatch(/hookgate dev: a promise rejected with no handler .*going on: .*left behind by the floating plugin/);
+  // The reason is a hook's text: redacted as any hook output in a log line.
+  expect(output).not.toContain('sk-floatingSecretValue0123456789');
   expect(child.exitCode).toBeNull();
   expect((await post('second')).status).toBe(202);
   expect((await fetch(`${url}/healthz`)).status).toBe(200);

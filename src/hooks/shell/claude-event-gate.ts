@@ -3,7 +3,6 @@ import type { PromptBlock } from '../aggregate/prompt-block.ts';
 import type { InternalHookName } from '../catalogue.ts';
 import { isPlainObject } from '../python-truthiness.ts';
 import type { ShellHookEntry } from './config/shell-hook-entry.ts';
-import type { ContextResult } from './parse-hook-output.ts';
 import type { ShellRunRecord } from './spawn/run-record.ts';
 
 /**
@@ -85,27 +84,4 @@ export function promptBlockOf(run: ShellRunRecord): PromptBlock | undefined {
     action: 'block_turn',
     message: typeof value.reason === 'string' && value.reason !== '' ? value.reason : 'The prompt was blocked by a hook.',
   };
-}
-
-/**
- * The context a `payload: claude` `pre_llm_call` (UserPromptSubmit) hook adds with Claude Code's
- * JSON answer, `{"hookSpecificOutput": {"additionalContext": "…"}}`: the same `{context}` result
- * as hookgate's own `{"context": "…"}` (hook-semantics §3.7 step 5, non-blank, not trimmed), so
- * the turn joins it into the prompt. Claude Code scripts print this shape, never `context`.
- * `hookEventName` is not checked, as for the deny shape (§5.3).
- *
- * @example
- * promptContextOf({ stdout: '{"hookSpecificOutput": {"additionalContext": "branch: main"}}', … }) // { context: 'branch: main' }
- */
-export function promptContextOf(run: ShellRunRecord): ContextResult | undefined {
-  if (run.error !== null || run.timed_out) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(run.stdout.trim());
-  } catch {
-    return undefined; // already reported by the stdout parser (§3.7 step 2)
-  }
-  const specific = isPlainObject(value) ? value.hookSpecificOutput : undefined;
-  const context = isPlainObject(specific) ? specific.additionalContext : undefined;
-  return typeof context === 'string' && context.trim() !== '' ? { context } : undefined;
 }

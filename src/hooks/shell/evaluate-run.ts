@@ -16,6 +16,8 @@ interface EvaluatedEntry {
   readonly command: string;
   readonly timeout: number;
   readonly failClosed: boolean;
+  /** `claude`: the hook answers in Claude Code's shapes too (its `additionalContext`). */
+  readonly payload?: 'claude';
 }
 
 /**
@@ -56,7 +58,7 @@ export function evaluateRun(entry: EvaluatedEntry, run: ShellRunRecord, logger: 
         (stderr !== '' ? `: ${logExcerpt(stderr)}` : ''),
     );
   }
-  const result = parseHookOutput(event, run.stdout, logger);
+  const result = parseHookOutput(event, run.stdout, logger, entry.payload === 'claude');
   if (result === undefined && failClosed) {
     const text = run.stdout.trim();
     if (text !== '') {

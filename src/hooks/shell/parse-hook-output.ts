@@ -27,18 +27,26 @@ export type ShellHookResult = BlockDirective | ContextResult | RewriteResult | u
 /**
  * Parses a shell hook's stdout for `event` (hook-semantics §3.7, §5.3): on `pre_tool_call`
  * the `action`/`decision` block shapes and Claude Code's `hookSpecificOutput` deny; on every
- * other event a non-blank `context` string. Never throws.
+ * other event a non-blank `context` string — for a `payload: claude` entry (`claude`), also
+ * Claude Code's `hookSpecificOutput.additionalContext`, the shape its context hooks print.
+ * Never throws.
  *
  * @example
  * parseHookOutput('pre_tool_call', '{"decision": "block", "reason": "no"}', logger) // { action: 'block', message: 'no' }
  */
-export function parseHookOutput(event: string, stdout: string, logger: HookLogger): ShellHookResult {
+export function parseHookOutput(event: string, stdout: string, logger: HookLogger, claude = false): ShellHookResult {
   const parsed = parseStdoutJson(event, stdout, logger);
   if (!parsed.ok || !isPlainObject(parsed.value)) return undefined;
   const obj = parsed.value;
   if (event === 'pre_tool_call') return blockFrom(obj) ?? rewriteFrom(obj);
-  const context = obj.context;
-  return typeof context === 'string' && context.trim() !== '' ? { context } : undefined;
+  if (isContext(obj.context)) return { context: obj.context };
+  const specific = claude && isPlainObject(obj.hookSpecificOutput) ? obj.hookSpecificOutput : undefined;
+  return isContext(specific?.additionalContext) ? { context: specific.additionalContext } : undefined;
+}
+
+/** §3.7 step 5: a non-blank string, kept as written (not trimmed). */
+function isContext(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '';
 }
 
 /** The block directive of a `pre_tool_call` stdout object, if any (§3.7 step 4, §5.3). */

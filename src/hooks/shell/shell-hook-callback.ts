@@ -7,7 +7,7 @@ import { runShellCommand, type RunShellCommandOptions } from './spawn/run-shell-
 import type { PayloadSerialisationError } from './spawn/shell-errors.ts';
 import type { ShellHookEntry } from './config/shell-hook-entry.ts';
 import { hookgateToolInput, renderClaudePayload } from './claude-payload.ts';
-import { claudeEventNameFor, firesForClaudeEvent, promptBlockOf, promptContextOf } from './claude-event-gate.ts';
+import { claudeEventNameFor, firesForClaudeEvent, promptBlockOf } from './claude-event-gate.ts';
 import { renderShellPayload } from './shell-payload.ts';
 import { currentDirectory } from './spawn/current-directory.ts';
 import { errorRecord } from './spawn/run-record.ts';
@@ -67,7 +67,7 @@ export async function fireShellHook(
   const evaluated = evaluateRun(entry, run, logger);
   const result =
     entry.payload === 'claude' && entry.event === 'pre_llm_call'
-      ? (promptBlockOf(run) ?? evaluated.result ?? promptContextOf(run))
+      ? (promptBlockOf(run) ?? evaluated.result)
       : asHookgateRewrite(entry, kwargs, evaluated.result);
   return { ...evaluated, result, run };
 }

@@ -9,6 +9,7 @@ import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
 import { startFakePlatforms, type FakePlatforms, type RecordedRequest } from '../support/fake-platforms/fake-platform-server.ts';
 import { discordHeaders, discordKeys, slackHeaders, whatsAppHeaders } from '../support/fake-platforms/signed-requests.ts';
+import { fakePlatformEnv } from '../support/fake-platforms/platform-env.ts';
 import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
 import { until } from '../support/until.ts';
 
@@ -57,24 +58,7 @@ beforeAll(async () => {
     ...process.env,
     HOOKGATE_HOME: home.path,
     HOOKGATE_LOG_LEVEL: 'warn',
-    TELEGRAM_BOT_TOKEN: '123:abc',
-    TELEGRAM_SECRET_TOKEN: 'tg-secret',
-    TELEGRAM_API_BASE_URL: `${fake.url}/telegram`,
-    SLACK_SIGNING_SECRET: 'slack-secret',
-    SLACK_BOT_TOKEN: 'xoxb-1',
-    SLACK_API_BASE_URL: `${fake.url}/slack`,
-    DISCORD_PUBLIC_KEY: keys.publicKeyHex,
-    DISCORD_APPLICATION_ID: '999',
-    DISCORD_API_BASE_URL: `${fake.url}/discord`,
-    WHATSAPP_APP_SECRET: 'wa-secret',
-    WHATSAPP_VERIFY_TOKEN: 'wa-verify',
-    WHATSAPP_ACCESS_TOKEN: 'wa-access',
-    WHATSAPP_PHONE_NUMBER_ID: '555',
-    WHATSAPP_API_BASE_URL: `${fake.url}/whatsapp`,
-    TEAMS_APP_ID: 'teams-app-id',
-    TEAMS_APP_PASSWORD: 'pw',
-    TEAMS_OPENID_METADATA_URL: `${fake.url}/teams/openid`,
-    TEAMS_TOKEN_URL: `${fake.url}/teams/token`,
+    ...fakePlatformEnv(fake.url, keys.publicKeyHex),
   };
   delete env.HOOKGATE_MODEL_BASE_URL;
   delete env.HOOKGATE_ALLOWED_USERS;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestAws } from '../support/local-aws.ts';
 import { startFakePlatforms, type FakePlatforms } from '../support/fake-platforms/fake-platform-server.ts';
 import { discordHeaders, discordKeys, slackHeaders } from '../support/fake-platforms/signed-requests.ts';
+import { fakePlatformEnv } from '../support/fake-platforms/platform-env.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { gatewayHarness, type GatewayHarness } from './support/gateway-harness.ts';
 import { recordingEngine } from './support/recording-engine.ts';
@@ -27,25 +28,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   gw?.plane.destroy();
-  gw = gatewayHarness(
-    aws,
-    {
-      TELEGRAM_BOT_TOKEN: '123:abc',
-      TELEGRAM_SECRET_TOKEN: 'tg-secret',
-      TELEGRAM_API_BASE_URL: `${fake.url}/telegram`,
-      SLACK_SIGNING_SECRET: 'slack-secret',
-      SLACK_BOT_TOKEN: 'xoxb-1',
-      SLACK_API_BASE_URL: `${fake.url}/slack`,
-      DISCORD_PUBLIC_KEY: keys.publicKeyHex,
-      DISCORD_APPLICATION_ID: '999',
-      DISCORD_API_BASE_URL: `${fake.url}/discord`,
-      TEAMS_APP_ID: 'teams-app-id',
-      TEAMS_APP_PASSWORD: 'pw',
-      TEAMS_OPENID_METADATA_URL: `${fake.url}/teams/openid`,
-      TEAMS_TOKEN_URL: `${fake.url}/teams/token`,
-    },
-    recordingEngine(),
-  );
+  gw = gatewayHarness(aws, fakePlatformEnv(fake.url, keys.publicKeyHex), recordingEngine());
   await gw.drainTurns();
 });
 

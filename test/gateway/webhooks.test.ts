@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestAws } from '../support/local-aws.ts';
 import { startFakePlatforms, type FakePlatforms } from '../support/fake-platforms/fake-platform-server.ts';
 import { discordHeaders, discordKeys, slackHeaders, whatsAppHeaders } from '../support/fake-platforms/signed-requests.ts';
+import { fakePlatformEnv } from '../support/fake-platforms/platform-env.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { gatewayHarness, type GatewayHarness } from './support/gateway-harness.ts';
 import { recordingEngine, type RecordingEngine } from './support/recording-engine.ts';
@@ -12,26 +13,7 @@ let fake: FakePlatforms;
 let engine: RecordingEngine;
 let gw: GatewayHarness;
 
-const env = (fakeUrl: string): NodeJS.ProcessEnv => ({
-  TELEGRAM_BOT_TOKEN: '123:abc',
-  TELEGRAM_SECRET_TOKEN: 'tg-secret',
-  TELEGRAM_API_BASE_URL: `${fakeUrl}/telegram`,
-  SLACK_SIGNING_SECRET: 'slack-secret',
-  SLACK_BOT_TOKEN: 'xoxb-1',
-  SLACK_API_BASE_URL: `${fakeUrl}/slack`,
-  DISCORD_PUBLIC_KEY: keys.publicKeyHex,
-  DISCORD_APPLICATION_ID: '999',
-  DISCORD_API_BASE_URL: `${fakeUrl}/discord`,
-  WHATSAPP_APP_SECRET: 'wa-secret',
-  WHATSAPP_VERIFY_TOKEN: 'wa-verify',
-  WHATSAPP_ACCESS_TOKEN: 'wa-access',
-  WHATSAPP_PHONE_NUMBER_ID: '555',
-  WHATSAPP_API_BASE_URL: `${fakeUrl}/whatsapp`,
-  TEAMS_APP_ID: 'teams-app-id',
-  TEAMS_APP_PASSWORD: 'pw',
-  TEAMS_OPENID_METADATA_URL: `${fakeUrl}/teams/openid`,
-  TEAMS_TOKEN_URL: `${fakeUrl}/teams/token`,
-});
+const env = (fakeUrl: string): NodeJS.ProcessEnv => fakePlatformEnv(fakeUrl, keys.publicKeyHex);
 
 beforeAll(async () => {
   [aws, fake] = await Promise.all([startTestAws(), startFakePlatforms()]);

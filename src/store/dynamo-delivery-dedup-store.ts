@@ -48,17 +48,13 @@ export class DynamoDeliveryDedupStore implements DeliveryDedupStore, HandledDeli
   }
 
   async claimedAt(key: string): Promise<Date | undefined> {
-    const { Item } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.tableName, Key: { PK: `DEDUP#${key}`, SK: 'DEDUP' }, ConsistentRead: true }),
-    );
+    const Item = await this.item(key);
     const at = typeof Item?.claimed_at === 'string' ? new Date(Item.claimed_at) : undefined;
     return at && !Number.isNaN(at.getTime()) ? at : undefined;
   }
 
   async wasHandled(key: string, now: Date = new Date()): Promise<boolean> {
-    const { Item } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.tableName, Key: { PK: `DEDUP#${key}`, SK: 'DEDUP' }, ConsistentRead: true }),
-    );
+    const Item = await this.item(key);
     return typeof Item?.handled_at === 'string' && Number(Item.expires_at) > epochSeconds(now);
   }
 
@@ -77,5 +73,13 @@ export class DynamoDeliveryDedupStore implements DeliveryDedupStore, HandledDeli
         ExpressionAttributeValues: { ':at': now.toISOString(), ':expires': expires },
       }),
     );
+  }
+
+  /** The delivery's item, read strongly (a claim or a handled mark made a moment ago counts). */
+  private async item(key: string): Promise<Record<string, unknown> | undefined> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.tableName, Key: { PK: `DEDUP#${key}`, SK: 'DEDUP' }, ConsistentRead: true }),
+    );
+    return Item;
   }
 }

@@ -4,7 +4,9 @@ import { engineWithHookRunLog } from './support/hook-run-log.ts';
 import { createRuntime } from '../src/runtime/create-runtime.ts';
 import { createObserverFunction } from '../src/runtime/observer-function.ts';
 import { loadSecretEnvironment } from './support/secret-environment.ts';
+import { keepServingOnStrayRejections } from './support/stray-rejections.ts';
 
+keepServingOnStrayRejections('hookgate-observer');
 await loadSecretEnvironment();
 const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), {
   createEngine: engineWithHookRunLog('hookgate-observer'),

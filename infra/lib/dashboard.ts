@@ -1,5 +1,6 @@
 import { Duration, type Stack, aws_cloudwatch as cloudwatch, type aws_logs as logs } from 'aws-cdk-lib';
 import { HOOK_RUN_MESSAGE } from '../../functions/support/hook-run-log.ts';
+import { STRAY_REJECTION_MESSAGE } from '../../functions/support/stray-rejections.ts';
 import type { MonitoredFunction, MonitoredQueue } from './alarms.ts';
 
 export interface StackDashboardProps {
@@ -109,6 +110,20 @@ export function addStackDashboard(scope: Stack, props: StackDashboardProps): clo
       queryLines: [hookRuns, 'filter outcome != "ok"', 'stats count(*) as runs by bin(5m), hook, outcome'],
       view: cloudwatch.LogQueryVisualizationType.STACKEDAREA,
       width: 12,
+    }),
+    // A hook's unawaited work that rejected: logged, the instance went on (functions/support/stray-rejections.ts).
+    new cloudwatch.LogQueryWidget({
+      title: "stray rejections (a hook's unawaited work), latest first",
+      logGroupNames,
+      queryLines: [
+        `filter message = ${JSON.stringify(STRAY_REJECTION_MESSAGE)}`,
+        'fields @timestamp, service, reason',
+        'sort @timestamp desc',
+        'limit 20',
+      ],
+      view: cloudwatch.LogQueryVisualizationType.TABLE,
+      width: 24,
+      height: 6,
     }),
   );
   return dashboard;

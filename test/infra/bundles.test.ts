@@ -11,6 +11,7 @@ import { createHookEngine, type RegistryListing } from '../../src/hooks/create-h
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { startTestAws } from '../support/local-aws.ts';
+import { STRAY_REJECTION_MESSAGE } from '../../functions/support/stray-rejections.ts';
 import { CDK_JSON_CONTEXT } from '../support/cdk-json-context.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -101,6 +102,26 @@ describe('function bundles', () => {
   let home: string;
   let synthOutput: string[];
   let bundledFiles: readonly string[];
+
+  /** A built function's environment in a child process: the emulators for the stack's resources. */
+  const functionEnv = (asset: string): NodeJS.ProcessEnv => ({
+    PATH: process.env.PATH,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    [RESOURCE_ENV.tableName]: aws.tableName,
+    [RESOURCE_ENV.turnsQueueUrl]: aws.turnsQueueUrl,
+    [RESOURCE_ENV.timersQueueUrl]: aws.timersQueueUrl,
+    [RESOURCE_ENV.eventsTopicArn]: aws.eventsTopicArn,
+    [RESOURCE_ENV.payloadBucket]: aws.payloadBucket,
+    AWS_REGION: aws.region,
+    AWS_ACCESS_KEY_ID: aws.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: aws.credentials.secretAccessKey,
+    AWS_ENDPOINT_URL_SQS: aws.sqsEndpoint,
+    AWS_ENDPOINT_URL_SNS: aws.snsEndpoint,
+    AWS_ENDPOINT_URL_S3: aws.s3Endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: aws.dynamodbEndpoint,
+    // As the stack sets it; the bundle finds its home beside itself either way.
+    HOOKGATE_HOME: join(asset, BUNDLED_HOME_DIR),
+  });
 
   beforeAll(async () => {
     // Inside the repo, so the bundles' external @aws-sdk imports resolve from node_modules.
@@ -237,22 +258,7 @@ describe('function bundles', () => {
     // The function modules build their dependencies at import: give them the emulators, for this
     // test only (files share the worker's process.env), and quiet: their start-up lines are not its output.
     const saved = { ...process.env };
-    Object.assign(process.env, {
-      HOOKGATE_LOG_LEVEL: 'error',
-      [RESOURCE_ENV.tableName]: aws.tableName,
-      [RESOURCE_ENV.turnsQueueUrl]: aws.turnsQueueUrl,
-      [RESOURCE_ENV.timersQueueUrl]: aws.timersQueueUrl,
-      [RESOURCE_ENV.eventsTopicArn]: aws.eventsTopicArn,
-      [RESOURCE_ENV.payloadBucket]: aws.payloadBucket,
-      AWS_REGION: aws.region,
-      AWS_ACCESS_KEY_ID: aws.credentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: aws.credentials.secretAccessKey,
-      AWS_ENDPOINT_URL_SQS: aws.sqsEndpoint,
-      AWS_ENDPOINT_URL_SNS: aws.snsEndpoint,
-      AWS_ENDPOINT_URL_S3: aws.s3Endpoint,
-      AWS_ENDPOINT_URL_DYNAMODB: aws.dynamodbEndpoint,
-      HOOKGATE_HOME: EXAMPLES_HOME,
-    });
+    Object.assign(process.env, { ...functionEnv(EXAMPLES_HOME), HOOKGATE_LOG_LEVEL: 'error', HOOKGATE_HOME: EXAMPLES_HOME });
     try {
       const disk = await createHookEngine({ home, gatewayHooks: true, skippedShellHooksShown: true, print: () => {} });
       const fromDisk: RegistryListing = disk.describeRegistry();
@@ -286,24 +292,7 @@ describe('function bundles', () => {
   });
 
   it("blocks rm -rf from the built turn asset run in its own directory, once approved in the stack's allowlist", async () => {
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      [RESOURCE_ENV.tableName]: aws.tableName,
-      [RESOURCE_ENV.turnsQueueUrl]: aws.turnsQueueUrl,
-      [RESOURCE_ENV.timersQueueUrl]: aws.timersQueueUrl,
-      [RESOURCE_ENV.eventsTopicArn]: aws.eventsTopicArn,
-      [RESOURCE_ENV.payloadBucket]: aws.payloadBucket,
-      AWS_REGION: aws.region,
-      AWS_ACCESS_KEY_ID: aws.credentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: aws.credentials.secretAccessKey,
-      AWS_ENDPOINT_URL_SQS: aws.sqsEndpoint,
-      AWS_ENDPOINT_URL_SNS: aws.snsEndpoint,
-      AWS_ENDPOINT_URL_S3: aws.s3Endpoint,
-      AWS_ENDPOINT_URL_DYNAMODB: aws.dynamodbEndpoint,
-      // As the stack sets it; the bundle finds its home beside itself either way.
-      HOOKGATE_HOME: join(assets.turn, BUNDLED_HOME_DIR),
-    };
+    const env = functionEnv(assets.turn);
     const guard = `
       const bundle = await import('./index.mjs');
       const decide = (command) => bundle.invokeBundledHook('pre_tool_call', { tool_name: 'terminal', args: { command }, task_id: 't', session_id: 's' });
@@ -329,6 +318,29 @@ describe('function bundles', () => {
       rm: { action: 'block', message: 'blocked: rm -rf / is not permitted' },
       ls: { action: 'allow' },
     });
+  });
+
+  it("keeps each built function's instance going after a stray rejection, under a runtime that would end it", async () => {
+    // What Lambda's Node.js runtime does: it listens before it loads the function, and ends the
+    // process on an unhandled rejection, failing the invocation in flight.
+    const script = `
+      process.on('unhandledRejection', () => { console.log('runtime: exit 128'); process.exit(128); });
+      await import('./index.mjs');
+      Promise.reject(new Error('left behind by a hook, key sk-strayRejectionSecret0123456789'));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      console.log('still serving');
+    `;
+    for (const [name, dir] of Object.entries(assets)) {
+      const run = await runNode(dir, script, { ...functionEnv(dir), AWS_LAMBDA_RUNTIME_API: '127.0.0.1:9001' });
+      expect(run.code, `${name}: ${run.stdout}${run.stderr}`).toBe(0);
+      const lines = run.stdout.trim().split('\n');
+      expect(lines.at(-1), name).toBe('still serving');
+      const stray = lines.filter((l) => l.includes(STRAY_REJECTION_MESSAGE)).map((l) => JSON.parse(l) as Record<string, string>);
+      expect(stray, name).toEqual([expect.objectContaining({ level: 'ERROR', service: `hookgate-${name}` })]);
+      expect(stray[0]!.reason).toContain('left behind by a hook');
+      // The reason is a hook's text: redacted as any hook output in a log line.
+      expect(run.stdout).not.toContain('sk-strayRejectionSecret0123456789');
+    }
   });
 
   it('starts from the home described at build: no YAML parser, no classic zod or JSON Schema code, no ES import of node:http or node:readline (nor, in the gateway, the console, a platform adapter or the model transport) in what a cold start loads, and the shipped config.yaml is not read again', async () => {
@@ -402,16 +414,7 @@ describe('function bundles', () => {
     const changed = join(buildDir, 'changed-asset');
     await cp(assets.observer, changed, { recursive: true });
     await writeFile(join(changed, BUNDLED_HOME_DIR, 'config.yaml'), 'hooks: [this is: not, {valid yaml\n');
-    const { code, stderr } = await runNode(changed, `await import('./index.mjs');`, {
-      PATH: process.env.PATH,
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      [RESOURCE_ENV.tableName]: aws.tableName,
-      [RESOURCE_ENV.eventsTopicArn]: aws.eventsTopicArn,
-      [RESOURCE_ENV.payloadBucket]: aws.payloadBucket,
-      [RESOURCE_ENV.turnsQueueUrl]: aws.turnsQueueUrl,
-      [RESOURCE_ENV.timersQueueUrl]: aws.timersQueueUrl,
-      AWS_REGION: aws.region,
-    });
+    const { code, stderr } = await runNode(changed, `await import('./index.mjs');`, functionEnv(changed));
     expect(code, stderr).toBe(0);
   });
 

@@ -315,7 +315,7 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     expect(Object.keys(none.findResources('AWS::SNS::Topic')).filter((id) => id.startsWith('AlarmTopic'))).toEqual([]);
   });
 
-  it('draws one dashboard with the golden signals of every function and queue, and per hook from the hook-run log lines', () => {
+  it('draws one dashboard with the golden signals of every function and queue, and per hook from the hook-run and stray-rejection log lines', () => {
     const dashboards = resources('AWS::CloudWatch::Dashboard');
     expect(dashboards).toHaveLength(1);
     const body = JSON.stringify(dashboards[0]!.Properties.DashboardBody);
@@ -328,6 +328,9 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     expect(body).toMatch(/filter message = \W+hook run\W/);
     expect(body).toContain('pct(duration_ms, 95) as p95_ms');
     expect(body).toMatch(/as blocks.*as errors by hook/);
+    // And the line a hook's stray rejection writes (functions/support/stray-rejections.ts), latest first.
+    expect(body).toMatch(/filter message = \W+a promise rejected with no handler/);
+    expect(body).toContain('fields @timestamp, service, reason');
     const logGroups = Object.keys(template.findResources('AWS::Logs::LogGroup'));
     for (const id of logGroups) expect(body).toContain(id);
   });

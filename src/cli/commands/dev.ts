@@ -7,7 +7,7 @@ import { createHookEngine } from '../../hooks/create-hook-engine.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { findHooksConfigProblems, formatProblem } from '../../hooks/validate-hooks-home.ts';
 import { startDevRuntime, type DevRuntimeOptions } from '../../local/dev-runtime.ts';
-import { reportStrayRejections } from '../../local/stray-rejections.ts';
+import { reportStrayRejections } from '../../hooks/stray-rejections.ts';
 import { DEFAULT_STATE_DIR, devStateDir } from '../../local/dev-state.ts';
 import { devEnginePrinter } from '../../local/dev-engine-printer.ts';
 import type { GlobalFlags } from '../global-flags.ts';
@@ -131,7 +131,11 @@ export function installDevCommand(
         }
         let dev;
         // From before the hooks load: a plugin's register may leave a rejection behind too.
-        const stopReporting = reportStrayRejections((line) => process.stderr.write(line));
+        const stopReporting = reportStrayRejections((reason) =>
+          process.stderr.write(
+            `hookgate dev: a promise rejected with no handler (a hook's unawaited work?), going on: ${reason}\n`,
+          ),
+        );
         try {
           const dir = devStateDir(options.state, process.env, home);
           const state = dir === undefined ? undefined : { dir, fresh: options.fresh ?? false };

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_MAX_PROCESSES, SANDBOX_SHM_BYTES, SANDBOX_TMP_BYTES } from '../../src/agent/sandbox/bubblewrap-args.ts';
 import { createBubblewrapSandbox, sandboxEnvironment } from '../../src/agent/sandbox/bubblewrap-sandbox.ts';
 import { probeBubblewrap } from '../../src/agent/sandbox/probe-bubblewrap.ts';
+import { SECCOMP_SYSCALL_TABLES } from '../../src/agent/sandbox/seccomp-filter.ts';
 import { selectToolSandbox } from '../../src/agent/sandbox/select-tool-sandbox.ts';
 import { SandboxError, type ToolSandbox } from '../../src/agent/sandbox/tool-sandbox.ts';
 import { MAX_COLLECTED_BYTES, runCommand } from '../../src/agent/sandbox/run-command.ts';
@@ -191,6 +192,41 @@ describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, ()
     expect(run.output.split('\n')[0]).toBe(String(SANDBOX_MAX_PROCESSES));
     expect(run.output).toMatch(/Cannot fork|Resource temporarily unavailable/);
     expect(run.output).not.toContain('all-started');
+  });
+
+  it('refuses the system calls that reach kernel code no tool needs (seccomp), and keeps what programs use', async () => {
+    const table = SECCOMP_SYSCALL_TABLES[process.arch as 'x64' | 'arm64'];
+    // errno of a raw system call, as a C program sees it: 1 is EPERM, 38 ENOSYS.
+    const errnoOf = (name: string, nr: number) =>
+      `python3 -c "import ctypes; libc = ctypes.CDLL(None, use_errno=True); libc.syscall(${nr}, 0, 0, 0); print('${name}', ctypes.get_errno())"`;
+    const run = await exec(
+      [
+        'unshare --user --map-root-user true 2>/dev/null; echo "unshare $?"',
+        errnoOf('keyctl', table.refused.keyctl!),
+        errnoOf('io_uring_setup', table.refused.io_uring_setup!),
+        errnoOf('bpf', table.refused.bpf!),
+        errnoOf('perf_event_open', table.refused.perf_event_open!),
+        errnoOf('mount', table.refused.mount!),
+        errnoOf('clone3', table.clone3),
+        // What programs do: threads, forks, children, pipes, a terminal-less ioctl.
+        `python3 -c "import threading, subprocess; t = threading.Thread(target=print, args=('thread',)); t.start(); t.join(); print(subprocess.run(['echo', 'child'], capture_output=True).stdout.decode().strip())"`,
+        '(echo subshell) | cat',
+        'stty size 2>&1 | head -c 0; echo ioctl',
+      ].join('; '),
+    );
+    expect(run.output.trim().split('\n')).toEqual([
+      'unshare 1',
+      'keyctl 1',
+      'io_uring_setup 1',
+      'bpf 1',
+      'perf_event_open 1',
+      'mount 1',
+      'clone3 38',
+      'thread',
+      'child',
+      'subshell',
+      'ioctl',
+    ]);
   });
 
   it('the file tools run inside: relative paths in /workspace, persisted per session, and the sandbox is their boundary', async () => {

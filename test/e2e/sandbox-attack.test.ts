@@ -256,6 +256,13 @@ describe.skipIf(!haveSandbox)(
       expect(leaks(read)).toEqual([]);
     });
 
+    it('no way into more of the kernel: a nested user namespace is refused (seccomp)', async () => {
+      const reply = await chat('kernel', 'run: unshare --user --map-root-user id; echo "unshare $?"; id -u');
+      expect(reply).toContain('Operation not permitted');
+      expect(reply).toContain('unshare 1');
+      expect(body(reply).trim().split('\n').at(-1)).toMatch(/^\d+$/); // the call itself ran on
+    });
+
     it('background jobs (&, nohup, setsid) do not outlive the call', async () => {
       const started = await chat(
         'background',

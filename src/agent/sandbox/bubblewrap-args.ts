@@ -79,6 +79,8 @@ export interface BubblewrapLayout {
   generatedEtc: readonly string[];
   /** Size `/tmp` and `/dev/shm` (`SANDBOX_TMP_BYTES`, `SANDBOX_SHM_BYTES`) and make the rest of `/dev` read-only: bwrap ≥ 0.8. */
   tmpfsLimits?: boolean;
+  /** The descriptor bwrap reads the seccomp filter from (`sandboxSeccompFilter`); none where the architecture has no filter. */
+  seccompFd?: number;
   /** The file `--json-status-fd` writes to (bwrap reports the child's start there; a setup failure never starts it). */
   statusFd: number;
 }
@@ -99,8 +101,8 @@ function bindableRoot(root: string): boolean {
  * bwrap's arguments for one call (hook-semantics §5.9, docs/security.md): new user, PID, mount,
  * IPC, UTS and cgroup namespaces (and network, unless `network: host`); `/usr` and the merged-usr
  * links read-only; a minimal `/etc`; private `/tmp`, `/proc` and `/dev`; the workspace as the
- * only writable path; `--die-with-parent` (killing bwrap kills the tree) and `--new-session` (no
- * TIOCSTI into a terminal). `argv` runs under `prlimit --nproc`, so one call runs at most
+ * only writable path; `--die-with-parent` (killing bwrap kills the tree), `--new-session` (no
+ * TIOCSTI into a terminal) and the seccomp filter (`seccompFd`). `argv` runs under `prlimit --nproc`, so one call runs at most
  * `SANDBOX_MAX_PROCESSES` processes, with no descriptor but 0–2 (`CLOSE_INHERITED_FDS`).
  *
  * @example
@@ -134,6 +136,7 @@ export function bubblewrapArgs(layout: BubblewrapLayout, argv: readonly string[]
   args.push('--bind', layout.workspace, SANDBOX_WORKSPACE, '--chdir', SANDBOX_WORKSPACE);
   // bwrap builds the view on a tmpfs root: read-only once built, so `/etc/x` or `/x` cannot be written.
   args.push('--remount-ro', '/');
+  if (layout.seccompFd !== undefined) args.push('--seccomp', String(layout.seccompFd));
   args.push('--json-status-fd', String(layout.statusFd));
   args.push('--', '/usr/bin/prlimit', `--nproc=${SANDBOX_MAX_PROCESSES}:${SANDBOX_MAX_PROCESSES}`, '--');
   args.push(SANDBOX_FD_CLOSER, '-c', CLOSE_INHERITED_FDS, 'hookgate-sandbox', ...argv);

@@ -20,6 +20,7 @@ import {
   type ToolSandbox,
 } from './tool-sandbox.ts';
 import { workspaceDir } from './workspace-dir.ts';
+import { sandboxSeccompFilter } from './seccomp-filter.ts';
 
 /** The host user the sandbox runs as when hookgate runs as root ("nobody"): see `sandboxUser`. */
 export const SANDBOX_UID_WHEN_ROOT = 65534;
@@ -129,6 +130,8 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Tool
   const env = sandboxEnvironment(options.envPassthrough ?? [], process.env, roots);
   const system = hostSystemEntries();
   const limitTmpfs = supportsSizedTmpfs(bwrap);
+  const seccomp = sandboxSeccompFilter();
+  const inputs = [etc.passwd, etc.group, etc.hosts, ...(seccomp ? [seccomp] : [])];
 
   const call = async (
     sessionId: string,
@@ -144,8 +147,9 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Tool
       // Its own workspace root too: an allowed root above it would show every session's workspace by path.
       hidden: hiddenInSandbox(existingDirectories([options.workspaceRoot, ...(options.hidden ?? [])]), roots),
       generatedEtc: ['passwd', 'group', 'hosts'],
-      // After the three `--ro-bind-data` inputs (fds 3, 4, 5).
-      statusFd: 3 + 3,
+      // The three `--ro-bind-data` inputs are fds 3, 4 and 5, the filter 6; the status fd comes after them.
+      ...(seccomp ? { seccompFd: 6 } : {}),
+      statusFd: 3 + inputs.length,
       ...(limitTmpfs ? { tmpfsLimits: true } : {}),
     };
     const run = await runProcess({
@@ -153,7 +157,7 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Tool
       args: bubblewrapArgs(layout, argv),
       env,
       ...(user ?? {}),
-      inputs: [etc.passwd, etc.group, etc.hosts],
+      inputs,
       collectFd: true,
       timeoutSeconds: extra.timeoutSeconds,
       ...(extra.stdin !== undefined ? { stdin: extra.stdin } : {}),

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bubblewrapArgs } from './bubblewrap-args.ts';
 import { findBubblewrap, hostSystemEntries, sandboxUser, supportsSizedTmpfs } from './bubblewrap-sandbox.ts';
+import { sandboxSeccompFilter } from './seccomp-filter.ts';
 
 /** Whether bubblewrap can run here: `ok`, or why not (shown with the fix). */
 export type BubblewrapProbe = { ok: true; bwrap: string } | { ok: false; reason: string };
@@ -34,6 +35,7 @@ function runProbe(network: 'none' | 'host'): BubblewrapProbe {
   const workspace = mkdtempSync(join(tmpdir(), 'hookgate-sandbox-probe-'));
   try {
     if (user) chownSync(workspace, user.uid, user.gid);
+    const seccomp = sandboxSeccompFilter();
     const args = bubblewrapArgs(
       {
         workspace,
@@ -42,13 +44,21 @@ function runProbe(network: 'none' | 'host'): BubblewrapProbe {
         readOnlyRoots: [],
         hidden: [],
         generatedEtc: [],
+        // The filter on stdin: spawnSync writes no other descriptor.
+        ...(seccomp ? { seccompFd: 0 } : {}),
         statusFd: 1,
         // The arguments a call gets, sized tmpfs and descriptor closer included: a probe that passes means calls start.
         ...(supportsSizedTmpfs(bwrap) ? { tmpfsLimits: true } : {}),
       },
       ['/bin/true'],
     );
-    const run = spawnSync(bwrap, args, { env: { PATH: '/usr/bin:/bin' }, timeout: 15_000, encoding: 'utf8', ...(user ?? {}) });
+    const run = spawnSync(bwrap, args, {
+      env: { PATH: '/usr/bin:/bin' },
+      timeout: 15_000,
+      encoding: 'utf8',
+      ...(seccomp ? { input: seccomp } : {}),
+      ...(user ?? {}),
+    });
     if (run.status === 0) return { ok: true, bwrap };
     const why = (run.stderr || run.error?.message || `exit ${run.status ?? run.signal}`).trim().split('\n')[0];
     return { ok: false, reason: `bwrap cannot start a sandbox here: ${why}` };

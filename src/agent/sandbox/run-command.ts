@@ -67,7 +67,7 @@ export interface ProcessSpec {
   /** Written to stdin, then closed (without it stdin is /dev/null). */
   stdin?: string | Buffer;
   /** Written to the extra file descriptors 3, 4, … in order, each then closed (bwrap's `--ro-bind-data`). */
-  inputs?: readonly string[];
+  inputs?: readonly (string | Buffer)[];
   /** One more descriptor after `inputs`, which the program writes to: collected as `fdOutput` (bwrap's `--json-status-fd`). */
   collectFd?: boolean;
   timeoutSeconds: number;

@@ -50,11 +50,28 @@ interface SyscallTable {
 }
 
 // The numbers are the kernel's (arch/x86/entry/syscalls/syscall_64.tbl, include/uapi/asm-generic/unistd.h);
-// test/agent/sandbox/seccomp-filter.test.ts checks them against the headers installed on the machine.
+// test/agent/seccomp-filter.test.ts checks them against the headers installed on the machine.
+
+/** Calls added since Linux 5.1 have one number on every architecture. */
+const UNIFIED = {
+  open_tree: 428,
+  move_mount: 429,
+  fsopen: 430,
+  fsconfig: 431,
+  fsmount: 432,
+  fspick: 433,
+  mount_setattr: 442,
+  io_uring_setup: 425,
+  io_uring_enter: 426,
+  io_uring_register: 427,
+  quotactl_fd: 443,
+};
+const UNIFIED_CLONE3 = 435;
+
 const X64: SyscallTable = {
   audit: 0xc000003e,
   clone: 56,
-  clone3: 435,
+  clone3: UNIFIED_CLONE3,
   ioctl: 16,
   refused: {
     mount: 165,
@@ -62,22 +79,13 @@ const X64: SyscallTable = {
     pivot_root: 155,
     setns: 308,
     unshare: 272,
-    fsopen: 430,
-    fsconfig: 431,
-    fsmount: 432,
-    fspick: 433,
-    open_tree: 428,
-    move_mount: 429,
-    mount_setattr: 442,
+    ...UNIFIED,
     add_key: 248,
     keyctl: 250,
     request_key: 249,
     bpf: 321,
     perf_event_open: 298,
     userfaultfd: 323,
-    io_uring_setup: 425,
-    io_uring_enter: 426,
-    io_uring_register: 427,
     init_module: 175,
     finit_module: 313,
     delete_module: 176,
@@ -88,7 +96,6 @@ const X64: SyscallTable = {
     swapoff: 168,
     acct: 163,
     quotactl: 179,
-    quotactl_fd: 443,
     syslog: 103,
     open_by_handle_at: 304,
     lookup_dcookie: 212,
@@ -99,7 +106,7 @@ const X64: SyscallTable = {
 const ARM64: SyscallTable = {
   audit: 0xc00000b7,
   clone: 220,
-  clone3: 435,
+  clone3: UNIFIED_CLONE3,
   ioctl: 29,
   refused: {
     mount: 40,
@@ -107,22 +114,13 @@ const ARM64: SyscallTable = {
     pivot_root: 41,
     setns: 268,
     unshare: 97,
-    fsopen: 430,
-    fsconfig: 431,
-    fsmount: 432,
-    fspick: 433,
-    open_tree: 428,
-    move_mount: 429,
-    mount_setattr: 442,
+    ...UNIFIED,
     add_key: 217,
     keyctl: 219,
     request_key: 218,
     bpf: 280,
     perf_event_open: 241,
     userfaultfd: 282,
-    io_uring_setup: 425,
-    io_uring_enter: 426,
-    io_uring_register: 427,
     init_module: 105,
     finit_module: 273,
     delete_module: 106,
@@ -133,7 +131,6 @@ const ARM64: SyscallTable = {
     swapoff: 225,
     acct: 89,
     quotactl: 60,
-    quotactl_fd: 443,
     syslog: 116,
     open_by_handle_at: 265,
     lookup_dcookie: 18,

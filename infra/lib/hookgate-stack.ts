@@ -22,6 +22,7 @@ import {
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { METRIC_NAMESPACE } from '../../src/telemetry/turn-metrics.ts';
+import { STRAY_REJECTION_MESSAGE } from '../../functions/support/stray-rejections.ts';
 import {
   EVENT_TYPE_ATTRIBUTE,
   FUNCTION_TIMEOUT_SECONDS,
@@ -523,6 +524,17 @@ export class HookgateStack extends Stack {
       { name: 'EventsDlq', queue: eventsDlq, meaning: 'observer events are waiting in the events DLQ (hookgate dlq list)' },
       { name: 'SubscriptionDlq', queue: subscriptionDlq, meaning: 'SNS could not deliver events to a subscribed queue' },
     ];
+    // A hook's stray rejection is one log line in the function that runs hooks, the instance going
+    // on (functions/support/stray-rejections.ts): counted here, so that it pages like an error would have.
+    for (const [name, fn] of Object.entries(functions)) {
+      new logs.MetricFilter(this, `${name[0]!.toUpperCase()}${name.slice(1)}StrayRejections`, {
+        logGroup: fn.logGroup,
+        filterPattern: logs.FilterPattern.stringValue('$.message', '=', STRAY_REJECTION_MESSAGE),
+        metricNamespace: METRIC_NAMESPACE,
+        metricName: 'StrayRejections',
+        metricValue: '1',
+      });
+    }
     const { topic: alarmTopic } = addStackAlarms(this, {
       destination: props.alarms,
       subscriptionDlq,
@@ -540,6 +552,17 @@ export class HookgateStack extends Stack {
             namespace: METRIC_NAMESPACE,
             metricName: 'UndeliveredReplies',
             dimensionsMap: { service: 'observer' },
+            statistic: cloudwatch.Stats.SUM,
+            period: Duration.minutes(5),
+          }),
+        },
+        {
+          id: 'StrayRejections',
+          description:
+            "a hook left work that rejected with nobody to handle it (an unawaited promise): the instance went on, what the work was for did not happen; the dashboard's stray rejections list them",
+          metric: new cloudwatch.Metric({
+            namespace: METRIC_NAMESPACE,
+            metricName: 'StrayRejections',
             statistic: cloudwatch.Stats.SUM,
             period: Duration.minutes(5),
           }),

@@ -18,6 +18,7 @@ import { parseTelemetrySubscribers } from '../../infra/lib/telemetry-subscribers
 import { DEFAULT_TRANSCRIPT_RETENTION_DAYS, DEFAULT_TURN_CONCURRENCY, readStackContext } from '../../infra/lib/stack-context.ts';
 import { CDK_JSON_CONTEXT } from '../support/cdk-json-context.ts';
 import { cdkOutdirs } from '../support/cdk-outdir.ts';
+import { STRAY_REJECTION_MESSAGE } from '../../functions/support/stray-rejections.ts';
 
 const cdkOutdir = cdkOutdirs();
 
@@ -237,7 +238,7 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     );
   });
 
-  it("alarms on every DLQ, every queue's oldest message, the Function URL's 5xx, undelivered replies, and errors, throttles and long durations of every function, each notifying the alarm topic", () => {
+  it("alarms on every DLQ, every queue's oldest message, the Function URL's 5xx, undelivered replies, stray rejections, and errors, throttles and long durations of every function, each notifying the alarm topic", () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map((a) => a.Properties);
     const queueIds = Object.keys(template.findResources('AWS::SQS::Queue'));
     const queueOf = (a: Record<string, any>) => a.Dimensions[0].Value['Fn::GetAtt'][0] as string;
@@ -277,7 +278,19 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
         Threshold: 0,
       }),
     ]);
-    expect(alarms.length).toBe(4 + 3 + 4 * 3 + 1 + 1); // DLQs, oldest messages, 3 per function (gateway, turn, observer, tools), the URL's 5xx, undelivered replies
+    // A hook's stray rejection: one log line in a function that runs hooks, counted by a metric filter on each of their logs.
+    expect(alarms.filter((a) => a.MetricName === 'StrayRejections')).toEqual([
+      expect.objectContaining({ Namespace: 'hookgate', Statistic: 'Sum', Period: 300, Threshold: 0 }),
+    ]);
+    const filters = resources('AWS::Logs::MetricFilter').map((f) => f.Properties);
+    for (const name of ['gateway', 'turn', 'observer']) {
+      const filter = filters.find((f) => JSON.stringify(f.LogGroupName).includes(`${name}logs`));
+      expect(filter, name).toMatchObject({
+        FilterPattern: `{ $.message = "${STRAY_REJECTION_MESSAGE}" }`,
+        MetricTransformations: [{ MetricNamespace: 'hookgate', MetricName: 'StrayRejections', MetricValue: '1' }],
+      });
+    }
+    expect(alarms.length).toBe(4 + 3 + 4 * 3 + 1 + 1 + 1); // DLQs, oldest messages, 3 per function (gateway, turn, observer, tools), the URL's 5xx, undelivered replies, stray rejections
     // A telemetry queue's age alarms too (its consumer stopped reading).
     const withTelemetry = synth({ telemetrySubscribers: parseTelemetrySubscribers('[{"name":"audit"}]') });
     const ages = (

@@ -1,7 +1,10 @@
 import { reportStrayRejections } from '../../src/hooks/stray-rejections.ts';
 
-/** The `message` of the log line a stray rejection writes. */
+/** The `message` of the log line a stray rejection writes, for a reader. */
 export const STRAY_REJECTION_MESSAGE = "a promise rejected with no handler (a hook's unawaited work?); the instance goes on";
+
+/** The `event` of that line, for the stack's metric filter and dashboard: a plain word no filter syntax can trip on. */
+export const STRAY_REJECTION_EVENT = 'stray_rejection';
 
 /**
  * Makes a hook's stray rejection a line in the function's log, not the end of the instance.
@@ -21,7 +24,7 @@ export function keepServingOnStrayRejections(service: string, env: NodeJS.Proces
   if (env.AWS_LAMBDA_RUNTIME_API) process.removeAllListeners('unhandledRejection');
   reportStrayRejections((reason) =>
     process.stdout.write(
-      `${JSON.stringify({ level: 'ERROR', message: STRAY_REJECTION_MESSAGE, service, timestamp: new Date().toISOString(), reason })}\n`,
+      `${JSON.stringify({ level: 'ERROR', message: STRAY_REJECTION_MESSAGE, event: STRAY_REJECTION_EVENT, service, timestamp: new Date().toISOString(), reason })}\n`,
     ),
   );
 }

@@ -1,6 +1,6 @@
 import { Duration, type Stack, aws_cloudwatch as cloudwatch, type aws_logs as logs } from 'aws-cdk-lib';
 import { HOOK_RUN_MESSAGE } from '../../functions/support/hook-run-log.ts';
-import { STRAY_REJECTION_MESSAGE } from '../../functions/support/stray-rejections.ts';
+import { STRAY_REJECTION_EVENT } from '../../functions/support/stray-rejections.ts';
 import type { MonitoredFunction, MonitoredQueue } from './alarms.ts';
 
 export interface StackDashboardProps {
@@ -116,7 +116,7 @@ export function addStackDashboard(scope: Stack, props: StackDashboardProps): clo
       title: "stray rejections (a hook's unawaited work), latest first",
       logGroupNames,
       queryLines: [
-        `filter message = ${JSON.stringify(STRAY_REJECTION_MESSAGE)}`,
+        `filter event = ${JSON.stringify(STRAY_REJECTION_EVENT)}`,
         'fields @timestamp, service, reason',
         'sort @timestamp desc',
         'limit 20',

@@ -22,7 +22,7 @@ import {
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { METRIC_NAMESPACE } from '../../src/telemetry/turn-metrics.ts';
-import { STRAY_REJECTION_MESSAGE } from '../../functions/support/stray-rejections.ts';
+import { STRAY_REJECTION_EVENT } from '../../functions/support/stray-rejections.ts';
 import {
   EVENT_TYPE_ATTRIBUTE,
   FUNCTION_TIMEOUT_SECONDS,
@@ -529,7 +529,7 @@ export class HookgateStack extends Stack {
     for (const [name, fn] of Object.entries(functions)) {
       new logs.MetricFilter(this, `${name[0]!.toUpperCase()}${name.slice(1)}StrayRejections`, {
         logGroup: fn.logGroup,
-        filterPattern: logs.FilterPattern.stringValue('$.message', '=', STRAY_REJECTION_MESSAGE),
+        filterPattern: logs.FilterPattern.stringValue('$.event', '=', STRAY_REJECTION_EVENT),
         metricNamespace: METRIC_NAMESPACE,
         metricName: 'StrayRejections',
         metricValue: '1',

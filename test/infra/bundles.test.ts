@@ -336,7 +336,9 @@ describe('function bundles', () => {
       const lines = run.stdout.trim().split('\n');
       expect(lines.at(-1), name).toBe('still serving');
       const stray = lines.filter((l) => l.includes(STRAY_REJECTION_MESSAGE)).map((l) => JSON.parse(l) as Record<string, string>);
-      expect(stray, name).toEqual([expect.objectContaining({ level: 'ERROR', service: `hookgate-${name}` })]);
+      expect(stray, name).toEqual([
+        expect.objectContaining({ level: 'ERROR', event: 'stray_rejection', service: `hookgate-${name}` }),
+      ]);
       expect(stray[0]!.reason).toContain('left behind by a hook');
       // The reason is a hook's text: redacted as any hook output in a log line.
       expect(run.stdout).not.toContain('sk-strayRejectionSecret0123456789');

@@ -18,7 +18,7 @@ import { parseTelemetrySubscribers } from '../../infra/lib/telemetry-subscribers
 import { DEFAULT_TRANSCRIPT_RETENTION_DAYS, DEFAULT_TURN_CONCURRENCY, readStackContext } from '../../infra/lib/stack-context.ts';
 import { CDK_JSON_CONTEXT } from '../support/cdk-json-context.ts';
 import { cdkOutdirs } from '../support/cdk-outdir.ts';
-import { STRAY_REJECTION_MESSAGE } from '../../functions/support/stray-rejections.ts';
+import { STRAY_REJECTION_EVENT } from '../../functions/support/stray-rejections.ts';
 
 const cdkOutdir = cdkOutdirs();
 
@@ -286,7 +286,7 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     for (const name of ['gateway', 'turn', 'observer']) {
       const filter = filters.find((f) => JSON.stringify(f.LogGroupName).includes(`${name}logs`));
       expect(filter, name).toMatchObject({
-        FilterPattern: `{ $.message = "${STRAY_REJECTION_MESSAGE}" }`,
+        FilterPattern: `{ $.event = "${STRAY_REJECTION_EVENT}" }`,
         MetricTransformations: [{ MetricNamespace: 'hookgate', MetricName: 'StrayRejections', MetricValue: '1' }],
       });
     }
@@ -342,7 +342,7 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     expect(body).toContain('pct(duration_ms, 95) as p95_ms');
     expect(body).toMatch(/as blocks.*as errors by hook/);
     // And the line a hook's stray rejection writes (functions/support/stray-rejections.ts), latest first.
-    expect(body).toMatch(/filter message = \W+a promise rejected with no handler/);
+    expect(body).toMatch(/filter event = \W+stray_rejection\W/);
     expect(body).toContain('fields @timestamp, service, reason');
     const logGroups = Object.keys(template.findResources('AWS::Logs::LogGroup'));
     for (const id of logGroups) expect(body).toContain(id);

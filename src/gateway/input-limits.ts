@@ -1,4 +1,3 @@
-import { MAX_ATTACHMENTS_PER_MESSAGE } from '../messaging/attachment.ts';
 import { MessageEventSchema } from '../messaging/message-event.ts';
 import type { Delivery } from '../platforms/platform-adapter.ts';
 import { FieldTooLongError, MalformedPayloadError, PayloadTooLargeError } from '../platforms/webhook-errors.ts';
@@ -16,16 +15,15 @@ import { FieldTooLongError, MalformedPayloadError, PayloadTooLargeError } from '
  * - `user_name`: at most 1,024 UTF-8 bytes → 400;
  * - text and ids must be well-formed Unicode: a lone surrogate (`\ud800` in JSON) cannot be
  *   encoded as UTF-8, so no platform sends one and no store could keep it → 400;
- * - at most 10 attachments (Slack's and Discord's cap) → 400;
- * - anything else the turn queue's schema refuses (an attachment with a negative size, an empty
- *   file id or URL) → 400: the queue checks the message again before sending it, and its
- *   refusal, after the claim, is answered 503, which the platform retries to the same end.
+ * - anything else the turn queue's schema refuses (more than 10 attachments, Slack's and
+ *   Discord's cap; an attachment with a negative size, an empty file id or URL) → 400: the queue
+ *   checks the message again before sending it, and its refusal, after the claim, is answered
+ *   503, which the platform retries to the same end.
  */
 export const INPUT_LIMITS = {
   textChars: 40_000,
   idBytes: 512,
   nameBytes: 1_024,
-  attachments: MAX_ATTACHMENTS_PER_MESSAGE,
 } as const;
 
 /**
@@ -45,10 +43,6 @@ export function checkDeliveryLimits({ deliveryId, event }: Delivery): void {
   checkId('chat_id of the reply target', event.reply.chat_id);
   checkId('thread_id of the reply target', event.reply.thread_id);
   checkBytes('user_name', source.user_name, INPUT_LIMITS.nameBytes);
-  const attachments = event.attachments?.length ?? 0;
-  if (attachments > INPUT_LIMITS.attachments) {
-    throw new MalformedPayloadError(`the message has ${attachments} attachments; the limit is ${INPUT_LIMITS.attachments}`);
-  }
   // Last, what the adapters do not check themselves: the same schema the turn queue applies.
   const queued = MessageEventSchema.safeParse(event);
   if (!queued.success) {

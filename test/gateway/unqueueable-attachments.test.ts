@@ -94,7 +94,7 @@ describe('attachments the turn message cannot carry are refused at the door with
       await teamsAttachments(teams),
     ]) {
       expect(res.status).toBe(400);
-      expect(await errorOf(res)).toBe('the message has 11 attachments; the limit is 10');
+      expect(await errorOf(res)).toBe('the message cannot be queued: attachments: Too big: expected array to have <=10 items');
     }
     expect(await gw.drainTurns()).toEqual([]);
   });

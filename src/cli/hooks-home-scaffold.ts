@@ -16,6 +16,25 @@ export const SCAFFOLD_SCRIPT = 'agent-hooks/block-rm-rf.sh';
 /** The scaffold's plugin (`plugins/hello/`), which its config.yaml enables. */
 export const SCAFFOLD_PLUGIN = 'hello';
 
+/** The scaffold's shell hook entry under `hooks.pre_tool_call`, but for its command (`scaffoldCommand`). */
+export const SCAFFOLD_HOOK = { event: 'pre_tool_call', matcher: 'terminal', timeout: 5, failClosed: true } as const;
+
+/**
+ * The scaffold's shell hook entry as config.yaml lines, indented as under `hooks.<event>:`:
+ * what `hookgate init` asks a config.yaml it did not write to add.
+ *
+ * @example
+ * scaffoldHookEntryYaml('/home/me/.hermes') // ['    - matcher: terminal', '      command: "/home/me/.hermes/agent-hooks/block-rm-rf.sh"', …]
+ */
+export function scaffoldHookEntryYaml(home: string): string[] {
+  return [
+    `    - matcher: ${SCAFFOLD_HOOK.matcher}`,
+    `      command: ${yamlString(scaffoldCommand(home))}`,
+    `      timeout: ${SCAFFOLD_HOOK.timeout}`,
+    `      fail_closed: ${SCAFFOLD_HOOK.failClosed}`,
+  ];
+}
+
 /**
  * The files of a new hooks home: a config.yaml with a plugin enabled and one shell hook, the
  * plugin (`plugins/hello/`), a gateway hook (`hooks/agent-log/`) and the shell hook's script.
@@ -36,18 +55,18 @@ export function scaffoldFiles(home: string): ScaffoldFile[] {
 # Plugins (plugins/<name>/) are opt-in: only the names listed here load.
 plugins:
   enabled:
-    - hello
+    - ${SCAFFOLD_PLUGIN}
   # callback_timeout: 5      # seconds one in-process callback may take before it counts as failed
 
 # Gateway hooks (hooks/<name>/HOOK.yaml + handler.ts) need no entry here: every valid directory loads.
 
 # Shell hooks: any program that reads one JSON object on stdin and may print one on stdout.
 hooks:
-  pre_tool_call:                       # the event (one of the 19 plugin-hook names)
-    - matcher: terminal                # only for this tool (a regular expression on the tool name)
+  ${SCAFFOLD_HOOK.event}:                       # the event (one of the 19 plugin-hook names)
+    - matcher: ${SCAFFOLD_HOOK.matcher}                # only for this tool (a regular expression on the tool name)
       command: ${yamlString(command)}
-      timeout: 5                       # seconds; a hook that takes longer is killed and ignored
-      fail_closed: true                # a guard that fails (or was edited since approval) blocks rather than allows
+      timeout: ${SCAFFOLD_HOOK.timeout}                       # seconds; a hook that takes longer is killed and ignored
+      fail_closed: ${SCAFFOLD_HOOK.failClosed}                # a guard that fails (or was edited since approval) blocks rather than allows
       # enabled: false                 # keep the entry but do not run it
       # payload: claude                # send Claude Code's stdin shape instead of Hermes's
 

@@ -4,7 +4,7 @@ import { createMemoryLogger } from '../../hooks/hook-logger.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { parseShellHooks } from '../../hooks/shell/config/parse-config.ts';
 import { shellWord } from '../../hooks/shell/shell-word.ts';
-import { SCAFFOLD_PLUGIN, scaffoldCommand, writeScaffold } from '../hooks-home-scaffold.ts';
+import { SCAFFOLD_HOOK, SCAFFOLD_PLUGIN, scaffoldCommand, scaffoldHookEntryYaml, writeScaffold } from '../hooks-home-scaffold.ts';
 import type { CommandInstaller } from '../main.ts';
 import { errorText } from '../../errors/error-text.ts';
 
@@ -63,18 +63,15 @@ async function missingFromConfig(home: string): Promise<string[]> {
   const command = scaffoldCommand(home);
   const pluginOn = description.plugins.some((p) => p.name === SCAFFOLD_PLUGIN && p.enabled);
   const hookOn = parseShellHooks(description.config, createMemoryLogger()).some(
-    (e) => e.event === 'pre_tool_call' && e.command === command,
+    (e) => e.event === SCAFFOLD_HOOK.event && e.command === command,
   );
   if (pluginOn && hookOn) return [];
   const lines = ['', 'config.yaml was there already, so what init wrote does not run until you add to it:'];
   if (!pluginOn) lines.push(`  the plugin: ${SCAFFOLD_PLUGIN} under plugins.enabled`);
   if (!hookOn) {
     lines.push(
-      '  the shell hook, under hooks.pre_tool_call (then approve it as below):',
-      '    - matcher: terminal',
-      `      command: ${JSON.stringify(command)}`,
-      '      timeout: 5',
-      '      fail_closed: true',
+      `  the shell hook, under hooks.${SCAFFOLD_HOOK.event} (then approve it as below):`,
+      ...scaffoldHookEntryYaml(home),
     );
   }
   return lines;

@@ -14,6 +14,7 @@ import { RESOURCE_ENV } from '../src/pipeline/resource-env.ts';
 import { summarise } from './harness.ts';
 import { startTlsFronts, type TlsFronts } from './support/tls-fronts.ts';
 import { slackHeaders } from '../test/support/fake-platforms/signed-requests.ts';
+import { stackResourceEnv } from '../test/support/stack-resource-env.ts';
 
 /**
  * The deployment secret the stand-in Secrets Manager answers: Slack and Discord enabled, the two
@@ -151,11 +152,7 @@ export async function measureColdImport(options: ColdImportOptions = {}): Promis
       AWS_ENDPOINT_URL_SNS: await endpoint(aws.snsEndpoint),
       AWS_ENDPOINT_URL_SECRETS_MANAGER: await endpoint(secretsEndpoint),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      [RESOURCE_ENV.tableName]: aws.tableName,
-      [RESOURCE_ENV.turnsQueueUrl]: aws.turnsQueueUrl,
-      [RESOURCE_ENV.timersQueueUrl]: aws.timersQueueUrl,
-      [RESOURCE_ENV.eventsTopicArn]: aws.eventsTopicArn,
-      [RESOURCE_ENV.payloadBucket]: aws.payloadBucket,
+      ...stackResourceEnv(aws),
       [RESOURCE_ENV.secretArn]: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:hookgate-bench',
       [RESOURCE_ENV.replySecretArn]: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:hookgate-bench-reply',
       [RESOURCE_ENV.deploymentVersion]: 'cold-import-bench',

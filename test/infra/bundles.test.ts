@@ -8,9 +8,9 @@ import { HookgateStack } from '../../infra/lib/hookgate-stack.ts';
 import { prepareHooksBundle, HooksHomeBuildError } from '../../infra/lib/hooks-bundle.ts';
 import { BUNDLED_HOME_DIR, CHUNKS_DIR } from '../../infra/lib/function-bundling.ts';
 import { createHookEngine, type RegistryListing } from '../../src/hooks/create-hook-engine.ts';
-import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { startTestAws } from '../support/local-aws.ts';
+import { stackResourceEnv } from '../support/stack-resource-env.ts';
 import { STRAY_REJECTION_MESSAGE } from '../../functions/support/stray-rejections.ts';
 import { CDK_JSON_CONTEXT } from '../support/cdk-json-context.ts';
 
@@ -107,11 +107,7 @@ describe('function bundles', () => {
   const functionEnv = (asset: string): NodeJS.ProcessEnv => ({
     PATH: process.env.PATH,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    [RESOURCE_ENV.tableName]: aws.tableName,
-    [RESOURCE_ENV.turnsQueueUrl]: aws.turnsQueueUrl,
-    [RESOURCE_ENV.timersQueueUrl]: aws.timersQueueUrl,
-    [RESOURCE_ENV.eventsTopicArn]: aws.eventsTopicArn,
-    [RESOURCE_ENV.payloadBucket]: aws.payloadBucket,
+    ...stackResourceEnv(aws),
     AWS_REGION: aws.region,
     AWS_ACCESS_KEY_ID: aws.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: aws.credentials.secretAccessKey,

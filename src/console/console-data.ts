@@ -21,6 +21,7 @@ import { UndeliveredReplyStore } from '../store/undelivered-reply-store.ts';
 import type { ReloadStatus } from './console-hub.ts';
 import { errorText } from '../errors/error-text.ts';
 import { hookRunStats, type HookRunStats } from './hook-run-stats.ts';
+import { needsConsent } from '../hooks/shell/consent/needs-consent.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -287,8 +288,8 @@ export class ConsoleData {
     const shell: ShellHookStatus[] = [];
     const onDrift = driftPolicy(file.config, logger);
     for (const entry of entries) {
-      // A prompt hook needs no approval; an http hook's URL has nothing on disk to drift.
-      const approval = entry.type === 'prompt' ? undefined : await allowlist.find(entry.event, entry.command);
+      // An http hook's URL has nothing on disk to drift.
+      const approval = needsConsent(entry) ? await allowlist.find(entry.event, entry.command) : undefined;
       const approvedAt =
         approval && typeof approval.approved_at === 'string' && approval.approved_at !== '' ? approval.approved_at : null;
       const drift = approval && entry.type !== 'http' ? scriptDrift(approval, entry.command).kind : 'unknown';
@@ -300,7 +301,7 @@ export class ConsoleData {
         matcher: entry.matcher,
         timeout: entry.timeout,
         enabled: entry.enabled,
-        approved: entry.type === 'prompt' || approval !== undefined,
+        approved: !needsConsent(entry) || approval !== undefined,
         approved_at: approvedAt,
         drift: drift === 'content-changed' || drift === 'mtime-later' ? drift : null,
         running: state.running,

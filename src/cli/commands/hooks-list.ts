@@ -6,6 +6,7 @@ import type { HooksContext } from './hooks-context.ts';
 import { BAD, bold, OK, red, say, WARN } from './hooks-output.ts';
 import { listHooksHome, type GatewayHookListing, type PluginListing } from './hooks-home-listing.ts';
 import { errorText } from '../../errors/error-text.ts';
+import { needsConsent } from '../../hooks/shell/consent/needs-consent.ts';
 
 /**
  * `hookgate hooks list`: the shell hooks exactly as hook-semantics §4.1, §5.4, §5.5 fix it, then
@@ -97,8 +98,8 @@ async function listShellHooks(ctx: HooksContext): Promise<void> {
   for (const event of events) {
     say(`[${event}]`);
     for (const entry of ctx.entries.filter((e) => e.event === event)) {
-      // A prompt hook needs no consent (§5.10): it runs no code and asks the deployment's model.
-      const approval = entry.type === 'prompt' ? undefined : await ctx.allowlist.find(entry.event, entry.command);
+      const consent = needsConsent(entry);
+      const approval = consent ? await ctx.allowlist.find(entry.event, entry.command) : undefined;
       const parts = [
         `  ${entry.command}`,
         ...(entry.type && entry.type !== 'command' ? [`type=${entry.type}`] : []),
@@ -108,7 +109,7 @@ async function listShellHooks(ctx: HooksContext): Promise<void> {
         ...(entry.failClosed ? ['fail_closed'] : []),
         ...(entry.payload === 'claude' ? ['payload=claude'] : []),
         ...(entry.claudeEvent ? [`claude_event=${entry.claudeEvent}`] : []),
-        entry.type === 'prompt' ? `${OK()} needs no approval` : approval ? `${OK()} allowed` : `${BAD()} not allowlisted`,
+        !consent ? `${OK()} needs no approval` : approval ? `${OK()} allowed` : `${BAD()} not allowlisted`,
         ...(entry.enabled ? [] : ['(disabled: enabled: false)']),
       ];
       say(parts.join('  '));

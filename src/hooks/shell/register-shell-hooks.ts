@@ -14,6 +14,7 @@ import type { PromptJudge } from '../prompt/prompt-judge.ts';
 import { answersPermission, PERMISSION_REQUEST_HOOK } from './claude-event-gate.ts';
 import { permissionCallback } from './permission-request.ts';
 import { errorText } from '../../errors/error-text.ts';
+import { needsConsent } from './consent/needs-consent.ts';
 
 export type { ShellHookEntry } from './config/shell-hook-entry.ts';
 
@@ -76,8 +77,7 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
     const key = registrationKey(entry);
     if (seen.has(key)) continue;
     try {
-      if (entry.type === 'prompt') {
-        // No consent: a prompt hook runs no code of anyone's and sends the input only to the deployment's model.
+      if (!needsConsent(entry)) {
         registerEntry(
           registry,
           entry,

@@ -2,6 +2,7 @@ import type { AllowlistEntry } from './allowlist-store.ts';
 import type { DriftPolicy } from './drift-guard.ts';
 import type { HookEntryType } from '../config/shell-hook-entry.ts';
 import { scriptDrift } from './script-drift.ts';
+import { needsConsent } from './needs-consent.ts';
 
 /** Why a configured shell hook does not run. */
 export type NotRunningReason = 'disabled' | 'not-approved' | 'changed-since-approval';
@@ -34,7 +35,7 @@ export function shellHookRunState(
   env: NodeJS.ProcessEnv = process.env,
 ): ShellHookRunState {
   if (!entry.enabled) return { running: false, reason: 'disabled' };
-  if (entry.type === 'prompt') return { running: true };
+  if (!needsConsent(entry)) return { running: true };
   if (!approval) return { running: false, reason: 'not-approved' };
   if (policy === 'block' && scriptDrift(approval, entry.command, env).kind === 'content-changed')
     return { running: false, reason: 'changed-since-approval' };

@@ -4,9 +4,9 @@ import { engineWithHookRunLog } from './support/hook-run-log.ts';
 import { createRuntime } from '../src/runtime/create-runtime.ts';
 import { createObserverFunction } from '../src/runtime/observer-function.ts';
 import { loadSecretEnvironment } from './support/secret-environment.ts';
-import { keepServingOnStrayRejections } from './support/stray-rejections.ts';
+import { keepServingAfterStrayHookErrors } from './support/stray-hook-errors.ts';
 
-keepServingOnStrayRejections('hookgate-observer');
+keepServingAfterStrayHookErrors('hookgate-observer');
 await loadSecretEnvironment();
 const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), {
   createEngine: engineWithHookRunLog('hookgate-observer'),

@@ -4,9 +4,9 @@ import { engineWithHookRunLog } from './support/hook-run-log.ts';
 import { createRuntime } from '../src/runtime/create-runtime.ts';
 import { createTurnFunction } from '../src/runtime/turn-function.ts';
 import { loadSecretEnvironment } from './support/secret-environment.ts';
-import { keepServingOnStrayRejections } from './support/stray-rejections.ts';
+import { keepServingAfterStrayHookErrors } from './support/stray-hook-errors.ts';
 
-keepServingOnStrayRejections('hookgate-turn');
+keepServingAfterStrayHookErrors('hookgate-turn');
 await loadSecretEnvironment();
 const runtime = createRuntime(loadDeploymentConfig(process.env, { runtime: 'aws' }), {
   createEngine: engineWithHookRunLog('hookgate-turn'),

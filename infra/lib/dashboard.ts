@@ -1,6 +1,6 @@
 import { Duration, type Stack, aws_cloudwatch as cloudwatch, type aws_logs as logs } from 'aws-cdk-lib';
 import { HOOK_RUN_MESSAGE } from '../../functions/support/hook-run-log.ts';
-import { STRAY_REJECTION_EVENT } from '../../functions/support/stray-rejections.ts';
+import { STRAY_ERROR_EVENTS } from '../../functions/support/stray-hook-errors.ts';
 import type { MonitoredFunction, MonitoredQueue } from './alarms.ts';
 
 export interface StackDashboardProps {
@@ -111,13 +111,13 @@ export function addStackDashboard(scope: Stack, props: StackDashboardProps): clo
       view: cloudwatch.LogQueryVisualizationType.STACKEDAREA,
       width: 12,
     }),
-    // A hook's unawaited work that rejected: logged, the instance went on (functions/support/stray-rejections.ts).
+    // A hook's left-behind work that failed: logged, the instance went on (functions/support/stray-hook-errors.ts).
     new cloudwatch.LogQueryWidget({
-      title: "stray rejections (a hook's unawaited work), latest first",
+      title: "stray errors (a hook's left-behind work), latest first",
       logGroupNames,
       queryLines: [
-        `filter event = ${JSON.stringify(STRAY_REJECTION_EVENT)}`,
-        'fields @timestamp, service, reason',
+        `filter event in ${JSON.stringify(Object.values(STRAY_ERROR_EVENTS))}`,
+        'fields @timestamp, service, event, hook, reason',
         'sort @timestamp desc',
         'limit 20',
       ],

@@ -22,7 +22,7 @@ import {
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { METRIC_NAMESPACE } from '../../src/telemetry/turn-metrics.ts';
-import { STRAY_REJECTION_EVENT } from '../../functions/support/stray-rejections.ts';
+import { STRAY_ERROR_EVENTS } from '../../functions/support/stray-hook-errors.ts';
 import {
   EVENT_TYPE_ATTRIBUTE,
   FUNCTION_TIMEOUT_SECONDS,
@@ -524,14 +524,18 @@ export class HookgateStack extends Stack {
       { name: 'EventsDlq', queue: eventsDlq, meaning: 'observer events are waiting in the events DLQ (hookgate dlq list)' },
       { name: 'SubscriptionDlq', queue: subscriptionDlq, meaning: 'SNS could not deliver events to a subscribed queue' },
     ];
-    // A hook's stray rejection is one log line in the function that runs hooks, the instance going
-    // on (functions/support/stray-rejections.ts): counted here, so that it pages like an error would have.
+    // A hook's stray rejection or exception is one log line in the function that runs hooks, the
+    // instance going on (functions/support/stray-hook-errors.ts): counted here, so that it pages like
+    // an error would have.
+    const strayErrorLine = logs.FilterPattern.any(
+      ...Object.values(STRAY_ERROR_EVENTS).map((event) => logs.FilterPattern.stringValue('$.event', '=', event)),
+    );
     for (const [name, fn] of Object.entries(functions)) {
-      new logs.MetricFilter(this, `${name[0]!.toUpperCase()}${name.slice(1)}StrayRejections`, {
+      new logs.MetricFilter(this, `${name[0]!.toUpperCase()}${name.slice(1)}StrayErrors`, {
         logGroup: fn.logGroup,
-        filterPattern: logs.FilterPattern.stringValue('$.event', '=', STRAY_REJECTION_EVENT),
+        filterPattern: strayErrorLine,
         metricNamespace: METRIC_NAMESPACE,
-        metricName: 'StrayRejections',
+        metricName: 'StrayErrors',
         metricValue: '1',
       });
     }
@@ -557,12 +561,12 @@ export class HookgateStack extends Stack {
           }),
         },
         {
-          id: 'StrayRejections',
+          id: 'StrayErrors',
           description:
-            "a hook left work that rejected with nobody to handle it (an unawaited promise): the instance went on, what the work was for did not happen; the dashboard's stray rejections list them",
+            "a hook left work that failed with nobody to handle it (an unawaited promise that rejected, a timer or listener that threw): the instance went on, what the work was for did not happen; the dashboard's stray errors list them",
           metric: new cloudwatch.Metric({
             namespace: METRIC_NAMESPACE,
-            metricName: 'StrayRejections',
+            metricName: 'StrayErrors',
             statistic: cloudwatch.Stats.SUM,
             period: Duration.minutes(5),
           }),

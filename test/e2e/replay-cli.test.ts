@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { until } from '../support/until.ts';
+import { runNode } from '../support/run-node.ts';
 
 /**
  * `hookgate replay` against a running `hookgate dev` (the real binary): turns are recorded,
@@ -20,15 +21,8 @@ afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });
 
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[], env: NodeJS.ProcessEnv) {
+  return runNode([BIN, ...args], { env });
 }
 
 describe('hookgate replay', () => {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, readdir, rm, stat, writeFile, mkdir, chmod } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,7 +10,8 @@ import { createHookEngine, type RegistryListing } from '../../src/hooks/create-h
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { startTestAws } from '../support/local-aws.ts';
 import { stackResourceEnv } from '../support/stack-resource-env.ts';
-import { STRAY_REJECTION_MESSAGE } from '../../functions/support/stray-rejections.ts';
+import { runNode } from '../support/run-node.ts';
+import { STRAY_REJECTION_MESSAGE } from '../../functions/support/stray-hook-errors.ts';
 import { CDK_JSON_CONTEXT } from '../support/cdk-json-context.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,20 +27,9 @@ async function filesUnder(dir: string): Promise<string[]> {
     .sort();
 }
 
-/** Runs node in `cwd` (as Lambda runs the bundle from /var/task) and collects its output. */
-function runNode(
-  cwd: string,
-  script: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs an ES module script in `cwd` (as Lambda runs the bundle from /var/task) and collects its output. */
+function runScriptIn(cwd: string, script: string, env: NodeJS.ProcessEnv) {
+  return runNode(['--input-type=module', '-e', script], { cwd, env });
 }
 
 /**
@@ -295,12 +284,12 @@ describe('function bundles', () => {
       console.log(JSON.stringify({ rm: await decide('rm -rf /'), ls: await decide('ls -la') }));
     `;
     // Nothing approved yet: a deployment never takes consent from a local file.
-    const before = await runNode(assets.turn, guard, env);
+    const before = await runScriptIn(assets.turn, guard, env);
     expect(before.stderr).not.toMatch(/Error/);
     expect(JSON.parse(before.stdout.trim().split('\n').pop()!)).toEqual({ rm: { action: 'allow' }, ls: { action: 'allow' } });
 
     // Approved as the operator would, with the command as config.yaml writes it.
-    const approve = await runNode(
+    const approve = await runScriptIn(
       REPO,
       `const { runCli } = await import(${JSON.stringify(pathToFileURL(join(REPO, 'src/cli/main.ts')).href)});
        process.exitCode = await runCli(['hooks', 'approve', 'pre_tool_call', 'examples/agent-hooks/block-rm-rf.sh', '--table', ${JSON.stringify(aws.tableName)}, '--yes', '--home', ${JSON.stringify(home)}]);`,
@@ -308,7 +297,7 @@ describe('function bundles', () => {
     );
     expect(approve.code, approve.stdout + approve.stderr).toBe(0);
 
-    const after = await runNode(assets.turn, guard, env);
+    const after = await runScriptIn(assets.turn, guard, env);
     expect(after.code, after.stderr).toBe(0);
     expect(JSON.parse(after.stdout.trim().split('\n').pop()!)).toEqual({
       rm: { action: 'block', message: 'blocked: rm -rf / is not permitted' },
@@ -316,21 +305,24 @@ describe('function bundles', () => {
     });
   });
 
-  it("keeps each built function's instance going after a stray rejection, under a runtime that would end it", async () => {
+  it("keeps each built function's instance going after a stray rejection, under a runtime that would end it, and leaves hookgate's own uncaught exception to the runtime", async () => {
     // What Lambda's Node.js runtime does: it listens before it loads the function, and ends the
-    // process on an unhandled rejection, failing the invocation in flight.
+    // process on an unhandled rejection or an uncaught exception, failing the invocation in flight.
+    // A hook's left-behind throw is test/hooks/stray-hook-errors.test.ts's (no example hook throws).
     const script = `
       process.on('unhandledRejection', () => { console.log('runtime: exit 128'); process.exit(128); });
+      process.on('uncaughtException', (error) => { console.log('runtime: exit 129, ' + error.message); process.exit(129); });
       await import('./index.mjs');
       Promise.reject(new Error('left behind by a hook, key sk-strayRejectionSecret0123456789'));
       await new Promise((resolve) => setTimeout(resolve, 100));
       console.log('still serving');
+      setTimeout(() => { throw new Error('a fault of hookgate itself'); });
     `;
     for (const [name, dir] of Object.entries(assets)) {
-      const run = await runNode(dir, script, { ...functionEnv(dir), AWS_LAMBDA_RUNTIME_API: '127.0.0.1:9001' });
-      expect(run.code, `${name}: ${run.stdout}${run.stderr}`).toBe(0);
+      const run = await runScriptIn(dir, script, { ...functionEnv(dir), AWS_LAMBDA_RUNTIME_API: '127.0.0.1:9001' });
+      expect(run.code, `${name}: ${run.stdout}${run.stderr}`).toBe(129);
       const lines = run.stdout.trim().split('\n');
-      expect(lines.at(-1), name).toBe('still serving');
+      expect(lines.slice(-2), name).toEqual(['still serving', 'runtime: exit 129, a fault of hookgate itself']);
       const stray = lines.filter((l) => l.includes(STRAY_REJECTION_MESSAGE)).map((l) => JSON.parse(l) as Record<string, string>);
       expect(stray, name).toEqual([
         expect.objectContaining({ level: 'ERROR', event: 'stray_rejection', service: `hookgate-${name}` }),
@@ -412,7 +404,7 @@ describe('function bundles', () => {
     const changed = join(buildDir, 'changed-asset');
     await cp(assets.observer, changed, { recursive: true });
     await writeFile(join(changed, BUNDLED_HOME_DIR, 'config.yaml'), 'hooks: [this is: not, {valid yaml\n');
-    const { code, stderr } = await runNode(changed, `await import('./index.mjs');`, functionEnv(changed));
+    const { code, stderr } = await runScriptIn(changed, `await import('./index.mjs');`, functionEnv(changed));
     expect(code, stderr).toBe(0);
   });
 

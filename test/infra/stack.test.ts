@@ -18,7 +18,7 @@ import { parseTelemetrySubscribers } from '../../infra/lib/telemetry-subscribers
 import { DEFAULT_TRANSCRIPT_RETENTION_DAYS, DEFAULT_TURN_CONCURRENCY, readStackContext } from '../../infra/lib/stack-context.ts';
 import { CDK_JSON_CONTEXT } from '../support/cdk-json-context.ts';
 import { cdkOutdirs } from '../support/cdk-outdir.ts';
-import { STRAY_REJECTION_EVENT } from '../../functions/support/stray-rejections.ts';
+import { STRAY_ERROR_EVENTS } from '../../functions/support/stray-hook-errors.ts';
 
 const cdkOutdir = cdkOutdirs();
 
@@ -238,7 +238,7 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     );
   });
 
-  it("alarms on every DLQ, every queue's oldest message, the Function URL's 5xx, undelivered replies, stray rejections, and errors, throttles and long durations of every function, each notifying the alarm topic", () => {
+  it("alarms on every DLQ, every queue's oldest message, the Function URL's 5xx, undelivered replies, stray hook errors, and errors, throttles and long durations of every function, each notifying the alarm topic", () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map((a) => a.Properties);
     const queueIds = Object.keys(template.findResources('AWS::SQS::Queue'));
     const queueOf = (a: Record<string, any>) => a.Dimensions[0].Value['Fn::GetAtt'][0] as string;
@@ -278,19 +278,19 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
         Threshold: 0,
       }),
     ]);
-    // A hook's stray rejection: one log line in a function that runs hooks, counted by a metric filter on each of their logs.
-    expect(alarms.filter((a) => a.MetricName === 'StrayRejections')).toEqual([
+    // A hook's stray rejection or exception: one log line in a function that runs hooks, counted by a metric filter on each of their logs.
+    expect(alarms.filter((a) => a.MetricName === 'StrayErrors')).toEqual([
       expect.objectContaining({ Namespace: 'hookgate', Statistic: 'Sum', Period: 300, Threshold: 0 }),
     ]);
     const filters = resources('AWS::Logs::MetricFilter').map((f) => f.Properties);
     for (const name of ['gateway', 'turn', 'observer']) {
       const filter = filters.find((f) => JSON.stringify(f.LogGroupName).includes(`${name}logs`));
       expect(filter, name).toMatchObject({
-        FilterPattern: `{ $.event = "${STRAY_REJECTION_EVENT}" }`,
-        MetricTransformations: [{ MetricNamespace: 'hookgate', MetricName: 'StrayRejections', MetricValue: '1' }],
+        FilterPattern: `{ ($.event = "${STRAY_ERROR_EVENTS.rejection}") || ($.event = "${STRAY_ERROR_EVENTS.exception}") }`,
+        MetricTransformations: [{ MetricNamespace: 'hookgate', MetricName: 'StrayErrors', MetricValue: '1' }],
       });
     }
-    expect(alarms.length).toBe(4 + 3 + 4 * 3 + 1 + 1 + 1); // DLQs, oldest messages, 3 per function (gateway, turn, observer, tools), the URL's 5xx, undelivered replies, stray rejections
+    expect(alarms.length).toBe(4 + 3 + 4 * 3 + 1 + 1 + 1); // DLQs, oldest messages, 3 per function (gateway, turn, observer, tools), the URL's 5xx, undelivered replies, stray hook errors
     // A telemetry queue's age alarms too (its consumer stopped reading).
     const withTelemetry = synth({ telemetrySubscribers: parseTelemetrySubscribers('[{"name":"audit"}]') });
     const ages = (
@@ -328,7 +328,7 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     expect(Object.keys(none.findResources('AWS::SNS::Topic')).filter((id) => id.startsWith('AlarmTopic'))).toEqual([]);
   });
 
-  it('draws one dashboard with the golden signals of every function and queue, and per hook from the hook-run and stray-rejection log lines', () => {
+  it('draws one dashboard with the golden signals of every function and queue, and per hook from the hook-run and stray-error log lines', () => {
     const dashboards = resources('AWS::CloudWatch::Dashboard');
     expect(dashboards).toHaveLength(1);
     const body = JSON.stringify(dashboards[0]!.Properties.DashboardBody);
@@ -341,9 +341,9 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
     expect(body).toMatch(/filter message = \W+hook run\W/);
     expect(body).toContain('pct(duration_ms, 95) as p95_ms');
     expect(body).toMatch(/as blocks.*as errors by hook/);
-    // And the line a hook's stray rejection writes (functions/support/stray-rejections.ts), latest first.
-    expect(body).toMatch(/filter event = \W+stray_rejection\W/);
-    expect(body).toContain('fields @timestamp, service, reason');
+    // And the lines a hook's stray rejection or exception writes (functions/support/stray-hook-errors.ts), latest first.
+    expect(body).toMatch(/filter event in \W+stray_rejection\W+stray_exception\W/);
+    expect(body).toContain('fields @timestamp, service, event, hook, reason');
     const logGroups = Object.keys(template.findResources('AWS::Logs::LogGroup'));
     for (const id of logGroups) expect(body).toContain(id);
   });

@@ -7,7 +7,8 @@ import { createHookEngine } from '../../hooks/create-hook-engine.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { findHooksConfigProblems, formatProblem } from '../../hooks/validate-hooks-home.ts';
 import { startDevRuntime, type DevRuntimeOptions } from '../../local/dev-runtime.ts';
-import { reportStrayRejections } from '../../hooks/stray-rejections.ts';
+import { describeHookCodeOwner } from '../../hooks/hook-code.ts';
+import { keepServingAfterHookErrors } from '../../hooks/stray-hook-errors.ts';
 import { DEFAULT_STATE_DIR, devStateDir } from '../../local/dev-state.ts';
 import { devEnginePrinter } from '../../local/dev-engine-printer.ts';
 import type { GlobalFlags } from '../global-flags.ts';
@@ -130,12 +131,15 @@ export function installDevCommand(
           process.stderr.write(`hookgate dev: invalid hooks configuration, ignored as --allow-invalid-config asks:\n${list}`);
         }
         let dev;
-        // From before the hooks load: a plugin's register may leave a rejection behind too.
-        const stopReporting = reportStrayRejections((reason) =>
-          process.stderr.write(
-            `hookgate dev: a promise rejected with no handler (a hook's unawaited work?), going on: ${reason}\n`,
-          ),
-        );
+        // From before the hooks load: a plugin's register may leave failing work behind too.
+        const stopReporting = keepServingAfterHookErrors({
+          report: (stray) =>
+            process.stderr.write(
+              stray.kind === 'rejection'
+                ? `hookgate dev: a promise rejected with no handler (${stray.owner ? `${describeHookCodeOwner(stray.owner)}'s` : "a hook's"} unawaited work?), going on: ${stray.reason}\n`
+                : `hookgate dev: work ${describeHookCodeOwner(stray.owner)} left behind threw, going on: ${stray.reason}\n`,
+            ),
+        });
         try {
           const dir = devStateDir(options.state, process.env, home);
           const state = dir === undefined ? undefined : { dir, fresh: options.fresh ?? false };

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { errorText } from '../../errors/error-text.ts';
+import { type HookCodeOwner, runAsHookCode } from '../hook-code.ts';
 import type { GatewayHookDescription } from '../hooks-home-description.ts';
 import type { ModuleSource } from '../module-source.ts';
 import { isPlainObject } from '../python-truthiness.ts';
@@ -32,9 +33,11 @@ export async function loadGatewayHooks(
       print(hook.line);
       continue;
     }
+    // The module's top level and its handler run as the hook's code (hook-code.ts).
+    const owner: HookCodeOwner = { kind: 'gateway hook', name: hook.name };
     let handle: GatewayHandler | undefined;
     try {
-      handle = handleFunction(await load(hook.handler));
+      handle = handleFunction(await runAsHookCode(owner, load, hook.handler));
     } catch (error) {
       print(`[hooks] Error loading hook ${hook.dir}: ${errorText(error)}`);
       continue;
@@ -45,7 +48,7 @@ export async function loadGatewayHooks(
     }
     registry.add(
       { name: hook.name, description: hook.description, events: hook.events, path: join(options.home, 'hooks', hook.dir) },
-      handle,
+      (event, context) => runAsHookCode(owner, handle, event, context),
     );
     print(`[hooks] Loaded hook '${hook.name}' for events: ${pythonRepr(hook.events)}`);
   }

@@ -1,5 +1,6 @@
 import type { CallbackRegistry } from '../callback-registry.ts';
 import { errorText } from '../../errors/error-text.ts';
+import { type HookCodeOwner, runAsHookCode } from '../hook-code.ts';
 import type { HookLogger } from '../hook-logger.ts';
 import type { PluginDescription } from '../hooks-home-description.ts';
 import type { ModuleSource } from '../module-source.ts';
@@ -49,19 +50,20 @@ export async function loadPlugins(
       continue;
     }
     try {
-      const mod = await load(plugin.entry);
+      // The module's top level and register(ctx) run as the plugin's code, as its callbacks do (hook-code.ts).
+      const owner: HookCodeOwner = { kind: 'plugin', name };
+      const mod = await runAsHookCode(owner, load, plugin.entry);
       const register = registerFunction(mod);
       if (!register) throw new PluginLoadError(`${plugin.entry} does not export a register(ctx) function`);
-      await register(
-        createPluginContext({
-          name,
-          manifest: plugin.manifest,
-          home: options.home,
-          registry,
-          logger,
-          ...(commands ? { commands } : {}),
-        }),
-      );
+      const ctx = createPluginContext({
+        name,
+        manifest: plugin.manifest,
+        home: options.home,
+        registry,
+        logger,
+        ...(commands ? { commands } : {}),
+      });
+      await runAsHookCode(owner, register, ctx);
       results.push({ name, dir, status: 'loaded' });
       logger.debug(`loaded plugin ${name} from ${plugin.entry}`);
     } catch (error) {

@@ -1,4 +1,5 @@
 import { errorText } from '../../errors/error-text.ts';
+import { runAsHookCode } from '../hook-code.ts';
 import type { HookLogger } from '../hook-logger.ts';
 
 /**
@@ -151,7 +152,7 @@ export class PluginCommandRegistry {
     try {
       const answer = await Promise.race([
         Promise.resolve()
-          .then(() => command.handler(args, context))
+          .then(() => runAsHookCode({ kind: 'plugin', name: command.plugin }, command.handler, args, context))
           .then((value) => ({ value })),
         deadline,
       ]);

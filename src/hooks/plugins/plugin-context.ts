@@ -1,5 +1,6 @@
 import type { CallbackRegistry, HookCallback } from '../callback-registry.ts';
 import { isHookName, VALID_HOOK_NAMES_TEXT } from '../catalogue.ts';
+import { type HookCodeOwner, runAsHookCode } from '../hook-code.ts';
 import type { HookLogger } from '../hook-logger.ts';
 import type { PluginCommandHandler, PluginCommandRegistry } from './plugin-commands.ts';
 
@@ -48,6 +49,7 @@ export function createPluginContext(options: {
   commands?: PluginCommandRegistry;
 }): PluginContext {
   const { name: plugin, registry, logger } = options;
+  const owner: HookCodeOwner = { kind: 'plugin', name: plugin };
   const register = (hook: string, fn: HookCallback): void => {
     if (typeof fn !== 'function') {
       logger.warn(
@@ -61,7 +63,14 @@ export function createPluginContext(options: {
         `plugin ${plugin} registered unknown hook '${hookName}' (stored anyway, for forward compatibility); valid: ${VALID_HOOK_NAMES_TEXT}`,
       );
     }
-    registry.register({ hook: hookName, name: fn.name || '<anonymous>', source: 'plugin', plugin, fn });
+    // As hook code: a throw from a timer the callback leaves behind is the plugin's, not hookgate's (hook-code.ts).
+    registry.register({
+      hook: hookName,
+      name: fn.name || '<anonymous>',
+      source: 'plugin',
+      plugin,
+      fn: (kwargs) => runAsHookCode(owner, fn, kwargs),
+    });
   };
   const registerCommand = (name: string, handler: PluginCommandHandler, description?: string, args_hint?: string): void => {
     if (!options.commands) {

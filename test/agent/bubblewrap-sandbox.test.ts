@@ -3,7 +3,12 @@ import { chmod, link, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_MAX_PROCESSES, SANDBOX_SHM_BYTES, SANDBOX_TMP_BYTES } from '../../src/agent/sandbox/bubblewrap-args.ts';
+import {
+  SANDBOX_MAX_PROCESSES,
+  SANDBOX_OOM_SCORE_ADJ,
+  SANDBOX_SHM_BYTES,
+  SANDBOX_TMP_BYTES,
+} from '../../src/agent/sandbox/bubblewrap-args.ts';
 import { createBubblewrapSandbox, sandboxEnvironment } from '../../src/agent/sandbox/bubblewrap-sandbox.ts';
 import { probeBubblewrap } from '../../src/agent/sandbox/probe-bubblewrap.ts';
 import { SECCOMP_SYSCALL_TABLES } from '../../src/agent/sandbox/seccomp-filter.ts';
@@ -152,6 +157,13 @@ describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, ()
     expect(sizes!.trim().split(' ').map(Number)).toEqual([SANDBOX_TMP_BYTES, SANDBOX_SHM_BYTES]);
     expect(touched).toMatch(/Read-only file system/);
     expect(devNull).toBe('null-writable');
+  });
+
+  it("makes every process of a call the OOM killer's first choice", async () => {
+    const run = await exec('cat /proc/self/oom_score_adj; sleep 5 & cat /proc/$!/oom_score_adj');
+    expect(run.output.trim().split('\n')).toEqual([String(SANDBOX_OOM_SCORE_ADJ), String(SANDBOX_OOM_SCORE_ADJ)]);
+    // The gateway's own process keeps its score.
+    expect((await readFile('/proc/self/oom_score_adj', 'utf8')).trim()).not.toBe(String(SANDBOX_OOM_SCORE_ADJ));
   });
 
   it('sees a read-only system, a minimal /etc, no network and only its own processes', async () => {

@@ -15,13 +15,26 @@ export const SANDBOX_TMP_BYTES = 1024 * 1024 * 1024;
 export const SANDBOX_SHM_BYTES = 64 * 1024 * 1024;
 
 /**
- * Run by bash between `prlimit` and the command: closes every descriptor above 2, then execs the
+ * The OOM killer's first choice: the score adjustment of every process of a call. What a call's
+ * tmpfs holds is charged to no process, so with the host out of memory the kernel would kill the
+ * biggest one it can see, the gateway; it takes the call's processes first, and the tmpfs goes
+ * with the last process of the call's mount namespace. Raising one's own score needs no privilege.
+ * Defence in depth against a runaway call, not a boundary: the call may lower it back to 0 (only
+ * a writer with CAP_SYS_RESOURCE in the host's namespace could forbid that, which a container's
+ * root does not have).
+ */
+export const SANDBOX_OOM_SCORE_ADJ = 1000;
+
+/**
+ * Run by bash between `prlimit` and the command: makes the call the OOM killer's first choice
+ * (`SANDBOX_OOM_SCORE_ADJ`; children inherit it), closes every descriptor above 2, then execs the
  * command. bwrap passes on whatever the gateway's process holds without close-on-exec (LevelDB's
  * files under `hookgate dev`, a launcher's descriptors), and through `/proc/self/fd/N` the command
  * could read or write them; namespaces do not close them. Node opens its own with close-on-exec;
  * a native library need not. bash, because dash cannot close a descriptor above 9 by number.
  */
 export const CLOSE_INHERITED_FDS =
+  `echo ${SANDBOX_OOM_SCORE_ADJ} 2>/dev/null >/proc/self/oom_score_adj; ` +
   'for f in /proc/self/fd/*; do n=${f##*/}; case $n in 0|1|2) ;; *) eval "exec $n>&-" 2>/dev/null;; esac; done; exec "$@"';
 
 /** The shell that runs `CLOSE_INHERITED_FDS` (bash is in `/usr/bin` on Debian, Ubuntu and Amazon Linux). */

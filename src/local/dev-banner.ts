@@ -83,6 +83,8 @@ export interface DevBannerFacts {
   generatedToken?: string;
   /** `toolSandboxLines`, or undefined when no turn runtime is wired. */
   toolSandbox?: readonly string[];
+  /** `discordAnswerWindowWarning`, when Discord is on and hooks run before its interactions are answered. */
+  discordWindow?: string;
 }
 
 /**
@@ -111,6 +113,7 @@ export function devBanner(facts: DevBannerFacts): string {
   );
   banner.push(`  platforms: ${enabledPlatforms(config).join(', ') || 'none'}  (POST ${url}/webhooks/<platform>)`);
   for (const { platform, missing } of config.disabled) banner.push(`  ${platform} is off: set ${missing.join(', ')}`);
+  if (facts.discordWindow) banner.push(`  ⚠ ${facts.discordWindow}`);
   if (config.platforms.local) {
     banner.push(
       `  local chat: POST ${url}/webhooks/local {"chat_id","user_id","text"} (content-type: application/json); replies: GET ${url}/webhooks/local/messages?chat_id=…`,

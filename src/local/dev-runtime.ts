@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { TurnsInFlight } from '../agent/turn/turns-in-flight.ts';
-import { loadDeploymentConfig, type DeploymentConfig } from '../config/deployment-config.ts';
+import { enabledPlatforms, loadDeploymentConfig, type DeploymentConfig } from '../config/deployment-config.ts';
 import { announceGatewayStartup } from '../gateway/gateway-startup.ts';
+import { discordAnswerWindowWarning } from '../gateway/dispatch/discord-answer-window.ts';
 import { dataPlaneFromLocalAws } from '../pipeline/data-plane.ts';
 import { createRuntime, type EngineFactory } from '../runtime/create-runtime.ts';
 import { createHookgateLogger } from '../logging/hookgate-logger.ts';
@@ -250,6 +251,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
 
     // Read before the banner, which is one write: harnesses read it whole as soon as `serving` shows.
     const loaded = loadedHooksLines(await hooksStatus());
+    const discordWindow = discordAnswerWindowWarning(engine.current, enabledPlatforms(config));
     print(
       devBanner({
         url,
@@ -261,6 +263,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
         hotReload: hotReload !== undefined,
         ...(generatedToken ? { generatedToken } : {}),
         ...(turns ? { toolSandbox: toolSandboxLines(engine.current, options.home) } : {}),
+        ...(discordWindow ? { discordWindow } : {}),
       }),
     );
 

@@ -4,6 +4,8 @@ import { gatewayDepsFromDataPlane } from './gateway-deps-from-data-plane.ts';
 import type { GatewayDeps } from '../gateway/gateway-deps.ts';
 import { announceGatewayStartup, claimGatewayStartup, releaseGatewayStartup } from '../gateway/gateway-startup.ts';
 import { loadInboundAdapters } from '../gateway/gateway-adapters.ts';
+import { discordAnswerWindowWarning } from '../gateway/dispatch/discord-answer-window.ts';
+import { enabledPlatforms } from '../config/deployment-config.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import type { Runtime } from './create-runtime.ts';
 
@@ -71,6 +73,8 @@ export async function createGatewayFunction(
     // The enabled platforms' adapters load with the engine, at cold start, not on their first webhook.
     const [engine] = await Promise.all([runtime.createEngine('gateway'), loadInboundAdapters(runtime.config)]);
     gateway = createGatewayAppOf(runtime, engine, options);
+    const window = discordAnswerWindowWarning(engine, enabledPlatforms(runtime.config));
+    if (window) logger.warn(window);
   } catch (error) {
     await releaseGatewayStartup(claimant, claim);
     throw error;

@@ -101,3 +101,18 @@ it('the dev banner offers the local chat only when the local platform is on, and
   expect(off).toContain('  platforms: none  (POST http://127.0.0.1:8787/webhooks/<platform>)');
   expect(off).toContain('  local is off: set HOOKGATE_LOCAL_ADAPTER=true (it is false)');
 });
+
+it('the dev banner carries the Discord answer-window warning right under the platforms, when there is one', () => {
+  const banner = devBanner({
+    url: 'http://127.0.0.1:8787',
+    home: '/h',
+    config: loadDeploymentConfig({ HOOKGATE_API_TOKEN: 'a-token-of-16-chars' }, { runtime: 'local' }),
+    loaded: [],
+    console: false,
+    hotReload: false,
+    discordWindow: 'discord: an interaction not answered within 3 s fails',
+  });
+  const lines = banner.split('\n');
+  const platforms = lines.findIndex((l) => l.startsWith('  platforms: '));
+  expect(lines.slice(platforms + 1)).toContain('  ⚠ discord: an interaction not answered within 3 s fails');
+});

@@ -3,8 +3,11 @@ import { replayTurn } from '../../src/agent/trace/replay-turn.ts';
 import { DynamoTraceStore } from '../../src/store/trace-store.ts';
 import { until } from '../support/until.ts';
 import { startTurnHarness, type HookCall, type TurnHarness } from './support/turn-harness.ts';
+import { CONTRACT_KEY_ORDER } from '../hooks/support/contract-key-order.ts';
 
 const TAG = 'telemetry_schema_version';
+/** What a plugin callback of `hook` gets: the contract's keys in order, then the telemetry tag. */
+const contractKeys = (hook: string): string[] => [...CONTRACT_KEY_ORDER[hook]!, TAG];
 /** Keys the spec passes only at some call sites of a hook (the turn runtime is not one of them). */
 const SITE_DEPENDENT_KEYS: Record<string, readonly string[]> = { on_session_finalize: ['old_session_id', 'new_session_id'] };
 const keysOf = (calls: HookCall[], hook: string) => calls.filter((c) => c.hook === hook).map((c) => c.keys);
@@ -47,7 +50,7 @@ describe('a plain turn', () => {
       'on_session_end',
     ]);
     expect(only(calls, 'session:start').keys).toEqual(['platform', 'user_id', 'session_id', 'session_key']);
-    expect(only(calls, 'on_session_start').keys).toEqual(['session_id', 'model', 'platform', TAG]);
+    expect(only(calls, 'on_session_start').keys).toEqual(contractKeys('on_session_start'));
     const start = only(calls, 'agent:start');
     expect(start.keys).toEqual(['platform', 'user_id', 'chat_id', 'thread_id', 'chat_type', 'session_id', 'message']);
     expect(start.kwargs).toMatchObject({
@@ -59,18 +62,7 @@ describe('a plain turn', () => {
       message: 'hello',
     });
     const pre = only(calls, 'pre_llm_call');
-    expect(pre.keys).toEqual([
-      'session_id',
-      'task_id',
-      'turn_id',
-      'user_message',
-      'conversation_history',
-      'is_first_turn',
-      'model',
-      'platform',
-      'sender_id',
-      TAG,
-    ]);
+    expect(pre.keys).toEqual(contractKeys('pre_llm_call'));
     expect(pre.kwargs).toMatchObject({
       turn_id: result.turn_id,
       user_message: 'hello',
@@ -80,74 +72,18 @@ describe('a plain turn', () => {
       sender_id: 'u1',
     });
     expect(pre.kwargs.conversation_history).toEqual([{ role: 'user', content: 'hello' }]);
-    expect(only(calls, 'pre_api_request').keys).toEqual([
-      'task_id',
-      'turn_id',
-      'api_request_id',
-      'session_id',
-      'user_message',
-      'conversation_history',
-      'platform',
-      'model',
-      'provider',
-      'base_url',
-      'api_mode',
-      'api_call_count',
-      'request_messages',
-      'message_count',
-      'tool_count',
-      'approx_input_tokens',
-      'request_char_count',
-      'max_tokens',
-      'started_at',
-      'middleware_trace',
-      'request',
-      TAG,
-    ]);
+    expect(only(calls, 'pre_api_request').keys).toEqual(contractKeys('pre_api_request'));
     const post = only(calls, 'post_api_request');
-    expect(post.keys).toEqual([
-      'task_id',
-      'turn_id',
-      'api_request_id',
-      'session_id',
-      'platform',
-      'model',
-      'provider',
-      'base_url',
-      'api_mode',
-      'api_call_count',
-      'api_duration',
-      'started_at',
-      'ended_at',
-      'finish_reason',
-      'message_count',
-      'response_model',
-      'response',
-      'usage',
-      'assistant_message',
-      'assistant_content_chars',
-      'assistant_tool_call_count',
-      TAG,
-    ]);
+    expect(post.keys).toEqual(contractKeys('post_api_request'));
     expect(post.kwargs).toMatchObject({
       api_request_id: `${result.turn_id}:api:1`,
       api_call_count: 1,
       base_url: h.model.baseUrl,
       assistant_content_chars: 10,
     });
-    expect(only(calls, 'transform_llm_output').keys).toEqual(['response_text', 'session_id', 'model', 'platform', TAG]);
+    expect(only(calls, 'transform_llm_output').keys).toEqual(contractKeys('transform_llm_output'));
     const postLlm = only(calls, 'post_llm_call');
-    expect(postLlm.keys).toEqual([
-      'session_id',
-      'task_id',
-      'turn_id',
-      'user_message',
-      'assistant_response',
-      'conversation_history',
-      'model',
-      'platform',
-      TAG,
-    ]);
+    expect(postLlm.keys).toEqual(contractKeys('post_llm_call'));
     expect(postLlm.kwargs.conversation_history).toEqual([
       { role: 'user', content: 'hello' },
       { role: 'assistant', content: 'hello back' },
@@ -156,7 +92,7 @@ describe('a plain turn', () => {
     expect(end.keys).toEqual([...start.keys, 'response']);
     expect(end.kwargs.response).toBe('hello back');
     const sessionEnd = only(calls, 'on_session_end');
-    expect(sessionEnd.keys).toEqual(['session_id', 'task_id', 'turn_id', 'completed', 'interrupted', 'model', 'platform', TAG]);
+    expect(sessionEnd.keys).toEqual(contractKeys('on_session_end'));
     expect(sessionEnd.kwargs).toMatchObject({ completed: true, interrupted: false, turn_id: result.turn_id });
     const step = only(calls, 'agent:step');
     expect(step.keys).toEqual(['platform', 'user_id', 'session_id', 'iteration', 'tool_names', 'tools']);
@@ -280,17 +216,7 @@ describe('tool calls', () => {
     expect(toolMessage).toMatchObject({ role: 'tool', tool_call_id: 'call_b', content: '{"error": "Blocked by policy"}' });
     const calls = await h.takeCalls();
     const pre = only(calls, 'pre_tool_call');
-    expect(pre.keys).toEqual([
-      'tool_name',
-      'args',
-      'task_id',
-      'session_id',
-      'tool_call_id',
-      'turn_id',
-      'api_request_id',
-      'middleware_trace',
-      TAG,
-    ]);
+    expect(pre.keys).toEqual(contractKeys('pre_tool_call'));
     expect(pre.kwargs).toMatchObject({
       tool_name: 'terminal',
       args: { command: 'touch blocked-marker' },
@@ -300,22 +226,7 @@ describe('tool calls', () => {
       middleware_trace: [],
     });
     const post = only(calls, 'post_tool_call');
-    expect(post.keys).toEqual([
-      'tool_name',
-      'args',
-      'result',
-      'task_id',
-      'session_id',
-      'tool_call_id',
-      'turn_id',
-      'api_request_id',
-      'duration_ms',
-      'status',
-      'error_type',
-      'error_message',
-      'middleware_trace',
-      TAG,
-    ]);
+    expect(post.keys).toEqual(contractKeys('post_tool_call'));
     expect(post.kwargs).toMatchObject({
       result: '{"error": "Blocked by policy"}',
       status: 'blocked',
@@ -339,7 +250,7 @@ describe('tool calls', () => {
     const hooks = calls.map((c) => c.hook).filter((n) => n.includes('tool') || n.includes('terminal'));
     expect(hooks).toEqual(['pre_tool_call', 'transform_terminal_output', 'post_tool_call', 'transform_tool_result']);
     const term = only(calls, 'transform_terminal_output');
-    expect(term.keys).toEqual(['command', 'output', 'returncode', 'task_id', 'env_type', TAG]);
+    expect(term.keys).toEqual(contractKeys('transform_terminal_output'));
     expect(term.kwargs).toMatchObject({
       command: 'echo original; exit 3',
       output: 'original\n',
@@ -347,21 +258,7 @@ describe('tool calls', () => {
       env_type: 'local',
     });
     const transform = only(calls, 'transform_tool_result');
-    expect(transform.keys).toEqual([
-      'tool_name',
-      'args',
-      'result',
-      'task_id',
-      'session_id',
-      'tool_call_id',
-      'turn_id',
-      'api_request_id',
-      'duration_ms',
-      'status',
-      'error_type',
-      'error_message',
-      TAG,
-    ]);
+    expect(transform.keys).toEqual(contractKeys('transform_tool_result'));
     expect(transform.kwargs.duration_ms).toBe(only(calls, 'post_tool_call').kwargs.duration_ms);
     expect(Number.isInteger(transform.kwargs.duration_ms)).toBe(true);
   });
@@ -519,31 +416,7 @@ describe('model requests', () => {
     const pre = calls.filter((c) => c.hook === 'pre_api_request');
     expect(pre.map((c) => c.kwargs.api_request_id)).toEqual(Array(3).fill(`${result.turn_id}:api:1`));
     const errors = calls.filter((c) => c.hook === 'api_request_error');
-    expect(errors.map((c) => c.keys)).toEqual(
-      Array(2).fill([
-        'task_id',
-        'turn_id',
-        'api_request_id',
-        'session_id',
-        'platform',
-        'model',
-        'provider',
-        'base_url',
-        'api_mode',
-        'api_call_count',
-        'api_duration',
-        'started_at',
-        'ended_at',
-        'status_code',
-        'retry_count',
-        'max_retries',
-        'retryable',
-        'reason',
-        'error',
-        'request',
-        TAG,
-      ]),
-    );
+    expect(errors.map((c) => c.keys)).toEqual(Array(2).fill(contractKeys('api_request_error')));
     expect(errors.map((c) => [c.kwargs.status_code, c.kwargs.retry_count, c.kwargs.retryable, c.kwargs.reason])).toEqual([
       [503, 0, true, 'server_error'],
       [200, 1, true, 'invalid_response'],
@@ -605,16 +478,7 @@ describe('delegation', () => {
     const calls = await h.takeCalls();
     const sub = calls.filter((c) => c.hook.startsWith('subagent_')).map((c) => c.hook);
     expect(sub).toEqual(['subagent_start', 'subagent_start', 'subagent_stop', 'subagent_stop']);
-    expect(keysOf(calls, 'subagent_start')[0]).toEqual([
-      'parent_session_id',
-      'parent_turn_id',
-      'parent_subagent_id',
-      'child_session_id',
-      'child_subagent_id',
-      'child_role',
-      'child_goal',
-      TAG,
-    ]);
+    expect(keysOf(calls, 'subagent_start')[0]).toEqual(contractKeys('subagent_start'));
     const starts = calls.filter((c) => c.hook === 'subagent_start');
     expect(
       starts.map((c) => [c.kwargs.child_goal, c.kwargs.child_role, c.kwargs.parent_turn_id, c.kwargs.parent_subagent_id]),
@@ -623,16 +487,7 @@ describe('delegation', () => {
       ['task b', 'orchestrator', result.turn_id, null],
     ]);
     const stops = calls.filter((c) => c.hook === 'subagent_stop');
-    expect(stops[0]!.keys).toEqual([
-      'parent_session_id',
-      'parent_turn_id',
-      'child_session_id',
-      'child_role',
-      'child_summary',
-      'child_status',
-      'duration_ms',
-      TAG,
-    ]);
+    expect(stops[0]!.keys).toEqual(contractKeys('subagent_stop'));
     expect(
       stops.map((c) => [c.kwargs.child_session_id, c.kwargs.child_role, c.kwargs.child_status, c.kwargs.child_summary]),
     ).toEqual([

@@ -9,6 +9,7 @@ import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts
 import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
 import { runCliInProcess } from '../support/run-cli.ts';
 import { until } from '../support/until.ts';
+import { chatLocally } from '../support/local-chat.ts';
 
 const EXAMPLES = new URL('../../examples/', import.meta.url).pathname;
 
@@ -57,23 +58,7 @@ afterAll(async () => {
   else process.env.HOOKGATE_HOME = savedHome;
 });
 
-async function chat(chatId: string, text: string): Promise<string> {
-  const before = await messages(chatId);
-  const posted = await fetch(`${dev.url}/webhooks/local`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }),
-  });
-  expect(posted.status).toBe(202);
-  return until(async () => {
-    const now = await messages(chatId);
-    return now.length > before.length ? now.at(-1)!.text : undefined;
-  }, `a reply in ${chatId}`);
-}
-
-async function messages(chatId: string): Promise<{ text: string }[]> {
-  return (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json() as Promise<{ text: string }[]>;
-}
+const chat = (chatId: string, text: string) => chatLocally(dev.url, chatId, text);
 
 const eventually = <T>(read: () => Promise<T | undefined>) => until(read, 'a log line', { ignoreErrors: true });
 

@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeBubblewrap } from '../../src/agent/sandbox/probe-bubblewrap.ts';
 import { until } from '../support/until.ts';
+import { chatLocally } from '../support/local-chat.ts';
 
 /*
  * Issue #24's attack, as a test (docs/security.md): a real `hookgate dev` (the CLI, its own
@@ -122,33 +123,7 @@ afterAll(async () => {
   if (base) await rm(base, { recursive: true, force: true });
 });
 
-async function messages(chatId: string): Promise<{ text: string }[]> {
-  return (await fetch(`${url}/webhooks/local/messages?chat_id=${encodeURIComponent(chatId)}`)).json() as Promise<
-    { text: string }[]
-  >;
-}
-
-async function post(chatId: string, text: string): Promise<string> {
-  const before = (await messages(chatId)).length;
-  const posted = await fetch(`${url}/webhooks/local`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ chat_id: chatId, user_id: 'attacker', text }),
-  });
-  expect(posted.status).toBe(202);
-  let reply = '';
-  await until(
-    async () => {
-      const now = await messages(chatId);
-      if (now.length <= before) return false;
-      reply = now.at(-1)!.text;
-      return true;
-    },
-    `a reply to ${JSON.stringify(text.slice(0, 60))}`,
-    { timeoutMs: 120_000, everyMs: 50 },
-  );
-  return reply;
-}
+const post = (chatId: string, text: string) => chatLocally(url, chatId, text, { userId: 'attacker', timeoutMs: 120_000 });
 
 /** A chat message as the attacker sends it; a command the dangerous-command check flags is approved by the attacker. */
 async function chat(chatId: string, text: string): Promise<string> {

@@ -10,6 +10,7 @@ import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts
 import { plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
 import { scanTable } from '../support/scan-table.ts';
 import { until } from '../support/until.ts';
+import { chatLocally } from '../support/local-chat.ts';
 
 /*
  * Issue #12's attack, as a test: ten fake secrets in the environment of `hookgate dev`
@@ -131,23 +132,9 @@ afterAll(async () => {
 });
 
 async function chat(chatId: string, text: string): Promise<string> {
-  const before = await messages(chatId);
-  const posted = await fetch(`${dev.url}/webhooks/local`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }),
-  });
-  expect(posted.status).toBe(202);
-  const reply = await until(async () => {
-    const now = await messages(chatId);
-    return now.length > before.length ? now.at(-1)!.text : undefined;
-  }, `a reply in ${chatId}`);
+  const reply = await chatLocally(dev.url, chatId, text);
   replies.push(reply);
   return reply;
-}
-
-async function messages(chatId: string): Promise<{ text: string }[]> {
-  return (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json() as Promise<{ text: string }[]>;
 }
 
 // Several chats per test on a loaded machine: room beyond the default 30 s (no timing is asserted).

@@ -8,6 +8,7 @@ import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
 import { tempHome, type TempHome } from '../hooks/support/temp-home.ts';
 import { until } from '../support/until.ts';
+import { chatLocally, localReplies } from '../support/local-chat.ts';
 
 /**
  * Plugin slash commands through the running pipeline (`hookgate dev` in-process: the
@@ -83,23 +84,8 @@ afterAll(async () => {
   await home?.remove();
 });
 
-async function messages(chatId: string): Promise<{ text: string }[]> {
-  return (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json() as Promise<{ text: string }[]>;
-}
-
-async function chat(chatId: string, text: string, userId = 'u1'): Promise<string> {
-  const before = (await messages(chatId)).length;
-  const posted = await fetch(`${dev.url}/webhooks/local`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ chat_id: chatId, user_id: userId, text }),
-  });
-  expect(posted.status).toBe(202);
-  return until(async () => {
-    const now = await messages(chatId);
-    return now.length > before ? now.at(-1)!.text : undefined;
-  }, `a reply in ${chatId}`);
-}
+const messages = (chatId: string) => localReplies(dev.url, chatId);
+const chat = (chatId: string, text: string, userId = 'u1') => chatLocally(dev.url, chatId, text, { userId });
 
 async function policyCalls(): Promise<{ type: string; context: Record<string, unknown> }[]> {
   const text = await readFile(join(home.path, 'policy.log'), 'utf8').catch(() => '');

@@ -7,6 +7,7 @@ import { redactSecrets } from '../../src/secrets/redact-secrets.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
 import { tempHome, type TempHome } from '../hooks/support/temp-home.ts';
 import { until } from '../support/until.ts';
+import { localReplies } from '../support/local-chat.ts';
 
 /**
  * Under `hookgate dev` a turn's reply is redacted once, by the turn handler, as in the turn λ:
@@ -40,9 +41,7 @@ afterAll(async () => {
   await home?.remove();
 });
 
-async function messages(chatId: string): Promise<{ text: string }[]> {
-  return (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json() as Promise<{ text: string }[]>;
-}
+const messages = (chatId: string) => localReplies(dev.url, chatId);
 
 describe('hookgate dev redacts a reply once', () => {
   it('the turn consumer gets the turn λ replier: it sends what it is given, the turn handler having redacted it', async () => {

@@ -10,6 +10,7 @@ import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts
 import type { ReloadOutcome } from '../../src/local/hooks-reloader.ts';
 import { tempHome, type TempHome } from '../hooks/support/temp-home.ts';
 import { until } from '../support/until.ts';
+import { chatLocally } from '../support/local-chat.ts';
 
 /**
  * Hot reload through the real dev runtime: a hooks home in a temp folder, the gateway over
@@ -78,22 +79,7 @@ function configYaml(options: { shell?: boolean } = {}): string {
   return `plugins:\n  enabled: [greet, shout]\n${shell}`;
 }
 
-async function chat(chatId: string, text: string): Promise<string> {
-  const before = await messages(chatId);
-  const posted = await fetch(`${dev.url}/webhooks/local`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }),
-  });
-  expect(posted.status).toBe(202);
-  let after = before;
-  await until(async () => (after = await messages(chatId)).length > before.length, `a reply to ${JSON.stringify(text)}`);
-  return after.at(-1)!.text;
-}
-
-async function messages(chatId: string): Promise<{ text: string }[]> {
-  return (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json() as Promise<{ text: string }[]>;
-}
+const chat = (chatId: string, text: string) => chatLocally(dev.url, chatId, text);
 
 /** Starts waiting for the next outcome that `accept`s, then makes the change. */
 async function reloadAfter(change: () => Promise<void>, accept: (outcome: ReloadOutcome) => boolean): Promise<ReloadOutcome> {

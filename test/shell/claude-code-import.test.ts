@@ -31,6 +31,7 @@ event = json.load(sys.stdin)
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "seen.jsonl"), "a") as log:
     log.write(json.dumps({"stdin": event, "project_dir": os.environ.get("CLAUDE_PROJECT_DIR")}) + "\\n")
 `;
+import { chatLocally } from '../support/local-chat.ts';
 
 let root: string;
 let project: string;
@@ -42,23 +43,7 @@ type Result = { code: number; stdout: string; stderr: string };
 /** `hookgate …` in-process, output captured. */
 const hookgate = (args: string[]): Promise<Result> => runCliInProcess(args);
 
-async function messages(chatId: string): Promise<{ text: string }[]> {
-  return (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json() as Promise<{ text: string }[]>;
-}
-
-async function chat(chatId: string, text: string): Promise<string> {
-  const before = (await messages(chatId)).length;
-  const posted = await fetch(`${dev.url}/webhooks/local`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }),
-  });
-  expect(posted.status).toBe(202);
-  return until(async () => {
-    const now = await messages(chatId);
-    return now.length > before ? now.at(-1)!.text : undefined;
-  }, `a reply in ${chatId}`);
-}
+const chat = (chatId: string, text: string) => chatLocally(dev.url, chatId, text);
 
 async function seen(): Promise<{ stdin: Record<string, unknown>; project_dir: string }[]> {
   const text = await readFile(join(project, '.claude', 'hooks', 'seen.jsonl'), 'utf8').catch(() => '');

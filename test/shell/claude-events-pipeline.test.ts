@@ -41,6 +41,7 @@ if "deny-me" in command:
 elif "allow-me" in command:
     print(json.dumps({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}))
 `;
+import { chatLocally } from '../support/local-chat.ts';
 
 let root: string;
 let project: string;
@@ -54,22 +55,7 @@ type Result = { code: number; stdout: string; stderr: string };
 
 const hookgate = (args: string[]): Promise<Result> => runCliInProcess(args);
 
-async function messages(chatId: string): Promise<{ text: string }[]> {
-  return (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json() as Promise<{ text: string }[]>;
-}
-
-async function chat(chatId: string, text: string): Promise<string> {
-  const before = (await messages(chatId)).length;
-  const posted = await fetch(`${dev.url}/webhooks/local`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }),
-  });
-  expect(posted.status).toBe(202);
-  let now = await messages(chatId);
-  await until(async () => (now = await messages(chatId)).length > before, `a reply in ${chatId}`, { timeoutMs: 60_000 });
-  return now.at(-1)!.text;
-}
+const chat = (chatId: string, text: string) => chatLocally(dev.url, chatId, text, { timeoutMs: 60_000 });
 
 async function seen(): Promise<Record<string, unknown>[]> {
   const text = await readFile(join(project, '.claude', 'hooks', 'seen.jsonl'), 'utf8').catch(() => '');

@@ -9,8 +9,8 @@ import { createTurnConsumer } from '../../src/runtime/turn-consumer.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts';
-import { until } from '../support/until.ts';
 import { runCliInProcess } from '../support/run-cli.ts';
+import { chatLocally } from '../support/local-chat.ts';
 
 /**
  * Issue 28 through the running pipeline (`hookgate dev` in-process: gateway, emulators, turn
@@ -97,23 +97,7 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
   });
 }
 
-async function messages(chatId: string): Promise<{ text: string }[]> {
-  return (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chatId}`)).json() as Promise<{ text: string }[]>;
-}
-
-async function chat(chatId: string, text: string): Promise<string> {
-  const before = (await messages(chatId)).length;
-  const posted = await fetch(`${dev.url}/webhooks/local`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ chat_id: chatId, user_id: 'u1', text }),
-  });
-  expect(posted.status).toBe(202);
-  return until(async () => {
-    const now = await messages(chatId);
-    return now.length > before ? now.at(-1)!.text : undefined;
-  }, `a reply in ${chatId}`);
-}
+const chat = (chatId: string, text: string) => chatLocally(dev.url, chatId, text);
 
 beforeAll(async () => {
   server = createServer(handle);

@@ -10,6 +10,13 @@ import { startDevRuntime, type DevRuntime } from '../../src/local/dev-runtime.ts
 import { startFakePlatforms, type FakePlatforms, type RecordedRequest } from '../support/fake-platforms/fake-platform-server.ts';
 import { discordHeaders, discordKeys, slackHeaders, whatsAppHeaders } from '../support/fake-platforms/signed-requests.ts';
 import { fakePlatformEnv } from '../support/fake-platforms/platform-env.ts';
+import {
+  discordSayInteraction,
+  slackMessageEvent,
+  teamsMessageActivity,
+  telegramTextUpdate,
+  whatsAppTextMessage,
+} from '../support/fake-platforms/inbound-bodies.ts';
 import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
 import { until } from '../support/until.ts';
 
@@ -98,10 +105,7 @@ async function send(platform: Platform, text: string): Promise<Sent> {
   switch (platform) {
     case 'telegram': {
       const chat = 1_000_000 + n;
-      const body = JSON.stringify({
-        update_id: n,
-        message: { message_id: n, from: { id: 42, is_bot: false, first_name: 'Ann' }, chat: { id: chat, type: 'private' }, text },
-      });
+      const body = telegramTextUpdate({ updateId: n, chatId: chat, text });
       return {
         status: await post('/webhooks/telegram', body, { 'x-telegram-bot-api-secret-token': 'tg-secret' }),
         said: text,
@@ -113,11 +117,7 @@ async function send(platform: Platform, text: string): Promise<Sent> {
     }
     case 'slack': {
       const channel = `C${n}`;
-      const body = JSON.stringify({
-        type: 'event_callback',
-        event_id: `Ev${n}`,
-        event: { type: 'message', channel, channel_type: 'im', user: 'U1', ts: `${n}.1`, text },
-      });
+      const body = slackMessageEvent({ eventId: `Ev${n}`, channel, ts: `${n}.1`, text });
       return {
         status: await post('/webhooks/slack', body, slackHeaders('slack-secret', body)),
         said: text,
@@ -129,15 +129,7 @@ async function send(platform: Platform, text: string): Promise<Sent> {
     }
     case 'discord': {
       const token = `tok-${n}`;
-      const body = JSON.stringify({
-        id: `I${n}`,
-        application_id: '999',
-        type: 2,
-        token,
-        channel_id: `CH${n}`,
-        user: { id: 'U7', username: 'ann' },
-        data: { name: 'say', options: [{ name: 'text', type: 3, value: text }] },
-      });
+      const body = discordSayInteraction({ id: `I${n}`, token, channelId: `CH${n}`, text });
       return {
         status: await post('/webhooks/discord', body, discordHeaders(keys, body)),
         said: `/say ${text}`,
@@ -149,24 +141,7 @@ async function send(platform: Platform, text: string): Promise<Sent> {
     }
     case 'whatsapp': {
       const from = `49${n}`;
-      const body = JSON.stringify({
-        object: 'whatsapp_business_account',
-        entry: [
-          {
-            id: 'E',
-            changes: [
-              {
-                field: 'messages',
-                value: {
-                  messaging_product: 'whatsapp',
-                  metadata: { phone_number_id: '555' },
-                  messages: [{ from, id: `wamid.${n}`, type: 'text', text: { body: text } }],
-                },
-              },
-            ],
-          },
-        ],
-      });
+      const body = whatsAppTextMessage({ from, id: `wamid.${n}`, text });
       return {
         status: await post('/webhooks/whatsapp', body, whatsAppHeaders('wa-secret', body)),
         said: text,
@@ -178,16 +153,7 @@ async function send(platform: Platform, text: string): Promise<Sent> {
     }
     case 'teams': {
       const serviceUrl = `${fake.url}/teams-service/`;
-      const body = JSON.stringify({
-        type: 'message',
-        id: `A${n}`,
-        serviceUrl,
-        channelId: 'msteams',
-        from: { id: '29:user', name: 'Cy' },
-        conversation: { id: `a:conv${n}`, conversationType: 'personal' },
-        recipient: { id: '28:bot' },
-        text,
-      });
+      const body = teamsMessageActivity({ id: `A${n}`, serviceUrl, conversation: `a:conv${n}`, text });
       const token = await fake.teamsToken({ serviceUrl });
       // A Teams `<at>…</at>` is a mention, markup rather than words: the adapter drops it (teams-adapter.ts).
       const said = text.replace(/<at>[^<]*<\/at>\s*/g, '');

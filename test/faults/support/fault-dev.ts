@@ -12,6 +12,13 @@ import {
   type RecordedRequest,
 } from '../../support/fake-platforms/fake-platform-server.ts';
 import { discordKeys } from '../../support/fake-platforms/signed-requests.ts';
+import {
+  discordSayInteraction,
+  slackMessageEvent,
+  teamsMessageActivity,
+  telegramTextUpdate,
+  whatsAppTextMessage,
+} from '../../support/fake-platforms/inbound-bodies.ts';
 import { plugin, tempHome, type TempHome } from '../../hooks/support/temp-home.ts';
 
 /** Every platform `hookgate dev` serves, and the status each acknowledges a message with. */
@@ -214,15 +221,7 @@ export function chatMessage(fd: FaultDev, platform: Platform, chat: string, n: n
   switch (platform) {
     case 'telegram': {
       const chatId = Number.parseInt(chat.replace(/\D/g, '') || '1', 10) + 1_000_000;
-      const body = JSON.stringify({
-        update_id: n,
-        message: {
-          message_id: n,
-          from: { id: 42, is_bot: false, first_name: 'Ann' },
-          chat: { id: chatId, type: 'private' },
-          text,
-        },
-      });
+      const body = telegramTextUpdate({ updateId: n, chatId, text });
       return {
         platform,
         path: '/webhooks/telegram',
@@ -236,11 +235,7 @@ export function chatMessage(fd: FaultDev, platform: Platform, chat: string, n: n
     }
     case 'slack': {
       const channel = `D${chat}`;
-      const body = JSON.stringify({
-        type: 'event_callback',
-        event_id: `Ev${n}`,
-        event: { type: 'message', channel, channel_type: 'im', user: 'U1', ts: `${n}.000100`, text },
-      });
+      const body = slackMessageEvent({ eventId: `Ev${n}`, channel, ts: `${n}.000100`, text });
       return {
         platform,
         path: '/webhooks/slack',
@@ -254,15 +249,7 @@ export function chatMessage(fd: FaultDev, platform: Platform, chat: string, n: n
     }
     case 'discord': {
       const token = `tok-${chat}-${n}`;
-      const body = JSON.stringify({
-        id: `I${n}`,
-        application_id: '999',
-        type: 2,
-        token,
-        channel_id: `CH${chat}`,
-        user: { id: 'U7', username: 'ann' },
-        data: { name: 'say', options: [{ name: 'text', type: 3, value: text }] },
-      });
+      const body = discordSayInteraction({ id: `I${n}`, token, channelId: `CH${chat}`, text });
       return {
         platform,
         path: '/webhooks/discord',
@@ -276,24 +263,7 @@ export function chatMessage(fd: FaultDev, platform: Platform, chat: string, n: n
     }
     case 'whatsapp': {
       const from = `49${chat.replace(/\D/g, '') || '1'}`;
-      const body = JSON.stringify({
-        object: 'whatsapp_business_account',
-        entry: [
-          {
-            id: 'E',
-            changes: [
-              {
-                field: 'messages',
-                value: {
-                  messaging_product: 'whatsapp',
-                  metadata: { phone_number_id: '555' },
-                  messages: [{ from, id: `wamid.${n}`, type: 'text', text: { body: text } }],
-                },
-              },
-            ],
-          },
-        ],
-      });
+      const body = whatsAppTextMessage({ from, id: `wamid.${n}`, text });
       return {
         platform,
         path: '/webhooks/whatsapp',
@@ -308,16 +278,7 @@ export function chatMessage(fd: FaultDev, platform: Platform, chat: string, n: n
     case 'teams': {
       const serviceUrl = `${fd.fake.url}/teams-service/`;
       const conversation = `a:conv-${chat}`;
-      const body = JSON.stringify({
-        type: 'message',
-        id: `A${n}`,
-        serviceUrl,
-        channelId: 'msteams',
-        from: { id: '29:user', name: 'Cy' },
-        conversation: { id: conversation, conversationType: 'personal' },
-        recipient: { id: '28:bot' },
-        text,
-      });
+      const body = teamsMessageActivity({ id: `A${n}`, serviceUrl, conversation, text });
       return {
         platform,
         path: '/webhooks/teams',

@@ -38,6 +38,11 @@ var el = (tag, props = {}, ...children) => {
   for (const child of children) node.append(typeof child === "string" ? visibleBidi(child) : child);
   return node;
 };
+var scrollTable = (headers, body) => el(
+  "div",
+  { className: "scroll" },
+  el("table", {}, el("thead", {}, el("tr", {}, ...headers.map((h) => el("th", { textContent: h })))), body)
+);
 var field = (form, name) => form.elements.namedItem(name);
 var AWS = document.body.dataset.mode === "aws";
 var TOKEN_KEY = "hookgate-console-token";
@@ -347,30 +352,7 @@ function showHookStats(boxId, title, rows) {
         el("td", { textContent: String(r.p95_ms) })
       )
     );
-  box.append(
-    el("h2", { textContent: title }),
-    el(
-      "div",
-      { className: "scroll" },
-      el(
-        "table",
-        {},
-        el(
-          "thead",
-          {},
-          el(
-            "tr",
-            {},
-            el("th", { textContent: "hook · callback" }),
-            el("th", { textContent: "runs" }),
-            el("th", { textContent: "p50 ms" }),
-            el("th", { textContent: "p95 ms" })
-          )
-        ),
-        body
-      )
-    )
-  );
+  box.append(el("h2", { textContent: title }), scrollTable(["hook · callback", "runs", "p50 ms", "p95 ms"], body));
 }
 async function replaySelected() {
   if (!selectedTurn) return;
@@ -397,30 +379,7 @@ async function replaySelected() {
       )
     );
   }
-  $("replay-result").replaceChildren(
-    el(
-      "div",
-      { className: "scroll" },
-      el(
-        "table",
-        {},
-        el(
-          "thead",
-          {},
-          el(
-            "tr",
-            {},
-            el("th"),
-            el("th", { textContent: "hook" }),
-            el("th", { textContent: "then" }),
-            el("th", { textContent: "now" }),
-            el("th", { textContent: "difference" })
-          )
-        ),
-        body
-      )
-    )
-  );
+  $("replay-result").replaceChildren(scrollTable(["", "hook", "then", "now", "difference"], body));
 }
 async function refreshAfterTurn() {
   const turns = await loadSessions();

@@ -143,6 +143,13 @@ const el = <K extends keyof HTMLElementTagNameMap>(
   for (const child of children) node.append(typeof child === 'string' ? visibleBidi(child) : child);
   return node;
 };
+/** A table under `headers` around `body`, in a box that scrolls sideways on a narrow page. */
+const scrollTable = (headers: readonly string[], body: HTMLTableSectionElement): HTMLDivElement =>
+  el(
+    'div',
+    { className: 'scroll' },
+    el('table', {}, el('thead', {}, el('tr', {}, ...headers.map((h) => el('th', { textContent: h })))), body),
+  );
 /** A named control of a form (the page's forms hold inputs and a textarea). */
 const field = (form: HTMLFormElement, name: string): HTMLInputElement => form.elements.namedItem(name) as HTMLInputElement;
 const AWS = document.body.dataset.mode === 'aws';
@@ -500,30 +507,7 @@ function showHookStats(boxId: string, title: string, rows: readonly HookRunStats
         el('td', { textContent: String(r.p95_ms) }),
       ),
     );
-  box.append(
-    el('h2', { textContent: title }),
-    el(
-      'div',
-      { className: 'scroll' },
-      el(
-        'table',
-        {},
-        el(
-          'thead',
-          {},
-          el(
-            'tr',
-            {},
-            el('th', { textContent: 'hook · callback' }),
-            el('th', { textContent: 'runs' }),
-            el('th', { textContent: 'p50 ms' }),
-            el('th', { textContent: 'p95 ms' }),
-          ),
-        ),
-        body,
-      ),
-    ),
-  );
+  box.append(el('h2', { textContent: title }), scrollTable(['hook · callback', 'runs', 'p50 ms', 'p95 ms'], body));
 }
 
 /** Replay: the turn's decision-hook calls against the hooks home as it is now (as hookgate replay does). */
@@ -555,30 +539,7 @@ async function replaySelected(): Promise<void> {
       ),
     );
   }
-  $('replay-result').replaceChildren(
-    el(
-      'div',
-      { className: 'scroll' },
-      el(
-        'table',
-        {},
-        el(
-          'thead',
-          {},
-          el(
-            'tr',
-            {},
-            el('th'),
-            el('th', { textContent: 'hook' }),
-            el('th', { textContent: 'then' }),
-            el('th', { textContent: 'now' }),
-            el('th', { textContent: 'difference' }),
-          ),
-        ),
-        body,
-      ),
-    ),
-  );
+  $('replay-result').replaceChildren(scrollTable(['', 'hook', 'then', 'now', 'difference'], body));
 }
 
 async function refreshAfterTurn(): Promise<void> {

@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 import { mountConsoleWhenEnabled } from '../../src/console/mount-lambda-console.ts';
@@ -18,16 +17,10 @@ import { DynamoTraceStore } from '../../src/store/trace-store.ts';
 import { recordingEngine } from '../gateway/support/recording-engine.ts';
 import { startFakePlatforms, type FakePlatforms } from '../support/fake-platforms/fake-platform-server.ts';
 import { startTestAws } from '../support/local-aws.ts';
+import { chromiumFor, launchHeadlessChromium } from '../support/headless-chromium.ts';
 import { until } from '../support/until.ts';
 
-const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
-const REQUIRED = Boolean(process.env.PLAYWRIGHT_CHROMIUM) || process.env.CI === 'true' || process.env.CI === '1';
-const available = existsSync(CHROMIUM);
-if (!available && !REQUIRED) {
-  process.stdout.write(
-    `console-aws-browser.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install -y chromium, or set PLAYWRIGHT_CHROMIUM)\n`,
-  );
-}
+const available = chromiumFor('console-aws-browser.test.ts');
 
 const TOKEN = 'aws-console-browser-token-42';
 let aws: RunningEmulators;
@@ -38,7 +31,7 @@ let root: string;
 let url: string;
 
 beforeAll(async () => {
-  if (!available && !REQUIRED) return;
+  if (!available) return;
   root = await mkdtemp(join(tmpdir(), 'hookgate-console-aws-'));
   aws = await startTestAws();
   fake = await startFakePlatforms();
@@ -94,19 +87,7 @@ beforeAll(async () => {
     const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
   });
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launchPersistentContext(join(root, 'chromium-profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchHeadlessChromium(join(root, 'chromium-profile'));
 }, 90_000);
 
 afterAll(async () => {
@@ -117,7 +98,7 @@ afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-describe.skipIf(!available && !REQUIRED)('the AWS console in a real browser', () => {
+describe.skipIf(!available)('the AWS console in a real browser', () => {
   it('asks for the token once, keeps it in sessionStorage only, and shows the deployment', { timeout: 90_000 }, async () => {
     const page = await browser!.newPage();
     const errors: string[] = [];

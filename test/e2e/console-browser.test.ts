@@ -5,20 +5,13 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumFor, launchHeadlessChromium } from '../support/headless-chromium.ts';
 import { until } from '../support/until.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
-const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
-/** `.ci/run` installs chromium and names it: there (or with CI set), a missing browser is a failure, not a skip. */
-const REQUIRED = Boolean(process.env.PLAYWRIGHT_CHROMIUM) || process.env.CI === 'true' || process.env.CI === '1';
-const available = existsSync(CHROMIUM);
-if (!available && !REQUIRED) {
-  process.stdout.write(
-    `console-browser.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install -y chromium, or set PLAYWRIGHT_CHROMIUM)\n`,
-  );
-}
+const available = chromiumFor('console-browser.test.ts');
 
 let root: string;
 let child: ChildProcess;
@@ -36,7 +29,7 @@ async function approvedCommands(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  if (!available && !REQUIRED) return;
+  if (!available) return;
   root = await mkdtemp(join(tmpdir(), 'hookgate-console-'));
   const home = join(root, 'home');
   // A plugin with a pre_llm_call hook: it must show in the turn's timeline as a plugin callback.
@@ -77,20 +70,7 @@ beforeAll(async () => {
     { timeoutMs: 40_000, everyMs: 100, context: () => output },
   );
   // A fresh profile (--user-data-dir) per run.
-  browser = await chromium.launchPersistentContext(join(root, 'chromium-profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1280, height: 860 },
-  });
+  browser = await launchHeadlessChromium(join(root, 'chromium-profile'), { width: 1280, height: 860 });
 }, 90_000);
 
 afterAll(async () => {
@@ -99,7 +79,7 @@ afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-describe.skipIf(!available && !REQUIRED)('the console in a real browser', () => {
+describe.skipIf(!available)('the console in a real browser', () => {
   it('sends a message from the page, shows the reply over SSE and the turn hook timeline', { timeout: 90_000 }, async () => {
     const page = await browser!.newPage();
     const errors: string[] = [];

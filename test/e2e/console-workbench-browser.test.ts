@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumFor, launchHeadlessChromium } from '../support/headless-chromium.ts';
 import { until } from '../support/until.ts';
 
 /**
@@ -14,9 +14,7 @@ import { until } from '../support/until.ts';
  * observer-side hook row, a guard that is off marked "not running", and the page at 360 px.
  */
 const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
-const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
-const REQUIRED = Boolean(process.env.PLAYWRIGHT_CHROMIUM) || process.env.CI === 'true' || process.env.CI === '1';
-const available = existsSync(CHROMIUM);
+const available = chromiumFor('console-workbench-browser.test.ts');
 
 /** The browser globals used inside page.evaluate (the suite is type-checked without the DOM library; types are erased). */
 type Dom = {
@@ -45,7 +43,7 @@ async function say(chat: string, user: string, text: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!available && !REQUIRED) return;
+  if (!available) return;
   root = await mkdtemp(join(tmpdir(), 'hookgate-workbench-'));
   home = join(root, 'home');
   await mkdir(join(home, 'plugins', 'guard'), { recursive: true });
@@ -89,20 +87,7 @@ beforeAll(async () => {
   url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
   await say('alpha', 'ann', 'run: echo hello');
   await say('beta', 'bob', 'run: echo forbidden');
-  browser = await chromium.launchPersistentContext(join(root, 'chromium-profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1280, height: 900 },
-  });
+  browser = await launchHeadlessChromium(join(root, 'chromium-profile'), { width: 1280, height: 900 });
 }, 120_000);
 
 afterAll(async () => {
@@ -111,7 +96,7 @@ afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-describe.skipIf(!available && !REQUIRED)('the console as a workbench (real browser)', () => {
+describe.skipIf(!available)('the console as a workbench (real browser)', () => {
   it('lists turns by what they were and filters them; a block is red; shell rows show stderr; observer-side hooks show', {
     timeout: 90_000,
   }, async () => {

@@ -90,6 +90,9 @@ describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, ()
   it('passes the command no descriptor but 0-2, whatever the gateway process holds without close-on-exec', async () => {
     // A process with a descriptor open without close-on-exec, as LevelDB's files are under
     // hookgate dev (its table runs in the gateway's process): opened by bash, inherited by Node.
+    // The shell's descriptors are listed from a subshell, so that the shell itself holds nothing
+    // else meanwhile: in a pipeline it holds the pipe's read end (fd 3) until it has started the
+    // next command, and around a redirected command dash keeps stdout's copy (fd 10).
     const secret = join(base, 'state-file');
     await writeFile(secret, 'another chat said: hunter2\n');
     const probe = join(base, 'fd-probe.mjs');
@@ -98,7 +101,7 @@ describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, ()
       probe,
       `const { createBubblewrapSandbox } = await import(${JSON.stringify(sandboxModule)});
        const sandbox = createBubblewrapSandbox({ workspaceRoot: ${JSON.stringify(root)} });
-       const run = await sandbox.run({ sessionId: 'fd-probe' }, { op: 'exec', command: 'ls /proc/$$/fd | tr "\\n" " "; echo; cat /proc/self/fd/37 2>&1; true', timeoutSeconds: 30 });
+       const run = await sandbox.run({ sessionId: 'fd-probe' }, { op: 'exec', command: '(ls /proc/$$/fd > /tmp/fds); tr "\\n" " " < /tmp/fds; echo; cat /proc/self/fd/37 2>&1; true', timeoutSeconds: 30 });
        console.log(JSON.stringify(run.output));`,
     );
     const child = spawnSync(

@@ -43,7 +43,7 @@ export interface StackAlarmsProps {
   readonly deadLetterQueues: readonly MonitoredDlq[];
   /** Server errors of the front door (Function URL or API Gateway): any alarms. */
   readonly serverErrors: readonly { readonly name: string; readonly metric: cloudwatch.IMetric }[];
-  /** hookgate's own metrics that alarm when above zero (undelivered replies, stray rejections). */
+  /** hookgate's own metrics that alarm when above zero (undelivered replies, stray hook errors). */
   readonly metrics?: readonly { readonly id: string; readonly description: string; readonly metric: cloudwatch.IMetric }[];
 }
 

@@ -1,31 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DISCORD_ANSWER_WINDOW_SECONDS, discordAnswerWindowWarning } from '../../src/gateway/dispatch/discord-answer-window.ts';
-import { createHookEngine, type LoadedHookEngine } from '../../src/hooks/create-hook-engine.ts';
-import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
-import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { enable, plugin } from '../hooks/support/temp-home.ts';
+import { tempEngines } from '../hooks/support/temp-engine.ts';
 
 /** What runs before a Discord interaction is answered, read from a real engine over a real hooks home. */
 describe('discordAnswerWindowWarning', () => {
-  let home: TempHome | undefined;
-  let engine: LoadedHookEngine | undefined;
-  afterEach(async () => {
-    await engine?.close();
-    await home?.remove();
-    engine = undefined;
-    home = undefined;
-  });
-
-  async function engineOver(files: Record<string, string>): Promise<LoadedHookEngine> {
-    home = await tempHome(files);
-    engine = await createHookEngine({
-      home: home.path,
-      gatewayHooks: true,
-      logger: createMemoryLogger(),
-      env: {},
-      print: () => {},
-    });
-    return engine;
-  }
+  const load = tempEngines({ gatewayHooks: true });
+  const engineOver = async (files: Record<string, string>) => (await load(files)).engine;
 
   it('names every kind of hook that runs before the answer: pre_gateway_dispatch, command hooks, plugin commands', async () => {
     const loaded = await engineOver({

@@ -1,34 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHookEngine, type LoadedHookEngine } from '../../src/hooks/create-hook-engine.ts';
+import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import type { HookRunRecord } from '../../src/hooks/hook-engine.ts';
 import { readCallbackTimeoutSeconds } from '../../src/hooks/plugins/callback-timeout.ts';
-import { plugin, tempHome, type TempHome } from './support/temp-home.ts';
+import { plugin } from './support/temp-home.ts';
+import { tempEngines } from './support/temp-engine.ts';
 import { until } from '../support/until.ts';
 
 // hook-semantics §5.8: every in-process callback has a deadline (plugins.callback_timeout).
-let home: TempHome | undefined;
-let engine: LoadedHookEngine | undefined;
-afterEach(async () => {
-  await engine?.close();
-  await home?.remove();
-  home = undefined;
-  engine = undefined;
-});
+const loadEngine = tempEngines({ gatewayHooks: true });
 
 async function load(files: Record<string, string>) {
-  home = await tempHome(files);
-  const logger = createMemoryLogger();
-  const lines: string[] = [];
   const runs: HookRunRecord[] = [];
-  engine = await createHookEngine({
-    home: home.path,
-    logger,
-    gatewayHooks: true,
-    env: {},
-    print: (line) => lines.push(line),
-    onRun: (r) => runs.push(r),
-  });
+  const { engine, logger, lines } = await loadEngine(files, { onRun: (r) => runs.push(r) });
   return { engine, logger, lines, runs };
 }
 

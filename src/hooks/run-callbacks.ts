@@ -54,6 +54,17 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
+ * Calls one callback on its own shallow copy of `kwargs`. Only a traced shell callback runs in a
+ * detail context (run-detail.ts): the shell dispatcher is what reports a run's exit code, output or
+ * skip; a plugin reports none, and its callback already runs in its own context (hook-code.ts).
+ */
+function call(callback: RegisteredCallback, kwargs: Record<string, unknown>, box: DetailBox | undefined): unknown {
+  return box && callback.source === 'shell'
+    ? callCollectingDetail(box, () => callback.fn({ ...kwargs }))
+    : callback.fn({ ...kwargs });
+}
+
+/**
  * Runs one callback on its own shallow copy of `kwargs`, awaiting a thenable. A throw or a
  * rejection is logged (hook, callback, error) and yields NO_VALUE (hook-semantics §1.3).
  */
@@ -67,7 +78,7 @@ async function runOne(
   const box: DetailBox | undefined = tracing(context) ? {} : undefined;
   const started = box ? performance.now() : 0;
   try {
-    let value = box ? callCollectingDetail(box, () => callback.fn({ ...kwargs })) : callback.fn({ ...kwargs });
+    let value = call(callback, kwargs, box);
     // Only thenables are awaited: a sync callback costs no extra microtask on the hot path.
     if (isThenable(value)) value = await settle(callback, value, context);
     if (box) reportRun(context, hook, callback, started, box, { result: value });
@@ -139,7 +150,7 @@ export async function runCallbacks(
     const started = box ? performance.now() : 0;
     let value: unknown;
     try {
-      value = box ? callCollectingDetail(box, () => callback.fn({ ...kwargs })) : callback.fn({ ...kwargs });
+      value = call(callback, kwargs, box);
       if (isThenable(value)) value = await settle(callback, value, context);
     } catch (error) {
       warnFailed(hook, callback, error, context);

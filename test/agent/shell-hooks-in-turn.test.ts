@@ -62,6 +62,9 @@ describe('shell hooks in a real turn (child processes)', () => {
       ['shell', 'block: no network from here'],
     ]);
     expect(pre[1]!.callback).toBe(`shell_hook[pre_tool_call:${h.home.path}/agent-hooks/no-curl.sh]`);
+    // The shell run's own account (run-detail.ts): its exit code and output; a plugin's record has none.
+    expect(pre[1]).toMatchObject({ exit_code: 0, stdout: '{"decision": "block", "reason": "no network from here"}' });
+    expect(pre[0]).not.toHaveProperty('exit_code');
   });
 
   it('a harmless command passes the shell hook', async () => {

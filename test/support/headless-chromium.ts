@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { chromium, type BrowserContext } from 'playwright-core';
 
 /** Debian's chromium (`apt-get install -y chromium`), or the one `PLAYWRIGHT_CHROMIUM` names. */
-export const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
 
 /** `.ci/run` installs chromium and names it: there (or with CI set), a missing browser is a failure, not a skip. */
-export const CHROMIUM_REQUIRED = Boolean(process.env.PLAYWRIGHT_CHROMIUM) || process.env.CI === 'true' || process.env.CI === '1';
+const CHROMIUM_REQUIRED = Boolean(process.env.PLAYWRIGHT_CHROMIUM) || process.env.CI === 'true' || process.env.CI === '1';
 
 /**
  * Whether the browser tests of `testFile` can run: false when there is no chromium and none is

@@ -10,6 +10,7 @@ import type {
 } from './approval-store.ts';
 import { epochSeconds, isConditionFailed, queryPartition, type DynamoTable } from './dynamo-table.ts';
 import { gunzipText, gzipText } from './gzip-text.ts';
+import { StoreReadError } from './store-errors.ts';
 
 /**
  * A suspended turn's state up to this many characters of JSON is kept as text (`state_json`); a
@@ -19,6 +20,13 @@ import { gunzipText, gzipText } from './gzip-text.ts';
 export const APPROVAL_STATE_INLINE_CHARS = 64 * 1024;
 
 /**
+ * Most gzipped bytes of state one item holds. Output that does not compress (random data, base64,
+ * archives) stays over 400 KB gzipped: such a state is split into items of this size under the
+ * approval's partition (`STATE#00001`, …), written before the approval item that counts them.
+ */
+export const STATE_PART_BYTES = 300 * 1024;
+
+/**
  * Key design:
  *   PK = `APPROVAL#<approval id>`, SK = `APPROVAL`: the `PendingApproval` fields, `state`
  *     kept as JSON text (`state_json`; opaque, any shape) or, past APPROVAL_STATE_INLINE_CHARS,
@@ -26,6 +34,8 @@ export const APPROVAL_STATE_INLINE_CHARS = 64 * 1024;
  *     `approval_expires_at`, the requester as `requested_by`, later `choice` + `answered_at`
  *     (+ `answered_by`, `global`), and `resumed_at` once a resumed invocation finished.
  *     expires_at (TTL, epoch seconds) = the approval's expiry + 7 days, for clean-up only.
+ *   PK = `APPROVAL#<approval id>`, SK = `STATE#<n:5>` (from 00001): a gzipped state over
+ *     STATE_PART_BYTES, in order (`part`, binary); the approval item then has `state_parts`, their count.
  *   PK = `SESSION#<session key>`, SK = `PENDING_APPROVAL`: approval_id of the conversation's
  *     open approval (a pointer; the approval item is the truth about whether it is answered).
  *   PK = `GRANT#session#<session id>`, SK = `PATTERN#<pattern key>`: a "session" grant.
@@ -51,9 +61,8 @@ export class DynamoApprovalStore implements ApprovalStore {
     // `expires_at` names the table's TTL attribute (epoch seconds), so the ISO expiry is kept apart.
     const { state, expires_at, ...fields } = approval;
     const expiry = Date.parse(approval.expires_at);
-    const stateJson = JSON.stringify(state ?? null);
-    const stored =
-      stateJson.length > APPROVAL_STATE_INLINE_CHARS ? { state_gz: await gzipText(stateJson) } : { state_json: stateJson };
+    const ttl = epochSeconds(new Date(Number.isFinite(expiry) ? expiry : Date.now())) + DynamoApprovalStore.RETAIN_SECONDS;
+    const stored = await this.#storeState(approval.approval_id, state, ttl);
     await this.table.doc.send(
       new PutCommand({
         TableName: this.table.tableName,
@@ -64,7 +73,7 @@ export class DynamoApprovalStore implements ApprovalStore {
           pattern_keys: [...approval.pattern_keys],
           approval_expires_at: expires_at,
           ...stored,
-          expires_at: epochSeconds(new Date(Number.isFinite(expiry) ? expiry : Date.now())) + DynamoApprovalStore.RETAIN_SECONDS,
+          expires_at: ttl,
         },
       }),
     );
@@ -112,9 +121,7 @@ export class DynamoApprovalStore implements ApprovalStore {
       created_at: String(Item.created_at),
       expires_at: String(Item.approval_expires_at ?? ''),
       requested_by: requesterOf(Item.requested_by, Item.session_key),
-      state: JSON.parse(
-        Item.state_gz instanceof Uint8Array ? await gunzipText(Item.state_gz) : String(Item.state_json ?? 'null'),
-      ),
+      state: await this.#loadState(approvalId, Item),
     };
     if (Item.choice === undefined) return approval;
     return {
@@ -124,6 +131,44 @@ export class DynamoApprovalStore implements ApprovalStore {
       ...(Item.global === true ? { global: true } : {}),
       ...(typeof Item.resumed_at === 'string' ? { resumed_at: Item.resumed_at } : {}),
     };
+  }
+
+  /** The attributes that keep `state` on the approval item, after writing the parts of one too big for it. */
+  async #storeState(approvalId: string, state: unknown, ttl: number): Promise<Record<string, unknown>> {
+    const json = JSON.stringify(state ?? null);
+    if (json.length <= APPROVAL_STATE_INLINE_CHARS) return { state_json: json };
+    const gz = await gzipText(json);
+    if (gz.length <= STATE_PART_BYTES) return { state_gz: gz };
+    const count = Math.ceil(gz.length / STATE_PART_BYTES);
+    // One put per part (each ≤ 300 KB: a batch write of 25 could pass its 16 MB request limit).
+    await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        this.table.doc.send(
+          new PutCommand({
+            TableName: this.table.tableName,
+            Item: {
+              PK: `APPROVAL#${approvalId}`,
+              SK: statePartKey(i + 1),
+              part: gz.subarray(i * STATE_PART_BYTES, (i + 1) * STATE_PART_BYTES),
+              expires_at: ttl,
+            },
+          }),
+        ),
+      ),
+    );
+    return { state_parts: count };
+  }
+
+  async #loadState(approvalId: string, item: Record<string, unknown>): Promise<unknown> {
+    if (item.state_gz instanceof Uint8Array) return JSON.parse(await gunzipText(item.state_gz));
+    if (typeof item.state_parts !== 'number') return JSON.parse(String(item.state_json ?? 'null'));
+    const expected = item.state_parts;
+    const parts = (await queryPartition(this.table, `APPROVAL#${approvalId}`, 'STATE#'))
+      .filter((part) => part.part instanceof Uint8Array)
+      .sort((a, b) => (String(a.SK) < String(b.SK) ? -1 : 1));
+    if (parts.length !== expected || parts.some((part, i) => part.SK !== statePartKey(i + 1)))
+      throw new StoreReadError(`the state of approval ${approvalId} has ${parts.length} of its ${expected} parts`);
+    return JSON.parse(await gunzipText(Buffer.concat(parts.map((part) => part.part as Uint8Array))));
   }
 
   async answer(approvalId: string, choice: ApprovalChoice, now: Date = new Date(), by: ApprovalAnswer = {}): Promise<boolean> {
@@ -233,6 +278,11 @@ export class DynamoApprovalStore implements ApprovalStore {
       new DeleteCommand({ TableName: this.table.tableName, Key: { PK: `SESSION#${sessionKey}`, SK: 'PENDING_APPROVAL' } }),
     );
   }
+}
+
+/** `STATE#00001`, …: a part's sort key, in order as strings. */
+function statePartKey(n: number): string {
+  return `STATE#${String(n).padStart(5, '0')}`;
 }
 
 function grantPartition(scope: GrantScope): string {

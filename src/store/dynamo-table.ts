@@ -11,7 +11,7 @@ import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
  * | `DEDUP#<key>`                   | `DEDUP`                     | dedup        |
  * | `SESSION#<session key>`         | `CURRENT` / `STOP` / `PENDING_APPROVAL` | sessions, approvals |
  * | `TRANSCRIPT#<session id>`       | `META` / `MSG#<seq>#<chunk>`| transcripts  |
- * | `APPROVAL#<approval id>`        | `APPROVAL`                  | approvals    |
+ * | `APPROVAL#<approval id>`        | `APPROVAL` / `STATE#<n>`    | approvals    |
  * | `GRANT#always` / `GRANT#session#<session id>` | `PATTERN#<key>` | approvals |
  * | `ALLOWLIST`                     | `SEQ` / `ENTRY#<event,command>` | allowlist |
  * | `IDEMPOTENCY#<function>#<hash>` | `IDEMPOTENCY`               | Powertools idempotency (observer consumer) |

@@ -15,3 +15,14 @@ export class StoreWriteError extends HookgateError {
 export class SessionConflictError extends HookgateError {
   override readonly name = 'SessionConflictError';
 }
+
+/**
+ * What the table holds of a record is not all of it (a part of a suspended turn's state is
+ * missing): resuming from it would run the turn on a truncated conversation.
+ *
+ * @example
+ * if (parts.length !== expected) throw new StoreReadError(`approval ${id}: ${parts.length} of ${expected} parts`);
+ */
+export class StoreReadError extends HookgateError {
+  override readonly name = 'StoreReadError';
+}

@@ -157,6 +157,27 @@ describe('a dangerous command', () => {
     );
   });
 
+  it('suspends and resumes a turn whose tool output does not compress under the 400 KB item limit', async () => {
+    // Sixteen ≈ 50 KB outputs of random base64 before the dangerous command: ≈ 600 KB gzipped.
+    const noise = Array.from({ length: 16 }, (_, i) => ({
+      name: 'terminal',
+      arguments: { command: 'head -c 37000 /dev/urandom | base64 -w0' },
+      id: `call_noise_${i}`,
+    }));
+    h.model.script({ tool_calls: [...noise, { name: 'terminal', arguments: { command: DANGEROUS }, id: 'call_big' }] });
+    const result = await h.say('please open it up', 'big-state');
+    expect(result.outcome).toBe('suspended');
+    const pending = (await h.plane.approvals.pending('local:big-state'))!;
+    expect(JSON.stringify(pending.state).length).toBeGreaterThan(800_000);
+    await h.takeCalls();
+    h.model.script({ content: 'opened it' });
+    const resumed = await answer('big-state', pending.approval_id, 'once');
+    expect(resumed).toMatchObject({ turn_id: result.turn_id, outcome: 'completed', response: 'opened it' });
+    const stored = await h.plane.transcripts.load(pending.session_id);
+    expect(stored.filter((m) => m.role === 'tool')).toHaveLength(17);
+    expect(stored.at(-2)).toMatchObject({ role: 'tool', content: expect.stringContaining('opened') });
+  });
+
   it('no answer: the delayed timer comes back through the timers queue, is forwarded to the turns queue, and resumes with timeout', async () => {
     h.deps.approvalTimeoutSeconds = 1;
     const { pending } = await suspendIn('timeout');

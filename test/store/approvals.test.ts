@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { DynamoApprovalStore } from '../../src/store/dynamo-approval-store.ts';
+import { DynamoApprovalStore, STATE_PART_BYTES } from '../../src/store/dynamo-approval-store.ts';
 import type { PendingApproval } from '../../src/store/approval-store.ts';
 import { withTable } from './with-table.ts';
 
@@ -45,6 +48,35 @@ describe('DynamoApprovalStore', () => {
     await approvals.putPending(big);
     expect(await approvals.get('a-big')).toEqual(big);
     expect(await approvals.pending('telegram:big:')).toEqual(big);
+  });
+
+  it("keeps a state that is over DynamoDB's 400 KB item limit even gzipped, in parts (tool output that does not compress)", async () => {
+    const approvals = new DynamoApprovalStore(table());
+    // Twenty 50 KB outputs of random base64 (what `head -c 37500 /dev/urandom | base64 -w0` prints):
+    // gzip keeps ≈ 75 % of it, ≈ 750 KB, so the one item the put wrote was refused, and the turn
+    // failed with it, at every retry.
+    const messages = Array.from({ length: 20 }, (_, i) => ({
+      role: 'tool',
+      tool_call_id: `c${i}`,
+      content: randomBytes(37_500).toString('base64'),
+    }));
+    const big = { ...pending('a-huge', 'telegram:huge:'), state: { messages, iteration: 20 } };
+    expect(gzipSync(JSON.stringify(big.state)).length).toBeGreaterThan(2 * STATE_PART_BYTES);
+    await approvals.putPending(big);
+    expect(await approvals.get('a-huge')).toEqual(big);
+    expect(await approvals.pending('telegram:huge:')).toEqual(big);
+    expect(await approvals.answer('a-huge', 'once')).toBe(true);
+    expect(await approvals.get('a-huge')).toEqual({ ...big, choice: 'once' });
+  });
+
+  it('refuses to read a state whose parts are not all there, rather than resume a turn from part of it', async () => {
+    const approvals = new DynamoApprovalStore(table());
+    const messages = [{ role: 'tool', tool_call_id: 'c', content: randomBytes(700_000).toString('base64') }];
+    await approvals.putPending({ ...pending('a-torn', 'telegram:torn:'), state: { messages } });
+    await table().doc.send(
+      new DeleteCommand({ TableName: table().tableName, Key: { PK: 'APPROVAL#a-torn', SK: 'STATE#00001' } }),
+    );
+    await expect(approvals.get('a-torn')).rejects.toThrow(/the state of approval a-torn has 2 of its 3 parts/);
   });
 
   it('lets the first of concurrent answers win, then is no longer pending', async () => {

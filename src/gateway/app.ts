@@ -2,10 +2,12 @@ import { Hono } from 'hono';
 import { assertLoopbackHost } from '../platforms/local/loopback-json-only.ts';
 import { HTTPException } from 'hono/http-exception';
 import { PLATFORM_NAMES, type PlatformName } from '../config/deployment-config.ts';
+import type { Delivery, PlatformAdapter } from '../platforms/platform-adapter.ts';
 import { TurnMessageTooLargeError } from '../pipeline/turn-queue-sender.ts';
 import { hookApi } from './api/hook-api.ts';
 import { requireBearerToken } from './api/require-bearer-token.ts';
 import { bodyLimit } from './body-limit.ts';
+import { dispatchBatch } from './dispatch/dispatch-batch.ts';
 import { createDispatcher } from './dispatch/dispatch-message.ts';
 import type { DispatchOutcome } from './dispatch/dispatch-outcome.ts';
 import { createAdapters } from './gateway-adapters.ts';
@@ -15,6 +17,7 @@ import { PlatformDisabledError, WebhookError } from '../platforms/webhook-errors
 import { logExcerpt } from '../secrets/log-excerpt.ts';
 import { withLogContext } from '../logging/log-context.ts';
 import { errorText } from '../errors/error-text.ts';
+import { sessionKeyOf } from '../messaging/message-event.ts';
 
 /** Larger bodies than any platform sends are refused with 413 (drained, never held in memory). */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -76,6 +79,39 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
     return c.json(await deps.outbox.list(chatId));
   });
 
+  /** One delivery dispatched, and the gateway's own answer to it (a command's, a refusal's) sent. */
+  const dispatchAndAnswer = (adapter: PlatformAdapter, delivery: Delivery): Promise<DispatchOutcome> => {
+    const source = delivery.event.source;
+    // Every log line of this delivery names it and its chat (the turn carries them on).
+    const labels = { delivery_id: delivery.deliveryId, chat_id: source.chat_id, platform: source.platform };
+    return withLogContext(labels, async (): Promise<DispatchOutcome> => {
+      const result = await dispatch(delivery);
+      if (result.reply !== undefined && !adapter.repliesInline) {
+        // The gateway's own answer (command, refusal): the turn is not involved, and a failed
+        // send must not make the platform redeliver an already-handled message.
+        const sent = replier.send(delivery.event.reply, result.reply).then(
+          () => 'sent' as const,
+          (error: unknown) =>
+            logger.warn('gateway reply could not be sent', {
+              platform: adapter.platform,
+              delivery_id: delivery.deliveryId,
+              error: logExcerpt(errorText(error)),
+            }),
+        );
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), GATEWAY_REPLY_WAIT_MS)));
+        if ((await Promise.race([sent, late])) === 'late') {
+          logger.warn(`gateway reply still sending after ${GATEWAY_REPLY_WAIT_MS} ms; the webhook is acknowledged without it`, {
+            platform: adapter.platform,
+            delivery_id: delivery.deliveryId,
+          });
+        }
+        clearTimeout(timer);
+      }
+      return result;
+    });
+  };
+
   app.use('/webhooks/*', bodyLimit({ maxBytes: MAX_BODY_BYTES }));
   app.on(['POST', 'GET'], '/webhooks/:platform', async (c) => {
     const name = c.req.param('platform');
@@ -92,39 +128,12 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
     // All of them, before the first is claimed or queued: a refusal must not follow a partial ack.
     for (const delivery of verdict.deliveries) checkDeliveryLimits(delivery);
 
-    const outcomes: DispatchOutcome[] = [];
-    for (const delivery of verdict.deliveries) {
-      const source = delivery.event.source;
-      // Every log line of this delivery names it and its chat (the turn carries them on).
-      const labels = { delivery_id: delivery.deliveryId, chat_id: source.chat_id, platform: source.platform };
-      const outcome = await withLogContext(labels, async () => {
-        const result = await dispatch(delivery);
-        if (result.reply !== undefined && !adapter.repliesInline) {
-          // The gateway's own answer (command, refusal): the turn is not involved, and a failed
-          // send must not make the platform redeliver an already-handled message.
-          const sent = replier.send(delivery.event.reply, result.reply).then(
-            () => 'sent' as const,
-            (error: unknown) =>
-              logger.warn('gateway reply could not be sent', {
-                platform: adapter.platform,
-                delivery_id: delivery.deliveryId,
-                error: logExcerpt(errorText(error)),
-              }),
-          );
-          let timer: NodeJS.Timeout | undefined;
-          const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), GATEWAY_REPLY_WAIT_MS)));
-          if ((await Promise.race([sent, late])) === 'late') {
-            logger.warn(`gateway reply still sending after ${GATEWAY_REPLY_WAIT_MS} ms; the webhook is acknowledged without it`, {
-              platform: adapter.platform,
-              delivery_id: delivery.deliveryId,
-            });
-          }
-          clearTimeout(timer);
-        }
-        return result;
-      });
-      outcomes.push(outcome);
-    }
+    // A notification's chats side by side, each chat's messages in order (dispatch-batch.ts).
+    const outcomes = await dispatchBatch(
+      verdict.deliveries,
+      (delivery) => sessionKeyOf(delivery.event.source),
+      (delivery) => dispatchAndAnswer(adapter, delivery),
+    );
     return verdict.acknowledge(outcomes);
   });
 

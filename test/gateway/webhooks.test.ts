@@ -331,6 +331,31 @@ describe('whatsapp', () => {
     ]);
   });
 
+  it("a batch from many chats: every message queued once, each chat's in the order sent", async () => {
+    // 40 senders, 5 messages each, interleaved as Meta batches a busy number's notifications.
+    const messages = Array.from({ length: 200 }, (_, i) => ({
+      from: `49${i % 40}`,
+      id: `wamid.batch-${i}`,
+      type: 'text',
+      text: { body: `m${Math.floor(i / 40)}` },
+    }));
+    const body = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [{ id: 'E', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', messages } }] }],
+    });
+    const res = await gw.request('/webhooks/whatsapp', { body, headers: whatsAppHeaders('wa-secret', body) });
+    expect(res.status).toBe(200);
+    const turns = await gw.drainTurns();
+    expect(turns).toHaveLength(200);
+    const bySender = new Map<string, string[]>();
+    for (const turn of turns) {
+      if (turn.kind !== 'message') continue;
+      bySender.set(turn.event.source.chat_id, [...(bySender.get(turn.event.source.chat_id) ?? []), turn.event.text]);
+    }
+    expect(bySender.size).toBe(40);
+    for (const texts of bySender.values()) expect(texts).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+  });
+
   it('acks a statuses-only notification with no turn; refuses a bad signature with 401', async () => {
     const body = JSON.stringify({
       object: 'whatsapp_business_account',

@@ -113,11 +113,13 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
   };
 
   app.use('/webhooks/*', bodyLimit({ maxBytes: MAX_BODY_BYTES }));
-  app.on(['POST', 'GET'], '/webhooks/:platform', async (c) => {
+  app.all('/webhooks/:platform', async (c) => {
     const name = c.req.param('platform');
     const adapter = (PLATFORM_NAMES as readonly string[]).includes(name) ? adapters.get(name as PlatformName) : undefined;
     if (!adapter) throw new PlatformDisabledError(`platform ${JSON.stringify(name)} is not enabled in this deployment`);
-    if (c.req.method === 'GET' && name !== 'whatsapp') return c.json({ error: 'use POST' }, 405);
+    // GET is WhatsApp's subscription handshake; every other platform, and every other method, only POSTs.
+    const allowed = name === 'whatsapp' ? 'GET, POST' : 'POST';
+    if (!allowed.split(', ').includes(c.req.method)) return c.json({ error: `use ${allowed}` }, 405, { Allow: allowed });
     const verdict = await adapter.handle({
       method: c.req.method,
       url: new URL(c.req.url),

@@ -465,6 +465,20 @@ describe('malformed but correctly signed bodies get 400 on every platform', () =
   });
 });
 
+describe('methods', () => {
+  it('a webhook route answers any method but its own with 405 and Allow; a disabled platform with 404', async () => {
+    for (const method of ['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']) {
+      const res = await gw.request('/webhooks/telegram', { method });
+      expect([method, res.status, res.headers.get('allow')]).toEqual([method, 405, 'POST']);
+    }
+    const put = await gw.request('/webhooks/whatsapp', { method: 'PUT' });
+    expect([put.status, put.headers.get('allow'), await put.json()]).toEqual([405, 'GET, POST', { error: 'use GET, POST' }]);
+    expect((await gw.request('/webhooks/whatsapp', { method: 'HEAD' })).status).toBe(405);
+    expect((await gw.request('/webhooks/nope', { method: 'PUT' })).status).toBe(404);
+    expect(await gw.drainTurns()).toEqual([]);
+  });
+});
+
 describe('gateway replies on the platform APIs', () => {
   it('a Telegram /help is answered through sendMessage in the chat', async () => {
     const before = fake.received('/telegram/').length;

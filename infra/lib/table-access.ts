@@ -37,16 +37,25 @@ const OUTBOX_WRITE: TableGrant = {
 export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>> = {
   gateway: [
     OUTBOX_WRITE,
-    // Delivery dedup: claim (conditional put), release on failure.
-    { actions: ['PutItem', 'DeleteItem'], leadingKeys: ['DEDUP#*'], calledFrom: ['src/store/dynamo-delivery-dedup-store.ts'] },
+    // Delivery dedup: claim (conditional put), release on failure; when a platform's retry finds
+    // the delivery claimed, when it was claimed (still in hand: 503, so it asks again).
+    {
+      actions: ['PutItem', 'DeleteItem', 'GetItem'],
+      leadingKeys: ['DEDUP#*'],
+      calledFrom: ['src/store/dynamo-delivery-dedup-store.ts'],
+    },
     // Sessions: current, /stop (requestStop), /new and /reset (rotate); pending approval (get, clear on answer or reset).
     {
       actions: ['GetItem', 'PutItem', 'DeleteItem'],
       leadingKeys: ['SESSION#*'],
       calledFrom: ['src/store/dynamo-session-store.ts', 'src/store/dynamo-approval-store.ts'],
     },
-    // /approve and /deny: read and answer the approval.
-    { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['APPROVAL#*'], calledFrom: ['src/store/dynamo-approval-store.ts'] },
+    // /approve and /deny: read and answer the approval (Query: the parts of a state too big for one item).
+    {
+      actions: ['GetItem', 'UpdateItem', 'Query'],
+      leadingKeys: ['APPROVAL#*'],
+      calledFrom: ['src/store/dynamo-approval-store.ts', 'src/store/dynamo-table.ts'],
+    },
     // /reset drops the session's grants.
     {
       actions: ['Query', 'DeleteItem'],
@@ -71,11 +80,11 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>>
     },
     // Handled deliveries: a turn message that comes again after its turn ended is not run twice.
     { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['DEDUP#*'], calledFrom: ['src/store/dynamo-delivery-dedup-store.ts'] },
-    // Dangerous-command approvals: put pending, read, answer on timeout.
+    // Dangerous-command approvals: put pending (and the parts of a state too big for one item), read, answer on timeout.
     {
-      actions: ['GetItem', 'PutItem', 'UpdateItem'],
+      actions: ['GetItem', 'PutItem', 'UpdateItem', 'Query'],
       leadingKeys: ['APPROVAL#*'],
-      calledFrom: ['src/store/dynamo-approval-store.ts'],
+      calledFrom: ['src/store/dynamo-approval-store.ts', 'src/store/dynamo-table.ts'],
     },
     // Session and always grants: record, check both at once.
     { actions: ['PutItem', 'BatchGetItem'], leadingKeys: ['GRANT#*'], calledFrom: ['src/store/dynamo-approval-store.ts'] },

@@ -5,6 +5,7 @@ import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import { createRuntime } from '../../src/runtime/create-runtime.ts';
+import { asDeployed } from '../support/table-grants.ts';
 import { createGatewayFunction } from '../../src/runtime/gateway-function.ts';
 import { recordingEngine } from '../gateway/support/recording-engine.ts';
 import { startTestAws } from '../support/local-aws.ts';
@@ -57,7 +58,10 @@ describe('the gateway λ (hono/aws-lambda over a Function URL event)', () => {
     // As functions/gateway.ts builds it, with the emulators standing in for the stack's resource variables.
     const coldStart = () =>
       createGatewayFunction(
-        createRuntime(onEmulators(loadDeploymentConfig(env, { runtime: 'aws' }), aws), { createEngine: () => engine }),
+        asDeployed(
+          'gateway',
+          createRuntime(onEmulators(loadDeploymentConfig(env, { runtime: 'aws' }), aws), { createEngine: () => engine }),
+        ),
       );
     const { app, deps } = await coldStart();
     await coldStart(); // a second cold start of the same version
@@ -100,7 +104,7 @@ describe('the gateway λ (hono/aws-lambda over a Function URL event)', () => {
       HOOKGATE_LOG_LEVEL: 'silent',
     };
     const runtime = (createEngine: () => ReturnType<typeof recordingEngine>) =>
-      createRuntime(onEmulators(loadDeploymentConfig(env, { runtime: 'aws' }), aws), { createEngine });
+      asDeployed('gateway', createRuntime(onEmulators(loadDeploymentConfig(env, { runtime: 'aws' }), aws), { createEngine }));
     // The claim is sent before the engine is built (their round trips overlap); the build fails.
     await expect(
       createGatewayFunction(

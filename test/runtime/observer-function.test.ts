@@ -10,6 +10,7 @@ import { startSqsPoller, type SqsPoller } from '../../src/local/sqs-poller.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../src/pipeline/data-plane.ts';
 import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 import { createRuntime } from '../../src/runtime/create-runtime.ts';
+import { asDeployed } from '../support/table-grants.ts';
 import { createObserverFunction } from '../../src/runtime/observer-function.ts';
 import { onEmulators } from './support/on-emulators.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
@@ -54,9 +55,12 @@ describe('observer λ wiring with the real engine and a hooks home', () => {
     out = join(home, 'ran.jsonl');
     await writeHome(home, out);
     const config = loadDeploymentConfig({ HOOKGATE_LOG_LEVEL: 'silent' }, { runtime: 'aws' });
-    const runtime = createRuntime(onEmulators(config, aws), {
-      createEngine: (options) => createHookEngine({ ...options, home, print: () => {} }),
-    });
+    const runtime = asDeployed(
+      'observer',
+      createRuntime(onEmulators(config, aws), {
+        createEngine: (options) => createHookEngine({ ...options, home, print: () => {} }),
+      }),
+    );
     const handler = await createObserverFunction(runtime);
     poller = await startSqsPoller({ sqs: plane.clients.sqs, queueUrl: aws.eventsQueueUrl, handler, batchWindowMs: 100 });
   });

@@ -10,6 +10,7 @@ import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 import { createRuntime } from '../../src/runtime/create-runtime.ts';
+import { asDeployed } from '../support/table-grants.ts';
 import { createTurnFunction } from '../../src/runtime/turn-function.ts';
 import type { TurnMessage } from '../../src/pipeline/turn-message.ts';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.ts';
@@ -50,17 +51,24 @@ afterAll(async () => {
 /** The turn λ as functions/turn.ts builds it, on the emulators and the test's hooks home. */
 const turnHandler = (env: NodeJS.ProcessEnv) =>
   createTurnFunction(
-    createRuntime(onEmulators(loadDeploymentConfig({ HOOKGATE_LOG_LEVEL: 'silent', ...env }, { runtime: 'aws' }), aws), {
-      createEngine: (options) => createHookEngine({ ...options, home: home.path, print: () => {}, logger: createMemoryLogger() }),
-    }),
+    asDeployed(
+      'turn',
+      createRuntime(onEmulators(loadDeploymentConfig({ HOOKGATE_LOG_LEVEL: 'silent', ...env }, { runtime: 'aws' }), aws), {
+        createEngine: (options) =>
+          createHookEngine({ ...options, home: home.path, print: () => {}, logger: createMemoryLogger() }),
+      }),
+    ),
   );
 
 describe('transcript retention (HOOKGATE_TRANSCRIPT_RETENTION_DAYS, set by the stack)', () => {
   it('reaches the transcript store the runtime builds: what a turn appends expires that many days ahead', async () => {
     const runtimeWith = (env: NodeJS.ProcessEnv) =>
-      createRuntime(onEmulators(loadDeploymentConfig({ HOOKGATE_LOG_LEVEL: 'silent', ...env }, { runtime: 'aws' }), aws), {
-        createEngine: () => createHookEngine({ home: home.path, print: () => {}, logger: createMemoryLogger() }),
-      });
+      asDeployed(
+        'turn',
+        createRuntime(onEmulators(loadDeploymentConfig({ HOOKGATE_LOG_LEVEL: 'silent', ...env }, { runtime: 'aws' }), aws), {
+          createEngine: () => createHookEngine({ home: home.path, print: () => {}, logger: createMemoryLogger() }),
+        }),
+      );
     const expiries = async (env: NodeJS.ProcessEnv, session: string) => {
       const { plane } = runtimeWith(env);
       await plane.transcripts.append(session, [{ role: 'user', content: 'hello' }]);

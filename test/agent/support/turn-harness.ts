@@ -13,6 +13,7 @@ import { createMemoryLogger } from '../../../src/hooks/hook-logger.ts';
 import type { ReplyTarget } from '../../../src/messaging/message-event.ts';
 import { sessionKeyOf } from '../../../src/messaging/message-event.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../../src/pipeline/data-plane.ts';
+import { asFunction, enforceTableGrants } from '../../support/table-grants.ts';
 import type { TurnMessage } from '../../../src/pipeline/turn-message.ts';
 import { DynamoTraceStore } from '../../../src/store/trace-store.ts';
 import type { RunningEmulators } from '../../../src/local/emulators.ts';
@@ -123,6 +124,8 @@ export async function startTurnHarness(
 ): Promise<TurnHarness> {
   const aws = await startTestAws();
   const plane = createDataPlane(dataPlaneFromLocalAws(aws));
+  // The turn λ's table permissions hold in every invocation (test/support/table-grants.ts).
+  enforceTableGrants(plane.clients.dynamodb);
   const home = await tempHome({ ...recorderHome(), ...options.files });
   await options.prepare?.(home.path);
   const logger = createMemoryLogger();
@@ -169,7 +172,7 @@ export async function startTurnHarness(
       eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:hookgate-turns.fifo',
       awsRegion: 'us-east-1',
     } as unknown as SQSRecord;
-    return handler({ Records: [record] } as SQSEvent);
+    return asFunction('turn', () => handler({ Records: [record] } as SQSEvent));
   };
   return {
     aws,

@@ -7,6 +7,8 @@ import { gatewayDepsFromDataPlane } from '../../../src/runtime/gateway-deps-from
 import type { GatewayDeps } from '../../../src/gateway/gateway-deps.ts';
 import type { HookEngine } from '../../../src/hooks/hook-engine.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../../src/pipeline/data-plane.ts';
+import { TABLE_ACCESS } from '../../../infra/lib/table-access.ts';
+import { asFunction, enforceTableGrants, LOCAL_REPLY_OUTBOX } from '../../support/table-grants.ts';
 import { TurnMessageSchema, type TurnMessage } from '../../../src/pipeline/turn-message.ts';
 import type { RunningEmulators } from '../../../src/local/emulators.ts';
 
@@ -32,6 +34,9 @@ export function gatewayHarness(
 ): GatewayHarness {
   const config = loadDeploymentConfig(env, { runtime: 'local' });
   const plane = createDataPlane(dataPlaneFromLocalAws(aws));
+  // The gateway λ's table permissions hold in every request (test/support/table-grants.ts), plus the
+  // local adapter's reply outbox, which these tests' local platform writes and the stack never enables.
+  enforceTableGrants(plane.clients.dynamodb, { ...TABLE_ACCESS, gateway: [...TABLE_ACCESS.gateway, LOCAL_REPLY_OUTBOX] });
   // The production wiring (stores, queue, sink, outbox, replier), so tests exercise it too.
   const deps: GatewayDeps = {
     ...gatewayDepsFromDataPlane({
@@ -49,12 +54,14 @@ export function gatewayHarness(
     plane,
     deps,
     request: (path, init = {}) =>
-      Promise.resolve(
-        app.request(`http://127.0.0.1:8787${path}`, {
-          method: init.method ?? 'POST',
-          ...(init.body !== undefined ? { body: init.body } : {}),
-          headers: init.headers ?? { 'content-type': 'application/json' },
-        }),
+      asFunction('gateway', () =>
+        Promise.resolve(
+          app.request(`http://127.0.0.1:8787${path}`, {
+            method: init.method ?? 'POST',
+            ...(init.body !== undefined ? { body: init.body } : {}),
+            headers: init.headers ?? { 'content-type': 'application/json' },
+          }),
+        ),
       ),
     async drainTurns() {
       const out: TurnMessage[] = [];

@@ -81,11 +81,17 @@ export function enforceTableGrants(
  * @example
  * const handler = await createTurnFunction(asDeployed('turn', createRuntime(config, inputs)));
  */
-export function asDeployed<T extends { readonly plane: { readonly clients: { readonly dynamodb: DynamoDBClient } } }>(
-  name: FunctionName,
-  runtime: T,
-): T {
+export function asDeployed<
+  T extends {
+    readonly plane: {
+      readonly clients: { readonly dynamodb: DynamoDBClient };
+      readonly idempotency: { readonly client: DynamoDBClient };
+    };
+  },
+>(name: FunctionName, runtime: T): T {
   enforceTableGrants(runtime.plane.clients.dynamodb, TABLE_ACCESS, name);
+  // The observer's idempotency records go through a client of their own (data-plane.ts).
+  if (name === 'observer') enforceTableGrants(runtime.plane.idempotency.client, TABLE_ACCESS, name);
   return runtime;
 }
 

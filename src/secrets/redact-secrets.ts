@@ -72,7 +72,14 @@ export function redactSecretsDeep<T>(value: T, env: NodeJS.ProcessEnv = process.
   return walk(value) as T;
 }
 
+/**
+ * Matches every text that any of `SECRET_PATTERNS` can match (each pattern's fixed part; the
+ * Telegram token's digits then `:`), so most texts take one scan instead of seven.
+ */
+const ANY_SECRET_SHAPE = /sk-|AKIA|ASIA|gh[pousr]_|github_pat_|xox[abposr]-|\d{6}:|[Bb]earer\s/;
+
 function redactPatterns(text: string): string {
+  if (!ANY_SECRET_SHAPE.test(text)) return text;
   let out = text;
   for (const { pattern, replacement } of SECRET_PATTERNS) out = out.replace(pattern, replacement);
   return out;
@@ -89,33 +96,43 @@ function isSkipped(text: string, index: number): 0 | 1 | 2 {
   return 0;
 }
 
-/** `text` without the skipped characters, and where each kept character came from. */
-function compact(text: string): { view: string; origin: number[] } {
-  const kept: string[] = [];
-  const origin: number[] = [];
+/** The characters `isSkipped` skips, as one pattern (left to right, as it reads them). */
+const SKIPPED = /[ \t\n\r]|\\[nrt]/g;
+const HAS_SKIPPED = /[ \t\n\r]|\\[nrt]/;
+
+/** `text` without the skipped characters. */
+function compactView(text: string): string {
+  return text.replace(SKIPPED, '');
+}
+
+/** Where each character of `compactView(text)` came from in `text`. */
+function compactOrigin(text: string): Int32Array {
+  const origin = new Int32Array(text.length);
+  let kept = 0;
   for (let index = 0; index < text.length; ) {
     const skip = isSkipped(text, index);
     if (skip > 0) {
       index += skip;
       continue;
     }
-    kept.push(text[index]!);
-    origin.push(index);
-    index++;
+    origin[kept++] = index++;
   }
-  return { view: kept.join(''), origin };
+  return origin;
 }
 
 function redactKnownSecrets(text: string, needles: readonly string[]): string {
   if (needles.length === 0 || text.length === 0) return text;
-  const { view, origin } = compact(text);
-  const ranges: [number, number][] = [];
+  // Most texts hold no secret: search the compacted view first, map positions back only on a hit.
+  const view = HAS_SKIPPED.test(text) ? compactView(text) : text;
+  const hits: [number, number][] = [];
   for (const needle of needles) {
-    for (let at = view.indexOf(needle); at !== -1; at = view.indexOf(needle, at + needle.length)) {
-      ranges.push([origin[at]!, origin[at + needle.length - 1]! + 1]);
-    }
+    for (let at = view.indexOf(needle); at !== -1; at = view.indexOf(needle, at + needle.length)) hits.push([at, needle.length]);
   }
-  if (ranges.length === 0) return text;
+  if (hits.length === 0) return text;
+  const origin = view === text ? undefined : compactOrigin(text);
+  const ranges = hits.map(([at, length]): [number, number] =>
+    origin ? [origin[at]!, origin[at + length - 1]! + 1] : [at, at + length],
+  );
   ranges.sort((a, b) => a[0] - b[0]);
   let out = '';
   let cursor = 0;
@@ -145,7 +162,7 @@ function knownNeedles(env: NodeJS.ProcessEnv): string[] {
   const needles = new Set<string>();
   for (const value of values)
     for (const form of encodedForms(value)) {
-      const needle = compact(form).view;
+      const needle = compactView(form);
       if (needle.length >= MIN_SECRET_LENGTH) needles.add(needle);
     }
   cached = { key, needles: [...needles].sort((a, b) => b.length - a.length) };

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { logExcerpt } from '../../src/secrets/log-excerpt.ts';
-import { redactSecrets, redactSecretsDeep } from '../../src/secrets/redact-secrets.ts';
+import { REDACTED, SECRET_PATTERNS, redactSecrets, redactSecretsDeep } from '../../src/secrets/redact-secrets.ts';
 import { knownSecretValues, rememberDeploymentSecret, secretVariableNames } from '../../src/secrets/secret-variables.ts';
 
 const TOKEN = 'tok-Zq8Wm3rT5yU7iO9pA1sD';
@@ -65,6 +66,66 @@ describe('redactSecrets: known secret values (hook-semantics §5.8)', () => {
     expect(copy.self).toBe(cyclic); // left for the serialiser to report
     const shared = { s: TOKEN };
     expect(redactSecretsDeep({ a: shared, b: shared }, env)).toEqual({ a: { s: '***' }, b: { s: '***' } });
+  });
+});
+
+describe('redactSecrets: properties', () => {
+  // Text made of pieces that come near the secret shapes and the token, and of what matching skips.
+  const piece = fc.constantFrom(
+    'sk-',
+    'sk-abcdefghijklmnopqrs',
+    'AKIA',
+    'ASIAABCDEFGHIJKLMNOP',
+    'ghp_',
+    'ghs_abcdefghijklmnopqrstuvwxyz',
+    'github_pat_',
+    'xoxb-',
+    'xoxp-1234567890-abc',
+    'bot',
+    '123456',
+    '1234567890:',
+    'AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw',
+    'Bearer ',
+    'bearer\t',
+    'abcdefgh.ijk',
+    ' ',
+    '\n',
+    '\\',
+    '\n',
+    '\t',
+    '"',
+    'é',
+    '🙂',
+  );
+  const text = fc.array(fc.oneof(piece, fc.string({ maxLength: 6 })), { maxLength: 30 }).map((parts) => parts.join(''));
+
+  it('the common shapes: exactly what applying each pattern in turn gives', () => {
+    fc.assert(
+      fc.property(text, (input) => {
+        let expected = input;
+        for (const { pattern, replacement } of SECRET_PATTERNS) expected = expected.replace(pattern, replacement);
+        expect(redactSecrets(input, {})).toBe(expected);
+      }),
+    );
+  });
+
+  it('a known secret, split anywhere by whitespace or JSON escapes, never survives; text without one is left as it was', () => {
+    const filler = fc.constantFrom(' ', '\n', '\r', '\t', '\\n', '\\t', '  \n');
+    const around = fc
+      .array(fc.constantFrom('word', 'x=1', '{"a":', '\\', 'é', ' ', '\n', '\\n'), { maxLength: 8 })
+      .map((p) => p.join(''));
+    fc.assert(
+      fc.property(around, around, fc.array(fc.tuple(fc.nat(TOKEN.length), filler), { maxLength: 4 }), (before, after, splits) => {
+        // A lone backslash just before the token makes an escape of its first letter (`\t` of `tok-`), by design.
+        fc.pre(!before.endsWith('\\'));
+        let token = TOKEN;
+        for (const [at, fill] of [...splits].sort((a, b) => b[0] - a[0])) token = token.slice(0, at) + fill + token.slice(at);
+        const out = redactSecrets(`${before}${token}${after}`, env);
+        expect(out).toContain(REDACTED);
+        expect(out.replace(/[ \t\n\r]|\\[nrt]/g, '')).not.toContain(TOKEN);
+        expect(redactSecrets(`${before}${after}`, env)).toBe(`${before}${after}`);
+      }),
+    );
   });
 });
 

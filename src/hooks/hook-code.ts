@@ -27,7 +27,7 @@ export function runAsHookCode<A extends unknown[], R>(who: HookCodeOwner, fn: (.
  * The hook whose work is running now, if any: read inside a `process` listener for
  * `uncaughtException` or `unhandledRejection`, it names the hook that started the failed work
  * (Node runs those listeners in the async context of the failure; a `queueMicrotask` callback is
- * the one case it does not, and reads as hookgate's).
+ * the one case it does not, which stray-hook-errors.ts catches where it runs).
  *
  * @example
  * process.on('uncaughtException', () => console.log(hookCodeOwner())); // { kind: 'plugin', name: 'guard' }

@@ -29,7 +29,7 @@ export interface StrayErrorHandling {
  *   `fetch`, not awaited). hookgate's own code awaits what it starts, so every such rejection is
  *   reported and the process goes on;
  * - an exception thrown from work a plugin or gateway hook left behind (a timer, an event
- *   listener, an I/O callback), where no code of the turn can catch it. Node runs the listener in
+ *   listener, an I/O callback, a `queueMicrotask` callback), where no code of the turn can catch it. Node runs the listener in
  *   the async context of the throw, so `runAsHookCode` (hook-code.ts) tells a hook's from hookgate's. A
  *   hook's is reported and the process goes on: what failed was the hook's own work, and the
  *   hook's call has already ended or ends at its deadline. Any other uncaught exception is
@@ -56,11 +56,30 @@ export function keepServingAfterHookErrors(handling: StrayErrorHandling): () => 
     if (owner) handling.report({ kind: 'exception', reason: excerpt(error), owner });
     else fatal(error, origin);
   };
+  // A throw in a `queueMicrotask` callback reaches `uncaughtException` with no async context, so
+  // it would read as hookgate's own: a microtask queued by hook code is caught where it runs.
+  const queueMicrotaskBefore = globalThis.queueMicrotask;
+  const queueMicrotaskHeard = (callback: () => void): void => {
+    const owner = hookCodeOwner();
+    if (!owner || typeof callback !== 'function') {
+      queueMicrotaskBefore(callback);
+      return;
+    }
+    queueMicrotaskBefore(() => {
+      try {
+        callback();
+      } catch (error) {
+        handling.report({ kind: 'exception', reason: excerpt(error), owner });
+      }
+    });
+  };
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);
+  globalThis.queueMicrotask = queueMicrotaskHeard;
   const stop = (): void => {
     process.off('unhandledRejection', onRejection);
     process.off('uncaughtException', onException);
+    if (globalThis.queueMicrotask === queueMicrotaskHeard) globalThis.queueMicrotask = queueMicrotaskBefore;
   };
 
   /** Node's default for an uncaught exception, which a listener replaces: take the listener off and throw again. */

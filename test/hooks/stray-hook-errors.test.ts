@@ -26,6 +26,8 @@ const STRAY_WORK = `
       setImmediate(() => emitter.emit('error', new Error('an error event nobody listened for')));
     });
     runAsHookCode(guard, () => void Promise.reject(new Error('rejected in guard')));
+    // Node runs a microtask's uncaught throw with no async context: caught where it runs.
+    runAsHookCode(audit, () => queueMicrotask(() => { throw new Error('a microtask of audit threw'); }));
   };
   const thenHookgateFails = async () => {
     await sleep(100);
@@ -54,7 +56,7 @@ describe('keepServingAfterHookErrors', () => {
     const out = lines(stdout);
     expect(out.at(-1)).toBe('still serving');
     const reports = out.slice(0, -1).map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(reports).toHaveLength(4);
+    expect(reports).toHaveLength(5);
     expect(reports).toEqual(
       expect.arrayContaining([
         {
@@ -69,6 +71,7 @@ describe('keepServingAfterHookErrors', () => {
         },
         { kind: 'rejection', reason: 'rejected in guard', owner: { kind: 'plugin', name: 'guard' } },
         { kind: 'rejection', reason: 'rejected outside any hook' },
+        { kind: 'exception', reason: 'a microtask of audit threw', owner: { kind: 'gateway hook', name: 'audit' } },
       ]),
     );
     // The reason is a hook's text: redacted as any hook output in a log line.
@@ -85,6 +88,14 @@ describe('keepServingAfterHookErrors', () => {
     `);
     expect(code).toBe(1);
     expect(stderr).toContain('Error: unheard');
+    // queueMicrotask is Node's own again.
+    const { stdout } = await runScript(`
+      const before = queueMicrotask;
+      const { keepServingAfterHookErrors } = await import('./src/hooks/stray-hook-errors.ts');
+      const stop = keepServingAfterHookErrors({ report: () => {} });
+      console.log(queueMicrotask === before, (stop(), queueMicrotask === before));
+    `);
+    expect(stdout.trim()).toBe('false true');
   });
 });
 
@@ -118,9 +129,10 @@ describe('keepServingAfterStrayHookErrors (the functions, under Lambda’s runti
         }),
         expect.objectContaining({ event: 'stray_exception', hook: 'gateway hook audit' }),
         expect.objectContaining({ event: 'stray_rejection', hook: 'plugin guard', reason: 'rejected in guard' }),
+        expect.objectContaining({ event: 'stray_exception', hook: 'gateway hook audit', reason: 'a microtask of audit threw' }),
       ]),
     );
-    expect(logged).toHaveLength(3);
+    expect(logged).toHaveLength(4);
     expect(stdout).not.toContain('sk-strayTimerSecret0123456789');
   });
 });

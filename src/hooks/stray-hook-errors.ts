@@ -29,13 +29,15 @@ export interface StrayErrorHandling {
  *   `fetch`, not awaited). hookgate's own code awaits what it starts, so every such rejection is
  *   reported and the process goes on;
  * - an exception thrown from work a plugin or gateway hook left behind (a timer, an event
- *   listener, an I/O callback, a `queueMicrotask` callback), where no code of the turn can catch it. Node runs the listener in
- *   the async context of the throw, so `runAsHookCode` (hook-code.ts) tells a hook's from hookgate's. A
+ *   listener, an I/O callback, a `queueMicrotask` callback), where no code of the turn can catch
+ *   it. Node runs the listener in the async context of the throw, so `runAsHookCode`
+ *   (hook-code.ts) tells a hook's from hookgate's (a microtask's throw it reports with no
+ *   context, so the callbacks hook code queues are wrapped while this listens). A
  *   hook's is reported and the process goes on: what failed was the hook's own work, and the
  *   hook's call has already ended or ends at its deadline. Any other uncaught exception is
  *   hookgate's own, after which Node says nothing of the state is safe: `fatal`.
  *
- * Returns the function that removes both listeners.
+ * Returns the function that removes both listeners (and puts `queueMicrotask` back).
  *
  * @example
  * const stop = keepServingAfterHookErrors({

@@ -32,9 +32,10 @@ export async function dispatchBatch<T, R>(
   }
   const results = new Array<R>(items.length);
   const failures = new Map<number, unknown>();
-  const pending = [...chats.values()];
+  const queues = [...chats.values()];
+  let next = 0;
   const worker = async () => {
-    for (let chat = pending.shift(); chat; chat = pending.shift()) {
+    for (let chat = queues[next++]; chat; chat = queues[next++]) {
       for (const index of chat) {
         try {
           results[index] = await dispatch(items[index]!);
@@ -45,7 +46,7 @@ export async function dispatchBatch<T, R>(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency, queues.length) }, worker));
   if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
   return results;
 }

@@ -10,7 +10,8 @@ export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
     // esbuild's working directory is fixed when it loads: the repository root, not a test's temporary home.
-    setupFiles: ['test/support/esbuild-at-repo-root.ts'],
+    // Then: no table request a deployed role would refuse (test/support/table-grants.ts), even one the code caught.
+    setupFiles: ['test/support/esbuild-at-repo-root.ts', 'test/support/no-refused-table-requests.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores: child processes and emulators in every file; keep the pool small.

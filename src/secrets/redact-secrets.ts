@@ -128,11 +128,20 @@ function redactKnownSecrets(text: string, needles: readonly string[]): string {
   for (const needle of needles) {
     for (let at = view.indexOf(needle); at !== -1; at = view.indexOf(needle, at + needle.length)) hits.push([at, needle.length]);
   }
-  if (hits.length === 0) return text;
-  const origin = view === text ? undefined : compactOrigin(text);
+  // The text as it is too: a backslash just before a secret (`\tok-…`, `C:\token`) reads as an
+  // escape in the view and takes the secret's first letter with it.
+  const direct: [number, number][] = [];
+  if (view !== text)
+    for (const needle of needles) {
+      for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length))
+        direct.push([at, at + needle.length]);
+    }
+  if (hits.length === 0 && direct.length === 0) return text;
+  const origin = view === text || hits.length === 0 ? undefined : compactOrigin(text);
   const ranges = hits.map(([at, length]): [number, number] =>
     origin ? [origin[at]!, origin[at + length - 1]! + 1] : [at, at + length],
   );
+  ranges.push(...direct);
   ranges.sort((a, b) => a[0] - b[0]);
   let out = '';
   let cursor = 0;

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumFor, launchHeadlessChromium } from '../support/headless-chromium.ts';
+import { startDevChild, type DevChild } from '../support/dev-child.ts';
 import { until } from '../support/until.ts';
 
 /**
@@ -13,7 +12,6 @@ import { until } from '../support/until.ts';
  * dev`: the turn list and its filters, a block in red, a shell row with its stderr, an
  * observer-side hook row, a guard that is off marked "not running", and the page at 360 px.
  */
-const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 const available = chromiumFor('console-workbench-browser.test.ts');
 
 /** The browser globals used inside page.evaluate (the suite is type-checked without the DOM library; types are erased). */
@@ -24,20 +22,20 @@ type Dom = {
 
 let root: string;
 let home: string;
-let child: ChildProcess;
+let dev: DevChild;
 let browser: BrowserContext | undefined;
-let url: string;
-let output = '';
 
 async function say(chat: string, user: string, text: string): Promise<void> {
-  const res = await fetch(`${url}/webhooks/local`, {
+  const res = await fetch(`${dev.url}/webhooks/local`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ chat_id: chat, user_id: user, text }),
   });
   expect(res.status).toBe(202);
   await until(async () => {
-    const listed = (await (await fetch(`${url}/console/api/turns?chat=${chat}`)).json()) as { turns: { first_line: string }[] };
+    const listed = (await (await fetch(`${dev.url}/console/api/turns?chat=${chat}`)).json()) as {
+      turns: { first_line: string }[];
+    };
     return listed.turns.some((t) => t.first_line === text);
   }, `the turn of ${text}`);
 }
@@ -74,17 +72,12 @@ beforeAll(async () => {
   delete env.HOOKGATE_HOME;
   delete env.HERMES_HOME;
   delete env.HOOKGATE_MODEL_BASE_URL;
-  child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--accept-hooks'], {
+  dev = await startDevChild(['--home', home, '--accept-hooks'], {
     cwd: root,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await until(() => /serving (http:\/\/127\.0\.0\.1:\d+)/.test(output) && output.includes('hot reload:'), 'the dev banner', {
+    ready: (output) => output.includes('hot reload:'),
     timeoutMs: 40_000,
   });
-  url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
   await say('alpha', 'ann', 'run: echo hello');
   await say('beta', 'bob', 'run: echo forbidden');
   browser = await launchHeadlessChromium(join(root, 'chromium-profile'), { width: 1280, height: 900 });
@@ -92,7 +85,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+  await dev?.stop();
   if (root) await rm(root, { recursive: true, force: true });
 });
 
@@ -103,7 +96,7 @@ describe.skipIf(!available)('the console as a workbench (real browser)', () => {
     const page = await browser!.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
-    await page.goto(`${url}/console`);
+    await page.goto(`${dev.url}/console`);
     const turns = page.locator('#sessions a');
     await page.locator('#sessions a', { hasText: 'run: echo forbidden' }).waitFor({ timeout: 30_000 });
     expect(await turns.count()).toBe(2);
@@ -180,15 +173,17 @@ describe.skipIf(!available)('the console as a workbench (real browser)', () => {
 
   it('marks a guard edited after approval "not running", and the reload says so', { timeout: 90_000 }, async () => {
     const page = await browser!.newPage();
-    await page.goto(`${url}/console`);
+    await page.goto(`${dev.url}/console`);
     const row = page.locator('#shell-hooks tbody tr', { hasText: 'drifting.sh' });
     await row.waitFor({ timeout: 30_000 });
     expect(await row.locator('.not-running').count()).toBe(0);
     await writeFile(join(home, 'agent-hooks', 'drifting.sh'), '#!/bin/sh\ncat > /dev/null\necho \'{"context": "edited"}\'\n', {
       mode: 0o755,
     });
-    await until(() => output.includes('guard off: [pre_llm_call]'), 'the guard-off line from the reload', { timeoutMs: 40_000 });
-    expect(output).toMatch(/✗ guard off: \[pre_llm_call\] .*drifting\.sh does not run now: script changed since approval/);
+    await until(() => dev.output().includes('guard off: [pre_llm_call]'), 'the guard-off line from the reload', {
+      timeoutMs: 40_000,
+    });
+    expect(dev.output()).toMatch(/✗ guard off: \[pre_llm_call\] .*drifting\.sh does not run now: script changed since approval/);
     await page.locator('#shell-hooks tbody tr .not-running').waitFor({ timeout: 30_000 });
     // The header says it too, in a banner of its own.
     await page.locator('#guard-banner.not-running', { hasText: 'guard off: [pre_llm_call]' }).waitFor({ timeout: 30_000 });
@@ -209,7 +204,7 @@ describe.skipIf(!available)('the console as a workbench (real browser)', () => {
     timeout: 60_000,
   }, async () => {
     const page = await browser!.newPage();
-    await page.goto(`${url}/console`);
+    await page.goto(`${dev.url}/console`);
     await page.locator('#sessions a', { hasText: 'run: echo hello' }).click();
     const row = page.locator('#timeline tbody tr[data-hook=transform_tool_result]').first();
     await row.waitFor({ timeout: 30_000 });
@@ -233,7 +228,7 @@ describe.skipIf(!available)('the console as a workbench (real browser)', () => {
   it('fits a 360 px wide window', { timeout: 60_000 }, async () => {
     const page = await browser!.newPage();
     await page.setViewportSize({ width: 360, height: 800 });
-    await page.goto(`${url}/console`);
+    await page.goto(`${dev.url}/console`);
     await page.locator('#sessions a').first().waitFor({ timeout: 30_000 });
     await page.locator('#sessions a').first().click();
     await page.locator('#timeline tbody tr[data-hook]').first().waitFor({ timeout: 30_000 });

@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startDevChild, type DevChild } from '../support/dev-child.ts';
 import { until } from '../support/until.ts';
 
 /**
@@ -14,12 +13,8 @@ import { until } from '../support/until.ts';
  * promise and a throwing timer behind at every message, and a gateway hook whose
  * `gateway:startup` handler sets a throwing timer.
  */
-const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
-
 let root: string;
-let child: ChildProcess;
-let output = '';
-let url: string;
+let dev: DevChild;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'hookgate-stray-'));
@@ -48,61 +43,46 @@ beforeAll(async () => {
   for (const name of ['HOOKGATE_HOME', 'HOOKGATE_MODEL_BASE_URL', 'HOOKGATE_ALLOWED_USERS', 'HOOKGATE_API_TOKEN'])
     delete env[name];
   env.HOOKGATE_DEV_STATE = 'memory';
-  child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--no-watch'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await until(
-    () => {
-      if (child.exitCode !== null) throw new Error(`hookgate dev exited with ${child.exitCode}:\n${output}`);
-      url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1] ?? '';
-      return url !== '';
-    },
-    'the dev server banner',
-    { timeoutMs: 60_000 },
-  );
+  dev = await startDevChild(['--home', home, '--no-watch'], { cwd: root, env });
 }, 90_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await dev?.stop();
   await rm(root, { recursive: true, force: true });
 });
 
 it('keeps serving after a hook leaves a rejected promise or a throwing timer behind, and says so on stderr, naming the hook, redacted', async () => {
   const post = (text: string) =>
-    fetch(`${url}/webhooks/local`, {
+    fetch(`${dev.url}/webhooks/local`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ chat_id: 'c1', user_id: 'u1', text }),
     });
   expect((await post('first')).status).toBe(202);
   await until(
-    () => output.includes('left behind by the floating plugin') && output.includes('a timer of the floating plugin threw'),
+    () =>
+      dev.output().includes('left behind by the floating plugin') &&
+      dev.output().includes('a timer of the floating plugin threw'),
     'the stray rejection and exception reported',
     { timeoutMs: 20_000 },
   );
-  expect(output).toMatch(
+  expect(dev.output()).toMatch(
     /hookgate dev: a promise rejected with no handler \(plugin floating's unawaited work\?\), going on: .*left behind by the floating plugin/,
   );
-  expect(output).toContain(
+  expect(dev.output()).toContain(
     'hookgate dev: work plugin floating left behind threw, going on: a timer of the floating plugin threw',
   );
   // From before the first message: register's timer and the gateway hook's, at start-up.
-  expect(output).toContain('hookgate dev: work plugin floating left behind threw, going on: a timer left by register threw');
-  expect(output).toContain(
+  expect(dev.output()).toContain(
+    'hookgate dev: work plugin floating left behind threw, going on: a timer left by register threw',
+  );
+  expect(dev.output()).toContain(
     'hookgate dev: work gateway hook ticking left behind threw, going on: a timer of the ticking hook threw',
   );
   // The reason is a hook's text: redacted as any hook output in a log line.
-  expect(output).not.toContain('sk-floatingSecretValue0123456789');
-  expect(output).not.toContain('sk-floatingTimerSecret0123456789');
-  expect(child.exitCode).toBeNull();
+  expect(dev.output()).not.toContain('sk-floatingSecretValue0123456789');
+  expect(dev.output()).not.toContain('sk-floatingTimerSecret0123456789');
+  expect(dev.child.exitCode).toBeNull();
   expect((await post('second')).status).toBe(202);
-  expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  expect((await fetch(`${dev.url}/healthz`)).status).toBe(200);
 }, 60_000);

@@ -140,7 +140,8 @@ export class DynamoApprovalStore implements ApprovalStore {
     const gz = await gzipText(json);
     if (gz.length <= STATE_PART_BYTES) return { state_gz: gz };
     const count = Math.ceil(gz.length / STATE_PART_BYTES);
-    // One put per part (each ≤ 300 KB: a batch write of 25 could pass its 16 MB request limit).
+    // One put per part, side by side: one round trip for the few parts of even a multi-MB state, and
+    // PutItem is the grant the store has already (a BatchWriteItem would need its own, and a retry loop).
     await Promise.all(
       Array.from({ length: count }, (_, i) =>
         this.table.doc.send(

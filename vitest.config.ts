@@ -11,7 +11,7 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // esbuild's working directory is fixed when it loads: the repository root, not a test's temporary home.
     // Then: no table request a deployed role would refuse (test/support/table-grants.ts), even one the code caught.
-    setupFiles: ['test/support/esbuild-at-repo-root.ts', 'test/support/no-refused-table-requests.ts'],
+    setupFiles: ['test/support/esbuild-at-repo-root.ts', 'test/support/no-refused-requests.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores: child processes and emulators in every file; keep the pool small.

@@ -40,6 +40,14 @@ import { functionBundling, type HooksBundle } from './function-bundling.ts';
 import { GATEWAY_SECRET_INITIAL_KEYS, GENERATED_SECRET_KEY, REPLY_SECRET_INITIAL_KEYS } from './secret-keys.ts';
 import { addTelemetryResources } from './telemetry-resources.ts';
 import { CONSOLE_TABLE_ACCESS, TABLE_ACCESS, type FunctionName, type TableGrant } from './table-access.ts';
+import {
+  CONSOLE_RESOURCE_ACCESS,
+  RESOURCE_ACCESS,
+  type BucketName,
+  type QueueName,
+  type ResourceAccess,
+  type SecretName,
+} from './resource-access.ts';
 import type { TelemetrySubscriber } from './telemetry-subscribers.ts';
 import { ToolsFunction, type ToolsNetwork } from './tools-function.ts';
 import { addStackAlarms, type MonitoredDlq, type MonitoredFunction, type MonitoredQueue } from './alarms.ts';
@@ -415,22 +423,6 @@ export class HookgateStack extends Stack {
         );
       }
     }
-    secret.grantRead(gateway);
-    replySecret.grantRead(observer);
-    for (const fn of [gateway, turn]) {
-      replySecret.grantRead(fn);
-      turns.grantSendMessages(fn);
-      topic.grantPublish(fn);
-      fn.addToRolePolicy(
-        new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [payloads.arnForObjects(`${PAYLOAD_KEY_PREFIX}*`)] }),
-      );
-    }
-    timers.grantSendMessages(turn);
-    // Attachments (docs/attachments.md): the turn reads back the images it stored and presigns URLs for the hooks.
-    turn.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [payloads.arnForObjects(`${ATTACHMENT_KEY_PREFIX}*`)] }),
-    );
-
     // The chat's tools run in the tools function; the turn function invokes it and signs the
     // presigned URLs of the session workspaces (a presigned request carries its signer's rights).
     this.tools = new ToolsFunction(this, 'Tools', {
@@ -439,15 +431,30 @@ export class HookgateStack extends Stack {
       dataRemovalPolicy: props.dataRemovalPolicy,
       ...(props.logRetention ? { logRetention: props.logRetention } : {}),
     });
-    this.tools.function.grantInvoke(turn);
-    turn.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['s3:GetObject', 's3:PutObject'],
-        resources: [this.tools.bucket.arnForObjects(`${WORKSPACE_KEY_PREFIX}*`)],
-      }),
-    );
-    // A missing archive is then a 404 (a new session), not a 403.
-    turn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.tools.bucket.bucketArn] }));
+    // Every grant beyond the table, from one declaration (resource-access.ts) the tests hold each call to.
+    const queues: Record<QueueName, sqs.IQueue> = { turns, timers, events, turnsDlq, timersDlq, eventsDlq };
+    const buckets: Record<BucketName, s3.IBucket> = { payloads, workspaces: this.tools.bucket };
+    const secrets: Record<SecretName, secretsmanager.ISecret> = { gateway: secret, reply: replySecret };
+    const grantResources = (fn: lambda.IFunction, access: ResourceAccess) => {
+      for (const name of access.send) queues[name].grantSendMessages(fn);
+      for (const name of access.drain)
+        queues[name].grant(fn, 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility');
+      if (access.publishEvents) topic.grantPublish(fn);
+      for (const grant of access.objects)
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({
+            actions: grant.actions.map((action) => `s3:${action}`),
+            resources: [buckets[grant.bucket].arnForObjects(grant.keys)],
+          }),
+        );
+      for (const name of access.list)
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [buckets[name].bucketArn] }));
+      for (const name of access.secrets) secrets[name].grantRead(fn);
+      if (access.invokeTools) this.tools.function.grantInvoke(fn);
+    };
+    for (const [name, fn] of Object.entries(functions) as [FunctionName, nodejs.NodejsFunction][])
+      grantResources(fn, RESOURCE_ACCESS[name]);
+    if (props.console) grantResources(gateway, CONSOLE_RESOURCE_ACCESS);
     turn.addEnvironment(RESOURCE_ENV.toolsFunctionName, this.tools.function.functionName);
     turn.addEnvironment(RESOURCE_ENV.workspaceBucket, this.tools.bucket.bucketName);
     acceptFinding(
@@ -462,8 +469,7 @@ export class HookgateStack extends Stack {
     );
 
     if (props.console) {
-      // The console's DLQ panel: list (receive, then release at once) and replay (send back to
-      // the source queue, then delete), as `hookgate dlq` does — on these queues only.
+      // The console's DLQ panel (its grants: CONSOLE_RESOURCE_ACCESS, above) finds the queues by these.
       const dlqPairs: [string, sqs.Queue, sqs.Queue, string][] = [
         [RESOURCE_ENV.turnsDlqUrl, turnsDlq, turns, RESOURCE_ENV.turnsQueueUrl],
         [RESOURCE_ENV.timersDlqUrl, timersDlq, timers, RESOURCE_ENV.timersQueueUrl],
@@ -473,15 +479,9 @@ export class HookgateStack extends Stack {
       for (const [dlqVar, dlq, source, sourceVar] of dlqPairs) {
         gateway.addEnvironment(dlqVar, dlq.queueUrl);
         gateway.addEnvironment(sourceVar, source.queueUrl);
-        dlq.grant(gateway, 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility');
       }
-      timers.grantSendMessages(gateway);
-      events.grantSendMessages(gateway);
     }
-    observer.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [payloads.arnForObjects(`${PAYLOAD_KEY_PREFIX}*`)] }),
-    );
-    addTelemetryResources(this, { observer, topic, ...(props.otlpEndpoint ? { otlpEndpoint: props.otlpEndpoint } : {}) });
+    addTelemetryResources(this, { observer, ...(props.otlpEndpoint ? { otlpEndpoint: props.otlpEndpoint } : {}) });
 
     // Operations: one list of functions and one of queues feed the alarms and the dashboard.
     const monitoredFunctions: (MonitoredFunction & { logGroup: logs.ILogGroup })[] = (

@@ -2,14 +2,12 @@ import { Duration } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { acceptFinding } from './accept-finding.ts';
 import { OUTBOX_SWEEP_EVENT } from '../../src/pipeline/outbox-sweep-event.ts';
 
 export interface TelemetryResourcesProps {
   observer: lambda.Function;
-  topic: sns.ITopic;
   /** `-c otlpEndpoint=URL`. */
   otlpEndpoint?: string;
 }
@@ -17,15 +15,15 @@ export interface TelemetryResourcesProps {
 /**
  * What telemetry adds to the stack (docs/telemetry.md, docs/reliability.md):
  * - the outbox sweep: an EventBridge schedule invokes the observer function every minute with
- *   `{"hookgate":"outbox-sweep"}`; it publishes what the outbox holds, so the observer may
- *   publish to the events topic (its table grants are in table-access.ts);
+ *   `{"hookgate":"outbox-sweep"}`; it publishes what the outbox holds to the events topic (its
+ *   grants: table-access.ts and resource-access.ts);
  * - with `-c otlpEndpoint=URL`, the observer exports traces and metrics there
  *   (`HOOKGATE_OTLP_ENDPOINT`) with `HOOKGATE_OTLP_HEADERS` from the reply secret, which the
  *   observer reads anyway (its http hooks sign with a key kept there).
  * EMF metrics (namespace `hookgate`) need no grant: they are log lines.
  *
  * @example
- * addTelemetryResources(this, { observer, topic, otlpEndpoint: props.otlpEndpoint });
+ * addTelemetryResources(this, { observer, otlpEndpoint: props.otlpEndpoint });
  */
 export function addTelemetryResources(scope: Construct, props: TelemetryResourcesProps): void {
   const sweep = new events.Rule(scope, 'OutboxSweep', {
@@ -43,7 +41,6 @@ export function addTelemetryResources(scope: Construct, props: TelemetryResource
     'Serverless-EventBusDLQ',
     "a sweep that fails is the next minute's sweep: the outbox items stay on the table until published, so a dead-letter queue would hold nothing to act on",
   );
-  props.topic.grantPublish(props.observer);
   if (props.otlpEndpoint) {
     props.observer.addEnvironment('HOOKGATE_OTLP_ENDPOINT', props.otlpEndpoint);
   }

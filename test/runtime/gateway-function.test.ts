@@ -5,7 +5,7 @@ import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import { createRuntime } from '../../src/runtime/create-runtime.ts';
-import { asDeployed } from '../support/table-grants.ts';
+import { asDeployed } from '../support/function-grants.ts';
 import { createGatewayFunction } from '../../src/runtime/gateway-function.ts';
 import { recordingEngine } from '../gateway/support/recording-engine.ts';
 import { startTestAws } from '../support/local-aws.ts';
@@ -56,9 +56,9 @@ describe('the gateway λ (hono/aws-lambda over a Function URL event)', () => {
       HOOKGATE_LOG_LEVEL: 'silent',
     };
     // As functions/gateway.ts builds it, with the emulators standing in for the stack's resource variables.
-    const coldStart = () =>
+    const coldStart = async () =>
       createGatewayFunction(
-        asDeployed(
+        await asDeployed(
           'gateway',
           createRuntime(onEmulators(loadDeploymentConfig(env, { runtime: 'aws' }), aws), { createEngine: () => engine }),
         ),
@@ -108,13 +108,13 @@ describe('the gateway λ (hono/aws-lambda over a Function URL event)', () => {
     // The claim is sent before the engine is built (their round trips overlap); the build fails.
     await expect(
       createGatewayFunction(
-        runtime(() => {
+        await runtime(() => {
           throw new Error('the hooks home is broken');
         }),
       ),
     ).rejects.toThrow('the hooks home is broken');
     const engine = recordingEngine();
-    await createGatewayFunction(runtime(() => engine));
+    await createGatewayFunction(await runtime(() => engine));
     expect(engine.calls.filter((c) => c.name === 'gateway:startup')).toHaveLength(1);
   });
 });

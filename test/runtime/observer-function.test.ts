@@ -10,7 +10,7 @@ import { startSqsPoller, type SqsPoller } from '../../src/local/sqs-poller.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../src/pipeline/data-plane.ts';
 import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 import { createRuntime } from '../../src/runtime/create-runtime.ts';
-import { asDeployed } from '../support/table-grants.ts';
+import { asDeployed } from '../support/function-grants.ts';
 import { createObserverFunction } from '../../src/runtime/observer-function.ts';
 import { onEmulators } from './support/on-emulators.ts';
 import { createHookEngine } from '../../src/hooks/create-hook-engine.ts';
@@ -55,7 +55,7 @@ describe('observer λ wiring with the real engine and a hooks home', () => {
     out = join(home, 'ran.jsonl');
     await writeHome(home, out);
     const config = loadDeploymentConfig({ HOOKGATE_LOG_LEVEL: 'silent' }, { runtime: 'aws' });
-    const runtime = asDeployed(
+    const runtime = await asDeployed(
       'observer',
       createRuntime(onEmulators(config, aws), {
         createEngine: (options) => createHookEngine({ ...options, home, print: () => {} }),
@@ -90,6 +90,18 @@ describe('observer λ wiring with the real engine and a hooks home', () => {
       { gateway: 'agent:step', n: 1 },
       { plugin: 'terminal' },
     ]);
+  });
+
+  it('reads an envelope too big for SNS back from the payload bucket, as its role allows', async () => {
+    // Published by the test's own plane (S3, then a reference on SNS); the deployed observer's read
+    // of the payload goes through the grant check (s3:GetObject under payloads/).
+    await plane.observerSink.publish([
+      { id: 'big', type: 'post_tool_call', payload: { tool_name: 'big', args: { blob: 'x'.repeat(300_000) } } },
+    ]);
+    await until(
+      async () => (await readFile(out, 'utf8').catch(() => '')).includes('{"plugin":"big"}'),
+      'the offloaded envelope observed',
+    );
   });
 
   it('acknowledges an event nothing observes without an idempotency record, and keeps one for an observed event', async () => {

@@ -10,7 +10,7 @@ import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 import { createRuntime } from '../../src/runtime/create-runtime.ts';
-import { asDeployed } from '../support/table-grants.ts';
+import { asDeployed } from '../support/function-grants.ts';
 import { createTurnFunction } from '../../src/runtime/turn-function.ts';
 import type { TurnMessage } from '../../src/pipeline/turn-message.ts';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.ts';
@@ -49,9 +49,9 @@ afterAll(async () => {
 });
 
 /** The turn λ as functions/turn.ts builds it, on the emulators and the test's hooks home. */
-const turnHandler = (env: NodeJS.ProcessEnv) =>
+const turnHandler = async (env: NodeJS.ProcessEnv) =>
   createTurnFunction(
-    asDeployed(
+    await asDeployed(
       'turn',
       createRuntime(onEmulators(loadDeploymentConfig({ HOOKGATE_LOG_LEVEL: 'silent', ...env }, { runtime: 'aws' }), aws), {
         createEngine: (options) =>
@@ -70,7 +70,7 @@ describe('transcript retention (HOOKGATE_TRANSCRIPT_RETENTION_DAYS, set by the s
         }),
       );
     const expiries = async (env: NodeJS.ProcessEnv, session: string) => {
-      const { plane } = runtimeWith(env);
+      const { plane } = await runtimeWith(env);
       await plane.transcripts.append(session, [{ role: 'user', content: 'hello' }]);
       const { Items = [] } = await plane.table.doc.send(
         new QueryCommand({

@@ -1,18 +1,15 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type FunctionName, TABLE_ACCESS, type TableGrant } from '../../infra/lib/table-access.ts';
+import { currentFunction, refuse } from './function-identity.ts';
 
-/**
- * The deployed functions' table permissions, enforced in tests. The emulators check no IAM, so a
- * call a function's role does not allow (an action on a key prefix table-access.ts never granted)
- * passed every test and failed only in AWS. `enforceTableGrants` makes the client refuse, as IAM
- * would, every request made while `asFunction(name, …)` runs that no one statement of that
- * function's grants allows: the action among its actions and every partition key of the request
- * matching one of its `dynamodb:LeadingKeys` patterns (`ForAllValues:StringLike`, so a batch over
- * two statements' prefixes is refused too). Requests outside `asFunction` (a test's own setup and
- * checks) are not checked; a runtime built as a function's (`asDeployed`) has every request checked.
+/*
+ * The deployed functions' table permissions, enforced in tests (function-identity.ts says why).
+ * `enforceTableGrants` makes the client refuse, as IAM would, every request made while
+ * `asFunction(name, …)` runs that no one statement of that function's grants allows: the action
+ * among its actions and every partition key of the request matching one of its
+ * `dynamodb:LeadingKeys` patterns (`ForAllValues:StringLike`, so a batch over two statements'
+ * prefixes is refused too).
  */
-const running = new AsyncLocalStorage<FunctionName>();
 
 /**
  * The `local` adapter's reply outbox (src/store/local-outbox-store.ts): written and read by a
@@ -24,20 +21,6 @@ export const LOCAL_REPLY_OUTBOX: TableGrant = {
   leadingKeys: ['OUTBOX#*'],
   calledFrom: ['src/store/local-outbox-store.ts'],
 };
-
-/** Every request refused so far, for a test to assert none was (a refusal may be caught and logged by the code). */
-export const refusedTableRequests: string[] = [];
-
-/**
- * Runs `fn` as the code of the deployed function `name`: its table requests are checked against
- * that function's grants.
- *
- * @example
- * await asFunction('turn', () => handler(event));
- */
-export function asFunction<R>(name: FunctionName, fn: () => R): R {
-  return running.run(name, fn);
-}
 
 /**
  * Adds the check to `client` (the document client shares its middleware stack).
@@ -52,20 +35,14 @@ export function enforceTableGrants(
 ): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const name = always ?? running.getStore();
+      const name = always ?? currentFunction();
       if (name !== undefined) {
         const action = String(context.commandName ?? '').replace(/Command$/, '');
         const keys = leadingKeys(action, args.input as Record<string, unknown>);
         // A request whose keys this check cannot read is refused: it must never pass unchecked.
         if (keys.size === 0 || !grants[name].some((grant) => allows(grant, action, keys))) {
           const refusal = `the ${name} function may not ${action} on ${[...keys].join(', ') || '(no key)'} (infra/lib/table-access.ts)`;
-          refusedTableRequests.push(refusal);
-          process.stderr.write(`table grant check: ${refusal}\n`);
-          throw Object.assign(new Error(`User is not authorized to perform: dynamodb:${action}: ${refusal}`), {
-            name: 'AccessDeniedException',
-            $fault: 'client',
-            $metadata: { httpStatusCode: 400 },
-          });
+          throw refuse(refusal, `dynamodb:${action}`, 'AccessDeniedException');
         }
       }
       return next(args);
@@ -74,34 +51,13 @@ export function enforceTableGrants(
   );
 }
 
-/**
- * `runtime` as a deployed function `name` would run it: every request of its table client, the
- * cold start's included, is checked against that function's grants.
- *
- * @example
- * const handler = await createTurnFunction(asDeployed('turn', createRuntime(config, inputs)));
- */
-export function asDeployed<
-  T extends {
-    readonly plane: {
-      readonly clients: { readonly dynamodb: DynamoDBClient };
-      readonly idempotency: { readonly client: DynamoDBClient };
-    };
-  },
->(name: FunctionName, runtime: T): T {
-  enforceTableGrants(runtime.plane.clients.dynamodb, TABLE_ACCESS, name);
-  // The observer's idempotency records go through a client of their own (data-plane.ts).
-  if (name === 'observer') enforceTableGrants(runtime.plane.idempotency.client, TABLE_ACCESS, name);
-  return runtime;
-}
-
 function allows(grant: TableGrant, action: string, keys: ReadonlySet<string>): boolean {
   if (!(grant.actions as readonly string[]).includes(action)) return false;
   return [...keys].every((key) => grant.leadingKeys.some((pattern) => stringLike(pattern, key)));
 }
 
 /** IAM's StringLike: `*` any run of characters, `?` one, everything else itself. */
-function stringLike(pattern: string, value: string): boolean {
+export function stringLike(pattern: string, value: string): boolean {
   const source = [...pattern].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');
   return new RegExp(`^${source}$`, 's').test(value);
 }

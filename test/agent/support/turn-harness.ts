@@ -13,7 +13,9 @@ import { createMemoryLogger } from '../../../src/hooks/hook-logger.ts';
 import type { ReplyTarget } from '../../../src/messaging/message-event.ts';
 import { sessionKeyOf } from '../../../src/messaging/message-event.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../../src/pipeline/data-plane.ts';
-import { asFunction, enforceTableGrants } from '../../support/table-grants.ts';
+import { enforceTableGrants } from '../../support/table-grants.ts';
+import { asFunction } from '../../support/function-identity.ts';
+import { enforcePlaneResourceGrants } from '../../support/resource-grants.ts';
 import type { TurnMessage } from '../../../src/pipeline/turn-message.ts';
 import { DynamoTraceStore } from '../../../src/store/trace-store.ts';
 import type { RunningEmulators } from '../../../src/local/emulators.ts';
@@ -124,8 +126,10 @@ export async function startTurnHarness(
 ): Promise<TurnHarness> {
   const aws = await startTestAws();
   const plane = createDataPlane(dataPlaneFromLocalAws(aws));
-  // The turn λ's table permissions hold in every invocation (test/support/table-grants.ts).
+  // The turn λ's table, queue, topic and bucket permissions hold in every invocation
+  // (test/support/table-grants.ts, resource-grants.ts).
   enforceTableGrants(plane.clients.dynamodb);
+  await enforcePlaneResourceGrants(plane.clients, aws);
   const home = await tempHome({ ...recorderHome(), ...options.files });
   await options.prepare?.(home.path);
   const logger = createMemoryLogger();

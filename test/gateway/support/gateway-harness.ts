@@ -8,7 +8,9 @@ import type { GatewayDeps } from '../../../src/gateway/gateway-deps.ts';
 import type { HookEngine } from '../../../src/hooks/hook-engine.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../../src/pipeline/data-plane.ts';
 import { TABLE_ACCESS } from '../../../infra/lib/table-access.ts';
-import { asFunction, enforceTableGrants, LOCAL_REPLY_OUTBOX } from '../../support/table-grants.ts';
+import { enforceTableGrants, LOCAL_REPLY_OUTBOX } from '../../support/table-grants.ts';
+import { asFunction } from '../../support/function-identity.ts';
+import { enforcePlaneResourceGrants } from '../../support/resource-grants.ts';
 import { TurnMessageSchema, type TurnMessage } from '../../../src/pipeline/turn-message.ts';
 import type { RunningEmulators } from '../../../src/local/emulators.ts';
 
@@ -37,6 +39,8 @@ export function gatewayHarness(
   // The gateway λ's table permissions hold in every request (test/support/table-grants.ts), plus the
   // local adapter's reply outbox, which these tests' local platform writes and the stack never enables.
   enforceTableGrants(plane.clients.dynamodb, { ...TABLE_ACCESS, gateway: [...TABLE_ACCESS.gateway, LOCAL_REPLY_OUTBOX] });
+  // And its queue, topic and bucket permissions (test/support/resource-grants.ts).
+  void enforcePlaneResourceGrants(plane.clients, aws);
   // The production wiring (stores, queue, sink, outbox, replier), so tests exercise it too.
   const deps: GatewayDeps = {
     ...gatewayDepsFromDataPlane({

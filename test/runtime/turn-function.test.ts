@@ -139,6 +139,43 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
     expect(sent).toHaveLength(1);
   });
 
+  it("keeps an image the chat sent in the payload bucket and reads it back for the model, as the turn λ's role allows", async () => {
+    // Both S3 calls go through the grant check (s3:PutObject and s3:GetObject under payloads/attachments/).
+    const env: NodeJS.ProcessEnv = {
+      HOOKGATE_HOME: home.path,
+      HOOKGATE_MODEL: 'gpt-test',
+      HOOKGATE_MODEL_BASE_URL: model.baseUrl,
+      TELEGRAM_BOT_TOKEN: '123:abc',
+      TELEGRAM_API_BASE_URL: telegramUrl,
+    };
+    const handler = await turnHandler(env);
+    const asked = model.requests.length;
+    model.script({ content: 'a dot' });
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    const source = { platform: 'telegram', chat_id: '45', user_id: '7', user_name: '', chat_type: 'dm', thread_id: '' };
+    const message: TurnMessage = {
+      v: 1,
+      kind: 'message',
+      delivery_id: 'telegram:45',
+      session_key: 'telegram:45',
+      received_at: new Date().toISOString(),
+      event: {
+        text: 'what is this?',
+        message_id: '45',
+        internal: false,
+        source,
+        reply: { platform: 'telegram', chat_id: '45', thread_id: '', extra: {} },
+        attachments: [
+          { kind: 'image', mime_type: 'image/png', size: 68, name: 'dot.png', source: { platform: 'local', data_base64: png } },
+        ],
+      },
+    };
+    const out = await handler({ Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as never);
+    expect(out.batchItemFailures).toEqual([]);
+    expect(JSON.stringify(model.requests[asked]!.body)).toContain(`data:image/png;base64,${png}`);
+    expect(sent.find((m) => m.body.chat_id === '45')?.body.text).toBe('a dot');
+  });
+
   it("never drops a body it cannot read (a newer gateway's, mid-deploy): a batch item failure, so SQS retries it, then keeps it in the DLQ", async () => {
     const handler = await turnHandler({ HOOKGATE_HOME: home.path });
     for (const body of ['{"v":1,"kind":"nonsense"}', '{"v":2,"kind":"message"}', 'not json']) {

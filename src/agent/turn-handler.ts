@@ -56,8 +56,15 @@ export function createTurnHandler(
     } catch {
       throw unreadable(`turn queue: message ${record.messageId} is not JSON`);
     }
-    const timer = TimerMessageSchema.safeParse(body);
-    if (timer.success) {
+    // Told apart by kind first: a failed parse builds every issue's message, and most bodies are turns.
+    if ((body as { kind?: unknown } | null)?.kind === 'timer') {
+      const timer = TimerMessageSchema.safeParse(body);
+      if (!timer.success) {
+        const issue = timer.error.issues[0];
+        throw unreadable(
+          `turn queue: message ${record.messageId} is not a timer message (${issue?.path.join('.')}: ${issue?.message})`,
+        );
+      }
       const step = timerStep(timer.data, deps.now?.() ?? new Date());
       if (step.due) await deps.turns.send(step.message);
       else await deps.timers.resend(timer.data, step.delaySeconds);

@@ -178,7 +178,7 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
 
   it("never drops a body it cannot read (a newer gateway's, mid-deploy): a batch item failure, so SQS retries it, then keeps it in the DLQ", async () => {
     const handler = await turnHandler({ HOOKGATE_HOME: home.path });
-    for (const body of ['{"v":1,"kind":"nonsense"}', '{"v":2,"kind":"message"}', 'not json']) {
+    for (const body of ['{"v":1,"kind":"nonsense"}', '{"v":2,"kind":"message"}', '{"v":1,"kind":"timer"}', 'not json', 'null']) {
       const out = await handler({ Records: [{ messageId: 'm1', body }] } as never);
       expect([body, out.batchItemFailures]).toEqual([body, [{ itemIdentifier: 'm1' }]]);
     }

@@ -50,11 +50,11 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableGrant[]>>
       leadingKeys: ['SESSION#*'],
       calledFrom: ['src/store/dynamo-session-store.ts', 'src/store/dynamo-approval-store.ts'],
     },
-    // /approve and /deny: read and answer the approval (Query: the parts of a state too big for one item).
+    // /approve, /deny and /status: read the approval item (never its state's parts) and answer it.
     {
-      actions: ['GetItem', 'UpdateItem', 'Query'],
+      actions: ['GetItem', 'UpdateItem'],
       leadingKeys: ['APPROVAL#*'],
-      calledFrom: ['src/store/dynamo-approval-store.ts', 'src/store/dynamo-table.ts'],
+      calledFrom: ['src/store/dynamo-approval-store.ts'],
     },
     // /reset drops the session's grants.
     {

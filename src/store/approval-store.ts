@@ -40,6 +40,12 @@ export type AnsweredApproval = PendingApproval &
     resumed_at?: string;
   };
 
+/** An approval without the suspended turn's state: what the gateway's commands read (`/status`, `/approve`). */
+export type ApprovalSummary = Omit<AnsweredApproval, 'state'>;
+
+/** A pending approval without the suspended turn's state. */
+export type PendingApprovalSummary = Omit<PendingApproval, 'state'>;
+
 /**
  * Where a grant applies:
  * - `session`: one session id (`/approve session`; cleared by /new);
@@ -60,9 +66,15 @@ export interface GrantContext {
 
 export interface ApprovalStore {
   putPending(approval: PendingApproval): Promise<void>;
-  /** The pending approval of a conversation, if any and not yet answered. */
-  pending(sessionKey: string): Promise<PendingApproval | undefined>;
+  /**
+   * The pending approval of a conversation, if any and not yet answered, without the suspended
+   * turn's state (which can be megabytes kept in parts; only the resumed turn needs it).
+   */
+  pending(sessionKey: string): Promise<PendingApprovalSummary | undefined>;
+  /** An approval with the suspended turn's state, for its resume. */
   get(approvalId: string): Promise<AnsweredApproval | undefined>;
+  /** An approval and its answer, without the state. */
+  summary(approvalId: string): Promise<ApprovalSummary | undefined>;
   /** Records the answer; the first answer wins (conditional write). False if already answered. */
   answer(approvalId: string, choice: ApprovalChoice, now?: Date, by?: ApprovalAnswer): Promise<boolean>;
   /**

@@ -4,9 +4,11 @@ import type {
   ApprovalAnswer,
   ApprovalChoice,
   ApprovalStore,
+  ApprovalSummary,
   GrantContext,
   GrantScope,
   PendingApproval,
+  PendingApprovalSummary,
 } from './approval-store.ts';
 import { epochSeconds, isConditionFailed, queryPartition, type DynamoTable } from './dynamo-table.ts';
 import { gunzipText, gzipText } from './gzip-text.ts';
@@ -85,7 +87,7 @@ export class DynamoApprovalStore implements ApprovalStore {
     );
   }
 
-  async pending(sessionKey: string): Promise<PendingApproval | undefined> {
+  async pending(sessionKey: string): Promise<PendingApprovalSummary | undefined> {
     const { Item } = await this.table.doc.send(
       new GetCommand({
         TableName: this.table.tableName,
@@ -94,13 +96,23 @@ export class DynamoApprovalStore implements ApprovalStore {
       }),
     );
     if (typeof Item?.approval_id !== 'string') return undefined;
-    const approval = await this.get(Item.approval_id);
+    const approval = await this.summary(Item.approval_id);
     if (!approval || approval.choice !== undefined) return undefined;
     const { choice: _unanswered, ...pending } = approval;
     return pending;
   }
 
   async get(approvalId: string): Promise<AnsweredApproval | undefined> {
+    const item = await this.#item(approvalId);
+    return item && { ...summaryOf(item), state: await this.#loadState(approvalId, item) };
+  }
+
+  async summary(approvalId: string): Promise<ApprovalSummary | undefined> {
+    const item = await this.#item(approvalId);
+    return item && summaryOf(item);
+  }
+
+  async #item(approvalId: string): Promise<Record<string, unknown> | undefined> {
     const { Item } = await this.table.doc.send(
       new GetCommand({
         TableName: this.table.tableName,
@@ -108,29 +120,7 @@ export class DynamoApprovalStore implements ApprovalStore {
         ConsistentRead: true,
       }),
     );
-    if (!Item) return undefined;
-    const approval: PendingApproval = {
-      approval_id: String(Item.approval_id),
-      session_key: String(Item.session_key),
-      session_id: String(Item.session_id),
-      turn_id: String(Item.turn_id),
-      command: String(Item.command),
-      description: String(Item.description ?? ''),
-      pattern_key: String(Item.pattern_key ?? ''),
-      pattern_keys: Array.isArray(Item.pattern_keys) ? Item.pattern_keys.map(String) : [],
-      created_at: String(Item.created_at),
-      expires_at: String(Item.approval_expires_at ?? ''),
-      requested_by: requesterOf(Item.requested_by, Item.session_key),
-      state: await this.#loadState(approvalId, Item),
-    };
-    if (Item.choice === undefined) return approval;
-    return {
-      ...approval,
-      choice: Item.choice as ApprovalChoice,
-      ...(typeof Item.answered_by === 'string' ? { answered_by: Item.answered_by } : {}),
-      ...(Item.global === true ? { global: true } : {}),
-      ...(typeof Item.resumed_at === 'string' ? { resumed_at: Item.resumed_at } : {}),
-    };
+    return Item;
   }
 
   /** The attributes that keep `state` on the approval item, after writing the parts of one too big for it. */
@@ -295,6 +285,31 @@ function grantPartition(scope: GrantScope): string {
     case 'global':
       return 'GRANT#global';
   }
+}
+
+/** An approval item's fields and answer, without its state. */
+function summaryOf(item: Record<string, unknown>): ApprovalSummary {
+  const approval = {
+    approval_id: String(item.approval_id),
+    session_key: String(item.session_key),
+    session_id: String(item.session_id),
+    turn_id: String(item.turn_id),
+    command: String(item.command),
+    description: String(item.description ?? ''),
+    pattern_key: String(item.pattern_key ?? ''),
+    pattern_keys: Array.isArray(item.pattern_keys) ? item.pattern_keys.map(String) : [],
+    created_at: String(item.created_at),
+    expires_at: String(item.approval_expires_at ?? ''),
+    requested_by: requesterOf(item.requested_by, item.session_key),
+  };
+  if (item.choice === undefined) return approval;
+  return {
+    ...approval,
+    choice: item.choice as ApprovalChoice,
+    ...(typeof item.answered_by === 'string' ? { answered_by: item.answered_by } : {}),
+    ...(item.global === true ? { global: true } : {}),
+    ...(typeof item.resumed_at === 'string' ? { resumed_at: item.resumed_at } : {}),
+  };
 }
 
 /** The stored requester; items written before it was recorded fall back to the session key's platform and chat, no user. */

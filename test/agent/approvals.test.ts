@@ -168,14 +168,16 @@ describe('a dangerous command', () => {
     const result = await h.say('please open it up', 'big-state');
     expect(result.outcome).toBe('suspended');
     const pending = (await h.plane.approvals.pending('local:big-state'))!;
-    expect(JSON.stringify(pending.state).length).toBeGreaterThan(800_000);
+    expect(pending).not.toHaveProperty('state'); // what the gateway reads: no parts, no gunzip
+    const stored = (await h.plane.approvals.get(pending.approval_id))!;
+    expect(JSON.stringify(stored.state).length).toBeGreaterThan(800_000);
     await h.takeCalls();
     h.model.script({ content: 'opened it' });
     const resumed = await answer('big-state', pending.approval_id, 'once');
     expect(resumed).toMatchObject({ turn_id: result.turn_id, outcome: 'completed', response: 'opened it' });
-    const stored = await h.plane.transcripts.load(pending.session_id);
-    expect(stored.filter((m) => m.role === 'tool')).toHaveLength(17);
-    expect(stored.at(-2)).toMatchObject({ role: 'tool', content: expect.stringContaining('opened') });
+    const transcript = await h.plane.transcripts.load(pending.session_id);
+    expect(transcript.filter((m) => m.role === 'tool')).toHaveLength(17);
+    expect(transcript.at(-2)).toMatchObject({ role: 'tool', content: expect.stringContaining('opened') });
   });
 
   it('no answer: the delayed timer comes back through the timers queue, is forwarded to the turns queue, and resumes with timeout', async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { renderShellPayload } from '../../src/hooks/shell/shell-payload.ts';
 import { startTestAws } from '../support/local-aws.ts';
@@ -40,7 +41,7 @@ const replies = async () => {
 };
 const observed = () => engine.calls.filter((c) => c.op === 'observe');
 /** A suspended turn's approval waiting in this test's chat, as the turn runtime stores it; answers the session key. */
-const putPendingApproval = async (command: string, patternKey: string, requester = 'u1') => {
+const putPendingApproval = async (command: string, patternKey: string, requester = 'u1', state: unknown = { any: 'thing' }) => {
   const key = `local:${chatId}`;
   const now = new Date();
   await gw.plane.approvals.putPending({
@@ -55,7 +56,7 @@ const putPendingApproval = async (command: string, patternKey: string, requester
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + 60_000).toISOString(),
     requested_by: { platform: 'local', chat_id: chatId, user_id: requester },
-    state: { any: 'thing' },
+    state,
   });
   return key;
 };
@@ -337,6 +338,20 @@ describe('slash commands', () => {
     expect(alice).toBe('Pending approval: rm -rf /srv/\\u202e\\nsecret-project');
     expect(ops).toBe(alice);
     expect(mallory).toBe('Pending approval: a command of local:alice (only they or an approver see it)');
+  });
+
+  it("/status and /approve read the approval item alone, never a big suspended state's parts", async () => {
+    // ≈ 700 KB of random base64: gzipped, still past one item, so the state is kept in parts. The
+    // gateway's role has no Query on APPROVAL# (infra/lib/table-access.ts): reading them would be refused.
+    const state = { messages: [{ role: 'tool', content: randomBytes(500_000).toString('base64') }] };
+    const key = await putPendingApproval('rm -rf /srv/big', 'recursive_delete', 'u1', state);
+    await gw.plane.sessions.resolve(key, { platform: 'local', chat_id: chatId, thread_id: '', user_id: 'u1', chat_type: 'dm' });
+    await say('/status');
+    await say('/approve');
+    const [status, approved] = await replies();
+    expect(status).toContain('Pending approval: rm -rf /srv/big');
+    expect(approved).toMatch(/^✅/);
+    expect((await gw.plane.approvals.get(`ap-${chatId}`))?.state).toEqual(state);
   });
 
   it('/status reports the session', async () => {

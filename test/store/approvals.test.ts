@@ -27,7 +27,10 @@ describe('DynamoApprovalStore', () => {
   it('stores a pending approval with its opaque state and finds it per conversation', async () => {
     const approvals = new DynamoApprovalStore(table());
     await approvals.putPending(pending('a1'));
-    expect(await approvals.pending('telegram:1:')).toEqual(pending('a1'));
+    const { state: _state, ...withoutState } = pending('a1');
+    // What the gateway reads (pending, summary): the approval without the suspended turn's state.
+    expect(await approvals.pending('telegram:1:')).toEqual(withoutState);
+    expect(await approvals.summary('a1')).toEqual(withoutState);
     expect(await approvals.get('a1')).toEqual(pending('a1'));
     expect(await approvals.pending('telegram:other:')).toBeUndefined();
   });
@@ -47,7 +50,7 @@ describe('DynamoApprovalStore', () => {
     expect(JSON.stringify(big.state).length).toBeGreaterThan(400_000);
     await approvals.putPending(big);
     expect(await approvals.get('a-big')).toEqual(big);
-    expect(await approvals.pending('telegram:big:')).toEqual(big);
+    expect(await approvals.pending('telegram:big:')).toEqual({ ...big, state: undefined });
   });
 
   it("keeps a state that is over DynamoDB's 400 KB item limit even gzipped, in parts (tool output that does not compress)", async () => {
@@ -64,9 +67,10 @@ describe('DynamoApprovalStore', () => {
     expect(gzipSync(JSON.stringify(big.state)).length).toBeGreaterThan(2 * STATE_PART_BYTES);
     await approvals.putPending(big);
     expect(await approvals.get('a-huge')).toEqual(big);
-    expect(await approvals.pending('telegram:huge:')).toEqual(big);
+    expect(await approvals.pending('telegram:huge:')).toEqual({ ...big, state: undefined });
     expect(await approvals.answer('a-huge', 'once')).toBe(true);
     expect(await approvals.get('a-huge')).toEqual({ ...big, choice: 'once' });
+    expect(await approvals.summary('a-huge')).toEqual({ ...big, state: undefined, choice: 'once' });
   });
 
   it('refuses to read a state whose parts are not all there, rather than resume a turn from part of it', async () => {
@@ -77,6 +81,8 @@ describe('DynamoApprovalStore', () => {
       new DeleteCommand({ TableName: table().tableName, Key: { PK: 'APPROVAL#a-torn', SK: 'STATE#00001' } }),
     );
     await expect(approvals.get('a-torn')).rejects.toThrow(/the state of approval a-torn has 2 of its 3 parts/);
+    // The gateway's reads do not touch the parts: /status and /approve still see the approval.
+    expect(await approvals.pending('telegram:torn:')).toMatchObject({ approval_id: 'a-torn' });
   });
 
   it('lets the first of concurrent answers win, then is no longer pending', async () => {

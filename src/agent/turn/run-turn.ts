@@ -232,7 +232,9 @@ export async function resumeTurn(deps: TurnRuntimeDeps, message: ApprovalTurn): 
       ...(message.global ? { global: true } : {}),
     };
     await deps.approvals.answer(message.approval_id, message.choice, deps.now?.() ?? new Date(), by);
-    answer = (await deps.approvals.get(message.approval_id)) ?? { ...record, ...by, choice: message.choice };
+    // Whose answer won (this one, or one recorded since): the item alone, the state is in hand.
+    const recorded = await deps.approvals.summary(message.approval_id);
+    answer = recorded ? { ...recorded, state: record.state } : { ...record, ...by, choice: message.choice };
   }
   const choice: ApprovalChoice = answer.choice ?? message.choice;
   const parsed = TurnStateSchema.safeParse(record.state);

@@ -150,7 +150,7 @@ export async function runBuiltinCommand(command: SlashCommand, ctx: CommandConte
         ...by,
       });
       if (!(await ctx.approvals.answer(pending.approval_id, scope.choice, ctx.now, by))) {
-        const recorded = await ctx.approvals.get(pending.approval_id);
+        const recorded = await ctx.approvals.summary(pending.approval_id);
         if (recorded?.choice !== scope.choice || recorded.answered_by !== answeredBy)
           return 'That approval was already answered.';
       }

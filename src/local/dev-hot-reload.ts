@@ -45,6 +45,11 @@ export async function startDevHotReload(parts: {
   hub?: ConsoleHub;
   /** The hooks as they stand (the console's hooks panel): a reload that turns a guard off (or on) prints it. */
   hooksStatus?: () => Promise<Pick<HooksStatus, 'shell_hooks' | 'plugins'>>;
+  /**
+   * The banner's Discord answer-window warning for an engine (`discordAnswerWindowWarning`): a
+   * reload that changes which hooks run before Discord's answer prints it again.
+   */
+  discordWindow?: (engine: HookEngine) => string | undefined;
 }): Promise<HotReload> {
   let guards = parts.hooksStatus ? await parts.hooksStatus().catch(() => undefined) : undefined;
   const hotReload = await startHotReload({
@@ -63,6 +68,16 @@ export async function startDevHotReload(parts: {
   });
   const { hub } = parts;
   if (hub) hotReload.onOutcome(({ ok, message, at }) => hub.publish({ kind: 'reload', ok, message, at }));
+  const { discordWindow } = parts;
+  if (discordWindow) {
+    let warned = discordWindow(parts.holder.current);
+    hotReload.onOutcome(({ ok }) => {
+      if (!ok) return;
+      const now = discordWindow(parts.holder.current);
+      if (now !== undefined && now !== warned) parts.print(`hookgate dev: ${now}`);
+      warned = now;
+    });
+  }
   const { hooksStatus } = parts;
   if (hooksStatus) {
     hotReload.onOutcome(({ ok }) => {

@@ -236,6 +236,7 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
         print,
         ...(hub ? { hub } : {}),
         hooksStatus,
+        discordWindow: (current) => discordAnswerWindowWarning(current, enabledPlatforms(config)),
       });
       const running = hotReload;
       steps.add('the hot reload', () => running.stop());

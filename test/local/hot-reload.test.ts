@@ -48,7 +48,13 @@ beforeAll(async () => {
     'agent-hooks/block.sh': `#!/bin/sh\ncat > /dev/null\necho '{"decision": "block", "reason": "blocked by the approved shell hook"}'\n`,
   });
   await chmod(join(home.path, 'agent-hooks', 'block.sh'), 0o755);
-  const env: NodeJS.ProcessEnv = { ...process.env, HOOKGATE_HOME: home.path };
+  // Discord on: the banner's answer-window warning names the hooks that run before Discord's answer.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOOKGATE_HOME: home.path,
+    DISCORD_PUBLIC_KEY: '0'.repeat(64),
+    DISCORD_APPLICATION_ID: '999',
+  };
   delete env.HOOKGATE_MODEL_BASE_URL;
   delete env.HOOKGATE_ACCEPT_HOOKS;
   delete env.HERMES_ACCEPT_HOOKS;
@@ -152,6 +158,30 @@ describe('hookgate dev hot reload', () => {
     await chat('c3', 'fire the gateway hook');
     await until(() => existsSync(seen), 'the new gateway hook to run');
     expect(await readFile(seen, 'utf8')).toContain('agent:start');
+  });
+
+  it("a gateway hook on a command that reloads in prints Discord's answer-window warning again, naming it", async () => {
+    expect(printed.some((line) => line.startsWith('hookgate dev: discord:'))).toBe(false);
+    await reloadAfter(
+      () =>
+        home.write({
+          'hooks/status-log/HOOK.yaml': 'name: status-log\nevents:\n  - command:status\n',
+          'hooks/status-log/handler.ts': 'export function handle() {}\n',
+        }),
+      (o) => o.ok && (o.loaded?.gatewayHooks ?? []).includes('status-log'),
+    );
+    const warning = printed.find((line) => line.startsWith('hookgate dev: discord:'));
+    expect(warning).toMatch(/these run before the answer: .*gateway hooks on command:status/);
+    // A reload that leaves the list as it was says nothing more.
+    await reloadAfter(
+      () => home.write({ 'hooks/status-log/handler.ts': 'export function handle() { return; }\n' }),
+      (o) => o.ok && o.changed.includes('hooks/status-log/handler.ts'),
+    );
+    expect(printed.filter((line) => line.startsWith('hookgate dev: discord:'))).toHaveLength(1);
+    await reloadAfter(
+      () => rm(join(home.path, 'hooks', 'status-log'), { recursive: true, force: true }),
+      (o) => o.ok && !(o.loaded?.gatewayHooks ?? []).includes('status-log'),
+    );
   });
 
   it('a broken plugin keeps the previous hooks and says why; fixed, it reloads', async () => {

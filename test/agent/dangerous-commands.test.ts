@@ -137,6 +137,8 @@ const DANGEROUS: [string, string][] = [
   // A function named like a wrapper (sg, nohup, …) shadows it: `sg` here is a call of the function (fast-check found it).
   ["sh -c '_() { sg|sg&\n}; sg() { _|_&\n}; _'", 'fork_bomb'],
   ['nohup() { nohup | nohup & }; nohup', 'fork_bomb'],
+  // `command` looks past functions, but an `eval` behind it looks them up again.
+  ['f() { command eval f & f; }; f', 'fork_bomb'],
   ['pkill -u bob', 'kill_all'],
   ['kill -9 $PPID', 'kill_all'],
   ['echo b > /proc/sysrq-trigger', 'system_shutdown'],
@@ -147,6 +149,10 @@ const DANGEROUS: [string, string][] = [
 ];
 
 const HARMLESS = [
+  // The everyday wrapper function: `command` (and `builtin`) run the program, not the function again.
+  'ls() { command ls --color=auto "$@"; }; ls -la',
+  'git() { command git -c color.ui=always "$@"; }; git status',
+  'cd() { builtin cd "$@" && ls; }; cd src',
   'ls',
   'ls -la',
   'git status',

@@ -1053,16 +1053,21 @@ function callsItself(functions: readonly ShellFunction[]): boolean {
 /**
  * The command a simple command runs, behind its wrappers (`nohup f`, `timeout 9 f`, `xargs f`,
  * `eval f`). A function defined on the line shadows a program of its name, wrappers included:
- * with `sg() { …; }` defined, `sg` runs the function, not sg(1) with no command.
+ * with `sg() { …; }` defined, `sg` runs the function, not sg(1) with no command. `command` and
+ * `builtin` are the exception: they look the next word up past the functions, so the everyday
+ * wrapper `ls() { command ls --color "$@"; }` runs ls(1), not itself (an `eval` behind them
+ * looks functions up again).
  */
 function calledName(words: readonly ShellWord[], functions: ReadonlySet<string>): string | undefined {
   let rest = [...words];
+  let pastFunctions = false;
   for (let hops = 0; hops <= MAX_DEPTH && rest[0]; hops++) {
     const program = programName(rest[0]);
-    if (functions.has(program)) return program;
+    if (!pastFunctions && functions.has(program)) return program;
     if (program === 'eval') return rest[1]?.text.split(/\s+/)[0];
     const wrapper = Object.hasOwn(WRAPPERS, program) ? WRAPPERS[program] : undefined;
-    if (!wrapper) return program;
+    if (!wrapper) return pastFunctions ? undefined : program;
+    pastFunctions = program === 'command' || program === 'builtin';
     rest = unwrap(wrapper, rest.slice(1)).words;
   }
   return undefined;

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevChild, type DevChild } from '../support/dev-child.ts';
 import { until } from '../support/until.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
@@ -11,8 +12,7 @@ const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 let home: string;
 /** dev's and chat's own temp dir: the running-dev pointers in it are this test's only (other files start devs too). */
 let tmp: string;
-let dev: ChildProcess;
-let devOut = '';
+let dev: DevChild;
 let url: string;
 
 const env = (): NodeJS.ProcessEnv => {
@@ -42,18 +42,12 @@ beforeAll(async () => {
     join(home, 'plugins', 'greeter', 'index.ts'),
     "export function register(ctx) { ctx.register_hook('pre_llm_call', function greet() { return { context: 'be kind' }; }); }\n",
   );
-  dev = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-  dev.stdout!.on('data', (chunk: Buffer) => (devOut += chunk.toString()));
-  dev.stderr!.on('data', (chunk: Buffer) => (devOut += chunk.toString()));
-  await until(() => /serving (http:\/\/127\.0\.0\.1:\d+)/.test(devOut), 'the dev server URL', {
-    timeoutMs: 40_000,
-    everyMs: 100,
-  });
-  url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(devOut)![1]!;
+  dev = await startDevChild(['--home', home], { cwd: process.cwd(), env: env(), timeoutMs: 40_000 });
+  url = dev.url;
 }, 60_000);
 
 afterAll(async () => {
-  if (dev && dev.exitCode === null) dev.kill('SIGKILL');
+  await dev?.stop('SIGKILL');
   await rm(home, { recursive: true, force: true });
   await rm(tmp, { recursive: true, force: true });
 });

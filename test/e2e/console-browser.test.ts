@@ -1,23 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevChild, type DevChild } from '../support/dev-child.ts';
 import { chromiumFor, launchHeadlessChromium } from '../support/headless-chromium.ts';
 import { until } from '../support/until.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 const available = chromiumFor('console-browser.test.ts');
 
 let root: string;
-let child: ChildProcess;
+let dev: DevChild;
 let browser: BrowserContext | undefined;
 let url: string;
-let output = '';
 let shellCommand = '';
 let allowlistFile = '';
 
@@ -54,28 +51,15 @@ beforeAll(async () => {
   };
   delete env.HOOKGATE_HOME;
   delete env.HOOKGATE_MODEL_BASE_URL;
-  child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--state', join(root, 'state')], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  url = await until(
-    () => {
-      if (child.exitCode !== null) throw new Error(`hookgate dev exited with ${child.exitCode}:\n${output}`);
-      return /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-    },
-    'hookgate dev to start',
-    { timeoutMs: 40_000, everyMs: 100, context: () => output },
-  );
+  dev = await startDevChild(['--home', home, '--state', join(root, 'state')], { cwd: root, env, timeoutMs: 40_000 });
+  url = dev.url;
   // A fresh profile (--user-data-dir) per run.
   browser = await launchHeadlessChromium(join(root, 'chromium-profile'), { width: 1280, height: 860 });
 }, 90_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+  await dev?.stop('SIGKILL');
   if (root) await rm(root, { recursive: true, force: true });
 });
 

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevTurnJournal } from '../../src/local/turn-journal.ts';
+import { startDevChild, type DevChild } from '../support/dev-child.ts';
 import { until } from '../support/until.ts';
 
 /**
@@ -14,20 +13,12 @@ import { until } from '../support/until.ts';
  * is killed with SIGKILL while a `pre_llm_call` shell hook holds that turn, twice; the third
  * start answers the chat with an error and drops the message, and the chat goes on.
  */
-const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
-
 let root: string;
 let home: string;
 let stateDir: string;
-const children: ChildProcess[] = [];
+const devs: DevChild[] = [];
 
-interface Dev {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-async function startDev(): Promise<Dev> {
+async function startDev(): Promise<DevChild> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -43,44 +34,24 @@ async function startDev(): Promise<Dev> {
     'HOOKGATE_API_TOKEN',
   ])
     delete env[name];
-  const child = spawn(
-    process.execPath,
-    [BIN, '--accept-hooks', 'dev', '--port', '0', '--home', home, '--state', stateDir, '--no-watch'],
-    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  children.push(child);
-  let text = '';
-  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  let url: string | undefined;
-  await until(
-    () => {
-      if (child.exitCode !== null) throw new Error(`hookgate dev exited with ${child.exitCode}:\n${text}`);
-      // The state line (with the re-queued and dropped counts) comes after the URL.
-      url = /\n {2}state: .*\n/.test(text) ? /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1] : undefined;
-      return url !== undefined;
-    },
-    'the dev server banner',
-    { timeoutMs: 60_000 },
-  );
-  return { child, url: url!, output: () => text };
-}
-
-function killHard(dev: Dev): Promise<void> {
-  return new Promise((resolve) => {
-    if (dev.child.exitCode !== null || dev.child.signalCode !== null) return resolve();
-    dev.child.once('exit', () => resolve());
-    dev.child.kill('SIGKILL');
+  const dev = await startDevChild(['--accept-hooks', '--home', home, '--state', stateDir, '--no-watch'], {
+    cwd: root,
+    env,
+    // The state line (with the re-queued and dropped counts) comes after the URL.
+    ready: (output) => /\n {2}state: .*\n/.test(output),
+    timeoutMs: 60_000,
   });
+  devs.push(dev);
+  return dev;
 }
 
-const send = (dev: Dev, text: string, messageId: string) =>
+const send = (dev: DevChild, text: string, messageId: string) =>
   fetch(`${dev.url}/webhooks/local`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ chat_id: 'loop', user_id: 'u1', text, message_id: messageId }),
   });
-const history = async (dev: Dev): Promise<string[]> =>
+const history = async (dev: DevChild): Promise<string[]> =>
   ((await (await fetch(`${dev.url}/webhooks/local/messages?chat_id=loop`)).json()) as { text: string }[]).map((m) => m.text);
 /** How many times `pre_llm_call` ran for a turn whose user message is `text` (the hook keeps each call's stdin). */
 const hookCalls = async (text: string): Promise<number> => {
@@ -116,7 +87,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const dev of devs) await dev.stop('SIGKILL');
   if (root) await rm(root, { recursive: true, force: true });
 });
 
@@ -126,14 +97,14 @@ describe('a journaled turn that kills hookgate dev twice', () => {
     const first = await startDev();
     expect((await send(first, 'the killer', 'k1')).status).toBe(202);
     await until(() => existsSync(join(home, 'held')), 'the hook to hold the turn');
-    await killHard(first);
+    await first.stop('SIGKILL');
 
     // Second start: re-sent once, and it holds (and dies) again. (The first hook, orphaned by
     // the kill, still holds too: counted calls, not the `held` file, tell the second run.)
     const second = await startDev();
     expect(second.output()).toMatch(/1 unanswered turn\(s\) re-queued/);
     await until(async () => (await hookCalls('the killer')) === 2, 'the re-sent turn to be held again');
-    await killHard(second);
+    await second.stop('SIGKILL');
 
     // Third start: no re-run; the chat is told, and goes on.
     await rm(join(home, 'hold'));
@@ -151,6 +122,6 @@ describe('a journaled turn that kills hookgate dev twice', () => {
     expect((await send(third, 'after two', 'k3')).status).toBe(202);
     await until(async () => (await history(third)).includes('You said: after two'), 'a later message to be answered');
     expect(await hookCalls('the killer')).toBe(2);
-    await killHard(third);
+    await third.stop('SIGKILL');
   });
 });

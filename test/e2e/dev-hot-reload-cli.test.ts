@@ -1,30 +1,28 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startDevChild, type DevChild } from '../support/dev-child.ts';
 import { until } from '../support/until.ts';
 
 /**
  * The real `hookgate dev` binary: hot reload is on by default (a plugin edit reaches the next
  * turn, announced on stdout), and `--no-watch` turns it off (the banner says so).
  */
-const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 const PLUGIN = (word: string) =>
   `export function register(ctx: any) { ctx.register_hook('transform_llm_output', ({ response_text }: any) => '${word} ' + response_text); }\n`;
 
-const started: { child: ChildProcess; home: string }[] = [];
+const homes: string[] = [];
+const devs: DevChild[] = [];
 
 afterAll(async () => {
-  for (const { child, home } of started) {
-    if (child.exitCode === null) child.kill('SIGKILL');
-    await rm(home, { recursive: true, force: true });
-  }
+  for (const dev of devs) await dev.stop('SIGKILL');
+  for (const home of homes) await rm(home, { recursive: true, force: true });
 });
 
 async function startDev(extra: string[]): Promise<{ url: string; home: string; output: () => string }> {
   const home = await mkdtemp(join(tmpdir(), 'hookgate-reload-cli-'));
+  homes.push(home);
   await mkdir(join(home, 'plugins', 'word'), { recursive: true });
   await writeFile(join(home, 'config.yaml'), 'plugins:\n  enabled: [word]\n');
   await writeFile(join(home, 'plugins', 'word', 'plugin.yaml'), 'name: word\n');
@@ -32,25 +30,14 @@ async function startDev(extra: string[]): Promise<{ url: string; home: string; o
   const env: NodeJS.ProcessEnv = { ...process.env, HOOKGATE_LOG_LEVEL: 'warn', HOOKGATE_DEV_STATE: 'memory' };
   delete env.HOOKGATE_HOME;
   delete env.HOOKGATE_MODEL_BASE_URL;
-  const child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, ...extra], {
+  const dev = await startDevChild(['--home', home, ...extra], {
     cwd: home,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    ready: (output) => output.includes('hot reload:'),
+    timeoutMs: 40_000,
   });
-  started.push({ child, home });
-  let out = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  let url = '';
-  await until(
-    () => {
-      url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? '';
-      return url !== '' && out.includes('hot reload:');
-    },
-    'the dev banner',
-    { timeoutMs: 40_000 },
-  );
-  return { url, home, output: () => out };
+  devs.push(dev);
+  return { url: dev.url, home, output: dev.output };
 }
 
 async function chat(url: string, text: string): Promise<string> {

@@ -1,28 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devEndpointsPath } from '../../src/local/dev-endpoints.ts';
+import { startDevChild, type DevChild } from '../support/dev-child.ts';
 import { startFakePlatforms, type FakePlatforms } from '../support/fake-platforms/fake-platform-server.ts';
 import { discordHeaders, discordKeys } from '../support/fake-platforms/signed-requests.ts';
 import { until } from '../support/until.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
-
 const keys = discordKeys();
 let fake: FakePlatforms;
 let home: string;
-let child: ChildProcess;
+let dev: DevChild;
 let cwd: string | undefined;
 let url: string;
-let stdout = '';
-let stderr = '';
 
 const eventually = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 25_000) =>
-  until(probe, what, { timeoutMs, everyMs: 100, context: () => `stdout:\n${stdout}\nstderr:\n${stderr}` });
+  until(probe, what, { timeoutMs, everyMs: 100, context: () => `stdout:\n${dev.stdout()}\nstderr:\n${dev.stderr()}` });
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'hookgate-e2e-'));
@@ -49,14 +44,12 @@ beforeAll(async () => {
   };
   delete env.HOOKGATE_HOME;
   delete env.HOOKGATE_MODEL_BASE_URL;
-  child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  url = await eventually(async () => /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1], 'the dev server URL', 40_000);
+  dev = await startDevChild(['--home', home], { cwd, env, timeoutMs: 40_000 });
+  url = dev.url;
 }, 60_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+  await dev?.stop('SIGKILL');
   await fake?.close();
   await rm(home, { recursive: true, force: true });
   if (cwd) await rm(cwd, { recursive: true, force: true });
@@ -64,8 +57,8 @@ afterAll(async () => {
 
 describe('hookgate dev (the real binary)', () => {
   it('prints what it serves', () => {
-    expect(stdout).toContain('platforms: telegram, discord, local');
-    expect(stdout).toMatch(/stand-in model/);
+    expect(dev.stdout()).toContain('platforms: telegram, discord, local');
+    expect(dev.stdout()).toMatch(/stand-in model/);
   });
 
   it('fires gateway:startup with the platforms through the observer pipeline', async () => {
@@ -164,9 +157,8 @@ describe('hookgate dev (the real binary)', () => {
   it('writes the dev endpoints file and removes it on SIGINT', async () => {
     const endpoints = JSON.parse(await readFile(devEndpointsPath(home), 'utf8')) as { gatewayUrl: string; pid: number };
     expect(endpoints.gatewayUrl).toBe(url);
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
+    dev.child.kill('SIGINT');
+    expect(await dev.waitForExit()).toBe(0);
     expect(existsSync(devEndpointsPath(home))).toBe(false);
   });
 });

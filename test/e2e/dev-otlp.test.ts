@@ -1,30 +1,29 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDevEndpoints } from '../../src/local/dev-endpoints.ts';
 import { addTelemetrySubscriber } from '../support/telemetry-subscriber.ts';
 import { TURN_TRACE_EVENT } from '../../src/telemetry/turn-trace-event.ts';
+import { startDevChild, type DevChild } from '../support/dev-child.ts';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.ts';
 import { until } from '../support/until.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
-
 let otlp: OtlpReceiver;
 let model: FakeModelServer;
 let home: string;
-let child: ChildProcess;
+let dev: DevChild;
 let url: string;
-let stdout = '';
-let stderr = '';
 
 /** Polls until `probe` gives a value (the upper bound is a failure, not a timing assertion). */
 const eventually = <T>(probe: () => T | undefined | Promise<T | undefined>, what: () => string, timeoutMs = 30_000) =>
-  until(probe, 'a value', { timeoutMs, everyMs: 50, context: () => `(${what()})\nstdout:\n${stdout}\nstderr:\n${stderr}` });
+  until(probe, 'a value', {
+    timeoutMs,
+    everyMs: 50,
+    context: () => `(${what()})\nstdout:\n${dev.stdout()}\nstderr:\n${dev.stderr()}`,
+  });
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'hookgate-otlp-'));
@@ -55,28 +54,12 @@ beforeAll(async () => {
   delete env.HOOKGATE_HOME;
   delete env.HOOKGATE_OTLP_ENDPOINT;
   delete env.OTEL_EXPORTER_OTLP_PROTOCOL;
-  child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--otlp', otlp.url], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  url = await eventually(
-    () => /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1],
-    () => 'the dev server URL',
-    40_000,
-  );
+  dev = await startDevChild(['--home', home, '--otlp', otlp.url], { cwd: process.cwd(), env, timeoutMs: 40_000 });
+  url = dev.url;
 }, 60_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    child.kill('SIGTERM');
-    await eventually(
-      () => (child.exitCode !== null ? true : undefined),
-      () => 'dev to stop',
-      10_000,
-    ).catch(() => child.kill('SIGKILL'));
-  }
+  await dev?.stop('SIGTERM', { killAfterMs: 10_000 });
   await otlp?.close();
   await model?.close();
   await rm(home, { recursive: true, force: true });
@@ -84,7 +67,7 @@ afterAll(async () => {
 
 describe('hookgate dev --otlp', () => {
   it('says where telemetry goes', () => {
-    expect(stdout).toContain(`telemetry: OTLP (http/protobuf) to ${otlp.url}`);
+    expect(dev.stdout()).toContain(`telemetry: OTLP (http/protobuf) to ${otlp.url}`);
   });
 
   it("exports one turn's span tree with GenAI attributes, and a redelivered event makes no second span", async () => {
@@ -196,6 +179,6 @@ describe('hookgate dev --otlp', () => {
     expect(otlp.spans.length).toBe(before);
     const ids = otlp.spans.map((s) => s.spanId);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(stderr).not.toMatch(/telemetry|OTLP/i);
+    expect(dev.stderr()).not.toMatch(/telemetry|OTLP/i);
   });
 });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevChild, type DevChild } from '../support/dev-child.ts';
 import { startFakePlatforms, type FakePlatforms } from '../support/fake-platforms/fake-platform-server.ts';
 import { until } from '../support/until.ts';
 
@@ -14,13 +15,8 @@ let root: string;
 let home: string;
 let cwd: string;
 let fake: FakePlatforms;
+const devs: DevChild[] = [];
 const children: ChildProcess[] = [];
-
-interface Dev {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
 
 const eventually = <T>(
   probe: () => Promise<T | undefined> | T | undefined,
@@ -29,7 +25,7 @@ const eventually = <T>(
   timeoutMs = 40_000,
 ) => until(probe, what, { timeoutMs, everyMs: 100, context });
 
-async function startDev(...extra: string[]): Promise<Dev> {
+async function startDev(...extra: string[]): Promise<DevChild> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -41,42 +37,27 @@ async function startDev(...extra: string[]): Promise<Dev> {
   delete env.HOOKGATE_HOME;
   delete env.HOOKGATE_MODEL_BASE_URL;
   delete env.HOOKGATE_DEV_STATE; // the default state folder, .hookgate/state in the hooks home
-  const child = spawn(process.execPath, [BIN, '--accept-hooks', 'dev', '--port', '0', '--home', home, ...extra], {
+  const dev = await startDevChild(['--accept-hooks', '--home', home, ...extra], {
     cwd,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // The banner is one write; waiting for its state line too keeps this test off chunking.
+    ready: (output) => /\n {2}state: /.test(output),
+    timeoutMs: 40_000,
   });
-  children.push(child);
-  let text = '';
-  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  // The banner is one write; waiting for its state line too keeps this test off chunking.
-  const url = await eventually(
-    () => (/\n {2}state: /.test(text) ? /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1] : undefined),
-    'the dev server banner',
-    () => text,
-  );
-  return { child, url, output: () => text };
+  devs.push(dev);
+  return dev;
 }
 
-function killHard(dev: Dev): Promise<void> {
-  return new Promise((resolve) => {
-    if (dev.child.exitCode !== null || dev.child.signalCode !== null) return resolve();
-    dev.child.once('exit', () => resolve());
-    dev.child.kill('SIGKILL');
-  });
-}
-
-const send = (dev: Dev, body: Record<string, string>) =>
+const send = (dev: DevChild, body: Record<string, string>) =>
   fetch(`${dev.url}/webhooks/local`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-const history = async (dev: Dev, chat: string): Promise<string[]> =>
+const history = async (dev: DevChild, chat: string): Promise<string[]> =>
   ((await (await fetch(`${dev.url}/webhooks/local/messages?chat_id=${chat}`)).json()) as { text: string }[]).map((m) => m.text);
 
-const telegram = (dev: Dev, updateId: number, text: string) =>
+const telegram = (dev: DevChild, updateId: number, text: string) =>
   fetch(`${dev.url}/webhooks/telegram`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'restart-secret' },
@@ -108,6 +89,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const dev of devs) await dev.stop('SIGKILL');
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await fake?.close();
   await rm(root, { recursive: true, force: true });
@@ -128,7 +110,7 @@ describe('hookgate dev state across kill -9', () => {
     await writeFile(join(home, 'hold'), '');
     expect((await send(first, { chat_id: 'c1', user_id: 'u1', text: 'two', message_id: 'm2' })).status).toBe(202);
     await eventually(() => (existsSync(join(home, 'held')) ? true : undefined), 'the hook to hold the turn', first.output);
-    await killHard(first);
+    await first.stop('SIGKILL');
     await rm(join(home, 'hold'));
 
     const second = await startDev();
@@ -164,12 +146,12 @@ describe('hookgate dev state across kill -9', () => {
       second.output,
     );
     expect(await history(second, 'c1')).toEqual(['You said: one', 'You said: two', 'You said: three']);
-    await killHard(second);
+    await second.stop('SIGKILL');
 
     // --fresh starts empty.
     const third = await startDev('--fresh');
     expect(await history(third, 'c1')).toEqual([]);
-    await killHard(third);
+    await third.stop('SIGKILL');
   });
 
   it('refuses a second dev on the same state folder with a clear message', { timeout: 90_000 }, async () => {
@@ -188,6 +170,6 @@ describe('hookgate dev state across kill -9', () => {
     expect(stderr).toContain(
       `the state folder ${join(root, 'shared-state')} is in use by another hookgate dev (pid ${first.child.pid})`,
     );
-    await killHard(first);
+    await first.stop('SIGKILL');
   });
 });

@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { startDevChild, type DevChild } from '../support/dev-child.ts';
 import { until } from '../support/until.ts';
 
 /**
@@ -12,9 +11,8 @@ import { until } from '../support/until.ts';
  * reason `shutdown`) and the process ends even though a hook never returns and keeps the
  * event loop busy.
  */
-const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 let home: TempHome;
-const children: ChildProcess[] = [];
+let dev: DevChild | undefined;
 
 beforeAll(async () => {
   home = await tempHome({
@@ -36,30 +34,9 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await dev?.stop('SIGKILL');
   await home?.remove();
 });
-
-function startDev(): { child: ChildProcess; url: Promise<string>; exited: Promise<number | null>; output: () => string } {
-  const child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home.path], {
-    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_MODEL_BASE_URL: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  const url = new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.once('exit', () => reject(new Error(`dev exited early:\n${out}`)));
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, url, exited, output: () => out };
-}
 
 async function lines(file: string): Promise<string[]> {
   return (await readFile(join(home.path, file), 'utf8').catch(() => '')).split('\n').filter(Boolean);
@@ -67,9 +44,12 @@ async function lines(file: string): Promise<string[]> {
 
 describe('hookgate dev shutdown', () => {
   it('SIGTERM with two turns stuck in a hook: on_session_finalize once per session, then the process ends', async () => {
-    const dev = startDev();
+    dev = await startDevChild(['--home', home.path], {
+      cwd: process.cwd(),
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_MODEL_BASE_URL: '' },
+    });
     try {
-      const url = await dev.url;
+      const { url } = dev;
       for (const chat of ['a', 'b']) {
         const res = await fetch(`${url}/webhooks/local`, {
           method: 'POST',
@@ -80,9 +60,9 @@ describe('hookgate dev shutdown', () => {
       }
       await until(async () => (await lines('started.log')).length >= 2, 'both turns started');
       dev.child.kill('SIGTERM');
-      expect(await dev.exited).toBe(0);
+      expect(await dev.waitForExit()).toBe(0);
     } finally {
-      if (dev.child.exitCode === null) dev.child.kill('SIGKILL');
+      await dev.stop('SIGKILL');
     }
     const started = await lines('started.log');
     const finalized = (await lines('finalize.jsonl')).map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_TURN_CONCURRENCY } from '../../src/local/local-turns.ts';
 import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { startDevChild, type DevChild } from '../support/dev-child.ts';
 import { until } from '../support/until.ts';
 
 /**
@@ -12,9 +11,8 @@ import { until } from '../support/until.ts';
  * a slow hook) do not hold another chat's turn. With two turn pollers, two such chats held every
  * other chat until theirs ended.
  */
-const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 let home: TempHome;
-let dev: ChildProcess | undefined;
+let dev: DevChild | undefined;
 
 beforeAll(async () => {
   home = await tempHome({
@@ -36,29 +34,24 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  if (dev && dev.exitCode === null) dev.kill('SIGKILL');
+  await dev?.stop('SIGKILL');
   await home?.remove();
 });
 
 describe('hookgate dev turn concurrency', () => {
   it("answers a chat while four other chats' turns are still running", async () => {
     // The state in memory (a --state folder would be made in the working directory).
-    dev = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home.path], {
+    dev = await startDevChild(['--home', home.path], {
+      cwd: process.cwd(),
       env: {
         ...process.env,
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         HOOKGATE_MODEL_BASE_URL: '',
         HOOKGATE_DEV_STATE: 'memory',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    dev.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    dev.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const url = await until(() => /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 'dev to serve', {
       timeoutMs: 60_000,
-      context: () => out,
     });
+    const { url } = dev;
     const say = async (chat: string, text: string) => {
       const res = await fetch(`${url}/webhooks/local`, {
         method: 'POST',
@@ -72,7 +65,7 @@ describe('hookgate dev turn concurrency', () => {
     expect(DEV_TURN_CONCURRENCY).toBeGreaterThan(held);
     for (let i = 0; i < held; i++) await say(`slow-${i}`, 'hold on');
     const heldLog = async () => (await readFile(join(home.path, 'held.log'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
-    await until(async () => (await heldLog()).length === held, `${held} turns inside the slow hook`, { context: () => out });
+    await until(async () => (await heldLog()).length === held, `${held} turns inside the slow hook`, { context: dev.output });
 
     await say('quick', 'hello');
     const replies = await until(
@@ -82,7 +75,7 @@ describe('hookgate dev turn concurrency', () => {
         return messages.length > 0 ? messages : undefined;
       },
       'the quick chat to be answered',
-      { context: () => out },
+      { context: dev.output },
     );
     expect(replies.length).toBeGreaterThan(0);
     expect(await heldLog()).toHaveLength(held); // the slow ones are still in their hook

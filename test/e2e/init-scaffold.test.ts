@@ -1,10 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevChild, type DevChild } from '../support/dev-child.ts';
 import { until } from '../support/until.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
@@ -37,7 +38,7 @@ function hookgate(args: string[], input?: string) {
 
 let parent: string;
 let home: string;
-let dev: ChildProcess | undefined;
+let dev: DevChild | undefined;
 
 beforeAll(async () => {
   parent = await mkdtemp(join(tmpdir(), 'hookgate-init-'));
@@ -45,7 +46,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (dev && dev.exitCode === null) dev.kill('SIGKILL');
+  await dev?.stop('SIGKILL');
   await rm(parent, { recursive: true, force: true });
 });
 
@@ -107,15 +108,9 @@ describe('hookgate init [DIR]', () => {
   }, 60_000);
 
   it('runs in hookgate dev: the plugin, the approved shell hook and the gateway hook all fire', async () => {
-    let out = '';
-    dev = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-    dev.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    dev.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    await until(() => /serving (http:\/\/127\.0\.0\.1:\d+)/.test(out), `the dev server URL\n${out}`, {
-      timeoutMs: 40_000,
-      everyMs: 100,
-    });
-    const url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
+    dev = await startDevChild(['--home', home], { cwd: process.cwd(), env: env(), timeoutMs: 40_000 });
+    const { url } = dev;
+    const out = dev.output();
     // The gateway's registry lines at start, plain on stdout (hook-semantics §2.1, §0.5); no sampling_rate: 0 on log lines.
     expect(out.split('\n')).toContain("[hooks] Loaded hook 'agent-log' for events: ['agent:start', 'agent:end']");
     expect(out).not.toContain('sampling_rate');

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startDevChild } from '../support/dev-child.ts';
 import { until } from '../support/until.ts';
 import { runNode } from '../support/run-node.ts';
 
@@ -46,21 +46,9 @@ describe('hookgate replay', () => {
     delete env.HOOKGATE_HOME;
     delete env.HERMES_HOME;
     delete env.HOOKGATE_MODEL_BASE_URL;
-    const dev: ChildProcess = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--no-watch'], {
-      cwd: home,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    cleanup.push(async () => {
-      if (dev.exitCode === null) dev.kill('SIGKILL');
-    });
-    let out = '';
-    dev.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-    dev.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    let url = '';
-    await until(() => (url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? '') !== '', 'the dev banner', {
-      timeoutMs: 40_000,
-    });
+    const dev = await startDevChild(['--home', home, '--no-watch'], { cwd: home, env, timeoutMs: 40_000 });
+    cleanup.push(() => dev.stop('SIGKILL'));
+    const url = dev.url;
 
     const posted = await fetch(`${url}/webhooks/local`, {
       method: 'POST',

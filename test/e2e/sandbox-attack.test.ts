@@ -1,13 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeBubblewrap } from '../../src/agent/sandbox/probe-bubblewrap.ts';
-import { until } from '../support/until.ts';
+import { startDevChild, type DevChild } from '../support/dev-child.ts';
 import { chatLocally } from '../support/local-chat.ts';
 
 /*
@@ -23,7 +22,6 @@ import { chatLocally } from '../support/local-chat.ts';
  * decoded environment), so a test here fails when the route leaks and when it silently did
  * nothing.
  */
-const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 
 /** Every planted value: `plnt` + 24 hex characters, a shape no redactor knows. */
 const planted = (): string => `plnt${randomBytes(12).toString('hex')}`;
@@ -54,10 +52,9 @@ let state: string;
 let operatorHome: string;
 let project: string;
 let workspaces: string;
-let dev: ChildProcess;
+let dev: DevChild;
 let url: string;
 let port: string;
-let devOutput = '';
 const replies: string[] = [];
 
 /** The planted files, with the secret each holds. */
@@ -99,27 +96,13 @@ beforeAll(async () => {
     HOOKGATE_MODEL_BASE_URL: '',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
-  dev = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home, '--state', state, '--no-watch'], {
-    cwd: project,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  dev.stdout!.on('data', (chunk: Buffer) => (devOutput += chunk.toString()));
-  dev.stderr!.on('data', (chunk: Buffer) => (devOutput += chunk.toString()));
-  await until(() => /serving (http:\/\/127\.0\.0\.1:(\d+))/.test(devOutput) || dev.exitCode !== null, 'hookgate dev to serve', {
-    timeoutMs: 60_000,
-  });
-  const match = /serving (http:\/\/127\.0\.0\.1:(\d+))/.exec(devOutput);
-  if (!match) throw new Error(`hookgate dev did not start:\n${devOutput}`);
-  url = match[1]!;
-  port = match[2]!;
+  dev = await startDevChild(['--home', home, '--state', state, '--no-watch'], { cwd: project, env, timeoutMs: 60_000 });
+  url = dev.url;
+  port = new URL(url).port;
 }, 90_000);
 
 afterAll(async () => {
-  if (dev && dev.exitCode === null) {
-    dev.kill('SIGTERM');
-    await until(() => dev.exitCode !== null, 'hookgate dev to stop', { timeoutMs: 10_000 }).catch(() => dev.kill('SIGKILL'));
-  }
+  await dev?.stop('SIGTERM', { killAfterMs: 10_000 });
   if (base) await rm(base, { recursive: true, force: true });
 });
 
@@ -160,7 +143,7 @@ describe.skipIf(!haveSandbox)(
   { timeout: 600_000 },
   () => {
     it('the banner says the tools run in bubblewrap', () => {
-      expect(devOutput).toContain('tool sandbox: bwrap (network: none');
+      expect(dev.output()).toContain('tool sandbox: bwrap (network: none');
     });
 
     it('0 secrets from the environment of every visible process, in any encoding', async () => {
@@ -277,7 +260,7 @@ describe.skipIf(!haveSandbox)(
     it('kill -9 $PPID, kill -9 -1 and a fork bomb leave the server answering', async () => {
       for (const command of ['kill -9 $PPID; echo after', 'kill -9 -1; echo after', "bash -c ':(){ :|:& };:'; echo bomb-done"]) {
         await chat('kill', `run: ${command}`);
-        expect(dev.exitCode, command).toBeNull();
+        expect(dev.child.exitCode, command).toBeNull();
         expect((await fetch(`${url}/healthz`)).status, command).toBe(200);
         expect(await chat('kill-check', 'hello'), command).toBe('You said: hello');
       }

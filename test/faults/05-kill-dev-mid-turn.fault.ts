@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevChild, type DevChild } from '../support/dev-child.ts';
 import { startFakePlatforms, type FakePlatforms } from '../support/fake-platforms/fake-platform-server.ts';
 import { faultLine, settle, size, until } from './support/fault-line.ts';
 
@@ -17,22 +16,15 @@ import { faultLine, settle, size, until } from './support/fault-line.ts';
  * restart start no turn (the hook writes down every call).
  */
 const CHATS = size(20, 6);
-const BIN = fileURLToPath(new URL('../../bin/hookgate.js', import.meta.url));
 const SECRET = 'kill-secret';
 
 let root: string;
 let home: string;
 let stateDir: string;
 let fake: FakePlatforms;
-const children: ChildProcess[] = [];
+const devs: DevChild[] = [];
 
-interface Dev {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-async function startDev(): Promise<Dev> {
+async function startDev(): Promise<DevChild> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOOKGATE_LOG_LEVEL: 'warn',
@@ -48,36 +40,19 @@ async function startDev(): Promise<Dev> {
     'HOOKGATE_API_TOKEN',
   ])
     delete env[name];
-  const child = spawn(process.execPath, [BIN, '--accept-hooks', 'dev', '--port', '0', '--home', home, '--state', stateDir], {
+  const dev = await startDevChild(['--accept-hooks', '--home', home, '--state', stateDir], {
     cwd: root,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // The state line (with the re-queued count) comes after the URL, maybe in a later chunk.
+    ready: (output) => /\n {2}state: .*\n/.test(output),
+    timeoutMs: 240_000,
   });
-  children.push(child);
-  let text = '';
-  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const url = await until(
-    () => {
-      if (child.exitCode !== null) throw new Error(`hookgate dev exited with ${child.exitCode}:\n${text}`);
-      // The state line (with the re-queued count) comes after the URL, maybe in a later chunk.
-      return /\n {2}state: .*\n/.test(text) ? /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1] : undefined;
-    },
-    (u) => u !== undefined,
-  );
-  return { child, url: url!, output: () => text };
-}
-
-function killHard(dev: Dev): Promise<void> {
-  return new Promise((resolve) => {
-    if (dev.child.exitCode !== null || dev.child.signalCode !== null) return resolve();
-    dev.child.once('exit', () => resolve());
-    dev.child.kill('SIGKILL');
-  });
+  devs.push(dev);
+  return dev;
 }
 
 /** Telegram update `n` in chat `chat` (numeric ids: the same `n` is a redelivery). */
-const telegram = async (dev: Dev, chat: number, n: number, text: string): Promise<number> => {
+const telegram = async (dev: DevChild, chat: number, n: number, text: string): Promise<number> => {
   const res = await fetch(`${dev.url}/webhooks/telegram`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET },
@@ -136,7 +111,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const dev of devs) await dev.stop('SIGKILL');
   await rm(join(home ?? root, 'hold'), { force: true });
   await fake?.close();
   if (root) await rm(root, { recursive: true, force: true });
@@ -158,7 +133,7 @@ describe('fault 5: kill -9 of hookgate dev mid-turn', () => {
     for (const chat of chats) statuses.push(await telegram(first, chat, chat * 10 + 2, inFlight(chat)));
     await until(async () => existsSync(join(home, 'held')), Boolean);
     const heldInHook = (await Promise.all(chats.map((chat) => hookCalls(inFlight(chat))))).reduce((a, b) => a + b, 0);
-    await killHard(first);
+    await first.stop('SIGKILL');
     const repliedBeforeKill = chats.filter((chat) => replies(chat).length > 1).length;
     await rm(join(home, 'hold'));
 
@@ -181,7 +156,7 @@ describe('fault 5: kill -9 of hookgate dev mid-turn', () => {
     const callsAfterRedelivery = await Promise.all(
       chats.map(async (chat) => (await hookCalls(firstText(chat))) + (await hookCalls(inFlight(chat)))),
     );
-    await killHard(second);
+    await second.stop('SIGKILL');
 
     const got = chats.map((chat) => replies(chat));
     const answered = chats.filter((chat, i) => got[i]!.some((t) => t.includes(inFlight(chat)))).length;

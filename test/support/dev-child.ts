@@ -12,13 +12,27 @@ export interface DevChild {
   readonly url: string;
   /** Everything it printed so far, stdout and stderr interleaved. */
   output(): string;
-  /** SIGTERM, then waits for it to exit (nothing if it already has). */
-  stop(): Promise<void>;
+  /** What it printed so far on stdout only. */
+  stdout(): string;
+  /** What it printed so far on stderr only. */
+  stderr(): string;
+  /** Resolves with its exit code (null when a signal ended it) once it has exited, even if that was before the call. */
+  waitForExit(): Promise<number | null>;
+  /**
+   * Sends `signal` (SIGTERM unless given), then waits for it to exit (nothing if it already has).
+   * With `killAfterMs`, a child still running that long after the signal gets SIGKILL.
+   *
+   * @example
+   * await dev.stop('SIGKILL'); // kill -9
+   * await dev.stop('SIGTERM', { killAfterMs: 10_000 });
+   */
+  stop(signal?: NodeJS.Signals, options?: { killAfterMs?: number }): Promise<void>;
 }
 
 /**
- * Starts `hookgate dev --port 0 …args` with `env` and waits for its banner (and `ready`, if given);
- * fails at once, with what it printed, if it exits first.
+ * Starts `hookgate dev --port 0 …args` with `env` in `cwd` and waits for its banner (and `ready`,
+ * if given); fails at once, with what it printed, if it exits first. A child that has not served
+ * within `timeoutMs` (60 s unless given) gets SIGKILL before the wait fails.
  *
  * @example
  * const dev = await startDevChild(['--home', home, '--no-watch'], { cwd: root, env });
@@ -34,28 +48,54 @@ export async function startDevChild(
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    output += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    output += chunk.toString();
+  });
   let url = '';
-  await until(
-    () => {
-      if (child.exitCode !== null) throw new Error(`hookgate dev exited with ${child.exitCode}:\n${output}`);
-      url = SERVING.exec(output)?.[1] ?? '';
-      return url !== '' && (options.ready?.(output) ?? true);
-    },
-    'the dev banner',
-    { timeoutMs: options.timeoutMs ?? 60_000 },
-  );
+  try {
+    await until(
+      () => {
+        if (child.exitCode !== null) throw new Error(`hookgate dev exited with ${child.exitCode}:\n${output}`);
+        url = SERVING.exec(output)?.[1] ?? '';
+        return url !== '' && (options.ready?.(output) ?? true);
+      },
+      'the dev banner',
+      { timeoutMs: options.timeoutMs ?? 60_000, context: () => output },
+    );
+  } catch (error) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    throw error;
+  }
   return {
     child,
     url,
     output: () => output,
-    async stop() {
+    stdout: () => stdout,
+    stderr: () => stderr,
+    waitForExit: () => exited,
+    async stop(signal = 'SIGTERM', { killAfterMs } = {}) {
       if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      child.kill(signal);
+      if (killAfterMs === undefined) {
+        await exited;
+        return;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), killAfterMs)));
+      if ((await Promise.race([exited, late])) === 'late') {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      clearTimeout(timer);
     },
   };
 }

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -7,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
+import { startDevChild } from '../../support/dev-child.ts';
 import { until } from '../../support/until.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const EXAMPLES = join(REPO, 'examples');
-const BIN = join(REPO, 'bin', 'hookgate.js');
 
 /** What running the examples leaves in examples/ (git-ignored): never part of a copy. */
 const RUN_STATE = /^(shell-hooks-allowlist\.json(\..*)?|\.hookgate|logs)$/;
@@ -74,29 +73,22 @@ export async function startExamplesDev(
   ]) {
     if (!options.env || !(name in options.env)) delete env[name];
   }
-  let out = '';
-  let err = '';
   // The cwd is the copy: nothing the server writes (state, endpoints) lands in the repository.
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--home', home], {
-    cwd: home,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-
+  const dev = await startDevChild(['--home', home], { cwd: home, env, timeoutMs: 60_000 });
+  const { child, url } = dev;
   const eventually = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 60_000) =>
     until(
       async () => {
         const value = await probe().catch(() => undefined);
         if (value === undefined && child.exitCode !== null)
-          throw new Error(`hookgate dev exited (${child.exitCode}) while waiting for ${what}\nstdout:\n${out}\nstderr:\n${err}`);
+          throw new Error(
+            `hookgate dev exited (${child.exitCode}) while waiting for ${what}\nstdout:\n${dev.stdout()}\nstderr:\n${dev.stderr()}`,
+          );
         return value;
       },
       what,
-      { timeoutMs, everyMs: 50, context: () => `stdout:\n${out}\nstderr:\n${err}` },
+      { timeoutMs, everyMs: 50, context: () => `stdout:\n${dev.stdout()}\nstderr:\n${dev.stderr()}` },
     );
-  const url = await eventually(async () => /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 'the dev server URL', 60_000);
 
   const replies = async (chatId: string): Promise<string[]> => {
     const list = (await (await fetch(`${url}/webhooks/local/messages?chat_id=${encodeURIComponent(chatId)}`)).json()) as {
@@ -115,8 +107,8 @@ export async function startExamplesDev(
   return {
     home,
     url,
-    stdout: () => out,
-    stderr: () => err,
+    stdout: dev.stdout,
+    stderr: dev.stderr,
     replies,
     post,
     async chat(chatId, text, userId) {
@@ -133,12 +125,7 @@ export async function startExamplesDev(
       }, what);
     },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGINT');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 8_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await dev.stop('SIGINT', { killAfterMs: 8_000 });
       await rm(home, { recursive: true, force: true });
     },
   };

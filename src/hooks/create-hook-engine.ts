@@ -213,6 +213,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
     },
     emit: (event, context) => gateway.emit(event, context),
     emitCollect: (event, context) => gateway.emitCollect(event, context),
+    publishesObservers: sink !== undefined,
     hasHook: (hook) => registry.has(hook),
     observe: observeAny,
     runObservers,

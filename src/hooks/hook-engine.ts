@@ -116,6 +116,12 @@ export interface HookEngine {
     payload: PayloadOf<T>,
     meta?: { id?: string; session_id?: string; turn_id?: string; inline?: boolean },
   ): Promise<void>;
+  /**
+   * True when `observe` hands events to an observer sink (the pipeline) instead of running their
+   * hooks here (but for `inline`): nothing of the caller's waits on them, so a caller may go on
+   * while they are handed over, as long as it hands them over in order (TurnHooks does).
+   */
+  readonly publishesObservers?: boolean;
   /** Runs the hooks of one observer event here and now (the consumer side of `observe`). */
   runObservers(type: string, payload: Kwargs): Promise<void>;
   /**

@@ -66,14 +66,29 @@ export class TurnSpanRecorder {
 
   /** One hook callback run (or a hook call nobody answered inline), under the operation in progress. */
   recordHook(fields: OperationFields<'hook'>, startedAt: string, durationMs: number): void {
-    this.operations.push({
+    this.openHook(fields, startedAt).end(durationMs);
+  }
+
+  /**
+   * A hook call recorded now, under the operation in progress here, whose duration and outcome
+   * come later (`end`): an observer event handed to the pipeline off the turn's path.
+   */
+  openHook(fields: OperationFields<'hook'>, startedAt: string): { end(durationMs: number, decision?: string): void } {
+    const operation: OperationOf<'hook'> = {
       ...fields,
       kind: 'hook',
       id: `op${++this.next}`,
       parent: this.current(),
       started_at: startedAt,
-      duration_ms: round(durationMs),
-    });
+      duration_ms: 0,
+    };
+    this.operations.push(operation);
+    return {
+      end(durationMs, decision) {
+        operation.duration_ms = round(durationMs);
+        if (decision !== undefined) operation.decision = decision;
+      },
+    };
   }
 }
 

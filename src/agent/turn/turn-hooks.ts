@@ -46,6 +46,8 @@ export interface TurnHookMeta {
  */
 export class TurnHooks {
   private readonly pending = new Set<Promise<void>>();
+  /** The last observer event handed to the pipeline; the next one waits for it (order kept). */
+  private handover: Promise<void> = Promise.resolve();
   /** Every hook call of this turn (this invocation), for `hookgate trace`. */
   readonly trace: TraceRecord[] = [];
   /** Numbers the hook calls of this invocation, so a trace groups a call's callback records. */
@@ -131,6 +133,10 @@ export class TurnHooks {
     const started = performance.now();
     try {
       const payload = typeof kwargs === 'function' ? kwargs() : kwargs;
+      if (!options.inline && this.engine.publishesObservers === true) {
+        this.handOver(type, at, payload);
+        return;
+      }
       const meta = options.inline ? { ...this.meta, inline: true } : this.meta;
       const { runs } = await collectHookRuns(() => this.engine.observe(type, payload, meta));
       this.record(type, at, started, runs, { phase: 'observe', outcome: 'emitted' }, () => 'observed', payload);
@@ -157,6 +163,47 @@ export class TurnHooks {
       kwargs: traceJson({ args: before }),
       result: traceJson({ args: after }),
     });
+  }
+
+  /**
+   * Hands an observer event to the pipeline (the engine's sink) without holding the turn up: one
+   * event after another, in the order they were fired (the sink keeps a session's events in that
+   * order when SNS refuses some), and `flush()` waits for all of them. Its trace record and span
+   * are placed now, where the turn fired it, and completed once it is handed over.
+   */
+  private handOver(type: ObservedType, at: string, payload: Kwargs): void {
+    const turn_id = this.meta.turn_id;
+    const record: TraceRecord = {
+      turn_id,
+      at,
+      call: ++this.calls,
+      phase: 'observe',
+      outcome: 'emitted',
+      ...kwargsDetail(payload, this.storedHistory),
+      hook: type,
+      source: '-',
+      callback: '-',
+      decision: 'emitted',
+      duration_ms: 0,
+    };
+    this.trace.push(record);
+    const span = this.spans.openHook({ hook: type, source: '-', callback: '-', decision: 'emitted' }, at);
+    const done = this.handover.then(async () => {
+      const started = performance.now();
+      try {
+        await this.engine.observe(type, payload, this.meta);
+        Object.assign(record, { duration_ms: Math.trunc(performance.now() - started) });
+        span.end(performance.now() - started);
+      } catch (error) {
+        this.logger.warn(`hook ${type} failed at its call site: ${describeError(error)}`);
+        const outcome = `error: ${describeError(error)}`;
+        Object.assign(record, { outcome, decision: outcome, duration_ms: Math.trunc(performance.now() - started) });
+        span.end(performance.now() - started, outcome.slice(0, 2000));
+      }
+    });
+    this.handover = done;
+    this.pending.add(done);
+    void done.finally(() => this.pending.delete(done));
   }
 
   /** Fire-and-forget (agent:step): the loop does not wait; `flush()` does. */

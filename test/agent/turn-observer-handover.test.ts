@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { TurnHooks } from '../../src/agent/turn/turn-hooks.ts';
+import { createHookEngine, type LoadedHookEngine } from '../../src/hooks/create-hook-engine.ts';
+import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
+import type { ObserverEvent, ObserverSink } from '../../src/hooks/observer-sink.ts';
+import { tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+
+let home: TempHome | undefined;
+let engine: LoadedHookEngine | undefined;
+afterEach(async () => {
+  await engine?.close();
+  await home?.remove();
+});
+
+/** A sink whose publishes the test lets through one by one (or fails), recording what it was handed. */
+function heldSink() {
+  const handed: string[] = [];
+  const waiting: { events: readonly ObserverEvent[]; release: (fail?: Error) => void }[] = [];
+  const sink: ObserverSink = {
+    publish: (events) =>
+      new Promise<string[]>((resolve, reject) => {
+        handed.push(...events.map((e) => e.type));
+        waiting.push({
+          events,
+          release: (fail) => (fail ? reject(fail) : resolve(events.map((_, i) => `id-${handed.length}-${i}`))),
+        });
+      }),
+  };
+  return { sink, handed, waiting };
+}
+
+const step = (iteration: number) => ({ platform: 'local', user_id: 'u1', session_id: 's1', iteration, tool_names: [] });
+
+describe('TurnHooks: observer events handed to the pipeline', () => {
+  it('go out one after another in the order fired, without holding the turn up; flush waits for them', async () => {
+    home = await tempHome({});
+    const { sink, handed, waiting } = heldSink();
+    engine = await createHookEngine({
+      home: home.path,
+      env: {},
+      logger: createMemoryLogger(),
+      print: () => {},
+      observerSink: sink,
+    });
+    expect(engine.publishesObservers).toBe(true);
+    const hooks = new TurnHooks(engine, createMemoryLogger(), { session_id: 's1', turn_id: 't1' });
+
+    // Three events fired: each observe returns at once, though no publish has finished.
+    await hooks.observe('agent:start', { platform: 'local', user_id: 'u1', session_id: 's1', message: 'hi' });
+    await hooks.observe('agent:step', step(1));
+    await hooks.observe('agent:end', { platform: 'local', user_id: 'u1', session_id: 's1', message: 'hi', response: 'ok' });
+    // The trace has them in the order fired, at once.
+    expect(hooks.trace.map((r) => [r.hook, r.call, r.decision])).toEqual([
+      ['agent:start', 1, 'emitted'],
+      ['agent:step', 2, 'emitted'],
+      ['agent:end', 3, 'emitted'],
+    ]);
+    // One publish at a time: the second is handed over only once the first is.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(handed).toEqual(['agent:start']);
+    let flushed = false;
+    const flush = hooks.flush().then(() => (flushed = true));
+    waiting.shift()!.release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(handed).toEqual(['agent:start', 'agent:step']);
+    expect(flushed).toBe(false);
+    waiting.shift()!.release(new Error('SNS and the outbox are both down'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(handed).toEqual(['agent:start', 'agent:step', 'agent:end']);
+    expect(flushed).toBe(false);
+    waiting.shift()!.release();
+    await flush;
+    // A failed hand-over is the event's own: said in its trace record and span, the rest went on.
+    expect(hooks.trace.map((r) => r.decision)).toEqual(['emitted', 'error: Error: SNS and the outbox are both down', 'emitted']);
+    const spans = hooks.spans.operations.filter((o) => o.kind === 'hook');
+    expect(spans.map((o) => o.kind === 'hook' && [o.hook, o.decision])).toEqual([
+      ['agent:start', 'emitted'],
+      ['agent:step', 'error: Error: SNS and the outbox are both down'],
+      ['agent:end', 'emitted'],
+    ]);
+  });
+
+  it('an inline event (its hooks run here first, §1.14) and an engine without a sink are still awaited', async () => {
+    home = await tempHome({});
+    const { sink, handed, waiting } = heldSink();
+    engine = await createHookEngine({
+      home: home.path,
+      env: {},
+      logger: createMemoryLogger(),
+      print: () => {},
+      observerSink: sink,
+    });
+    const hooks = new TurnHooks(engine, createMemoryLogger(), { session_id: 's1', turn_id: 't1' });
+    let done = false;
+    const inline = hooks.observe('agent:step', step(1), { inline: true }).then(() => (done = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(handed).toEqual(['agent:step']);
+    expect(done).toBe(false);
+    waiting.shift()!.release();
+    await inline;
+
+    const local = await createHookEngine({ home: home.path, env: {}, logger: createMemoryLogger(), print: () => {} });
+    expect(local.publishesObservers).toBe(false);
+    await local.close();
+  });
+});

@@ -511,16 +511,18 @@ async function sendReply(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnSta
 }
 
 async function finishInvocation(deps: TurnRuntimeDeps, hooks: TurnHooks, summary: TurnInvocationSummary): Promise<void> {
+  // Every event handed over first: their trace records and spans are complete only then.
   await hooks.flush();
-  if (deps.traces && hooks.trace.length > 0) {
-    try {
-      await deps.traces.append(hooks.trace, hooks.meta.session_id);
-    } catch (error) {
-      deps.logger.warn(`turn ${hooks.meta.turn_id}: the hook trace could not be stored: ${errorText(error)}`);
-    }
-  }
-  // After the reply, the last thing the invocation does: the observer side makes spans and metrics of it.
-  await publishTurnTrace(hooks, summary, deps.logger);
+  const traces = deps.traces;
+  const stored =
+    traces && hooks.trace.length > 0
+      ? traces.append(hooks.trace, hooks.meta.session_id).catch((error: unknown) => {
+          deps.logger.warn(`turn ${hooks.meta.turn_id}: the hook trace could not be stored: ${errorText(error)}`);
+        })
+      : undefined;
+  // Side by side with the stored trace (neither reads the other), after the reply: the
+  // observer side makes spans and metrics of the turn-trace event.
+  await Promise.all([stored, publishTurnTrace(hooks, summary, deps.logger)]);
 }
 
 /** Notes how the invocation ended (and its reply) for the turn-trace event. */

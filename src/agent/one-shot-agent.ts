@@ -57,6 +57,7 @@ export async function runOneShotAgent(options: OneShotAgentOptions): Promise<One
   const turnId = `turn_${randomUUID()}`;
   const logger = options.logger ?? createStderrLogger();
   const hooks = new TurnHooks(options.engine ?? NO_HOOKS_ENGINE, logger, { session_id: sessionId, turn_id: turnId });
+  // Its observer events are handed over before it returns or throws (TurnHooks sends them in the background).
   const outcome = await runAgentLoop(
     {
       transport,
@@ -91,8 +92,7 @@ export async function runOneShotAgent(options: OneShotAgentOptions): Promise<One
       step_tools: [],
       agent_start: {},
     },
-  );
-  await hooks.flush();
+  ).finally(() => hooks.flush());
   if (outcome.kind === 'final') return { outcome: 'completed', response: outcome.response };
   return { outcome: outcome.kind === 'exhausted' ? 'exhausted' : 'failed', response: null };
 }

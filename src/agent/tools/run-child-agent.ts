@@ -62,30 +62,33 @@ export async function runChildAgent(options: ChildAgentOptions): Promise<ChildOu
     step_tools: [],
   };
   const spanFields = { subagent_id: child.child_subagent_id, child_session_id: child.child_session_id };
-  const outcome = await hooks.spans.within('invoke_agent', spanFields, async (set) => {
-    const ended = await runAgentLoop(
-      {
-        transport: options.transport,
-        hooks,
-        tools: CHILD_TOOLS,
-        allowedTools: new Set(CHILD_TOOLS.keys()),
-        systemPrompt: options.systemPrompt,
-        history: [],
-        sandbox: options.sandbox,
-        workspaceSession: options.workspaceSession,
-        maxIterations: options.maxIterations,
-        ...(options.retry ? { retry: options.retry } : {}),
-        ...(options.toolSet ? { toolSet: options.toolSet } : {}),
-        approvals: { canAsk: false, check: options.gate.check },
-        stopRequested: options.stopRequested,
-        subagentId: child.child_subagent_id,
-      },
-      childState,
-    );
-    set({ status: ended.kind });
-    return ended;
-  });
-  await hooks.flush();
+  // The child's observer events go out in the background (TurnHooks): handed over before this
+  // returns or throws, so none is still in flight when the parent's invocation ends.
+  const outcome = await hooks.spans
+    .within('invoke_agent', spanFields, async (set) => {
+      const ended = await runAgentLoop(
+        {
+          transport: options.transport,
+          hooks,
+          tools: CHILD_TOOLS,
+          allowedTools: new Set(CHILD_TOOLS.keys()),
+          systemPrompt: options.systemPrompt,
+          history: [],
+          sandbox: options.sandbox,
+          workspaceSession: options.workspaceSession,
+          maxIterations: options.maxIterations,
+          ...(options.retry ? { retry: options.retry } : {}),
+          ...(options.toolSet ? { toolSet: options.toolSet } : {}),
+          approvals: { canAsk: false, check: options.gate.check },
+          stopRequested: options.stopRequested,
+          subagentId: child.child_subagent_id,
+        },
+        childState,
+      );
+      set({ status: ended.kind });
+      return ended;
+    })
+    .finally(() => hooks.flush());
   // The child's hook calls show in the parent turn's trace, marked as the child's.
   options.parentTrace.push(
     ...hooks.trace.map((record) => ({ ...record, turn_id: state.turn_id, hook: `${record.hook} [${child.child_subagent_id}]` })),

@@ -35,6 +35,7 @@ import type { ContentPart } from '../model/chat-wire.ts';
 import { performance } from 'node:perf_hooks';
 import { publishTurnTrace, type TurnInvocationSummary } from '../trace/turn-trace-publish.ts';
 import { errorText } from '../../errors/error-text.ts';
+import { settlesInTime } from './settles-in-time.ts';
 
 type MessageTurn = Extract<TurnMessage, { kind: 'message' }>;
 type ApprovalTurn = Extract<TurnMessage, { kind: 'approval' }>;
@@ -510,9 +511,18 @@ async function sendReply(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnSta
   }
 }
 
+/** How long past the invocation's deadline a turn still waits for each of its last two steps (of DEADLINE_MARGIN_MS). */
+export const EVENTS_GRACE_MS = 3_000;
+
 async function finishInvocation(deps: TurnRuntimeDeps, hooks: TurnHooks, summary: TurnInvocationSummary): Promise<void> {
+  // Neither step waits past the deadline's grace: the reply may have gone, and the delivery must
+  // still be recorded as handled before Lambda cuts the invocation off (or SQS runs it again).
+  const late = (what: string) =>
+    deps.logger.warn(
+      `turn ${hooks.meta.turn_id}: ${what} ${EVENTS_GRACE_MS} ms past the invocation's deadline; it ends without waiting for it`,
+    );
   // Every event handed over first: their trace records and spans are complete only then.
-  await hooks.flush();
+  if (!(await settlesInTime(hooks.flush(), deps.signal, EVENTS_GRACE_MS))) late('observer events were still being handed over');
   const traces = deps.traces;
   const stored =
     traces && hooks.trace.length > 0
@@ -522,7 +532,8 @@ async function finishInvocation(deps: TurnRuntimeDeps, hooks: TurnHooks, summary
       : undefined;
   // Side by side with the stored trace (neither reads the other), after the reply: the
   // observer side makes spans and metrics of the turn-trace event.
-  await Promise.all([stored, publishTurnTrace(hooks, summary, deps.logger)]);
+  const last = Promise.all([stored, publishTurnTrace(hooks, summary, deps.logger)]);
+  if (!(await settlesInTime(last, deps.signal, EVENTS_GRACE_MS))) late('its trace was still being stored or published');
 }
 
 /** Notes how the invocation ended (and its reply) for the turn-trace event. */

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTurnHandler } from '../../src/agent/turn-handler.ts';
+import { EVENTS_GRACE_MS } from '../../src/agent/turn/run-turn.ts';
+import { createHookEngine, type LoadedHookEngine } from '../../src/hooks/create-hook-engine.ts';
+import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
+import { sessionKeyOf } from '../../src/messaging/message-event.ts';
+import type { TurnMessage } from '../../src/pipeline/turn-message.ts';
+import { asFunction } from '../support/function-identity.ts';
+import { startTurnHarness, type TurnHarness } from './support/turn-harness.ts';
+
+let h: TurnHarness;
+let stuck: LoadedHookEngine;
+beforeAll(async () => {
+  h = await startTurnHarness();
+  // An engine whose observer events never get handed over (SNS hanging, say).
+  stuck = await createHookEngine({
+    home: h.home.path,
+    print: () => {},
+    logger: createMemoryLogger(),
+    observerSink: { publish: () => new Promise(() => {}) },
+  });
+});
+afterAll(async () => {
+  await stuck?.close();
+  await h?.close();
+});
+
+/** docs/data-plane.md: a turn does not wait for its events, and not past its deadline at its end either. */
+describe('a turn whose observer events hang', () => {
+  it('replies, then gives up waiting for them a grace past its deadline, and the delivery is still recorded as handled', async () => {
+    const logger = createMemoryLogger();
+    const handler = createTurnHandler({ ...h.deps, engine: stuck, logger, handled: h.plane.dedup });
+    h.model.script({ content: 'hi there' });
+    const source = { platform: 'local', chat_id: 'hang', user_id: 'u1', user_name: '', chat_type: 'dm', thread_id: '' };
+    const message: TurnMessage = {
+      v: 1,
+      kind: 'message',
+      delivery_id: `local:${randomUUID()}`,
+      session_key: sessionKeyOf(source),
+      received_at: new Date().toISOString(),
+      event: {
+        text: 'hello',
+        message_id: 'm1',
+        internal: false,
+        source,
+        reply: { platform: 'local', chat_id: 'hang', thread_id: '', extra: {} },
+      },
+    };
+    // 11 s left: the turn's deadline is 1 s away (DEADLINE_MARGIN_MS = 10 s), its events' grace 3 s past that.
+    const context = { getRemainingTimeInMillis: () => 11_000 };
+    const started = Date.now();
+    const out = await asFunction('turn', () =>
+      handler({ Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as never, context),
+    );
+    expect(out.batchItemFailures).toEqual([]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(EVENTS_GRACE_MS);
+    expect(h.replies.map((r) => r.text)).toContain('hi there');
+    // Recorded as handled: a redelivery (the invocation cut off) would not run the turn and reply again.
+    expect(await h.plane.dedup.wasHandled(message.delivery_id)).toBe(true);
+    const warnings = logger.lines.filter((l) => l.level === 'warn').map((l) => l.message);
+    expect(warnings).toContainEqual(
+      expect.stringMatching(/observer events were still being handed over 3000 ms past the invocation's deadline/),
+    );
+    // The turn-trace event hangs the same way; the hook trace itself is stored.
+    expect(warnings).toContainEqual(expect.stringMatching(/its trace was still being stored or published 3000 ms past/));
+  }, 30_000);
+});

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTurnHandler } from '../../src/agent/turn-handler.ts';
-import { EVENTS_GRACE_MS } from '../../src/agent/turn/run-turn.ts';
 import { createHookEngine, type LoadedHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { sessionKeyOf } from '../../src/messaging/message-event.ts';
@@ -49,12 +48,10 @@ describe('a turn whose observer events hang', () => {
     };
     // 11 s left: the turn's deadline is 1 s away (DEADLINE_MARGIN_MS = 10 s), its events' grace 3 s past that.
     const context = { getRemainingTimeInMillis: () => 11_000 };
-    const started = Date.now();
     const out = await asFunction('turn', () =>
       handler({ Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as never, context),
     );
     expect(out.batchItemFailures).toEqual([]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(EVENTS_GRACE_MS);
     expect(h.replies.map((r) => r.text)).toContain('hi there');
     // Recorded as handled: a redelivery (the invocation cut off) would not run the turn and reply again.
     expect(await h.plane.dedup.wasHandled(message.delivery_id)).toBe(true);

@@ -3,10 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTurnHandler } from '../../src/agent/turn-handler.ts';
 import { createHookEngine, type LoadedHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
-import { sessionKeyOf } from '../../src/messaging/message-event.ts';
-import type { TurnMessage } from '../../src/pipeline/turn-message.ts';
 import { asFunction } from '../support/function-identity.ts';
-import { startTurnHarness, type TurnHarness } from './support/turn-harness.ts';
+import { startTurnHarness, userMessage, type TurnHarness } from './support/turn-harness.ts';
 
 let h: TurnHarness;
 let stuck: LoadedHookEngine;
@@ -31,21 +29,7 @@ describe('a turn whose observer events hang', () => {
     const logger = createMemoryLogger();
     const handler = createTurnHandler({ ...h.deps, engine: stuck, logger, handled: h.plane.dedup });
     h.model.script({ content: 'hi there' });
-    const source = { platform: 'local', chat_id: 'hang', user_id: 'u1', user_name: '', chat_type: 'dm', thread_id: '' };
-    const message: TurnMessage = {
-      v: 1,
-      kind: 'message',
-      delivery_id: `local:${randomUUID()}`,
-      session_key: sessionKeyOf(source),
-      received_at: new Date().toISOString(),
-      event: {
-        text: 'hello',
-        message_id: 'm1',
-        internal: false,
-        source,
-        reply: { platform: 'local', chat_id: 'hang', thread_id: '', extra: {} },
-      },
-    };
+    const message = userMessage('hello', 'hang');
     // 11 s left: the turn's deadline is 1 s away (DEADLINE_MARGIN_MS = 10 s), its events' grace 3 s past that.
     const context = { getRemainingTimeInMillis: () => 11_000 };
     const out = await asFunction('turn', () =>

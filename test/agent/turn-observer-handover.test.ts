@@ -10,6 +10,7 @@ let engine: LoadedHookEngine | undefined;
 afterEach(async () => {
   await engine?.close();
   await home?.remove();
+  home = undefined;
 });
 
 /** A sink whose publishes the test lets through one by one (or fails), recording what it was handed. */
@@ -29,19 +30,24 @@ function heldSink() {
   return { sink, handed, waiting };
 }
 
+/** An engine over an empty hooks home (kept in `home` for clean-up), with `sink` if given. */
+async function engineOver(sink?: ObserverSink): Promise<LoadedHookEngine> {
+  home ??= await tempHome({});
+  return createHookEngine({
+    home: home.path,
+    env: {},
+    logger: createMemoryLogger(),
+    print: () => {},
+    ...(sink ? { observerSink: sink } : {}),
+  });
+}
+
 const step = (iteration: number) => ({ platform: 'local', user_id: 'u1', session_id: 's1', iteration, tool_names: [] });
 
 describe('TurnHooks: observer events handed to the pipeline', () => {
   it('go out one after another in the order fired, without holding the turn up; flush waits for them', async () => {
-    home = await tempHome({});
     const { sink, handed, waiting } = heldSink();
-    engine = await createHookEngine({
-      home: home.path,
-      env: {},
-      logger: createMemoryLogger(),
-      print: () => {},
-      observerSink: sink,
-    });
+    engine = await engineOver(sink);
     expect(engine.publishesObservers).toBe(true);
     const hooks = new TurnHooks(engine, createMemoryLogger(), { session_id: 's1', turn_id: 't1' });
 
@@ -81,15 +87,8 @@ describe('TurnHooks: observer events handed to the pipeline', () => {
   });
 
   it('an inline event (its hooks run here first, §1.14) and an engine without a sink are still awaited', async () => {
-    home = await tempHome({});
     const { sink, handed, waiting } = heldSink();
-    engine = await createHookEngine({
-      home: home.path,
-      env: {},
-      logger: createMemoryLogger(),
-      print: () => {},
-      observerSink: sink,
-    });
+    engine = await engineOver(sink);
     const hooks = new TurnHooks(engine, createMemoryLogger(), { session_id: 's1', turn_id: 't1' });
     let done = false;
     const inline = hooks.observe('agent:step', step(1), { inline: true }).then(() => (done = true));
@@ -99,7 +98,7 @@ describe('TurnHooks: observer events handed to the pipeline', () => {
     waiting.shift()!.release();
     await inline;
 
-    const local = await createHookEngine({ home: home.path, env: {}, logger: createMemoryLogger(), print: () => {} });
+    const local = await engineOver();
     expect(local.publishesObservers).toBe(false);
     await local.close();
   });

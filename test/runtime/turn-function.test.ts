@@ -48,6 +48,31 @@ afterAll(async () => {
   await home?.remove();
 });
 
+/** A Telegram DM's turn message: chat `chat`, user 7, delivery `telegram:<id>`. */
+function telegramMessage(
+  chat: string,
+  id: string,
+  text: string,
+  more: Partial<Extract<TurnMessage, { kind: 'message' }>['event']> = {},
+): TurnMessage {
+  const source = { platform: 'telegram', chat_id: chat, user_id: '7', user_name: '', chat_type: 'dm', thread_id: '' };
+  return {
+    v: 1,
+    kind: 'message',
+    delivery_id: `telegram:${id}`,
+    session_key: `telegram:${chat}`,
+    received_at: new Date().toISOString(),
+    event: {
+      text,
+      message_id: id,
+      internal: false,
+      source,
+      reply: { platform: 'telegram', chat_id: chat, thread_id: '', extra: {} },
+      ...more,
+    },
+  };
+}
+
 /** The turn λ as functions/turn.ts builds it, on the emulators and the test's hooks home. */
 const turnHandler = async (env: NodeJS.ProcessEnv) =>
   createTurnFunction(
@@ -110,21 +135,7 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
     };
     const handler = await turnHandler(env);
     model.script({ content: 'hi from the model' });
-    const source = { platform: 'telegram', chat_id: '42', user_id: '7', user_name: '', chat_type: 'dm', thread_id: '' };
-    const message: TurnMessage = {
-      v: 1,
-      kind: 'message',
-      delivery_id: 'telegram:1',
-      session_key: 'telegram:42',
-      received_at: new Date().toISOString(),
-      event: {
-        text: 'hello',
-        message_id: '1',
-        internal: false,
-        source,
-        reply: { platform: 'telegram', chat_id: '42', thread_id: '', extra: {} },
-      },
-    };
+    const message = telegramMessage('42', '1', 'hello');
     const record = { messageId: randomUUID(), body: JSON.stringify(message) };
     const out = await handler({ Records: [record] } as never);
     expect(out.batchItemFailures).toEqual([]);
@@ -152,24 +163,11 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
     const asked = model.requests.length;
     model.script({ content: 'a dot' });
     const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-    const source = { platform: 'telegram', chat_id: '45', user_id: '7', user_name: '', chat_type: 'dm', thread_id: '' };
-    const message: TurnMessage = {
-      v: 1,
-      kind: 'message',
-      delivery_id: 'telegram:45',
-      session_key: 'telegram:45',
-      received_at: new Date().toISOString(),
-      event: {
-        text: 'what is this?',
-        message_id: '45',
-        internal: false,
-        source,
-        reply: { platform: 'telegram', chat_id: '45', thread_id: '', extra: {} },
-        attachments: [
-          { kind: 'image', mime_type: 'image/png', size: 68, name: 'dot.png', source: { platform: 'local', data_base64: png } },
-        ],
-      },
-    };
+    const message = telegramMessage('45', '45', 'what is this?', {
+      attachments: [
+        { kind: 'image', mime_type: 'image/png', size: 68, name: 'dot.png', source: { platform: 'local', data_base64: png } },
+      ],
+    });
     const out = await handler({ Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as never);
     expect(out.batchItemFailures).toEqual([]);
     expect(JSON.stringify(model.requests[asked]!.body)).toContain(`data:image/png;base64,${png}`);
@@ -195,21 +193,7 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
     };
     const handler = await turnHandler(env);
     model.script({ content: 'too late', delayMs: 20_000 });
-    const source = { platform: 'telegram', chat_id: '43', user_id: '7', user_name: '', chat_type: 'dm', thread_id: '' };
-    const message: TurnMessage = {
-      v: 1,
-      kind: 'message',
-      delivery_id: 'telegram:2',
-      session_key: 'telegram:43',
-      received_at: new Date().toISOString(),
-      event: {
-        text: 'hello',
-        message_id: '2',
-        internal: false,
-        source,
-        reply: { platform: 'telegram', chat_id: '43', thread_id: '', extra: {} },
-      },
-    };
+    const message = telegramMessage('43', '2', 'hello');
     // 10.5 s left: the turn has 0.5 s before it must wrap up (DEADLINE_MARGIN_MS = 10 s).
     const context = { getRemainingTimeInMillis: () => 10_500 };
     const out = await handler({ Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as never, context);
@@ -231,21 +215,7 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
     };
     const handler = await turnHandler(env);
     model.script({ tool_calls: [{ name: 'terminal', arguments: { command: `touch ${proof}` } }] }, { content: 'after the tool' });
-    const source = { platform: 'telegram', chat_id: '44', user_id: '7', user_name: '', chat_type: 'dm', thread_id: '' };
-    const message: TurnMessage = {
-      v: 1,
-      kind: 'message',
-      delivery_id: 'telegram:3',
-      session_key: 'telegram:44',
-      received_at: new Date().toISOString(),
-      event: {
-        text: 'run it',
-        message_id: '3',
-        internal: false,
-        source,
-        reply: { platform: 'telegram', chat_id: '44', thread_id: '', extra: {} },
-      },
-    };
+    const message = telegramMessage('44', '3', 'run it');
     const out = await handler({ Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as never);
     expect(out.batchItemFailures).toEqual([]);
     expect(existsSync(proof)).toBe(false);

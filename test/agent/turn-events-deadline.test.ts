@@ -41,8 +41,17 @@ describe('a turn whose observer events hang', () => {
     expect(await h.plane.dedup.wasHandled(message.delivery_id)).toBe(true);
     const warnings = logger.lines.filter((l) => l.level === 'warn').map((l) => l.message);
     expect(warnings).toContainEqual(
-      expect.stringMatching(/observer events were still being handed over 3000 ms past the invocation's deadline/),
+      expect.stringMatching(/\d+ observer event\(s\) were still being handed over 3000 ms past the invocation's deadline/),
     );
+    // The stored trace does not show them as emitted: each says it was not handed over, and how long it waited.
+    const session = await h.plane.sessions.current(message.session_key);
+    const events = (await h.deps.traces!.listSession(session!.session_id)).filter((r) => r.phase === 'observe');
+    expect(events.map((r) => r.hook)).toContain('agent:start');
+    for (const record of events) {
+      expect(record.decision).toBe("error: not handed over by 3000 ms past the invocation's deadline");
+      expect(record.outcome).toBe(record.decision);
+      expect(record.duration_ms).toBeGreaterThan(0);
+    }
     // The turn-trace event hangs the same way; the hook trace itself is stored.
     expect(warnings).toContainEqual(expect.stringMatching(/its trace was still being stored or published 3000 ms past/));
   }, 30_000);

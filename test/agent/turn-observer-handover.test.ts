@@ -86,6 +86,36 @@ describe('TurnHooks: observer events handed to the pipeline', () => {
     ]);
   });
 
+  it('given up (the invocation stops waiting): those not handed over say so, and a late hand-over changes nothing', async () => {
+    const { sink, waiting } = heldSink();
+    engine = await engineOver(sink);
+    const hooks = new TurnHooks(engine, createMemoryLogger(), { session_id: 's1', turn_id: 't1' });
+    await hooks.observe('agent:start', { platform: 'local', user_id: 'u1', session_id: 's1', message: 'hi' });
+    await hooks.observe('agent:step', step(1));
+    await hooks.observe('agent:step', step(2));
+    await new Promise((resolve) => setImmediate(resolve));
+    waiting.shift()!.release();
+    await new Promise((resolve) => setImmediate(resolve));
+    // The first went out; the second is in flight, the third queued behind it.
+    expect(hooks.giveUpHandOvers('not handed over by the deadline')).toBe(2);
+    const given = 'error: not handed over by the deadline';
+    expect(hooks.trace.map((r) => [r.hook, r.decision, r.outcome])).toEqual([
+      ['agent:start', 'emitted', 'emitted'],
+      ['agent:step', given, given],
+      ['agent:step', given, given],
+    ]);
+    const spans = () => hooks.spans.operations.map((o) => o.kind === 'hook' && o.decision);
+    expect(spans()).toEqual(['emitted', given, given]);
+    // The hand-over in flight settles after all: what was stored as given up stays so.
+    waiting.shift()!.release();
+    await new Promise((resolve) => setImmediate(resolve));
+    waiting.shift()!.release(new Error('late'));
+    await hooks.flush();
+    expect(hooks.trace.map((r) => r.decision)).toEqual(['emitted', given, given]);
+    expect(spans()).toEqual(['emitted', given, given]);
+    expect(hooks.giveUpHandOvers('again')).toBe(0);
+  });
+
   it('an inline event (its hooks run here first, §1.14) and an engine without a sink are still awaited', async () => {
     const { sink, handed, waiting } = heldSink();
     engine = await engineOver(sink);

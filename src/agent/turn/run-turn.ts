@@ -521,8 +521,12 @@ async function finishInvocation(deps: TurnRuntimeDeps, hooks: TurnHooks, summary
     deps.logger.warn(
       `turn ${hooks.meta.turn_id}: ${what} ${EVENTS_GRACE_MS} ms past the invocation's deadline; it ends without waiting for it`,
     );
-  // Every event handed over first: their trace records and spans are complete only then.
-  if (!(await settlesInTime(hooks.flush(), deps.signal, EVENTS_GRACE_MS))) late('observer events were still being handed over');
+  // Every event handed over first: their trace records and spans are complete only then. Those
+  // still in flight when the wait is given up are marked so in both, not left as emitted.
+  if (!(await settlesInTime(hooks.flush(), deps.signal, EVENTS_GRACE_MS))) {
+    const left = hooks.giveUpHandOvers(`not handed over by ${EVENTS_GRACE_MS} ms past the invocation's deadline`);
+    late(`${left} observer event(s) were still being handed over`);
+  }
   const traces = deps.traces;
   const stored =
     traces && hooks.trace.length > 0

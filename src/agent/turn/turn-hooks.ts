@@ -48,6 +48,8 @@ export class TurnHooks {
   private readonly pending = new Set<Promise<void>>();
   /** The last observer event handed to the pipeline; the next one waits for it (order kept). */
   private handover: Promise<void> = Promise.resolve();
+  /** The hand-overs not settled yet: their trace records and spans, and when each was fired. */
+  private readonly unsettled = new Set<UnsettledHandOver>();
   /** Every hook call of this turn (this invocation), for `hookgate trace`. */
   readonly trace: TraceRecord[] = [];
   /** Numbers the hook calls of this invocation, so a trace groups a call's callback records. */
@@ -188,14 +190,19 @@ export class TurnHooks {
     };
     this.trace.push(record);
     const span = this.spans.openHook({ hook: type, source: '-', callback: '-', decision: 'emitted' }, at);
+    const entry: UnsettledHandOver = { record, span, firedAt: performance.now() };
+    this.unsettled.add(entry);
     const done = this.handover.then(async () => {
       const started = performance.now();
       try {
         await this.engine.observe(type, payload, this.meta);
+        // Given up meanwhile (`giveUpHandOvers`): its record already says so, and has been stored.
+        if (!this.unsettled.delete(entry)) return;
         Object.assign(record, { duration_ms: Math.trunc(performance.now() - started) });
         span.end(performance.now() - started);
       } catch (error) {
         this.logger.warn(`hook ${type} failed at its call site: ${describeError(error)}`);
+        if (!this.unsettled.delete(entry)) return;
         const outcome = `error: ${describeError(error)}`;
         Object.assign(record, { outcome, decision: outcome, duration_ms: Math.trunc(performance.now() - started) });
         span.end(performance.now() - started, outcome.slice(0, 2000));
@@ -268,6 +275,35 @@ export class TurnHooks {
   async flush(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
+
+  /**
+   * Marks every observer event not yet handed over as not handed over, `reason` saying why (the
+   * invocation stops waiting for them: `flush()` did not settle by its deadline), so that the
+   * trace and the turn-trace event stored next do not show them as emitted. Each keeps how long
+   * it waited. Returns how many there were.
+   *
+   * @example
+   * if (!(await settlesInTime(hooks.flush(), signal, 3_000))) hooks.giveUpHandOvers('not handed over by the deadline');
+   */
+  giveUpHandOvers(reason: string): number {
+    const now = performance.now();
+    const outcome = `error: ${reason}`;
+    for (const { record, span, firedAt } of this.unsettled) {
+      Object.assign(record, { outcome, decision: outcome, duration_ms: Math.trunc(now - firedAt) });
+      span.end(now - firedAt, outcome.slice(0, 2000));
+    }
+    const count = this.unsettled.size;
+    this.unsettled.clear();
+    return count;
+  }
+}
+
+/** An observer event's hand-over in flight or queued (`TurnHooks.handOver`). */
+interface UnsettledHandOver {
+  readonly record: TraceRecord;
+  readonly span: { end(durationMs: number, decision?: string): void };
+  /** `performance.now()` when the turn fired it. */
+  readonly firedAt: number;
 }
 
 /** The hooks home's config.yaml mapping; an engine without one (a test double) has none. */

@@ -182,7 +182,8 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
   // Untyped inside: the engine runs whatever name it is given (forward compatibility); HookEngine types the callers.
   const observeAny = async (type: string, payload: Kwargs, meta: Parameters<HookEngine['observe']>[2] = {}): Promise<void> => {
     const body = type.includes(':') ? (payload ?? {}) : withTelemetryTag(payload ?? {});
-    if (!sink || meta.inline) await runObservers(type, body);
+    const ranAtSource = meta.inline === true || meta.ran_at_source === true;
+    if ((!sink || meta.inline) && !meta.ran_at_source) await runObservers(type, body);
     if (!sink) return;
     await sink.publish([
       {
@@ -191,7 +192,7 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
         ...(meta.id !== undefined ? { id: meta.id } : {}),
         ...(meta.session_id !== undefined ? { session_id: meta.session_id } : {}),
         ...(meta.turn_id !== undefined ? { turn_id: meta.turn_id } : {}),
-        ...(meta.inline ? { ran_at_source: true } : {}),
+        ...(ranAtSource ? { ran_at_source: true } : {}),
       },
     ]);
   };

@@ -109,12 +109,14 @@ export interface HookEngine {
    * kwargs get the telemetry tag here, so the published payload carries it. With `inline`
    * the hooks run here first, awaited (where the spec wants them serialised on the caller,
    * e.g. `subagent_stop` §1.14), and the event is then published marked `ran_at_source`
-   * so telemetry consumers see it and the observer consumer does not run it again.
+   * so telemetry consumers see it and the observer consumer does not run it again. With
+   * `ran_at_source` the caller ran its hooks already (`runObservers`): it is only published, marked
+   * so (nothing without a sink).
    */
   observe<T extends ObservedType>(
     type: T,
     payload: PayloadOf<T>,
-    meta?: { id?: string; session_id?: string; turn_id?: string; inline?: boolean },
+    meta?: { id?: string; session_id?: string; turn_id?: string; inline?: boolean; ran_at_source?: boolean },
   ): Promise<void>;
   /**
    * True when `observe` hands events to an observer sink (the pipeline) instead of running their

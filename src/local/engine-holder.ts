@@ -100,11 +100,7 @@ export class EngineHolder implements HookEngine {
     return this.#slot().engine.hasHook(hook);
   }
 
-  observe<T extends ObservedType>(
-    type: T,
-    payload: PayloadOf<T>,
-    meta?: { id?: string; session_id?: string; turn_id?: string; inline?: boolean },
-  ): Promise<void> {
+  observe<T extends ObservedType>(type: T, payload: PayloadOf<T>, meta?: Parameters<HookEngine['observe']>[2]): Promise<void> {
     return this.#call((engine) => engine.observe(type, payload, meta));
   }
 

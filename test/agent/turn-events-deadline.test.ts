@@ -55,4 +55,34 @@ describe('a turn whose observer events hang', () => {
     // The turn-trace event hangs the same way; the hook trace itself is stored.
     expect(warnings).toContainEqual(expect.stringMatching(/its trace was still being stored or published 3000 ms past/));
   }, 30_000);
+
+  it("a delegated child's events are not waited for past the grace either (nor its inline subagent_stop's publish), and say they were not handed over", async () => {
+    const logger = createMemoryLogger();
+    const handler = createTurnHandler({ ...h.deps, engine: stuck, logger, handled: h.plane.dedup });
+    h.model.script(
+      { tool_calls: [{ name: 'delegate_task', arguments: { goal: 'look around' } }] },
+      { content: 'child done' },
+      { content: 'parent done' },
+    );
+    const message = userMessage('delegate it', 'hang-child');
+    const context = { getRemainingTimeInMillis: () => 11_000 };
+    const out = await asFunction('turn', () =>
+      handler({ Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as never, context),
+    );
+    expect(out.batchItemFailures).toEqual([]);
+    expect(await h.plane.dedup.wasHandled(message.delivery_id)).toBe(true);
+    const warnings = logger.lines.filter((l) => l.level === 'warn').map((l) => l.message);
+    expect(warnings).toContainEqual(
+      expect.stringMatching(
+        /\d+ observer event\(s\) were still being handed over 3000 ms past the invocation's deadline; the subagent returns/,
+      ),
+    );
+    // The child's records, in the parent's trace under the child's id, say so too.
+    const session = await h.plane.sessions.current(message.session_key);
+    const records = await h.deps.traces!.listSession(session!.session_id);
+    const childEvents = records.filter((r) => r.phase === 'observe' && / \[subagent_/.test(r.hook));
+    expect(childEvents.length, JSON.stringify(records.map((r) => [r.hook, r.phase, r.decision]))).toBeGreaterThan(0);
+    for (const record of childEvents)
+      expect(record.decision).toBe("error: not handed over by 3000 ms past the invocation's deadline");
+  }, 40_000);
 });

@@ -16,18 +16,20 @@ afterEach(async () => {
 /** A sink whose publishes the test lets through one by one (or fails), recording what it was handed. */
 function heldSink() {
   const handed: string[] = [];
+  const published: ObserverEvent[] = [];
   const waiting: { events: readonly ObserverEvent[]; release: (fail?: Error) => void }[] = [];
   const sink: ObserverSink = {
     publish: (events) =>
       new Promise<string[]>((resolve, reject) => {
         handed.push(...events.map((e) => e.type));
+        published.push(...events);
         waiting.push({
           events,
           release: (fail) => (fail ? reject(fail) : resolve(events.map((_, i) => `id-${handed.length}-${i}`))),
         });
       }),
   };
-  return { sink, handed, waiting };
+  return { sink, handed, published, waiting };
 }
 
 /** An engine over an empty hooks home (kept in `home` for clean-up), with `sink` if given. */
@@ -116,17 +118,33 @@ describe('TurnHooks: observer events handed to the pipeline', () => {
     expect(hooks.giveUpHandOvers('again')).toBe(0);
   });
 
-  it('an inline event (its hooks run here first, §1.14) and an engine without a sink are still awaited', async () => {
-    const { sink, handed, waiting } = heldSink();
+  it("an inline event's hooks run here (§1.14); its publish, marked as run, is handed over like the rest; without a sink all is awaited", async () => {
+    const { sink, handed, published, waiting } = heldSink();
     engine = await engineOver(sink);
     const hooks = new TurnHooks(engine, createMemoryLogger(), { session_id: 's1', turn_id: 't1' });
-    let done = false;
-    const inline = hooks.observe('agent:step', step(1), { inline: true }).then(() => (done = true));
+    await hooks.observe('agent:start', { platform: 'local', user_id: 'u1', session_id: 's1', message: 'hi' });
+    // Returns once its hooks have run, though neither publish has gone out.
+    await hooks.observe('agent:step', step(1), { inline: true });
     await new Promise((resolve) => setImmediate(resolve));
-    expect(handed).toEqual(['agent:step']);
-    expect(done).toBe(false);
+    expect(handed).toEqual(['agent:start']);
+    let flushed = false;
+    const flush = hooks.flush().then(() => (flushed = true));
     waiting.shift()!.release();
-    await inline;
+    await new Promise((resolve) => setImmediate(resolve));
+    // In the order fired, behind the one before it; the flush waits for it too.
+    expect(handed).toEqual(['agent:start', 'agent:step']);
+    expect(published.map((e) => [e.type, e.ran_at_source === true])).toEqual([
+      ['agent:start', false],
+      ['agent:step', true],
+    ]);
+    expect(flushed).toBe(false);
+    waiting.shift()!.release();
+    await flush;
+    // Traced once, as a call whose hooks ran here (no hand-over record of its own).
+    expect(hooks.trace.map((r) => [r.hook, r.decision])).toEqual([
+      ['agent:start', 'emitted'],
+      ['agent:step', 'emitted'],
+    ]);
 
     const local = await engineOver();
     expect(local.publishesObservers).toBe(false);

@@ -1,5 +1,6 @@
 import { runAgentLoop, type AgentLoopDeps } from '../turn/agent-loop.ts';
 import type { ApprovalGate } from '../turn/execute-tool-call.ts';
+import { EVENTS_GRACE_MS } from '../turn/settles-in-time.ts';
 import { TurnHooks } from '../turn/turn-hooks.ts';
 import type { TurnRuntimeDeps } from '../turn/turn-runtime-deps.ts';
 import type { TurnState } from '../turn/turn-state.ts';
@@ -18,6 +19,8 @@ export interface ChildAgentOptions {
   /** The parent's chat tool set: a child never gets more (§5.10). */
   toolSet?: AgentLoopDeps['toolSet'];
   stopRequested: () => Promise<boolean>;
+  /** The parent invocation's deadline (`TurnRuntimeDeps.signal`): the child's events are not waited for past its grace. */
+  signal?: AbortSignal;
   hooks: TurnHooks['engine'];
   parentTrace: TurnHooks['trace'];
   /** The parent's operations: the child's become an `invoke_agent` under the `delegate_task` call. */
@@ -63,7 +66,8 @@ export async function runChildAgent(options: ChildAgentOptions): Promise<ChildOu
   };
   const spanFields = { subagent_id: child.child_subagent_id, child_session_id: child.child_session_id };
   // The child's observer events go out in the background (TurnHooks): handed over before this
-  // returns or throws, so none is still in flight when the parent's invocation ends.
+  // returns or throws, so none is still in flight when the parent's invocation ends; as for the
+  // parent's own, not waited for past the deadline's grace (those left are marked so).
   const outcome = await hooks.spans
     .within('invoke_agent', spanFields, async (set) => {
       const ended = await runAgentLoop(
@@ -88,7 +92,13 @@ export async function runChildAgent(options: ChildAgentOptions): Promise<ChildOu
       set({ status: ended.kind });
       return ended;
     })
-    .finally(() => hooks.flush());
+    .finally(async () => {
+      const left = await hooks.flushBy(options.signal, EVENTS_GRACE_MS);
+      if (left !== undefined)
+        options.logger.warn(
+          `turn ${turnId}: ${left} observer event(s) were still being handed over ${EVENTS_GRACE_MS} ms past the invocation's deadline; the subagent returns without waiting for them`,
+        );
+    });
   // The child's hook calls show in the parent turn's trace, marked as the child's.
   options.parentTrace.push(
     ...hooks.trace.map((record) => ({ ...record, turn_id: state.turn_id, hook: `${record.hook} [${child.child_subagent_id}]` })),

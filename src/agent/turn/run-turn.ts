@@ -35,7 +35,7 @@ import type { ContentPart } from '../model/chat-wire.ts';
 import { performance } from 'node:perf_hooks';
 import { publishTurnTrace, type TurnInvocationSummary } from '../trace/turn-trace-publish.ts';
 import { errorText } from '../../errors/error-text.ts';
-import { settlesInTime } from './settles-in-time.ts';
+import { EVENTS_GRACE_MS, settlesInTime } from './settles-in-time.ts';
 
 type MessageTurn = Extract<TurnMessage, { kind: 'message' }>;
 type ApprovalTurn = Extract<TurnMessage, { kind: 'approval' }>;
@@ -511,9 +511,6 @@ async function sendReply(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnSta
   }
 }
 
-/** How long past the invocation's deadline a turn still waits for each of its last two steps (of DEADLINE_MARGIN_MS). */
-export const EVENTS_GRACE_MS = 3_000;
-
 async function finishInvocation(deps: TurnRuntimeDeps, hooks: TurnHooks, summary: TurnInvocationSummary): Promise<void> {
   // Neither step waits past the deadline's grace: the reply may have gone, and the delivery must
   // still be recorded as handled before Lambda cuts the invocation off (or SQS runs it again).
@@ -523,10 +520,8 @@ async function finishInvocation(deps: TurnRuntimeDeps, hooks: TurnHooks, summary
     );
   // Every event handed over first: their trace records and spans are complete only then. Those
   // still in flight when the wait is given up are marked so in both, not left as emitted.
-  if (!(await settlesInTime(hooks.flush(), deps.signal, EVENTS_GRACE_MS))) {
-    const left = hooks.giveUpHandOvers(`not handed over by ${EVENTS_GRACE_MS} ms past the invocation's deadline`);
-    late(`${left} observer event(s) were still being handed over`);
-  }
+  const left = await hooks.flushBy(deps.signal, EVENTS_GRACE_MS);
+  if (left !== undefined) late(`${left} observer event(s) were still being handed over`);
   const traces = deps.traces;
   const stored =
     traces && hooks.trace.length > 0

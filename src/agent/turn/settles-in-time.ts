@@ -1,4 +1,11 @@
 /**
+ * How long past the invocation's deadline a turn still waits for each of its wrap-up steps (handing
+ * over its observer events, a delegated child's too; storing its trace beside the turn-trace event):
+ * a share of the 10 s `DEADLINE_MARGIN_MS`.
+ */
+export const EVENTS_GRACE_MS = 3_000;
+
+/**
  * Waits for `work`, but not past `graceMs` after `signal` aborts (counted from now if it already
  * has): true when `work` settled in time, false when the wait was given up. Without a signal it
  * waits as long as `work` takes. `work` is not cancelled; a rejection counts as settled.

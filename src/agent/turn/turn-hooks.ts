@@ -18,6 +18,7 @@ import { decisionDigest } from '../trace/decision-digest.ts';
 import { describeDecision } from '../trace/describe-decision.ts';
 import { collectHookRuns } from '../trace/hook-run-scope.ts';
 import { TurnSpanRecorder } from '../trace/turn-spans.ts';
+import { settlesInTime } from './settles-in-time.ts';
 import { captureContentFrom } from '../../telemetry/capture-content.ts';
 
 /** A turn's stored history as loaded, and where it is in the transcript. */
@@ -123,7 +124,8 @@ export class TurnHooks {
    * Fires an observer plugin hook or gateway event. With `gated`, nothing is built or sent
    * unless someone listens (§1.3); pass `kwargs` as a function to skip building it then.
    * With `inline`, the hooks run here, awaited, before the event is published (see
-   * `HookEngine.observe`).
+   * `HookEngine.observe`); with a sink, the publish (marked `ran_at_source`) is then handed over
+   * like any other event, not awaited.
    */
   async observe<T extends ObservedType>(
     type: T,
@@ -135,8 +137,15 @@ export class TurnHooks {
     const started = performance.now();
     try {
       const payload = typeof kwargs === 'function' ? kwargs() : kwargs;
-      if (!options.inline && this.engine.publishesObservers === true) {
-        this.handOver(type, at, payload);
+      if (this.engine.publishesObservers === true) {
+        if (!options.inline) {
+          this.handOver(type, at, payload);
+          return;
+        }
+        // §1.14: the hooks run here, in turn; telemetry's copy of the event need not hold the turn up.
+        const { runs } = await collectHookRuns(() => this.engine.runObservers(type, payload));
+        this.record(type, at, started, runs, { phase: 'observe', outcome: 'emitted' }, () => 'observed', payload);
+        this.handOver(type, at, payload, { ranAtSource: true });
         return;
       }
       const meta = options.inline ? { ...this.meta, inline: true } : this.meta;
@@ -173,7 +182,21 @@ export class TurnHooks {
    * order when SNS refuses some), and `flush()` waits for all of them. Its trace record and span
    * are placed now, where the turn fired it, and completed once it is handed over.
    */
-  private handOver(type: ObservedType, at: string, payload: Kwargs): void {
+  private handOver(type: ObservedType, at: string, payload: Kwargs, options: { ranAtSource?: boolean } = {}): void {
+    if (options.ranAtSource) {
+      // Its hooks ran here and are traced already: only its publish is handed over, in order; a
+      // failure is logged (the trace and spans keep what the hooks did).
+      const meta = { ...this.meta, ran_at_source: true };
+      const done = this.handover.then(() =>
+        this.engine.observe(type, payload, meta).catch((error: unknown) => {
+          this.logger.warn(`observer event ${type} (its hooks ran in the turn) could not be published: ${describeError(error)}`);
+        }),
+      );
+      this.handover = done;
+      this.pending.add(done);
+      void done.finally(() => this.pending.delete(done));
+      return;
+    }
     const turn_id = this.meta.turn_id;
     const record: TraceRecord = {
       turn_id,
@@ -277,13 +300,27 @@ export class TurnHooks {
   }
 
   /**
+   * `flush()`, given up `graceMs` after `signal` aborts (the invocation's deadline): the events
+   * still not handed over then are marked so (`giveUpHandOvers`). Resolves to how many were, or
+   * `undefined` when everything settled in time. Without a signal it is `flush()`.
+   *
+   * @example
+   * const left = await hooks.flushBy(deps.signal, EVENTS_GRACE_MS);
+   * if (left !== undefined) logger.warn(`${left} observer event(s) not handed over`);
+   */
+  async flushBy(signal: AbortSignal | undefined, graceMs: number): Promise<number | undefined> {
+    if (await settlesInTime(this.flush(), signal, graceMs)) return undefined;
+    return this.giveUpHandOvers(`not handed over by ${graceMs} ms past the invocation's deadline`);
+  }
+
+  /**
    * Marks every observer event not yet handed over as not handed over, `reason` saying why (the
    * invocation stops waiting for them: `flush()` did not settle by its deadline), so that the
    * trace and the turn-trace event stored next do not show them as emitted. Each keeps how long
    * it waited. Returns how many there were.
    *
    * @example
-   * if (!(await settlesInTime(hooks.flush(), signal, 3_000))) hooks.giveUpHandOvers('not handed over by the deadline');
+   * hooks.giveUpHandOvers('not handed over by the deadline') // 2: their records now say so
    */
   giveUpHandOvers(reason: string): number {
     const now = performance.now();

@@ -1,17 +1,23 @@
+import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryDedupStore } from './delivery-dedup-store.ts';
 import type { HandledDeliveryStore } from './handled-delivery-store.ts';
-import { epochSeconds, isConditionFailed, type DynamoTable } from './dynamo-table.ts';
+import { epochSeconds, isConditionFailed, mayBeOwnWrite, type DynamoTable } from './dynamo-table.ts';
 
 /**
  * Key design — one item per delivery, claimed by the gateway and marked by the turn runtime:
  *   PK = `DEDUP#<key>`, SK = `DEDUP`
  *   claimed_at (ISO-8601), expires_at (epoch seconds; also the table's TTL attribute),
- *   handled_at (ISO-8601, once the delivery's turn ended: HandledDeliveryStore)
+ *   claim_token (a random id per claim), handled_at (ISO-8601, once the delivery's turn ended:
+ *   HandledDeliveryStore)
  *
  * A claim is a conditional put that succeeds when no item exists or the stored one has
  * expired (`expires_at <= now`, read from the stored value): TTL deletion is eventual (and
- * absent on dynalite), so correctness never waits for it.
+ * absent on dynalite), so correctness never waits for it. The SDK sends a put again when its
+ * answer is lost (a reset connection, a 5xx): that retry fails the condition on the item its own
+ * first attempt stored, and the delivery would be dropped as a duplicate though nobody took it.
+ * So a claim that fails its condition after more than one attempt reads the stored token back: its
+ * own means the claim is its (a failure at the first attempt needs no read).
  *
  * @example
  * const dedup = new DynamoDeliveryDedupStore(table);
@@ -22,6 +28,7 @@ export class DynamoDeliveryDedupStore implements DeliveryDedupStore, HandledDeli
 
   async claim(key: string, ttlSeconds: number, now: Date = new Date()): Promise<boolean> {
     const nowSeconds = epochSeconds(now);
+    const token = randomUUID();
     try {
       await this.table.doc.send(
         new PutCommand({
@@ -31,6 +38,7 @@ export class DynamoDeliveryDedupStore implements DeliveryDedupStore, HandledDeli
             SK: 'DEDUP',
             claimed_at: now.toISOString(),
             expires_at: nowSeconds + Math.max(1, Math.ceil(ttlSeconds)),
+            claim_token: token,
           },
           ConditionExpression: 'attribute_not_exists(PK) OR expires_at <= :now',
           ExpressionAttributeValues: { ':now': nowSeconds },
@@ -38,8 +46,8 @@ export class DynamoDeliveryDedupStore implements DeliveryDedupStore, HandledDeli
       );
       return true;
     } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
+      if (!isConditionFailed(error)) throw error;
+      return mayBeOwnWrite(error) && (await this.item(key))?.claim_token === token;
     }
   }
 

@@ -48,6 +48,20 @@ export function isConditionFailed(error: unknown): boolean {
   );
 }
 
+/**
+ * True when a failed condition may be the request's own doing: the SDK sent it more than once (an
+ * answer lost to a reset connection or a 5xx), and an earlier attempt may have written the item the
+ * last one found. A conditional write that must not mistake its own success for someone else's reads
+ * the item back then (a claim token, a fresh id). False when the first attempt failed: no earlier one
+ * of its own can have written anything.
+ *
+ * @example
+ * if (isConditionFailed(error) && mayBeOwnWrite(error)) return (await read())?.token === token;
+ */
+export function mayBeOwnWrite(error: unknown): boolean {
+  return (error as { $metadata?: { attempts?: number } } | null)?.$metadata?.attempts !== 1;
+}
+
 /** Epoch seconds, the unit of the TTL attribute. */
 export const epochSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);
 

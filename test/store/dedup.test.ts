@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDeliveryDedupStore } from '../../src/store/dynamo-delivery-dedup-store.ts';
+import { lossyTable } from './lossy-table.ts';
 import { withTable } from './with-table.ts';
 
 describe('DynamoDeliveryDedupStore', () => {
-  const { table } = withTable();
+  const { table, aws } = withTable();
 
   it('lets exactly one of 20 concurrent writers claim a key', async () => {
     const stores = Array.from({ length: 20 }, () => new DynamoDeliveryDedupStore(table()));
@@ -67,6 +68,18 @@ describe('DynamoDeliveryDedupStore', () => {
     expect(await dedup.claim('telegram:77', 600, new Date(now.getTime() + 601_000))).toBe(false); // beyond the claim's own 600 s
     // Past the expiry, the record no longer counts (TTL deletion is not waited for).
     expect(await dedup.wasHandled('telegram:77', new Date(now.getTime() + 86_406_000))).toBe(false);
+  });
+
+  it("a claim stored but whose answer was lost, which the SDK then sent again, is still the sender's, not a duplicate", async () => {
+    const { table: lossy, lost } = lossyTable(aws(), 'PutItem');
+    try {
+      expect(await new DynamoDeliveryDedupStore(lossy).claim('telegram:answer-lost', 600)).toBe(true);
+      expect(lost()).toBe(1);
+      // Anyone else's claim of it is still refused.
+      expect(await new DynamoDeliveryDedupStore(table()).claim('telegram:answer-lost', 600)).toBe(false);
+    } finally {
+      lossy.doc.destroy();
+    }
   });
 
   it('records a delivery nobody claimed (its own expiry), and an unknown one is not handled', async () => {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DynamoSessionStore } from '../../src/store/dynamo-session-store.ts';
 import type { SessionMeta } from '../../src/store/session-store.ts';
+import { lossyTable } from './lossy-table.ts';
 import { withTable } from './with-table.ts';
 
 const meta: SessionMeta = { platform: 'telegram', chat_id: '42', thread_id: '', user_id: '7', chat_type: 'dm' };
 
 describe('DynamoSessionStore', () => {
-  const { table } = withTable();
+  const { table, aws } = withTable();
 
   it('creates a session once and returns it to later turns', async () => {
     const sessions = new DynamoSessionStore(table());
@@ -16,6 +17,19 @@ describe('DynamoSessionStore', () => {
     const again = await sessions.resolve('telegram:42:', meta);
     expect(again.created).toBe(false);
     expect(again.session.session_id).toBe(first.session.session_id);
+  });
+
+  it('a new session whose put was stored but its answer lost, then sent again by the SDK, is still created by it', async () => {
+    const { table: lossy, lost } = lossyTable(aws(), 'PutItem');
+    try {
+      const first = await new DynamoSessionStore(lossy).resolve('telegram:lost-answer:', meta);
+      expect(lost()).toBe(1);
+      // Created (its session-start hooks fire), and the one stored.
+      expect(first.created).toBe(true);
+      expect((await new DynamoSessionStore(table()).current('telegram:lost-answer:'))?.session_id).toBe(first.session.session_id);
+    } finally {
+      lossy.doc.destroy();
+    }
   });
 
   it('agrees on one new session when turns race to create it', async () => {

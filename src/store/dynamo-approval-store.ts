@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type {
   AnsweredApproval,
@@ -10,7 +11,7 @@ import type {
   PendingApproval,
   PendingApprovalSummary,
 } from './approval-store.ts';
-import { epochSeconds, isConditionFailed, queryPartition, type DynamoTable } from './dynamo-table.ts';
+import { epochSeconds, isConditionFailed, queryPartition, wroteItItself, type DynamoTable } from './dynamo-table.ts';
 import { gunzipText, gzipText } from './gzip-text.ts';
 import { StoreReadError } from './store-errors.ts';
 
@@ -167,9 +168,12 @@ export class DynamoApprovalStore implements ApprovalStore {
     const extra: Record<string, unknown> = {};
     if (by.answered_by !== undefined) extra[':by'] = by.answered_by;
     if (by.global === true) extra[':global'] = true;
+    // Tells this answer from another if the SDK sends it twice (`wroteItItself`).
+    const token = randomUUID();
     const sets = [
       'choice = :choice',
       'answered_at = :now',
+      'answer_token = :token',
       ...(':by' in extra ? ['answered_by = :by'] : []),
       ...(':global' in extra ? ['#global = :global'] : []),
     ];
@@ -181,14 +185,19 @@ export class DynamoApprovalStore implements ApprovalStore {
           UpdateExpression: `SET ${sets.join(', ')}`,
           ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(choice)',
           ...(':global' in extra ? { ExpressionAttributeNames: { '#global': 'global' } } : {}),
-          ExpressionAttributeValues: { ':choice': choice, ':now': now.toISOString(), ...extra },
+          ExpressionAttributeValues: { ':choice': choice, ':now': now.toISOString(), ':token': token, ...extra },
           ReturnValues: 'ALL_NEW',
         }),
       );
       sessionKey = String(Attributes?.session_key);
     } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
+      if (!isConditionFailed(error)) throw error;
+      const key = { PK: `APPROVAL#${approvalId}`, SK: 'APPROVAL' };
+      if (!(await wroteItItself(this.table, key, 'answer_token', token, error))) return false;
+      // This answer, stored by an attempt whose reply was lost: go on as if it had come back.
+      const summary = await this.summary(approvalId);
+      if (!summary) return false;
+      sessionKey = summary.session_key;
     }
     // Drop the pointer if it still names this approval (a newer one may have replaced it).
     try {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryDedupStore } from './delivery-dedup-store.ts';
 import type { HandledDeliveryStore } from './handled-delivery-store.ts';
-import { epochSeconds, isConditionFailed, mayBeOwnWrite, type DynamoTable } from './dynamo-table.ts';
+import { epochSeconds, isConditionFailed, wroteItItself, type DynamoTable } from './dynamo-table.ts';
 
 /**
  * Key design — one item per delivery, claimed by the gateway and marked by the turn runtime:
@@ -16,8 +16,8 @@ import { epochSeconds, isConditionFailed, mayBeOwnWrite, type DynamoTable } from
  * absent on dynalite), so correctness never waits for it. The SDK sends a put again when its
  * answer is lost (a reset connection, a 5xx): that retry fails the condition on the item its own
  * first attempt stored, and the delivery would be dropped as a duplicate though nobody took it.
- * So a claim that fails its condition after more than one attempt reads the stored token back: its
- * own means the claim is its (a failure at the first attempt needs no read).
+ * So a claim carries a random token, and one whose condition fails keeps the claim when the stored
+ * token is its own (`wroteItItself`).
  *
  * @example
  * const dedup = new DynamoDeliveryDedupStore(table);
@@ -47,7 +47,7 @@ export class DynamoDeliveryDedupStore implements DeliveryDedupStore, HandledDeli
       return true;
     } catch (error) {
       if (!isConditionFailed(error)) throw error;
-      return mayBeOwnWrite(error) && (await this.item(key))?.claim_token === token;
+      return wroteItItself(this.table, { PK: `DEDUP#${key}`, SK: 'DEDUP' }, 'claim_token', token, error);
     }
   }
 

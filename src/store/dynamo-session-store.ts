@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SessionMeta, SessionRecord, SessionStore, StartedTurn } from './session-store.ts';
-import { isConditionFailed, mayBeOwnWrite, type DynamoTable } from './dynamo-table.ts';
+import { isConditionFailed, wroteItItself, type DynamoTable } from './dynamo-table.ts';
 import { SessionConflictError } from './store-errors.ts';
 
 /**
@@ -170,8 +170,8 @@ export class DynamoSessionStore implements SessionStore {
       return true;
     } catch (error) {
       if (!isConditionFailed(error)) throw error;
-      // A retried put that an earlier attempt of its own already stored: its fresh session id is there.
-      return mayBeOwnWrite(error) && (await this.current(sessionKey))?.session_id === next.session_id;
+      // The fresh session id tells a put that an earlier attempt of its own stored (`wroteItItself`).
+      return wroteItItself(this.table, this.key(sessionKey, 'CURRENT'), 'session_id', next.session_id, error);
     }
   }
 }

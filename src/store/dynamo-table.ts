@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 
 /**
  * The single table every DynamoDB store shares (topology `TABLE`: `PK`/`SK` strings, TTL
@@ -49,17 +49,38 @@ export function isConditionFailed(error: unknown): boolean {
 }
 
 /**
- * True when a failed condition may be the request's own doing: the SDK sent it more than once (an
- * answer lost to a reset connection or a 5xx), and an earlier attempt may have written the item the
- * last one found. A conditional write that must not mistake its own success for someone else's reads
- * the item back then (a claim token, a fresh id). False when the first attempt failed: no earlier one
- * of its own can have written anything.
+ * After a conditional write failed (`isConditionFailed(error)`): true when the write that the
+ * condition found is this request's own. The SDK sends a request again when its answer is lost (a
+ * reset connection, a 5xx), and that retry fails its condition on the item its own first attempt
+ * wrote; mistaken for someone else's, a claim would be dropped as a duplicate. Told by a value only
+ * this request wrote (`attribute` = `value`: a random token, a fresh id), read back strongly, and only
+ * when the SDK made more than one attempt (`$metadata.attempts`): a first attempt that failed found
+ * someone else's write, no read needed.
  *
  * @example
- * if (isConditionFailed(error) && mayBeOwnWrite(error)) return (await read())?.token === token;
+ * catch (error) {
+ *   if (!isConditionFailed(error)) throw error;
+ *   return wroteItItself(table, { PK: `DEDUP#${key}`, SK: 'DEDUP' }, 'claim_token', token, error);
+ * }
  */
-export function mayBeOwnWrite(error: unknown): boolean {
-  return (error as { $metadata?: { attempts?: number } } | null)?.$metadata?.attempts !== 1;
+export async function wroteItItself(
+  table: DynamoTable,
+  key: { PK: string; SK: string },
+  attribute: string,
+  value: string,
+  error: unknown,
+): Promise<boolean> {
+  if ((error as { $metadata?: { attempts?: number } } | null)?.$metadata?.attempts === 1) return false;
+  const { Item } = await table.doc.send(
+    new GetCommand({
+      TableName: table.tableName,
+      Key: key,
+      ConsistentRead: true,
+      ProjectionExpression: '#attribute',
+      ExpressionAttributeNames: { '#attribute': attribute },
+    }),
+  );
+  return Item?.[attribute] === value;
 }
 
 /** Epoch seconds, the unit of the TTL attribute. */

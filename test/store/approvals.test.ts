@@ -4,6 +4,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoApprovalStore, STATE_PART_BYTES } from '../../src/store/dynamo-approval-store.ts';
 import type { PendingApproval } from '../../src/store/approval-store.ts';
+import { lossyTable } from './lossy-table.ts';
 import { withTable } from './with-table.ts';
 
 const pending = (id: string, sessionKey = 'telegram:1:'): PendingApproval => ({
@@ -22,7 +23,7 @@ const pending = (id: string, sessionKey = 'telegram:1:'): PendingApproval => ({
 });
 
 describe('DynamoApprovalStore', () => {
-  const { table } = withTable();
+  const { table, aws } = withTable();
 
   it('stores a pending approval with its opaque state and finds it per conversation', async () => {
     const approvals = new DynamoApprovalStore(table());
@@ -33,6 +34,24 @@ describe('DynamoApprovalStore', () => {
     expect(await approvals.summary('a1')).toEqual(withoutState);
     expect(await approvals.get('a1')).toEqual(pending('a1'));
     expect(await approvals.pending('telegram:other:')).toBeUndefined();
+  });
+
+  it('an answer stored but whose reply was lost, then sent again by the SDK, is still this answer (and drops the pointer)', async () => {
+    await new DynamoApprovalStore(table()).putPending(pending('a-lost', 'telegram:lost:'));
+    const { table: lossy, lost } = lossyTable(aws(), 'UpdateItem');
+    try {
+      expect(await new DynamoApprovalStore(lossy).answer('a-lost', 'once', new Date(), { answered_by: 'telegram:42' })).toBe(
+        true,
+      );
+      expect(lost()).toBe(1);
+    } finally {
+      lossy.doc.destroy();
+    }
+    const approvals = new DynamoApprovalStore(table());
+    expect(await approvals.summary('a-lost')).toMatchObject({ choice: 'once', answered_by: 'telegram:42' });
+    expect(await approvals.pending('telegram:lost:')).toBeUndefined();
+    // Another answer still loses to it.
+    expect(await approvals.answer('a-lost', 'deny')).toBe(false);
   });
 
   it("keeps a suspended turn's state far past DynamoDB's 400 KB item limit (tool results in its messages), gzipped", async () => {

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SandboxError } from './tool-sandbox.ts';
 import {
   DEFAULT_WORKSPACE_LIMITS,
@@ -43,12 +44,11 @@ export class PresignedWorkspace {
    */
   async restore(tenant: string, getUrl: string, signal?: AbortSignal): Promise<void> {
     const held = this.copy?.tenant === tenant ? this.copy : undefined;
-    const response = await fetch(getUrl, {
-      headers: held?.etag ? { 'if-none-match': held.etag } : {},
-      ...(signal ? { signal } : {}),
-    }).catch((error: Error) => {
-      throw new SandboxError(`the session workspace could not be fetched (${error.message})`);
-    });
+    const response = await transfer(getUrl, { headers: held?.etag ? { 'if-none-match': held.etag } : {} }, signal).catch(
+      (error: Error) => {
+        throw new SandboxError(`the session workspace could not be fetched (${error.message})`);
+      },
+    );
     if (response.status === 304 && held) return;
     if (response.status === 404) {
       await response.body?.cancel();
@@ -89,12 +89,10 @@ export class PresignedWorkspace {
       delete copy.etag;
       throw error;
     }
-    const response = await fetch(putUrl, { method: 'PUT', body: archive, ...(signal ? { signal } : {}) }).catch(
-      (error: Error) => {
-        delete copy.etag;
-        throw new SandboxError(`the session workspace could not be saved (${error.message}); this call's changes may be lost`);
-      },
-    );
+    const response = await transfer(putUrl, { method: 'PUT', body: archive }, signal).catch((error: Error) => {
+      delete copy.etag;
+      throw new SandboxError(`the session workspace could not be saved (${error.message}); this call's changes may be lost`);
+    });
     await response.body?.cancel();
     if (!response.ok) {
       delete copy.etag;
@@ -104,6 +102,30 @@ export class PresignedWorkspace {
     }
     this.copy = { tenant: copy.tenant, ...etagOf(response), fingerprint: print.hash };
     return true;
+  }
+}
+
+/** Tries per transfer of an archive, the first included. */
+const TRANSFER_ATTEMPTS = 3;
+/** What S3 answers for a failure that may pass (InternalError, SlowDown, …): tried again. */
+const PASSING_STATUS = new Set([500, 502, 503, 504]);
+
+/**
+ * One GET or PUT of the archive, tried again (after 50, then 100 ms) when it fails in a way that may
+ * pass: S3's 5xx, or no answer at all. A kept-alive connection of a frozen execution environment may
+ * be gone when it thaws, and the first request on it fails with no answer; both requests are safe to
+ * send again (the same archive, or a read). The last failure is returned (a response) or thrown.
+ */
+async function transfer(url: string, init: RequestInit, signal?: AbortSignal): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(url, { ...init, ...(signal ? { signal } : {}) });
+      if (attempt === TRANSFER_ATTEMPTS || !PASSING_STATUS.has(response.status)) return response;
+      await response.body?.cancel();
+    } catch (error) {
+      if (attempt === TRANSFER_ATTEMPTS || signal?.aborted) throw error;
+    }
+    await sleep(50 * 2 ** (attempt - 1), undefined, signal ? { signal } : {});
   }
 }
 

@@ -145,7 +145,7 @@ export class TurnHooks {
         // §1.14: the hooks run here, in turn; telemetry's copy of the event need not hold the turn up.
         const { runs } = await collectHookRuns(() => this.engine.runObservers(type, payload));
         this.record(type, at, started, runs, { phase: 'observe', outcome: 'emitted' }, () => 'observed', payload);
-        this.handOver(type, at, payload, { ranAtSource: true });
+        this.handOverRunHere(type, payload);
         return;
       }
       const meta = options.inline ? { ...this.meta, inline: true } : this.meta;
@@ -182,21 +182,7 @@ export class TurnHooks {
    * order when SNS refuses some), and `flush()` waits for all of them. Its trace record and span
    * are placed now, where the turn fired it, and completed once it is handed over.
    */
-  private handOver(type: ObservedType, at: string, payload: Kwargs, options: { ranAtSource?: boolean } = {}): void {
-    if (options.ranAtSource) {
-      // Its hooks ran here and are traced already: only its publish is handed over, in order; a
-      // failure is logged (the trace and spans keep what the hooks did).
-      const meta = { ...this.meta, ran_at_source: true };
-      const done = this.handover.then(() =>
-        this.engine.observe(type, payload, meta).catch((error: unknown) => {
-          this.logger.warn(`observer event ${type} (its hooks ran in the turn) could not be published: ${describeError(error)}`);
-        }),
-      );
-      this.handover = done;
-      this.pending.add(done);
-      void done.finally(() => this.pending.delete(done));
-      return;
-    }
+  private handOver(type: ObservedType, at: string, payload: Kwargs): void {
     const turn_id = this.meta.turn_id;
     const record: TraceRecord = {
       turn_id,
@@ -231,6 +217,27 @@ export class TurnHooks {
         span.end(performance.now() - started, outcome.slice(0, 2000));
       }
     });
+    this.chain(done);
+  }
+
+  /**
+   * Hands over the publish of an event whose hooks ran here (inline, §1.14), marked `ran_at_source`,
+   * in order with the rest. Its trace records and spans are the hooks' own, already made: a failed
+   * publish is logged.
+   */
+  private handOverRunHere(type: ObservedType, payload: Kwargs): void {
+    const meta = { ...this.meta, ran_at_source: true };
+    this.chain(
+      this.handover.then(() =>
+        this.engine.observe(type, payload, meta).catch((error: unknown) => {
+          this.logger.warn(`observer event ${type} (its hooks ran in the turn) could not be published: ${describeError(error)}`);
+        }),
+      ),
+    );
+  }
+
+  /** The next link of the hand-over chain: the one after it waits for it, and `flush()` does. */
+  private chain(done: Promise<void>): void {
     this.handover = done;
     this.pending.add(done);
     void done.finally(() => this.pending.delete(done));

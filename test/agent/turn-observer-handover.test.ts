@@ -1,17 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TurnHooks } from '../../src/agent/turn/turn-hooks.ts';
-import { createHookEngine, type LoadedHookEngine } from '../../src/hooks/create-hook-engine.ts';
+import type { LoadedHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import type { ObserverEvent, ObserverSink } from '../../src/hooks/observer-sink.ts';
-import { tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { tempEngines } from '../hooks/support/temp-engine.ts';
 
-let home: TempHome | undefined;
-let engine: LoadedHookEngine | undefined;
-afterEach(async () => {
-  await engine?.close();
-  await home?.remove();
-  home = undefined;
-});
+const load = tempEngines({ print: () => {} });
 
 /** A sink whose publishes the test lets through one by one (or fails), recording what it was handed. */
 function heldSink() {
@@ -32,24 +26,20 @@ function heldSink() {
   return { sink, handed, published, waiting };
 }
 
-/** An engine over an empty hooks home (kept in `home` for clean-up), with `sink` if given. */
+/** An engine over an empty hooks home (closed after the test), with `sink` if given. */
 async function engineOver(sink?: ObserverSink): Promise<LoadedHookEngine> {
-  home ??= await tempHome({});
-  return createHookEngine({
-    home: home.path,
-    env: {},
-    logger: createMemoryLogger(),
-    print: () => {},
-    ...(sink ? { observerSink: sink } : {}),
-  });
+  return (await load({}, sink ? { observerSink: sink } : {})).engine;
 }
+
+/** Lets the hand-over chain take its next step (a released publish settles, the next one starts). */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 const step = (iteration: number) => ({ platform: 'local', user_id: 'u1', session_id: 's1', iteration, tool_names: [] });
 
 describe('TurnHooks: observer events handed to the pipeline', () => {
   it('go out one after another in the order fired, without holding the turn up; flush waits for them', async () => {
     const { sink, handed, waiting } = heldSink();
-    engine = await engineOver(sink);
+    const engine = await engineOver(sink);
     expect(engine.publishesObservers).toBe(true);
     const hooks = new TurnHooks(engine, createMemoryLogger(), { session_id: 's1', turn_id: 't1' });
 
@@ -64,16 +54,16 @@ describe('TurnHooks: observer events handed to the pipeline', () => {
       ['agent:end', 3, 'emitted'],
     ]);
     // One publish at a time: the second is handed over only once the first is.
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     expect(handed).toEqual(['agent:start']);
     let flushed = false;
     const flush = hooks.flush().then(() => (flushed = true));
     waiting.shift()!.release();
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     expect(handed).toEqual(['agent:start', 'agent:step']);
     expect(flushed).toBe(false);
     waiting.shift()!.release(new Error('SNS and the outbox are both down'));
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     expect(handed).toEqual(['agent:start', 'agent:step', 'agent:end']);
     expect(flushed).toBe(false);
     waiting.shift()!.release();
@@ -90,14 +80,14 @@ describe('TurnHooks: observer events handed to the pipeline', () => {
 
   it('given up (the invocation stops waiting): those not handed over say so, and a late hand-over changes nothing', async () => {
     const { sink, waiting } = heldSink();
-    engine = await engineOver(sink);
+    const engine = await engineOver(sink);
     const hooks = new TurnHooks(engine, createMemoryLogger(), { session_id: 's1', turn_id: 't1' });
     await hooks.observe('agent:start', { platform: 'local', user_id: 'u1', session_id: 's1', message: 'hi' });
     await hooks.observe('agent:step', step(1));
     await hooks.observe('agent:step', step(2));
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     waiting.shift()!.release();
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     // The first went out; the second is in flight, the third queued behind it.
     expect(hooks.giveUpHandOvers('not handed over by the deadline')).toBe(2);
     const given = 'error: not handed over by the deadline';
@@ -110,7 +100,7 @@ describe('TurnHooks: observer events handed to the pipeline', () => {
     expect(spans()).toEqual(['emitted', given, given]);
     // The hand-over in flight settles after all: what was stored as given up stays so.
     waiting.shift()!.release();
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     waiting.shift()!.release(new Error('late'));
     await hooks.flush();
     expect(hooks.trace.map((r) => r.decision)).toEqual(['emitted', given, given]);
@@ -120,17 +110,17 @@ describe('TurnHooks: observer events handed to the pipeline', () => {
 
   it("an inline event's hooks run here (§1.14); its publish, marked as run, is handed over like the rest; without a sink all is awaited", async () => {
     const { sink, handed, published, waiting } = heldSink();
-    engine = await engineOver(sink);
+    const engine = await engineOver(sink);
     const hooks = new TurnHooks(engine, createMemoryLogger(), { session_id: 's1', turn_id: 't1' });
     await hooks.observe('agent:start', { platform: 'local', user_id: 'u1', session_id: 's1', message: 'hi' });
     // Returns once its hooks have run, though neither publish has gone out.
     await hooks.observe('agent:step', step(1), { inline: true });
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     expect(handed).toEqual(['agent:start']);
     let flushed = false;
     const flush = hooks.flush().then(() => (flushed = true));
     waiting.shift()!.release();
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     // In the order fired, behind the one before it; the flush waits for it too.
     expect(handed).toEqual(['agent:start', 'agent:step']);
     expect(published.map((e) => [e.type, e.ran_at_source === true])).toEqual([
@@ -146,8 +136,6 @@ describe('TurnHooks: observer events handed to the pipeline', () => {
       ['agent:step', 'emitted'],
     ]);
 
-    const local = await engineOver();
-    expect(local.publishesObservers).toBe(false);
-    await local.close();
+    expect((await engineOver()).publishesObservers).toBe(false);
   });
 });

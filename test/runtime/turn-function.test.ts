@@ -73,6 +73,16 @@ function telegramMessage(
   };
 }
 
+/** What a turn λ that calls the fake model and replies on the fake Telegram is given; `more` adds to it. */
+const modelAndTelegram = (more: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  HOOKGATE_HOME: home.path,
+  HOOKGATE_MODEL: 'gpt-test',
+  HOOKGATE_MODEL_BASE_URL: model.baseUrl,
+  TELEGRAM_BOT_TOKEN: '123:abc',
+  TELEGRAM_API_BASE_URL: telegramUrl,
+  ...more,
+});
+
 /** The turn λ as functions/turn.ts builds it, on the emulators and the test's hooks home. */
 const turnHandler = async (env: NodeJS.ProcessEnv) =>
   createTurnFunction(
@@ -124,15 +134,7 @@ describe('transcript retention (HOOKGATE_TRANSCRIPT_RETENTION_DAYS, set by the s
 
 describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => {
   it('builds from the environment, runs a turn on the configured model and replies through the platform API', async () => {
-    const env: NodeJS.ProcessEnv = {
-      HOOKGATE_HOME: home.path,
-      HOOKGATE_MODEL: 'gpt-test',
-      HOOKGATE_MODEL_BASE_URL: model.baseUrl,
-      HOOKGATE_MODEL_API_KEY: 'sk-test-key-for-the-fake',
-      TELEGRAM_BOT_TOKEN: '123:abc',
-      TELEGRAM_SECRET_TOKEN: 'secret',
-      TELEGRAM_API_BASE_URL: telegramUrl,
-    };
+    const env = modelAndTelegram({ HOOKGATE_MODEL_API_KEY: 'sk-test-key-for-the-fake', TELEGRAM_SECRET_TOKEN: 'secret' });
     const handler = await turnHandler(env);
     model.script({ content: 'hi from the model' });
     const message = telegramMessage('42', '1', 'hello');
@@ -152,13 +154,7 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
 
   it("keeps an image the chat sent in the payload bucket and reads it back for the model, as the turn λ's role allows", async () => {
     // Both S3 calls go through the grant check (s3:PutObject and s3:GetObject under payloads/attachments/).
-    const env: NodeJS.ProcessEnv = {
-      HOOKGATE_HOME: home.path,
-      HOOKGATE_MODEL: 'gpt-test',
-      HOOKGATE_MODEL_BASE_URL: model.baseUrl,
-      TELEGRAM_BOT_TOKEN: '123:abc',
-      TELEGRAM_API_BASE_URL: telegramUrl,
-    };
+    const env = modelAndTelegram();
     const handler = await turnHandler(env);
     const asked = model.requests.length;
     model.script({ content: 'a dot' });
@@ -183,14 +179,7 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
   });
 
   it('wraps a turn up before the Lambda deadline instead of being cut off: the late model answer is not awaited', async () => {
-    const env: NodeJS.ProcessEnv = {
-      HOOKGATE_HOME: home.path,
-      HOOKGATE_MODEL: 'gpt-test',
-      HOOKGATE_MODEL_BASE_URL: model.baseUrl,
-      TELEGRAM_BOT_TOKEN: '123:abc',
-      TELEGRAM_SECRET_TOKEN: 'secret',
-      TELEGRAM_API_BASE_URL: telegramUrl,
-    };
+    const env = modelAndTelegram({ TELEGRAM_SECRET_TOKEN: 'secret' });
     const handler = await turnHandler(env);
     model.script({ content: 'too late', delayMs: 20_000 });
     const message = telegramMessage('43', '2', 'hello');
@@ -206,13 +195,7 @@ describe('the turn λ wiring (functions/turn.ts → createTurnFunction)', () => 
   it('replies with the reply secret alone, and runs no chat tool in its own process when no tools function is configured', async () => {
     const proof = join(home.path, 'ran-in-the-turn-function');
     // What the turn λ gets in AWS: the reply secret's keys, not the gateway's (no TELEGRAM_SECRET_TOKEN).
-    const env: NodeJS.ProcessEnv = {
-      HOOKGATE_HOME: home.path,
-      HOOKGATE_MODEL: 'gpt-test',
-      HOOKGATE_MODEL_BASE_URL: model.baseUrl,
-      TELEGRAM_BOT_TOKEN: '123:abc',
-      TELEGRAM_API_BASE_URL: telegramUrl,
-    };
+    const env = modelAndTelegram();
     const handler = await turnHandler(env);
     model.script({ tool_calls: [{ name: 'terminal', arguments: { command: `touch ${proof}` } }] }, { content: 'after the tool' });
     const message = telegramMessage('44', '3', 'run it');

@@ -109,16 +109,23 @@ export class DynamoApprovalStore implements ApprovalStore {
   }
 
   async summary(approvalId: string): Promise<ApprovalSummary | undefined> {
-    const item = await this.#item(approvalId);
+    // Projected: the state kept on the item (up to 300 KB gzipped) is not sent at all.
+    const item = await this.#item(approvalId, SUMMARY_ATTRIBUTES);
     return item && summaryOf(item);
   }
 
-  async #item(approvalId: string): Promise<Record<string, unknown> | undefined> {
+  async #item(approvalId: string, attributes?: readonly string[]): Promise<Record<string, unknown> | undefined> {
     const { Item } = await this.table.doc.send(
       new GetCommand({
         TableName: this.table.tableName,
         Key: { PK: `APPROVAL#${approvalId}`, SK: 'APPROVAL' },
         ConsistentRead: true,
+        ...(attributes
+          ? {
+              ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
+              ExpressionAttributeNames: Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name])),
+            }
+          : {}),
       }),
     );
     return Item;
@@ -296,7 +303,26 @@ function grantPartition(scope: GrantScope): string {
   }
 }
 
-/** An approval item's fields and answer, without its state. */
+/** The approval item's attributes `summaryOf` reads: everything but the state. */
+const SUMMARY_ATTRIBUTES = [
+  'approval_id',
+  'session_key',
+  'session_id',
+  'turn_id',
+  'command',
+  'description',
+  'pattern_key',
+  'pattern_keys',
+  'created_at',
+  'approval_expires_at',
+  'requested_by',
+  'choice',
+  'answered_by',
+  'global',
+  'resumed_at',
+] as const;
+
+/** An approval item's fields and answer, without its state (the item's `SUMMARY_ATTRIBUTES`). */
 function summaryOf(item: Record<string, unknown>): ApprovalSummary {
   const approval = {
     approval_id: String(item.approval_id),

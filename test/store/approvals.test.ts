@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoApprovalStore, STATE_PART_BYTES } from '../../src/store/dynamo-approval-store.ts';
+import { createDynamoTable } from '../../src/store/dynamo-table.ts';
 import type { PendingApproval } from '../../src/store/approval-store.ts';
 import { lossyTable } from './lossy-table.ts';
 import { withTable } from './with-table.ts';
@@ -34,6 +35,47 @@ describe('DynamoApprovalStore', () => {
     expect(await approvals.summary('a1')).toEqual(withoutState);
     expect(await approvals.get('a1')).toEqual(pending('a1'));
     expect(await approvals.pending('telegram:other:')).toBeUndefined();
+  });
+
+  it("reads a summary without the state kept on the item: its answer, and a few hundred bytes, not the state's", async () => {
+    const approvals = new DynamoApprovalStore(table());
+    // A state that stays inline (≈ 50 KB of JSON), as most suspended turns' do.
+    const state = { messages: [{ role: 'tool', tool_call_id: 'c', content: 'y'.repeat(50_000) }], iteration: 1 };
+    await approvals.putPending({ ...pending('a-summary', 'telegram:summary:'), state });
+    await approvals.answer('a-summary', 'always', new Date(), { answered_by: 'telegram:9', global: true });
+    await approvals.markResumed('a-summary');
+    // The answers' sizes, through a client of its own.
+    const counted = createDynamoTable({
+      tableName: aws().tableName,
+      client: { endpoint: aws().dynamodbEndpoint, region: aws().region, credentials: aws().credentials },
+    });
+    const sizes: number[] = [];
+    counted.doc.middlewareStack.add(
+      (next) => async (args) => {
+        const out = await next(args);
+        sizes.push(Number((out.response as { headers: Record<string, string> }).headers['content-length']));
+        return out;
+      },
+      { step: 'deserialize', priority: 'low', name: 'answerSize' },
+    );
+    try {
+      const summary = await new DynamoApprovalStore(counted).summary('a-summary');
+      const { state: _state, ...withoutState } = pending('a-summary', 'telegram:summary:');
+      expect(summary).toEqual({
+        ...withoutState,
+        choice: 'always',
+        answered_by: 'telegram:9',
+        global: true,
+        resumed_at: expect.any(String),
+      });
+      expect(sizes).toHaveLength(1);
+      expect(sizes[0]).toBeLessThan(2_000);
+      // The whole approval, state and all, is what `get` reads.
+      expect((await new DynamoApprovalStore(counted).get('a-summary'))?.state).toEqual(state);
+      expect(sizes[1]).toBeGreaterThan(50_000);
+    } finally {
+      counted.doc.destroy();
+    }
   });
 
   it('an answer stored but whose reply was lost, then sent again by the SDK, is still this answer (and drops the pointer)', async () => {

@@ -10,6 +10,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { toSqsRecord } from './sqs-event.ts';
 import { PollerDeleteError } from './dev-start-error.ts';
 import { errorText } from '../errors/error-text.ts';
+import { MAX_LONG_POLL_SECONDS } from '../pipeline/aws-request-timeouts.ts';
 
 export type SqsEventHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
@@ -26,7 +27,8 @@ export interface SqsPollerOptions {
   /** Lambda's MaximumBatchingWindowInSeconds, in ms: how long to gather a batch. Default 0. */
   batchWindowMs?: number;
   /**
-   * Long-poll wait of an idle receive (0–20 s). Default 1: `stop()` waits for the poll in
+   * Long-poll wait of an idle receive (0 to `MAX_LONG_POLL_SECONDS`, 4 s: the data plane's clients give up a
+   * socket silent for 5 s, src/pipeline/aws-request-timeouts.ts). Default 1: `stop()` waits for the poll in
    * progress rather than aborting it, because an aborted long poll is still answered by the
    * server, and the messages it took would stay hidden for a whole visibility timeout.
    */
@@ -65,7 +67,7 @@ export async function startSqsPoller(options: SqsPollerOptions): Promise<SqsPoll
   const fifo = queueUrl.endsWith('.fifo') || queueArn.endsWith('.fifo');
   const batchSize = Math.max(1, Math.min(fifo ? 10 : 10_000, options.batchSize ?? 10));
   const batchWindowMs = Math.max(0, options.batchWindowMs ?? 0);
-  const waitTimeSeconds = Math.max(0, Math.min(20, options.waitTimeSeconds ?? 1));
+  const waitTimeSeconds = Math.max(0, Math.min(MAX_LONG_POLL_SECONDS, options.waitTimeSeconds ?? 1));
   const onError = options.onError ?? ((error) => process.stderr.write(`hookgate sqs-poller ${queueUrl}: ${errorText(error)}\n`));
   let stopping = false;
 
@@ -93,7 +95,10 @@ export async function startSqsPoller(options: SqsPollerOptions): Promise<SqsPoll
       // Long-poll at whole seconds only when the window allows it; otherwise a quick look.
       let more: Message[];
       try {
-        more = await receive(batchSize - batch.length, left >= 1000 ? Math.min(20, Math.floor(left / 1000)) : 0);
+        more = await receive(
+          batchSize - batch.length,
+          left >= 1000 ? Math.min(MAX_LONG_POLL_SECONDS, Math.floor(left / 1000)) : 0,
+        );
       } catch (error) {
         if (stopping) break; // keep what was gathered: the loop releases it
         throw error;

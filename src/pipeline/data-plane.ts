@@ -16,6 +16,7 @@ import { S3AttachmentStore } from './attachment-store.ts';
 import { SqsTurnQueue } from './turn-queue-sender.ts';
 import { SqsTimerQueue } from './timer-queue-sender.ts';
 import { lazyClient } from './lazy-client.ts';
+import { AWS_REQUEST_TIMEOUTS, requestHandlerWith, type AwsRequestTimeouts } from './aws-request-timeouts.ts';
 import { HookgateError } from '../errors/hookgate-error.ts';
 
 /** Where the data plane's resources are; endpoints only for emulators (else the SDK's defaults). */
@@ -96,6 +97,8 @@ export function dataPlaneFromLocalAws(aws: EmulatedAws): DataPlaneResources {
 export interface DataPlaneOptions {
   /** How long a transcript message is kept after it was written (none: for ever). */
   transcriptRetentionSeconds?: number;
+  /** How long the clients wait on a connection (default {@link AWS_REQUEST_TIMEOUTS}). */
+  requestTimeouts?: AwsRequestTimeouts;
 }
 
 export class DataPlaneEnvError extends HookgateError {
@@ -140,6 +143,10 @@ export function dataPlaneFromConfig(config: { resources: Partial<DataPlaneResour
  * sends raw commands) gets a DynamoDB client of its own. Nothing here adds middleware per
  * request or sends with per-call options (either would bypass or defeat the cache).
  *
+ * Every client gives up a connection that does not connect or falls silent
+ * (`options.requestTimeouts`, default {@link AWS_REQUEST_TIMEOUTS}), so the SDK retries on a
+ * fresh one instead of waiting out the function's timeout.
+ *
  * @example
  * const plane = createDataPlane(dataPlaneFromLocalAws(aws));
  * const engine = createHookEngine({ home, observerSink: plane.observerSink, allowlist: plane.allowlist });
@@ -150,6 +157,7 @@ export function createDataPlane(resources: DataPlaneResources, options: DataPlan
   const base = {
     ...(resources.region ? { region: resources.region } : {}),
     ...(resources.credentials ? { credentials: resources.credentials } : {}),
+    ...requestHandlerWith(options.requestTimeouts ?? AWS_REQUEST_TIMEOUTS),
   };
   const at = (endpoint: string | undefined) => (endpoint ? { endpoint } : {});
   const sqs = new SQSClient({ ...base, ...at(resources.endpoints?.sqs), cacheMiddleware: true });

@@ -5,6 +5,7 @@ import { loadSecretEnvironment } from '../../functions/support/secret-environmen
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import { secretVariableNames } from '../../src/secrets/secret-variables.ts';
 import { ConfigError } from '../../src/config/config-error.ts';
+import { startDarkeningProxy } from '../support/darkening-proxy.ts';
 
 const GATEWAY_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:gateway';
 const REPLY_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:reply';
@@ -95,6 +96,22 @@ describe('loadSecretEnvironment (functions/support/secret-environment.ts)', () =
       expect((error as Error).message).toBe(`secret ${arn} must be a JSON object of strings`);
       expect(String((error as Error).stack)).not.toContain(value);
       expect(env).toEqual({ [RESOURCE_ENV.replySecretArn]: arn });
+    }
+  });
+
+  it('a connection that takes the request and never answers is given up and the request sent again', async () => {
+    const endpoint = process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER!;
+    const silent = await startDarkeningProxy(endpoint, { darkFromStart: 1 });
+    process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = silent.url;
+    try {
+      const env: NodeJS.ProcessEnv = { [RESOURCE_ENV.replySecretArn]: REPLY_ARN };
+      // Without a limit the SDK waits 300 s for the answer: the test times out.
+      await loadSecretEnvironment(env, { connectMs: 1_000, idleMs: 300 });
+      expect(env.TELEGRAM_BOT_TOKEN).toBe('123:reply-token');
+      expect(silent.connections()).toBe(2);
+    } finally {
+      process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = endpoint;
+      await silent.close();
     }
   });
 

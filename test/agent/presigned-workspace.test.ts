@@ -26,6 +26,8 @@ async function bucket(
 
 /** No answer at all: the connection is dropped, as a kept-alive one gone while the environment was frozen. */
 const dropped = (request: IncomingMessage) => request.socket.destroy();
+/** The request is taken and never answered: a connection that died silently. */
+const silent = () => {};
 const status =
   (code: number, headers: Record<string, string> = {}) =>
   (_: IncomingMessage, response: ServerResponse) => {
@@ -57,6 +59,15 @@ describe('PresignedWorkspace: a transfer that may pass is tried again', () => {
     expect(put.requests.map((r) => r.method)).toEqual(['PUT', 'PUT']);
     expect(put.requests[1]!.bytes).toBe(put.requests[0]!.bytes);
     expect(put.requests[0]!.bytes).toBeGreaterThan(0);
+  });
+
+  it('gives up a try that gets no answer and sends the request again', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hookgate-presigned-'));
+    const get = await bucket([silent, status(404)]);
+    // Without the limit the GET waits for undici's 300 s: the test times out.
+    await new PresignedWorkspace(join(dir, 'ws'), undefined, 200).restore('session-1', get.url);
+    expect(get.requests.map((r) => r.method)).toEqual(['GET', 'GET']);
+    await expect(readdir(join(dir, 'ws'))).resolves.toEqual([]);
   });
 
   it('gives up after three tries, with what the last one got', async () => {

@@ -35,6 +35,8 @@ export class PresignedWorkspace {
   constructor(
     readonly dir: string,
     private readonly limits: WorkspaceLimits = DEFAULT_WORKSPACE_LIMITS,
+    /** How long one try waits for S3's answer (its status and headers) before it is given up. */
+    private readonly answerWithinMs: number = TRANSFER_ANSWER_WITHIN_MS,
   ) {}
 
   /**
@@ -44,11 +46,10 @@ export class PresignedWorkspace {
    */
   async restore(tenant: string, getUrl: string, signal?: AbortSignal): Promise<void> {
     const held = this.copy?.tenant === tenant ? this.copy : undefined;
-    const response = await transfer(getUrl, { headers: held?.etag ? { 'if-none-match': held.etag } : {} }, signal).catch(
-      (error: Error) => {
-        throw new SandboxError(`the session workspace could not be fetched (${error.message})`);
-      },
-    );
+    const init: RequestInit = { headers: held?.etag ? { 'if-none-match': held.etag } : {} };
+    const response = await transfer(getUrl, init, this.answerWithinMs, signal).catch((error: Error) => {
+      throw new SandboxError(`the session workspace could not be fetched (${error.message})`);
+    });
     if (response.status === 304 && held) return;
     if (response.status === 404) {
       await response.body?.cancel();
@@ -89,10 +90,12 @@ export class PresignedWorkspace {
       delete copy.etag;
       throw error;
     }
-    const response = await transfer(putUrl, { method: 'PUT', body: archive }, signal).catch((error: Error) => {
-      delete copy.etag;
-      throw new SandboxError(`the session workspace could not be saved (${error.message}); this call's changes may be lost`);
-    });
+    const response = await transfer(putUrl, { method: 'PUT', body: archive }, this.answerWithinMs, signal).catch(
+      (error: Error) => {
+        delete copy.etag;
+        throw new SandboxError(`the session workspace could not be saved (${error.message}); this call's changes may be lost`);
+      },
+    );
     await response.body?.cancel();
     if (!response.ok) {
       delete copy.etag;
@@ -107,23 +110,38 @@ export class PresignedWorkspace {
 
 /** Tries per transfer of an archive, the first included. */
 const TRANSFER_ATTEMPTS = 3;
+/**
+ * How long one try waits for S3's answer. S3 answers in tens of milliseconds once it has the
+ * request, and a 64 MiB upload takes about a second at Lambda's bandwidth; a connection that
+ * died silently (frozen, its NAT mapping forgotten) would otherwise hold the call until undici's
+ * 300 s, past the function's own timeout.
+ */
+const TRANSFER_ANSWER_WITHIN_MS = 15_000;
 /** What S3 answers for a failure that may pass (InternalError, SlowDown, …): tried again. */
 const PASSING_STATUS = new Set([500, 502, 503, 504]);
 
 /**
  * One GET or PUT of the archive, tried again (after 50, then 100 ms) when it fails in a way that may
- * pass: S3's 5xx, or no answer at all. A kept-alive connection of a frozen execution environment may
+ * pass: S3's 5xx, or no answer at all (a dropped connection, or none within `answerWithinMs`). A kept-alive connection of a frozen execution environment may
  * be gone when it thaws, and the first request on it fails with no answer; both requests are safe to
  * send again (the same archive, or a read). The last failure is returned (a response) or thrown.
  */
-async function transfer(url: string, init: RequestInit, signal?: AbortSignal): Promise<Response> {
+async function transfer(url: string, init: RequestInit, answerWithinMs: number, signal?: AbortSignal): Promise<Response> {
   for (let attempt = 1; ; attempt++) {
+    // Bounds the wait for the answer only: once it has come, the body streams under the caller's signal alone.
+    const unanswered = new AbortController();
+    const timer = setTimeout(() => unanswered.abort(new Error(`no answer within ${answerWithinMs} ms`)), answerWithinMs);
     try {
-      const response = await fetch(url, { ...init, ...(signal ? { signal } : {}) });
+      const response = await fetch(url, {
+        ...init,
+        signal: signal ? AbortSignal.any([signal, unanswered.signal]) : unanswered.signal,
+      });
       if (attempt === TRANSFER_ATTEMPTS || !PASSING_STATUS.has(response.status)) return response;
       await response.body?.cancel();
     } catch (error) {
       if (attempt === TRANSFER_ATTEMPTS || signal?.aborted) throw error;
+    } finally {
+      clearTimeout(timer);
     }
     await sleep(50 * 2 ** (attempt - 1), undefined, signal ? { signal } : {});
   }

@@ -143,7 +143,7 @@ export async function startTurnRig(plane: DataPlane, options: { observerSink?: O
         { role: 'tool', tool_call_id: 'c', content: '{"output": "", "exit_code": 0, "error": null}' },
         { role: 'assistant', content: '{"output": "", "exit_code": 0, "error": null}' },
       ]),
-      plane.sessions.recordTurn(key, session.session_id),
+      plane.sessions.recordTurn(key, session.session_id, `bare-${rigId}-${m}`),
     ]);
     await traces.append([
       {

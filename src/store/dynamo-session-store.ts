@@ -69,19 +69,28 @@ export class DynamoSessionStore implements SessionStore {
     return old ? { old, current: winner } : { current: winner };
   }
 
-  async recordTurn(sessionKey: string, sessionId: string, now: Date = new Date()): Promise<void> {
+  async recordTurn(sessionKey: string, sessionId: string, turnId: string, now: Date = new Date()): Promise<void> {
     try {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: this.key(sessionKey, 'CURRENT'),
-          UpdateExpression: 'SET turn_count = turn_count + :one, updated_at = :now, fresh = :false',
-          ConditionExpression: 'session_id = :sid',
-          ExpressionAttributeValues: { ':one': 1, ':now': now.toISOString(), ':false': false, ':sid': sessionId },
+          // `counted_turn` makes the count once per turn: the SDK sends the update again when its
+          // answer is lost, and that second attempt must not count the turn twice.
+          UpdateExpression: 'SET turn_count = turn_count + :one, updated_at = :now, fresh = :false, counted_turn = :turn',
+          ConditionExpression: 'session_id = :sid AND (attribute_not_exists(counted_turn) OR counted_turn <> :turn)',
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':now': now.toISOString(),
+            ':false': false,
+            ':sid': sessionId,
+            ':turn': turnId,
+          },
         }),
       );
     } catch (error) {
-      // The session was rotated while the turn ran: the new one has not had a turn yet.
+      // The session was rotated while the turn ran (the new one has not had a turn yet), or this
+      // turn is already counted.
       if (!isConditionFailed(error)) throw error;
     }
   }

@@ -44,8 +44,8 @@ export interface SessionStore {
   ): Promise<{ session: SessionRecord; created: boolean; expired?: SessionRecord }>;
   /** /new and /reset: swaps in a new session (§1.13.1 step 2); first writer wins. */
   rotate(sessionKey: string, meta: SessionMeta): Promise<{ old?: SessionRecord; current: SessionRecord }>;
-  /** After a turn: bump turn_count and updated_at, clear `fresh`. */
-  recordTurn(sessionKey: string, sessionId: string, now?: Date): Promise<void>;
+  /** After a turn: bump turn_count and updated_at, clear `fresh`. Counts `turnId` once, however often it is sent. */
+  recordTurn(sessionKey: string, sessionId: string, turnId: string, now?: Date): Promise<void>;
   /**
    * Notes the turn that starts (or resumes) now in the session `sessionId` (ignored when the
    * session has been replaced meanwhile): `/stop` reads whose it is from `last_turn`.

@@ -306,7 +306,7 @@ describe('slash commands', () => {
   it('/stop with no turn running says so and records nothing', async () => {
     await say('/stop');
     const { key, session } = await startedTurn('u1');
-    await gw.plane.sessions.recordTurn(key, session.session_id); // that turn ended
+    await gw.plane.sessions.recordTurn(key, session.session_id, 'turn_ended'); // that turn ended
     await say('/stop');
     expect(await gw.plane.sessions.stopRequested(key, new Date(0))).toBe(false);
     expect(await replies()).toEqual(['Nothing is running in this conversation.', 'Nothing is running in this conversation.']);

@@ -32,6 +32,18 @@ describe('DynamoSessionStore', () => {
     }
   });
 
+  it('a turn whose count was stored but its answer lost, then sent again by the SDK, is counted once', async () => {
+    const { session } = await new DynamoSessionStore(table()).resolve('telegram:lost-count:', meta);
+    const { table: lossy, lost } = lossyTable(aws(), 'UpdateItem');
+    try {
+      await new DynamoSessionStore(lossy).recordTurn('telegram:lost-count:', session.session_id, 'turn_once');
+      expect(lost()).toBe(1);
+      expect((await new DynamoSessionStore(table()).current('telegram:lost-count:'))?.turn_count).toBe(1);
+    } finally {
+      lossy.doc.destroy();
+    }
+  });
+
   it('agrees on one new session when turns race to create it', async () => {
     const sessions = new DynamoSessionStore(table());
     const results = await Promise.all(Array.from({ length: 10 }, () => sessions.resolve('slack:C1:', meta)));
@@ -53,14 +65,15 @@ describe('DynamoSessionStore', () => {
   it('records turns and rotates on /new', async () => {
     const sessions = new DynamoSessionStore(table());
     const { session } = await sessions.resolve('discord:5:', meta);
-    await sessions.recordTurn('discord:5:', session.session_id);
-    await sessions.recordTurn('discord:5:', session.session_id);
+    await sessions.recordTurn('discord:5:', session.session_id, 'turn_1');
+    await sessions.recordTurn('discord:5:', session.session_id, 'turn_2');
+    await sessions.recordTurn('discord:5:', session.session_id, 'turn_2'); // the same turn again: counted once
     expect((await sessions.current('discord:5:'))?.turn_count).toBe(2);
     const { old, current } = await sessions.rotate('discord:5:', meta);
     expect(old?.session_id).toBe(session.session_id);
     expect(current).toMatchObject({ turn_count: 0, fresh: true });
     // A late recordTurn for the old session does not touch the new one.
-    await sessions.recordTurn('discord:5:', session.session_id);
+    await sessions.recordTurn('discord:5:', session.session_id, 'turn_3');
     expect((await sessions.current('discord:5:'))?.turn_count).toBe(0);
   });
 

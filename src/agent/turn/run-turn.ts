@@ -419,7 +419,7 @@ async function endTurn(
   // Independent items: written side by side, both before the reply.
   await Promise.all([
     deps.transcripts.append(state.session_id, state.messages),
-    deps.sessions.recordTurn(state.session_key, state.session_id, deps.now?.() ?? new Date()),
+    deps.sessions.recordTurn(state.session_key, state.session_id, state.turn_id, deps.now?.() ?? new Date()),
   ]);
   // A turn stopped by /new or /reset belongs to a session the chat has left, which
   // "✨ New session started." answered: no "⏹ Stopped." into the new one (a turn suspended for
@@ -438,7 +438,7 @@ async function endTurn(
  */
 async function endBlockedTurn(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, message: string): Promise<TurnResult> {
   try {
-    await deps.sessions.recordTurn(state.session_key, state.session_id, deps.now?.() ?? new Date());
+    await deps.sessions.recordTurn(state.session_key, state.session_id, state.turn_id, deps.now?.() ?? new Date());
     await sendReply(deps, hooks, state, message);
     await hooks.observe('agent:end', { ...state.agent_start, response: '' });
     return { turn_id: state.turn_id, outcome: 'blocked', response: '' };

@@ -130,7 +130,7 @@ async function transfer(url: string, init: RequestInit, answerWithinMs: number, 
   for (let attempt = 1; ; attempt++) {
     // Bounds the wait for the answer only: once it has come, the body streams under the caller's signal alone.
     const unanswered = new AbortController();
-    const timer = setTimeout(() => unanswered.abort(new Error(`no answer within ${answerWithinMs} ms`)), answerWithinMs);
+    const timer = setTimeout(() => unanswered.abort(new SandboxError(`no answer within ${answerWithinMs} ms`)), answerWithinMs);
     try {
       const response = await fetch(url, {
         ...init,

@@ -182,8 +182,9 @@ export async function createHookEngine(options: CreateHookEngineOptions = {}): P
   // Untyped inside: the engine runs whatever name it is given (forward compatibility); HookEngine types the callers.
   const observeAny = async (type: string, payload: Kwargs, meta: Parameters<HookEngine['observe']>[2] = {}): Promise<void> => {
     const body = type.includes(':') ? (payload ?? {}) : withTelemetryTag(payload ?? {});
+    // `ran_at_source`: the caller ran the hooks already. Otherwise they run here without a sink, or inline.
+    if (!meta.ran_at_source && (!sink || meta.inline)) await runObservers(type, body);
     const ranAtSource = meta.inline === true || meta.ran_at_source === true;
-    if ((!sink || meta.inline) && !meta.ran_at_source) await runObservers(type, body);
     if (!sink) return;
     await sink.publish([
       {

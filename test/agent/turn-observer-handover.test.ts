@@ -34,6 +34,15 @@ async function engineOver(sink?: ObserverSink): Promise<LoadedHookEngine> {
 /** Lets the hand-over chain take its next step (a released publish settles, the next one starts). */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
+/** `hooks.flush()` started now: `settled()` says whether it has resolved yet; await `done` for it. */
+function startFlush(hooks: TurnHooks): { done: Promise<void>; settled: () => boolean } {
+  let settled = false;
+  const done = hooks.flush().then(() => {
+    settled = true;
+  });
+  return { done, settled: () => settled };
+}
+
 const step = (iteration: number) => ({ platform: 'local', user_id: 'u1', session_id: 's1', iteration, tool_names: [] });
 
 describe('TurnHooks: observer events handed to the pipeline', () => {
@@ -56,18 +65,17 @@ describe('TurnHooks: observer events handed to the pipeline', () => {
     // One publish at a time: the second is handed over only once the first is.
     await nextTurn();
     expect(handed).toEqual(['agent:start']);
-    let flushed = false;
-    const flush = hooks.flush().then(() => (flushed = true));
+    const flush = startFlush(hooks);
     waiting.shift()!.release();
     await nextTurn();
     expect(handed).toEqual(['agent:start', 'agent:step']);
-    expect(flushed).toBe(false);
+    expect(flush.settled()).toBe(false);
     waiting.shift()!.release(new Error('SNS and the outbox are both down'));
     await nextTurn();
     expect(handed).toEqual(['agent:start', 'agent:step', 'agent:end']);
-    expect(flushed).toBe(false);
+    expect(flush.settled()).toBe(false);
     waiting.shift()!.release();
-    await flush;
+    await flush.done;
     // A failed hand-over is the event's own: said in its trace record and span, the rest went on.
     expect(hooks.trace.map((r) => r.decision)).toEqual(['emitted', 'error: Error: SNS and the outbox are both down', 'emitted']);
     const spans = hooks.spans.operations.filter((o) => o.kind === 'hook');
@@ -117,8 +125,7 @@ describe('TurnHooks: observer events handed to the pipeline', () => {
     await hooks.observe('agent:step', step(1), { inline: true });
     await nextTurn();
     expect(handed).toEqual(['agent:start']);
-    let flushed = false;
-    const flush = hooks.flush().then(() => (flushed = true));
+    const flush = startFlush(hooks);
     waiting.shift()!.release();
     await nextTurn();
     // In the order fired, behind the one before it; the flush waits for it too.
@@ -127,9 +134,9 @@ describe('TurnHooks: observer events handed to the pipeline', () => {
       ['agent:start', false],
       ['agent:step', true],
     ]);
-    expect(flushed).toBe(false);
+    expect(flush.settled()).toBe(false);
     waiting.shift()!.release();
-    await flush;
+    await flush.done;
     // Traced once, as a call whose hooks ran here (no hand-over record of its own).
     expect(hooks.trace.map((r) => [r.hook, r.decision])).toEqual([
       ['agent:start', 'emitted'],

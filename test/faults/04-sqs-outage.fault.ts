@@ -5,7 +5,7 @@ import { enable } from '../hooks/support/temp-home.ts';
 import { faultLine, settle, size, until } from './support/fault-line.ts';
 import { recorderPlugin, startFaultDev, type FaultDev, type Platform } from './support/fault-dev.ts';
 import { outageSummary, runOutageScenario } from './support/outage-scenario.ts';
-import { startOutageProxy, type OutageProxy } from './support/outage-proxy.ts';
+import { startOutageProxy, type OutageProxy } from '../support/outage-proxy.ts';
 
 /**
  * Fault 4, the queues: SQS (with SNS and S3, which fauxqs serves on the same port) unreachable

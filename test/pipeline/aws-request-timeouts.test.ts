@@ -4,22 +4,22 @@ import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../sr
 import { AWS_REQUEST_TIMEOUTS, MAX_LONG_POLL_SECONDS } from '../../src/pipeline/aws-request-timeouts.ts';
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { startTestAws } from '../support/local-aws.ts';
-import { startDarkeningProxy, type DarkeningProxy } from '../support/darkening-proxy.ts';
+import { startOutageProxy, type OutageProxy } from '../support/outage-proxy.ts';
 
 // Short limits, so that a dead connection costs the test a third of a second, not five.
 const TIMEOUTS = { connectMs: 1_000, idleMs: 300 };
 
 describe('the data plane gives up a connection that went silent (src/pipeline/aws-request-timeouts.ts)', () => {
   let aws: RunningEmulators;
-  let dynamodb: DarkeningProxy;
-  let sqs: DarkeningProxy;
-  let sns: DarkeningProxy;
+  let dynamodb: OutageProxy;
+  let sqs: OutageProxy;
+  let sns: OutageProxy;
   let plane: DataPlane;
   beforeAll(async () => {
     aws = await startTestAws();
-    dynamodb = await startDarkeningProxy(aws.dynamodbEndpoint);
-    sqs = await startDarkeningProxy(aws.sqsEndpoint);
-    sns = await startDarkeningProxy(aws.snsEndpoint);
+    dynamodb = await startOutageProxy(aws.dynamodbEndpoint);
+    sqs = await startOutageProxy(aws.sqsEndpoint);
+    sns = await startOutageProxy(aws.snsEndpoint);
     const endpoints = { dynamodbEndpoint: dynamodb.url, sqsEndpoint: sqs.url, snsEndpoint: sns.url };
     plane = createDataPlane(dataPlaneFromLocalAws({ ...aws, ...endpoints }), { requestTimeouts: TIMEOUTS });
   });
@@ -53,7 +53,7 @@ describe('the data plane gives up a connection that went silent (src/pipeline/aw
   });
 
   it('a peer that takes the request and never answers: tried again on a new connection', async () => {
-    const silent = await startDarkeningProxy(aws.dynamodbEndpoint, { darkFromStart: 1 });
+    const silent = await startOutageProxy(aws.dynamodbEndpoint, { darkFromStart: 1 });
     const fresh = createDataPlane(dataPlaneFromLocalAws({ ...aws, dynamodbEndpoint: silent.url }), { requestTimeouts: TIMEOUTS });
     try {
       expect(await fresh.dedup.claim('telegram:first-connection-silent', 60)).toBe(true);

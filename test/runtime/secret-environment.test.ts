@@ -5,7 +5,7 @@ import { loadSecretEnvironment } from '../../functions/support/secret-environmen
 import { RESOURCE_ENV } from '../../src/pipeline/resource-env.ts';
 import { secretVariableNames } from '../../src/secrets/secret-variables.ts';
 import { ConfigError } from '../../src/config/config-error.ts';
-import { startDarkeningProxy } from '../support/darkening-proxy.ts';
+import { startOutageProxy } from '../support/outage-proxy.ts';
 
 const GATEWAY_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:gateway';
 const REPLY_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:reply';
@@ -101,7 +101,7 @@ describe('loadSecretEnvironment (functions/support/secret-environment.ts)', () =
 
   it('a connection that takes the request and never answers is given up and the request sent again', async () => {
     const endpoint = process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER!;
-    const silent = await startDarkeningProxy(endpoint, { darkFromStart: 1 });
+    const silent = await startOutageProxy(endpoint, { darkFromStart: 1 });
     process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = silent.url;
     try {
       const env: NodeJS.ProcessEnv = { [RESOURCE_ENV.replySecretArn]: REPLY_ARN };

@@ -1,6 +1,7 @@
 /**
  * How long the functions' AWS SDK clients (DynamoDB, SQS, SNS, S3, Secrets Manager) wait on a
- * connection before giving it up.
+ * connection before giving it up. The turn function's invoke of the tools function takes the
+ * connect limit alone (`toolsFunctionClient` in src/agent/sandbox/lambda-sandbox.ts).
  *
  * The SDK's own defaults are no limit on connecting and 300 s (DynamoDB, Secrets Manager) to 900 s
  * (SQS) of silence on an open socket. A kept-alive connection that died while the environment was

@@ -5,6 +5,7 @@ import { AWS_REQUEST_TIMEOUTS, MAX_LONG_POLL_SECONDS } from '../../src/pipeline/
 import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { startTestAws } from '../support/local-aws.ts';
 import { startOutageProxy, type OutageProxy } from '../support/outage-proxy.ts';
+import { startUnansweredConnect } from '../support/unanswered-connect.ts';
 
 // Short limits, so that a dead connection costs the test a third of a second, not five.
 const TIMEOUTS = { connectMs: 1_000, idleMs: 300 };
@@ -72,6 +73,20 @@ describe('the data plane gives up a connection that went silent (src/pipeline/aw
     expect(await plane.observerSink.publish([{ type: 'agent:step', payload: { n: 2 } }])).toHaveLength(1);
     expect(sns.connections()).toBe(before + 1);
   });
+
+  it('a connection that never opens is given up at the connect limit, each attempt, and the request fails', async () => {
+    const dead = await startUnansweredConnect();
+    const unreachable = createDataPlane(dataPlaneFromLocalAws({ ...aws, dynamodbEndpoint: dead.url }), {
+      requestTimeouts: TIMEOUTS,
+    });
+    try {
+      // Without a connect limit the SDK waits for the kernel to give up the handshake (about two minutes).
+      await expect(unreachable.dedup.claim('telegram:never-connects', 60)).rejects.toMatchObject({ name: 'TimeoutError' });
+    } finally {
+      unreachable.destroy();
+      await dead.close();
+    }
+  }, 20_000);
 
   it('the local poller never long-polls longer than a client waits on a silent socket', () => {
     expect(MAX_LONG_POLL_SECONDS * 1000).toBeLessThan(AWS_REQUEST_TIMEOUTS.idleMs);

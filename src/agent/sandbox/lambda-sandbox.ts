@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { InvokeCommand, LambdaClient, type LambdaClientConfig } from '@aws-sdk/client-lambda';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { AWS_REQUEST_TIMEOUTS } from '../../pipeline/aws-request-timeouts.ts';
 import * as z from '../../validation/zod.ts';
 import {
   SandboxError,
@@ -29,7 +30,7 @@ export interface LambdaSandboxOptions {
   functionName: string;
   /** The workspace bucket; archives go under `WORKSPACE_KEY_PREFIX`. */
   bucket: string;
-  /** Default: the SDK's client with one attempt, never retried (region and credentials from the function's environment). */
+  /** Default: {@link toolsFunctionClient}, region and credentials from the function's environment. */
   lambda?: LambdaClient;
   s3?: S3Client;
   urlExpiresSeconds?: number;
@@ -49,8 +50,7 @@ export interface LambdaSandboxOptions {
  * await sandbox.run({ sessionId }, { op: 'exec', command: 'ls', timeoutSeconds: 60 });
  */
 export function createLambdaSandbox(options: LambdaSandboxOptions): ToolSandbox {
-  // One attempt: a retried invoke could run a command twice (`echo >> file`); a throttle is the model's to hear.
-  const lambda = options.lambda ?? new LambdaClient({ maxAttempts: 1 });
+  const lambda = options.lambda ?? toolsFunctionClient();
   const s3 = options.s3 ?? new S3Client({});
   const expiresIn = options.urlExpiresSeconds ?? WORKSPACE_URL_SECONDS;
   return {
@@ -98,6 +98,25 @@ export function createLambdaSandbox(options: LambdaSandboxOptions): ToolSandbox 
       return result.data as SandboxResultOf<R>;
     },
   };
+}
+
+/**
+ * The client a turn function invokes the tools function with. One attempt: a retried invoke
+ * could run a command twice (`echo >> file`), and a throttle is the model's to hear. A limit on
+ * connecting (`AWS_REQUEST_TIMEOUTS.connectMs`): an invoke that never connected ran nothing, and
+ * without the limit a connection the network drops unanswered (a security group, a dead route)
+ * holds the tool call until the turn's deadline. No limit on silence: a synchronous invoke is
+ * silent while the command runs, and the turn's abort signal already bounds that wait.
+ *
+ * @example
+ * const sandbox = createLambdaSandbox({ functionName, bucket, lambda: toolsFunctionClient({ region: 'eu-west-1' }) });
+ */
+export function toolsFunctionClient(config: LambdaClientConfig = {}): LambdaClient {
+  return new LambdaClient({
+    maxAttempts: 1,
+    requestHandler: { connectionTimeout: AWS_REQUEST_TIMEOUTS.connectMs },
+    ...config,
+  });
 }
 
 /**

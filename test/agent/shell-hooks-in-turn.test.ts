@@ -1,4 +1,4 @@
-import { chmod, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoTraceStore } from '../../src/store/trace-store.ts';
 import { enable } from '../hooks/support/temp-home.ts';
@@ -16,12 +16,16 @@ beforeAll(async () => {
   pre_tool_call:
     - matcher: terminal
       command: ${home}/agent-hooks/no-curl.sh
+    - matcher: write_file
+      command: ${home}/agent-hooks/guard-writes.sh
+      fail_closed: true
   pre_llm_call:
     - command: ${home}/agent-hooks/context.sh
 `,
       );
       await chmod(`${home}/agent-hooks/no-curl.sh`, 0o755);
       await chmod(`${home}/agent-hooks/context.sh`, 0o755);
+      await chmod(`${home}/agent-hooks/guard-writes.sh`, 0o755);
     },
     files: {
       'agent-hooks/no-curl.sh': `#!/bin/sh
@@ -30,6 +34,10 @@ case "$payload" in
   *curl*) printf '{"decision": "block", "reason": "no network from here"}' ;;
   *) printf '{}' ;;
 esac
+`,
+      'agent-hooks/guard-writes.sh': `#!/bin/sh
+cat > /dev/null
+printf '{}'
 `,
       'agent-hooks/context.sh': `#!/bin/sh
 cat > /dev/null
@@ -60,6 +68,7 @@ describe('shell hooks in a real turn (child processes)', () => {
     expect(pre.map((r) => [r.source, r.decision])).toEqual([
       ['plugin', 'allow'],
       ['shell', 'block: no network from here'],
+      ['shell', 'skipped: matcher'], // guard-writes.sh, for write_file only
     ]);
     expect(pre[1]!.callback).toBe(`shell_hook[pre_tool_call:${h.home.path}/agent-hooks/no-curl.sh]`);
     // The shell run's own account (run-detail.ts): its exit code and output; a plugin's record has none.
@@ -75,5 +84,19 @@ describe('shell hooks in a real turn (child processes)', () => {
       exit_code: 0,
       error: null,
     });
+  });
+
+  it('a fail_closed hook whose script changed since approval blocks the call, and the trace says block, not skipped', async () => {
+    await appendFile(`${h.home.path}/agent-hooks/guard-writes.sh`, '# edited after approval\n');
+    h.model.script({ tool_calls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'x' } }] }, { content: 'ok' });
+    const result = await h.say('write it', 'shell3');
+    const command = `${h.home.path}/agent-hooks/guard-writes.sh`;
+    expect(h.model.requests.at(-1)!.body.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: `{"error": "hook ${command} failed closed: script changed since approval"}`,
+    });
+    const records = await new DynamoTraceStore(h.plane.table).list(result.turn_id);
+    const guard = records.filter((r) => r.callback === `shell_hook[pre_tool_call:${command}]`);
+    expect(guard.map((r) => r.decision)).toEqual([`block: hook ${command} failed closed: script changed since approval`]);
   });
 });

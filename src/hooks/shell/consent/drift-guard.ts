@@ -69,10 +69,11 @@ export function guardDrift(
       return run(kwargs);
     }
     logger.warn(driftMessage(entry, drift, 'not running it'));
-    reportRunDetail({ skipped: 'changed since approval' });
+    // A fail-closed guard blocks: its trace record says so (the block names the cause), not `skipped`.
     if (entry.failClosed && entry.event === 'pre_tool_call') {
       return { action: 'block', message: `hook ${entry.command} failed closed: script changed since approval` };
     }
+    reportRunDetail({ skipped: 'changed since approval' });
     return undefined;
   };
 }

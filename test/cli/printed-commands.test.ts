@@ -74,6 +74,12 @@ it('the approve command hookgate init prints runs as printed and approves the sh
   const test = sh(`hookgate hooks test pre_tool_call --home '${home.replace(/'/g, `'\\''`)}' --expect allow`);
   expect(test.stdout).toContain('exit=0');
   expect(test.status, test.stdout).toBe(0);
+  // Run again on the same home, init says the hook is approved and prints no approve line.
+  const again = spawnSync(process.execPath, [BIN, 'init', home], { env: env(), encoding: 'utf8', timeout: 60_000 });
+  expect(again.status, again.stderr).toBe(0);
+  expect(again.stdout).toContain('the shell hook is approved');
+  expect(again.stdout).not.toContain('not approved yet');
+  expect(again.stdout).not.toContain('hookgate hooks approve');
 }, 150_000);
 
 it('the approve command dev prints for an un-approved shell hook runs as printed', () => {

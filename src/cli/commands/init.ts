@@ -3,6 +3,7 @@ import { discoverHooksHome } from '../../hooks/discover-hooks-home.ts';
 import { createMemoryLogger } from '../../hooks/hook-logger.ts';
 import { resolveHooksHome } from '../../hooks/hooks-home.ts';
 import { parseShellHooks } from '../../hooks/shell/config/parse-config.ts';
+import { createFileAllowlistStore } from '../../hooks/shell/consent/file-allowlist-store.ts';
 import { shellWord } from '../../hooks/shell/shell-word.ts';
 import { SCAFFOLD_HOOK, SCAFFOLD_PLUGIN, scaffoldCommand, scaffoldHookEntryYaml, writeScaffold } from '../hooks-home-scaffold.ts';
 import type { CommandInstaller } from '../main.ts';
@@ -45,8 +46,16 @@ export const installInitCommand: CommandInstaller = (program) => {
       const homeFlag = ` --home ${shellWord(home)}`;
       out();
       out('Next:');
-      out(`  hookgate hooks list${homeFlag}       # what is there; the shell hook is not approved yet`);
-      out(`  hookgate hooks approve pre_tool_call ${shellWord(scaffoldCommand(resolve(home)))}${homeFlag} --yes`);
+      // Run a second time, the hook may be approved already: say so rather than ask for it again.
+      const command = scaffoldCommand(resolve(home));
+      const approved = await createFileAllowlistStore(home, createMemoryLogger())
+        .find(SCAFFOLD_HOOK.event, command)
+        .catch(() => undefined);
+      if (approved) out(`  hookgate hooks list${homeFlag}       # what is there; the shell hook is approved`);
+      else {
+        out(`  hookgate hooks list${homeFlag}       # what is there; the shell hook is not approved yet`);
+        out(`  hookgate hooks approve ${SCAFFOLD_HOOK.event} ${shellWord(command)}${homeFlag} --yes`);
+      }
       out(`  hookgate dev${homeFlag}              # then: hookgate chat, or open /console`);
     });
 };

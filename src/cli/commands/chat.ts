@@ -50,7 +50,10 @@ async function devUrl(options: ChatOptions): Promise<string> {
  * hookSummary(records); // "1 hook call: pre_llm_call plugin guard → context (42 chars); emitted agent:start, agent:end"
  */
 export function hookSummary(records: readonly TraceRecord[]): string {
-  const fired = records.filter((r) => r.source !== '-');
+  // The turn's own calls only (each has its call number). The observer consumer adds rows of its
+  // own, with none, whenever it gets to the events: read with them, one summary of the same turn
+  // would differ from the next.
+  const fired = records.filter((r) => r.source !== '-' && r.call !== undefined);
   const parts = fired.map((r) => `${r.hook} ${r.source} ${r.callback} → ${r.decision.replace(/\s+/g, ' ').slice(0, 60)}`);
   const shown = parts.slice(0, 8);
   if (parts.length > shown.length) shown.push(`+${parts.length - shown.length} more`);

@@ -120,10 +120,14 @@ export function guardChanges(
   const lines: string[] = [];
   for (const h of now.shell_hooks) {
     const earlier = was.get(key(h));
-    if (!h.running && h.not_running && (earlier === undefined || earlier.running)) {
-      lines.push(`hookgate dev: ✗ guard off: [${h.event}] ${h.command} does not run now: ${NOT_RUNNING_TEXT[h.not_running]}`);
+    const why = h.not_running ? NOT_RUNNING_TEXT[h.not_running] : undefined;
+    if (!h.running && why && earlier === undefined) {
+      // Added since the last load and not running yet (usually not approved): not a guard that went off.
+      lines.push(`hookgate dev: ✗ new hook not running: [${h.event}] ${h.command} does not run yet: ${why}`);
+    } else if (!h.running && why && earlier?.running) {
+      lines.push(`hookgate dev: ✗ guard off: [${h.event}] ${h.command} does not run now: ${why}`);
     } else if (h.running && earlier !== undefined && !earlier.running) {
-      lines.push(`hookgate dev: ✓ guard on: [${h.event}] ${h.command} runs again`);
+      lines.push(`hookgate dev: ✓ guard on: [${h.event}] ${h.command} runs now`);
     }
   }
   const plugin = new Map(before.plugins.map((p) => [p.name, p]));
@@ -135,7 +139,7 @@ export function guardChanges(
     } else if (!p.enabled && runs(earlier)) {
       lines.push(`hookgate dev: ✗ guard off: plugin ${p.name} does not run now: not enabled in config.yaml`);
     } else if (runs(p) && earlier !== undefined && !runs(earlier)) {
-      lines.push(`hookgate dev: ✓ guard on: plugin ${p.name} runs again`);
+      lines.push(`hookgate dev: ✓ guard on: plugin ${p.name} runs now`);
     }
   }
   for (const p of before.plugins) {

@@ -315,7 +315,7 @@ describe('hookgate dev hot reload', () => {
       (o) => o.ok && o.changed.includes('config.yaml'),
     );
     await until(
-      () => printed.includes('hookgate dev: ✓ guard on: plugin greet runs again'),
+      () => printed.includes('hookgate dev: ✓ guard on: plugin greet runs now'),
       'the guard-on line for plugin greet',
     );
   });

@@ -86,10 +86,23 @@ export interface RunningDev {
 export async function findRunningDev(options: { home?: string; defaultHome: string }): Promise<RunningDev | { why: string }> {
   if (options.home !== undefined) {
     const endpoints = await readDevEndpoints(options.home);
-    return endpoints ? { home: resolve(options.home), endpoints } : { why: `no running hookgate dev for ${options.home}` };
+    if (endpoints) return { home: resolve(options.home), endpoints };
+    // Not another dev in its place (the home named is the answer), but say where the others run.
+    const others = (await runningDevs()).map((r) => r.home);
+    const hint =
+      others.length > 0 ? ` (${others.length === 1 ? 'one runs' : 'these run'} for ${others.join(', ')}: pass --home DIR)` : '';
+    return { why: `no running hookgate dev for ${options.home}${hint}` };
   }
   const atDefault = await readDevEndpoints(options.defaultHome);
   if (atDefault) return { home: resolve(options.defaultHome), endpoints: atDefault };
+  const running = await runningDevs();
+  if (running.length === 1) return running[0]!;
+  if (running.length === 0) return { why: `no running hookgate dev (none for ${options.defaultHome}, and no other found)` };
+  return { why: `${running.length} hookgate dev servers run (${running.map((r) => r.home).join(', ')}); pass --home DIR` };
+}
+
+/** Every `hookgate dev` this user runs, from the pointers each leaves (a pointer whose dev is gone is skipped). */
+async function runningDevs(): Promise<RunningDev[]> {
   const running: RunningDev[] = [];
   const names = await readdir(runningDevsDir()).catch(() => [] as string[]);
   for (const name of names.filter((n) => n.endsWith('.json'))) {
@@ -98,9 +111,7 @@ export async function findRunningDev(options: { home?: string; defaultHome: stri
     const endpoints = await readDevEndpoints(pointer.data.home);
     if (endpoints && endpoints.pid === pointer.data.pid) running.push({ home: pointer.data.home, endpoints });
   }
-  if (running.length === 1) return running[0]!;
-  if (running.length === 0) return { why: `no running hookgate dev (none for ${options.defaultHome}, and no other found)` };
-  return { why: `${running.length} hookgate dev servers run (${running.map((r) => r.home).join(', ')}); pass --home DIR` };
+  return running;
 }
 
 /**

@@ -130,7 +130,10 @@ describe('hookgate dlq', () => {
   it('says clearly when it finds no queue', async () => {
     const none = await cli(['dlq', 'list'], { HOOKGATE_HOME: join(home, 'nothing-running') });
     expect(none.code).toBe(1);
-    expect(none.stderr).toMatch(/no running hookgate dev for .*nothing-running; pass --queue-url URL, --stack NAME/);
+    expect(none.stderr).toMatch(/no running hookgate dev for .*nothing-running .*; pass --queue-url URL, --stack NAME/);
+    // The home named runs none, and the dev that does run is named, not used in its place.
+    const hint = /\((?:one runs|these run) for ([^)]*): pass --home DIR\)/.exec(none.stderr);
+    expect(hint?.[1]?.split(', ')).toContain(home);
     const timers = await cli(['dlq', '--queue', 'timers', 'list'], { HOOKGATE_HOME: join(home, 'nothing-running') });
     expect(timers.stderr).toContain('or set HOOKGATE_TIMERS_DLQ_URL');
     expect(none.stderr).not.toMatch(/\n\s+at /);

@@ -314,10 +314,7 @@ describe('hookgate dev hot reload', () => {
       () => home.write({ 'config.yaml': config }),
       (o) => o.ok && o.changed.includes('config.yaml'),
     );
-    await until(
-      () => printed.includes('hookgate dev: ✓ guard on: plugin greet runs now'),
-      'the guard-on line for plugin greet',
-    );
+    await until(() => printed.includes('hookgate dev: ✓ guard on: plugin greet runs now'), 'the guard-on line for plugin greet');
   });
 
   it('a removed plugin folder is unloaded', async () => {

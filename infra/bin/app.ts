@@ -1,6 +1,6 @@
 import { App } from 'aws-cdk-lib';
 import { HookgateStack } from '../lib/hookgate-stack.ts';
-import { readStackContext, StackContextError } from '../lib/stack-context.ts';
+import { checkContextKeys, readStackContext, StackContextError } from '../lib/stack-context.ts';
 import { HooksHomeBuildError, prepareHooksBundle } from '../lib/hooks-bundle.ts';
 import { TelemetrySubscribersContextError } from '../lib/telemetry-subscribers.ts';
 
@@ -9,6 +9,8 @@ const app = new App();
 let context;
 let hooksBundle;
 try {
+  for (const key of checkContextKeys(Object.keys(app.node.getAllContext())))
+    process.stderr.write(`hookgate: -c ${key} is not an option of this stack; ignored (docs/deploy.md lists them)\n`);
   context = readStackContext((key) => app.node.tryGetContext(key));
   hooksBundle = context.hooksHome
     ? await prepareHooksBundle(context.hooksHome, {

@@ -135,6 +135,47 @@ const Context = z.object({
   otlpEndpoint: z.url({ protocol: /^https?$/ }).optional(),
 });
 
+/** Context keys CDK itself may pass that are neither namespaced (`aws:cdk:…`, `@aws-cdk/…:…`) nor options of this stack. */
+const CDK_PLAIN_KEYS: ReadonlySet<string> = new Set(['acknowledged-issue-numbers']);
+
+/**
+ * Checks the context keys given to the app (`app.node.getAllContext()`): a key one edit (two for
+ * a name of eight letters or more) away from an option of this stack (`turnConcurency`, `ToolsNetwork`) fails synth, naming the
+ * option, so that a typo does not deploy the default in silence. Any other key that is not
+ * namespaced, as CDK's own are, is returned for a warning: it is not an option of this stack.
+ *
+ * @example
+ * checkContextKeys(['turnConcurency']) // throws StackContextError: … did you mean turnConcurrency?
+ * checkContextKeys(['@aws-cdk/core:checkSecretUsage', 'alarmEmail', 'team']) // ['team']
+ */
+export function checkContextKeys(keys: readonly string[]): string[] {
+  const options = Object.keys(Context.shape);
+  const unknown: string[] = [];
+  for (const key of keys) {
+    if (options.includes(key) || key.includes(':') || key.startsWith('@') || CDK_PLAIN_KEYS.has(key)) continue;
+    // Two edits for a long name, one for a short one (`model`, `alarms`): `node` is not a typo of `model`.
+    const near = options.find(
+      (option) => editDistance(option.toLowerCase(), key.toLowerCase()) <= Math.min(2, Math.floor(option.length / 4)),
+    );
+    if (near) throw new StackContextError(`context ${key}: not an option of this stack; did you mean -c ${near}=…?`);
+    unknown.push(key);
+  }
+  return unknown;
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions), for option names of a few dozen characters. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
 export function readStackContext(get: (key: string) => unknown): StackContext {
   const raw = Object.fromEntries(Object.keys(Context.shape).map((key) => [key, get(key) ?? undefined]));
   const parsed = Context.safeParse(raw);

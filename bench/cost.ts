@@ -370,6 +370,12 @@ export function kmsPerThousandIsolatedTurns(): number {
 }
 
 /**
+ * The default stack's alarms: 4 DLQs, 3 queue ages, errors, throttles and duration of 4 functions, the
+ * Function URL's 5xx, undelivered replies and stray hook errors (test/infra/stack.test.ts counts them).
+ */
+export const DEFAULT_STACK_ALARMS = 22;
+
+/**
  * What the stack costs in a month with no turn at all, from its resources: alarms, the
  * dashboard, the secret, Lambda's idle SQS long polls, and KMS for nothing (no publish, no
  * data key). `alarms`: the alarm count of the synthesised stack.
@@ -481,8 +487,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.log(
       `KMS per 1,000 turns each after 5 quiet minutes (busy traffic shares data keys): ${kmsPerThousandIsolatedTurns().toFixed(5)}`,
     );
-    // The default stack's alarms: 4 DLQs, 3 queue ages, 3 × (errors, throttles, duration), the Function URL's 5xx.
-    const idle = idleMonth(Number(process.argv.find((x) => x.startsWith('--alarms='))?.split('=')[1] ?? 20));
+    const idle = idleMonth(Number(process.argv.find((x) => x.startsWith('--alarms='))?.split('=')[1] ?? DEFAULT_STACK_ALARMS));
     console.log(
       `USD for an idle month: ${Object.values(idle)
         .reduce((a, b) => a + b, 0)

@@ -328,8 +328,8 @@ export class HookgateStack extends Stack {
         architecture: lambda.Architecture.ARM_64,
         memorySize,
         timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS[name]),
-        // The observer runs hooks on events only: it gets no platform secrets (and no grant to read them).
-        // The gateway reads both secrets; the turn function and the observer the reply secret alone (the turn's tools are a chat user's, in the tools function).
+        // The gateway reads both secrets; the turn function and the observer the reply secret alone (observer
+        // hooks that reply, the OTLP headers), never the gateway's (the turn's tools are a chat user's, in the tools function).
         environment: { ...resourceEnv, ...secretEnv[name], ...bundleEnv },
         logGroup,
         role,

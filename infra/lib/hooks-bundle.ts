@@ -94,7 +94,10 @@ export async function prepareHooksBundle(
     );
   }
   const approvedShellHooks = options.approveShellHooks === 'all' ? await shippedApprovals(home, config, plan) : [];
-  for (const entry of approvedShellHooks) print(`hookgate: shipping approval of shell hook ${entry.event}: ${entry.command}`);
+  for (const entry of approvedShellHooks) {
+    const pinned = entry.script_sha256_at_approval ? `sha256 ${entry.script_sha256_at_approval}` : 'no script file to pin';
+    print(`hookgate: shipping approval of shell hook ${entry.event}: ${entry.command} (${pinned})`);
+  }
   const description: HooksHomeDescription = {
     ...discovered,
     config,

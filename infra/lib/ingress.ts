@@ -101,6 +101,9 @@ function restApi(scope: Stack, gateway: lambda.Function, options: Extract<Ingres
   // One integration, every route: the app routes and verifies; API Gateway only throttles.
   const integration = new apigateway.LambdaIntegration(gateway, { proxy: true, allowTestInvoke: false });
   const api = new apigateway.RestApi(scope, 'Api', {
+    // Named for the stack: API Gateway's metrics (the 5xx alarm) are keyed by this name, which
+    // would otherwise be `Api` in every stack of the account and region.
+    restApiName: `${scope.stackName}-api`,
     defaultIntegration: integration,
     description: "hookgate: the chat platforms' webhooks, /v1 and the console, proxied to the gateway function",
     endpointConfiguration: { types: [apigateway.EndpointType.REGIONAL] },
@@ -119,6 +122,8 @@ function restApi(scope: Stack, gateway: lambda.Function, options: Extract<Ingres
       metricsEnabled: true,
     },
   });
+  // With a custom domain the execute-api endpoint answers nothing: no output names it.
+  if (options.domain) api.node.tryRemoveChild('Endpoint');
   const webhooks = api.root.addResource('webhooks');
   for (const platform of DEPLOYED_PLATFORMS) {
     const route = webhooks.addResource(platform);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readFile, readdir, rm, stat, writeFile, mkdir, chmod } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -457,13 +458,21 @@ describe('function bundles', () => {
     expect(plainModule).not.toContain('hooks_auto_accept');
     expect(plainModule).not.toContain('approvedShellHooks');
     expect(lines.join('\n')).toContain('hooks_auto_accept in');
+    const shipped: string[] = [];
     const all = await prepareHooksBundle(approving, {
       buildDir: join(buildDir, 'approve-all'),
-      print: () => {},
+      print: (l) => shipped.push(l),
       approveShellHooks: 'all',
       allowHooksMissingInLambda,
     });
     expect(all.fingerprint).not.toBe(plain.fingerprint);
+    // Each approval printed with the hash it pins, so that the operator can check it against the reviewed script.
+    const guardSha = createHash('sha256')
+      .update(await readFile(join(EXAMPLES_HOME, 'agent-hooks', 'block-rm-rf.sh')))
+      .digest('hex');
+    expect(shipped).toContain(
+      `hookgate: shipping approval of shell hook pre_tool_call: examples/agent-hooks/block-rm-rf.sh (sha256 ${guardSha})`,
+    );
     expect(await readFile(all.registerModule, 'utf8')).toContain(
       '"approvedShellHooks":[{"event":"pre_tool_call","command":"examples/agent-hooks/block-rm-rf.sh"',
     );

@@ -95,7 +95,11 @@ describe('the front door', { timeout: 180_000 }, () => {
     // Proxied to the gateway function, and the gateway may be invoked by this API only.
     for (const method of methods) expect(method.Integration.Type).toBe('AWS_PROXY');
     const alarms = props(t, 'AWS::CloudWatch::Alarm');
-    expect(alarms.filter((a) => a.MetricName === '5XXError' && a.Namespace === 'AWS/ApiGateway')).toHaveLength(1);
+    const serverErrors = alarms.filter((a) => a.MetricName === '5XXError' && a.Namespace === 'AWS/ApiGateway');
+    expect(serverErrors).toHaveLength(1);
+    // Keyed by the API's name, which is the stack's: another stack's API cannot feed this alarm.
+    expect(props(t, 'AWS::ApiGateway::RestApi')[0]!.Name).toBe('test-api');
+    expect(serverErrors[0]!.Dimensions).toEqual([{ Name: 'ApiName', Value: 'test-api' }]);
     expect(alarms.filter((a) => a.MetricName === 'Url5xxCount')).toHaveLength(0);
     expect(JSON.stringify(t.findOutputs('WebhookUrlTelegram'))).toContain('webhooks/telegram');
     // No WAF, no domain unless asked.
@@ -125,6 +129,8 @@ describe('the front door', { timeout: 180_000 }, () => {
     });
     t.resourceCountIs('AWS::ApiGateway::BasePathMapping', 1);
     expect(props(t, 'AWS::ApiGateway::RestApi')[0]!.DisableExecuteApiEndpoint).toBe(true);
+    // No output names the execute-api URL, which answers nothing now.
+    expect(JSON.stringify(t.toJSON().Outputs)).not.toContain('execute-api');
     for (const platform of DEPLOYED_PLATFORMS) {
       const title = platform[0]!.toUpperCase() + platform.slice(1);
       expect(Object.values(t.findOutputs(`WebhookUrl${title}`))[0]!.Value).toBe(`https://bot.example.com/webhooks/${platform}`);

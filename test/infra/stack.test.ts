@@ -15,6 +15,7 @@ import {
   TURN_MAX_RECEIVE_COUNT,
 } from '../../src/pipeline/topology.ts';
 import { parseTelemetrySubscribers } from '../../infra/lib/telemetry-subscribers.ts';
+import { DEFAULT_STACK_ALARMS } from '../../bench/cost.ts';
 import { DEFAULT_TRANSCRIPT_RETENTION_DAYS, DEFAULT_TURN_CONCURRENCY, readStackContext } from '../../infra/lib/stack-context.ts';
 import { CDK_JSON_CONTEXT } from '../support/cdk-json-context.ts';
 import { cdkOutdirs } from '../support/cdk-outdir.ts';
@@ -240,6 +241,8 @@ describe('HookgateStack', { timeout: 120_000 }, () => {
 
   it("alarms on every DLQ, every queue's oldest message, the Function URL's 5xx, undelivered replies, stray hook errors, and errors, throttles and long durations of every function, each notifying the alarm topic", () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map((a) => a.Properties);
+    // The count docs/cost.md prices (an idle month).
+    expect(alarms).toHaveLength(DEFAULT_STACK_ALARMS);
     const queueIds = Object.keys(template.findResources('AWS::SQS::Queue'));
     const queueOf = (a: Record<string, any>) => a.Dimensions[0].Value['Fn::GetAtt'][0] as string;
     const dlqs = alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');

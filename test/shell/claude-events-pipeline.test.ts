@@ -202,6 +202,40 @@ describe('every Claude Code event, imported and fired', () => {
     const list = await hookgate(['hooks', 'list', '--home', home]);
     expect(list.stdout).not.toContain('not allowlisted');
     expect(list.stdout).toMatch(/prompt: Block any command .*type=prompt .*✓ needs no approval/);
+
+    // `hooks test` reads a PermissionRequest decision as the live approval gate does.
+    const approval = (command: string) => {
+      const file = join(root, `approval-${command.replace(/\W/g, '')}.json`);
+      return writeFile(file, JSON.stringify({ command, description: 'recursive delete' })).then(() => file);
+    };
+    const denied = await hookgate([
+      'hooks',
+      'test',
+      'pre_approval_request',
+      '--payload-file',
+      await approval('rm -rf ../deny-me'),
+      '--expect',
+      'block',
+      '--home',
+      home,
+    ]);
+    expect(denied.stdout).toContain('parsed (PermissionRequest): deny: not this one');
+    expect(denied.code, denied.stdout).toBe(0);
+    const allowed = await hookgate([
+      'hooks',
+      'test',
+      'pre_approval_request',
+      '--payload-file',
+      await approval('rm -rf ../allow-me'),
+      '--expect',
+      'allow',
+      '--home',
+      home,
+    ]);
+    expect(allowed.stdout).toContain('parsed (PermissionRequest): allow');
+    expect(allowed.code, allowed.stdout).toBe(0);
+    // The Notification recorder ran in those tests too: the live turns below start from an empty record.
+    await rm(join(project, '.claude', 'hooks', 'seen.jsonl'), { force: true });
   });
 
   it('each imported event fires where documented', async () => {

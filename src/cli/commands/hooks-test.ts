@@ -11,6 +11,8 @@ import { withTelemetryTag } from '../../hooks/telemetry-tag.ts';
 import { withObjectArgs } from '../../hooks/tool-call-args.ts';
 import { isHookName, VALID_HOOK_NAMES_TEXT, type HookName } from '../../hooks/catalogue.ts';
 import { isPlainObject } from '../../hooks/python-truthiness.ts';
+import { answersPermission } from '../../hooks/shell/claude-event-gate.ts';
+import { permissionAnswerOf } from '../../hooks/shell/permission-request.ts';
 import { fireShellHook } from '../../hooks/shell/shell-hook-callback.ts';
 import { renderWireJson } from '../../hooks/wire-json.ts';
 import type { HooksContext } from './hooks-context.ts';
@@ -133,6 +135,18 @@ async function testShellHooks(
         say(
           `  ${BAD()} exit 2 with a shell syntax error on stderr: the script is broken, not deciding (run \`hookgate hooks doctor\`)`,
         );
+      }
+      if (answersPermission(entry)) {
+        // A PermissionRequest entry answers the approval gate, as in the live turn: read as Claude Code reads it.
+        const answer = permissionAnswerOf(run);
+        say(
+          answer === undefined
+            ? '  parsed: <no PermissionRequest decision — the user would be asked>'
+            : `  parsed (PermissionRequest): ${answer.permission === 'deny' ? `deny: ${answer.message}` : 'allow'}`,
+        );
+        if (answer?.permission === 'deny') outcome.blocked = true;
+        say();
+        continue;
       }
       say(
         result

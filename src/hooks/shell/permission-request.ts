@@ -6,6 +6,7 @@ import type { PromptJudge } from '../prompt/prompt-judge.ts';
 import type { HttpHookContext } from './fire-http-hook.ts';
 import { hookEnvironment } from './spawn/hook-environment.ts';
 import { fireShellHook, type HookRunOptions } from './shell-hook-callback.ts';
+import type { ShellRunRecord } from './spawn/run-record.ts';
 
 /** A PermissionRequest hook's answer: `allow` runs the command without asking, `deny` refuses it. */
 export type PermissionAnswer = { permission: 'allow' } | { permission: 'deny'; message: string };
@@ -27,6 +28,17 @@ export async function askPermissionHook(
   options: HookRunOptions,
 ): Promise<PermissionAnswer | undefined> {
   const { run } = await fireShellHook(entry, kwargs, logger, options);
+  return permissionAnswerOf(run);
+}
+
+/**
+ * A PermissionRequest hook's run read as Claude Code reads it (see {@link askPermissionHook}); the live
+ * approval gate and `hookgate hooks test` both read it here.
+ *
+ * @example
+ * permissionAnswerOf({ returncode: 2, stderr: 'not on Fridays', … }) // { permission: 'deny', message: 'not on Fridays' }
+ */
+export function permissionAnswerOf(run: ShellRunRecord): PermissionAnswer | undefined {
   if (run.error !== null || run.timed_out) return undefined;
   if (run.returncode === 2)
     return { permission: 'deny', message: firstCharacters(run.stderr.trim(), 400) || 'Denied by a PermissionRequest hook.' };

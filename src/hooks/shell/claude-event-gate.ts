@@ -6,31 +6,31 @@ import type { ShellHookEntry } from './config/shell-hook-entry.ts';
 import type { ShellRunRecord } from './spawn/run-record.ts';
 
 /**
- * Whether a `payload: claude` entry fires for these kwargs, as its Claude Code event would
- * (docs/reference/claude-code.md):
+ * Why a `payload: claude` entry does not fire for these kwargs, as its Claude Code event would
+ * not (docs/reference/claude-code.md), or undefined when it fires:
  *
  * - `post_tool_call`: never for a call a hook blocked (Claude Code fires no PostToolUse for
  *   a denied call); `claude_event: PostToolUse` only for a result that is not an error,
  *   `claude_event: PostToolUseFailure` only for an error; without `claude_event` both.
  *
  * Every other entry fires as before. (A `claude_event: PermissionRequest` entry is not an
- * observer at all: it is registered under {@link PERMISSION_REQUEST_HOOK}.)
+ * observer at all: it is registered under {@link PERMISSION_REQUEST_HOOK}.) The reason goes into
+ * the trace as the callback's `skipped: …`.
  *
  * @example
- * firesForClaudeEvent({ event: 'post_tool_call', payload: 'claude' }, { status: 'blocked' }) // false
+ * claudeEventSkip({ event: 'post_tool_call', payload: 'claude' }, { status: 'blocked' }) // 'the call was blocked (Claude Code fires no PostToolUse for it)'
  */
-export function firesForClaudeEvent(
+export function claudeEventSkip(
   entry: Pick<ShellHookEntry, 'event' | 'payload' | 'claudeEvent'>,
   kwargs: Record<string, unknown>,
-): boolean {
-  if (entry.payload !== 'claude') return true;
-  if (entry.event === 'post_tool_call') {
-    if (kwargs.status === 'blocked') return false;
-    if (entry.claudeEvent === 'PostToolUse') return kwargs.status !== 'error';
-    if (entry.claudeEvent === 'PostToolUseFailure') return kwargs.status === 'error';
-    return true;
-  }
-  return true;
+): string | undefined {
+  if (entry.payload !== 'claude' || entry.event !== 'post_tool_call') return undefined;
+  if (kwargs.status === 'blocked') return 'the call was blocked (Claude Code fires no PostToolUse for it)';
+  if (entry.claudeEvent === 'PostToolUse' && kwargs.status === 'error')
+    return 'the call failed (PostToolUseFailure, not PostToolUse)';
+  if (entry.claudeEvent === 'PostToolUseFailure' && kwargs.status !== 'error')
+    return 'the call did not fail (PostToolUse, not PostToolUseFailure)';
+  return undefined;
 }
 
 /**

@@ -7,7 +7,7 @@ import { runShellCommand, type RunShellCommandOptions } from './spawn/run-shell-
 import type { PayloadSerialisationError } from './spawn/shell-errors.ts';
 import type { ShellHookEntry } from './config/shell-hook-entry.ts';
 import { hookgateToolInput, renderClaudePayload } from './claude-payload.ts';
-import { claudeEventNameFor, firesForClaudeEvent, promptBlockOf } from './claude-event-gate.ts';
+import { claudeEventNameFor, claudeEventSkip, promptBlockOf } from './claude-event-gate.ts';
 import { renderShellPayload } from './shell-payload.ts';
 import { currentDirectory } from './spawn/current-directory.ts';
 import { errorRecord } from './spawn/run-record.ts';
@@ -110,7 +110,11 @@ export function shellHookCallback(
       reportRunDetail({ skipped: 'matcher' });
       return undefined;
     }
-    if (!firesForClaudeEvent(entry, kwargs)) return undefined;
+    const notFired = claudeEventSkip(entry, kwargs);
+    if (notFired !== undefined) {
+      reportRunDetail({ skipped: notFired });
+      return undefined;
+    }
     // Built per firing: the deployment secret's names (and the signing key) count from the moment it is read.
     const fired = await fireShellHook(entry, kwargs, logger, {
       environment: hookEnvironment(envPassthrough),

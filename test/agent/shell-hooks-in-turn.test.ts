@@ -1,6 +1,7 @@
 import { appendFile, chmod, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoTraceStore } from '../../src/store/trace-store.ts';
+import { summarizeTurn } from '../../src/store/turn-summary.ts';
 import { enable } from '../hooks/support/temp-home.ts';
 import { startTurnHarness, type TurnHarness } from './support/turn-harness.ts';
 
@@ -21,11 +22,14 @@ beforeAll(async () => {
       fail_closed: true
   pre_llm_call:
     - command: ${home}/agent-hooks/context.sh
+    - command: ${home}/agent-hooks/prompt-guard.sh
+      payload: claude
 `,
       );
       await chmod(`${home}/agent-hooks/no-curl.sh`, 0o755);
       await chmod(`${home}/agent-hooks/context.sh`, 0o755);
       await chmod(`${home}/agent-hooks/guard-writes.sh`, 0o755);
+      await chmod(`${home}/agent-hooks/prompt-guard.sh`, 0o755);
     },
     files: {
       'agent-hooks/no-curl.sh': `#!/bin/sh
@@ -38,6 +42,12 @@ esac
       'agent-hooks/guard-writes.sh': `#!/bin/sh
 cat > /dev/null
 printf '{}'
+`,
+      // Claude Code's UserPromptSubmit block: exit 2, the reason on stderr.
+      'agent-hooks/prompt-guard.sh': `#!/bin/sh
+case "$(cat)" in
+  *forbidden-plan*) echo "prompts about the plan stay here" >&2; exit 2 ;;
+esac
 `,
       'agent-hooks/context.sh': `#!/bin/sh
 cat > /dev/null
@@ -98,5 +108,17 @@ describe('shell hooks in a real turn (child processes)', () => {
     const records = await new DynamoTraceStore(h.plane.table).list(result.turn_id);
     const guard = records.filter((r) => r.callback === `shell_hook[pre_tool_call:${command}]`);
     expect(guard.map((r) => r.decision)).toEqual([`block: hook ${command} failed closed: script changed since approval`]);
+  });
+
+  it('a prompt blocked by a payload: claude pre_llm_call hook (exit 2): the trace says block, and the turn is listed as blocked', async () => {
+    const before = h.model.requests.length;
+    const result = await h.say('about the forbidden-plan', 'shell4');
+    expect(h.model.requests.length).toBe(before); // the model was not asked
+    const records = await new DynamoTraceStore(h.plane.table).list(result.turn_id);
+    const guard = records.find((r) => r.callback === `shell_hook[pre_llm_call:${h.home.path}/agent-hooks/prompt-guard.sh]`)!;
+    expect(guard.decision).toBe('block: prompts about the plan stay here');
+    expect(guard.outcome).toBe('block: prompts about the plan stay here');
+    expect(result).toMatchObject({ outcome: 'blocked' });
+    expect(summarizeTurn(records, 'any').blocked).toBe(true);
   });
 });

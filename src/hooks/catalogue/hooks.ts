@@ -4,6 +4,7 @@ import { firstNonEmptyString } from '../aggregate/first-non-empty-string.ts';
 import { firstString } from '../aggregate/first-string.ts';
 import { gatewayDispatchAction } from '../aggregate/gateway-dispatch-action.ts';
 import { joinLlmContext } from '../aggregate/llm-context.ts';
+import { promptBlockMessage } from '../aggregate/prompt-block.ts';
 import { rewrittenArgs } from '../tool-call-rewrite.ts';
 import { countedResults, decisionHook, internalHook, observerHook, type DecisionTrace } from './hook-definition.ts';
 
@@ -143,11 +144,15 @@ export const HOOKS = {
         return context === undefined ? {} : { context };
       },
       trace: {
+        // A prompt block (`block_turn`, Claude Code's UserPromptSubmit block) ends the turn before the
+        // model: that is the call's decision, whatever context came with it.
         describe(results) {
+          const blocked = promptBlockMessage(results);
+          if (blocked !== undefined) return `block: ${blocked}`;
           const context = joinLlmContext(results);
           return context === undefined ? 'no context' : `context (${context.length} chars)`;
         },
-        content: joinLlmContext,
+        content: (results) => promptBlockMessage(results) ?? joinLlmContext(results),
         changed: 'context changed',
       },
     },

@@ -35,7 +35,8 @@ export interface TurnFigures {
 export function turnFigures(payload: TurnTracePayload): TurnFigures {
   const byCallback = new Map<string, HookFigures>();
   for (const operation of payload.operations) {
-    if (operation.kind !== 'hook' || operation.source === '-') continue;
+    // A callback that did not run (`skipped: matcher`, …) is not a call: it would count 0 ms into the latencies.
+    if (operation.kind !== 'hook' || operation.source === '-' || operation.decision.startsWith('skipped')) continue;
     const key = `${operation.hook}\u0000${operation.callback}`;
     let figures = byCallback.get(key);
     if (!figures) {

@@ -44,7 +44,7 @@ export const ToolCallOperationSchema = z.object({
   kind: z.literal('execute_tool'),
   tool_name: z.string(),
   tool_call_id: z.string(),
-  /** How the call ended: `ran`, `blocked`, `needs_approval`, `denied`, … */
+  /** How the call ended: `done` (the tool ran), `blocked` (a hook or the tool set refused it), `needs_approval`. */
   outcome: z.optional(z.string()),
   arguments: z.optional(z.string()).check(z.describe('The raw arguments; only with telemetry.capture_content.')),
   result: z.optional(z.string()).check(z.describe('The result text; only with telemetry.capture_content.')),

@@ -1,4 +1,4 @@
-import { appendFile, chmod, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoTraceStore } from '../../src/store/trace-store.ts';
 import { summarizeTurn } from '../../src/store/turn-summary.ts';
@@ -43,6 +43,17 @@ esac
 cat > /dev/null
 printf '{}'
 `,
+      // The turn's telemetry event, as a consumer gets it (a gateway hook on hookgate:turn_trace).
+      'hooks/turn-traces/HOOK.yaml': 'name: turn-traces\nevents: [hookgate:turn_trace]\n',
+      'hooks/turn-traces/handler.ts': `
+import { appendFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+const home = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export function handle(_event: string, context: any) {
+  appendFileSync(join(home, 'turn-traces.jsonl'), JSON.stringify(context) + '\\n');
+}
+`,
       // Claude Code's UserPromptSubmit block: exit 2, the reason on stderr.
       'agent-hooks/prompt-guard.sh': `#!/bin/sh
 case "$(cat)" in
@@ -84,6 +95,13 @@ describe('shell hooks in a real turn (child processes)', () => {
     // The shell run's own account (run-detail.ts): its exit code and output; a plugin's record has none.
     expect(pre[1]).toMatchObject({ exit_code: 0, stdout: '{"decision": "block", "reason": "no network from here"}' });
     expect(pre[0]).not.toHaveProperty('exit_code');
+    // Its telemetry says the tool call was blocked, not done.
+    const traces = (await readFile(`${h.home.path}/turn-traces.jsonl`, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { turn_id: string; operations: { kind: string; outcome?: string }[] });
+    const tool = traces.find((t) => t.turn_id === result.turn_id)!.operations.find((o) => o.kind === 'execute_tool');
+    expect(tool?.outcome).toBe('blocked');
   });
 
   it('a harmless command passes the shell hook', async () => {

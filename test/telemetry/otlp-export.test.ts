@@ -155,7 +155,7 @@ describe('turn-trace spans', () => {
     expect(withContent[0]!.attributes['gen_ai.input.messages']).toContain('secret question');
   });
 
-  it('counts hook callback calls only: a call no callback answered (system -) is not one', () => {
+  it('counts hook callback calls only: a call no callback answered (system -) is not one, nor a shell hook that did not run', () => {
     const unanswered = { kind: 'hook' as const, parent: null, source: '-', callback: '-', started_at: at(1), duration_ms: 1 };
     const figures = turnFigures({
       ...payload,
@@ -163,6 +163,15 @@ describe('turn-trace spans', () => {
         ...payload.operations,
         { ...unanswered, id: 'op8', hook: 'agent:step', decision: 'emitted' },
         { ...unanswered, id: 'op9', hook: 'pre_llm_call', decision: 'error: the call site failed' },
+        {
+          ...unanswered,
+          id: 'op10',
+          hook: 'pre_tool_call',
+          source: 'shell',
+          callback: 'shell_hook[pre_tool_call:./only-writes.sh]',
+          decision: 'skipped: matcher',
+          duration_ms: 0,
+        },
       ],
     });
     expect(figures.hooks.map((h) => [h.hook, h.callback, h.calls])).toEqual([

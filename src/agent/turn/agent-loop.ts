@@ -101,7 +101,7 @@ export async function runAgentLoop(
               answer,
             );
             set({
-              outcome: done.kind === 'done' ? 'done' : 'needs_approval',
+              outcome: done.kind === 'needs_approval' ? 'needs_approval' : done.blocked ? 'blocked' : 'done',
               ...(spans.captureContent && done.kind === 'done' ? { result: done.result } : {}),
             });
             return done;

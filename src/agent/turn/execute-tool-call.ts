@@ -43,7 +43,8 @@ export interface ToolCallSite {
 }
 
 export type ToolCallOutcome =
-  | { kind: 'done'; result: string }
+  /** `blocked`: a hook (or the chat's tool set) refused the call, and `result` says so; the tool did not run. */
+  | { kind: 'done'; result: string; blocked?: true }
   /** `args`: what the call runs with once approved (a `pre_tool_call` rewrite included). */
   | { kind: 'needs_approval'; match: DangerousMatch; command: string; args: Record<string, unknown> };
 
@@ -100,7 +101,7 @@ export async function executeToolCall(
         error_type: refused ? 'tool_set' : 'plugin_block',
         error_message: message,
       });
-      return { kind: 'done', result };
+      return { kind: 'done', result, blocked: true };
     }
     if (decision.kind === 'run' && decision.rewritten) args = decision.args;
   }

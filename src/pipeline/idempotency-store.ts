@@ -16,7 +16,7 @@ export class IdempotencyPrefixError extends HookgateError {
  * is on, the validation hash) — with one change, the key.
  *
  * Key design — one item per envelope id:
- *   PK = `IDEMPOTENCY#observer#<md5 of the envelope id>` (Powertools' hashed key, with our
+ *   PK = `IDEMPOTENCY#observer#<base64 MD5 of the envelope id as JSON>` (Powertools' hashed key, with our
  *   prefix), SK = `IDEMPOTENCY`; then Powertools' attributes: status (INPROGRESS |
  *   COMPLETED), expires_at (epoch seconds: the table's TTL attribute, checked by Powertools
  *   itself so TTL deletion is not relied on), in_progress_expiration (epoch ms: a crashed

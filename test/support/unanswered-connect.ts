@@ -28,11 +28,18 @@ export async function startUnansweredConnect(): Promise<UnansweredConnect> {
     process.execPath,
     [
       '-e',
-      // The listener blocks its own event loop once it has said its port, so it never accepts.
+      // The listener blocks its own event loop once it has said its port, so it never accepts; it
+      // wakes twice a second only to end itself once the test process is gone (it never outlives it).
       `const s = require('node:net').createServer();
+       const parent = Number(process.argv[1]);
        s.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => {
-         process.stdout.write(s.address().port + '\\n', () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0));
+         process.stdout.write(s.address().port + '\\n', () => {
+           const cell = new Int32Array(new SharedArrayBuffer(4));
+           while (process.ppid === parent) Atomics.wait(cell, 0, 0, 500);
+           process.exit(0);
+         });
        });`,
+      String(process.pid),
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );

@@ -1,4 +1,5 @@
-import { MessageEventSchema } from '../messaging/message-event.ts';
+import { MessageEventSchema, sessionKeyOf } from '../messaging/message-event.ts';
+import { SQS_MAX_MESSAGE_BYTES, turnMessageBytes } from '../pipeline/turn-queue-sender.ts';
 import type { Delivery } from '../platforms/platform-adapter.ts';
 import { FieldTooLongError, MalformedPayloadError, PayloadTooLargeError } from '../platforms/webhook-errors.ts';
 
@@ -18,7 +19,9 @@ import { FieldTooLongError, MalformedPayloadError, PayloadTooLargeError } from '
  * - anything else the turn queue's schema refuses (more than 10 attachments, Slack's and
  *   Discord's cap; an attachment with a negative size, an empty file id or URL) → 400: the queue
  *   checks the message again before sending it, and its refusal, after the claim, is answered
- *   503, which the platform retries to the same end.
+ *   503, which the platform retries to the same end;
+ * - the message's size as a turn message on the queue (SQS takes 256 KiB) → 413: file names and
+ *   URLs have no limit of their own.
  */
 export const INPUT_LIMITS = {
   textChars: 40_000,
@@ -49,7 +52,26 @@ export function checkDeliveryLimits({ deliveryId, event }: Delivery): void {
     const issue = queued.error.issues[0];
     throw new MalformedPayloadError(`the message cannot be queued: ${issue?.path.join('.')}: ${issue?.message}`);
   }
+  // And its size on the queue: fields with no limit of their own (file names, URLs) can pass it. The
+  // turn message adds only fixed-size fields and ids already bounded, so this is what the queue will see
+  // (a pre_gateway_dispatch rewrite, the operator's code, can still change the text).
+  const bytes = turnMessageBytes({
+    v: 1,
+    kind: 'message',
+    delivery_id: deliveryId,
+    session_key: sessionKeyOf(source),
+    received_at: RECEIVED_AT_SHAPE,
+    event: queued.data,
+  });
+  if (bytes > SQS_MAX_MESSAGE_BYTES) {
+    throw new PayloadTooLargeError(
+      `the message is ${bytes} bytes as a turn message; the turns queue takes at most ${SQS_MAX_MESSAGE_BYTES} bytes`,
+    );
+  }
 }
+
+/** A `received_at` of the length every ISO timestamp has: the size of a turn message does not depend on the time. */
+const RECEIVED_AT_SHAPE = new Date(0).toISOString();
 
 /** A chat id given in a query (the local outbox) under the same limit as in a message. */
 export function checkId(field: string, value: string): void {

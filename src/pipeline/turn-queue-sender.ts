@@ -27,6 +27,17 @@ export class TurnMessageTooLargeError extends TurnEnqueueError {
   }
 }
 
+/**
+ * The bytes a turn message takes on the queue: its body as {@link SqsTurnQueue} sends it (ASCII-only JSON).
+ * The gateway measures a delivery with it at the door, before anything is claimed or queued.
+ *
+ * @example
+ * turnMessageBytes(message) > SQS_MAX_MESSAGE_BYTES // refused with 413
+ */
+export function turnMessageBytes(message: TurnMessage): number {
+  return Buffer.byteLength(asciiJson(message), 'utf8');
+}
+
 export interface TurnQueue {
   /** Resolves once the message is durably on the turns queue. */
   send(message: TurnMessage): Promise<void>;

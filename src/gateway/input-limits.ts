@@ -96,6 +96,11 @@ function checkBytes(field: string, value: string, limit: number): void {
 /** With the `u` flag a surrogate pair is one code point, so this matches lone surrogates only. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
+/** False for a string with a lone surrogate, which UTF-8 cannot encode (what `wellFormed` refuses, as a predicate for schemas). */
+export function isWellFormedText(value: string): boolean {
+  return !LONE_SURROGATE.test(value);
+}
+
 function wellFormed(field: string, value: string): void {
   const lone = LONE_SURROGATE.exec(value);
   if (!lone) return;

@@ -187,6 +187,18 @@ describe('values that cannot become text (item 2)', () => {
     expect(res.status).toBe(400);
   });
 
+  it('400 for an event id, session id or turn id with a lone surrogate, as for a webhook id', async () => {
+    for (const field of ['id', 'session_id', 'turn_id']) {
+      // JSON.stringify writes a lone surrogate as the escape "\ud800", as a client's JSON would.
+      const res = await gw.request('/v1/events', {
+        body: JSON.stringify({ type: 'post_tool_call', payload: {}, [field]: 'a\ud800b' }),
+        headers: auth,
+      });
+      expect(res.status, field).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toContain('well-formed Unicode');
+    }
+  });
+
   it('a command:<name> decision whose toString throws is ignored: the command runs', async () => {
     const res = await local({ chat_id: 'c-status', user_id: 'u', text: '/status' });
     expect(res.status).toBe(202);

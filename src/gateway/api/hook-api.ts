@@ -12,11 +12,16 @@ import { textOf } from '../../hooks/text-of.ts';
 import { InvalidObserverEventError } from '../../pipeline/observer-publish-error.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../validation/json-depth.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
+import { isWellFormedText } from '../input-limits.ts';
 import { isObserverEventType, isPluginHookType, OBSERVER_PLUGIN_HOOKS, GATEWAY_EVENT_NAMES } from './observer-event-types.ts';
 import { errorText } from '../../errors/error-text.ts';
 
 const Kwargs = z.record(z.string(), z.unknown(), { error: 'the body must be a JSON object (the hook kwargs)' });
 
+/** Ids become table keys and message attributes: a lone surrogate (`"\ud800"`) cannot be encoded as UTF-8 (docs/gateway.md, "Input limits"). */
+const wellFormed = z.refine((value) => typeof value !== 'string' || isWellFormedText(value), {
+  error: 'must be well-formed Unicode (no lone surrogate)',
+});
 const EventInput = z.object({
   type: z.string().check(
     z.refine(isObserverEventType, {
@@ -25,9 +30,9 @@ const EventInput = z.object({
   ),
   payload: z.record(z.string(), z.unknown(), { error: 'payload must be a JSON object' }),
   // The envelope's limit (docs/envelope.schema.json): a longer id would fail after validation.
-  id: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
-  session_id: z.optional(z.string().check(z.maxLength(512))),
-  turn_id: z.optional(z.string().check(z.maxLength(512))),
+  id: z.optional(z.string().check(z.minLength(1), z.maxLength(200), wellFormed)),
+  session_id: z.optional(z.string().check(z.maxLength(512), wellFormed)),
+  turn_id: z.optional(z.string().check(z.maxLength(512), wellFormed)),
 });
 const MAX_EVENTS = 500;
 const EventsBatch = z.object({

@@ -61,9 +61,10 @@ const MAX_CONSOLE_BODY_BYTES = 16 * 1024;
 /** The dev console's guard: loopback Host names only (DNS rebinding), mutations only with the console header (cross-site forms). */
 const loopbackOnly: MiddlewareHandler = async (c, next) => {
   const host = new URL(c.req.url).hostname;
-  const hostHeader = (c.req.header('host') ?? '').replace(/:\d+$/, '');
+  // Host names are case-insensitive, and a trailing dot names the same host.
+  const hostHeader = (c.req.header('host') ?? '').replace(/:\d+$/, '').toLowerCase().replace(/\.$/, '');
   if (!LOCAL_HOSTS.has(hostHeader || host)) return c.json({ error: 'the console answers on 127.0.0.1 / localhost only' }, 403);
-  if (c.req.method !== 'GET' && c.req.header('x-hookgate-console') !== '1') {
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.header('x-hookgate-console') !== '1') {
     return c.json({ error: 'console API calls need the header x-hookgate-console: 1' }, 403);
   }
   return next();

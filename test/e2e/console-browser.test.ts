@@ -142,15 +142,20 @@ describe.skipIf(!available)('the console in a real browser', () => {
     });
     expect(mutation.status).toBe(403);
     // fetch cannot set Host; a DNS-rebinding page would arrive with its own name in it.
-    const rebound = await new Promise<number>((resolve, reject) => {
-      request(`${url}/console/api/sessions`, { headers: { host: 'evil.example' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      })
-        .on('error', reject)
-        .end();
-    });
-    expect(rebound).toBe(403);
+    const withHost = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        request(`${url}/console/api/sessions`, { headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+          .on('error', reject)
+          .end();
+      });
+    expect(await withHost('evil.example')).toBe(403);
+    expect(await withHost('localhost.evil.example')).toBe(403);
+    // Host names are case-insensitive, and a trailing dot names the same host.
+    expect(await withHost('LocalHost')).toBe(200);
+    expect(await withHost('localhost.')).toBe(200);
     expect((await fetch(`${url}/console/api/sessions`)).status).toBe(200);
   });
 });

@@ -41,6 +41,9 @@ export function checkDeliveryLimits({ deliveryId, event }: Delivery): void {
   checkId('delivery id', deliveryId);
   checkId('message_id', event.message_id);
   checkId('chat_id', source.chat_id);
+  // The session and the reply are the chat's: a message from no chat (a signed body with an empty
+  // `channel_id` or `from`) would share one session with every other such message.
+  if (source.chat_id === '') throw new MalformedPayloadError('chat_id is empty: the message names no chat');
   if (source.user_id !== null) checkId('user_id', source.user_id);
   checkId('thread_id', source.thread_id);
   checkId('chat_id of the reply target', event.reply.chat_id);

@@ -398,6 +398,29 @@ describe('whatsapp', () => {
     expect((await gw.drainTurns()).map((t) => t.delivery_id)).toEqual(['whatsapp:wamid.big-A', 'whatsapp:wamid.big-B']);
   });
 
+  it('400 for a message from no one (an empty from): it would name no chat', async () => {
+    const body = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                messages: [{ from: '', id: 'wamid.nobody', type: 'text', text: { body: 'hi' } }],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const res = await gw.request('/webhooks/whatsapp', { body, headers: whatsAppHeaders('wa-secret', body) });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toMatch(/chat_id is empty/);
+    expect(await gw.drainTurns()).toEqual([]);
+  });
+
   it('acks a statuses-only notification with no turn; refuses a bad signature with 401', async () => {
     const body = JSON.stringify({
       object: 'whatsapp_business_account',

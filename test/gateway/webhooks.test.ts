@@ -228,17 +228,40 @@ describe('discord', () => {
       ['old', '1600000000'],
       ['stale', String(now - 301)],
       ['ahead', String(now + 301)],
-      ['odd', `${now}.5`],
     ]) {
       const body = interaction(`replay-${id}`);
       const res = await gw.request('/webhooks/discord', { body, headers: discordHeaders(keys, body, at) });
       expect([id, res.status]).toEqual([id, 401]);
       expect(((await res.json()) as { error: string }).error).toMatch(/5 minutes/);
     }
+    for (const at of [`${now}.5`, 'abc']) {
+      const body = interaction(`replay-${at}`);
+      const res = await gw.request('/webhooks/discord', { body, headers: discordHeaders(keys, body, at) });
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { error: string }).error).toMatch(/X-Signature-Timestamp is not a Unix time/);
+    }
     const fresh = interaction('replay-fresh');
     const res = await gw.request('/webhooks/discord', { body: fresh, headers: discordHeaders(keys, fresh, String(now - 290)) });
     expect(res.status).toBe(200);
     expect(await gw.drainTurns()).toHaveLength(1);
+  });
+
+  it('400 naming the interaction type for a component or a modal, which hookgate does not take', async () => {
+    for (const type of [3, 5]) {
+      const body = JSON.stringify({
+        id: `component-${type}`,
+        application_id: '999',
+        type,
+        token: 'tok',
+        channel_id: 'CH1',
+        member: { user: { id: 'U7', username: 'ann' } },
+        data: { custom_id: 'ok-button', component_type: 2 },
+      });
+      const res = await gw.request('/webhooks/discord', { body, headers: discordHeaders(keys, body) });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toMatch(new RegExp(`interaction type ${type} is not supported`));
+    }
+    expect(await gw.drainTurns()).toEqual([]);
   });
 
   it('defers a slash command and enqueues "/<name> <values…>" with the interaction token', async () => {

@@ -46,7 +46,8 @@ const Interaction = z.looseObject({
   user: z.optional(DiscordUser),
   data: z.optional(
     z.looseObject({
-      name: z.string(),
+      // Optional here: a component or modal interaction's data has none, and is refused by type below.
+      name: z.optional(z.string()),
       options: z.optional(z.array(CommandOptionSchema)),
       /** The ATTACHMENT options' files (option type 11, its value is the attachment id). */
       resolved: z.optional(z.looseObject({ attachments: z.optional(z.record(z.string(), DiscordAttachment)) })),
@@ -104,7 +105,9 @@ export function discordAdapter(config: DiscordConfig, now: () => number = Date.n
       // The timestamp is signed so that a captured request cannot be sent again later: past the
       // dedup window it would start the turn again as its user. Discord needs the answer within
       // 3 seconds, so a request older than Slack's 5-minute window is never a real one.
-      if (!/^\d+$/.test(timestamp) || Math.abs(now() / 1000 - Number(timestamp)) > DISCORD_MAX_AGE_SECONDS)
+      if (!/^\d+$/.test(timestamp))
+        throw new InvalidSignatureError('discord: X-Signature-Timestamp is not a Unix time in seconds');
+      if (Math.abs(now() / 1000 - Number(timestamp)) > DISCORD_MAX_AGE_SECONDS)
         throw new InvalidSignatureError('discord: request timestamp is more than 5 minutes away');
       const interaction = parsePayload(request.rawBody, Interaction, 'discord interaction');
       // A body without application_id is taken as ours (it verified with our key); one that
@@ -119,8 +122,12 @@ export function discordAdapter(config: DiscordConfig, now: () => number = Date.n
         return { kind: 'respond', response: jsonResponse({ type: InteractionResponseType.PONG }) };
       }
       if (interaction.type !== InteractionType.APPLICATION_COMMAND || !interaction.data) {
-        throw new MalformedPayloadError(`discord: interaction type ${interaction.type} is not supported`);
+        throw new MalformedPayloadError(
+          `discord: interaction type ${interaction.type} is not supported (slash commands, type 2, are; components and modals are not)`,
+        );
       }
+      const commandName = interaction.data.name;
+      if (commandName === undefined) throw new MalformedPayloadError('discord interaction: a command without data.name');
       const user = interaction.member?.user ?? interaction.user;
       // Every real command names its channel; without one (the interactions library's test
       // body) the conversation is the user's, or this interaction alone. The reply goes
@@ -146,7 +153,7 @@ export function discordAdapter(config: DiscordConfig, now: () => number = Date.n
         };
       });
       const event: MessageEvent = {
-        text: discordCommandText(interaction.data.name, interaction.data.options),
+        text: discordCommandText(commandName, interaction.data.options),
         message_id: interaction.id,
         internal: false,
         source,

@@ -2,6 +2,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import * as z from 'zod';
 import { parseTelemetrySubscribers, type TelemetrySubscriber } from './telemetry-subscribers.ts';
 import { HookgateError } from '../../src/errors/hookgate-error.ts';
+import { suggestHookName } from '../../src/hooks/shell/config/did-you-mean.ts';
 
 /**
  * The turns event source's `maxConcurrency` unless `-c turnConcurrency` says otherwise: ≈ 44 turns a
@@ -135,12 +136,15 @@ const Context = z.object({
   otlpEndpoint: z.url({ protocol: /^https?$/ }).optional(),
 });
 
+/** How close a key must be to an option to be taken for its typo (`turnConcurency`: 0.97, `hooksHom`: 0.94). */
+const CONTEXT_KEY_CUTOFF = 0.8;
+
 /** Context keys CDK itself may pass that are neither namespaced (`aws:cdk:…`, `@aws-cdk/…:…`) nor options of this stack. */
 const CDK_PLAIN_KEYS: ReadonlySet<string> = new Set(['acknowledged-issue-numbers']);
 
 /**
- * Checks the context keys given to the app (`app.node.getAllContext()`): a key one edit (two for
- * a name of eight letters or more) away from an option of this stack (`turnConcurency`, `ToolsNetwork`) fails synth, naming the
+ * Checks the context keys given to the app (`app.node.getAllContext()`): a key close to an option
+ * of this stack (`turnConcurency`, `ToolsNetwork`; the hook names' did-you-mean, stricter) fails synth, naming the
  * option, so that a typo does not deploy the default in silence. Any other key that is not
  * namespaced, as CDK's own are, is returned for a warning: it is not an option of this stack.
  *
@@ -153,27 +157,14 @@ export function checkContextKeys(keys: readonly string[]): string[] {
   const unknown: string[] = [];
   for (const key of keys) {
     if (options.includes(key) || key.includes(':') || key.startsWith('@') || CDK_PLAIN_KEYS.has(key)) continue;
-    // Two edits for a long name, one for a short one (`model`, `alarms`): `node` is not a typo of `model`.
-    const near = options.find(
-      (option) => editDistance(option.toLowerCase(), key.toLowerCase()) <= Math.min(2, Math.floor(option.length / 4)),
-    );
+    // Case aside, and closer than difflib's default cutoff (0.6): `node` (0.67) is not a typo of `model`.
+    const lower = options.map((option) => option.toLowerCase());
+    const match = suggestHookName(key.toLowerCase(), lower, CONTEXT_KEY_CUTOFF);
+    const near = match === undefined ? undefined : options[lower.indexOf(match)];
     if (near) throw new StackContextError(`context ${key}: not an option of this stack; did you mean -c ${near}=…?`);
     unknown.push(key);
   }
   return unknown;
-}
-
-/** Levenshtein distance (insertions, deletions, substitutions), for option names of a few dozen characters. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 export function readStackContext(get: (key: string) => unknown): StackContext {

@@ -24,7 +24,7 @@ describe('-c options given to the stack (checkContextKeys)', () => {
         'turnConcurrency',
       ]),
     ).toEqual([]);
-    // `node` is two edits from `model`, but a short name takes one: not a typo of it.
+    // `node` is near `model` (0.67), not near enough to be taken for its typo.
     expect(checkContextKeys(['team', 'node'])).toEqual(['team', 'node']);
   });
 

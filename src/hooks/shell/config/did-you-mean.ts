@@ -35,19 +35,21 @@ function matchingSize(a: string, alo: number, ahi: number, b: string, blo: numbe
 }
 
 /**
- * The closest valid hook name to a mistyped one: ratio ≥ 0.6, highest wins, ties go to the
- * lexicographically greater name (as `difflib.get_close_matches(typed, names, n=1)`).
+ * The closest valid hook name to a mistyped one: ratio ≥ `cutoff` (0.6, difflib's default),
+ * highest wins, ties go to the lexicographically greater name (as
+ * `difflib.get_close_matches(typed, names, n=1, cutoff)`). Other names take it too (plugin
+ * names, the stack's `-c` options, with a stricter cutoff).
  *
  * @example
  * suggestHookName('pre_tools_call') // 'pre_tool_call'
  * suggestHookName('PreToolUse')     // undefined
  */
-export function suggestHookName(typed: string, candidates: readonly string[] = HOOK_NAMES): string | undefined {
+export function suggestHookName(typed: string, candidates: readonly string[] = HOOK_NAMES, cutoff = 0.6): string | undefined {
   let best: string | undefined;
   let bestRatio = -1;
   for (const candidate of candidates) {
     const ratio = gestaltRatio(candidate, typed);
-    if (ratio < 0.6) continue;
+    if (ratio < cutoff) continue;
     if (ratio > bestRatio || (ratio === bestRatio && best !== undefined && candidate > best)) {
       best = candidate;
       bestRatio = ratio;

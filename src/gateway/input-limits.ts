@@ -1,4 +1,5 @@
-import { MessageEventSchema, sessionKeyOf } from '../messaging/message-event.ts';
+import { MessageEventSchema } from '../messaging/message-event.ts';
+import { messageTurn } from '../pipeline/turn-message.ts';
 import { SQS_MAX_MESSAGE_BYTES, turnMessageBytes } from '../pipeline/turn-queue-sender.ts';
 import type { Delivery } from '../platforms/platform-adapter.ts';
 import { FieldTooLongError, MalformedPayloadError, PayloadTooLargeError } from '../platforms/webhook-errors.ts';
@@ -58,14 +59,7 @@ export function checkDeliveryLimits({ deliveryId, event }: Delivery): void {
   // And its size on the queue: fields with no limit of their own (file names, URLs) can pass it. The
   // turn message adds only fixed-size fields and ids already bounded, so this is what the queue will see
   // (a pre_gateway_dispatch rewrite, the operator's code, can still change the text).
-  const bytes = turnMessageBytes({
-    v: 1,
-    kind: 'message',
-    delivery_id: deliveryId,
-    session_key: sessionKeyOf(source),
-    received_at: RECEIVED_AT_SHAPE,
-    event: queued.data,
-  });
+  const bytes = turnMessageBytes(messageTurn(deliveryId, queued.data, ANY_TIME));
   if (bytes > SQS_MAX_MESSAGE_BYTES) {
     throw new PayloadTooLargeError(
       `the message is ${bytes} bytes as a turn message; the turns queue takes at most ${SQS_MAX_MESSAGE_BYTES} bytes`,
@@ -73,8 +67,8 @@ export function checkDeliveryLimits({ deliveryId, event }: Delivery): void {
   }
 }
 
-/** A `received_at` of the length every ISO timestamp has: the size of a turn message does not depend on the time. */
-const RECEIVED_AT_SHAPE = new Date(0).toISOString();
+/** Every `received_at` has the same length: the size of a turn message does not depend on the time. */
+const ANY_TIME = new Date(0);
 
 /** A chat id given in a query (the local outbox) under the same limit as in a message. */
 export function checkId(field: string, value: string): void {

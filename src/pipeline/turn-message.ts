@@ -1,6 +1,6 @@
 import * as z from '../validation/zod.ts';
 import { HookgateError } from '../errors/hookgate-error.ts';
-import { MessageEventSchema } from '../messaging/message-event.ts';
+import { MessageEventSchema, sessionKeyOf, type MessageEvent } from '../messaging/message-event.ts';
 
 /**
  * The body of one message on the FIFO turns queue (group = session key, dedup id =
@@ -32,6 +32,28 @@ export const TurnMessageSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 export type TurnMessage = z.infer<typeof TurnMessageSchema>;
+
+/**
+ * The turn message of one chat message, as the gateway queues it (its session key from the
+ * event's source). The door sizes it with this too, so both see the same message.
+ *
+ * @example
+ * await turns.send(messageTurn('telegram:42', event, new Date()));
+ */
+export function messageTurn(
+  deliveryId: string,
+  event: MessageEvent,
+  receivedAt: Date,
+): Extract<TurnMessage, { kind: 'message' }> {
+  return {
+    v: 1,
+    kind: 'message',
+    delivery_id: deliveryId,
+    session_key: sessionKeyOf(event.source),
+    received_at: receivedAt.toISOString(),
+    event,
+  };
+}
 
 /**
  * A turns-queue body the turn λ cannot read (not JSON, or no turn or timer message it knows).

@@ -12,6 +12,7 @@ import type { DispatchOutcome } from './dispatch-outcome.ts';
 import { preGatewayDispatch } from './pre-gateway-dispatch.ts';
 import { GatewayHandle, SessionStoreHandle } from './dispatch-hook-kwargs.ts';
 import { DeliveryInProgressError } from '../../platforms/webhook-errors.ts';
+import { messageTurn } from '../../pipeline/turn-message.ts';
 
 const DEFAULT_DEDUP_TTL_SECONDS = 2 * 86_400;
 
@@ -127,14 +128,7 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
         return { kind: 'command', deliveryId, command: command.command, ...(reply ? { reply } : {}) };
       }
 
-      await turnQueue.send({
-        v: 1,
-        kind: 'message',
-        delivery_id: deliveryId,
-        session_key: sessionKey,
-        received_at: received.toISOString(),
-        event: text === event.text ? event : { ...event, text },
-      });
+      await turnQueue.send(messageTurn(deliveryId, text === event.text ? event : { ...event, text }, received));
       logger.info('turn enqueued', keys);
       return { kind: 'enqueued', deliveryId, sessionKey };
     } catch (error) {

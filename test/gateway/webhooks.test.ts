@@ -379,66 +379,34 @@ describe('whatsapp', () => {
     for (const texts of bySender.values()) expect(texts).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
   });
 
+  /** A signed notification of `messages` from one business number, posted as Meta does. */
+  const postMessages = (messages: unknown[]) => {
+    const body = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [{ changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', messages } }] }],
+    });
+    return gw.request('/webhooks/whatsapp', { body, headers: whatsAppHeaders('wa-secret', body) });
+  };
+
   it('413 for a batch one of whose messages would not fit on the turns queue, before any of it is queued', async () => {
-    const notification = (filename: string) =>
-      JSON.stringify({
-        object: 'whatsapp_business_account',
-        entry: [
-          {
-            changes: [
-              {
-                field: 'messages',
-                value: {
-                  messaging_product: 'whatsapp',
-                  messages: [
-                    { from: '7001', id: 'wamid.big-A', type: 'text', text: { body: 'first of the batch' } },
-                    {
-                      from: '7002',
-                      id: 'wamid.big-B',
-                      type: 'document',
-                      document: { id: 'MEDIA1', mime_type: 'text/plain', filename },
-                    },
-                  ],
-                },
-              },
-            ],
-          },
-        ],
-      });
+    const batch = (filename: string) => [
+      { from: '7001', id: 'wamid.big-A', type: 'text', text: { body: 'first of the batch' } },
+      { from: '7002', id: 'wamid.big-B', type: 'document', document: { id: 'MEDIA1', mime_type: 'text/plain', filename } },
+    ];
     // A file name has no limit of its own; the message it makes is over SQS's 256 KiB.
-    const big = notification('f'.repeat(300_000));
-    const refused = await gw.request('/webhooks/whatsapp', { body: big, headers: whatsAppHeaders('wa-secret', big) });
+    const refused = await postMessages(batch('f'.repeat(300_000)));
     expect(refused.status).toBe(413);
     expect(((await refused.json()) as { error: string }).error).toMatch(
       /as a turn message; the turns queue takes at most 262144 bytes/,
     );
     expect(await gw.drainTurns()).toEqual([]);
     // Nothing was claimed: the same messages, the file name fixed, are all queued.
-    const fixed = notification('notes.txt');
-    expect((await gw.request('/webhooks/whatsapp', { body: fixed, headers: whatsAppHeaders('wa-secret', fixed) })).status).toBe(
-      200,
-    );
+    expect((await postMessages(batch('notes.txt'))).status).toBe(200);
     expect((await gw.drainTurns()).map((t) => t.delivery_id)).toEqual(['whatsapp:wamid.big-A', 'whatsapp:wamid.big-B']);
   });
 
   it('400 for a message from no one (an empty from): it would name no chat', async () => {
-    const body = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                messages: [{ from: '', id: 'wamid.nobody', type: 'text', text: { body: 'hi' } }],
-              },
-            },
-          ],
-        },
-      ],
-    });
-    const res = await gw.request('/webhooks/whatsapp', { body, headers: whatsAppHeaders('wa-secret', body) });
+    const res = await postMessages([{ from: '', id: 'wamid.nobody', type: 'text', text: { body: 'hi' } }]);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toMatch(/chat_id is empty/);
     expect(await gw.drainTurns()).toEqual([]);

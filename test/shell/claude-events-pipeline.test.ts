@@ -208,30 +208,22 @@ describe('every Claude Code event, imported and fired', () => {
       const file = join(root, `approval-${command.replace(/\W/g, '')}.json`);
       return writeFile(file, JSON.stringify({ command, description: 'recursive delete' })).then(() => file);
     };
-    const denied = await hookgate([
-      'hooks',
-      'test',
-      'pre_approval_request',
-      '--payload-file',
-      await approval('rm -rf ../deny-me'),
-      '--expect',
-      'block',
-      '--home',
-      home,
-    ]);
+    const testApproval = async (command: string, expectation: 'block' | 'allow') =>
+      hookgate([
+        'hooks',
+        'test',
+        'pre_approval_request',
+        '--payload-file',
+        await approval(command),
+        '--expect',
+        expectation,
+        '--home',
+        home,
+      ]);
+    const denied = await testApproval('rm -rf ../deny-me', 'block');
     expect(denied.stdout).toContain('parsed (PermissionRequest): deny: not this one');
     expect(denied.code, denied.stdout).toBe(0);
-    const allowed = await hookgate([
-      'hooks',
-      'test',
-      'pre_approval_request',
-      '--payload-file',
-      await approval('rm -rf ../allow-me'),
-      '--expect',
-      'allow',
-      '--home',
-      home,
-    ]);
+    const allowed = await testApproval('rm -rf ../allow-me', 'allow');
     expect(allowed.stdout).toContain('parsed (PermissionRequest): allow');
     expect(allowed.code, allowed.stdout).toBe(0);
     // The Notification recorder ran in those tests too: the live turns below start from an empty record.

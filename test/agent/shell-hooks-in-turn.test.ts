@@ -2,6 +2,7 @@ import { appendFile, chmod, readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoTraceStore } from '../../src/store/trace-store.ts';
 import { summarizeTurn } from '../../src/store/turn-summary.ts';
+import { loadReplayEngine, replayTurn } from '../../src/agent/trace/replay-turn.ts';
 import { enable } from '../hooks/support/temp-home.ts';
 import { startTurnHarness, type TurnHarness } from './support/turn-harness.ts';
 
@@ -138,5 +139,15 @@ describe('shell hooks in a real turn (child processes)', () => {
     expect(guard.outcome).toBe('block: prompts about the plan stay here');
     expect(result).toMatchObject({ outcome: 'blocked' });
     expect(summarizeTurn(records, 'any').blocked).toBe(true);
+    // hookgate replay on the same home decides the call as recorded: the block, not a context changed.
+    const engine = await loadReplayEngine(h.home.path);
+    try {
+      const replay = await replayTurn(result.turn_id, records, engine, h.plane.transcripts);
+      const call = replay.calls.find((c) => c.hook === 'pre_llm_call')!;
+      expect(call).toMatchObject({ status: 'same', before: 'block: prompts about the plan stay here' });
+      expect(replay.exit_code).toBe(0);
+    } finally {
+      await engine.close();
+    }
   });
 });

@@ -23,7 +23,7 @@ import { finalizeRunningSessions } from './finalize-running-sessions.ts';
 import { startLocalGateway } from './local-gateway.ts';
 import { startLocalObserver } from './local-observer.ts';
 import { startLocalTurns, type TurnConsumerContext } from './local-turns.ts';
-import type { SqsEventHandler, SqsPoller } from './sqs-poller.ts';
+import type { SqsEventHandler } from './sqs-poller.ts';
 import { StopSteps } from './stop-steps.ts';
 import { errorText } from '../errors/error-text.ts';
 
@@ -83,15 +83,18 @@ export interface DevRuntime {
   /**
    * Stops everything, in reverse order of start, within about 4 s whatever hooks do: first
    * `on_session_finalize` (platform `gateway`, reason `shutdown`) once per session with a
-   * turn in flight (hook-semantics §1.13.1), then each part, none waited for past its budget.
+   * turn in flight (hook-semantics §1.13.1), then each part, none waited for past its budget; the observer
+   * works through the events queue once the turns have stopped, so their last events are not lost.
    */
   stop(): Promise<void>;
 }
 
 /** How long shutdown waits for all `on_session_finalize` calls together. */
 const FINALIZE_BUDGET_MS = 1_500;
-/** How long shutdown waits for the pollers (their long poll is 1 s; a turn may hang in a hook). */
+/** How long shutdown waits for the turn pollers (their long poll is 1 s; a turn may hang in a hook). */
 const POLLERS_BUDGET_MS = 1_200;
+/** How long shutdown lets the observer work through the events queue once the turns have stopped. */
+const EVENTS_DRAIN_BUDGET_MS = 1_000;
 /** How often the dev outbox sweeper looks for events SNS did not take. */
 const DEV_OUTBOX_SWEEP_MS = 2_000;
 
@@ -194,19 +197,19 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
     });
 
     const pollerError = (queue: string) => (error: unknown) => logger.error(`local ${queue} poller`, { error: errorText(error) });
-    const pollers: SqsPoller[] = [
-      await startLocalObserver({
-        runtime,
-        engine,
-        aws,
-        steps,
-        logger,
-        outboxSweepMs: options.outboxSweepMs ?? DEV_OUTBOX_SWEEP_MS,
-        onError: pollerError('events'),
-      }),
-    ];
-    // All pollers stop together: each waits for its poll in progress (≤ 1 s) and its batch in hand.
-    steps.add('the queue pollers', () => Promise.all(pollers.map((p) => p.stop())).then(() => undefined), POLLERS_BUDGET_MS);
+    const observer = await startLocalObserver({
+      runtime,
+      engine,
+      aws,
+      steps,
+      logger,
+      outboxSweepMs: options.outboxSweepMs ?? DEV_OUTBOX_SWEEP_MS,
+      onError: pollerError('events'),
+    });
+    // Steps run in reverse: the turn pollers stop first, then the observer handles what the last turns published as
+    // they ended (their on_session_end among it), which the events queue, in memory here, would otherwise lose.
+    steps.add('the events poller', () => observer.stop());
+    steps.add('the events queue', () => observer.drain(), EVENTS_DRAIN_BUDGET_MS);
     const turns = options.createTurnConsumer
       ? await startLocalTurns({
           runtime,
@@ -221,7 +224,11 @@ export async function startDevRuntime(options: DevRuntimeOptions): Promise<DevRu
           onError: pollerError,
         })
       : undefined;
-    if (turns) pollers.push(...turns.pollers);
+    if (turns) {
+      const { pollers } = turns;
+      // Together: each waits for its poll in progress (≤ 1 s) and its batch in hand.
+      steps.add('the turn pollers', () => Promise.all(pollers.map((p) => p.stop())).then(() => undefined), POLLERS_BUDGET_MS);
+    }
 
     if (baseline !== undefined) {
       hotReload = await startDevHotReload({

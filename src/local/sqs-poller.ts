@@ -42,6 +42,11 @@ export interface SqsPollerOptions {
 export interface SqsPoller {
   /** Stops receiving: waits for the poll in progress (≤ waitTimeSeconds) and the batch in hand, releases gathered-but-unhandled messages. */
   stop(): Promise<void>;
+  /**
+   * Handles what the queue holds, then stops: after the poll in progress, receives without waiting and ends once a
+   * receive comes back empty. Messages hidden for a retry are not waited for. `stop()` during a drain ends it sooner.
+   */
+  drain(): Promise<void>;
 }
 
 /**
@@ -70,6 +75,7 @@ export async function startSqsPoller(options: SqsPollerOptions): Promise<SqsPoll
   const waitTimeSeconds = Math.max(0, Math.min(MAX_LONG_POLL_SECONDS, options.waitTimeSeconds ?? 1));
   const onError = options.onError ?? ((error) => process.stderr.write(`hookgate sqs-poller ${queueUrl}: ${errorText(error)}\n`));
   let stopping = false;
+  let draining = false;
 
   const receive = async (max: number, wait: number): Promise<Message[]> => {
     const out = await sqs.send(
@@ -86,7 +92,7 @@ export async function startSqsPoller(options: SqsPollerOptions): Promise<SqsPoll
 
   /** Gathers one batch: waits for the first message, then fills up until full or the window closes. */
   const gather = async (): Promise<Message[]> => {
-    const batch = await receive(batchSize, waitTimeSeconds);
+    const batch = await receive(batchSize, draining ? 0 : waitTimeSeconds);
     if (batch.length === 0) return batch;
     const deadline = Date.now() + batchWindowMs;
     while (batch.length < batchSize && !stopping) {
@@ -166,11 +172,15 @@ export async function startSqsPoller(options: SqsPollerOptions): Promise<SqsPoll
       } catch (error) {
         if (stopping) break;
         onError(error);
+        if (draining) break; // a queue that cannot be read now is not drained by waiting on it
         await sleep(backoffMs);
         backoffMs = Math.min(5000, backoffMs * 2);
         continue;
       }
-      if (batch.length === 0) continue;
+      if (batch.length === 0) {
+        if (draining) break;
+        continue;
+      }
       if (stopping) {
         await release(batch); // received during stop: make it visible again at once
         break;
@@ -192,11 +202,15 @@ export async function startSqsPoller(options: SqsPollerOptions): Promise<SqsPoll
   };
 
   const loops = Array.from({ length: Math.max(1, options.concurrency ?? 1) }, () => loop());
+  const ended = () => Promise.all(loops).then(() => undefined);
   return {
-    async stop() {
-      if (stopping) return Promise.all(loops).then(() => undefined);
+    stop() {
       stopping = true;
-      await Promise.all(loops);
+      return ended();
+    },
+    drain() {
+      draining = true;
+      return ended();
     },
   };
 }

@@ -72,4 +72,47 @@ describe('hookgate dev shutdown', () => {
       expect(Object.keys(kwargs)).toEqual(['session_id', 'platform', 'reason', 'telemetry_schema_version']);
     }
   }, 60_000);
+
+  it('SIGTERM while a turn finishes: its last observer events still reach the observer before the process ends', async () => {
+    const slow = await tempHome({
+      'config.yaml': enable('slow'),
+      ...plugin(
+        'slow',
+        `
+      const { appendFileSync } = await import('node:fs');
+      const { join, dirname } = await import('node:path');
+      const { fileURLToPath } = await import('node:url');
+      const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+      const note = (file: string, k: any) => appendFileSync(join(dir, file), k.session_id + '\\n');
+      // The turn is still in this hook when the signal comes, and ends on its own soon after.
+      ctx.register_hook('pre_llm_call', async (k: any) => {
+        note('started.log', k);
+        await new Promise((resolve) => setTimeout(resolve, 600));
+      });
+      ctx.register_hook('on_session_end', (k: any) => note('ended.log', k));`,
+      ),
+    });
+    const child = await startDevChild(['--home', slow.path], {
+      cwd: process.cwd(),
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_MODEL_BASE_URL: '' },
+    });
+    const read = async (file: string) =>
+      (await readFile(join(slow.path, file), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+    try {
+      const res = await fetch(`${child.url}/webhooks/local`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chat_id: 'late', user_id: 'u', text: 'hi' }),
+      });
+      expect(res.status).toBe(202);
+      await until(async () => (await read('started.log')).length >= 1, 'the turn started');
+      child.child.kill('SIGTERM');
+      expect(await child.waitForExit()).toBe(0);
+      // on_session_end is an observer event: published by the turn as it ends, run by the observer behind SNS → SQS.
+      expect(await read('ended.log')).toEqual(await read('started.log'));
+    } finally {
+      await child.stop('SIGKILL');
+      await slow.remove();
+    }
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  CreateQueueCommand,
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
   SendMessageBatchCommand,
@@ -159,5 +160,37 @@ describe('startSqsPoller', () => {
     const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: aws.timersQueueUrl, WaitTimeSeconds: 1 }));
     expect(Messages?.map((m) => m.Body)).toEqual(['after-stop']);
     expect(handled).toEqual([]);
+  });
+
+  it('drains: handles every message the queue holds, then ends, leaving what comes after', async () => {
+    // A queue of its own: the other tests leave messages behind on theirs.
+    const { QueueUrl: queueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'poller-drain' }));
+    const handled: string[] = [];
+    const poller = await startSqsPoller({
+      sqs,
+      queueUrl: queueUrl!,
+      // Slower than the sends, so most messages are still queued when the drain begins.
+      handler: async ({ Records }) => {
+        handled.push(...Records.map((r) => r.body));
+        await new Promise((r) => setTimeout(r, 50));
+      },
+      batchSize: 2,
+      waitTimeSeconds: 1,
+    });
+    const bodies = Array.from({ length: 12 }, (_, i) => `m${i}`);
+    for (let i = 0; i < bodies.length; i += 4) {
+      await sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: bodies.slice(i, i + 4).map((body, n) => ({ Id: String(n), MessageBody: body })),
+        }),
+      );
+    }
+    await poller.drain();
+    expect([...handled].sort()).toEqual([...bodies].sort());
+    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'after-drain' }));
+    const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, WaitTimeSeconds: 1 }));
+    expect(Messages?.map((m) => m.Body)).toEqual(['after-drain']);
+    expect(handled).not.toContain('after-drain');
   });
 });

@@ -38,8 +38,8 @@ afterAll(async () => {
   await home?.remove();
 });
 
-async function lines(file: string): Promise<string[]> {
-  return (await readFile(join(home.path, file), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+async function lines(file: string, dir = home.path): Promise<string[]> {
+  return (await readFile(join(dir, file), 'utf8').catch(() => '')).split('\n').filter(Boolean);
 }
 
 describe('hookgate dev shutdown', () => {
@@ -96,8 +96,7 @@ describe('hookgate dev shutdown', () => {
       cwd: process.cwd(),
       env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', HOOKGATE_MODEL_BASE_URL: '' },
     });
-    const read = async (file: string) =>
-      (await readFile(join(slow.path, file), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+    const read = (file: string) => lines(file, slow.path);
     try {
       const res = await fetch(`${child.url}/webhooks/local`, {
         method: 'POST',

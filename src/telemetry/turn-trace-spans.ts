@@ -71,6 +71,9 @@ export function turnTraceSpans(envelopeId: string, payload: TurnTracePayload, op
   for (const operation of payload.operations) {
     const conversationId = conversationOf(operation, byId, payload.session_id);
     const { name, kind, attributes } = describeOperation(operation, payload, conversationId, options.captureContent);
+    // A subagent's usage is that of the model calls beneath it (its own subagents' included), as the root's is the turn's.
+    if (operation.kind === 'invoke_agent')
+      Object.assign(attributes, usageTotals(payload.operations.filter((other) => isBeneath(other, operation.id, byId))));
     spans.push(
       span(base, {
         name,
@@ -101,6 +104,16 @@ function conversationOf(operation: TurnOperation, byId: ReadonlyMap<string, Turn
     parent = above.parent;
   }
   return turnSession;
+}
+
+/** True when `operation` hangs, at any depth, under the operation `ancestorId`. */
+function isBeneath(operation: TurnOperation, ancestorId: string, byId: ReadonlyMap<string, TurnOperation>): boolean {
+  const seen = new Set<string>();
+  for (let parent = operation.parent; parent !== null && !seen.has(parent); parent = byId.get(parent)?.parent ?? null) {
+    if (parent === ancestorId) return true;
+    seen.add(parent);
+  }
+  return false;
 }
 
 function describeOperation(
@@ -162,6 +175,9 @@ function describeOperation(
           'gen_ai.provider.name': payload.provider,
           'gen_ai.request.model': payload.model,
           'gen_ai.conversation.id': operation.child_session_id,
+          'hookgate.session_id': operation.child_session_id,
+          'hookgate.platform': payload.platform,
+          ...(payload.chat_id ? { 'hookgate.chat_id': payload.chat_id } : {}),
           'hookgate.subagent.parent_session_id': payload.session_id,
           ...(operation.status ? { 'hookgate.subagent.status': operation.status } : {}),
         },
@@ -219,7 +235,7 @@ function span(base: { resource: Resource; context: (spanId: string) => SpanConte
   };
 }
 
-/** The turn's summed token usage, where every model call reported it. */
+/** The summed token usage of these operations' model calls, where every one of them reported it. */
 function usageTotals(operations: readonly TurnOperation[]): Attributes {
   const chats = operations.filter((operation) => operation.kind === 'chat');
   if (chats.length === 0) return {};

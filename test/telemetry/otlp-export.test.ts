@@ -188,6 +188,52 @@ describe('turn-trace spans', () => {
     expect(conversation('execute_tool terminal')).toEqual(['sess_1']);
   });
 
+  it("gives a subagent's span its session, the chat's platform and the usage of the model calls beneath it", () => {
+    const chat = (id: string, parent: string, input_tokens: number, output_tokens: number) => ({
+      kind: 'chat' as const,
+      id,
+      parent,
+      model: 'm1',
+      provider: 'openai-compatible',
+      api_request_id: `turn_1:${id}`,
+      attempt: 0,
+      input_tokens,
+      output_tokens,
+      started_at: at(130),
+      duration_ms: 5,
+    });
+    const nested = { ...payload.operations[4]!, id: 'op8', parent: 'op7', child_session_id: 'sess_1:sub:2' } as const;
+    const operations = [
+      ...payload.operations.slice(0, 5),
+      chat('op6', 'op5', 20, 4),
+      { ...payload.operations[2]!, id: 'op7', parent: 'op5' },
+      nested,
+      chat('op9', 'op8', 7, 1),
+    ];
+    const subagents = turnTraceSpans('env-1', { ...payload, operations }, { resource, captureContent: false }).filter(
+      (s) => s.name === 'invoke_agent subagent',
+    );
+    expect(subagents.map((s) => s.attributes)).toEqual([
+      expect.objectContaining({
+        'hookgate.session_id': 'sess_1:sub:1',
+        'hookgate.platform': 'local',
+        'hookgate.chat_id': 'c1',
+        'gen_ai.usage.input_tokens': 27,
+        'gen_ai.usage.output_tokens': 5,
+      }),
+      expect.objectContaining({
+        'hookgate.session_id': 'sess_1:sub:2',
+        'gen_ai.usage.input_tokens': 7,
+        'gen_ai.usage.output_tokens': 1,
+      }),
+    ]);
+    // The root's total is the turn's: its own call and every subagent's.
+    const [root] = turnTraceSpans('env-1', { ...payload, operations }, { resource, captureContent: false });
+    expect(root!.attributes).toMatchObject({ 'gen_ai.usage.input_tokens': 39, 'gen_ai.usage.output_tokens': 8 });
+    // The first subagent's only call failed without usage: its total is left out, as the root's is.
+    expect(byName('invoke_agent subagent')[0]!.attributes['gen_ai.usage.input_tokens']).toBeUndefined();
+  });
+
   it('gives the same ids for the same envelope, other span ids for another envelope of the same turn', () => {
     const again = turnTraceSpans('env-1', payload, { resource, captureContent: false });
     expect(again.map((s) => s.spanContext().spanId)).toEqual(spans.map((s) => s.spanContext().spanId));

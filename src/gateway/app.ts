@@ -124,7 +124,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
       method: c.req.method,
       url: new URL(c.req.url),
       headers: c.req.raw.headers,
-      rawBody: c.req.method === 'POST' ? await c.req.text() : '',
+      body: c.req.method === 'POST' ? new Uint8Array(await c.req.arrayBuffer()) : new Uint8Array(),
     });
     if (verdict.kind === 'respond') return verdict.response;
     // All of them, before the first is claimed or queued: a refusal must not follow a partial ack.

@@ -4,12 +4,13 @@ import type { MessageEvent } from '../messaging/message-event.ts';
 import type { PlatformName } from './registry.ts';
 import { MalformedPayloadError } from './webhook-errors.ts';
 
-/** What an adapter sees of the HTTP request: the raw body, as signatures need it. */
+/** What an adapter sees of the HTTP request. */
 export interface InboundRequest {
   readonly method: string;
   readonly url: URL;
   readonly headers: Headers;
-  readonly rawBody: string;
+  /** The body's bytes as sent: what a signature covers, decoded only once it has verified (`parsePayload`). */
+  readonly body: Uint8Array;
 }
 
 /** One platform message to dispatch; `deliveryId` is also its dedup key (`<platform>:<id>`). */
@@ -60,14 +61,26 @@ export function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
 }
 
+/** Refuses a body that is not UTF-8 (JSON is, RFC 8259), where a lenient decode would put U+FFFD in its text. */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /**
- * Parses a verified body as JSON and validates it, or throws `MalformedPayloadError` (400)
+ * Parses a verified body as UTF-8 JSON and validates it, or throws `MalformedPayloadError` (400)
  * saying what is wrong.
+ *
+ * @example
+ * const update = parsePayload(request.body, TelegramUpdate, 'telegram update');
  */
-export function parsePayload<T>(raw: string, schema: z.ZodMiniType<T>, what: string): T {
+export function parsePayload<T>(body: Uint8Array, schema: z.ZodMiniType<T>, what: string): T {
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    throw new MalformedPayloadError(`${what}: the body is not UTF-8`);
+  }
   let json: unknown;
   try {
-    json = JSON.parse(raw);
+    json = JSON.parse(text);
   } catch {
     throw new MalformedPayloadError(`${what}: the body is not JSON`);
   }

@@ -503,6 +503,8 @@ describe('malformed but correctly signed bodies get 400 on every platform', () =
     '{"type":"event_callback"}',
     JSON.stringify({ object: 'x', entry: 'nope' }),
     JSON.stringify({ type: 2, id: 1 }),
+    // JSON around bytes that are not UTF-8: signed as sent, so it gets past the signature and is refused for what it is.
+    Buffer.concat([Buffer.from('{"text":"'), Buffer.from([0xc0, 0xaf, 0xff]), Buffer.from('"}')]),
   ];
   it.each(bodies)('%s', async (body) => {
     const teamsToken = await fake.teamsToken({ serviceUrl: 'http://x/' });
@@ -518,6 +520,15 @@ describe('malformed but correctly signed bodies get 400 on every platform', () =
       gw.request('/webhooks/local', { body }),
     ]).then((all) => all.map((r) => r.status));
     expect(statuses).toEqual([400, 400, 400, 400, 400, 400]);
+  });
+
+  it('names a body that is not UTF-8 as such, and still refuses it unsigned with 401', async () => {
+    const body = Buffer.concat([Buffer.from('{"type":1,"text":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]);
+    const signed = await gw.request('/webhooks/slack', { body, headers: slackHeaders('slack-secret', body) });
+    expect(signed.status).toBe(400);
+    expect(await signed.json()).toEqual({ error: 'slack payload: the body is not UTF-8' });
+    const forged = await gw.request('/webhooks/slack', { body, headers: slackHeaders('not-the-secret', body) });
+    expect(forged.status).toBe(401);
   });
 });
 

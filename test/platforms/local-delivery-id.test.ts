@@ -10,7 +10,7 @@ const deliveryIdOf = async (body: Record<string, unknown>) => {
     method: 'POST',
     url: new URL('http://127.0.0.1:8787/webhooks/local'),
     headers: new Headers({ host: '127.0.0.1:8787', 'content-type': 'application/json' }),
-    rawBody: JSON.stringify({ user_id: 'u', text: 'hi', ...body }),
+    body: new TextEncoder().encode(JSON.stringify({ user_id: 'u', text: 'hi', ...body })),
   });
   if (verdict.kind !== 'deliver') throw new Error('expected a delivery');
   return verdict.deliveries[0]!.deliveryId;

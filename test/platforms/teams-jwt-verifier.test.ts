@@ -111,7 +111,7 @@ describe('TeamsJwtVerifier', () => {
         method: 'POST',
         url: new URL('http://gateway/webhooks/teams'),
         headers: new Headers({ authorization: `Bearer ${await token()}` }),
-        rawBody: activity(channelId),
+        body: new TextEncoder().encode(activity(channelId)),
       });
     await expect(request('msteams')).rejects.toThrow(/does not endorse channel "msteams"/);
     expect((await request('webchat')).kind).toBe('deliver');

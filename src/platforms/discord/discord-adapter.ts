@@ -96,8 +96,7 @@ export function discordAdapter(config: DiscordConfig, now: () => number = Date.n
       const timestamp = request.headers.get('x-signature-timestamp') ?? '';
       let valid = false;
       try {
-        valid =
-          signature !== '' && timestamp !== '' && (await verifyKey(request.rawBody, signature, timestamp, config.publicKey));
+        valid = signature !== '' && timestamp !== '' && (await verifyKey(request.body, signature, timestamp, config.publicKey));
       } catch {
         valid = false;
       }
@@ -109,7 +108,7 @@ export function discordAdapter(config: DiscordConfig, now: () => number = Date.n
         throw new InvalidSignatureError('discord: X-Signature-Timestamp is not a Unix time in seconds');
       if (Math.abs(now() / 1000 - Number(timestamp)) > DISCORD_MAX_AGE_SECONDS)
         throw new InvalidSignatureError('discord: request timestamp is more than 5 minutes away');
-      const interaction = parsePayload(request.rawBody, Interaction, 'discord interaction');
+      const interaction = parsePayload(request.body, Interaction, 'discord interaction');
       // A body without application_id is taken as ours (it verified with our key); one that
       // names another application was meant for someone else.
       const applicationId = interaction.application_id ?? config.applicationId;

@@ -45,7 +45,7 @@ export function localAdapter(newId: () => string = randomUUID): PlatformAdapter 
     platform: 'local',
     async handle(request) {
       assertLoopbackJsonPost(request);
-      const message = parsePayload(request.rawBody, LocalMessage, 'local message');
+      const message = parsePayload(request.body, LocalMessage, 'local message');
       const deliveryId =
         message.message_id === undefined ? `local:${newId()}` : `local:${chatKey(message.chat_id)}:${message.message_id}`;
       const source = {

@@ -39,7 +39,7 @@ function hostnameOf(authority: string): string | undefined {
  *   origins without asking; a JSON one needs a CORS preflight, which this server never grants.
  *
  * @example
- * assertLoopbackJsonPost({ method: 'POST', url, headers: new Headers({ 'content-type': 'text/plain' }), rawBody }); // throws 415
+ * assertLoopbackJsonPost({ method: 'POST', url, headers: new Headers({ 'content-type': 'text/plain' }), body }); // throws 415
  */
 export function assertLoopbackJsonPost(request: InboundRequest): void {
   assertLoopbackHost(request.headers, request.url);

@@ -96,8 +96,8 @@ export function slackAdapter(config: SlackConfig, now: () => number = Date.now):
   return {
     platform: 'slack',
     async handle(request) {
-      verifySlackSignature(request.headers, request.rawBody, config.signingSecret, now());
-      const payload = parsePayload(request.rawBody, SlackPayload, 'slack payload');
+      verifySlackSignature(request.headers, request.body, config.signingSecret, now());
+      const payload = parsePayload(request.body, SlackPayload, 'slack payload');
       if (payload.type === 'url_verification')
         return { kind: 'respond', response: jsonResponse({ challenge: payload.challenge }) };
       if (payload.type !== 'event_callback') return { kind: 'respond', response: jsonResponse({ ok: true }) };

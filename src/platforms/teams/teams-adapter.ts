@@ -61,7 +61,7 @@ export function teamsAdapter(config: TeamsConfig): PlatformAdapter {
     platform: 'teams',
     async handle(request) {
       const { claims, endorsements } = await verifier.verify(request.headers.get('authorization'));
-      const activity = parsePayload(request.rawBody, Activity, 'teams activity');
+      const activity = parsePayload(request.body, Activity, 'teams activity');
       if (typeof claims.serviceUrl !== 'string' || !sameUrl(claims.serviceUrl, activity.serviceUrl)) {
         throw new InvalidSignatureError('teams: the token serviceUrl claim does not match the activity');
       }

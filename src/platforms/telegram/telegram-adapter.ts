@@ -55,7 +55,7 @@ const CHAT_TYPES: Record<string, string> = { private: 'dm', group: 'group', supe
  *
  * @example
  * const adapter = telegramAdapter({ botToken, secretToken, apiBaseUrl });
- * const verdict = await adapter.handle({ method: 'POST', url, headers, rawBody });
+ * const verdict = await adapter.handle({ method: 'POST', url, headers, body });
  */
 export function telegramAdapter(config: TelegramConfig): PlatformAdapter {
   return {
@@ -65,7 +65,7 @@ export function telegramAdapter(config: TelegramConfig): PlatformAdapter {
       if (!constantTimeEqual(secret, config.secretToken)) {
         throw new InvalidSignatureError('telegram: X-Telegram-Bot-Api-Secret-Token does not match');
       }
-      const update = parsePayload(request.rawBody, TelegramUpdate, 'telegram update');
+      const update = parsePayload(request.body, TelegramUpdate, 'telegram update');
       const message = update.message;
       const attachments = message ? telegramAttachments(message) : [];
       if (!message || (message.text === undefined && attachments.length === 0) || message.from?.is_bot) {

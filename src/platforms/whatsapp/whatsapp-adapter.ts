@@ -74,8 +74,8 @@ export function whatsAppAdapter(config: WhatsAppConfig): PlatformAdapter {
           throw new ForbiddenHandshakeError('whatsapp: hub.verify_token does not match');
         return { kind: 'respond', response: new Response(challenge, { status: 200, headers: { 'content-type': 'text/plain' } }) };
       }
-      verifyWhatsAppSignature(request.headers, request.rawBody, config.appSecret);
-      const notification = parsePayload(request.rawBody, Notification, 'whatsapp notification');
+      verifyWhatsAppSignature(request.headers, request.body, config.appSecret);
+      const notification = parsePayload(request.body, Notification, 'whatsapp notification');
       const deliveries: Delivery[] = [];
       for (const entry of notification.entry) {
         for (const change of entry.changes) {

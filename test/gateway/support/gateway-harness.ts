@@ -19,7 +19,10 @@ export interface GatewayHarness {
   config: DeploymentConfig;
   plane: DataPlane;
   deps: GatewayDeps;
-  request(path: string, init?: { method?: string; body?: string; headers?: Record<string, string> }): Promise<Response>;
+  request(
+    path: string,
+    init?: { method?: string; body?: string | Uint8Array; headers?: Record<string, string> },
+  ): Promise<Response>;
   /** Every turn message now on the turns queue (received and deleted). */
   drainTurns(): Promise<TurnMessage[]>;
 }

@@ -5,12 +5,15 @@ import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:cryp
  * exercise the real verification code.
  */
 
-export function slackHeaders(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
-  const signature = `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+/** A body as sent: text (as UTF-8) or bytes (anything, bad UTF-8 included), signed as it goes on the wire. */
+type Body = string | Uint8Array;
+
+export function slackHeaders(secret: string, body: Body, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+  const signature = `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:`).update(body).digest('hex')}`;
   return { 'content-type': 'application/json', 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': signature };
 }
 
-export function whatsAppHeaders(appSecret: string, body: string): Record<string, string> {
+export function whatsAppHeaders(appSecret: string, body: Body): Record<string, string> {
   return {
     'content-type': 'application/json',
     'x-hub-signature-256': `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`,
@@ -31,9 +34,9 @@ export function discordKeys(): DiscordKeys {
 
 export function discordHeaders(
   keys: DiscordKeys,
-  body: string,
+  body: Body,
   timestamp = String(Math.floor(Date.now() / 1000)),
 ): Record<string, string> {
-  const signature = sign(null, Buffer.from(timestamp + body), keys.privateKey).toString('hex');
+  const signature = sign(null, Buffer.concat([Buffer.from(timestamp), Buffer.from(body)]), keys.privateKey).toString('hex');
   return { 'content-type': 'application/json', 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp };
 }

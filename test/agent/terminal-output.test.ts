@@ -20,6 +20,12 @@ describe('terminal output post-processing', () => {
 
   it('strips ANSI colour and cursor escapes', () => {
     expect(stripAnsi('\u001b[1;31mred\u001b[0m \u001b[2Kline\u001b]0;title\u0007')).toBe('red line');
+    // Control strings, in their 7-bit and C1 forms, whatever their payload: APC, DCS, PM, SOS, OSC 52 (a clipboard write).
+    expect(
+      stripAnsi(
+        'A\u001b_Gapc\u001b\\B\u009d52;c;aGk=\u0007C\u001bP1$r0m\u001b\\D\u001b^pm\u0007E\u0098sos\u009cF\u001b]52;c;a b\u001b\\G',
+      ),
+    ).toBe('ABCDEFG');
   });
 
   it.each([

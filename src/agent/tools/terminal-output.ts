@@ -57,8 +57,19 @@ function suffixWithin(text: string, maxBytes: number): string {
 const ANSI =
   /[\u001B\u009B][[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\u0007)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]))/g;
 
+// Control strings the pattern above leaves: DCS, SOS, OSC, PM and APC (`ESC P|X|]|^|_` or their C1 forms) up to their
+// terminator, BEL or ST. An APC or a C1 OSC 52 passed on to a terminal can write its clipboard.
+const CONTROL_STRINGS = /(?:\u001b[PX\]^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)/g;
+
+/**
+ * Escape sequences taken out of a command's output: control strings first, then CSI, OSC and single-character
+ * escapes. Defence in depth: whatever shows the text must still escape what is left (`hookgate chat` does).
+ *
+ * @example
+ * stripAnsi('\u001b[31mred\u001b[0m \u001b_Gx\u001b\\ok'); // 'red ok'
+ */
 export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '');
+  return text.replace(CONTROL_STRINGS, '').replace(ANSI, '');
 }
 
 // The one redactor (known secret values and their encodings, then common shapes) lives in src/secrets.

@@ -12,6 +12,7 @@ import type { SequencedMessages, TranscriptRange, TranscriptStore } from '../../
 import { decisionDigest } from './decision-digest.ts';
 import { DECISION_HOOKS, decisionChange, describeDecision } from './describe-decision.ts';
 import { collectHookRuns, hookRunsWanted, recordHookRun } from './hook-run-scope.ts';
+import { escapeControlCharacters } from '../../logging/escape-control-characters.ts';
 
 /** One callback of a call, as it decided. */
 export interface ReplayedCallback {
@@ -281,7 +282,8 @@ export function formatReplay(replay: TurnReplay): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** One line for the terminal: whitespace runs as one space, other control characters (a hook may echo chat text) escaped. */
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ');
+  const flat = escapeControlCharacters(text.replace(/\s+/g, ' '));
   return flat.length > 120 ? `${flat.slice(0, 120)}…` : flat;
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  SANDBOX_MAX_FILE_BYTES,
   SANDBOX_MAX_PROCESSES,
   SANDBOX_OOM_SCORE_ADJ,
   SANDBOX_SHM_BYTES,
@@ -207,6 +208,25 @@ describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, ()
     expect(run.output.split('\n')[0]).toBe(String(SANDBOX_MAX_PROCESSES));
     expect(run.output).toMatch(/Cannot fork|Resource temporarily unavailable/);
     expect(run.output).not.toContain('all-started');
+  });
+
+  it(`caps each file a call writes at ${SANDBOX_MAX_FILE_BYTES} bytes`, async () => {
+    // A byte at the cap's last offset, then one past it: sparse files, so nothing is written to the disk but a byte.
+    const write = (offset: number, name: string) =>
+      `dd if=/dev/zero of=${name} bs=1 count=1 seek=${offset} 2>/dev/null; echo "${name} $?"; wc -c < ${name}`;
+    const run = await exec(
+      [
+        `awk '/Max file size/ {print $4}' /proc/self/limits`,
+        write(SANDBOX_MAX_FILE_BYTES - 1, 'below'),
+        write(SANDBOX_MAX_FILE_BYTES, 'at'),
+        'rm -f below at',
+      ].join('; '),
+    );
+    const [limit, below, belowSize, at, atSize] = run.output.split('\n');
+    expect(limit).toBe(String(SANDBOX_MAX_FILE_BYTES));
+    expect([below, belowSize]).toEqual(['below 0', String(SANDBOX_MAX_FILE_BYTES)]);
+    // The byte past the cap is refused: SIGXFSZ ends dd (128 + 25), and the file stops at the cap.
+    expect([at, atSize]).toEqual(['at 153', String(SANDBOX_MAX_FILE_BYTES)]);
   });
 
   it('refuses the system calls that reach kernel code no tool needs (seccomp), and keeps what programs use', async () => {

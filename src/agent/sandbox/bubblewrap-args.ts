@@ -7,6 +7,14 @@ export const SANDBOX_WORKSPACE = '/workspace';
 export const SANDBOX_MAX_PROCESSES = 256;
 
 /**
+ * The largest file one call may write (RLIMIT_FSIZE): a write past it fails (`File size limit exceeded`). It stops a
+ * runaway file (`yes > log`, a stray `cat /dev/zero`) from filling the disk that holds the workspace, in seconds.
+ * It bounds each file, not the workspace: many files still add up, which only a filesystem of its own bounds
+ * (docs/security.md).
+ */
+export const SANDBOX_MAX_FILE_BYTES = 1024 * 1024 * 1024;
+
+/**
  * The size of a call's `/tmp` and `/dev/shm` (tmpfs, so memory). Unsized, each could take half the
  * host's memory, and what a tmpfs holds is charged to no process: out of memory, the kernel kills
  * the biggest real one, the gateway. With bwrap before 0.8 (no `--size`) they stay unsized.
@@ -151,7 +159,13 @@ export function bubblewrapArgs(layout: BubblewrapLayout, argv: readonly string[]
   args.push('--remount-ro', '/');
   if (layout.seccompFd !== undefined) args.push('--seccomp', String(layout.seccompFd));
   args.push('--json-status-fd', String(layout.statusFd));
-  args.push('--', '/usr/bin/prlimit', `--nproc=${SANDBOX_MAX_PROCESSES}:${SANDBOX_MAX_PROCESSES}`, '--');
+  args.push(
+    '--',
+    '/usr/bin/prlimit',
+    `--nproc=${SANDBOX_MAX_PROCESSES}:${SANDBOX_MAX_PROCESSES}`,
+    `--fsize=${SANDBOX_MAX_FILE_BYTES}:${SANDBOX_MAX_FILE_BYTES}`,
+    '--',
+  );
   args.push(SANDBOX_FD_CLOSER, '-c', CLOSE_INHERITED_FDS, 'hookgate-sandbox', ...argv);
   return args;
 }

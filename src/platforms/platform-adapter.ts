@@ -61,8 +61,11 @@ export function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
 }
 
-/** Refuses a body that is not UTF-8 (JSON is, RFC 8259), where a lenient decode would put U+FFFD in its text. */
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/**
+ * Refuses a body that is not UTF-8 (JSON is, RFC 8259), where a lenient decode would put U+FFFD in its text. A leading
+ * byte order mark is dropped, as RFC 8259 lets a parser do.
+ */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Parses a verified body as UTF-8 JSON and validates it, or throws `MalformedPayloadError` (400)

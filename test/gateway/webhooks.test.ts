@@ -380,10 +380,14 @@ describe('whatsapp', () => {
   });
 
   /** A signed notification of `messages` from one business number, posted as Meta does. */
-  const postMessages = (messages: unknown[]) => {
+  const postMessages = (messages: unknown[], metadata?: Record<string, unknown>) => {
     const body = JSON.stringify({
       object: 'whatsapp_business_account',
-      entry: [{ changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', messages } }] }],
+      entry: [
+        {
+          changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', messages, ...(metadata ? { metadata } : {}) } }],
+        },
+      ],
     });
     return gw.request('/webhooks/whatsapp', { body, headers: whatsAppHeaders('wa-secret', body) });
   };
@@ -410,6 +414,24 @@ describe('whatsapp', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toMatch(/chat_id is empty/);
     expect(await gw.drainTurns()).toEqual([]);
+  });
+
+  it('400 for a receiving number that is not an id: the reply URL and its access token would follow it', async () => {
+    const message = { from: '4992', id: 'wamid.path', type: 'text', text: { body: 'x' } };
+    for (const id of ['../../evil/path?x=', 'http://evil.test/', '1\ud800', '']) {
+      const res = await postMessages([message], { phone_number_id: id });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toMatch(
+        /must be 1 to 32 digits; +→ at entry\[0\]\.changes\[0\]\.value\.metadata\.phone_number_id/,
+      );
+    }
+    expect(await gw.drainTurns()).toEqual([]);
+    expect((await postMessages([message], { phone_number_id: '106540352242922' })).status).toBe(200);
+    expect(await gw.drainTurns()).toEqual([
+      expect.objectContaining({
+        event: expect.objectContaining({ reply: expect.objectContaining({ extra: { phone_number_id: '106540352242922' } }) }),
+      }),
+    ]);
   });
 
   it('acks a statuses-only notification with no turn; refuses a bad signature with 401', async () => {
@@ -529,6 +551,13 @@ describe('malformed but correctly signed bodies get 400 on every platform', () =
     expect(await signed.json()).toEqual({ error: 'slack payload: the body is not UTF-8' });
     const forged = await gw.request('/webhooks/slack', { body, headers: slackHeaders('not-the-secret', body) });
     expect(forged.status).toBe(401);
+  });
+
+  it('takes a signed body that starts with a byte order mark, signed as sent', async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"type":"url_verification","challenge":"c-bom"}')]);
+    const res = await gw.request('/webhooks/slack', { body, headers: slackHeaders('slack-secret', body) });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('c-bom');
   });
 });
 

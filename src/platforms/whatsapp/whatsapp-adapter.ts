@@ -32,7 +32,11 @@ const WhatsAppMessage = z.looseObject({
 });
 const ChangeValue = z.looseObject({
   messaging_product: z.optional(z.string()),
-  metadata: z.optional(z.looseObject({ phone_number_id: z.optional(z.string()) })),
+  // The reply goes out through `<api>/<phone_number_id>/messages` with the access token: digits only, as Meta's ids
+  // are, so a signed notification cannot point that request at another path of the API host.
+  metadata: z.optional(
+    z.looseObject({ phone_number_id: z.optional(z.string().check(z.regex(/^\d{1,32}$/, { error: 'must be 1 to 32 digits' }))) }),
+  ),
   contacts: z.optional(
     z.array(
       z.looseObject({ wa_id: z.optional(z.string()), profile: z.optional(z.looseObject({ name: z.optional(z.string()) })) }),

@@ -25,7 +25,7 @@ export async function sendWhatsAppReply(
     await retry.run(() =>
       postJson(
         'whatsapp',
-        `${config.apiBaseUrl}/${phoneNumberId}/messages`,
+        `${config.apiBaseUrl}/${encodeURIComponent(phoneNumberId)}/messages`,
         { messaging_product: 'whatsapp', recipient_type: 'individual', to: target.chat_id, type: 'text', text: { body: piece } },
         { authorization: `Bearer ${config.accessToken}` },
       ),

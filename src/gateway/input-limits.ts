@@ -15,6 +15,9 @@ import { FieldTooLongError, MalformedPayloadError, PayloadTooLargeError } from '
  *   UTF-8 bytes each → 400. They become DynamoDB keys (2,048 bytes per partition key, with
  *   prefixes), so three of them must fit in one key;
  * - `user_name`: at most 1,024 UTF-8 bytes → 400;
+ * - the reply target's platform fields (`reply.extra`: Discord's interaction token, Teams' service URL, WhatsApp's
+ *   number id): at most 2,048 UTF-8 bytes each → 400. The reply puts them in a URL, which a longer one would not
+ *   fit (a platform API answers 414 or 431), or which a lone surrogate would break, after the message was taken;
  * - text and ids must be well-formed Unicode: a lone surrogate (`\ud800` in JSON) cannot be
  *   encoded as UTF-8, so no platform sends one and no store could keep it → 400;
  * - anything else the turn queue's schema refuses (more than 10 attachments, Slack's and
@@ -28,6 +31,7 @@ export const INPUT_LIMITS = {
   textChars: 40_000,
   idBytes: 512,
   nameBytes: 1_024,
+  replyFieldBytes: 2_048,
 } as const;
 
 /**
@@ -50,6 +54,8 @@ export function checkDeliveryLimits({ deliveryId, event }: Delivery): void {
   checkId('chat_id of the reply target', event.reply.chat_id);
   checkId('thread_id of the reply target', event.reply.thread_id);
   checkBytes('user_name', source.user_name, INPUT_LIMITS.nameBytes);
+  for (const [key, value] of Object.entries(event.reply.extra))
+    checkBytes(`${key} of the reply target`, value, INPUT_LIMITS.replyFieldBytes);
   // Last, what the adapters do not check themselves: the same schema the turn queue applies.
   const queued = MessageEventSchema.safeParse(event);
   if (!queued.success) {

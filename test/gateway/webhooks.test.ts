@@ -289,6 +289,25 @@ describe('discord', () => {
     expect(await gw.drainTurns()).toEqual([]);
   });
 
+  it('400 for an interaction token its follow-up URL could not carry: none, a lone surrogate, one past 2,048 bytes', async () => {
+    const refusals = [];
+    for (const [id, token] of [
+      ['I-t1', ''],
+      ['I-t2', 't\ud800'],
+      ['I-t3', 't'.repeat(2049)],
+    ] as const) {
+      const body = interaction(id, { token });
+      const res = await gw.request('/webhooks/discord', { body, headers: discordHeaders(keys, body) });
+      refusals.push([res.status, ((await res.json()) as { error: string }).error]);
+    }
+    expect(refusals).toEqual([
+      [400, expect.stringMatching(/^discord interaction: .*token/s)],
+      [400, expect.stringMatching(/^interaction_token of the reply target is not well-formed Unicode/)],
+      [400, 'interaction_token of the reply target is 2049 bytes; the limit is 2048 bytes (UTF-8)'],
+    ]);
+    expect(await gw.drainTurns()).toEqual([]);
+  });
+
   it('answers a gateway command inline (type 4) instead of deferring', async () => {
     const body = interaction('I2', { data: { name: 'help' } });
     const res = await gw.request('/webhooks/discord', { body, headers: discordHeaders(keys, body) });

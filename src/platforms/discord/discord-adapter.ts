@@ -38,7 +38,8 @@ const Interaction = z.looseObject({
   /** Discord sends it; its docs' examples and its interactions library's tests do not. */
   application_id: z.optional(z.string()),
   type: z.int(),
-  token: z.string(),
+  /** What the reply follows up on (`/webhooks/<app>/<token>`): one without it could never be answered. */
+  token: z.string().check(z.minLength(1)),
   guild_id: z.optional(z.string()),
   channel_id: z.optional(z.string()),
   channel: z.optional(z.looseObject({ id: z.string() })),

@@ -53,7 +53,7 @@ describe('TeamsJwtVerifier', () => {
   });
 
   it('answers a well-formed JWT it cannot check yet as unavailable (503: the platform retries)', async () => {
-    const header = Buffer.from('{"alg":"RS256","typ":"JWT"}').toString('base64url');
+    const header = Buffer.from('{"alg":"RS256","typ":"JWT","kid":"k1"}').toString('base64url');
     const claims = Buffer.from('{"exp":9999999999}').toString('base64url');
     await expect(new TeamsJwtVerifier(UNREACHABLE, 'app').verify(`Bearer ${header}.${claims}.c2ln`)).rejects.toBeInstanceOf(
       VerificationUnavailableError,
@@ -115,5 +115,17 @@ describe('TeamsJwtVerifier', () => {
       });
     await expect(request('msteams')).rejects.toThrow(/does not endorse channel "msteams"/);
     expect((await request('webchat')).kind).toBe('deliver');
+  });
+
+  it('refuses a token that names no key (kid), whose endorsements could not be checked, with 401', async () => {
+    jwks = { status: 200, body: { keys: [{ ...publicJwk, endorsements: ['webchat'] }] } };
+    const kidless = await new SignJWT({ serviceUrl: SERVICE_URL })
+      .setProtectedHeader({ alg: 'RS256' })
+      .setIssuer(ISSUER)
+      .setAudience('app')
+      .setExpirationTime('5m')
+      .sign(signingKey);
+    const verifier = new TeamsJwtVerifier(`${base}/openid`, 'app');
+    await expect(verifier.verify(`Bearer ${kidless}`)).rejects.toThrow('teams: the bearer token names no signing key (kid)');
   });
 });

@@ -10,7 +10,8 @@ const Activity = z.looseObject({
   type: z.string(),
   id: z.string().check(z.minLength(1)),
   serviceUrl: z.url(),
-  channelId: z.optional(z.string()),
+  // Bot Framework's channel ids are short words (`msteams`, `webchat`); a refusal quotes it, so it stays short.
+  channelId: z.optional(z.string().check(z.maxLength(100))),
   from: z.looseObject({ id: z.string(), name: z.optional(z.string()) }),
   conversation: z.looseObject({
     id: z.string().check(z.minLength(1)),

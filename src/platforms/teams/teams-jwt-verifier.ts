@@ -62,6 +62,9 @@ export class TeamsJwtVerifier {
     } catch {
       throw new InvalidSignatureError('teams: the bearer token is not a JWT');
     }
+    // Bot Framework's tokens name their key. Without a kid the key would be found by algorithm alone, and its
+    // endorsements (the channels it may sign for) could not be told: the channel check would be skipped.
+    if (!kid) throw new InvalidSignatureError('teams: the bearer token names no signing key (kid)');
     const { issuer, jwksUri } = await this.load();
     const keys = await this.keySet(jwksUri, kid);
     try {

@@ -55,6 +55,12 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
       logger.info('webhook refused', { status: 413, reason: error.message, path: c.req.path });
       return c.json({ error: `the message is too large to queue: ${error.message}` }, 413);
     }
+    // The caller hung up before its request was read (its body cut short): nobody is there to answer, and nothing
+    // was acknowledged, so not a failure of ours. Lambda's front ends buffer the whole body; this is a local server's.
+    if (c.req.raw.signal.aborted) {
+      logger.warn('the caller went away before its request was read', { path: c.req.path, error: errorText(error) });
+      return c.json({ error: 'the request was cut short' }, 400);
+    }
     // The stack, not just errorText: an unexpected failure here is a bug to find.
     logger.error('request failed; answering 503 so the sender retries', {
       path: c.req.path,

@@ -1,7 +1,7 @@
 import { request as httpRequest, Agent } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHookEngine, type LoadedHookEngine } from '../../src/hooks/create-hook-engine.ts';
 import { createMemoryLogger } from '../../src/hooks/hook-logger.ts';
 import { createDataPlane, dataPlaneFromLocalAws, type DataPlane } from '../../src/pipeline/data-plane.ts';
@@ -9,6 +9,7 @@ import type { RunningEmulators } from '../../src/local/emulators.ts';
 import { INPUT_LIMITS } from '../../src/gateway/input-limits.ts';
 import { TurnMessageTooLargeError } from '../../src/pipeline/turn-queue-sender.ts';
 import { startTestAws } from '../support/local-aws.ts';
+import { until } from '../support/until.ts';
 import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
 import { gatewayHarness, type GatewayHarness } from './support/gateway-harness.ts';
 
@@ -252,6 +253,29 @@ describe('a body over the limit on a keep-alive connection (item 7)', () => {
     }
     expect(statuses).toEqual([...Array.from({ length: 10 }, () => ['413', '202']).flat(), '401', '401']);
     await gw.drainTurns();
+  });
+
+  it('takes a caller that hangs up half-way through its body for what it is: a warning, not a failure of its own', async () => {
+    const warn = vi.spyOn(gw.deps.logger, 'warn');
+    const error = vi.spyOn(gw.deps.logger, 'error');
+    try {
+      const socket = connect(port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        'POST /webhooks/local HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"chat_id":',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.destroy();
+      await until(
+        () => warn.mock.calls.some(([message]) => message === 'the caller went away before its request was read'),
+        'the warning',
+      );
+      expect(error).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
+    expect(await gw.drainTurns()).toEqual([]);
   });
 
   it('counts a chunked body without a declared length: 413 over the limit, 202 within it', async () => {

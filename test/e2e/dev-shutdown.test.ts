@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
@@ -84,10 +84,12 @@ describe('hookgate dev shutdown', () => {
       const { fileURLToPath } = await import('node:url');
       const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
       const note = (file: string, k: any) => appendFileSync(join(dir, file), k.session_id + '\\n');
-      // The turn is still in this hook when the signal comes, and ends on its own soon after.
+      const { existsSync } = await import('node:fs');
+      // The turn waits here until the test lets it go, once dev has begun to stop: it ends during the stop.
       ctx.register_hook('pre_llm_call', async (k: any) => {
         note('started.log', k);
-        await new Promise((resolve) => setTimeout(resolve, 600));
+        for (let waited = 0; !existsSync(join(dir, 'release')) && waited < 10_000; waited += 20)
+          await new Promise((resolve) => setTimeout(resolve, 20));
       });
       ctx.register_hook('on_session_end', (k: any) => note('ended.log', k));`,
       ),
@@ -106,6 +108,8 @@ describe('hookgate dev shutdown', () => {
       expect(res.status).toBe(202);
       await until(async () => (await read('started.log')).length >= 1, 'the turn started');
       child.child.kill('SIGTERM');
+      await until(() => child.stdout().includes('SIGTERM, stopping'), 'dev stopping');
+      await writeFile(join(slow.path, 'release'), '');
       expect(await child.waitForExit()).toBe(0);
       // on_session_end is an observer event: published by the turn as it ends, run by the observer behind SNS → SQS.
       expect(await read('ended.log')).toEqual(await read('started.log'));

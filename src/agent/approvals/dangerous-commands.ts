@@ -390,8 +390,23 @@ interface Interpreter {
   readonly scriptOptions?: readonly string[];
 }
 
-const cluster = (letter: string) => (arg: string) => new RegExp(`^-[A-Za-z0-9.]*${letter}$`).test(arg);
-const PYTHON: Interpreter = { inline: cluster('c'), valueOptions: ['-W', '-X', '-Q'], scriptOptions: ['-m'] };
+/**
+ * A cluster of short options (`-uc`, `-le`, `-e0`) that holds `inline`, the option whose value is the program text, as
+ * getopt reads it: its value is the rest of the word (`-eprint`, `-e0`) or the next one (`-le 'print'`). Letters in
+ * `takesRest` (`-I dir`, `-Mmodule`, `-Werror`) take the rest of the word as their own value, so an `e` after them is
+ * not an option.
+ */
+const cluster =
+  (inline: string, takesRest: string) =>
+  (arg: string): boolean => {
+    if (!/^-[^-]/.test(arg)) return false;
+    for (const letter of arg.slice(1)) {
+      if (inline.includes(letter)) return true;
+      if (takesRest.includes(letter)) return false;
+    }
+    return false;
+  };
+const PYTHON: Interpreter = { inline: cluster('c', 'WXQm'), valueOptions: ['-W', '-X', '-Q'], scriptOptions: ['-m'] };
 const NODE: Interpreter = {
   inline: (a) => /^(?:-e|-p|-pe|--eval|--print)(?:=.*)?$/.test(a),
   valueOptions: ['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type'],
@@ -401,8 +416,10 @@ export const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
   nodejs: NODE,
   bun: { inline: (a) => /^(?:-e|-p|--eval|--print)(?:=.*)?$/.test(a) },
   deno: { inline: () => false, inlineSubcommand: 'eval' },
-  perl: { inline: cluster('[eE]'), valueOptions: ['-I', '-M', '-m'] },
-  ruby: { inline: cluster('e'), valueOptions: ['-I', '-r', '-C', '-E'] },
+  // perl's -i (a backup suffix: `-pie` is -p -i with suffix `e`), -x, -d, -D, -C take the rest of the word; -I, -M, -m
+  // too, or the next word. -0 and -l take digits only, so a letter after them is a switch of its own (`-le`).
+  perl: { inline: cluster('eE', 'IMmixdDC'), valueOptions: ['-I', '-M', '-m'] },
+  ruby: { inline: cluster('e', 'IrCExFiKWT'), valueOptions: ['-I', '-r', '-C', '-E'] },
   php: { inline: (a) => a === '-r' || a === '-a' || /^-[A-Za-z]*r$/.test(a), valueOptions: ['-c', '-d', '-z'] },
   lua: { inline: (a) => a === '-e', valueOptions: ['-l'] },
   luajit: { inline: (a) => a === '-e', valueOptions: ['-l'] },

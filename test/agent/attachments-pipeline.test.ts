@@ -3,7 +3,7 @@ import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/until.ts';
-import { enable, plugin } from '../hooks/support/temp-home.ts';
+import { enable, plugin, PLUGIN_HOME_PRELUDE } from '../hooks/support/temp-home.ts';
 import {
   SLACK_BOT_TOKEN,
   startPipeline,
@@ -30,11 +30,7 @@ const HUGE_PNG = Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]);
 const SEER = plugin(
   'seer',
   `
-  const { appendFileSync, existsSync, readFileSync } = await import('node:fs');
-  const { join, dirname } = await import('node:path');
-  const { fileURLToPath } = await import('node:url');
-  const home = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const note = (record: unknown) => appendFileSync(join(home, 'seen.jsonl'), JSON.stringify(record) + '\\n');
+${PLUGIN_HOME_PRELUDE}  const note = (record: unknown) => appendFileSync(join(home, 'seen.jsonl'), JSON.stringify(record) + '\\n');
   ctx.register_hook('pre_gateway_dispatch', function gatekeeper(kwargs: any) {
     const attachments = kwargs.event.attachments ?? [];
     note({ hook: 'pre_gateway_dispatch', attachments });

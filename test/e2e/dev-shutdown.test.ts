@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { enable, plugin, PLUGIN_HOME_PRELUDE, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
 import { startDevChild, type DevChild } from '../support/dev-child.ts';
 import { until } from '../support/until.ts';
 
@@ -19,17 +19,13 @@ beforeAll(async () => {
     'config.yaml': enable('stuck'),
     ...plugin(
       'stuck',
-      `
-      const { appendFileSync } = await import('node:fs');
-      const { join, dirname } = await import('node:path');
-      const { fileURLToPath } = await import('node:url');
-      const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+      `${PLUGIN_HOME_PRELUDE}
       // Every turn hangs here for good, with a timer keeping the event loop alive.
       ctx.register_hook('pre_llm_call', (k: any) => {
-        appendFileSync(join(dir, 'started.log'), k.session_id + '\\n');
+        appendFileSync(join(home, 'started.log'), k.session_id + '\\n');
         return new Promise(() => { setInterval(() => {}, 1000); });
       });
-      ctx.register_hook('on_session_finalize', (k: any) => { appendFileSync(join(dir, 'finalize.jsonl'), JSON.stringify(k) + '\\n'); });`,
+      ctx.register_hook('on_session_finalize', (k: any) => { appendFileSync(join(home, 'finalize.jsonl'), JSON.stringify(k) + '\\n'); });`,
     ),
   });
 });
@@ -78,17 +74,12 @@ describe('hookgate dev shutdown', () => {
       'config.yaml': enable('slow'),
       ...plugin(
         'slow',
-        `
-      const { appendFileSync } = await import('node:fs');
-      const { join, dirname } = await import('node:path');
-      const { fileURLToPath } = await import('node:url');
-      const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-      const note = (file: string, k: any) => appendFileSync(join(dir, file), k.session_id + '\\n');
-      const { existsSync } = await import('node:fs');
+        `${PLUGIN_HOME_PRELUDE}
+      const note = (file: string, k: any) => appendFileSync(join(home, file), k.session_id + '\\n');
       // The turn waits here until the test lets it go, once dev has begun to stop: it ends during the stop.
       ctx.register_hook('pre_llm_call', async (k: any) => {
         note('started.log', k);
-        for (let waited = 0; !existsSync(join(dir, 'release')) && waited < 10_000; waited += 20)
+        for (let waited = 0; !existsSync(join(home, 'release')) && waited < 10_000; waited += 20)
           await new Promise((resolve) => setTimeout(resolve, 20));
       });
       ctx.register_hook('on_session_end', (k: any) => note('ended.log', k));`,

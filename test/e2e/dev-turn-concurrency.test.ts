@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_TURN_CONCURRENCY } from '../../src/local/local-turns.ts';
-import { enable, plugin, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
+import { enable, plugin, PLUGIN_HOME_PRELUDE, tempHome, type TempHome } from '../hooks/support/temp-home.ts';
 import { startDevChild, type DevChild } from '../support/dev-child.ts';
 import { until } from '../support/until.ts';
 
@@ -19,15 +19,11 @@ beforeAll(async () => {
     'config.yaml': enable('slow'),
     ...plugin(
       'slow',
-      `
-      const { appendFileSync } = await import('node:fs');
-      const { join, dirname } = await import('node:path');
-      const { fileURLToPath } = await import('node:url');
-      const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+      `${PLUGIN_HOME_PRELUDE}
       // A turn whose message says "hold" never gets past its hook: a turn that takes as long as it likes.
       ctx.register_hook('pre_llm_call', (k: any) => {
         if (!String(k.user_message).startsWith('hold')) return;
-        appendFileSync(join(dir, 'held.log'), k.session_id + '\\n');
+        appendFileSync(join(home, 'held.log'), k.session_id + '\\n');
         return new Promise(() => {});
       });`,
     ),

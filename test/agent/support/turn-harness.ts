@@ -21,7 +21,7 @@ import { DynamoTraceStore } from '../../../src/store/trace-store.ts';
 import type { RunningEmulators } from '../../../src/local/emulators.ts';
 import { startTestAws } from '../../support/local-aws.ts';
 import { startFakeModelServer, type FakeModelServer } from '../../support/fake-model-server.ts';
-import { enable, plugin, tempHome, type TempHome } from '../../hooks/support/temp-home.ts';
+import { enable, plugin, PLUGIN_HOME_PRELUDE, tempHome, type TempHome } from '../../hooks/support/temp-home.ts';
 
 /** Every plugin hook the recorder plugin listens to. */
 export const RECORDED_HOOKS = [
@@ -59,11 +59,7 @@ export interface HookCall {
  */
 function recorderHome(): Record<string, string> {
   const body = `
-  const { appendFileSync, existsSync, readFileSync } = await import('node:fs');
-  const { join, dirname } = await import('node:path');
-  const { fileURLToPath } = await import('node:url');
-  const home = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-  for (const hook of ${JSON.stringify(RECORDED_HOOKS)}) {
+${PLUGIN_HOME_PRELUDE}  for (const hook of ${JSON.stringify(RECORDED_HOOKS)}) {
     ctx.register_hook(hook, function recorder(kwargs: any) {
       appendFileSync(join(home, 'calls.jsonl'), JSON.stringify({ hook, keys: Object.keys(kwargs), kwargs }) + '\\n');
       const file = join(home, 'decisions.json');

@@ -40,3 +40,17 @@ export function plugin(dir: string, registerBody: string, manifest = `name: ${di
     [`plugins/${dir}/index.ts`]: `export async function register(ctx: any): Promise<void> {\n${registerBody}\n}\n`,
   };
 }
+
+/**
+ * The start of a `plugin()` register body whose hooks write files into their own hooks home: `appendFileSync`,
+ * `existsSync`, `readFileSync`, `join` and `home` (the hooks home's path) in scope.
+ *
+ * @example
+ * plugin('seen', `${PLUGIN_HOME_PRELUDE}ctx.register_hook('pre_llm_call', (k: any) => appendFileSync(join(home, 'seen.log'), k.session_id));`)
+ */
+export const PLUGIN_HOME_PRELUDE = `
+  const { appendFileSync, existsSync, readFileSync } = await import('node:fs');
+  const { join, dirname } = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const home = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+`;

@@ -24,15 +24,15 @@ export function escapeControlCharacters(text: string): string {
 
 /**
  * As `escapeControlCharacters`, but a newline stays a line break, and every line after the
- * first is indented: a log message may span lines (a stack, a hook's stderr), yet no line of
- * it can pass for a log line of its own.
+ * first is indented by `indent`: a log message may span lines (a stack, a hook's stderr), yet
+ * no line of it can pass for a log line of its own (or a chat reply for a prompt).
  *
  * @example
  * escapeControlsKeepingLines('a\nb\x1b[2J'); // 'a\n    b\\u001b[2J'
  */
-export function escapeControlsKeepingLines(text: string): string {
+export function escapeControlsKeepingLines(text: string, indent = '    '): string {
   return text
     .split('\n')
     .map((line) => escapeControlCharacters(line))
-    .join('\n    ');
+    .join(`\n${indent}`);
 }

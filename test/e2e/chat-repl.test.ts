@@ -103,14 +103,14 @@ describe('hookgate chat (a REPL over the running hookgate dev)', () => {
 
   it('shows control characters of a reply as escapes, never as terminal sequences', async () => {
     const chat = startChat(['--url', url, '--chat', 'controls']);
-    // The stand-in model echoes the message: an OSC 52 (clipboard write), a C1 OSC, a bidi override, a tab kept.
+    // The stand-in model echoes the message: an OSC 52 (clipboard write), a C1 OSC, a bidi override, a tab.
     chat.child.stdin.end('a\x1b]52;c;aGk=\x07b \u009d52;c;aGk=\x07 \u202eexe.txt\tend\n');
     expect(await chat.exited).toBe(0);
     const reply = chat
       .out()
       .split('\n')
       .find((l) => l.startsWith('bot> You said:'));
-    expect(reply).toBe('bot> You said: a\\u001b]52;c;aGk=\\u0007b \\u009d52;c;aGk=\\u0007 \\u202eexe.txt\tend');
+    expect(reply).toBe('bot> You said: a\\u001b]52;c;aGk=\\u0007b \\u009d52;c;aGk=\\u0007 \\u202eexe.txt\\tend');
     expect(chat.out()).not.toMatch(/[\u001b\u0007\u009d\u202e]/);
   }, 60_000);
 

@@ -8,7 +8,7 @@ import { readServerSentEvents } from '../server-sent-events.ts';
 import { bold, cyan } from './hooks-output.ts';
 import type { ConsoleEvent, DeliveryStatus } from '../../console/console-hub.ts';
 import { errorText } from '../../errors/error-text.ts';
-import { escapeControlCharacters } from '../../logging/escape-control-characters.ts';
+import { escapeControlsKeepingLines } from '../../logging/escape-control-characters.ts';
 
 /** Where `hookgate dev` listens unless told otherwise (`hookgate dev --port`). */
 export const DEFAULT_DEV_URL = 'http://127.0.0.1:8787';
@@ -195,19 +195,6 @@ export const installChatCommand: CommandInstaller = (program) => {
     });
 };
 
-/**
- * A reply as the terminal shows it: lines indented under `bot> `, tabs kept, every other control character (ESC
- * of an escape sequence, a C1 OSC, a bidirectional override) written as a visible escape. A reply can carry a
- * command's output, which the chat chose: raw, it could retitle the terminal, move the cursor or write the
- * operator's clipboard (OSC 52).
- */
-function terminalText(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => line.split('\t').map(escapeControlCharacters).join('\t'))
-    .join('\n     ');
-}
-
 async function runChat(options: ChatOptions): Promise<number> {
   const url = await devUrl(options);
   const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
@@ -226,7 +213,9 @@ async function runChat(options: ChatOptions): Promise<number> {
   const abort = new AbortController();
   const feed = new EventFeed((event) => {
     if (event.kind === 'reply' && event.platform === 'local' && event.chat_id === options.chat) {
-      print(`${bold('bot>')} ${terminalText(event.text)}`);
+      // Control characters as escapes: a reply can carry a command's output, which the chat chose; raw, it could
+      // retitle the terminal, move the cursor or write the operator's clipboard (OSC 52).
+      print(`${bold('bot>')} ${escapeControlsKeepingLines(event.text, '     ')}`);
     }
   }, abort);
   try {

@@ -54,6 +54,7 @@ function reportText(r: ChatLoadReport): string {
     `lost ${r.lost}, duplicated ${r.duplicated}, unexpected ${r.unexpected}, chats out of order ${r.outOfOrderChats}`,
     `ack   latency p50 ${ms(r.ackMs.p50)}, p95 ${ms(r.ackMs.p95)}, p99 ${ms(r.ackMs.p99)} (n=${r.ackMs.n})`,
     `reply latency p50 ${ms(r.replyMs.p50)}, p95 ${ms(r.replyMs.p95)}, p99 ${ms(r.replyMs.p99)} (n=${r.replyMs.n})`,
+    `resident memory ${r.rssMb.started.toFixed(0)} MB once dev started, peak ${r.rssMb.peak.toFixed(0)} MB, ${r.rssMb.end.toFixed(0)} MB at the end`,
     `wall ${(r.wallMs / 1000).toFixed(1)} s (acks done at ${(r.ackWallMs / 1000).toFixed(1)} s): ${r.acksPerSecond.toFixed(1)} acks/s, ${r.repliesPerSecond.toFixed(1)} replies/s (${r.repliesAfterAcksPerSecond.toFixed(1)}/s after the last ack)`,
     'AWS requests per turn by position in the chat (SQS receives not counted):',
     ...r.perPosition.map((c) => `  ${line(c)}`),

@@ -90,6 +90,12 @@ export interface ChatLoadReport {
   lastFifth: TurnCostLine;
   /** Requests no turn sent (the gateway's, the pollers' deletes, the outbox sweeper's), per posted message. */
   outsideTurns: { requests: number; dollarsPerThousand: number; operations: Record<string, OperationLine> };
+  /**
+   * Resident memory (MB) of this process, where dev runs with its emulators: once dev has started,
+   * the most seen while the load ran (sampled every second), and once the replies are in. It also holds
+   * the fakes' records of every request, a few kB a message.
+   */
+  rssMb: { started: number; peak: number; end: number };
 }
 
 const WEBHOOK_SECRET = 'load-secret';
@@ -163,6 +169,12 @@ export async function runChatLoad(options: ChatLoadOptions): Promise<ChatLoadRep
       },
     });
     stops.unshift(() => dev.stop());
+    const rss = () => process.memoryUsage.rss() / 1e6;
+    const rssMb = { started: rss(), peak: rss(), end: 0 };
+    const sampler = setInterval(() => {
+      rssMb.peak = Math.max(rssMb.peak, rss());
+    }, 1_000);
+    stops.unshift(() => clearInterval(sampler));
 
     const posted: PostedMessage[] = [];
     const failedPosts: string[] = [];
@@ -240,6 +252,8 @@ export async function runChatLoad(options: ChatLoadOptions): Promise<ChatLoadRep
     // A duplicate sent right after the last reply is still seen.
     await delay(1_000);
     const loadAfter = loadavg();
+    rssMb.end = rss();
+    rssMb.peak = Math.max(rssMb.peak, rssMb.end);
 
     const replies: ReceivedReply[] = sendMessages().map((r) => {
       const json = r.json as { chat_id: string | number; text: string };
@@ -296,6 +310,7 @@ export async function runChatLoad(options: ChatLoadOptions): Promise<ChatLoadRep
         dollarsPerThousand: outside.dollarsPerThousand,
         operations: outside.operations,
       },
+      rssMb,
     };
   } finally {
     for (const stop of stops) await stop();

@@ -82,6 +82,9 @@ describe('runChatLoad (the load test, small)', () => {
     }
     expect(report.outsideTurns.operations['sqs SendMessage']?.requests).toBe(1);
     expect(report.machine.loadBefore).toHaveLength(3);
+    const { started, peak, end } = report.rssMb;
+    expect(started).toBeGreaterThan(0);
+    expect(peak).toBeGreaterThanOrEqual(Math.max(started, end));
   });
 
   it('paced by the replies: each chat posts its next message once the last one was answered', { timeout: 60_000 }, async () => {

@@ -131,6 +131,13 @@ describe('slack', () => {
     clock += 60_000; // its next, a minute later
     const later = await gw.request('/webhooks/slack', { body, headers: retryOf(2) });
     expect([first.status, early.status, later.status]).toEqual([200, 503, 200]);
+    // A retry number Slack never sends is not a retry: the duplicate is acknowledged at once.
+    clock -= 60_000;
+    const odd = await gw.request('/webhooks/slack', {
+      body,
+      headers: { ...slackHeaders('slack-secret', body), 'x-slack-retry-num': 'abc' },
+    });
+    expect(odd.status).toBe(200);
     // Without the retry header (the app_mention of the same message), a duplicate is acknowledged at once.
     const mention = slackEvent('Ev1b', { type: 'app_mention', user: 'U1', text: 'hi there', thread_ts: '1699.5' });
     expect((await gw.request('/webhooks/slack', { body: mention, headers: slackHeaders('slack-secret', mention) })).status).toBe(

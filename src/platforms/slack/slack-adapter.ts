@@ -140,7 +140,7 @@ export function slackAdapter(config: SlackConfig, now: () => number = Date.now):
           {
             deliveryId: `slack:${message.channel}:${message.ts}`,
             event,
-            ...(request.headers.has('x-slack-retry-num') ? { retry: true } : {}),
+            ...(isSlackRetry(request.headers) ? { retry: true } : {}),
           },
         ],
         acknowledge: () => jsonResponse({ ok: true }),
@@ -169,4 +169,12 @@ function slackAttachments(files: z.infer<typeof SlackMessageEvent>['files']): At
     });
   }
   return out;
+}
+
+/**
+ * Slack numbers its retries 1, 2, 3 (`X-Slack-Retry-Num`). The header is outside the signature, so a
+ * value of another shape is not taken as Slack's word that this is a retry.
+ */
+function isSlackRetry(headers: Headers): boolean {
+  return /^[1-9][0-9]{0,2}$/.test(headers.get('x-slack-retry-num') ?? '');
 }

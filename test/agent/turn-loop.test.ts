@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { replayTurn } from '../../src/agent/trace/replay-turn.ts';
 import { DynamoTraceStore } from '../../src/store/trace-store.ts';
 import { until } from '../support/until.ts';
@@ -404,6 +406,68 @@ describe('the final response', () => {
     // The unused scripted reply answers a throwaway turn, so later tests start clean.
     await h.say('drain', 'stop-drain');
     expect(h.model.remaining()).toBe(0);
+  });
+
+  describe('the /stop read of a step', () => {
+    const reads = () => vi.spyOn(h.plane.sessions, 'stopRequested');
+    afterAll(() => {
+      delete h.deps.stopReadReuseMs;
+      vi.restoreAllMocks();
+    });
+
+    it('starts with its tools, and a short step makes no other: a /stop sent while the model answered is seen after it', async () => {
+      h.deps.stopReadReuseMs = 60_000; // every step is short
+      const spy = reads();
+      h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'true' } }], delayMs: 300 }, { content: 'never' });
+      const before = h.model.requests.length;
+      const running = h.say('quick', 'stop-early');
+      await until(() => h.model.requests.length > before, 'the first model request');
+      await h.plane.sessions.requestStop('local:stop-early');
+      expect((await running).outcome).toBe('interrupted');
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(h.model.requests.length).toBe(before + 1);
+      spy.mockRestore();
+      await h.say('drain', 'stop-early-drain');
+      expect(h.model.remaining()).toBe(0);
+    });
+
+    it('a /stop sent during a short step, after its read, is seen at the next check', async () => {
+      h.deps.stopReadReuseMs = 60_000;
+      // Whether the step's command had finished (its workspace holds the file it writes last) when each read began.
+      const stepDone = () =>
+        readdirSync(join(h.home.path, 'workspaces'), { recursive: true }).some((f) => String(f).endsWith('step-done'));
+      const doneAtRead: boolean[] = [];
+      const read = h.plane.sessions.stopRequested.bind(h.plane.sessions);
+      const spy = vi.spyOn(h.plane.sessions, 'stopRequested').mockImplementation((...args) => {
+        doneAtRead.push(stepDone());
+        return read(...args);
+      });
+      h.model.script(
+        { tool_calls: [{ name: 'terminal', arguments: { command: 'sleep 0.5 && touch step-done' } }] },
+        { tool_calls: [{ name: 'terminal', arguments: { command: 'true' } }] },
+        { content: 'never' },
+      );
+      const before = h.model.requests.length;
+      const running = h.say('late stop', 'stop-in-step');
+      await until(() => spy.mock.results.length > 0, 'the step’s /stop read');
+      await spy.mock.results[0]!.value;
+      await h.plane.sessions.requestStop('local:stop-in-step');
+      expect((await running).outcome).toBe('interrupted');
+      expect(doneAtRead).toEqual([false, true]);
+      expect(h.model.requests.length).toBe(before + 2);
+      spy.mockRestore();
+      await h.say('drain', 'stop-in-step-drain');
+      expect(h.model.remaining()).toBe(0);
+    });
+
+    it('is made again after a step longer than the reuse window', async () => {
+      h.deps.stopReadReuseMs = 0;
+      const spy = reads();
+      h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'true' } }] }, { content: 'done' });
+      expect((await h.say('twice', 'stop-late')).outcome).toBe('completed');
+      expect(spy).toHaveBeenCalledTimes(2);
+      spy.mockRestore();
+    });
   });
 });
 

@@ -16,6 +16,14 @@ import type { TurnState } from './turn-state.ts';
 
 export const DEFAULT_MAX_ITERATIONS = 25;
 
+/**
+ * A `/stop` read started as a step's tools start still answers the check after them when they
+ * took at most this long; a longer step is read again. The read then rides along with the tools
+ * instead of adding a round trip before the next model call, and a `/stop` sent in a short step's
+ * last moments is seen at the next check, like one sent during a model call.
+ */
+export const STOP_READ_REUSE_MS = 100;
+
 /** What the loop runs with (everything but the turn's own state). */
 export interface AgentLoopDeps {
   transport: ModelTransport;
@@ -39,6 +47,8 @@ export interface AgentLoopDeps {
   approvals?: ApprovalGate;
   /** Asked between iterations (/stop). */
   stopRequested?: () => Promise<boolean>;
+  /** Default {@link STOP_READ_REUSE_MS}. */
+  stopReadReuseMs?: number;
   delegate?: DelegateRunner;
   subagentId?: string | null;
   signal?: AbortSignal;
@@ -68,7 +78,9 @@ export async function runAgentLoop(
 ): Promise<LoopOutcome> {
   let answer = resume;
   for (;;) {
+    let stopRead: StopRead | undefined;
     if (state.iteration > 0) {
+      if (state.pending_calls.length > 0 && deps.stopRequested) stopRead = startStopRead(deps.stopRequested);
       while (state.pending_calls.length > 0) {
         const call = state.pending_calls[0]!;
         const spans = deps.hooks.spans;
@@ -122,7 +134,13 @@ export async function runAgentLoop(
     }
 
     // Between iterations only: a turn that has not started has nothing to interrupt.
-    if (state.iteration > 0 && deps.stopRequested && (await safe(deps.stopRequested))) return { kind: 'interrupted' };
+    if (
+      state.iteration > 0 &&
+      deps.stopRequested &&
+      (await stopSeen(stopRead, deps.stopRequested, deps.stopReadReuseMs ?? STOP_READ_REUSE_MS))
+    ) {
+      return { kind: 'interrupted' };
+    }
     if (state.iteration >= deps.maxIterations) return { kind: 'exhausted' };
 
     state.iteration += 1;
@@ -202,6 +220,21 @@ export function apiMessages(deps: Pick<AgentLoopDeps, 'systemPrompt' | 'history'
       : wire;
   });
   return [{ role: 'system', content: deps.systemPrompt }, ...deps.history.map((message) => wireMessage(message)), ...turn];
+}
+
+/** A `/stop` read in flight, and when it was started. */
+interface StopRead {
+  readonly startedAt: number;
+  readonly stopped: Promise<boolean>;
+}
+
+function startStopRead(check: () => Promise<boolean>): StopRead {
+  return { startedAt: performance.now(), stopped: safe(check) };
+}
+
+/** The read started with the step when it is at most `reuseMs` old; a fresh one otherwise. */
+function stopSeen(early: StopRead | undefined, check: () => Promise<boolean>, reuseMs: number): Promise<boolean> {
+  return early && performance.now() - early.startedAt <= reuseMs ? early.stopped : safe(check);
 }
 
 async function safe(check: () => Promise<boolean>): Promise<boolean> {

@@ -353,6 +353,7 @@ function loopDepsFor(
     sandbox: deps.sandbox ?? defaultSandbox(deps),
     workspaceSession: { sessionId: state.session_id },
     maxIterations: deps.maxIterations ?? DEFAULT_MAX_ITERATIONS,
+    ...(deps.stopReadReuseMs !== undefined ? { stopReadReuseMs: deps.stopReadReuseMs } : {}),
     ...(deps.retry ? { retry: deps.retry } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
     // Looked up per invocation: a resumed turn and its delegated children get the chat's set as it is now.

@@ -47,6 +47,8 @@ export interface TurnRuntimeDeps {
   workspaceRoot?: string;
   /** Default 25. */
   maxIterations?: number;
+  /** How long a `/stop` read started with a step's tools still answers the check after them. Default `STOP_READ_REUSE_MS` (agent-loop.ts). */
+  stopReadReuseMs?: number;
   /** How much stored conversation a turn sends to the model. Default `DEFAULT_HISTORY_WINDOW` (history-window.ts). */
   historyWindow?: HistoryWindow;
   /** Seconds until an unanswered approval resumes with `timeout`. Default 300. */

@@ -124,6 +124,7 @@ export async function runAgentLoop(
           // The persisted call carries the args it will run with (a pre_tool_call rewrite, §5.10).
           const pending = { ...call, function: { ...call.function, arguments: JSON.stringify(outcome.args) } };
           state.pending_calls[0] = pending;
+          await stopRead?.stopped; // settled, not left in flight when the invocation ends
           return { kind: 'suspended', match: outcome.match, command: outcome.command, call: pending };
         }
         state.messages.push({ role: 'tool', tool_call_id: call.id, name: call.function.name, content: outcome.result });

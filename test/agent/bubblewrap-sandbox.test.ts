@@ -299,6 +299,39 @@ describe.skipIf(!haveSandbox)('createBubblewrapSandbox', { timeout: 60_000 }, ()
     expect(await readFile(join(allowed, 'shared.txt'), 'utf8')).toBe('shared data\n');
   });
 
+  it("an allowed root that holds the operator's home shows it empty; a root inside the home was named on purpose (§5.9)", async () => {
+    const users = join(base, 'users');
+    const operatorHome = join(users, 'operator');
+    await mkdir(join(operatorHome, 'projects'), { recursive: true });
+    await writeFile(join(operatorHome, '.aws-credentials'), 'aws_secret_access_key=HOMESECRET\n');
+    await writeFile(join(operatorHome, 'projects', 'notes.txt'), 'project notes\n');
+    await writeFile(join(users, 'readme.txt'), 'users\n');
+    const savedHome = process.env.HOME;
+    process.env.HOME = operatorHome; // os.homedir() reads it
+    try {
+      const choose = (allowedRoots: string[]) =>
+        selectToolSandbox({
+          host: 'local',
+          config: { ...DEFAULT_TOOL_POLICY, allowedRoots },
+          workspaceRoot: root,
+        }).sandbox;
+      const wide = await choose([users]).run(s1, {
+        op: 'exec',
+        command: `cat ${users}/readme.txt; cat ${operatorHome}/.aws-credentials; ls -A ${operatorHome} | wc -l`,
+        timeoutSeconds: 30,
+      });
+      expect(wide.output).toMatch(/^users\n.*No such file or directory\n0\n$/s);
+      const narrow = await choose([join(operatorHome, 'projects')]).run(s1, {
+        op: 'read',
+        path: join(operatorHome, 'projects', 'notes.txt'),
+        limitBytes: 100,
+      });
+      expect(narrow).toEqual({ content: 'project notes\n', truncated: false });
+    } finally {
+      process.env.HOME = savedHome;
+    }
+  });
+
   it("an allowed root above the workspaces shows no session's workspace by its host path (§5.9)", async () => {
     const wide = createBubblewrapSandbox({ workspaceRoot: root, allowedRoots: [base] });
     const victim = { sessionId: 'victim' };

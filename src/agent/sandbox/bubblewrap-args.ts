@@ -94,7 +94,7 @@ export interface BubblewrapLayout {
   system: readonly SystemEntry[];
   /** `files.allowed_roots`: bound read-only at the same path. */
   readOnlyRoots: readonly string[];
-  /** The hooks home, the state folder, the repository: hidden under an empty tmpfs where a root holds them. */
+  /** The hooks home, the state folder, the repository, the operator's home: hidden under an empty tmpfs where a root holds them. */
   hidden: readonly string[];
   /** `--ro-bind-data` sources: fd 3, 4, … hold passwd, group, hosts (see `sandboxEtcFiles`). */
   generatedEtc: readonly string[];

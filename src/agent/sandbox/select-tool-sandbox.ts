@@ -1,4 +1,4 @@
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createBubblewrapSandbox, sandboxUser, unsearchableAncestor } from './bubblewrap-sandbox.ts';
@@ -24,7 +24,7 @@ export interface SelectToolSandboxOptions {
   config: SandboxConfig;
   /** Session workspaces live under it. Default `<tmpdir>/hookgate-workspaces`. */
   workspaceRoot?: string;
-  /** Besides the hooks home and this repository: folders to hide even inside an allowed root (the dev state folder). */
+  /** Besides the hooks home, this repository and the operator's home: folders to hide even inside an allowed root (the dev state folder). */
   hidden?: readonly string[];
   /**
    * The Lambda tools function's sandbox, where one is deployed (issue #24 item 4 plugs it in
@@ -99,7 +99,8 @@ export function selectToolSandbox(options: SelectToolSandboxOptions): ToolSandbo
     bwrap: probe.bwrap,
     envPassthrough: config.terminalEnvPassthrough,
     allowedRoots: config.allowedRoots,
-    hidden: [...(config.hooksHome ? [config.hooksHome] : []), PACKAGE_ROOT, ...(options.hidden ?? [])],
+    // The operator's home too (§5.9): an allowed root such as /home or /srv/users holds it, and its keys and tokens with it.
+    hidden: [...(config.hooksHome ? [config.hooksHome] : []), PACKAGE_ROOT, homedir(), ...(options.hidden ?? [])],
     network,
   });
   const user = sandboxUser();

@@ -20,6 +20,13 @@ describe('renderShellPayload (§3.6)', () => {
     );
   });
 
+  it('an own __proto__ key (from JSON.parse) stays a key of extra, in its place', () => {
+    const kwargs = JSON.parse('{"tool_name": "t", "a": 1, "__proto__": {"x": 1}, "z": 2}') as Record<string, unknown>;
+    expect(renderShellPayload('pre_tool_call', kwargs, '/w')).toBe(
+      '{"hook_event_name": "pre_tool_call", "tool_name": "t", "tool_input": null, "session_id": "", "cwd": "/w", "extra": {"a": 1, "__proto__": {"x": 1}, "z": 2}}',
+    );
+  });
+
   it('subagent_stop: session from parent_session_id, never in extra; null tool fields', () => {
     const out = renderShellPayload(
       'subagent_stop',

@@ -17,7 +17,13 @@ const NOT_EXTRA = new Set(['tool_name', 'args', 'session_id', 'parent_session_id
  */
 export function renderShellPayload(event: string, kwargs: Record<string, unknown>, cwd: string = currentDirectory()): string {
   const extra: Record<string, unknown> = {};
-  for (const key of Object.keys(kwargs)) if (!NOT_EXTRA.has(key)) extra[key] = kwargs[key];
+  for (const key of Object.keys(kwargs)) {
+    if (NOT_EXTRA.has(key)) continue;
+    // An own `__proto__` key (JSON.parse makes one from outside input) is a key like any other; assigned, it would set the prototype.
+    if (key === '__proto__')
+      Object.defineProperty(extra, key, { value: kwargs[key], enumerable: true, writable: true, configurable: true });
+    else extra[key] = kwargs[key];
+  }
   const sessionId = isTruthy(kwargs.session_id)
     ? kwargs.session_id
     : isTruthy(kwargs.parent_session_id)

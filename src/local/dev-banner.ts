@@ -38,7 +38,7 @@ export function loadedHooksLines(status: HooksStatus): string[] {
       ? 'disabled (enabled: false)'
       : !h.approved
         ? // Every remedy of the registration warning this line stands in for (hook-semantics §3.4).
-          `✗ not allowlisted, does not run (to allow it: hookgate hooks approve ${h.event} ${shellWord(h.command)} --home ${home} --yes, --accept-hooks, HOOKGATE_ACCEPT_HOOKS=1 or hooks_auto_accept: true in config.yaml)`
+          `✗ not allowlisted, does not run (to allow it: hookgate hooks approve ${h.event} ${shellWord(h.command)} --home ${home} --yes, --accept-hooks, HOOKGATE_ACCEPT_HOOKS=1 (or HERMES_ACCEPT_HOOKS=1), hooks_auto_accept: true in config.yaml, or approving at the TTY prompt on the next run)`
         : h.drift === 'content-changed' && !h.running
           ? `✗ script changed since approval: does not run (hookgate hooks doctor --home ${home}; then approve it again: hookgate hooks approve ${h.event} ${shellWord(h.command)} --home ${home} --yes)`
           : h.drift === 'content-changed'

@@ -171,8 +171,8 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     const h = home({}, `hooks:\n  on_session_start:\n    - {command: /bin/true, matcher: '^foo\\d"x'}\n`);
     const r = await hookgate(['hooks', 'list', '--home', h]);
     expect(r.code).toBe(0);
-    // The message as the parser words it (the value JSON-quoted once), with no second layer of escaping.
-    expect(r.stderr).toContain('hooks.on_session_start[0].matcher="^foo\\\\d\\"x" will be ignored at runtime');
+    // The message as the parser words it (the raw value, §3.2), with no layer of escaping.
+    expect(r.stderr).toContain(`hooks.on_session_start[0].matcher='^foo\\d"x' will be ignored at runtime`);
     expect(r.stderr).not.toMatch(/^\{"level"/m);
   });
 
@@ -380,6 +380,22 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(readFileSync(join(h, 'stdin-pre.json'), 'utf8')).toBe(
       `{"hook_event_name": "pre_tool_call", "tool_name": "from-file", "tool_input": {"command": "ls"}, "session_id": "test-session", "cwd": "${root}", "extra": {"task_id": "test-task", "tool_call_id": "test-call", "extra_key": "é"}}`,
     );
+    // A `__proto__` key is a key like any other: appended, not made the payload's prototype (§4.2: nothing is dropped).
+    writeFileSync(join(h, 'proto.json'), '{"b": 2, "__proto__": {"x": 1}}');
+    await hookgate([
+      'hooks',
+      'test',
+      'pre_tool_call',
+      '--for-tool',
+      'terminal',
+      '--payload-file',
+      join(h, 'proto.json'),
+      '--home',
+      h,
+    ]);
+    expect(readFileSync(join(h, 'stdin-pre.json'), 'utf8')).toContain(
+      '"extra": {"task_id": "test-task", "tool_call_id": "test-call", "b": 2, "__proto__": {"x": 1}}}',
+    );
     writeFileSync(join(h, 'list.json'), '[1]');
     const nonObject = await hookgate(['hooks', 'test', 'pre_tool_call', '--payload-file', join(h, 'list.json'), '--home', h]);
     expect(nonObject.stdout).toContain(`Warning: ${join(h, 'list.json')} is not a JSON object; ignoring`);
@@ -438,15 +454,15 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect((await t('pre_llm_call')).code).toBe(0);
   });
 
-  it('approve and revoke: --yes records (with sha256), no TTY without --yes refuses, revoke is exact', async () => {
+  it('approve and revoke: records (with sha256), with --yes or with no TTY to ask on; revoke is exact', async () => {
     const h = home({ 'g.sh': 'echo g' }, 'hooks:\n  pre_tool_call:\n    - command: $H/g.sh\n');
     const cmd = `${h}/g.sh`;
-    const refused = await hookgate(['hooks', 'approve', 'pre_tool_call', cmd, '--home', h]);
-    expect(refused.code).toBe(1);
-    expect(refused.stdout).toContain('--yes');
-    expect(existsSync(join(h, 'shell-hooks-allowlist.json'))).toBe(false);
     expect((await hookgate(['hooks', 'approve', 'pre_tools_call', cmd, '--yes', '--home', h])).code).toBe(2);
-    expect((await hookgate(['hooks', 'approve', 'pre_tool_call', cmd, '--yes', '--home', h])).code).toBe(0);
+    expect(existsSync(join(h, 'shell-hooks-allowlist.json'))).toBe(false);
+    // No TTY (the test's stdin is a pipe): the command line that names the pair is the consent.
+    const unasked = await hookgate(['hooks', 'approve', 'pre_tool_call', cmd, '--home', h]);
+    expect(unasked.code).toBe(0);
+    expect(unasked.stdout).toContain(`Approved [pre_tool_call] ${cmd}`);
     expect((await hookgate(['hooks', 'approve', 'post_tool_call', cmd, '--yes', '--home', h])).code).toBe(0);
     const file = JSON.parse(readFileSync(join(h, 'shell-hooks-allowlist.json'), 'utf8'));
     expect(file.approvals.map((e: { event: string }) => e.event)).toEqual(['pre_tool_call', 'post_tool_call']);
@@ -469,7 +485,7 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     expect(r.code).toBe(0);
   });
 
-  it("test: shows the plugins' callbacks after the shell hooks (--expect judges the shell hooks, §5.6); a shell syntax error never meets --expect block", async () => {
+  it("test: shows the plugins' callbacks after the shell hooks (--expect judges the shell hooks, §5.6); a shell syntax error's exit 2 blocks, as at run time, with a warning", async () => {
     const h = home(
       { 'broken.sh': 'cat >/dev/null\nif then fi' },
       'plugins:\n  enabled: [veto]\nhooks:\n  pre_tool_call:\n    - {command: $H/broken.sh}\n',
@@ -482,9 +498,9 @@ describe('hookgate hooks (in-process runCli, temp hooks home)', () => {
     );
     const broken = await hookgate(['hooks', 'test', 'pre_tool_call', '--home', h, '--expect', 'block']);
     expect(broken.stdout).toContain('stderr: ');
-    expect(broken.stdout).toContain('✗ exit 2 with a shell syntax error on stderr');
-    expect(broken.stdout).toContain("Expectation 'block' NOT met: a hook has a shell syntax error.");
-    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain('⚠ exit 2 with a shell syntax error on stderr: this blocks');
+    expect(broken.stdout.trimEnd().split('\n').at(-1)).toBe("Expectation 'block' met.");
+    expect(broken.code).toBe(0);
     const plugin = await hookgate(['hooks', 'test', 'pre_llm_call', '--home', h, '--expect', 'context']);
     // The spec's lines first, then the plugin's run, then the expectation: no shell hook was selected.
     expect(plugin.stdout.startsWith('No shell hooks configured for event: pre_llm_call\n')).toBe(true);

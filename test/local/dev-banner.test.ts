@@ -54,7 +54,7 @@ it('the dev banner lists plugins, gateway hooks and each shell hook with its con
     '    [hooks] Skipping quiet: no events declared',
     '  shell hooks (/h/config.yaml):',
     "    [pre_tool_call] /h/a.sh  matcher='terminal'  ✓ allowed",
-    '    [post_tool_call] /h/b.sh  ✗ not allowlisted, does not run (to allow it: hookgate hooks approve post_tool_call /h/b.sh --home /h --yes, --accept-hooks, HOOKGATE_ACCEPT_HOOKS=1 or hooks_auto_accept: true in config.yaml)',
+    '    [post_tool_call] /h/b.sh  ✗ not allowlisted, does not run (to allow it: hookgate hooks approve post_tool_call /h/b.sh --home /h --yes, --accept-hooks, HOOKGATE_ACCEPT_HOOKS=1 (or HERMES_ACCEPT_HOOKS=1), hooks_auto_accept: true in config.yaml, or approving at the TTY prompt on the next run)',
     '    [pre_llm_call] /h/c.sh  ✗ script changed since approval: does not run (hookgate hooks doctor --home /h; then approve it again: hookgate hooks approve pre_llm_call /h/c.sh --home /h --yes)',
     '    [subagent_stop] /h/d.sh  disabled (enabled: false)',
   ]);

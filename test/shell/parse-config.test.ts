@@ -90,7 +90,7 @@ hooks:
     expect(warnings[0]).toContain('hooks.pre_tool_call[0].matcher must be a string regex');
     expect(warnings[1]).toContain('will be ignored at runtime');
     expect(warnings[1]).toContain('only honored for pre_tool_call / post_tool_call');
-    expect(warnings[1]).toContain('""');
+    expect(warnings[1]).toContain("matcher='' will");
     expect(warnings[1]).toContain('every on_session_start event');
     expect(warnings).toHaveLength(2);
     const d = entries[3]!;

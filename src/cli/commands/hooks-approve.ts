@@ -5,8 +5,9 @@ import { OK, say, WARN } from './hooks-output.ts';
 
 /**
  * `hookgate hooks approve <event> <command>`: records consent explicitly — for serverless
- * runs, which have no TTY to prompt on. Asks for confirmation on a TTY unless `--yes`;
- * without a TTY `--yes` is required. Exit 0 approved, 1 not approved, 2 invalid input.
+ * runs, which have no TTY to prompt on. Asks for confirmation on a TTY unless `--yes`; without
+ * a TTY (a script, CI) the command line, which names the pair, is the consent.
+ * Exit 0 approved, 1 not approved, 2 invalid input.
  */
 export async function approveHook(ctx: HooksContext, event: string, command: string, yes: boolean): Promise<number> {
   if (!isHookName(event)) {
@@ -17,11 +18,7 @@ export async function approveHook(ctx: HooksContext, event: string, command: str
   if (!ctx.entries.some((e) => e.event === event && e.command === command)) {
     say(`${WARN()} [${event}] ${command} is not configured in ${ctx.configPath}; approving it anyway.`);
   }
-  if (!yes) {
-    if (!process.stdin.isTTY) {
-      say('Refusing to approve without confirmation: no TTY to ask on. Pass --yes to approve non-interactively.');
-      return 1;
-    }
+  if (!yes && process.stdin.isTTY) {
     if (
       !(await askOnTerminal(
         event,

@@ -101,7 +101,7 @@ export const installHooksCommand: CommandInstaller = (program) => {
     .description('record consent for one (event, command) pair — for runs without a TTY')
     .argument('<event>')
     .argument('<command>')
-    .option('--yes', 'approve without asking')
+    .option('--yes', 'approve without asking on a TTY (without a TTY nothing is asked)')
     .action((event: string, shellCommand: string, opts: { yes?: boolean }, command: Command) =>
       withContext(command, (ctx) => approveHook(ctx, event, shellCommand, opts.yes === true)),
     );

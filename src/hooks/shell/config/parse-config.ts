@@ -71,7 +71,8 @@ function parseEntry(event: string, index: number, raw: unknown, logger: HookLogg
       logger.warn(`${where}.matcher must be a string regex; ignoring it (got ${pythonTypeName(raw.matcher)})`);
     } else if (!MATCHER_EVENTS.has(event)) {
       logger.warn(
-        `${where}.matcher=${JSON.stringify(raw.matcher)} will be ignored at runtime — the matcher field is ` +
+        // The value as written (§3.2: the raw matcher value), quoted as `hooks list` quotes a matcher.
+        `${where}.matcher='${raw.matcher}' will be ignored at runtime — the matcher field is ` +
           `only honored for pre_tool_call / post_tool_call. The hook will fire on every ${event} event.`,
       );
     } else {

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -25,5 +27,20 @@ describe('hookgate CLI and the AWS SDK', () => {
     );
     expect(result.stderr).toContain('hookgate trace: table hookgate-test'); // the client was made and used
     expect(result.stderr).not.toContain('NodeVersionSupportWarning');
+  });
+
+  // hook-semantics §3.5: a hook's environment is hookgate's, unchanged. The CLI adds the SDK's switch
+  // only on the Node that prints the notice (20); on Node 22, which Lambda runs, a hook never sees it.
+  it("adds the SDK's switch to the environment (which hooks inherit) only on Node 20", async () => {
+    const home = mkdtempSync(join(tmpdir(), 'hookgate-sdk-env-'));
+    writeFileSync(join(home, 'env.sh'), `#!/bin/sh\ncat >/dev/null\nenv > ${home}/env.txt\n`);
+    chmodSync(join(home, 'env.sh'), 0o755);
+    writeFileSync(join(home, 'config.yaml'), `hooks:\n  on_session_start:\n    - command: ${home}/env.sh\n`);
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
+    await run(process.execPath, [BIN, 'hooks', 'test', 'on_session_start', '--home', home], { env });
+    const seen = readFileSync(join(home, 'env.txt'), 'utf8').includes('AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=');
+    rmSync(home, { recursive: true, force: true });
+    expect(seen).toBe(Number(process.versions.node.split('.')[0]) < 22);
   });
 });

@@ -4,7 +4,16 @@ import { DECISION_HOOKS, decisionChange, decisionContent, describeDecision } fro
 describe('trace words for decision hooks (from the catalogue)', () => {
   it.each([
     ['pre_tool_call', [{ action: 'block', message: 'no' }], 'block: no', 'no'],
-    ['pre_tool_call', [{ action: 'rewrite', args: { command: 'ls' } }], 'rewrite', undefined],
+    ['pre_tool_call', [{ action: 'rewrite', args: { command: 'ls' } }], 'rewrite', 'rewrite {"command":"ls"}'],
+    [
+      'pre_tool_call',
+      [
+        { action: 'rewrite', args: { command: 'ls' } },
+        { action: 'block', message: 'no' },
+      ],
+      'block: no',
+      'no',
+    ],
     ['pre_tool_call', [], 'allow', undefined],
     ['pre_llm_call', [{ context: 'A' }, 'B'], 'context (4 chars)', 'A\n\nB'],
     ['pre_llm_call', [], 'no context', undefined],

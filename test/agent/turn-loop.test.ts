@@ -631,6 +631,23 @@ describe('trace', () => {
     }
   });
 
+  it('replay tells a rewrite to other arguments from the one recorded (§5.10: the rewrite decides what runs)', async () => {
+    await h.decide({ pre_tool_call: { terminal: { action: 'rewrite', args: { command: 'echo v1' } } } });
+    h.model.script({ tool_calls: [{ name: 'terminal', arguments: { command: 'echo original' } }] }, { content: 'ok' });
+    const result = await h.say('rewrite me', 'rewrite-changed');
+    const records = await new DynamoTraceStore(h.plane.table).list(result.turn_id);
+    await h.decide({ pre_tool_call: { terminal: { action: 'rewrite', args: { command: 'echo v2' } } } });
+    const replay = await replayTurn(result.turn_id, records, h.engine, h.plane.transcripts);
+    expect(replay.calls.find((c) => c.hook === 'pre_tool_call')).toMatchObject({
+      status: 'differs',
+      before: 'rewrite',
+      now: 'rewrite',
+      note: 'decision changed',
+    });
+    expect(replay.exit_code).toBe(1);
+    await h.takeCalls();
+  });
+
   it('keeps the stored history as its transcript range, not a copy, and replay reads it back whole', async () => {
     h.model.script({ content: 'one' }, { content: 'two' });
     await h.say('first', 'history-ref');

@@ -93,7 +93,13 @@ export const HOOKS = {
           if (message !== undefined) return `block: ${message}`;
           return rewrittenArgs(results) === undefined ? 'allow' : 'rewrite';
         },
-        content: blockMessage,
+        // A rewrite decides what the tool runs (§5.10): its arguments are part of the decision `hookgate replay` compares.
+        content: (results) => {
+          const message = blockMessage(results);
+          if (message !== undefined) return message;
+          const args = rewrittenArgs(results);
+          return args === undefined ? undefined : `rewrite ${JSON.stringify(args)}`;
+        },
         changed: 'decision changed',
       },
     },

@@ -162,10 +162,40 @@ describe('HOOKGATE_HTTP_HOOK_SECRET', () => {
     expect(loadDeploymentConfig({ HOOKGATE_HTTP_HOOK_SECRET: 'x'.repeat(32) }, { runtime: 'local' }).httpHookSecret).toBe(
       'x'.repeat(32),
     );
-    expect(() => loadDeploymentConfig({ HOOKGATE_HTTP_HOOK_SECRET: 'short' }, { runtime: 'local' })).toThrow(
-      /HOOKGATE_HTTP_HOOK_SECRET/,
-    );
+    // The spec sets no length: a short key is taken (the http hooks' registration warns of it), an empty one is unset.
+    expect(loadDeploymentConfig({ HOOKGATE_HTTP_HOOK_SECRET: 'short' }, { runtime: 'local' }).httpHookSecret).toBe('short');
+    expect(loadDeploymentConfig({ HOOKGATE_HTTP_HOOK_SECRET: '' }, { runtime: 'local' }).httpHookSecret).toBeUndefined();
     expect(secretVariableNames()).toContain('HOOKGATE_HTTP_HOOK_SECRET');
+  });
+
+  it('an http hook called unsigned, or signed with a key under 16 characters, is named at registration', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'hookgate-http-secret-'));
+    try {
+      await writeFile(
+        join(home, 'config.yaml'),
+        'hooks:\n  pre_tool_call:\n    - { type: http, url: "https://p.example.com/check" }\n',
+      );
+      const warnings = async (httpHookSecret?: string) => {
+        const logger = createMemoryLogger();
+        const engine = await createHookEngine({
+          home,
+          logger,
+          print: () => {},
+          acceptHooks: true,
+          env: {},
+          ...(httpHookSecret ? { httpHookSecret } : {}),
+        });
+        await engine.close();
+        return logger.lines.filter((l) => l.level === 'warn').map((l) => l.message);
+      };
+      expect(await warnings()).toContainEqual(expect.stringContaining('is called unsigned: set HOOKGATE_HTTP_HOOK_SECRET'));
+      expect(await warnings('short')).toContainEqual(
+        expect.stringContaining('is signed with a HOOKGATE_HTTP_HOOK_SECRET of 5 characters'),
+      );
+      expect((await warnings('k'.repeat(32))).filter((w) => w.includes('HOOKGATE_HTTP_HOOK_SECRET'))).toEqual([]);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });
 

@@ -122,11 +122,7 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
         : shellHookCallback(entry, logger, envPassthrough, runners);
       const pinned = approved && entry.type !== 'http';
       if (pinned) warnAtRegistration(entry, approved!, onDrift, logger, env);
-      if (entry.type === 'http' && !secretNow()) {
-        logger.warn(
-          `http hook ${entry.command} (${entry.event}) is called unsigned: set ${HTTP_HOOK_SECRET_VARIABLE} so that it can verify its requests`,
-        );
-      }
+      if (entry.type === 'http') warnOfWeakSigning(entry, secretNow(), logger);
       registerEntry(
         registry,
         entry,
@@ -175,4 +171,21 @@ export function httpAllowPrivate(config: Record<string, unknown>, logger: HookLo
     `hooks.http_allow_private must be a boolean (got ${JSON.stringify(hooks.http_allow_private)}); private addresses stay refused`,
   );
   return false;
+}
+
+/** The key length below which a signing key is called short: 16 characters, as for `HOOKGATE_API_TOKEN`. */
+const SHORT_SECRET_CHARS = 16;
+
+/** An http hook called unsigned, or signed with a short key, is named at registration: its receiver cannot trust it much. */
+function warnOfWeakSigning(entry: ShellHookEntry, secret: string | undefined, logger: HookLogger): void {
+  if (!secret) {
+    logger.warn(
+      `http hook ${entry.command} (${entry.event}) is called unsigned: set ${HTTP_HOOK_SECRET_VARIABLE} so that it can verify its requests`,
+    );
+  } else if (secret.length < SHORT_SECRET_CHARS) {
+    logger.warn(
+      `http hook ${entry.command} (${entry.event}) is signed with a ${HTTP_HOOK_SECRET_VARIABLE} of ${secret.length} characters: ` +
+        `a key that short can be guessed; use at least 32 random characters`,
+    );
+  }
 }

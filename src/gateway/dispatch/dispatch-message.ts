@@ -13,6 +13,7 @@ import { preGatewayDispatch } from './pre-gateway-dispatch.ts';
 import { GatewayHandle, SessionStoreHandle } from './dispatch-hook-kwargs.ts';
 import { DeliveryInProgressError } from '../../platforms/webhook-errors.ts';
 import { messageTurn } from '../../pipeline/turn-message.ts';
+import { SettledDeliveries } from './settled-deliveries.ts';
 
 const DEFAULT_DEDUP_TTL_SECONDS = 2 * 86_400;
 
@@ -20,7 +21,8 @@ const DEFAULT_DEDUP_TTL_SECONDS = 2 * 86_400;
  * A claim younger than this may still be in hand: its dispatch can wait on hooks (up to their
  * timeout) before it enqueues or fails and releases the claim. A platform's retry that finds one
  * is answered 503 (`DeliveryInProgressError`) to come back later (Slack's next retries come after
- * 1 and 5 minutes); an older claim's retry is a duplicate.
+ * 1 and 5 minutes), unless this process settled it (`SettledDeliveries`); an older claim's retry
+ * is a duplicate.
  */
 export const CLAIM_IN_HAND_SECONDS = 55;
 
@@ -42,14 +44,13 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
   // Handed to pre_gateway_dispatch plugins (§1.12); shell hooks see their String() form.
   const gatewayHandle = new GatewayHandle(enabledPlatforms(config), (target, text) => replier.send(target, text));
   const sessionStoreHandle = new SessionStoreHandle((sessionKey) => sessions.current(sessionKey));
+  const settled = new SettledDeliveries(CLAIM_IN_HAND_SECONDS * 1000);
 
-  return async function dispatch({ deliveryId, event: inbound, retry }: Delivery): Promise<DispatchOutcome> {
-    const sessionKey = sessionKeyOf(inbound.source);
-    const keys = { platform: inbound.source.platform, delivery_id: deliveryId, session_key: sessionKey };
-    const warn = (message: string) => logger.warn(message, keys);
-
+  return async function dispatch(delivery: Delivery): Promise<DispatchOutcome> {
+    const { deliveryId, event: inbound, retry } = delivery;
+    const keys = { platform: inbound.source.platform, delivery_id: deliveryId, session_key: sessionKeyOf(inbound.source) };
     if (!(await dedup.claim(deliveryId, ttl, now()))) {
-      const claimed = retry ? await dedup.claimedAt(deliveryId) : undefined;
+      const claimed = retry && !settled.has(deliveryId, now().getTime()) ? await dedup.claimedAt(deliveryId) : undefined;
       if (claimed && now().getTime() - claimed.getTime() < CLAIM_IN_HAND_SECONDS * 1000) {
         logger.info('retry of a delivery still in hand; 503 so the platform asks again later', keys);
         throw new DeliveryInProgressError(`delivery ${deliveryId} is still being handled; retry later`);
@@ -57,6 +58,18 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
       logger.info('duplicate delivery ignored', keys);
       return { kind: 'duplicate', deliveryId };
     }
+    const outcome = await dispatchClaimed(delivery, keys);
+    settled.add(deliveryId, now().getTime());
+    return outcome;
+  };
+
+  /** Everything after a won claim; a failure releases the claim and rethrows (the caller answers 5xx). */
+  async function dispatchClaimed(
+    { deliveryId, event: inbound }: Delivery,
+    keys: { platform: string; delivery_id: string; session_key: string },
+  ): Promise<DispatchOutcome> {
+    const sessionKey = keys.session_key;
+    const warn = (message: string) => logger.warn(message, keys);
     try {
       const decision = await preGatewayDispatch(
         engine,
@@ -140,7 +153,7 @@ export function createDispatcher(deps: GatewayDeps): (delivery: Delivery) => Pro
         );
       throw error;
     }
-  };
+  }
 
   async function collectCommandHooks(command: SlashCommand | PluginSlashCommand, event: MessageEvent): Promise<unknown[]> {
     try {

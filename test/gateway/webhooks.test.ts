@@ -219,11 +219,17 @@ describe('discord', () => {
       ...extra,
     });
 
-  it('answers a signed PING with PONG', async () => {
-    const body = JSON.stringify({ id: 'p', application_id: '999', type: 1, token: 't' });
+  it('answers a signed PING with PONG, a minimal one ({"type":1}) too', async () => {
+    for (const ping of [{ id: 'p', application_id: '999', type: 1, token: 't' }, { type: 1 }]) {
+      const body = JSON.stringify(ping);
+      const res = await gw.request('/webhooks/discord', { body, headers: discordHeaders(keys, body) });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ type: 1 });
+    }
+    // A command still needs its id and token: without them it could never be answered.
+    const body = JSON.stringify({ type: 2, data: { name: 'ask' } });
     const res = await gw.request('/webhooks/discord', { body, headers: discordHeaders(keys, body) });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ type: 1 });
+    expect(res.status).toBe(400);
   });
 
   it('refuses a bad signature with 401 (Discord probes this)', async () => {

@@ -3,7 +3,7 @@ import * as z from '../../validation/zod.ts';
 import type { DiscordConfig } from './discord-config.ts';
 import type { MessageEvent } from '../../messaging/message-event.ts';
 import { kindOfMime, type Attachment } from '../../messaging/attachment.ts';
-import { jsonResponse, parsePayload, type PlatformAdapter } from '../platform-adapter.ts';
+import { jsonResponse, parsePayload, validatePayload, type PlatformAdapter } from '../platform-adapter.ts';
 import { splitText } from '../../messaging/split-text.ts';
 import { InvalidSignatureError, MalformedPayloadError } from '../webhook-errors.ts';
 
@@ -32,6 +32,13 @@ const DiscordAttachment = z.looseObject({
   proxy_url: z.optional(z.string()),
 });
 const DiscordUser = z.looseObject({ id: z.string(), username: z.optional(z.string()), global_name: z.nullish(z.string()) });
+
+/** What every interaction carries, PING included: read first, so that a PING is answered whatever else it has. */
+const InteractionEnvelope = z.looseObject({
+  /** Discord sends it; its docs' examples and its interactions library's tests do not. */
+  application_id: z.optional(z.string()),
+  type: z.int(),
+});
 
 const Interaction = z.looseObject({
   id: z.string(),
@@ -109,18 +116,20 @@ export function discordAdapter(config: DiscordConfig, now: () => number = Date.n
         throw new InvalidSignatureError('discord: X-Signature-Timestamp is not a Unix time in seconds');
       if (Math.abs(now() / 1000 - Number(timestamp)) > DISCORD_MAX_AGE_SECONDS)
         throw new InvalidSignatureError('discord: request timestamp is more than 5 minutes away');
-      const interaction = parsePayload(request.body, Interaction, 'discord interaction');
+      const envelope = parsePayload(request.body, InteractionEnvelope, 'discord interaction');
       // A body without application_id is taken as ours (it verified with our key); one that
       // names another application was meant for someone else.
-      const applicationId = interaction.application_id ?? config.applicationId;
+      const applicationId = envelope.application_id ?? config.applicationId;
       if (applicationId !== config.applicationId) {
         throw new MalformedPayloadError(
           `discord interaction: application_id ${JSON.stringify(applicationId)} is not this application (DISCORD_APPLICATION_ID)`,
         );
       }
-      if (interaction.type === InteractionType.PING) {
+      // A PING needs nothing but its type: Discord's own carry id and token, a minimal one ({"type":1}) is answered too.
+      if (envelope.type === InteractionType.PING) {
         return { kind: 'respond', response: jsonResponse({ type: InteractionResponseType.PONG }) };
       }
+      const interaction = validatePayload(envelope, Interaction, 'discord interaction');
       if (interaction.type !== InteractionType.APPLICATION_COMMAND || !interaction.data) {
         throw new MalformedPayloadError(
           `discord: interaction type ${interaction.type} is not supported (slash commands, type 2, are; components and modals are not)`,

@@ -31,7 +31,14 @@ export function createEntryImporter(): EntryImporter {
     // instead, which reads it and everything it imports anew.
     if (!absolutePath.endsWith('.ts') && !importedPlain.has(absolutePath)) {
       importedPlain.add(absolutePath);
-      return (await import(url)) as ModuleNamespace;
+      try {
+        return (await import(url)) as ModuleNamespace;
+      } catch (error) {
+        // Node 20 under the CLI's global tsx loader: a `.js` entry written with `export` and no
+        // `"type": "module"` above it is handed to require(), which refuses an ES module it is
+        // itself importing. tsx's own import (below) reads it as the ES module it is.
+        if ((error as { code?: unknown }).code !== 'ERR_REQUIRE_CYCLE_MODULE') throw error;
+      }
     }
     // Imported lazily: a Lambda bundle never loads from disk and does not ship tsx.
     scoped ??= import('tsx/esm/api').then(({ register }) => {

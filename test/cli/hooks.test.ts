@@ -46,6 +46,26 @@ function home(scripts: Record<string, string>, config: string): string {
 // The real binary costs seconds per start here (the CLI loads every command's modules), so it
 // runs only what needs a real process: exit statuses, --accept-hooks anywhere, and the TTY.
 describe.concurrent('hookgate hooks: the real binary', () => {
+  // The binary runs under a global tsx loader, through which Node 20 handed such a file to require() and failed.
+  it('loads a .js plugin and a .js gateway handler written with export, with no package.json above them', {
+    timeout: 120_000,
+  }, async () => {
+    const h = home({}, 'plugins:\n  enabled: [esm]\n');
+    mkdirSync(join(h, 'plugins', 'esm'), { recursive: true });
+    writeFileSync(join(h, 'plugins', 'esm', 'plugin.yaml'), 'name: esm\n');
+    writeFileSync(
+      join(h, 'plugins', 'esm', 'index.js'),
+      "export function register(ctx) { ctx.register_hook('pre_llm_call', function note() { return { context: 'from js' }; }); }\n",
+    );
+    mkdirSync(join(h, 'hooks', 'esm'), { recursive: true });
+    writeFileSync(join(h, 'hooks', 'esm', 'HOOK.yaml'), 'events: ["agent:start"]\n');
+    writeFileSync(join(h, 'hooks', 'esm', 'handler.js'), 'export function handle(type) { return `handled ${type}`; }\n');
+    const plugin = await hookgateBin(['hooks', 'test', 'pre_llm_call', '--home', h]);
+    expect(plugin.stdout + plugin.stderr).toContain('returned: {"context":"from js"}');
+    const gateway = await hookgateBin(['hooks', 'test', 'agent:start', '--home', h]);
+    expect(gateway.stdout + gateway.stderr).toContain('returned: "handled agent:start"');
+  });
+
   it('unknown sub-command fails, and --accept-hooks is accepted at any position', { timeout: 120_000 }, async () => {
     const h = home({}, 'hooks: {}\n');
     const unknown = await hookgateBin(['--accept-hooks', 'hooks', 'frobnicate', '--home', h]);

@@ -104,7 +104,8 @@ export interface OtlpConfig {
 }
 
 const FORMATS: Record<string, z.ZodMiniType<string>> = {
-  HOOKGATE_API_TOKEN: z.pipe(z.string().check(z.minLength(16, { error: 'must be at least 16 characters' })), token),
+  // Any length is taken; a short one is named at start-up (short-api-token.ts).
+  HOOKGATE_API_TOKEN: token,
   HOOKGATE_MODEL: z.string().check(z.minLength(1)),
   HOOKGATE_MODEL_BASE_URL: httpUrl,
   AWS_ENDPOINT_URL_SQS: httpUrl,

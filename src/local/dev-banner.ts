@@ -5,6 +5,7 @@ import { enabledPlatforms, type DeploymentConfig } from '../config/deployment-co
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import { createMemoryLogger } from '../hooks/hook-logger.ts';
 import { shellWord } from '../hooks/shell/shell-word.ts';
+import { shortApiTokenWarning } from '../config/short-api-token.ts';
 
 /**
  * The banner lines of `hookgate dev` that say what the hooks home holds as it starts: the
@@ -122,6 +123,8 @@ export function devBanner(facts: DevBannerFacts): string {
   banner.push(
     `  hook API: ${url}/v1/hooks/<hook>, ${url}/v1/events  (Authorization: Bearer ${facts.generatedToken ? `${facts.generatedToken}, generated; set HOOKGATE_API_TOKEN to choose one` : '$HOOKGATE_API_TOKEN'})`,
   );
+  const shortToken = shortApiTokenWarning(config.apiToken);
+  if (shortToken) banner.push(`  ⚠ ${shortToken}`);
   if (config.otlp) banner.push(`  telemetry: OTLP (${config.otlp.protocol}) to ${config.otlp.endpoint}`);
   if (!config.model.baseUrl)
     banner.push('  model: the built-in local stand-in model (set HOOKGATE_MODEL_BASE_URL for a real one)');

@@ -8,6 +8,7 @@ import { discordAnswerWindowWarning } from '../gateway/dispatch/discord-answer-w
 import { enabledPlatforms } from '../config/deployment-config.ts';
 import type { HookEngine } from '../hooks/hook-engine.ts';
 import type { Runtime } from './create-runtime.ts';
+import { shortApiTokenWarning } from '../config/short-api-token.ts';
 
 export interface GatewayFunctionOptions {
   /**
@@ -64,6 +65,8 @@ export async function createGatewayFunction(
   const logger = runtime.logger('gateway');
   for (const { platform, missing } of runtime.config.disabled)
     logger.info(`${platform} is disabled: ${missing.join(', ')} not set`);
+  const shortToken = shortApiTokenWarning(runtime.config.apiToken);
+  if (shortToken) logger.warn(shortToken);
   // The startup claim's round trip overlaps building the engine, which it does not need.
   const claimant = { config: runtime.config, dedup: runtime.plane.dedup };
   const claim = claimGatewayStartup(claimant);

@@ -60,7 +60,7 @@ describe('loadDeploymentConfig', () => {
     ['DISCORD_PUBLIC_KEY', 'xyz', /64 hex/],
     ['TELEGRAM_API_BASE_URL', 'ftp://x', /http\(s\) URL/],
     ['HOOKGATE_MODEL_BASE_URL', 'not a url', /http\(s\) URL/],
-    ['HOOKGATE_API_TOKEN', 'short', /16 characters/],
+    ['HOOKGATE_API_TOKEN', 'two words', /spaces/],
     ['HOOKGATE_ALLOWED_USERS', 'telegram', /platform/],
     ['HOOKGATE_UNAUTHORISED_REPLY', 'shout', /refuse or silent/],
     ['HOOKGATE_LOG_LEVEL', 'verbose', /one of debug, info, warn, error, silent/],

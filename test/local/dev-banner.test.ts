@@ -116,3 +116,19 @@ it('the dev banner carries the Discord answer-window warning right under the pla
   const platforms = lines.findIndex((l) => l.startsWith('  platforms: '));
   expect(lines.slice(platforms + 1)).toContain('  ⚠ discord: an interaction not answered within 3 s fails');
 });
+
+it('the dev banner takes a short HOOKGATE_API_TOKEN and warns of it', () => {
+  const banner = (token: string) =>
+    devBanner({
+      url: 'http://127.0.0.1:8787',
+      home: '/h',
+      config: loadDeploymentConfig({ HOOKGATE_API_TOKEN: token }, { runtime: 'local' }),
+      loaded: [],
+      console: false,
+      hotReload: false,
+    });
+  expect(banner('test-token')).toContain(
+    '  ⚠ HOOKGATE_API_TOKEN is 10 characters: a token that short can be guessed, and it guards /v1',
+  );
+  expect(banner('a-token-of-16-chars')).not.toContain('HOOKGATE_API_TOKEN is');
+});

@@ -53,8 +53,8 @@ describe('a dangerous command', () => {
     let calls = await h.takeCalls();
     expect(hooksOf(calls)).toEqual([
       'session:start',
-      'on_session_start',
       'agent:start',
+      'on_session_start',
       'pre_llm_call',
       'pre_api_request',
       'post_api_request',
@@ -87,8 +87,8 @@ describe('a dangerous command', () => {
       'post_api_request',
       'transform_llm_output',
       'post_llm_call',
-      'agent:end',
       'on_session_end',
+      'agent:end',
     ]);
     const post = calls.find((c) => c.hook === 'post_approval_response')!;
     expect(post.keys).toEqual(['command', 'description', 'pattern_key', 'pattern_keys', 'session_key', 'surface', 'choice', TAG]);

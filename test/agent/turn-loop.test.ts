@@ -39,17 +39,18 @@ describe('a plain turn', () => {
     expect(result.outcome).toBe('completed');
     expect(h.replies.map((r) => r.text)).toEqual(['hello back']);
     const calls = await h.takeCalls();
+    // The gateway's agent:start and agent:end around the agent run, whose first and last hooks are the session's (§1.13, §2.4).
     expect(calls.filter((c) => c.hook !== 'agent:step').map((c) => c.hook)).toEqual([
       'session:start',
-      'on_session_start',
       'agent:start',
+      'on_session_start',
       'pre_llm_call',
       'pre_api_request',
       'post_api_request',
       'transform_llm_output',
       'post_llm_call',
-      'agent:end',
       'on_session_end',
+      'agent:end',
     ]);
     expect(only(calls, 'session:start').keys).toEqual(['platform', 'user_id', 'session_id', 'session_key']);
     expect(only(calls, 'on_session_start').keys).toEqual(contractKeys('on_session_start'));

@@ -159,10 +159,11 @@ export async function startTurn(deps: TurnRuntimeDeps, message: MessageTurn): Pr
         session_key: message.session_key,
       });
     }
+    // agent:start just before the agent runs (§2.4); on_session_start inside the run, as its system prompt is built (§1.13).
+    await hooks.observe('agent:start', { ...state.agent_start });
     if (session.turn_count === 0 && !stored && firstRun) {
       await hooks.observe('on_session_start', { session_id: session.session_id, model, platform });
     }
-    await hooks.observe('agent:start', { ...state.agent_start });
     const results = await hooks.decide('pre_llm_call', {
       session_id: session.session_id,
       task_id: state.task_id,
@@ -300,6 +301,7 @@ async function continueTurn(
 ): Promise<TurnResult> {
   let outcome: LoopOutcome = { kind: 'failed', error: 'the turn did not finish' };
   let suspended = false;
+  const sessionEnd = onceSessionEnd(hooks, state);
   try {
     const loopDeps = { ...loopDepsFor(deps, hooks, state, history), images: await currentImages(deps, state) };
     outcome = await runAgentLoop(loopDeps, state, resume);
@@ -307,10 +309,25 @@ async function continueTurn(
       suspended = true;
       return await suspend(deps, hooks, state, outcome);
     }
-    return await endTurn(deps, hooks, state, history, outcome);
+    const ended = outcome;
+    return await endTurn(deps, hooks, state, history, outcome, () => sessionEnd(ended));
   } finally {
-    if (!suspended) await fireSessionEnd(hooks, state, outcome);
+    if (!suspended) await sessionEnd(outcome);
   }
+}
+
+/**
+ * `on_session_end`, fired at most once: where the run ends, just before `agent:end` (§1.13: at
+ * the very end of the agent run, whose result `agent:end` then reports, §2.4), or by the
+ * caller's `finally` when the turn failed before getting there.
+ */
+function onceSessionEnd(hooks: TurnHooks, state: TurnState): (outcome: LoopOutcome) => Promise<void> {
+  let fired = false;
+  return async (outcome) => {
+    if (fired) return;
+    fired = true;
+    await fireSessionEnd(hooks, state, outcome);
+  };
 }
 
 /** The current message's images for the model; one that cannot be read back stays a note. */
@@ -385,6 +402,7 @@ async function endTurn(
   state: TurnState,
   history: readonly TranscriptMessage[],
   outcome: Exclude<LoopOutcome, { kind: 'suspended' }>,
+  endSession: () => Promise<void>,
 ): Promise<TurnResult> {
   let response = '';
   let replyText: string;
@@ -428,6 +446,7 @@ async function endTurn(
   const left =
     outcome.kind === 'interrupted' && (await deps.sessions.current(state.session_key))?.session_id !== state.session_id;
   if (!left) await sendReply(deps, hooks, state, replyText);
+  await endSession();
   await hooks.observe('agent:end', { ...state.agent_start, response: firstCharacters(response, 500) });
   const kind = outcome.kind === 'final' ? 'completed' : outcome.kind;
   return { turn_id: state.turn_id, outcome: kind, response };
@@ -438,13 +457,16 @@ async function endTurn(
  * the reason is the reply, and the prompt is not kept in the transcript.
  */
 async function endBlockedTurn(deps: TurnRuntimeDeps, hooks: TurnHooks, state: TurnState, message: string): Promise<TurnResult> {
+  const sessionEnd = onceSessionEnd(hooks, state);
+  const blocked: LoopOutcome = { kind: 'failed', error: 'the prompt was blocked' };
   try {
     await deps.sessions.recordTurn(state.session_key, state.session_id, state.turn_id, deps.now?.() ?? new Date());
     await sendReply(deps, hooks, state, message);
+    await sessionEnd(blocked);
     await hooks.observe('agent:end', { ...state.agent_start, response: '' });
     return { turn_id: state.turn_id, outcome: 'blocked', response: '' };
   } finally {
-    await fireSessionEnd(hooks, state, { kind: 'failed', error: 'the prompt was blocked' });
+    await sessionEnd(blocked);
   }
 }
 

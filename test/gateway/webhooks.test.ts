@@ -167,6 +167,18 @@ describe('slack', () => {
     expect(await gw.drainTurns()).toEqual([]);
   });
 
+  it("starts turns for a person's text of every subtype that is one (/me, a thread reply sent to the channel), not for a join", async () => {
+    for (const [id, event] of [
+      ['EvMe', { subtype: 'me_message', user: 'U1', text: 'waves', ts: '1700000001.1' }],
+      ['EvBroadcast', { subtype: 'thread_broadcast', user: 'U1', text: 'to all', ts: '1700000001.2', thread_ts: '1699.5' }],
+      ['EvJoin', { subtype: 'channel_join', user: 'U1', text: '<@U1> has joined the channel', ts: '1700000001.3' }],
+    ] as const) {
+      const body = slackEvent(id, event);
+      expect((await gw.request('/webhooks/slack', { body, headers: slackHeaders('slack-secret', body) })).status).toBe(200);
+    }
+    expect((await gw.drainTurns()).map((t) => (t as { event: { text: string } }).event.text)).toEqual(['waves', 'to all']);
+  });
+
   it('acknowledges verified events of other shapes, whose user or channel is an object, and starts nothing', async () => {
     const events = [
       { type: 'channel_created', channel: { id: 'C9', name: 'new', created: 1700000000, creator: 'U1' } },

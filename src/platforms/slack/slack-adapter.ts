@@ -52,7 +52,7 @@ const SlackPayload = z.discriminatedUnion('type', [
 const MESSAGE_TYPES = new Set(['message', 'app_mention']);
 
 /** Subtypes that are still a person's text message; every other one (edits, joins, bots) starts no turn. */
-const USER_SUBTYPES = new Set([undefined, 'thread_broadcast', 'file_share']);
+const USER_SUBTYPES = new Set([undefined, 'thread_broadcast', 'file_share', 'me_message']);
 const CHAT_TYPES: Record<string, string> = { im: 'dm', mpim: 'group', channel: 'group', group: 'group' };
 
 /**

@@ -163,7 +163,7 @@ const CASES: PlatformCase[] = [
       });
       p.fake.serve('/whatsapp/whatsapp_business/attachments/?mid=1003383421387256&ext=1750090702&hash=ATuD', bytes, 'image/jpeg');
     },
-    replies: () => p.fake.received('/whatsapp/106540352242922/messages'),
+    replies: () => p.fake.received('/whatsapp/555/messages'), // WHATSAPP_PHONE_NUMBER_ID
     text: (json) => json.text.body,
     name: 'image_1003383421387256',
     download: { path: '/whatsapp/whatsapp_business/attachments/', authorization: `Bearer ${WHATSAPP_ACCESS_TOKEN}` },

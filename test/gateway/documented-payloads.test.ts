@@ -122,7 +122,7 @@ describe("WhatsApp's documented notification", () => {
       event: {
         text: 'Does it come in another color?',
         source: { platform: 'whatsapp', chat_id: '16505551234', user_id: '16505551234' },
-        reply: { extra: { phone_number_id: '106540352242922' } },
+        reply: { platform: 'whatsapp', chat_id: '16505551234', extra: {} },
       },
     });
   });

@@ -101,8 +101,8 @@ describe('createReplier', () => {
     expect(req!.json).toEqual({ content: 'answer' });
   });
 
-  it('WhatsApp: messages endpoint of the phone number, bearer access token', async () => {
-    await replierFor().send({ platform: 'whatsapp', chat_id: '4917', thread_id: '', extra: { phone_number_id: '555' } }, 'hallo');
+  it('WhatsApp: messages endpoint of WHATSAPP_PHONE_NUMBER_ID, bearer access token', async () => {
+    await replierFor().send({ platform: 'whatsapp', chat_id: '4917', thread_id: '', extra: {} }, 'hallo');
     const [req] = fake.received('/whatsapp/');
     expect(req!.path).toBe('/whatsapp/555/messages');
     expect(req!.headers.authorization).toBe('Bearer wa-token');
@@ -222,7 +222,7 @@ describe('createReplier: retries', () => {
     const before = fake.received('/whatsapp/').length;
     fake.dropNext('/whatsapp/', 1);
     fake.failNext('/whatsapp/', 503, 1);
-    await replierFor().send({ platform: 'whatsapp', chat_id: '4917', thread_id: '', extra: { phone_number_id: '555' } }, 'hallo');
+    await replierFor().send({ platform: 'whatsapp', chat_id: '4917', thread_id: '', extra: {} }, 'hallo');
     expect(fake.received('/whatsapp/').length - before).toBe(3);
     expect(waits).toHaveLength(2);
     expect(waits[0]).toBeLessThanOrEqual(RETRY.baseDelayMs);

@@ -32,11 +32,8 @@ const WhatsAppMessage = z.looseObject({
 });
 const ChangeValue = z.looseObject({
   messaging_product: z.optional(z.string()),
-  // The reply goes out through `<api>/<phone_number_id>/messages` with the access token: digits only, as Meta's ids
-  // are, so a signed notification cannot point that request at another path of the API host.
-  metadata: z.optional(
-    z.looseObject({ phone_number_id: z.optional(z.string().check(z.regex(/^\d{1,32}$/, { error: 'must be 1 to 32 digits' }))) }),
-  ),
+  // Not read: replies go out from WHATSAPP_PHONE_NUMBER_ID, whichever of the business's numbers the notification names.
+  metadata: z.optional(z.looseObject({ phone_number_id: z.optional(z.string()) })),
   contacts: z.optional(
     z.array(
       z.looseObject({ wa_id: z.optional(z.string()), profile: z.optional(z.looseObject({ name: z.optional(z.string()) })) }),
@@ -85,7 +82,6 @@ export function whatsAppAdapter(config: WhatsAppConfig): PlatformAdapter {
         for (const change of entry.changes) {
           if (change.field !== 'messages') continue;
           const value = change.value;
-          const phoneNumberId = value.metadata?.phone_number_id ?? config.phoneNumberId;
           for (const message of value.messages ?? []) {
             const media = mediaOf(message);
             if (message.type === 'text' ? message.text === undefined : !media) continue;
@@ -104,7 +100,7 @@ export function whatsAppAdapter(config: WhatsAppConfig): PlatformAdapter {
               message_id: message.id,
               internal: false,
               source,
-              reply: { platform: 'whatsapp', chat_id: message.from, thread_id: '', extra: { phone_number_id: phoneNumberId } },
+              reply: { platform: 'whatsapp', chat_id: message.from, thread_id: '', extra: {} },
               ...(attachments.length > 0 ? { attachments } : {}),
             };
             deliveries.push({ deliveryId: `whatsapp:${message.id}`, event });

@@ -6,26 +6,25 @@ import { splitText } from '../../messaging/split-text.ts';
 /** What a WhatsApp reply needs (the gateway's `WhatsAppConfig` has it). */
 export interface WhatsAppReplyOptions {
   accessToken: string;
-  /** Used when the reply target carries no `phone_number_id`. */
+  /** `WHATSAPP_PHONE_NUMBER_ID`: the number every reply is sent from (architecture: `{base}/{phone_number_id}/messages`). */
   phoneNumberId: string;
   apiBaseUrl: string;
 }
 
 const MAX_CHARS = 4096;
 
-/** A text message through the Cloud API's messages endpoint of the receiving number. */
+/** A text message through the Cloud API's messages endpoint of the configured number. */
 export async function sendWhatsAppReply(
   config: WhatsAppReplyOptions,
   target: ReplyTarget,
   text: string,
   retry: RetryingSend,
 ): Promise<void> {
-  const phoneNumberId = target.extra.phone_number_id || config.phoneNumberId;
   for (const piece of splitText(text, MAX_CHARS)) {
     await retry.run(() =>
       postJson(
         'whatsapp',
-        `${config.apiBaseUrl}/${encodeURIComponent(phoneNumberId)}/messages`,
+        `${config.apiBaseUrl}/${encodeURIComponent(config.phoneNumberId)}/messages`,
         { messaging_product: 'whatsapp', recipient_type: 'individual', to: target.chat_id, type: 'text', text: { body: piece } },
         { authorization: `Bearer ${config.accessToken}` },
       ),

@@ -96,6 +96,32 @@ describe('planClaudeImport: events, matchers, commands, timeouts', () => {
     });
   });
 
+  it('a matcher on SessionStart, Notification or PermissionRequest is read against the one value hookgate sends: kept when it matches, not imported when it never could', () => {
+    for (const [event, matcher] of [
+      ['SessionStart', 'startup|resume'],
+      ['Notification', 'permission_prompt'],
+      ['PermissionRequest', 'Bash'],
+    ]) {
+      expect(one(event!, matcher, '/h/x.sh'), event).toMatchObject({
+        status: 'imported',
+        note: expect.stringContaining('dropped'),
+      });
+      expect(one(event!, matcher, '/h/x.sh').entry, event).not.toHaveProperty('matcher');
+    }
+    for (const [event, matcher, field] of [
+      ['SessionStart', 'compact', "source 'startup'"],
+      ['Notification', 'idle_prompt', "notification_type 'permission_prompt'"],
+      ['PermissionRequest', 'Write|Edit', "tool_name 'Bash'"],
+    ]) {
+      expect(one(event!, matcher, '/h/x.sh'), event).toMatchObject({
+        status: 'not-imported',
+        note: `matcher '${matcher}' never matches here: every ${event} hookgate sends has ${field}`,
+      });
+    }
+    // Matchers on the other events without tools are still dropped with a note (they have no such field).
+    expect(one('SessionEnd', 'clear', '/h/x.sh')).toMatchObject({ status: 'imported', note: expect.stringContaining('dropped') });
+  });
+
   it('$CLAUDE_PROJECT_DIR becomes the project directory; shell syntax runs through sh -c; timeouts kept within 1..300', () => {
     expect(one('PreToolUse', 'Bash', '"$CLAUDE_PROJECT_DIR"/.claude/hooks/v.py').entry?.command).toBe('/proj/.claude/hooks/v.py');
     expect(one('PreToolUse', 'Bash', 'python3 "${CLAUDE_PROJECT_DIR}/a b.py"').entry?.command).toBe("python3 '/proj/a b.py'");

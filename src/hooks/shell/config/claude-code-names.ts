@@ -47,6 +47,18 @@ export const CLAUDE_EVENT_IMPORT_CAVEAT: Readonly<Record<string, string>> = {
     'on_session_start only observes: context the hook prints (plain or additionalContext) does not reach the model; add it from a UserPromptSubmit hook instead',
 };
 
+/**
+ * What a matcher on these non-tool Claude Code events is matched against, and every value that
+ * field has in the payloads hookgate sends: a SessionStart is always a `startup`, a Notification
+ * a `permission_prompt`, a PermissionRequest one for `Bash`. The import keeps a hook whose matcher
+ * matches one of them (with no matcher: it would always match) and leaves out one that never could.
+ */
+export const CLAUDE_MATCHED_FIELD: Readonly<Record<string, { field: string; values: readonly string[] }>> = {
+  SessionStart: { field: 'source', values: ['startup'] },
+  Notification: { field: 'notification_type', values: ['permission_prompt'] },
+  PermissionRequest: { field: 'tool_name', values: ['Bash'] },
+};
+
 /** hookgate event → the `hook_event_name` a `payload: claude` hook receives. */
 export const HOOKGATE_EVENT_TO_CLAUDE: Readonly<Record<string, string>> = {
   pre_tool_call: 'PreToolUse',

@@ -3,6 +3,7 @@ import {
   CLAUDE_EVENT_IMPORT_CAVEAT,
   CLAUDE_EVENT_NOT_IMPORTABLE,
   CLAUDE_EVENTS_NEEDING_NAME,
+  CLAUDE_MATCHED_FIELD,
   CLAUDE_EVENT_TO_HOOKGATE,
   CLAUDE_TOOL_TO_HOOKGATE,
 } from './claude-code-names.ts';
@@ -95,7 +96,7 @@ export function planClaudeImport(settings: ClaudeSettings, projectDir: string, e
           rows.push({ ...base, status: 'not-imported', note: body });
           continue;
         }
-        const matcher = mapMatcher(event, group.matcher, notes);
+        const matcher = mapMatcher(claudeEvent, event, group.matcher, notes);
         if (matcher === false) {
           rows.push({ ...base, status: 'not-imported', note: notes.join('; ') });
           continue;
@@ -204,12 +205,41 @@ function matcherOf(raw: unknown): string | null {
 }
 
 /**
+ * A matcher on an event whose matched field has fixed values in hookgate (`CLAUDE_MATCHED_FIELD`):
+ * one that matches a value always would, so it is dropped (`null`); one that matches none never
+ * would, so the hook is not imported (`false`). Claude Code matchers are regular expressions.
+ */
+function matcherOnFixedValues(
+  claudeEvent: string,
+  pattern: string,
+  { field, values }: { field: string; values: readonly string[] },
+  notes: string[],
+): null | false {
+  let compiled: RegExp;
+  try {
+    compiled = new RegExp(`^(?:${pattern})$`);
+  } catch (error) {
+    notes.push(`matcher '${pattern}' is not a valid regular expression here: ${errorText(error)}`);
+    return false;
+  }
+  const every = values.map((value) => `'${value}'`).join(' or ');
+  if (values.some((value) => compiled.test(value))) {
+    notes.push(`matcher '${pattern}' dropped: every ${claudeEvent} hookgate sends has ${field} ${every}, which it matches`);
+    return null;
+  }
+  notes.push(`matcher '${pattern}' never matches here: every ${claudeEvent} hookgate sends has ${field} ${every}`);
+  return false;
+}
+
+/**
  * The hookgate matcher for a Claude Code one: `null` = every tool, `false` = cannot import
  * (the reason is in `notes`). Tool names are renamed inside the pattern, alternations kept.
  */
-function mapMatcher(event: string, raw: string | undefined, notes: string[]): string | null | false {
+function mapMatcher(claudeEvent: string, event: string, raw: string | undefined, notes: string[]): string | null | false {
   const pattern = raw?.trim() ?? '';
   if (pattern === '' || pattern === '*' || pattern === '.*') return null;
+  const matched = CLAUDE_MATCHED_FIELD[claudeEvent];
+  if (matched) return matcherOnFixedValues(claudeEvent, pattern, matched, notes);
   if (!TOOL_EVENTS.has(event)) {
     notes.push(`matcher '${pattern}' dropped: hookgate honours matchers on tool events only, so it fires on every ${event}`);
     return null;

@@ -363,6 +363,30 @@ jq -c '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "a
     expect(run.stdout).toContain(
       'parsed (Hermes wire shape): {"action": "rewrite", "args": {"command": "echo hello --dry-run", "timeout": 30}}',
     );
+    expect(run.stdout).not.toContain('would not take these arguments');
+  });
+
+  it('an updatedInput the tool would refuse says what the live call does with it, and fails closed where the entry does (§5.10)', async () => {
+    const home = mkdtempSync(join(root, 'test-bad-rewrite-'));
+    const script = join(home, 'bad.sh');
+    writeFileSync(script, `#!/bin/sh\ncat >/dev/null\necho '{"hookSpecificOutput": {"updatedInput": {"command": 42}}}'\n`, {
+      mode: 0o755,
+    });
+    const test = async (failClosed: boolean) => {
+      writeFileSync(
+        join(home, 'config.yaml'),
+        `hooks:\n  pre_tool_call:\n    - command: ${script}\n      payload: claude\n      fail_closed: ${failClosed}\n`,
+      );
+      return runCliInProcess(['hooks', 'test', 'pre_tool_call', '--for-tool', 'terminal', '--expect', 'block', '--home', home]);
+    };
+    const open = await test(false);
+    expect(open.stdout).toMatch(
+      /⚠ the terminal tool would not take these arguments \(.*command.*\): the live call ignores the rewrite and runs with the arguments it had/,
+    );
+    expect(open.code).toBe(1);
+    const closed = await test(true);
+    expect(closed.stdout).toContain('the live call fails closed (blocked)');
+    expect(closed.code).toBe(0);
   });
 });
 

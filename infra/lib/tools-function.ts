@@ -148,6 +148,17 @@ export class ToolsFunction extends Construct {
         resources: [this.bucket.arnForObjects(`${WORKSPACE_KEY_PREFIX}*`)],
       }),
     );
+    // S3 answers a missing object with 404 only to a request that may also list the bucket (else 403), and the
+    // endpoint's policy is one of the policies that decide it: a new session's first fetch of its workspace archive
+    // must be a 404 (presigned-workspace.ts). Listing needs credentials that may list, which nothing in these
+    // subnets has: the tools function holds no S3 grant and fetches through URLs the turn presigned.
+    endpoint.addToPolicy(
+      new iam.PolicyStatement({
+        principals: [new iam.AnyPrincipal()],
+        actions: ['s3:ListBucket'],
+        resources: [this.bucket.bucketArn],
+      }),
+    );
     const securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
       vpc,
       allowAllOutbound: false,

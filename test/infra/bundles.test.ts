@@ -265,6 +265,17 @@ describe('function bundles', () => {
     }
   }, 120_000); // three ~1 MB bundles imported and started in this process: slow on a loaded machine
 
+  it('fails the build on a hooks home that does not exist, with the message; an empty one bundles', async () => {
+    const missing = join(buildDir, 'no-such-home');
+    await expect(prepareHooksBundle(missing, { buildDir: join(buildDir, 'missing-entries'), print: () => {} })).rejects.toThrow(
+      new HooksHomeBuildError(`hooks home ${missing} does not exist (-c hooksHome)`),
+    );
+    const empty = await mkdtemp(join(buildDir, 'empty-home-'));
+    const bundle = await prepareHooksBundle(empty, { buildDir: join(buildDir, 'empty-entries'), print: () => {} });
+    expect(bundle.files).toEqual([]);
+    expect(await readFile(bundle.registerModule, 'utf8')).toContain('registerBundledHooks({');
+  });
+
   it('fails the build on a bad HOOK.yaml, naming file and line', async () => {
     const bad = await mkdtemp(join(buildDir, 'bad-home-'));
     await mkdir(join(bad, 'hooks', 'broken'), { recursive: true });

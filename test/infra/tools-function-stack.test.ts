@@ -169,10 +169,15 @@ describe('the tools function in the stack', () => {
     expect(JSON.stringify(endpoint.ServiceName)).toContain('.s3');
     const statements = endpoint.PolicyDocument.Statement as { Effect: string; Action: string[]; Resource: unknown }[];
     const bucketId = idOf(template, 'AWS::S3::Bucket', 'ToolsWorkspaces');
-    expect(statements).toHaveLength(1);
-    expect(statements[0]!.Effect).toBe('Allow');
+    expect(statements).toHaveLength(2);
+    expect(statements.map((st) => st.Effect)).toEqual(['Allow', 'Allow']);
+    expect(statements[0]!.Action).toEqual(['s3:GetObject', 's3:PutObject']);
     expect(JSON.stringify(statements[0]!.Resource)).toContain(bucketId);
     expect(JSON.stringify(statements[0]!.Resource)).toContain('/workspaces/*');
+    // ListBucket on this bucket alone, so that a new session's missing archive is a 404 through the endpoint, not a 403.
+    expect(statements[1]!.Action).toBe('s3:ListBucket');
+    expect(JSON.stringify(statements[1]!.Resource)).toContain(bucketId);
+    expect(JSON.stringify(statements[1]!.Resource)).not.toContain('/');
     // DNS answers S3's names only.
     const rules = entries(template, 'AWS::Route53Resolver::FirewallRuleGroup')[0]![1].Properties.FirewallRules as {
       Action: string;

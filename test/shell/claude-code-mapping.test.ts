@@ -380,12 +380,16 @@ jq -c '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "a
       return runCliInProcess(['hooks', 'test', 'pre_tool_call', '--for-tool', 'terminal', '--expect', 'block', '--home', home]);
     };
     const open = await test(false);
-    expect(open.stdout).toMatch(
-      /⚠ the terminal tool would not take these arguments \(.*command.*\): the live call ignores the rewrite and runs with the arguments it had/,
+    expect(open.stdout).toContain('⚠ the terminal tool would not take these arguments: the live call ignores the rewrite');
+    // The live call's own warning, with the tool's reason.
+    expect(open.stderr).toMatch(
+      /rewrote the arguments of terminal into ones the tool does not take \(.*command.*\); the rewrite is ignored/,
     );
     expect(open.code).toBe(1);
     const closed = await test(true);
-    expect(closed.stdout).toContain('the live call fails closed (blocked)');
+    expect(closed.stdout).toContain(
+      `⚠ in the live call: {"action": "block", "message": "hook ${script} failed closed: rewritten arguments do not fit the tool (`,
+    );
     expect(closed.code).toBe(0);
   });
 });

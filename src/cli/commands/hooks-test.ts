@@ -20,7 +20,9 @@ import { testPayload } from './hooks-payloads.ts';
 import { BAD, bold, clip, finishExpectation, jsonOrString, say, seconds, WARN } from './hooks-output.ts';
 import { gatewayTestContext, isGatewayEvent, testGatewayHooks } from './hooks-test-gateway.ts';
 import { errorText } from '../../errors/error-text.ts';
-import { isRewrite } from '../../hooks/tool-call-rewrite.ts';
+import { applyRewrite, isRewrite } from '../../hooks/tool-call-rewrite.ts';
+import { shellRegisteredCallback } from '../../hooks/shell/register-shell-hooks.ts';
+import type { ShellHookEntry } from '../../hooks/shell/config/shell-hook-entry.ts';
 
 export const EXPECTATIONS = ['block', 'allow', 'context'] as const;
 export type Expectation = (typeof EXPECTATIONS)[number];
@@ -155,14 +157,13 @@ async function testShellHooks(
           ? `  parsed (Hermes wire shape): ${renderWireJson(result, { asciiOnly: true })}`
           : '  parsed: <none — hook contributed nothing to the dispatcher>',
       );
-      // §5.10: arguments the tool does not take make a failed run, as in the live call (fail_closed: a block).
-      const refused = await refusedRewrite(event, kwargs, result);
-      if (refused !== undefined) {
-        say(
-          `  ${WARN()} the ${String(kwargs.tool_name)} tool would not take these arguments (${refused}): the live call ` +
-            (entry.failClosed ? 'fails closed (blocked)' : 'ignores the rewrite and runs with the arguments it had'),
-        );
-        if (entry.failClosed) outcome.blocked = true;
+      // §5.10: arguments the tool does not take make a failed run; shown as the live call applies it.
+      const live = await rewriteInTheLiveCall(entry, kwargs, result, ctx.logger);
+      if (live === 'ignored') {
+        say(`  ${WARN()} the ${String(kwargs.tool_name)} tool would not take these arguments: the live call ignores the rewrite`);
+      } else if (live !== undefined) {
+        say(`  ${WARN()} in the live call: ${renderWireJson(live, { asciiOnly: true })}`);
+        outcome.blocked = true;
       }
     }
     // A rewrite (§5.10) also has an `action`, but lets the call run: only a block counts for --expect block.
@@ -173,16 +174,29 @@ async function testShellHooks(
   return outcome;
 }
 
-/** Why a built-in tool would refuse a `pre_tool_call` rewrite's arguments, or undefined (no rewrite, or it fits). */
-async function refusedRewrite(event: HookName, kwargs: Record<string, unknown>, result: unknown): Promise<string | undefined> {
-  if (event !== 'pre_tool_call' || !isRewrite(result) || typeof kwargs.tool_name !== 'string') return undefined;
+/**
+ * What the live call makes of a `pre_tool_call` rewrite, through the same `applyRewrite`: undefined
+ * when it takes the arguments (or there is no rewrite, or no built-in tool), `'ignored'` when the
+ * tool would not take them, or a `fail_closed` entry's block. `applyRewrite` logs its warning.
+ */
+async function rewriteInTheLiveCall(
+  entry: ShellHookEntry,
+  kwargs: Record<string, unknown>,
+  result: unknown,
+  logger: HookLogger,
+): Promise<'ignored' | Record<string, unknown> | undefined> {
+  if (entry.event !== 'pre_tool_call' || !isRewrite(result) || typeof kwargs.tool_name !== 'string') return undefined;
   // Loaded only for a rewrite: the tools (and their schema compiler) are not the CLI's to load otherwise.
   const [{ BUILTIN_TOOLS }, { argsValidator }] = await Promise.all([
     import('../../agent/tools/tool-set.ts'),
     import('../../agent/tools/args-validator.ts'),
   ]);
   const tool = BUILTIN_TOOLS.get(kwargs.tool_name);
-  return tool ? (await argsValidator(tool))(result.args) : undefined;
+  if (!tool) return undefined;
+  const callback = shellRegisteredCallback(entry, () => undefined);
+  const { value } = applyRewrite(callback, result, kwargs, await argsValidator(tool), logger);
+  if (isRewrite(value)) return undefined;
+  return isPlainObject(value) ? value : 'ignored';
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { CallbackRegistry } from '../callback-registry.ts';
+import type { CallbackRegistry, HookCallback, RegisteredCallback } from '../callback-registry.ts';
 import type { HookLogger } from '../hook-logger.ts';
 import { isPlainObject } from '../python-truthiness.ts';
 import type { AllowlistStore } from './consent/allowlist-store.ts';
@@ -149,13 +149,7 @@ function registerEntry(
   callback: (kwargs: Record<string, unknown>) => Promise<unknown>,
   logger: HookLogger,
 ): void {
-  registry.register({
-    hook: answersPermission(entry) ? PERMISSION_REQUEST_HOOK : entry.event,
-    name: shellCallbackName(entry),
-    source: 'shell',
-    ...(entry.failClosed && entry.event === 'pre_tool_call' ? { failClosedAs: entry.command } : {}),
-    fn: callback,
-  });
+  registry.register(shellRegisteredCallback(entry, callback));
   logger.info(
     `registered ${entry.type ?? 'shell'} hook: event=${entry.event} ${entry.type === 'http' ? 'url' : 'command'}=${entry.command} ` +
       `matcher=${entry.matcher === null ? 'none' : `'${entry.matcher}'`} timeout=${entry.timeout}s`,
@@ -188,4 +182,21 @@ function warnOfWeakSigning(entry: ShellHookEntry, secret: string | undefined, lo
         `a key that short can be guessed; use at least 32 random characters`,
     );
   }
+}
+
+/**
+ * The registry's record of a shell-hook entry's callback: where it is registered, its §1.3 name,
+ * and the name a `fail_closed` entry's late failure blocks with (§5.10).
+ *
+ * @example
+ * registry.register(shellRegisteredCallback(entry, shellHookCallback(entry, logger, [], runners)));
+ */
+export function shellRegisteredCallback(entry: ShellHookEntry, fn: HookCallback): RegisteredCallback {
+  return {
+    hook: answersPermission(entry) ? PERMISSION_REQUEST_HOOK : entry.event,
+    name: shellCallbackName(entry),
+    source: 'shell',
+    ...(entry.failClosed && entry.event === 'pre_tool_call' ? { failClosedAs: entry.command } : {}),
+    fn,
+  };
 }

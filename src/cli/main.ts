@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { extractGlobalFlags, type GlobalFlags } from './global-flags.ts';
 import { exitQuietlyOnClosedPipe } from './quiet-closed-pipe.ts';
+import { quietSdkNodeNotice } from './sdk-node-notice.ts';
 
 /** Each sub-command file exports one of these; main only assembles them. */
 export type CommandInstaller = (program: Command, flags: GlobalFlags) => void;
@@ -43,6 +44,7 @@ export async function runCliProcess(argv: readonly string[]): Promise<number> {
 }
 
 async function runCommandLine(argv: readonly string[]): Promise<number> {
+  quietSdkNodeNotice();
   const { flags, rest } = extractGlobalFlags(argv);
   const program = new Command('hookgate')
     .description('Hermes-compatible agent hooks, as a serverless event pipeline')

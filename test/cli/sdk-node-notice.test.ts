@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { quietSdkNodeNotice } from '../../src/cli/sdk-node-notice.ts';
 
 const run = promisify(execFile);
 const BIN = join(import.meta.dirname, '../../bin/hookgate.js');
@@ -42,5 +43,17 @@ describe('hookgate CLI and the AWS SDK', () => {
     const seen = readFileSync(join(home, 'env.txt'), 'utf8').includes('AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=');
     rmSync(home, { recursive: true, force: true });
     expect(seen).toBe(Number(process.versions.node.split('.')[0]) < 22);
+  });
+
+  it('quietSdkNodeNotice sets the switch on Node 20 only, and never over a value the caller set', () => {
+    const on20: NodeJS.ProcessEnv = {};
+    quietSdkNodeNotice(on20, '20.20.2');
+    expect(on20.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED).toBe('true');
+    const on22: NodeJS.ProcessEnv = {};
+    quietSdkNodeNotice(on22, '22.23.5');
+    expect(on22).toEqual({});
+    const chosen: NodeJS.ProcessEnv = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'false' };
+    quietSdkNodeNotice(chosen, '20.20.2');
+    expect(chosen.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED).toBe('false');
   });
 });

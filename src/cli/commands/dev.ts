@@ -88,9 +88,6 @@ export function installDevCommand(
         allowInvalidConfig?: boolean;
         otlp?: string;
       }) => {
-        // The SDK's Node 20 notice is harmless here and would bury what dev prints (bin/hookgate.js does the same).
-        if (Number(process.versions.node.split('.')[0]) < 22)
-          process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
         const home = resolve(options.home ?? resolveHooksHome());
         const homeFrom =
           options.home !== undefined

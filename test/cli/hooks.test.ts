@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VALID_HOOK_NAMES_TEXT } from '../../src/hooks/catalogue.ts';
 import { runCliInProcess } from '../support/run-cli.ts';
+import { enable, tempHome } from '../hooks/support/temp-home.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/hookgate.js');
 const root = mkdtempSync(join(tmpdir(), 'hookgate-cli-'));
@@ -50,20 +51,20 @@ describe.concurrent('hookgate hooks: the real binary', () => {
   it('loads a .js plugin and a .js gateway handler written with export, with no package.json above them', {
     timeout: 120_000,
   }, async () => {
-    const h = home({}, 'plugins:\n  enabled: [esm]\n');
-    mkdirSync(join(h, 'plugins', 'esm'), { recursive: true });
-    writeFileSync(join(h, 'plugins', 'esm', 'plugin.yaml'), 'name: esm\n');
-    writeFileSync(
-      join(h, 'plugins', 'esm', 'index.js'),
-      "export function register(ctx) { ctx.register_hook('pre_llm_call', function note() { return { context: 'from js' }; }); }\n",
-    );
-    mkdirSync(join(h, 'hooks', 'esm'), { recursive: true });
-    writeFileSync(join(h, 'hooks', 'esm', 'HOOK.yaml'), 'events: ["agent:start"]\n');
-    writeFileSync(join(h, 'hooks', 'esm', 'handler.js'), 'export function handle(type) { return `handled ${type}`; }\n');
+    const esm = await tempHome({
+      'config.yaml': enable('esm'),
+      'plugins/esm/plugin.yaml': 'name: esm\n',
+      'plugins/esm/index.js':
+        "export function register(ctx) { ctx.register_hook('pre_llm_call', function note() { return { context: 'from js' }; }); }\n",
+      'hooks/esm/HOOK.yaml': 'events: ["agent:start"]\n',
+      'hooks/esm/handler.js': 'export function handle(type) { return `handled ${type}`; }\n',
+    });
+    const h = esm.path;
     const plugin = await hookgateBin(['hooks', 'test', 'pre_llm_call', '--home', h]);
     expect(plugin.stdout + plugin.stderr).toContain('returned: {"context":"from js"}');
     const gateway = await hookgateBin(['hooks', 'test', 'agent:start', '--home', h]);
     expect(gateway.stdout + gateway.stderr).toContain('returned: "handled agent:start"');
+    await esm.remove();
   });
 
   it('unknown sub-command fails, and --accept-hooks is accepted at any position', { timeout: 120_000 }, async () => {

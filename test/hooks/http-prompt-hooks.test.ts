@@ -14,6 +14,7 @@ import { parseShellHooks } from '../../src/hooks/shell/config/parse-config.ts';
 import { planHooksHomeFiles } from '../../infra/lib/hooks-home-files.ts';
 import { loadDeploymentConfig } from '../../src/config/deployment-config.ts';
 import { secretVariableNames } from '../../src/secrets/secret-variables.ts';
+import { tempHome } from './support/temp-home.ts';
 
 const STRICT = { allowPrivate: false, allowLoopback: false };
 const DEV = { allowPrivate: false, allowLoopback: true };
@@ -169,12 +170,11 @@ describe('HOOKGATE_HTTP_HOOK_SECRET', () => {
   });
 
   it('an http hook called unsigned, or signed with a key under 16 characters, is named at registration', async () => {
-    const home = await mkdtemp(join(tmpdir(), 'hookgate-http-secret-'));
+    const temp = await tempHome({
+      'config.yaml': 'hooks:\n  pre_tool_call:\n    - { type: http, url: "https://p.example.com/check" }\n',
+    });
+    const home = temp.path;
     try {
-      await writeFile(
-        join(home, 'config.yaml'),
-        'hooks:\n  pre_tool_call:\n    - { type: http, url: "https://p.example.com/check" }\n',
-      );
       const warnings = async (httpHookSecret?: string) => {
         const logger = createMemoryLogger();
         const engine = await createHookEngine({
@@ -194,7 +194,7 @@ describe('HOOKGATE_HTTP_HOOK_SECRET', () => {
       );
       expect((await warnings('k'.repeat(32))).filter((w) => w.includes('HOOKGATE_HTTP_HOOK_SECRET'))).toEqual([]);
     } finally {
-      await rm(home, { recursive: true, force: true });
+      await temp.remove();
     }
   });
 });

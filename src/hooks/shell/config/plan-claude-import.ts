@@ -204,6 +204,16 @@ function matcherOf(raw: unknown): string | null {
   return typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : null;
 }
 
+/** `source` as a whole-value regular expression (Claude Code's matchers are), or undefined with a note naming `shown`. */
+function compileMatcher(source: string, shown: string, notes: string[]): RegExp | undefined {
+  try {
+    return new RegExp(`^(?:${source})$`);
+  } catch (error) {
+    notes.push(`matcher '${shown}' is not a valid regular expression here: ${errorText(error)}`);
+    return undefined;
+  }
+}
+
 /**
  * A matcher on an event whose matched field has fixed values in hookgate (`CLAUDE_MATCHED_FIELD`):
  * one that matches a value always would, so it is dropped (`null`); one that matches none never
@@ -215,13 +225,8 @@ function matcherOnFixedValues(
   { field, values }: { field: string; values: readonly string[] },
   notes: string[],
 ): null | false {
-  let compiled: RegExp;
-  try {
-    compiled = new RegExp(`^(?:${pattern})$`);
-  } catch (error) {
-    notes.push(`matcher '${pattern}' is not a valid regular expression here: ${errorText(error)}`);
-    return false;
-  }
+  const compiled = compileMatcher(pattern, pattern, notes);
+  if (!compiled) return false;
   const every = values.map((value) => `'${value}'`).join(' or ');
   if (values.some((value) => compiled.test(value))) {
     notes.push(`matcher '${pattern}' dropped: every ${claudeEvent} hookgate sends has ${field} ${every}, which it matches`);
@@ -256,13 +261,8 @@ function mapMatcher(claudeEvent: string, event: string, raw: string | undefined,
     return mapped.join('|');
   }
   const rewritten = pattern.replace(/\b(MultiEdit|Bash|Read|Write|Edit|Task)\b/g, (name) => CLAUDE_TOOL_TO_HOOKGATE[name]!);
-  let compiled: RegExp;
-  try {
-    compiled = new RegExp(`^(?:${rewritten})$`);
-  } catch (error) {
-    notes.push(`matcher '${pattern}' is not a valid regular expression here: ${errorText(error)}`);
-    return false;
-  }
+  const compiled = compileMatcher(rewritten, pattern, notes);
+  if (!compiled) return false;
   if (!HOOKGATE_TOOLS.some((tool) => compiled.test(tool))) {
     notes.push(`matcher '${pattern}' matches none of hookgate's tools (${HOOKGATE_TOOLS.join(', ')})`);
     return false;

@@ -506,6 +506,19 @@ describe('model requests', () => {
   });
 });
 
+describe('a turn that fails after its loop', () => {
+  it('fires on_session_end once as it unwinds (§1.13: whatever the outcome), and no agent:end', async () => {
+    h.model.script({ content: 'answered' });
+    const append = vi.spyOn(h.deps.transcripts, 'append').mockRejectedValueOnce(new Error('table unreachable'));
+    await expect(h.say('store down', 'unwind')).rejects.toThrow('the turn failed'); // handed back to SQS to be tried again
+    append.mockRestore();
+    const hooks = (await h.takeCalls()).map((c) => c.hook);
+    expect(hooks.filter((hook) => hook === 'on_session_end')).toHaveLength(1);
+    expect(hooks).not.toContain('agent:end');
+    expect(hooks.at(-1)).toBe('on_session_end');
+  });
+});
+
 describe('model requests that cannot succeed', () => {
   it('a 400 is not retried: one attempt, api_request_error with retryable false', async () => {
     h.model.script({ status: 400, body: '{"error":{"message":"bad request"}}' });
